@@ -1,0 +1,210 @@
+"""Every LSF key xce knows, with what xce does with it.
+
+One table drives the migration report: a key is *enforced* (carried, and the
+running system acts on it), *accepted* (carried into xce.yaml and validated,
+but not acted on yet) or *not carried* (left out, with the reason).  A key
+that is in no table is not carried either, as unknown to xce.
+
+Scopes name where a key lives: ``queue`` (lsb.queues), ``host`` (lsb.hosts
+Host columns), ``cluster_host`` (lsf.cluster Host columns), ``host_group``,
+``user``, ``user_group``, ``params`` (lsb.params), ``lsf.conf``, ``limit``
+(lsb.resources Limit), ``application``, ``resource`` (lsf.shared Resource
+columns and ResourceMap).
+
+Each carried key also has a value shape that tells the migrator how to turn
+LSF text into YAML: ``auto`` (int/float when it is one, else the text),
+``list`` (blank-separated members), ``list1`` (a list only when several),
+``text`` (free text: outer quotes dropped, blanks collapsed) or ``raw``
+(kept exactly, e.g. shell commands whose quotes matter).
+"""
+
+from dataclasses import dataclass
+
+ENFORCED = "enforced"
+ACCEPTED = "accepted"
+NOT_CARRIED = "not carried"
+
+
+@dataclass(frozen=True)
+class Key:
+    scope: str
+    name: str
+    status: str
+    shape: str = "auto"
+    why: str = ""
+
+    @property
+    def carried(self):
+        return self.status != NOT_CARRIED
+
+
+_TABLE = {}
+
+
+def _add(scope, status, names, shape="auto", why=""):
+    for name in names.split():
+        _TABLE[(scope, name)] = Key(scope, name, status, shape, why)
+
+
+_LOAD = "r15s r1m r15m ut pg io ls it tmp swp mem"
+_LIMITS = ("CPULIMIT SWAPLIMIT PROCESSLIMIT DATALIMIT STACKLIMIT FILELIMIT "
+           "CORELIMIT THREADLIMIT PROCLIMIT TASKLIMIT")
+
+# --- lsb.queues -----------------------------------------------------------
+_add("queue", ENFORCED, "PRIORITY UJOB_LIMIT HJOB_LIMIT QJOB_LIMIT "
+     "PJOB_LIMIT RUNLIMIT MEMLIMIT")
+_add("queue", ENFORCED, "USERS HOSTS", "list")
+_add("queue", ENFORCED, "DESCRIPTION", "text")
+_add("queue", ACCEPTED, "ADMINISTRATORS FAIRSHARE_QUEUES", "list")
+_add("queue", ACCEPTED, "RES_REQ GPU_REQ", "text")
+_add("queue", ACCEPTED, "PRE_EXEC POST_EXEC HOST_PRE_EXEC HOST_POST_EXEC "
+     "JOB_STARTER JOB_CONTROLS", "raw")
+_add("queue", ACCEPTED, _LIMITS + " " + _LOAD)
+_add("queue", ACCEPTED, "NICE EXCLUSIVE FAIRSHARE PREEMPTION INTERACTIVE "
+     "NEW_JOB_SCHED_DELAY JOB_ACCEPT_INTERVAL DISPATCH_WINDOW RUN_WINDOW "
+     "PRE_POST_EXEC_USER REQUEUE_EXIT_VALUES RERUNNABLE SLOT_RESERVE "
+     "SLOT_MEMORY_RESERVE RESOURCE_RESERVE BACKFILL CHKPNT MIG STOP_COND "
+     "RESUME_COND TERMINATE_WHEN IGNORE_DEADLINE DEFAULT_HOST_SPEC "
+     "ROUND_ROBIN_POLICY RUNTIME ESTIMATED_RUNTIME CHUNK_JOB_SIZE "
+     "DISPATCH_ORDER JOB_IDLE JOB_OVERRUN JOB_UNDERRUN JOB_WARNING_ACTION "
+     "LOCAL_MAX_PREEXEC_RETRY MAX_JOB_REQUEUE PEND_TIME_LIMIT "
+     "ELIGIBLE_PEND_TIME_LIMIT JOB_SIZE_LIST APS_PRIORITY QUEUE_GROUP "
+     "RELAX_JOB_DISPATCH_ORDER INTERRUPTIBLE_BACKFILL MAX_RSCHED_TIME "
+     "CPU_FREQUENCY MAX_SLOTS_IN_POOL USE_PRIORITY_IN_POOL")
+_add("queue", NOT_CARRIED, "SNDJOBS_TO RCVJOBS_FROM",
+     why="MultiCluster job forwarding has no xce equivalent")
+_add("queue", NOT_CARRIED, "RC_HOSTS RC_DEMAND_POLICY RC_ACCOUNT",
+     why="resource connector (cloud hosts) has no xce equivalent")
+_add("queue", NOT_CARRIED, "OWNERSHIP LOAN_DURATION",
+     why="OpenLava host ownership and loaning have no xce equivalent")
+
+# --- lsb.hosts Host and HostGroup columns ---------------------------------
+_add("host", ENFORCED, "MXJ JL/U")
+_add("host", ACCEPTED, _LOAD + " DISPATCH_WINDOW EXIT_RATE CHKPNT MIG")
+_add("host", NOT_CARRIED, "AFFINITY",
+     why="xce does not bind jobs to CPUs")
+_add("host_group", ACCEPTED, "GROUP_MEMBER", "list")
+_add("host_group", NOT_CARRIED, "CONDENSE GROUP_ADMIN GROUP_SLOT MAX_SLOTS",
+     why="xce host groups hold members only")
+
+# --- lsf.cluster Host columns (xce's own lower-case names) ----------------
+_add("cluster_host", ACCEPTED, "model type server")
+_add("cluster_host", ACCEPTED, "RESOURCES", "list")
+_add("cluster_host", NOT_CARRIED, _LOAD,
+     why="LIM busy threshold; xce has no LIM (use lsb.hosts thresholds)")
+_add("cluster_host", NOT_CARRIED, "REXPRI RUNWINDOW nd",
+     why="LIM/RES setting with no xce equivalent")
+
+# --- lsb.users --------------------------------------------------------------
+_add("user", ENFORCED, "MAX_JOBS")
+_add("user", ACCEPTED, "JL/P MAX_PEND_JOBS MAX_PEND_SLOTS")
+_add("user_group", ACCEPTED, "GROUP_MEMBER GROUP_ADMIN", "list")
+_add("user_group", ACCEPTED, "USER_SHARES", "text")
+
+# --- lsb.params -------------------------------------------------------------
+_add("params", ENFORCED, "DEFAULT_QUEUE", "list1")
+_add("params", ENFORCED, "CLEAN_PERIOD JOB_TERMINATE_INTERVAL")
+_add("params", ACCEPTED, "DEFAULT_PROJECT DEFAULT_HOST_SPEC MBD_SLEEP_TIME "
+     "SBD_SLEEP_TIME JOB_ACCEPT_INTERVAL JOB_SCHEDULING_INTERVAL MAX_JOB_NUM "
+     "MAX_JOB_ARRAY_SIZE MAX_JOBID MAX_SBD_FAIL PG_SUSP_IT JOB_SPOOL_DIR "
+     "MAX_USER_PRIORITY JOB_PRIORITY_OVER_TIME MAX_PEND_JOBS MAX_PEND_SLOTS "
+     "HIST_HOURS CPU_TIME_FACTOR RUN_TIME_FACTOR RUN_JOB_FACTOR "
+     "DEFAULT_LIMIT_IGNORE_USER_GROUP PARALLEL_SCHED_BY_SLOT ABS_RUNLIMIT "
+     "SLOT_RESOURCE_RESERVE RESOURCE_RESERVE_PER_TASK MAX_SCHED_STAY "
+     "SUB_TRY_INTERVAL MAX_RETRY RETRY_INTERVAL COND_CHECK_TIME FRESH_PERIOD "
+     "JOB_DEP_LAST_SUB DEFAULT_APPLICATION COMPUTE_UNIT_TYPES "
+     "FAIRSHARE_ADJUSTMENT_FACTOR RELAX_JOB_DISPATCH_ORDER "
+     "EADMIN_TRIGGER_DURATION")
+_add("params", NOT_CARRIED, "MAX_CONCURRENT_QUERY NEWJOB_REFRESH",
+     why="mbatchd query tuning; xce commands read the state store directly")
+_add("params", NOT_CARRIED, "JOB_ARRAY_EVENTS_COMBINE ENABLE_EVENT_STREAM",
+     why="lsb.events file detail; xce keeps events in its state store")
+_add("params", NOT_CARRIED, "RC_*",
+     why="resource connector (cloud hosts) has no xce equivalent")
+_add("params", NOT_CARRIED, "LSB_MANAGER MANAGER",
+     why="name cluster administrators in lsf.cluster ClusterAdmins")
+
+# --- lsf.conf (carried keys go to parameters) -----------------------------
+_add("lsf.conf", ENFORCED, "LSF_UNIT_FOR_LIMITS")
+_add("lsf.conf", ACCEPTED, "LSB_JOB_MEMLIMIT LSB_MEMLIMIT_ENFORCE "
+     "LSB_JOB_CPULIMIT LSB_JOB_OUTPUT_LOGGING LSB_MAILTO LSB_MAILPROG "
+     "LSB_MAILSERVER LSF_STRIP_DOMAIN LSB_SHORT_HOSTLIST LSF_HPC_EXTENSIONS "
+     "LSB_SUB_COMMANDNAME LSB_MOD_ALL_JOBS LSF_STRICT_RESREQ "
+     "LSB_BJOBS_PENDREASON_LEVEL LSB_BJOBS_DISPLAY_ENH LSB_SUBK_SHOW_EXEC_HOST "
+     "LSF_GPU_AUTOCONFIG LSB_GPU_NEW_SYNTAX LSB_DEFAULTQUEUE")
+_add("lsf.conf", ACCEPTED, "LSB_RESOURCE_ENFORCE", "text")
+_add("lsf.conf", NOT_CARRIED, "LSF_ENVDIR LSF_CONFDIR LSB_CONFDIR "
+     "LSF_SERVERDIR LSF_BINDIR LSF_LIBDIR LSF_LOGDIR LSF_TOP LSF_INDEP "
+     "LSF_MACHDEP LSF_MANDIR LSF_INCLUDEDIR LSF_MISC XLSF_APPDIR LSB_SHAREDIR "
+     "LSF_LIVE_CONFDIR LSF_TMPDIR",
+     why="path of the LSF installation; xce derives its paths from its "
+     "envdir and spool")
+_add("lsf.conf", NOT_CARRIED, "LSF_LIM_PORT LSF_RES_PORT LSB_MBD_PORT "
+     "LSB_SBD_PORT LSB_QUERY_PORT",
+     why="LSF daemon port; xce daemons do not use LSF ports")
+_add("lsf.conf", NOT_CARRIED, "LSF_AUTH LSF_RSH",
+     why="xce authenticates by spool file owner and reaches hosts over ssh")
+_add("lsf.conf", NOT_CARRIED, "LSF_MASTER_LIST LSF_SERVER_HOSTS",
+     why="xce runs one controller on the host where it is started")
+_add("lsf.conf", NOT_CARRIED, "LSF_ENABLE_EGO LSF_EGO_* EGO_*",
+     why="EGO has no xce equivalent")
+_add("lsf.conf", NOT_CARRIED, "LSF_LOG_MASK LSB_DEBUG* LSF_DEBUG* "
+     "LSF_TIME_*",
+     why="xce daemons configure their own logging")
+_add("lsf.conf", NOT_CARRIED, "LSB_RC_* EBROKERD_* LSF_MQ_* "
+     "LSF_DYNAMIC_HOST_* LSF_HOST_ADDR_RANGE",
+     why="resource connector / dynamic hosts have no xce equivalent")
+_add("lsf.conf", NOT_CARRIED, "LSF_PIM_* LSF_PROCESS_TRACKING "
+     "LSF_LINUX_CGROUP_ACCT LSF_RES_SYNCUP_INTERVAL LSF_DISABLE_LSRUN "
+     "LSB_DISABLE_LIMLOCK_EXCL LSB_ENABLE_HPC_ALLOCATION "
+     "LSF_EGO_DAEMON_CONTROL DAEMON_SHUTDOWN_DELAY",
+     why="LSF daemon internals; xce's agent tracks jobs itself")
+_add("lsf.conf", NOT_CARRIED, "LSF_LINK_PATH LSF_DEFAULT_INSTALL LSB_MODE "
+     "LSF_VERSION",
+     why="LSF installer setting; xce writes its own lsf.conf view")
+
+# --- lsb.resources Limit ----------------------------------------------------
+_add("limit", ACCEPTED, "NAME SLOTS JOBS MEM SWP TMP SLOTS_PER_PROCESSOR "
+     "RESOURCE INELIGIBLE")
+_add("limit", ACCEPTED, "USERS PER_USER QUEUES PER_QUEUE HOSTS PER_HOST "
+     "PROJECTS PER_PROJECT LIC_PROJECTS APPS PER_APP", "list")
+
+# --- lsb.applications -------------------------------------------------------
+_add("application", ACCEPTED, "DESCRIPTION RES_REQ GPU_REQ ENV_VARS", "text")
+_add("application", ACCEPTED, "PRE_EXEC POST_EXEC HOST_PRE_EXEC "
+     "HOST_POST_EXEC JOB_STARTER CONTAINER SUSPEND_CONTROL RESUME_CONTROL "
+     "TERMINATE_CONTROL", "raw")
+_add("application", ACCEPTED, "RUNLIMIT MEMLIMIT " + _LIMITS + " RUNTIME "
+     "JOB_SIZE_LIST REQUEUE_EXIT_VALUES RERUNNABLE CHKPNT_DIR CHKPNT_PERIOD "
+     "CHKPNT_METHOD CHUNK_JOB_SIZE MAX_JOB_REQUEUE MAX_JOB_PREEMPT "
+     "NO_PREEMPT_RUN_TIME ABS_RUNLIMIT BIND_JOB DJOB_*")
+
+# --- lsf.shared Resource columns and lsf.cluster ResourceMap ---------------
+_add("resource", ACCEPTED, "TYPE INTERVAL INCREASING RELEASE CONSUMABLE "
+     "LOCATION")
+_add("resource", ACCEPTED, "DESCRIPTION", "text")
+
+UNKNOWN_WHY = "not a key xce knows"
+
+
+def lookup(scope, name):
+    """The Key for *name* in *scope*; unknown names are not carried."""
+    key = _TABLE.get((scope, name)) or _TABLE.get((scope, name.upper()))
+    if key is not None:
+        return key
+    for (table_scope, pattern), key in _TABLE.items():
+        if (table_scope == scope and pattern.endswith("*")
+                and name.upper().startswith(pattern[:-1])):
+            return Key(scope, name, key.status, key.shape, key.why)
+    return Key(scope, name, NOT_CARRIED, "auto", UNKNOWN_WHY)
+
+
+def known(scope):
+    """Names (patterns end in ``*``) of every key of *scope* in the table."""
+    return sorted(name for (table_scope, name) in _TABLE
+                  if table_scope == scope)
+
+
+def enforced(scope):
+    return sorted(name for (table_scope, name), key in _TABLE.items()
+                  if table_scope == scope and key.status == ENFORCED)
