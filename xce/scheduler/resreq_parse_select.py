@@ -1,0 +1,222 @@
+"""Recursive-descent parser for `select[]` expressions (see resreq_select)."""
+
+from .resreq_common import (
+    BUILTIN_RESOURCES, MEMORY_RESOURCES, STRING_RESOURCES, ResReqError,
+    canonical_name, convert_units,
+)
+from .resreq_select import (
+    ORDERING, RELOPS, Arith, BoolOp, Cmp, Defined, Neg, Not, Num, Ref, Str,
+    _MAX_DEPTH, _Sized, tokenize,
+)
+
+
+def parse_expression(text, unit="KB", known=None, strings=()):
+    """Parse a select expression into a syntax tree.
+
+    `unit` is LSF_UNIT_FOR_LIMITS (suffixed mem/swp/tmp values are converted
+    into it); `known`, when given, is the set of configured resource names
+    (built-ins are always known); `strings` names site string resources.
+    """
+    parser = _Parser(tokenize(text), frozenset(strings) | STRING_RESOURCES,
+                     unit)
+    tree = parser.parse()
+    _check_no_sized(tree)
+    if known is not None:
+        _check_known(tree, frozenset(known) | BUILTIN_RESOURCES)
+    return tree
+
+
+class _Parser:
+    def __init__(self, tokens, strings, unit):
+        self.tokens = tokens
+        self.pos = 0
+        self.depth = 0
+        self.strings = strings
+        self.unit = unit
+
+    # ------------------------------------------------------------ helpers
+    def peek(self):
+        if self.pos < len(self.tokens):
+            return self.tokens[self.pos]
+        return ("end", None)
+
+    def take(self):
+        token = self.peek()
+        if token[0] == "end":
+            raise ResReqError()
+        self.pos += 1
+        return token
+
+    def expect(self, value):
+        if self.take() != ("op", value):
+            raise ResReqError()
+
+    def at_op(self, *values):
+        kind, value = self.peek()
+        return kind == "op" and value in values
+
+    # ------------------------------------------------------------ grammar
+    def parse(self):
+        if not self.tokens:
+            raise ResReqError()
+        tree = self.parse_bool("||")
+        if self.peek()[0] != "end":
+            raise ResReqError()
+        return tree
+
+    def parse_bool(self, op):
+        sub = (lambda: self.parse_bool("&&")) if op == "||" else self.parse_not
+        items = [sub()]
+        while self.at_op(op):
+            self.take()
+            items.append(sub())
+        if len(items) == 1:
+            return items[0]
+        # Flatten a && b && c into one node: same meaning, flatter output.
+        flat = []
+        for item in items:
+            same = isinstance(item, BoolOp) and item.op == op
+            flat.extend(item.items if same else [item])
+        return BoolOp(op, tuple(flat))
+
+    def parse_not(self):
+        if self.at_op("!"):
+            self.take()
+            return Not(self._nested(self.parse_not))
+        return self.parse_cmp()
+
+    def parse_cmp(self):
+        left = self.parse_sum()
+        if not self.at_op(*RELOPS):
+            return _as_condition(left)
+        op = self.take()[1]
+        right = self.parse_sum()
+        if self.at_op(*RELOPS):
+            raise ResReqError()  # a < b < c means nothing in LSF
+        return self._comparison(op, left, right)
+
+    def parse_sum(self):
+        node = self.parse_prod()
+        while self.at_op("+", "-"):
+            op = self.take()[1]
+            node = Arith(op, node, self.parse_prod())
+        return node
+
+    def parse_prod(self):
+        node = self.parse_unary()
+        while self.at_op("*", "/"):
+            op = self.take()[1]
+            node = Arith(op, node, self.parse_unary())
+        return node
+
+    def parse_unary(self):
+        if self.at_op("-"):
+            self.take()
+            operand = self._nested(self.parse_unary)
+            if isinstance(operand, Num):
+                return Num(-operand.value)
+            return Neg(operand)
+        return self.parse_atom()
+
+    def parse_atom(self):
+        kind, value = self.take()
+        if kind == "num":
+            number, suffix = value
+            return _Sized(number, suffix) if suffix else Num(number)
+        if kind == "str":
+            return Str(value, quoted=True)
+        if kind == "word":
+            return self._word(value)
+        if (kind, value) == ("op", "("):
+            node = self._nested(lambda: self.parse_bool("||"))
+            self.expect(")")
+            return node
+        raise ResReqError()
+
+    def _word(self, word):
+        if word == "defined" and self.at_op("("):
+            self.take()
+            kind, name = self.take()
+            if kind != "word":
+                raise ResReqError()
+            self.expect(")")
+            return Defined(canonical_name(name))
+        return Ref(canonical_name(word))
+
+    def _nested(self, parse):
+        self.depth += 1
+        if self.depth > _MAX_DEPTH:
+            raise ResReqError()
+        try:
+            return parse()
+        finally:
+            self.depth -= 1
+
+    # ----------------------------------------------------------- semantics
+    def _comparison(self, op, left, right):
+        left, right = self._strings_in_context(left, right)
+        left, right = self._sizes_in_context(left, right)
+        if op in ORDERING and (self._is_text(left) or self._is_text(right)):
+            raise ResReqError()  # strings compare with == and != only
+        return Cmp(op, left, right)
+
+    def _strings_in_context(self, left, right):
+        # `type == X86_64`: the bare word beside a string resource is a value.
+        if self._is_string_ref(left) and isinstance(right, Ref):
+            right = Str(_raw_word(right), quoted=False)
+        elif self._is_string_ref(right) and isinstance(left, Ref):
+            left = Str(_raw_word(left), quoted=False)
+        return left, right
+
+    def _sizes_in_context(self, left, right):
+        if isinstance(right, _Sized) and _is_memory_ref(left):
+            right = Num(convert_units(right.value, right.unit, self.unit))
+        if isinstance(left, _Sized) and _is_memory_ref(right):
+            left = Num(convert_units(left.value, left.unit, self.unit))
+        return left, right
+
+    def _is_string_ref(self, node):
+        return isinstance(node, Ref) and node.name in self.strings
+
+    def _is_text(self, node):
+        return isinstance(node, Str) or self._is_string_ref(node)
+
+
+def _raw_word(ref):
+    # Aliases apply to resource names, not to string values ("swap" host).
+    return "swap" if ref.name == "swp" else ref.name
+
+
+def _is_memory_ref(node):
+    return isinstance(node, Ref) and node.name in MEMORY_RESOURCES
+
+
+def _as_condition(node):
+    if isinstance(node, (Str, _Sized)):
+        raise ResReqError()  # a lone 'string' or 4GB is not a condition
+    return node
+
+
+def _walk(node):
+    yield node
+    for child in ("operand", "left", "right"):
+        if hasattr(node, child):
+            yield from _walk(getattr(node, child))
+    for item in getattr(node, "items", ()):
+        yield from _walk(item)
+
+
+def _check_no_sized(tree):
+    if any(isinstance(n, _Sized) for n in _walk(tree)):
+        raise ResReqError()  # units belong to mem/swp/tmp comparisons only
+
+
+def _check_known(tree, known):
+    for node in _walk(tree):
+        if isinstance(node, (Ref, Defined)) and node.name not in known:
+            raise ResReqError("%s: Bad resource name" % node.name, "resource")
+
+
+def referenced_names(tree):
+    """Resource names a select expression reads (for defaults and reasons)."""
+    return frozenset(n.name for n in _walk(tree) if isinstance(n, (Ref, Defined)))
