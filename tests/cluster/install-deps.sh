@@ -1,0 +1,25 @@
+#!/bin/sh
+# Install what tests/cluster needs on a fresh Debian machine.
+# Idempotent: packages already present are not fetched again, and the
+# apt index is refreshed at most once per run (only if something is missing).
+set -eu
+
+PKGS="openssh-server iproute2 util-linux procps passwd"
+
+missing=""
+for p in $PKGS; do
+    # dpkg-query exits non-zero, or reports a non-installed state, when absent
+    st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+    [ "$st" = "installed" ] || missing="$missing $p"
+done
+
+if [ -n "$missing" ]; then
+    # Another apt run may hold the dpkg lock; wait for it rather than fail.
+    apt-get update -q -o DPkg::Lock::Timeout=300
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+        -o DPkg::Lock::Timeout=300 --no-install-recommends $missing
+fi
+
+# sshd refuses to start without its privilege-separation directory.
+mkdir -p /run/sshd
+chmod 0755 /run/sshd
