@@ -124,7 +124,9 @@ def loopback_pids(rec):
 def _is_our_sshd(h):
     """The recorded PID still runs the sshd with this host's own config."""
     pid, cfg = h.get("sshd"), h.get("cfg")
-    return bool(pid and cfg and cfg in _procs.cmdline(pid))
+    # sshd rewrites its argv into one title string ("sshd: ... -f CFG [listener] ..."),
+    # so look for the path inside it rather than as a separate argument.
+    return bool(pid and cfg and cfg in " ".join(_procs.cmdline(pid)))
 
 
 def _stop_sshd(h, popen):

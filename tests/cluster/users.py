@@ -1,0 +1,169 @@
+"""Real unprivileged test users, for multi-user tests.
+
+    users = make_users(["xceu1", "xceu2"])   # before build_hosts(..., users=...)
+    ...
+    remove_users(["xceu1", "xceu2"])
+
+Every test user is in the supplementary group GROUP, which is also how a
+leftover from a crashed run is told apart from a real account: an existing
+user in GROUP is replaced, any other existing user is an error.  Homes live
+under a world-traversable temp directory so jobs running as the user can
+reach them.
+"""
+
+import grp
+import os
+import pwd
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+GROUP = "xcetest"
+HOME_PREFIX = "xce-users-"
+NAME_OK = re.compile(r"^[a-z_][a-z0-9_-]{0,30}$")
+LOCK_RETRY_SECONDS = 30     # useradd fails at once if another one holds /etc/passwd
+
+
+@dataclass(frozen=True)
+class TestUser:
+    name: str
+    uid: int
+    gid: int
+    home: str
+    groups: tuple
+
+
+def _run(argv):
+    """Run a shadow-utils command, retrying while another holds its lock."""
+    deadline = time.monotonic() + LOCK_RETRY_SECONDS
+    while True:
+        res = subprocess.run(argv, capture_output=True, text=True)
+        busy = "lock" in res.stderr or "try again" in res.stderr
+        if res.returncode == 0 or not busy or time.monotonic() > deadline:
+            return res
+        time.sleep(0.05)
+
+
+def _in_group(name, group):
+    try:
+        return name in grp.getgrnam(group).gr_mem
+    except KeyError:
+        return False
+
+
+def _exists(name):
+    try:
+        pwd.getpwnam(name)
+        return True
+    except KeyError:
+        return False
+
+
+def make_users(names, group=GROUP, home_root=None):
+    """Create users NAMES (own primary group, plus GROUP); return TestUsers.
+
+    The password field is '*': no password login, yet not "locked" in the
+    sense that makes sshd (UsePAM no) refuse key logins, as '!' would."""
+    bad = [n for n in names if not NAME_OK.match(n)]
+    if bad:
+        raise ValueError(f"bad user names: {bad}")
+    clash = [n for n in names if _exists(n) and not _in_group(n, group)]
+    if clash:
+        raise RuntimeError(f"users {clash} exist and are not test users (group {group})")
+    remove_users([n for n in names if _exists(n)], group)   # leftovers of a crash
+    if home_root is None:
+        home_root = tempfile.mkdtemp(prefix=HOME_PREFIX)
+    os.chmod(home_root, 0o755)
+    for name in names:
+        _add_user(name, group, Path(home_root) / name)
+    return [_describe(n) for n in names]
+
+
+def _add_user(name, group, home):
+    res = _run(["groupadd", "-f", group])
+    if res.returncode != 0:
+        raise RuntimeError(f"groupadd {group}: {res.stderr.strip()}")
+    res = _run(["useradd", "--create-home", "--home-dir", str(home), "--shell", "/bin/sh",
+                "--user-group", "--groups", group, "--password", "*",
+                "--comment", "xce test user", name])
+    if res.returncode != 0:
+        raise RuntimeError(f"useradd {name}: {res.stderr.strip()}")
+
+
+def _describe(name):
+    pw = pwd.getpwnam(name)
+    groups = tuple(os.getgrouplist(name, pw.pw_gid))
+    return TestUser(name, pw.pw_uid, pw.pw_gid, pw.pw_dir, groups)
+
+
+def remove_users(names, group=GROUP):
+    """Remove test users NAMES with their homes, then GROUP once it is empty.
+    Users that are not in GROUP are left alone."""
+    for name in names:
+        if not _exists(name):
+            continue
+        if not _in_group(name, group):
+            raise RuntimeError(f"refusing to remove {name}: not in group {group}")
+        pw = pwd.getpwnam(name)
+        home = Path(pw.pw_dir)
+        _kill_user_processes(pw.pw_uid)
+        # --force: init reaps orphans lazily here, and userdel would refuse
+        # while a zombie of the user's last ssh session is still listed.
+        res = _run(["userdel", "--force", "--remove", name])
+        # userdel exits 12 when only the mail spool was missing
+        if res.returncode not in (0, 12):
+            raise RuntimeError(f"userdel {name}: {res.stderr.strip()}")
+        shutil.rmtree(home, ignore_errors=True)
+        if home.parent.name.startswith(HOME_PREFIX):
+            try:
+                home.parent.rmdir()     # the temp root make_users created, once empty
+            except OSError:
+                pass
+    _remove_group_if_empty(group)
+
+
+def _uid_of(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("Uid:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _kill_user_processes(uid, timeout=5.0):
+    """SIGKILL what still runs as UID (a test user's jobs and sessions) and
+    poll until only zombies are left.  The uid belongs to a test user only."""
+    pids = [int(p) for p in os.listdir("/proc") if p.isdigit() and _uid_of(p) == uid]
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    deadline = time.monotonic() + timeout
+    while any(_live(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+def _live(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def _remove_group_if_empty(group):
+    try:
+        members = grp.getgrnam(group).gr_mem
+    except KeyError:
+        return
+    if not members:
+        _run(["groupdel", group])
