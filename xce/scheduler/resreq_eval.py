@@ -101,9 +101,17 @@ def _truth(value):
 def _compare(node):
     func = _COMPARE[node.op]
     left, right = _value(node.left), _value(node.right)
+    left_word = node.left.name if isinstance(node.left, Ref) else None
+    right_word = node.right.name if isinstance(node.right, Ref) else None
 
     def compare(host, local):
         a, b = left(host, local), right(host, local)
+        # `os == rhel8` with `os` a string resource nobody declared to the
+        # parser: the bare word the host does not define is the value.
+        if isinstance(a, str) and b is MISSING and right_word:
+            b = right_word
+        elif isinstance(b, str) and a is MISSING and left_word:
+            a = left_word
         if a is MISSING or b is MISSING:
             return False
         if _is_number(a) != _is_number(b):

@@ -98,6 +98,8 @@ def _parse_group(text, unit, known, allowed):
             if value not in ("0", "1"):
                 raise ResReqError()
             decay = value == "1"
+        elif key in ("duration", "decay"):
+            raise ResReqError()  # before any amount, or given twice
         elif duration is None and decay is None:
             # Amounts come first; duration/decay close the group.
             amounts.append(_parse_amount(key, value, unit, known, allowed))
