@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 from tests.cluster import _netns, _procs
@@ -157,9 +158,15 @@ def _remove_network(rec, problems):
         if left:
             problems.append(f"processes {left} survive in namespace {ns}")
         _netns.delete_netns(ns)   # removes eth0 inside, and with it the veth peer
-    links = [h["veth"] for h in rec.get("hosts", {}).values() if h.get("veth")]
-    links += rec.get("extra_links", []) + [b for b in [rec.get("bridge")] if b]
-    for link in links:
+    for link in rec.get("extra_links", []) + [b for b in [rec.get("bridge")] if b]:
+        _netns.delete_link(link)
+    # The kernel destroys a deleted namespace, and the veth pair with it,
+    # asynchronously; waiting for that is faster than deleting each veth.
+    veths = {h["veth"] for h in rec.get("hosts", {}).values() if h.get("veth")}
+    deadline = time.monotonic() + 5.0
+    while veths & set(_netns.list_links()) and time.monotonic() < deadline:
+        time.sleep(0.002)
+    for link in veths:
         _netns.delete_link(link)
     with locked():
         for ns in netns:

@@ -63,8 +63,8 @@ def start_in_netns(netns, hostname, config, log):
     before teardown runs.
     """
     script = 'hostname "$0" && exec "$1" -D -e -f "$2"'
-    argv = [_netns.ip_binary(), "netns", "exec", netns, "unshare", "--uts", "/bin/sh", "-c", script,
-            hostname, sshd_binary(), str(config)]
+    argv = [_netns.ip_binary(), "netns", "exec", netns, "unshare", "--uts",
+            "/bin/sh", "-c", script, hostname, sshd_binary(), str(config)]
     with open(log, "ab") as out:
         return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)

@@ -186,15 +186,20 @@ class HostSet:
             raise HostsError(self.why_no_cut)
         _netns.set_link(h["veth"], up)
 
-    def run(self, name, argv, **kwargs):
-        """Run ARGV inside host NAME (its network, hostname and /etc files);
-        keyword arguments go to subprocess.run (default: capture text, 30 s)."""
+    def command(self, name, argv):
+        """ARGV wrapped to run inside host NAME (its network, hostname and
+        /etc files), for callers that want their own Popen."""
         h = self._host(name)
+        if self.mode != "netns":
+            return list(argv)
+        return [_netns.ip_binary(), "netns", "exec", h["netns"], "unshare", "--uts",
+                "/bin/sh", "-c", 'hostname "$0" && exec "$@"', name, *argv]
+
+    def run(self, name, argv, **kwargs):
+        """Run ARGV inside host NAME; keyword arguments go to subprocess.run
+        (default: capture text, 30 s timeout)."""
         kwargs = {"capture_output": True, "text": True, "timeout": 30, **kwargs}
-        if self.mode == "netns":
-            argv = [_netns.ip_binary(), "netns", "exec", h["netns"], "unshare", "--uts",
-                    "/bin/sh", "-c", 'hostname "$0" && exec "$@"', name, *argv]
-        return subprocess.run(list(argv), **kwargs)
+        return subprocess.run(self.command(name, argv), **kwargs)
 
     def pids(self, name):
         """PIDs running on host NAME (its sshd and everything started through it)."""

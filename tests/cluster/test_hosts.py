@@ -219,3 +219,24 @@ def test_test_users_log_in_as_themselves_with_the_shared_group(can_build, tmp_pa
         with pytest.raises(KeyError):
             pwd.getpwnam(u.name)
         assert not Path(u.home).exists()
+
+
+def test_without_namespaces_hosts_fall_back_to_loopback_and_say_why(
+        can_build, tmp_path, monkeypatch):
+    monkeypatch.setattr(_netns, "probe", lambda name: "simulated: ip netns add failed")
+    with hosts.build_hosts(1, tmp_path) as hs:
+        assert hs.mode == "loopback"
+        assert "simulated: ip netns add failed" in hs.why_no_cut
+        with sshclient.connect(hs, "xh1") as client:
+            assert sshclient.run(client, "echo up") == (0, "up\n", "")
+
+
+def test_without_root_hosts_are_unavailable_with_a_reason(monkeypatch):
+    monkeypatch.setattr(hosts.os, "geteuid", lambda: 1000)
+    assert "root" in hosts.unavailable_reason()
+
+
+def test_commands_run_inside_a_host_see_its_network_only(needs_netns):
+    own, other = needs_netns.hosts["xh1"][0], needs_netns.hosts["xh2"][0]
+    res = needs_netns.run("xh1", ["ip", "-o", "-4", "addr", "show", "dev", "eth0"])
+    assert res.returncode == 0 and f" {own}/" in res.stdout and other not in res.stdout
