@@ -55,4 +55,4 @@ class Origin:
     line: int
 
     def __str__(self):
-        return f"{self.path}:{self.line}"
+        return f"{self.path}:{self.line}" if self.line else self.path

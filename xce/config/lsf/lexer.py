@@ -44,7 +44,8 @@ def read_text(path, display, diags, where=None):
             data = f.read()
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        diags.error(at_path, at_line, f"cannot read {display}: {reason}")
+        message = f"#INCLUDE {display}: {reason}" if where else reason
+        diags.error(at_path, at_line, message)
         return None
     try:
         return data.decode("utf-8")

@@ -1,0 +1,191 @@
+"""lsb.params, lsb.queues, lsb.users, lsb.resources, lsb.applications and
+lsb.modules -> xce.yaml ``parameters``, ``queues``, ``users``,
+``user_groups``, ``limits`` and ``applications``.
+"""
+
+from xce.config import keys
+from xce.config.lsf import cells, hostnames, units
+
+# Old spelling seen in OpenLava's own stock lsb.resources (reference §14.13).
+_LIMIT_ALIASES = {"PER_PROJECTS": "PER_PROJECT"}
+_TIME_LIMITS = ("RUNLIMIT", "CPULIMIT")
+_SIZE_LIMITS = ("MEMLIMIT", "SWAPLIMIT", "STACKLIMIT", "DATALIMIT",
+                "FILELIMIT", "CORELIMIT")
+_WHOLE_NUMBERS = ("PRIORITY", "UJOB_LIMIT", "HJOB_LIMIT", "QJOB_LIMIT",
+                  "NICE", "CLEAN_PERIOD", "JOB_TERMINATE_INTERVAL",
+                  "MAX_JOBS")
+
+
+def convert_params(mig, lsb_params):
+    sections = lsb_params.all("parameters") if lsb_params else []
+    if len(sections) > 1:
+        mig.warn(sections[1].origin, "second Parameters section; its keys "
+                 "override the first")
+    for section in sections:
+        for name, item in section.items.items():
+            mig.carry("params", ("parameters",), name, item.value,
+                      item.origin, "parameters")
+            _check_value(mig, name, item.value, item.origin)
+
+
+def convert_queues(mig, lsb_queues):
+    for section in lsb_queues.all("queue") if lsb_queues else []:
+        name_item = section.items.get("QUEUE_NAME")
+        if name_item is None:
+            mig.warn(section.origin, "Queue section without QUEUE_NAME; "
+                     "queue not carried")
+            mig.drop(section.origin, "queue without QUEUE_NAME",
+                     "QUEUE_NAME is required")
+            continue
+        name = name_item.value.split()[0]
+        if name in mig.tree.get("queues", {}):
+            mig.warn(name_item.origin, f"queue {name} defined again; the "
+                     "last definition wins")
+            del mig.tree["queues"][name]
+        mig.node("queues", name)
+        mig.set(("queues", name), mig.tree["queues"][name], section.origin)
+        for key, item in section.items.items():
+            if key != "QUEUE_NAME":
+                mig.carry("queue", ("queues", name), key, item.value,
+                          item.origin, f"queue {name}")
+                _check_value(mig, key, item.value, item.origin)
+
+
+def convert_users(mig, lsb_users):
+    """users (User rows) and user_groups (UserGroup rows)."""
+    for section in lsb_users.all("user") if lsb_users else []:
+        for row in section.rows:
+            name = row.get("USER_NAME")
+            if not name:
+                mig.warn(row.origin, "user row without USER_NAME; ignored")
+                continue
+            mig.node("users", name)
+            for column, value in row.cells.items():
+                if column != "USER_NAME" and value is not None:
+                    mig.carry("user", ("users", name), column, value,
+                              row.origin, f"user {name}")
+                    _check_value(mig, column, value, row.origin)
+    for section in lsb_users.all("usergroup") if lsb_users else []:
+        for row in section.rows:
+            _user_group(mig, row)
+    _check_user_groups(mig)
+
+
+def _user_group(mig, row):
+    name = row.get("GROUP_NAME")
+    if not name:
+        mig.warn(row.origin, "user group row without GROUP_NAME; ignored")
+        return
+    path = ("user_groups", name)
+    mig.node(*path)
+    for column, value in row.cells.items():
+        if column == "GROUP_NAME" or value is None:
+            continue
+        target = "members" if column == "GROUP_MEMBER" else column
+        key = keys.lookup("user_group", column)
+        if not key.carried:
+            mig.drop(row.origin, f"user group {name} {column} = {value}",
+                     key.why)
+            continue
+        value_out = (cells.split_list(value) if key.shape == "list"
+                     else " ".join(value.split()))
+        mig.set(path + (target,), value_out, row.origin, key.status)
+        mig.note(key.status, row.origin,
+                 f"user group {name} {column} = {value}")
+    if "!" in mig.tree["user_groups"][name].get("members", []):
+        mig.warn(row.origin, f"user group {name}: members come from an "
+                 "external egroup program, which xce does not run")
+
+
+def _check_user_groups(mig):
+    groups = {name: group.get("members", [])
+              for name, group in mig.tree.get("user_groups", {}).items()}
+    cycle = hostnames.find_cycle(groups)
+    if cycle:
+        first = cycle.split(": ", 1)[1].split(" -> ")[0]
+        mig.warn(mig.origins[("user_groups", first)], f"user {cycle}")
+
+
+def convert_limits(mig, lsb_resources):
+    """Each Limit (KEY = VALUE section or table row) is one list entry."""
+    for section in lsb_resources.all("limit") if lsb_resources else []:
+        if section.items:
+            _limit(mig, section.items.items(), section.origin,
+                   lambda item: (item.value, item.origin))
+        for row in section.rows:
+            _limit(mig, row.cells.items(), row.origin,
+                   lambda value, at=row.origin: (value, at))
+    for kind in ("resourcereservation", "reservationusage", "hostexport",
+                 "sharedresourceexport", "guaranteedresourcepool"):
+        for section in lsb_resources.all(kind) if lsb_resources else []:
+            mig.drop(section.origin, f"section {section.name}",
+                     "advance reservation, resource export and guarantee "
+                     "pools have no xce equivalent")
+
+
+def _limit(mig, pairs, origin, unpack):
+    limits = mig.node("limits", default=list)
+    limits.append({})
+    index = len(limits) - 1
+    mig.set(("limits", index), limits[index], origin)
+    label = f"limit #{index + 1}"
+    for name, raw in pairs:
+        if raw is None:
+            continue
+        value, where = unpack(raw)
+        if name.upper() in _LIMIT_ALIASES:
+            mig.warn(where, f"{name} read as "
+                     f"{_LIMIT_ALIASES[name.upper()]} (OpenLava's parser "
+                     f"does not know {name})")
+            name = _LIMIT_ALIASES[name.upper()]
+        if name.upper() == "NAME":
+            label = f"limit {value}"
+        mig.carry("limit", ("limits", index), name.upper(), value, where,
+                  label)
+    if len(limits[index]) == (1 if "NAME" in limits[index] else 0):
+        mig.warn(origin, f"{label} sets no consumer or resource")
+
+
+def convert_applications(mig, lsb_applications):
+    sections = (lsb_applications.all("application")
+                if lsb_applications else [])
+    for section in sections:
+        name_item = section.items.get("NAME")
+        if name_item is None:
+            mig.warn(section.origin, "Application section without NAME; "
+                     "not carried")
+            continue
+        name = name_item.value.split()[0]
+        mig.node("applications", name)
+        mig.set(("applications", name), mig.tree["applications"][name],
+                section.origin)
+        for key, item in section.items.items():
+            if key != "NAME":
+                mig.carry("application", ("applications", name), key,
+                          item.value, item.origin, f"application {name}")
+                _check_value(mig, key, item.value, item.origin)
+
+
+def convert_modules(mig, lsb_modules):
+    for section in lsb_modules.all("pluginmodule") if lsb_modules else []:
+        for row in section.rows:
+            plugin = row.get("SCH_PLUGIN")
+            if plugin:
+                mig.drop(row.origin, f"scheduler plug-in {plugin}",
+                         "xce's scheduler is built in; plug-ins are not "
+                         "loaded")
+
+
+def _check_value(mig, name, value, origin):
+    """Warn about limit values xce will not be able to read."""
+    try:
+        if name in _TIME_LIMITS:
+            for word in units.limit_pair(value):
+                units.limit_minutes(word)
+        elif name in _SIZE_LIMITS:
+            for word in units.limit_pair(value):
+                units.size_bytes(word)
+        elif name in _WHOLE_NUMBERS and not cells.is_int(value.strip()):
+            raise ValueError(f"{value}: not a whole number")
+    except ValueError as exc:
+        mig.warn(origin, f"{name}: {exc}")

@@ -1,0 +1,243 @@
+"""lsf.conf, lsf.shared, lsf.cluster.<name> and lsb.hosts -> xce.yaml.
+
+Fills ``cluster``, the lsf.conf part of ``parameters``, ``hosts``,
+``host_groups``, ``resources``, ``host_types`` and ``host_models``.
+"""
+
+from xce.config import keys
+from xce.config.lsf import cells, hostnames, units
+from xce.config.lsf.diag import Origin
+
+# The xce name of each lsf.cluster Host column carried.
+_CLUSTER_HOST_NAMES = {"model": "model", "type": "type", "server": "server",
+                       "RESOURCES": "resources"}
+
+
+def convert_lsf_conf(mig, conf_file):
+    """lsf.conf keys that matter go to parameters; the rest are reported."""
+    conf = conf_file.sections[0] if conf_file else None
+    items = conf.items if conf else {}
+    for name, item in items.items():
+        mig.carry("lsf.conf", ("parameters",), name, item.value, item.origin,
+                  "lsf.conf")
+    unit = mig.tree.get("parameters", {}).get("LSF_UNIT_FOR_LIMITS")
+    if unit is None:
+        # Write LSF's default out so that xce and tools agree on it.
+        mig.set(("parameters", "LSF_UNIT_FOR_LIMITS"), units.DEFAULT_UNIT,
+                None, keys.ENFORCED)
+        mig.note(keys.ENFORCED, None, "parameters LSF_UNIT_FOR_LIMITS = KB",
+                 "LSF's default; lsf.conf does not set it")
+        return
+    try:
+        mig.tree["parameters"]["LSF_UNIT_FOR_LIMITS"] = units.normal_unit(
+            str(unit))
+    except ValueError as exc:
+        mig.warn(items["LSF_UNIT_FOR_LIMITS"].origin, str(exc))
+
+
+def cluster_names(shared):
+    """[(name, Origin)] of the Cluster section of lsf.shared."""
+    section = shared.first("cluster") if shared else None
+    names = []
+    for row in section.rows if section else ():
+        name = row.get("ClusterName")
+        if name:
+            names.append((name, row.origin))
+    return names
+
+
+def convert_cluster(mig, name, name_origin, cluster_file):
+    """cluster: name, admins, spool."""
+    mig.set(("cluster", "name"), name, name_origin, keys.ENFORCED)
+    admins = cluster_file.first("clusteradmins") if cluster_file else None
+    item = None
+    if admins is not None:
+        item = admins.items.get("ADMINISTRATORS") or admins.items.get(
+            "MANAGER")
+    if item is not None:
+        members = cells.split_list(item.value)
+        mig.set(("cluster", "admins"), members, item.origin, keys.ACCEPTED)
+        mig.note(keys.ACCEPTED, item.origin,
+                 f"cluster admins = {' '.join(members)}")
+        if cells.looks_like_placeholder(item.value):
+            mig.warn(item.origin, f"Administrators = {item.value} looks "
+                     "like an install-time placeholder; carried as written")
+    else:
+        mig.set(("cluster", "admins"), ["root"], None)
+        mig.note(keys.ACCEPTED, None, "cluster admins = root",
+                 "no ClusterAdmins found; xce's default")
+    mig.set(("cluster", "spool"), "../spool", None)
+    _drop_sections(mig, cluster_file, ("parameters", "remoteclusters"),
+                   "LIM / MultiCluster setting; xce has no LIM")
+
+
+def convert_shared(mig, shared, local_name):
+    """host_types, host_models and resources from lsf.shared."""
+    if shared is None:
+        return
+    for row in _rows(shared, "cluster"):
+        name = row.get("ClusterName")
+        if name == local_name:
+            continue
+        why = ("install-time placeholder, not a cluster name"
+               if cells.looks_like_placeholder(name) else
+               "another cluster (MultiCluster has no xce equivalent)")
+        mig.drop(row.origin, f"cluster {name}", why)
+    for row in _rows(shared, "hosttype"):
+        if row.get("TYPENAME"):
+            mig.node("host_types", default=list).append(row.get("TYPENAME"))
+            mig.note(keys.ACCEPTED, row.origin,
+                     f"host type {row.get('TYPENAME')}")
+    for row in _rows(shared, "hostmodel"):
+        _host_model(mig, row)
+    for row in _rows(shared, "resource"):
+        _resource(mig, row)
+
+
+def _host_model(mig, row):
+    name, factor = row.get("MODELNAME"), row.get("CPUFACTOR")
+    if not name:
+        return
+    value = cells.number(factor or "")
+    if value is None:
+        mig.warn(row.origin, f"host model {name}: CPUFACTOR {factor} is not "
+                 "a number; model not carried")
+        return
+    mig.set(("host_models", name), value, row.origin, keys.ACCEPTED)
+    mig.note(keys.ACCEPTED, row.origin, f"host model {name} = {factor}")
+    if row.get("ARCHITECTURE"):
+        mig.drop(row.origin, f"host model {name} ARCHITECTURE",
+                 "LIM hardware matching; xce does not detect models")
+
+
+def _resource(mig, row):
+    name = row.get("RESOURCENAME")
+    if not name:
+        return
+    mig.node("resources", name)
+    for column, value in row.cells.items():
+        if column != "RESOURCENAME" and value is not None:
+            mig.carry("resource", ("resources", name), column, value,
+                      row.origin, f"resource {name}")
+    rtype = str(row.get("TYPE", "")).lower()
+    if rtype not in ("boolean", "numeric", "string"):
+        mig.warn(row.origin, f"resource {name}: TYPE {row.get('TYPE')} is "
+                 "not Boolean, Numeric or String")
+
+
+def convert_resource_map(mig, cluster_file):
+    for row in _rows(cluster_file, "resourcemap"):
+        name = row.get("RESOURCENAME")
+        if name and row.get("LOCATION"):
+            mig.carry("resource", ("resources", name), "LOCATION",
+                      row.get("LOCATION"), row.origin, f"resource {name}")
+
+
+def convert_cluster_hosts(mig, cluster_file):
+    """hosts from the lsf.cluster Host table, in file order."""
+    for row in _rows(cluster_file, "host"):
+        name = row.get("HOSTNAME")
+        if not name:
+            mig.warn(row.origin, "host row without HOSTNAME; ignored")
+            continue
+        path = ("hosts", name)
+        if cells.looks_like_placeholder(name):
+            mig.warn(row.origin, f"host name {name} looks like an "
+                     "install-time placeholder; carried as written")
+        mig.node(*path)
+        mig.set(path + ("address",), name, row.origin)
+        mig.set(path + ("launch",), "ssh", row.origin)
+        for column, value in row.cells.items():
+            if column != "HOSTNAME" and value is not None:
+                _cluster_host_value(mig, path, column, value, row.origin)
+
+
+def _cluster_host_value(mig, path, column, value, origin):
+    label = f"host {path[1]}"
+    if column in ("model", "type") and value == "!":
+        mig.drop(origin, f"{label} {column} = !", "detected by xce")
+        return
+    key = keys.lookup("cluster_host", column)
+    if not key.carried:
+        mig.drop(origin, f"{label} {column} = {value}", key.why)
+        return
+    xce_name = _CLUSTER_HOST_NAMES.get(key.name, key.name)
+    converted = cells.split_list(value) if key.shape == "list" else value
+    if column == "server":
+        converted = value not in ("0", "N", "n", "no")
+    if cells.looks_like_placeholder(value):
+        mig.warn(origin, f"{label} {column} = {value} looks like an "
+                 "install-time placeholder; carried as written")
+    mig.set(path + (xce_name,), converted, origin, key.status)
+    mig.note(key.status, origin, f"{label} {column} = {value}")
+
+
+def convert_batch_hosts(mig, lsb_hosts):
+    """lsb.hosts Host rows join the hosts; HostGroup rows are groups."""
+    for row in _rows(lsb_hosts, "host"):
+        name = row.get("HOST_NAME")
+        if not name:
+            mig.warn(row.origin, "host row without HOST_NAME; ignored")
+            continue
+        mig.node("hosts", name)
+        for column, value in row.cells.items():
+            if column != "HOST_NAME" and value is not None:
+                mig.carry("host", ("hosts", name), column, value,
+                          row.origin, f"host {name}")
+        _check_slots(mig, row, name)
+    for row in _rows(lsb_hosts, "hostgroup"):
+        _host_group(mig, row)
+    _drop_sections(mig, lsb_hosts, ("hostpartition", "computeunit"),
+                   "host partitions and compute units have no xce "
+                   "equivalent")
+
+
+def _check_slots(mig, row, name):
+    for column in ("MXJ", "JL/U"):
+        value = row.get(column)
+        if value is not None and not cells.is_int(value) and value != "!":
+            mig.warn(row.origin, f"host {name}: {column} = {value} is not "
+                     "a whole number or !")
+
+
+def _host_group(mig, row):
+    name = row.get("GROUP_NAME")
+    if not name:
+        mig.warn(row.origin, "host group row without GROUP_NAME; ignored")
+        return
+    members = cells.split_list(row.get("GROUP_MEMBER", ""))
+    mig.set(("host_groups", name), members, row.origin, keys.ACCEPTED)
+    mig.note(keys.ACCEPTED, row.origin,
+             f"host group {name} = {' '.join(members)}")
+    if "!" in members:
+        mig.warn(row.origin, f"host group {name}: members come from an "
+                 "external egroup program, which xce does not run")
+    for column, value in row.cells.items():
+        if column not in ("GROUP_NAME", "GROUP_MEMBER") and value:
+            key = keys.lookup("host_group", column)
+            mig.drop(row.origin, f"host group {name} {column} = {value}",
+                     key.why)
+
+
+def check_host_groups(mig):
+    """Expand every host group once so bad ranges and cycles are reported."""
+    groups = mig.tree.get("host_groups", {})
+    hosts = [h for h in mig.tree.get("hosts", {}) if h != "default"]
+    for name, members in groups.items():
+        origin = mig.origins.get(("host_groups", name), Origin("?", 0))
+        try:
+            hostnames.expand(members, groups, hosts, (name,))
+        except hostnames.PatternError as exc:
+            mig.warn(origin, f"host group {name}: {exc}")
+
+
+def _rows(lsf_file, kind):
+    if lsf_file is None:
+        return []
+    return [row for section in lsf_file.all(kind) for row in section.rows]
+
+
+def _drop_sections(mig, lsf_file, kinds, why):
+    for kind in kinds:
+        for section in lsf_file.all(kind) if lsf_file else ():
+            mig.drop(section.origin, f"section {section.name}", why)

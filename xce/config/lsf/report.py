@@ -1,0 +1,67 @@
+"""The migration report: what was carried, accepted, left out, and why."""
+
+from xce.config import keys
+
+_HEADINGS = ((keys.ENFORCED, "Carried and enforced"),
+             (keys.ACCEPTED, "Accepted, not enforced"),
+             (keys.NOT_CARRIED, "Not carried"))
+_WHERE_WIDTH = 28
+
+
+def _where(origin):
+    return str(origin) if origin is not None else "(xce default)"
+
+
+def _line(where, text):
+    return f"  {where:<{_WHERE_WIDTH}} {text}"
+
+
+def sort_key(file_order):
+    """Sort report items by file reading order, then line."""
+    def key(pair):
+        origin = pair[0]
+        if origin is None:
+            return (-1, 0)
+        return (file_order.get(origin.path, len(file_order)), origin.line)
+    return key
+
+
+def render(result):
+    """Report text for a migrate.Result."""
+    out = [f"xce-migrate: LSF configuration in {result.source}"]
+    out.append(f"Cluster: {result.cluster}")
+    out.append("Files read: " + (", ".join(result.files_read) or "none"))
+    if result.files_missing:
+        out.append("Files not found: " + ", ".join(result.files_missing))
+    order = {name: index for index, name in enumerate(result.files_read)}
+    entries = result.migration.entries
+    for status, heading in _HEADINGS:
+        chosen = [(e.origin, e) for e in entries if e.status == status]
+        out.append("")
+        out.append(f"{heading} ({len(chosen)}):")
+        for origin, entry in sorted(chosen, key=sort_key(order)):
+            why = f": {entry.why}" if entry.why else ""
+            out.append(_line(_where(origin), entry.label + why))
+    warnings = [(d, d) for d in result.diags.warnings]
+    out.append("")
+    out.append(f"Warnings ({len(warnings)}):")
+    for diag, _ in sorted(warnings, key=lambda p: (
+            order.get(p[0].path, len(order)), p[0].line)):
+        out.append(_line(diag.where(), diag.message))
+    out.append("")
+    out.append(_summary(result))
+    return "\n".join(out) + "\n"
+
+
+def _summary(result):
+    counts = {status: 0 for status, _ in _HEADINGS}
+    for entry in result.migration.entries:
+        counts[entry.status] += 1
+    text = (f"{counts[keys.ENFORCED]} enforced, {counts[keys.ACCEPTED]} "
+            f"accepted but not enforced, {counts[keys.NOT_CARRIED]} not "
+            f"carried, {len(result.diags.warnings)} warnings.")
+    if result.written:
+        text += " Wrote " + ", ".join(result.written) + "."
+    else:
+        text += " Nothing written (--check)."
+    return text

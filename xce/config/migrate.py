@@ -1,0 +1,230 @@
+"""Migrate an LSF configuration directory to xce.yaml in one step.
+
+``migrate(source, target, check)`` finds lsf.conf, lsf.shared,
+lsf.cluster.<name> and the lsb.* files (IBM layout or one flat directory),
+reads them with xce.config.lsf, builds the xce.yaml tree, and, unless
+*check*, writes xce.yaml with the LSF-shaped view (lsf.conf, lsb.params)
+next to it.  Odd input becomes warnings in the report; unreadable input
+raises MigrateError and nothing is written.
+"""
+
+import os
+from dataclasses import dataclass, field
+
+from xce.config import lsfview
+from xce.config.lsf import cells, discover, files, yamlout
+from xce.config.lsf import convert_batch as batch
+from xce.config.lsf import convert_hosts as hosts
+from xce.config.lsf.build import Migration
+from xce.config.lsf.diag import Diagnostics, Origin
+
+YAML_NAME = "xce.yaml"
+DEFAULT_CLUSTER = "xce"
+SPOOL = "../spool"
+
+
+class MigrateError(Exception):
+    """Migration impossible; the message has one line per problem."""
+
+
+@dataclass
+class Result:
+    source: str
+    cluster: str = DEFAULT_CLUSTER
+    migration: Migration = None
+    diags: Diagnostics = field(default_factory=Diagnostics)
+    files_read: list = field(default_factory=list)
+    files_missing: list = field(default_factory=list)
+    yaml_text: str = ""
+    written: list = field(default_factory=list)
+
+    @property
+    def tree(self):
+        return self.migration.ordered_tree()
+
+
+def migrate(source, target=None, check=False):
+    """Run the migration; returns a Result (see report.render)."""
+    _check_dirs(source, target, check)
+    result = Result(str(source))
+    lsf = _read_all(result, str(source))
+    if result.diags.errors:
+        raise MigrateError("\n".join(str(d) for d in result.diags.errors))
+    if not result.files_read:
+        raise MigrateError(f"{source}: no LSF configuration files (lsf.conf,"
+                           " lsf.shared, lsf.cluster.<name>, lsb.*) found")
+    result.migration = _convert(result, lsf)
+    result.yaml_text = render_yaml(result)
+    if not check:
+        result.written = _write(result, str(target))
+    return result
+
+
+def _check_dirs(source, target, check):
+    if not os.path.exists(source):
+        raise MigrateError(f"{source}: No such file or directory")
+    if not os.path.isdir(source):
+        raise MigrateError(f"{source}: Not a directory")
+    if check:
+        return
+    if not target:
+        raise MigrateError("--to: an xce environment directory is required "
+                           "unless --check is given")
+    if os.path.exists(target) and not os.path.isdir(target):
+        raise MigrateError(f"{target}: Not a directory")
+    if os.path.realpath(target) == os.path.realpath(source):
+        raise MigrateError(f"{target}: is the LSF directory itself; writing "
+                           "lsf.conf there would overwrite the source")
+
+
+# -- reading -------------------------------------------------------------------
+def _read_all(result, root):
+    """Read every LSF file found under *root*; returns kind -> LsfFile."""
+    diags, lsf = result.diags, {}
+
+    def read(kind, dirs, name=None):
+        path = discover.find_file(dirs, name or kind)
+        if path is None:
+            result.files_missing.append(name or kind)
+            return None
+        parsed = files.read_file(kind, path, diags, root)
+        if parsed is not None:
+            result.files_read.append(parsed.display)
+            lsf[kind] = parsed
+        return parsed
+
+    conf_file = read("lsf.conf", [root])
+    conf = {k: i.value for k, i in conf_file.sections[0].items.items()} \
+        if conf_file else {}
+    conf_dirs = discover.config_dirs(root, conf)
+    shared = read("lsf.shared", conf_dirs)
+    name, origin, cluster_path = _pick_cluster(result, root, conf_dirs,
+                                               shared)
+    result.cluster, lsf["_cluster_origin"] = name, origin
+    if cluster_path is None:
+        result.files_missing.append("lsf.cluster.<name>")
+    else:
+        parsed = files.read_file("lsf.cluster", cluster_path, diags, root)
+        if parsed is not None:
+            result.files_read.append(parsed.display)
+            lsf["lsf.cluster"] = parsed
+    batch_dirs = discover.batch_dirs(root, conf, name)
+    for kind in discover.BATCH_FILES:
+        read(kind, batch_dirs)
+    return lsf
+
+
+def _pick_cluster(result, root, conf_dirs, shared):
+    """(cluster name, its Origin, path of lsf.cluster.<name> or None)."""
+    candidates = discover.cluster_files(conf_dirs)
+    shared_names = hosts.cluster_names(shared)
+    for name, origin in shared_names:
+        for path, file_name in candidates:
+            if file_name == name:
+                return name, origin, path
+    path, file_name = discover.pick_cluster_file(candidates, None)
+    if len(candidates) > 1:
+        shown = ", ".join(os.path.basename(p) for p, _ in candidates)
+        result.diags.warn(os.path.basename(path), 0, f"several cluster "
+                          f"files ({shown}); read the first")
+    usable = [(n, o) for n, o in shared_names
+              if not cells.looks_like_placeholder(n)]
+    if file_name and not cells.looks_like_placeholder(file_name):
+        return file_name, Origin(_display(path, root), 0), path
+    if usable:
+        return usable[0][0], usable[0][1], path
+    where = shared_names[0][1] if shared_names else Origin(
+        shared.display if shared else "lsf.shared", 0)
+    result.diags.warn(where.path, where.line, "no cluster name (lsf.shared "
+                      "and lsf.cluster.<name> are missing or hold only "
+                      f"placeholders); using {DEFAULT_CLUSTER}")
+    return DEFAULT_CLUSTER, None, path
+
+
+def _display(path, root):
+    rel = os.path.relpath(path, root)
+    return path if rel.startswith("..") else rel
+
+
+# -- converting ----------------------------------------------------------------
+def _convert(result, lsf):
+    mig = Migration(result.diags)
+    mig.cluster_name = result.cluster
+    hosts.convert_cluster(mig, result.cluster, lsf.get("_cluster_origin"),
+                          lsf.get("lsf.cluster"))
+    batch.convert_params(mig, lsf.get("lsb.params"))
+    hosts.convert_lsf_conf(mig, lsf.get("lsf.conf"))
+    hosts.convert_cluster_hosts(mig, lsf.get("lsf.cluster"))
+    hosts.convert_batch_hosts(mig, lsf.get("lsb.hosts"))
+    hosts.check_host_groups(mig)
+    batch.convert_queues(mig, lsf.get("lsb.queues"))
+    _check_default_queue(mig)
+    batch.convert_users(mig, lsf.get("lsb.users"))
+    batch.convert_limits(mig, lsf.get("lsb.resources"))
+    batch.convert_applications(mig, lsf.get("lsb.applications"))
+    hosts.convert_shared(mig, lsf.get("lsf.shared"), result.cluster)
+    hosts.convert_resource_map(mig, lsf.get("lsf.cluster"))
+    batch.convert_modules(mig, lsf.get("lsb.modules"))
+    return mig
+
+
+def _check_default_queue(mig):
+    """DEFAULT_QUEUE must name queues that exist (when queues were read)."""
+    wanted = mig.tree.get("parameters", {}).get("DEFAULT_QUEUE")
+    queues = mig.tree.get("queues")
+    if wanted is None or queues is None:
+        return
+    origin = mig.origins.get(("parameters", "DEFAULT_QUEUE"))
+    for name in wanted if isinstance(wanted, list) else [wanted]:
+        if str(name) not in queues:
+            mig.warn(origin, f"DEFAULT_QUEUE names {name}, which is not a "
+                     "queue in lsb.queues")
+
+
+# -- writing -------------------------------------------------------------------
+def render_yaml(result):
+    mig = result.migration
+    statuses = mig.statuses
+
+    def comment_for(path):
+        origin = mig.origins.get(path)
+        if origin is None or isinstance(path[-1], int) and len(path) > 2:
+            return ""
+        note = ", not enforced yet" if statuses.get(path) == "accepted" \
+            else ""
+        return f"{origin}{note}"
+
+    header = [f"xce configuration migrated from LSF by xce-migrate "
+              f"(cluster {result.cluster}).",
+              "Comments name the LSF file and line each value came from.",
+              "Read: " + ", ".join(result.files_read) + ".",
+              "UPPER-case keys are LSF's own names; lower-case keys are "
+              "xce's.  See xce.yaml(5)."]
+    text = yamlout.dump(mig.ordered_tree(), comment_for, header)
+    return text + _not_carried_comment(mig)
+
+
+def _not_carried_comment(mig):
+    from xce.config import keys
+    dropped = [e for e in mig.entries if e.status == keys.NOT_CARRIED]
+    if not dropped:
+        return ""
+    lines = ["", "# Not carried over from the LSF files:"]
+    for entry in dropped:
+        lines.append(f"#   {entry.origin or '-'}: {entry.label}: "
+                     f"{entry.why}")
+    return "\n".join(lines) + "\n"
+
+
+def _write(result, target):
+    os.makedirs(target, exist_ok=True)
+    yaml_path = os.path.join(target, YAML_NAME)
+    if os.path.exists(yaml_path):
+        # Keep an administrator's earlier file rather than lose it.
+        os.replace(yaml_path, yaml_path + ".bak")
+    lsfview.write_atomic(yaml_path, result.yaml_text)
+    spool_dir = os.path.normpath(os.path.join(os.path.abspath(target),
+                                              SPOOL))
+    written = [YAML_NAME]
+    written += lsfview.write_lsf_view(target, result.tree, spool_dir)
+    return written
