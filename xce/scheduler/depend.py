@@ -30,7 +30,8 @@ _TOKEN = re.compile(r"""
   | (?P<word>[^\s()"',&|!<>=]+)
 """, re.VERBOSE)
 _INDEX = re.compile(r"(.*)\[(\*|[1-9]\d{0,8})\]\Z", re.DOTALL)
-_BARE_NAME = re.compile(r"[A-Za-z_*/.\-+@%^~:][^\s()\"',&|!<>=\[\]]*\Z")
+# Unquoted names may not look like numbers: no leading digit or sign.
+_BARE_NAME = re.compile(r"[A-Za-z_*/.@%^~:][^\s()\"',&|!<>=\[\]]*\Z")
 _MAX_DEPTH = 40
 
 
@@ -129,7 +130,9 @@ class BoolOp:
         return 2 if self.op == "&&" else 1
 
     def __str__(self):
-        parts = [_wrap(i, i.prec <= self.prec) for i in self.items]
+        # Parenthesise any nested && / || so precedence never has to be
+        # remembered by the reader of bjobs -l.
+        parts = [_wrap(i, isinstance(i, BoolOp)) for i in self.items]
         return (" %s " % self.op).join(parts)
 
 
