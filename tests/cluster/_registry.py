@@ -35,9 +35,10 @@ def state_dir():
 
 
 @contextlib.contextmanager
-def locked():
-    """Machine-wide lock around tag claims, subnet picks and /etc/netns."""
-    with open(state_dir() / "lock", "a") as f:
+def locked(name="lock"):
+    """Machine-wide lock NAME: "lock" guards tag claims, subnet picks and
+    /etc/netns; "stale" guards the removal of leftovers (which takes "lock")."""
+    with open(state_dir() / name, "a") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         try:
             yield

@@ -47,11 +47,14 @@ def unavailable_reason():
 def cleanup_stale():
     """Remove what crashed earlier runs left; return their tags."""
     tags = []
-    for rec in _registry.stale_records():
-        problems = _registry.destroy(rec)
-        if problems:
-            warnings.warn(f"stale test hosts {rec['tag']}: could not remove {problems}")
-        tags.append(rec["tag"])
+    # One cleaner at a time: parallel runs starting together see the same
+    # leftovers, and two teardowns of one record trip over each other.
+    with _registry.locked("stale"):
+        for rec in _registry.stale_records():
+            problems = _registry.destroy(rec)
+            if problems:
+                warnings.warn(f"stale test hosts {rec['tag']}: could not remove {problems}")
+            tags.append(rec["tag"])
     return tags
 
 
