@@ -245,3 +245,20 @@ def test_commands_run_inside_a_host_see_its_network_only(needs_netns):
     own, other = needs_netns.hosts["xh1"][0], needs_netns.hosts["xh2"][0]
     res = needs_netns.run("xh1", ["ip", "-o", "-4", "addr", "show", "dev", "eth0"])
     assert res.returncode == 0 and f" {own}/" in res.stdout and other not in res.stdout
+
+
+def test_users_left_by_a_dead_creator_are_removed_by_the_next_make_users(can_build):
+    name = f"xu{os.getpid()}s"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    subprocess.run([sys.executable, "-c",
+                    f"from tests.cluster import users; users.make_users([{name!r}])"],
+                   check=True, env=env, timeout=60)
+    home = pwd.getpwnam(name).pw_dir            # the creator exited without removing it
+    live = users.make_users([f"xu{os.getpid()}t"])
+    try:
+        with pytest.raises(KeyError):
+            pwd.getpwnam(name)
+        assert not Path(home).exists()
+        assert pwd.getpwnam(live[0].name)          # ours, with a live creator, stays
+    finally:
+        users.remove_users([live[0].name])

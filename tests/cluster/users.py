@@ -6,7 +6,9 @@
 
 Every test user is in the supplementary group GROUP, which is also how a
 leftover from a crashed run is told apart from a real account: an existing
-user in GROUP is replaced, any other existing user is an error.  Homes live
+user in GROUP is replaced, any other existing user is an error.  The comment
+field names the creating process (pid and start time); make_users first
+removes test users whose creator is gone.  Homes live
 under a world-traversable temp directory so jobs running as the user can
 reach them.
 """
@@ -23,7 +25,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.cluster import _procs
+from tests.cluster._netns import SBIN_PATH
+
 GROUP = "xcetest"
+COMMENT = "xce test user"
 HOME_PREFIX = "xce-users-"
 NAME_OK = re.compile(r"^[a-z_][a-z0-9_-]{0,30}$")
 LOCK_RETRY_SECONDS = 30     # useradd fails at once if another one holds /etc/passwd
@@ -42,7 +48,8 @@ def _run(argv):
     """Run a shadow-utils command, retrying while another holds its lock."""
     deadline = time.monotonic() + LOCK_RETRY_SECONDS
     while True:
-        res = subprocess.run(argv, capture_output=True, text=True)
+        tool = shutil.which(argv[0], path=SBIN_PATH) or argv[0]
+        res = subprocess.run([tool, *argv[1:]], capture_output=True, text=True)
         busy = "lock" in res.stderr or "try again" in res.stderr
         if res.returncode == 0 or not busy or time.monotonic() > deadline:
             return res
@@ -75,12 +82,19 @@ def make_users(names, group=GROUP, home_root=None):
     clash = [n for n in names if _exists(n) and not _in_group(n, group)]
     if clash:
         raise RuntimeError(f"users {clash} exist and are not test users (group {group})")
+    remove_stale_users(group)
     remove_users([n for n in names if _exists(n)], group)   # leftovers of a crash
     if home_root is None:
         home_root = tempfile.mkdtemp(prefix=HOME_PREFIX)
     os.chmod(home_root, 0o755)
-    for name in names:
-        _add_user(name, group, Path(home_root) / name)
+    try:
+        for name in names:
+            _add_user(name, group, Path(home_root) / name)
+    except BaseException:
+        remove_users([n for n in names if _exists(n)], group)
+        if Path(home_root).name.startswith(HOME_PREFIX):
+            shutil.rmtree(home_root, ignore_errors=True)
+        raise
     return [_describe(n) for n in names]
 
 
@@ -90,7 +104,8 @@ def _add_user(name, group, home):
         raise RuntimeError(f"groupadd {group}: {res.stderr.strip()}")
     res = _run(["useradd", "--create-home", "--home-dir", str(home), "--shell", "/bin/sh",
                 "--user-group", "--groups", group, "--password", "*",
-                "--comment", "xce test user", name])
+                "--comment", f"{COMMENT} {os.getpid()} {_procs.start_time(os.getpid())}",
+                name])
     if res.returncode != 0:
         raise RuntimeError(f"useradd {name}: {res.stderr.strip()}")
 
@@ -148,16 +163,29 @@ def _kill_user_processes(uid, timeout=5.0):
         except ProcessLookupError:
             pass
     deadline = time.monotonic() + timeout
-    while any(_live(p) for p in pids) and time.monotonic() < deadline:
+    while any(_procs.alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.005)
 
 
-def _live(pid):
+def remove_stale_users(group=GROUP):
+    """Remove test users in GROUP whose creating process is gone; their names."""
+    stale = []
+    for name in _members(group):
+        f = pwd.getpwnam(name).pw_gecos.split()
+        if f[:3] != COMMENT.split() or len(f) != 5 or not f[3].isdigit():
+            continue        # not made by make_users: leave it alone
+        pid, start = int(f[3]), f[4]
+        if not _procs.alive(pid) or str(_procs.start_time(pid)) != start:
+            stale.append(name)
+    remove_users(stale, group)
+    return stale
+
+
+def _members(group):
     try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except OSError:
-        return False
+        return list(grp.getgrnam(group).gr_mem)
+    except KeyError:
+        return []
 
 
 def _remove_group_if_empty(group):
