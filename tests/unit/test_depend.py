@@ -118,6 +118,21 @@ def test_array_counters_and_external_are_rejected_as_unsupported(func):
                                  "supported by xce" % (text, func))
 
 
+@pytest.mark.parametrize("text", [
+    "!" * 5000 + "done(1)",
+    "(" * 5000 + "done(1)" + ")" * 5000,
+])
+def test_pathological_nesting_is_a_syntax_error_not_a_crash(text):
+    with pytest.raises(DependError):
+        parse(text)
+
+
+def test_long_flat_chain_is_fine():
+    text = " && ".join("done(%d)" % i for i in range(1, 3000))
+    tree = parse(text)
+    assert evaluate(tree, lambda ref: [JobFacts("DONE")]) is True
+
+
 def test_random_inputs_raise_only_depend_error():
     rng = random.Random(7)
     pieces = ["done(", "ended(", "exit(", "started(", "post_done(", "(",

@@ -334,6 +334,24 @@ def test_unsupported_features_are_rejected_not_dropped(text, word):
     assert word in err.value.message
 
 
+@pytest.mark.parametrize("text", [
+    "select[" + "+".join(["1"] * 5000) + " > 1]",
+    "select[" + "!" * 5000 + "a]",
+    "select[" + "-" * 5000 + "1 > 0]",
+    "select[" + "(" * 5000 + "a" + ")" * 5000 + "]",
+])
+def test_pathological_nesting_is_a_syntax_error_not_a_crash(text):
+    with pytest.raises(ResReqError):
+        parse(text)
+
+
+def test_long_flat_conjunction_is_fine():
+    text = " && ".join("r%d > 1" % i for i in range(2000))
+    req = parse(text)
+    assert not req.matches({})
+    assert parse(str(req)) == req
+
+
 def test_quoted_brackets_and_braces_are_values():
     req = parse("select[hname!='odd[name]{x}']")
     assert req.matches({"hname": "other"})

@@ -96,17 +96,22 @@ class _Parser:
         return self._comparison(op, left, right)
 
     def parse_sum(self):
-        node = self.parse_prod()
-        while self.at_op("+", "-"):
-            op = self.take()[1]
-            node = Arith(op, node, self.parse_prod())
-        return node
+        return self._chain(("+", "-"), self.parse_prod)
 
     def parse_prod(self):
-        node = self.parse_unary()
-        while self.at_op("*", "/"):
+        return self._chain(("*", "/"), self.parse_unary)
+
+    def _chain(self, ops, operand):
+        """Left-associative a op b op c; each link deepens the tree, so it
+        counts against the depth limit like a parenthesis would."""
+        node = operand()
+        links = 0
+        while self.at_op(*ops):
             op = self.take()[1]
-            node = Arith(op, node, self.parse_unary())
+            links += 1
+            if self.depth + links > _MAX_DEPTH:
+                raise ResReqError()
+            node = Arith(op, node, operand())
         return node
 
     def parse_unary(self):
