@@ -19,7 +19,7 @@ import subprocess
 import warnings
 from pathlib import Path
 
-from tests.cluster import _netns, _registry, _sshd
+from tests.cluster import _netns, _procs, _registry, _sshd
 from tests.cluster._hostfiles import authorize, write_client_files, write_etc
 
 NAME_OK = re.compile(r"^[a-z][a-z0-9-]{0,30}$")
@@ -148,18 +148,26 @@ class HostSet:
 
     def _start_all(self):
         """Start every sshd first, then wait for each: they come up in parallel."""
-        for name, h in self._rec["hosts"].items():
-            log = Path(h["dir"]) / "sshd.log"
-            if self.mode == "netns":
-                p = _sshd.start_in_netns(h["netns"], name, h["cfg"], log)
-            else:
-                p = _sshd.start_plain(h["cfg"], log)
-            self._popens[name] = p
-            h["sshd"] = p.pid
-            self._save()
-        for name, h in self._rec["hosts"].items():
-            _sshd.wait_ready(self._popens[name], h["addr"], h["port"],
-                             Path(h["dir"]) / "sshd.log", SETUP_TIMEOUT)
+        for name in self._rec["hosts"]:
+            self._start(name)
+        for name in self._rec["hosts"]:
+            self._wait(name)
+
+    def _start(self, name):
+        h = self._rec["hosts"][name]
+        log = Path(h["dir"]) / "sshd.log"
+        if self.mode == "netns":
+            p = _sshd.start_in_netns(h["netns"], name, h["cfg"], log)
+        else:
+            p = _sshd.start_plain(h["cfg"], log)
+        self._popens[name] = p
+        h["sshd"] = p.pid
+        self._save()
+
+    def _wait(self, name):
+        h = self._rec["hosts"][name]
+        _sshd.wait_ready(self._popens[name], h["addr"], h["port"],
+                         Path(h["dir"]) / "sshd.log", SETUP_TIMEOUT)
 
     def _save(self):
         _registry.save(self._rec)
@@ -210,6 +218,21 @@ class HostSet:
         if self.mode == "netns":
             return _netns.netns_pids(h["netns"])
         return [h["sshd"]] + _registry.loopback_pids({"hosts": {name: h}})
+
+    def crash(self, name):
+        """Kill -9 everything on host NAME, its sshd included, like a power
+        cut: open sessions end at once, new connections are refused."""
+        left = _procs.kill_and_wait(self.pids(name))
+        self._popens[name].wait(5)      # our own child: reap it
+        if left:
+            raise HostsError(f"processes {left} on {name} survived SIGKILL")
+
+    def boot(self, name):
+        """Start NAME's sshd again after crash(); same keys and address."""
+        if self._popens[name].poll() is None:
+            raise HostsError(f"{name} is up")
+        self._start(name)
+        self._wait(name)
 
     def record(self):
         """A copy of what this set created: names, PIDs and paths."""

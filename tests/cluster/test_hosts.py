@@ -262,3 +262,17 @@ def test_users_left_by_a_dead_creator_are_removed_by_the_next_make_users(can_bui
         assert pwd.getpwnam(live[0].name)          # ours, with a live creator, stays
     finally:
         users.remove_users([live[0].name])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_crashed_host_refuses_connections_until_booted(can_build, tmp_path, mode):
+    _needs_mode(mode)
+    with hosts.build_hosts(1, tmp_path, mode=mode) as hs:
+        sleeper = _start_detached_sleep(hs, "xh1")
+        hs.crash("xh1")
+        assert not _procs.alive(sleeper)
+        with pytest.raises(ConnectionRefusedError):
+            sshclient.connect(hs, "xh1")
+        hs.boot("xh1")
+        with sshclient.connect(hs, "xh1") as client:
+            assert sshclient.run(client, "echo back") == (0, "back\n", "")
