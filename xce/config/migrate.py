@@ -11,7 +11,7 @@ raises MigrateError and nothing is written.
 import os
 from dataclasses import dataclass, field
 
-from xce.config import lsfview
+from xce.config import keys, lsfview
 from xce.config.lsf import cells, discover, files, yamlout
 from xce.config.lsf import convert_batch as batch
 from xce.config.lsf import convert_hosts as hosts
@@ -158,6 +158,7 @@ def _convert(result, lsf):
     hosts.convert_batch_hosts(mig, lsf.get("lsb.hosts"))
     hosts.check_host_groups(mig)
     batch.convert_queues(mig, lsf.get("lsb.queues"))
+    _ensure_a_queue(mig)
     _check_default_queue(mig)
     batch.convert_users(mig, lsf.get("lsb.users"))
     batch.convert_limits(mig, lsf.get("lsb.resources"))
@@ -166,6 +167,16 @@ def _convert(result, lsf):
     hosts.convert_resource_map(mig, lsf.get("lsf.cluster"))
     batch.convert_modules(mig, lsf.get("lsb.modules"))
     return mig
+
+
+def _ensure_a_queue(mig):
+    """No queue configured: LSF runs jobs in a queue named ``default``."""
+    if mig.tree.get("queues"):
+        return
+    mig.set(("queues", "default"), {})
+    mig.note(keys.ACCEPTED, None, "queue default",
+             "no queue in the LSF files; LSF then uses a queue named "
+             "default with default settings")
 
 
 def _check_default_queue(mig):
@@ -205,7 +216,6 @@ def render_yaml(result):
 
 
 def _not_carried_comment(mig):
-    from xce.config import keys
     dropped = [e for e in mig.entries if e.status == keys.NOT_CARRIED]
     if not dropped:
         return ""

@@ -98,12 +98,21 @@ def _user_group(mig, row):
 
 
 def _check_user_groups(mig):
+    """Expand user groups: report their users, warn about cycles."""
     groups = {name: group.get("members", [])
               for name, group in mig.tree.get("user_groups", {}).items()}
-    cycle = hostnames.find_cycle(groups)
-    if cycle:
-        first = cycle.split(": ", 1)[1].split(" -> ")[0]
-        mig.warn(mig.origins[("user_groups", first)], f"user {cycle}")
+    for name, members in groups.items():
+        origin = mig.origins[("user_groups", name, "members")] \
+            if ("user_groups", name, "members") in mig.origins else None
+        try:
+            expanded = hostnames.expand(members, groups, None, (name,))
+        except hostnames.PatternError as exc:
+            if origin is not None:
+                mig.warn(origin, f"user group {name}: {exc}")
+            continue
+        if expanded != members and origin is not None:
+            mig.note(keys.ACCEPTED, origin, f"user group {name} expands to "
+                     f"{' '.join(expanded) or 'nobody'}")
 
 
 def convert_limits(mig, lsb_resources):

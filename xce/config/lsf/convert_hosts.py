@@ -207,8 +207,6 @@ def _host_group(mig, row):
         return
     members = cells.split_list(row.get("GROUP_MEMBER", ""))
     mig.set(("host_groups", name), members, row.origin, keys.ACCEPTED)
-    mig.note(keys.ACCEPTED, row.origin,
-             f"host group {name} = {' '.join(members)}")
     if "!" in members:
         mig.warn(row.origin, f"host group {name}: members come from an "
                  "external egroup program, which xce does not run")
@@ -220,15 +218,24 @@ def _host_group(mig, row):
 
 
 def check_host_groups(mig):
-    """Expand every host group once so bad ranges and cycles are reported."""
+    """Expand every host group so that the report shows its hosts and bad
+    ranges or cycles are warned about."""
     groups = mig.tree.get("host_groups", {})
-    hosts = [h for h in mig.tree.get("hosts", {}) if h != "default"]
+    all_hosts = mig.tree.get("hosts", {})
+    # Real hosts are the lsf.cluster ones; lsb.hosts rows may name groups.
+    hosts = [h for h, props in all_hosts.items() if "address" in props] or \
+        [h for h in all_hosts if h != "default"]
     for name, members in groups.items():
         origin = mig.origins.get(("host_groups", name), Origin("?", 0))
+        label = f"host group {name} = {' '.join(members)}"
         try:
-            hostnames.expand(members, groups, hosts, (name,))
+            expanded = hostnames.expand(members, groups, hosts, (name,))
         except hostnames.PatternError as exc:
             mig.warn(origin, f"host group {name}: {exc}")
+        else:
+            if expanded != members:
+                label += f" (hosts: {' '.join(expanded) or 'none'})"
+        mig.note(keys.ACCEPTED, origin, label)
 
 
 def _rows(lsf_file, kind):

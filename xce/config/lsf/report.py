@@ -5,15 +5,15 @@ from xce.config import keys
 _HEADINGS = ((keys.ENFORCED, "Carried and enforced"),
              (keys.ACCEPTED, "Accepted, not enforced"),
              (keys.NOT_CARRIED, "Not carried"))
-_WHERE_WIDTH = 28
+_WHERE_WIDTH = 20
 
 
 def _where(origin):
     return str(origin) if origin is not None else "(xce default)"
 
 
-def _line(where, text):
-    return f"  {where:<{_WHERE_WIDTH}} {text}"
+def _line(where, text, width=_WHERE_WIDTH):
+    return f"  {where:<{width}} {text}"
 
 
 def sort_key(file_order):
@@ -35,19 +35,22 @@ def render(result):
         out.append("Files not found: " + ", ".join(result.files_missing))
     order = {name: index for index, name in enumerate(result.files_read)}
     entries = result.migration.entries
+    width = max([len(_where(e.origin)) for e in entries]
+                + [len(d.where()) for d in result.diags.warnings]
+                + [_WHERE_WIDTH])
     for status, heading in _HEADINGS:
         chosen = [(e.origin, e) for e in entries if e.status == status]
         out.append("")
         out.append(f"{heading} ({len(chosen)}):")
         for origin, entry in sorted(chosen, key=sort_key(order)):
             why = f": {entry.why}" if entry.why else ""
-            out.append(_line(_where(origin), entry.label + why))
+            out.append(_line(_where(origin), entry.label + why, width))
     warnings = [(d, d) for d in result.diags.warnings]
     out.append("")
     out.append(f"Warnings ({len(warnings)}):")
     for diag, _ in sorted(warnings, key=lambda p: (
             order.get(p[0].path, len(order)), p[0].line)):
-        out.append(_line(diag.where(), diag.message))
+        out.append(_line(diag.where(), diag.message, width))
     out.append("")
     out.append(_summary(result))
     return "\n".join(out) + "\n"
