@@ -1,0 +1,377 @@
+"""The agent's job lifecycle: start, signal, watch, finish, report.
+
+Decisions about what to send back are returned as messages; the caller
+(xce.agent.server) owns the sockets.
+"""
+
+import heapq
+import logging
+import os
+import shutil
+import signal
+import time
+from pathlib import Path
+
+from xce.agent import procs, spawn
+from xce.agent.jobenv import job_environment
+from xce.agent.journal import Journal
+from xce.agent.protocol import job_key
+from xce.agent.report import job_report
+
+log = logging.getLogger("xce.agent")
+
+SAMPLE_INTERVAL = 2.0       # seconds between usage samples of running jobs
+ADOPTED_POLL = 0.5          # how often to look at jobs that are not our children
+
+
+class Running:
+    """A job this agent started (or adopted after a restart)."""
+
+    def __init__(self, key, msg, jobdir, pid, ptime, child):
+        self.key, self.msg, self.dir = key, msg, jobdir
+        self.pid, self.ptime, self.child = pid, ptime, child
+        self.start_time = msg.get("start_time") or time.time()
+        self.reason = None          # exit reason once the agent kills it
+        self.max_mem = 0
+        self.mem_sum = 0
+        self.samples = 0
+        self.cpu = 0.0
+        self.max_procs = 0
+
+
+class JobTable:
+    def __init__(self, workdir, output_dir, now=time.time):
+        self.dir = workdir
+        self.jobs_dir = workdir / "jobs"
+        self.jobs_dir.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.jobs_dir, 0o711)
+        self.output_dir = output_dir
+        self.now = now
+        self.journal = Journal(workdir / "journal")
+        self.running = {}       # key -> Running
+        self.by_pid = {}        # pid of a child -> key
+        self.timers = []        # heap of (when, seq, action, key, arg)
+        self._seq = 0
+        self.outbox = []        # messages for the controller
+
+    # -- timers ------------------------------------------------------------
+    def at(self, when, action, key, arg=None):
+        self._seq += 1
+        heapq.heappush(self.timers, (when, self._seq, action, key, arg))
+
+    def next_deadline(self):
+        return self.timers[0][0] if self.timers else None
+
+    def run_timers(self, now):
+        while self.timers and self.timers[0][0] <= now:
+            _, _, action, key, arg = heapq.heappop(self.timers)
+            getattr(self, "_timer_" + action)(key, arg, now)
+
+    # -- starting ----------------------------------------------------------
+    def start_batch(self, msgs):
+        """Journal every new start (one fsync), then spawn them."""
+        fresh = []
+        for msg in msgs:
+            key = job_key(msg)
+            if key in self.journal.jobs:
+                self._restate(key)      # a resent start: say what we know
+                continue
+            jobdir = self.jobs_dir / f"{key[0]}.{key[1]}.{key[2]}"
+            self.journal.append("start", key, msg=msg, dir=str(jobdir))
+            fresh.append((key, msg, jobdir))
+        if fresh:
+            self.journal.sync()
+        for key, msg, jobdir in fresh:
+            try:
+                self._spawn(key, msg, jobdir)
+            except OSError as e:
+                log.error("job %s: cannot start: %s", key, e)
+                self._finish(key, 127, {}, reason="TERM_UNKNOWN",
+                             error=str(e))
+
+    def _restate(self, key):
+        rec = self.journal.jobs[key]
+        if "result" in rec:
+            self.outbox.append(_finished_msg(key, rec["result"]))
+        elif key in self.running:
+            self.outbox.append(self._started_msg(self.running[key]))
+
+    def _spawn(self, key, msg, jobdir):
+        uid, gid = msg["uid"], msg["gid"]
+        if os.geteuid() != 0 and uid != os.geteuid():
+            raise PermissionError("the agent is not root and cannot run "
+                                  f"jobs as uid {uid}")
+        if jobdir.exists():
+            shutil.rmtree(jobdir)
+        jobdir.mkdir(mode=0o700)
+        hostfile = jobdir / "hostfile"
+        hostfile.write_text("".join(h + "\n" for h in msg["hosts"]))
+        jobfile = jobdir / "job"
+        jobfile.write_text(msg["jobfile"])
+        os.chmod(jobfile, 0o700)
+        stdout = msg.get("stdout") or self._default_output(msg)
+        msg["stdout"] = stdout
+        if os.geteuid() == 0:
+            for path in (hostfile, jobfile, jobdir):
+                os.chown(path, uid, gid)
+        env, home = job_environment(msg, str(jobdir), str(hostfile))
+        msg["home"] = home
+        argv = spawn.wrapper_argv(uid, gid, str(jobdir), msg["cwd"],
+                                  msg.get("stdin"), stdout,
+                                  msg.get("stdout_mode", "a"),
+                                  msg.get("stderr"),
+                                  msg.get("stderr_mode", "a"),
+                                  msg.get("args") or ())
+        pid = spawn.spawn(argv, env)
+        msg["start_time"] = self.now()
+        job = Running(key, msg, jobdir, pid, procs.start_ticks(pid), True)
+        self.journal.append("pid", key, pid=pid, ptime=job.ptime,
+                            start_time=msg["start_time"], stdout=stdout,
+                            home=home)
+        self._track(job)
+
+    def _default_output(self, msg):
+        """No -o: the output stays under the spool, in the user's own directory."""
+        userdir = self.output_dir / msg["user"]
+        if not userdir.exists():
+            userdir.mkdir(mode=0o700)
+            if os.geteuid() == 0:
+                os.chown(userdir, msg["uid"], msg["gid"])
+        label = f"{msg['job']}.{msg['idx']}" if msg.get("idx") else \
+            str(msg["job"])
+        return str(userdir / f"{label}.out")
+
+    def _track(self, job):
+        self.running[job.key] = job
+        if job.child:
+            self.by_pid[job.pid] = job.key
+        else:
+            self.at(self.now() + ADOPTED_POLL, "adopted", job.key)
+        limit = job.msg.get("runlimit")
+        if limit:
+            self.at(job.start_time + limit, "runlimit", job.key)
+        self.outbox.append(self._started_msg(job))
+
+    def _started_msg(self, job):
+        return {"op": "started", "job": job.key[0], "idx": job.key[1],
+                "attempt": job.key[2], "pid": job.pid,
+                "start_time": job.start_time, "stdout": job.msg["stdout"]}
+
+    # -- signals -----------------------------------------------------------
+    def signal(self, msg):
+        key = job_key(msg)
+        job = self.running.get(key)
+        if job is None:
+            return False
+        sig = msg["signal"]
+        if sig == "KILLSEQ":
+            job.reason = msg.get("reason") or job.reason
+            self._kill_sequence(job, [signal.SIGINT, signal.SIGTERM,
+                                      signal.SIGKILL], msg.get("interval", 10))
+        else:
+            if msg.get("reason"):
+                job.reason = msg["reason"]
+            self._killpg(job, int(sig))
+        return True
+
+    def _kill_sequence(self, job, sigs, interval):
+        now = self.now()
+        self._killpg(job, sigs[0])
+        for i, sig in enumerate(sigs[1:], 1):
+            self.at(now + i * interval, "signal", job.key, int(sig))
+
+    def _killpg(self, job, sig):
+        if sig in (signal.SIGKILL, signal.SIGTERM, signal.SIGINT):
+            # A stopped job must be continued to act on a terminating signal.
+            self._send(job, signal.SIGCONT)
+        self._send(job, sig)
+
+    def _send(self, job, sig):
+        try:
+            os.killpg(job.pid, sig)
+        except ProcessLookupError:
+            pass
+
+    def _timer_signal(self, key, sig, now):
+        job = self.running.get(key)
+        if job is not None:
+            self._killpg(job, sig)
+
+    def _timer_runlimit(self, key, _, now):
+        job = self.running.get(key)
+        if job is None:
+            return
+        job.reason = "TERM_RUNLIMIT"
+        self._kill_sequence(job, [signal.SIGUSR2, signal.SIGKILL],
+                            job.msg.get("terminate_interval", 10))
+
+    def _timer_adopted(self, key, _, now):
+        job = self.running.get(key)
+        if job is None:
+            return
+        if procs.alive(job.pid, job.ptime):
+            self.at(now + ADOPTED_POLL, "adopted", key)
+        else:
+            self._finish(key, self._status_from_file(job), {})
+
+    # -- watching ----------------------------------------------------------
+    def sample(self):
+        """One /proc pass: usage of every running job, memory limits."""
+        if not self.running:
+            return
+        usage = procs.sample_sessions([j.pid for j in self.running.values()])
+        for job in list(self.running.values()):
+            u = usage.get(job.pid)
+            if not u or not u["nprocs"]:
+                continue
+            job.cpu = max(job.cpu, u["cpu"])
+            job.max_mem = max(job.max_mem, u["rss"])
+            job.mem_sum += u["rss"]
+            job.samples += 1
+            job.max_procs = max(job.max_procs, u["nprocs"])
+            limit = job.msg.get("memlimit")
+            if limit and u["rss"] > limit and job.reason != "TERM_MEMLIMIT":
+                # Memory runs out fast: kill at once, no grace period.
+                job.reason = "TERM_MEMLIMIT"
+                self._killpg(job, signal.SIGKILL)
+            self.outbox.append({"op": "usage", "job": job.key[0],
+                                "idx": job.key[1], "attempt": job.key[2],
+                                "cpu_time": job.cpu, "mem": u["rss"],
+                                "max_mem": job.max_mem, "pids": u["pids"]})
+
+    def reap(self):
+        """Collect every exited child; finish the jobs among them."""
+        finished = False
+        while True:
+            try:
+                pid, status, ru = os.wait4(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+            key = self.by_pid.pop(pid, None)
+            if key is None:
+                continue        # a report appender or an orphan we inherited
+            code = (os.WEXITSTATUS(status) if os.WIFEXITED(status)
+                    else 128 + os.WTERMSIG(status))
+            # ru_maxrss is not used: after a vfork-style spawn it carries the
+            # agent's own high-water mark.  Memory comes from the samples.
+            usage = {"cpu": ru.ru_utime + ru.ru_stime}
+            self._finish(key, code, usage, sync=False)
+            finished = True
+        if finished:
+            self.journal.sync()
+
+    def _status_from_file(self, job):
+        try:
+            return int((job.dir / "status").read_text().strip())
+        except (OSError, ValueError):
+            # Killed before the wrapper could write it: a signal death.
+            return 128 + signal.SIGKILL
+
+    # -- finishing ---------------------------------------------------------
+    def _finish(self, key, code, usage, reason=None, error=None, sync=True):
+        job = self.running.pop(key, None)
+        msg = job.msg if job else self.journal.jobs[key]["msg"]
+        jobdir = job.dir if job else None
+        if jobdir is not None and (jobdir / "failed").exists():
+            reason = "TERM_CWD_NOTEXIST"
+        end = self.now()
+        result = {
+            "stat": "DONE" if code == 0 else "EXIT", "exit_code": code,
+            "reason": reason or (job.reason if job else None),
+            "end_time": end,
+            "start_time": job.start_time if job else end,
+            "cpu_time": round(max(usage.get("cpu", 0.0),
+                                  job.cpu if job else 0.0), 3),
+            "max_mem": (job.max_mem or None) if job else None,
+            "avg_mem": (job.mem_sum // job.samples if job and job.samples
+                        else None),
+            "max_procs": job.max_procs if job else None,
+            "error": error,
+        }
+        self.journal.append("exit", key, result=result, sync=sync)
+        if job is not None:
+            self._append_report(job, result)
+        self.outbox.append(_finished_msg(key, result))
+
+    def _append_report(self, job, result):
+        msg = job.msg
+        text = job_report(msg, result, msg.get("command_lines", []),
+                          msg.get("home", "/"), msg["cwd"],
+                          msg.get("stderr"))
+        path = job.dir / "report"
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+        # Written by the agent into a fresh file it creates, never following
+        # a link the user may have planted in the job directory.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL |
+                     os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        out = msg["stdout"]
+        if not out.startswith("/"):
+            out = os.path.join(msg["cwd"], out)
+        spawn.append_as_user(msg["uid"], msg["gid"], str(path), out,
+                             str(msg["job"]))
+
+    def acked(self, msg):
+        key = job_key(msg)
+        rec = self.journal.jobs.get(key)
+        if rec is None:
+            return
+        self.journal.append("ack", key)
+        shutil.rmtree(rec["dir"], ignore_errors=True)
+        self.journal.compact()
+
+    # -- after a restart -----------------------------------------------------
+    def recover(self):
+        """Re-adopt jobs still running; finish those that ended meanwhile."""
+        for key, rec in list(self.journal.jobs.items()):
+            if "result" in rec:
+                continue
+            msg = rec["msg"]
+            msg.update({k: rec[k] for k in ("start_time", "stdout", "home")
+                        if k in rec})
+            jobdir = Path(rec["dir"])
+            pid = rec.get("pid") or _read_int(jobdir / "pid")
+            job = Running(key, msg, jobdir, pid, rec.get("ptime"), False)
+            if pid and procs.alive(pid, job.ptime):
+                log.info("job %s: re-adopted running pid %s", key, pid)
+                self._track(job)
+            else:
+                self.running[key] = job
+                code = self._status_from_file(job) if pid else 127
+                self._finish(key, code, {})
+        self.journal.sync()
+
+    def hello_jobs(self):
+        """What this agent knows, for the controller's reconciliation."""
+        out = []
+        for key, rec in self.journal.jobs.items():
+            entry = {"job": key[0], "idx": key[1], "attempt": key[2]}
+            if "result" in rec:
+                entry.update(state="finished", result=rec["result"])
+            elif key in self.running:
+                j = self.running[key]
+                entry.update(state="running", pid=j.pid,
+                             start_time=j.start_time, stdout=j.msg["stdout"])
+            else:
+                entry.update(state="starting")
+            out.append(entry)
+        return out
+
+
+def _finished_msg(key, result):
+    return {"op": "finished", "job": key[0], "idx": key[1],
+            "attempt": key[2], **result}
+
+
+def _read_int(path):
+    try:
+        return int(path.read_text().strip())
+    except (OSError, ValueError):
+        return None
+

@@ -1,0 +1,80 @@
+"""The agent's local journal: what it started and how each job ended.
+
+Append-only JSON lines, fsynced before a job is spawned and before its exit
+is reported, so a restarted agent neither starts a job twice nor loses an
+exit status.  Records of jobs the controller has acknowledged are dropped
+when the file is compacted.
+"""
+
+import json
+import os
+
+
+class Journal:
+    def __init__(self, path):
+        self.path = path
+        self.jobs = {}          # (job, idx, attempt) -> record dict
+        self._dead = 0
+        self._load()
+        self.f = open(path, "a", encoding="utf-8")
+
+    def _load(self):
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                lines = f.read().splitlines()
+        except FileNotFoundError:
+            return
+        for line in lines:
+            try:
+                rec = json.loads(line)
+                key = tuple(rec["key"])
+            except (ValueError, KeyError, TypeError):
+                continue        # a torn last line after a crash
+            self._apply(key, rec)
+
+    def _apply(self, key, rec):
+        kind = rec["t"]
+        if kind == "start":
+            self.jobs[key] = {"msg": rec["msg"], "dir": rec["dir"]}
+        elif key not in self.jobs:
+            return
+        elif kind == "ack":
+            del self.jobs[key]
+            self._dead += 1
+        else:       # pid, exit
+            self.jobs[key].update({k: v for k, v in rec.items()
+                                   if k not in ("t", "key")})
+
+    def append(self, kind, key, sync=False, **fields):
+        rec = dict(fields, t=kind, key=list(key))
+        self._apply(key, rec)
+        self.f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+        if sync:
+            self.sync()
+
+    def sync(self):
+        self.f.flush()
+        os.fsync(self.f.fileno())
+
+    def compact(self):
+        """Rewrite the file with the live records only."""
+        if self._dead < 1000:
+            return
+        tmp = f"{self.path}.tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            for key, job in self.jobs.items():
+                f.write(json.dumps({"t": "start", "key": list(key),
+                                    "msg": job["msg"], "dir": job["dir"]}) + "\n")
+                rest = {k: v for k, v in job.items() if k not in ("msg", "dir")}
+                if "result" in rest:
+                    f.write(json.dumps(dict(rest, t="exit", key=list(key)))
+                            + "\n")
+                elif rest:
+                    f.write(json.dumps(dict(rest, t="pid", key=list(key)))
+                            + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        self.f.close()
+        os.replace(tmp, self.path)
+        self.f = open(self.path, "a", encoding="utf-8")
+        self._dead = 0

@@ -1,0 +1,58 @@
+"""Reading processes from /proc: identity, liveness and per-session usage.
+
+One pass over /proc per sample, processes attributed to jobs by session id
+(a job's wrapper is its session leader), is much cheaper than psutil's
+per-process calls when many jobs run.
+"""
+
+import os
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+_PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def _stat_fields(pid):
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    # The command name may hold spaces and parentheses: split after the last ')'.
+    return data[data.rindex(b")") + 2:].split()
+
+
+def start_ticks(pid):
+    """The process's start time in clock ticks since boot, or None."""
+    fields = _stat_fields(pid)
+    return int(fields[19]) if fields else None
+
+
+def alive(pid, ticks):
+    """True if *pid* is the same living process (not a zombie, not reused)."""
+    fields = _stat_fields(pid)
+    if not fields or fields[0] == b"Z":
+        return False
+    return ticks is None or int(fields[19]) == ticks
+
+
+def sample_sessions(sids):
+    """sid -> {cpu seconds, rss KB, nprocs, pids} for the given sessions."""
+    usage = {sid: {"cpu": 0.0, "rss": 0, "nprocs": 0, "pids": []}
+             for sid in sids}
+    if not usage:
+        return usage
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        fields = _stat_fields(name)
+        if not fields or fields[0] == b"Z":
+            continue
+        sid = int(fields[3])
+        u = usage.get(sid)
+        if u is None:
+            continue
+        u["cpu"] += (int(fields[11]) + int(fields[12])) / _TICKS
+        u["rss"] += int(fields[21]) * _PAGE_KB
+        u["nprocs"] += 1
+        u["pids"].append(int(name))
+    return usage

@@ -1,0 +1,48 @@
+"""The controller-agent protocol: versioned JSON messages, one per line.
+
+Messages that change a job's state carry ``job``, ``idx`` and ``attempt``, so
+a report from a stale copy of a requeued job is recognised and ignored.
+"""
+
+import json
+
+VERSION = 1
+MAX_LINE = 64 * 1024 * 1024
+
+
+class ProtocolError(Exception):
+    pass
+
+
+def encode(msg):
+    return json.dumps(msg, separators=(",", ":")).encode() + b"\n"
+
+
+class LineReader:
+    """Accumulates bytes from a stream and yields complete messages."""
+
+    def __init__(self):
+        self.buf = bytearray()
+
+    def feed(self, data):
+        self.buf += data
+        if len(self.buf) > MAX_LINE and b"\n" not in self.buf:
+            raise ProtocolError("message too long")
+        *lines, rest = bytes(self.buf).split(b"\n")
+        self.buf = bytearray(rest)
+        msgs = []
+        for line in lines:
+            if not line.strip():
+                continue
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                raise ProtocolError("message is not JSON")
+            if not isinstance(msg, dict) or "op" not in msg:
+                raise ProtocolError("message has no op")
+            msgs.append(msg)
+        return msgs
+
+
+def job_key(msg):
+    return (int(msg["job"]), int(msg.get("idx", 0)), int(msg["attempt"]))

@@ -1,0 +1,90 @@
+"""The LSF job report appended to a job's output file when it ends (pure)."""
+
+import time
+
+RULE = "-" * 60
+
+EXIT_REASON_TEXT = {
+    "TERM_OWNER": "TERM_OWNER: job killed by owner.",
+    "TERM_ADMIN": "TERM_ADMIN: job killed by root or LSF administrator.",
+    "TERM_RUNLIMIT": "TERM_RUNLIMIT: job killed after reaching LSF run time limit.",
+    "TERM_MEMLIMIT": "TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.",
+    "TERM_CWD_NOTEXIST": "TERM_CWD_NOTEXIST: job killed because the current working directory does not exist.",
+}
+
+
+def ctime(t):
+    return time.strftime("%a %b %d %H:%M:%S %Y", time.localtime(t))
+
+
+def _mem(kb):
+    if kb is None:
+        return "-"
+    return f"{max(1, round(kb / 1024))} MB" if kb else "0 MB"
+
+
+def _hosts_line(hosts):
+    counts = {}
+    for h in hosts:
+        counts[h] = counts.get(h, 0) + 1
+    parts = [f"<{n}*{h}>" if n > 1 else f"<{h}>" for h, n in counts.items()]
+    return ("\n" + " " * 26).join(parts)
+
+
+def job_report(job, result, command_lines, home, cwd, errfile=None):
+    """Text of the report; *job* is the start message, *result* the exit."""
+    done = result["stat"] == "DONE"
+    end = result["end_time"]
+    start = result.get("start_time", end)
+    lines = [
+        "", RULE,
+        f"Sender: LSF System <{job['user']}@{job['hosts'][0]}>",
+        f"Subject: Job {job['label']}: <{job['name']}> in cluster "
+        f"<{job['cluster']}> {'Done' if done else 'Exited'}",
+        "",
+        f"Job <{job['name']}> was submitted from host <{job['from_host']}> "
+        f"by user <{job['user']}> in cluster <{job['cluster']}> at "
+        f"{ctime(job['submit_time'])}",
+        f"Job was executed on host(s) {_hosts_line(job['hosts'])}, in queue "
+        f"<{job['queue']}>, as user <{job['user']}> in cluster "
+        f"<{job['cluster']}> at {ctime(start)}",
+        f"<{home}> was used as the home directory.",
+        f"<{cwd}> was used as the working directory.",
+        f"Started at {ctime(start)}",
+        f"Terminated at {ctime(end)}",
+        f"Results reported at {ctime(end)}",
+        "", "Your job looked like:", "", RULE, "# LSBATCH: User input",
+        *command_lines[:50], RULE, "",
+    ]
+    if done:
+        lines.append("Successfully completed.")
+    else:
+        reason = EXIT_REASON_TEXT.get(result.get("reason") or "")
+        if reason:
+            lines.append(reason)
+        lines.append(f"Exited with exit code {result['exit_code']}.")
+    lines += _usage(result, start, end, job)
+    if errfile:
+        lines += ["", "PS:", "", f"Read file <{errfile}> for stderr output "
+                  "of this job.", ""]
+    return "\n".join(lines) + "\n"
+
+
+def _usage(result, start, end, job):
+    avg = result.get("avg_mem")
+    rows = [
+        ("CPU time", f"{result.get('cpu_time') or 0.0:.2f} sec."),
+        ("Max Memory", _mem(result.get("max_mem"))),
+        ("Average Memory", f"{avg / 1024:.2f} MB" if avg else "-"),
+        ("Total Requested Memory", "-"),
+        ("Delta Memory", "-"),
+        ("Max Swap", "-"),
+        ("Max Processes", result.get("max_procs") or "-"),
+        ("Max Threads", result.get("max_threads") or "-"),
+        ("Run time", f"{int(round(end - start))} sec."),
+        ("Turnaround time", f"{int(round(end - job['submit_time']))} sec."),
+    ]
+    # Values start in column 49, as in LSF's report.
+    return (["", "Resource usage summary:", ""] +
+            [f"{'    ' + label + ' :':<49}{value}" for label, value in rows] +
+            ["", "The output (if any) is above this job summary.", ""])

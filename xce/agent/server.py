@@ -1,0 +1,185 @@
+"""The agent daemon's loop: one controller connection, jobs, timers.
+
+The controller connects to a UNIX socket only root (or the agent's own
+user) can open, and the peer's uid is checked again with SO_PEERCRED.
+"""
+
+import logging
+import os
+import selectors
+import signal
+import socket
+import struct
+import time
+
+from xce.agent.jobs import SAMPLE_INTERVAL, JobTable
+from xce.agent.protocol import VERSION, LineReader, ProtocolError, encode
+from xce.agent import hostinfo
+
+log = logging.getLogger("xce.agent")
+
+
+class AgentServer:
+    def __init__(self, host, workdir, output_dir, now=time.time):
+        self.host = host
+        self.dir = workdir
+        self.now = now
+        self.table = JobTable(workdir, output_dir, now)
+        self.sel = selectors.DefaultSelector()
+        self.conn = None
+        self.reader = None
+        self.stopping = False
+        self.next_sample = 0.0
+
+    # -- setup -------------------------------------------------------------
+    def listen(self):
+        path = self.dir / "agent.sock"
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old = os.umask(0o177)
+        try:
+            self.listener.bind(str(path))
+        finally:
+            os.umask(old)
+        self.listener.listen(8)
+        self.listener.setblocking(False)
+        self.sel.register(self.listener, selectors.EVENT_READ, "accept")
+        rfd, self.wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        os.set_blocking(self.wake_w, False)
+        self.wake_r = rfd
+        self.sel.register(rfd, selectors.EVENT_READ, "wake")
+        signal.set_wakeup_fd(self.wake_w, warn_on_full_buffer=False)
+        signal.signal(signal.SIGCHLD, lambda *a: None)
+        signal.signal(signal.SIGTERM, self._stop)
+        signal.signal(signal.SIGINT, self._stop)
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+
+    def _stop(self, *_):
+        self.stopping = True
+
+    # -- loop --------------------------------------------------------------
+    def serve(self):
+        self.table.recover()
+        log.info("agent for host %s serving on %s", self.host, self.dir)
+        while not self.stopping:
+            self.run_once(self._timeout())
+        log.info("agent stopping; %d jobs keep running",
+                 len(self.table.running))
+        self.table.journal.sync()
+
+    def _timeout(self):
+        deadlines = [self.next_sample if self.table.running else None,
+                     self.table.next_deadline()]
+        deadlines = [d for d in deadlines if d is not None]
+        if not deadlines:
+            return None
+        return max(0.0, min(deadlines) - self.now())
+
+    def run_once(self, timeout):
+        for key, _ in self.sel.select(timeout):
+            if key.data == "accept":
+                self._accept()
+            elif key.data == "wake":
+                _drain(self.wake_r)
+            elif key.data == "conn":
+                self._read()
+        self.table.reap()
+        now = self.now()
+        self.table.run_timers(now)
+        if self.table.running and now >= self.next_sample:
+            self.table.sample()
+            self.next_sample = now + SAMPLE_INTERVAL
+        self._flush()
+
+    def _accept(self):
+        try:
+            conn, _ = self.listener.accept()
+        except BlockingIOError:
+            return
+        uid = _peer_uid(conn)
+        if uid not in (0, os.geteuid()):
+            log.warning("refused a connection from uid %s", uid)
+            conn.close()
+            return
+        if self.conn is not None:
+            self._drop("replaced by a new controller connection")
+        conn.setblocking(True)
+        self.conn, self.reader = conn, LineReader()
+        self.sel.register(conn, selectors.EVENT_READ, "conn")
+        self.table.outbox.insert(0, self._hello())
+
+    def _hello(self):
+        return {"op": "hello", "v": VERSION, "host": self.host,
+                "pid": os.getpid(), "facts": hostinfo.facts(),
+                "jobs": self.table.hello_jobs()}
+
+    def _drop(self, why):
+        log.info("controller connection closed: %s", why)
+        self.sel.unregister(self.conn)
+        self.conn.close()
+        self.conn = None
+
+    def _read(self):
+        try:
+            data = self.conn.recv(1 << 20)
+        except OSError as e:
+            data = b""
+            log.info("read error: %s", e)
+        if not data:
+            self._drop("end of stream")
+            return
+        try:
+            msgs = self.reader.feed(data)
+        except ProtocolError as e:
+            self._drop(str(e))
+            return
+        self._handle(msgs)
+
+    def _handle(self, msgs):
+        starts = [m for m in msgs if m["op"] == "start"]
+        if starts:
+            self.table.start_batch(starts)
+        for msg in msgs:
+            op = msg["op"]
+            try:
+                if op == "signal":
+                    self.table.signal(msg)
+                elif op == "ack":
+                    self.table.acked(msg)
+                elif op == "ping":
+                    self.table.outbox.append({"op": "pong"})
+                elif op != "start":
+                    log.warning("unknown message op %r", op)
+            except (KeyError, TypeError, ValueError) as e:
+                log.warning("bad %s message: %s", op, e)
+
+    def _flush(self):
+        if not self.table.outbox:
+            return
+        if self.conn is None:
+            # Nothing is lost: the journal re-reports at the next hello.
+            self.table.outbox.clear()
+            return
+        data = b"".join(encode(m) for m in self.table.outbox)
+        self.table.outbox.clear()
+        try:
+            self.conn.sendall(data)
+        except OSError as e:
+            self._drop(str(e))
+
+
+def _drain(fd):
+    try:
+        while os.read(fd, 4096):
+            pass
+    except BlockingIOError:
+        pass
+
+
+def _peer_uid(conn):
+    creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                            struct.calcsize("3i"))
+    return struct.unpack("3i", creds)[1]

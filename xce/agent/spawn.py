@@ -1,0 +1,74 @@
+"""Start a job: a small shell wrapper, spawned with posix_spawn in its own session.
+
+The wrapper runs as the job's owner (setpriv when the agent is root), so the
+job's cwd and its -i/-o/-e files are opened with the owner's rights, never
+root's.  It records the job's exit status in the job directory, which lets a
+restarted agent learn how a job it no longer parents has ended.
+"""
+
+import os
+import signal
+
+SETPRIV = "/usr/bin/setpriv"
+SHELL = "/bin/sh"
+
+# Positional parameters: 1 job dir, 2 cwd, 3 stdin, 4 stdout, 5 stdout mode,
+# 6 stderr ("" = merged into stdout), 7 stderr mode, then the job's own
+# arguments.  "command exec" keeps the shell alive when a redirection fails,
+# so the failure is reported.  A directory given as -o/-e gets <jobid>.out/err.
+WRAPPER = r'''
+d=$1
+echo $$ >"$d/pid"
+if ! cd "$2" 2>/dev/null; then echo cwd >"$1/failed"; exit 1; fi
+command exec <"$3" 2>/dev/null || exec </dev/null
+o=$4; [ -d "$o" ] && o="$o/$LSB_JOBID.out"
+e=$6; [ -n "$e" ] && [ -d "$e" ] && e="$e/$LSB_JOBID.err"
+if [ "$5" = w ]; then command exec >"$o"; else command exec >>"$o"; fi
+if [ -z "$e" ]; then exec 2>&1
+elif [ "$7" = w ]; then command exec 2>"$e"; else command exec 2>>"$e"; fi
+shift 7
+trap : INT TERM HUP USR1 USR2 QUIT
+"$d/job" "$@"
+rc=$?
+echo $rc >"$d/status"
+exit $rc
+'''
+
+# Signals a job must see with their default action, whatever the agent did.
+DEFAULT_SIGNALS = [signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT,
+                   signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP,
+                   signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU,
+                   signal.SIGCHLD, signal.SIGUSR1, signal.SIGUSR2]
+
+
+def as_user_argv(uid, gid, argv):
+    """Prefix *argv* with a privilege drop when the agent is root."""
+    if os.geteuid() == 0 and uid != 0:
+        return [SETPRIV, f"--reuid={uid}", f"--regid={gid}", "--init-groups",
+                "--", *argv]
+    return list(argv)
+
+
+def wrapper_argv(uid, gid, jobdir, cwd, stdin, stdout, stdout_mode,
+                 stderr, stderr_mode, args=()):
+    return as_user_argv(uid, gid, [
+        SHELL, "-c", WRAPPER, "xce-job", jobdir, cwd, stdin or "/dev/null",
+        stdout, stdout_mode, stderr or "", stderr_mode, *args])
+
+
+def spawn(argv, env, stdin_path="/dev/null"):
+    """posix_spawn in a new session with default signal dispositions."""
+    actions = [(os.POSIX_SPAWN_OPEN, 0, stdin_path, os.O_RDONLY, 0),
+               (os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0),
+               (os.POSIX_SPAWN_OPEN, 2, "/dev/null", os.O_WRONLY, 0)]
+    return os.posix_spawn(argv[0], argv, env, file_actions=actions,
+                          setsid=True, setsigmask=[],
+                          setsigdef=DEFAULT_SIGNALS)
+
+
+def append_as_user(uid, gid, src_path, dest_path, jobid):
+    """Append *src_path* (the agent's) to *dest_path* with the user's rights."""
+    script = 'f=$1; [ -d "$f" ] && f="$f/$2.out"; exec cat >>"$f"'
+    argv = as_user_argv(uid, gid, [SHELL, "-c", script, "xce-append",
+                                   dest_path, jobid])
+    return spawn(argv, {"PATH": "/usr/bin:/bin"}, stdin_path=src_path)

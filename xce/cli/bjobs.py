@@ -1,0 +1,129 @@
+"""bjobs: show jobs, reading the state store directly."""
+
+import sys
+
+import click
+
+from xce.cli.common import lsf_command, run
+from xce.client import jobfmt
+from xce.client.jobquery import Query
+from xce.envdir import Site
+from xce.errors import EXIT_FAILURE, XceError
+from xce.store.reader import Reader
+
+
+@lsf_command(help="Display information about jobs.")
+@click.option("-a", "all_states", is_flag=True, help="All jobs, including recently finished ones.")
+@click.option("-d", "done", is_flag=True, help="Recently finished jobs only.")
+@click.option("-r", "running", is_flag=True, help="Running jobs only.")
+@click.option("-p", "pending", is_flag=True, help="Pending jobs, with their pending reasons.")
+@click.option("-s", "suspended", is_flag=True, help="Suspended jobs only.")
+@click.option("-w", "wide", is_flag=True, help="Wide format: nothing truncated.")
+@click.option("-l", "long", is_flag=True, help="Long format.")
+@click.option("-u", "user", metavar="user|all", help="Jobs of this user, or of all users.")
+@click.option("-q", "queue", metavar="queue", help="Jobs in this queue.")
+@click.option("-J", "name", metavar="name", help="Jobs with this name (* matches anything).")
+@click.option("-o", "fields", metavar="fields", help="Custom output fields.")
+@click.option("-json", "as_json", is_flag=True, help="JSON output (with -o).")
+@click.option("-noheader", "noheader", is_flag=True, help="No header line.")
+@click.argument("ids", nargs=-1)
+def cli(all_states, done, running, pending, suspended, wide, long, user,
+        queue, name, fields, as_json, noheader, ids):
+    site = Site()
+    reader = Reader(site.store_path)
+    params = reader.params()
+    if queue and queue not in {q["name"] for q in reader.queues()}:
+        raise XceError(f"{queue}: No such queue")
+    query = _query(all_states, done, running, pending, suspended, user,
+                   queue, name, ids)
+    where, args = query.where(params)
+    rows = query.filter_names(reader.jobs(where, args))
+    missing = _missing_ids(query, rows)
+    for label in missing:
+        print(f"Job <{label}> is not found", file=sys.stderr)
+    if as_json and not fields:
+        raise XceError("bjobs: -json must be used with -o")
+    if fields:
+        from xce.client.jobfields import format_fields
+        out = format_fields(rows, fields, as_json, noheader, reader, params)
+        if out:
+            print(out)
+        return _exit(query, rows, missing)
+    if not rows:
+        if not missing:
+            print(_nothing_found(query, all_states, done, running, pending,
+                                 suspended, queue), file=sys.stderr)
+        return _exit(query, rows, missing)
+    if long:
+        from xce.client.joblong import long_format
+        print(long_format(rows, reader, params))
+    elif pending:
+        _print_pending(rows, wide, noheader)
+    else:
+        if not noheader:
+            print(jobfmt.HEADER)
+        print("\n".join(jobfmt.default_line(r, wide) for r in rows))
+    return _exit(query, rows, missing)
+
+
+def _query(all_states, done, running, pending, suspended, user, queue, name,
+           ids):
+    states = None
+    if running:
+        states = ("RUN",)
+    elif pending:
+        states = ("PEND", "PSUSP")
+    elif suspended:
+        states = ("PSUSP", "USUSP", "SSUSP")
+    return Query(states=states, user=user, queue=queue, name=name, ids=ids,
+                 finished=all_states or done, unfinished=not done)
+
+
+def _print_pending(rows, wide, noheader):
+    if not noheader:
+        print(jobfmt.PEND_HEADER)
+    for row in rows:
+        print(jobfmt.pend_line(row, wide))
+        print("\n".join(jobfmt.pend_reasons(row)))
+        print()
+
+
+def _nothing_found(query, all_states, done, running, pending, suspended,
+                   queue):
+    if done:
+        msg = "No DONE/EXIT job found"
+    elif pending:
+        msg = "No pending job found"
+    elif running:
+        msg = "No running job found"
+    elif suspended:
+        msg = "No suspended job found"
+    elif all_states or query.name:
+        msg = "No job found"
+    else:
+        msg = "No unfinished job found"
+    if queue:
+        msg += f" in queue <{queue}>"
+    return msg
+
+
+def _missing_ids(query, rows):
+    found = {(r["jobid"], r["idx"]) for r in rows} | \
+        {(r["jobid"], None) for r in rows}
+    return [label for label, jobid, idx in query.ids
+            if (jobid, idx) not in found]
+
+
+def _exit(query, rows, missing):
+    # LSF exits 255 only when every requested job id is unknown.
+    if query.ids and len(missing) == len(query.ids):
+        return EXIT_FAILURE
+    return 0
+
+
+def main(argv=None):
+    run(cli, "bjobs", argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,178 @@
+"""bsub: submit a job.
+
+Forms: ``bsub [options] command [args]``, ``bsub [options] < script`` and
+``bsub [options] script`` (a text file, copied at submit time; its ``#BSUB``
+lines are options, and the command line wins over them).
+"""
+
+import os
+import sys
+
+import click
+
+from xce.cli.common import lsf_command, run
+from xce.client import submit as sub
+from xce.envdir import Site
+from xce.errors import EXIT_FAILURE, XceError
+from xce.spool.client import call
+
+NOT_SUBMITTED = ". Job not submitted."
+
+
+@lsf_command(help="Submit a job to the batch system.",
+             context_settings={"allow_interspersed_args": False})
+@click.option("-J", "name", metavar="job_name", help="Job name.")
+@click.option("-q", "queue", metavar="queue_name", help="Queue(s).")
+@click.option("-n", "slots", metavar="min[,max]", help="Number of slots.")
+@click.option("-o", "stdout", metavar="file", help="Append stdout (and stderr) to file.")
+@click.option("-oo", "stdout_over", metavar="file", help="Write stdout to file, overwriting.")
+@click.option("-e", "stderr", metavar="file", help="Append stderr to file.")
+@click.option("-eo", "stderr_over", metavar="file", help="Write stderr to file, overwriting.")
+@click.option("-i", "stdin", metavar="file", help="Read stdin from file.")
+@click.option("-cwd", "cwd", metavar="dir", help="Working directory of the job.")
+@click.option("-W", "runlimit", metavar="[hour:]minute", help="Run limit.")
+@click.option("-M", "memlimit", metavar="limit[unit]", help="Memory limit.")
+@click.option("-env", "env", metavar="all|none|vars", help="Environment to pass.")
+@click.option("-R", "resreq", multiple=True, metavar="res_req", help="Resource requirement (repeatable).")
+@click.option("-P", "project", metavar="project", help="Project name.")
+@click.option("-sp", "priority", type=int, metavar="priority", help="User priority.")
+@click.option("-H", "hold", is_flag=True, help="Hold the job (PSUSP) until bresume.")
+@click.option("-K", "block", is_flag=True, help="Wait for the job to finish.")
+@click.option("-V", "version", is_flag=True, help="Print the version and exit.")
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+def cli(**opts):
+    return opts
+
+
+def _parse(words):
+    ctx = cli.make_context("bsub", list(words))
+    return ctx.params
+
+
+def _merge(cli_opts, script_opts):
+    """Command-line options win over #BSUB lines."""
+    merged = dict(script_opts)
+    for key, value in cli_opts.items():
+        if value not in (None, False, ()):
+            merged[key] = value
+    return merged
+
+
+def _read_stdin_script():
+    if sys.stdin is None:
+        return ""
+    if sys.stdin.isatty():
+        lines = []
+        while True:
+            try:
+                lines.append(input("bsub> "))
+            except EOFError:
+                break
+        return "\n".join(lines) + "\n"
+    return sys.stdin.read()
+
+
+def _job_text(opts):
+    """(command string, job file text or None, args of a copied script)."""
+    words = list(opts["command"])
+    if not words:
+        script = _read_stdin_script()
+        if not any(l.strip() and not l.lstrip().startswith("#")
+                   for l in script.splitlines()):
+            raise sub.SubmitError("No command is specified in the script file")
+        return script, script, []
+    script = sub.read_script_file(words[0]) if len(words) >= 1 and \
+        ("/" in words[0] or os.path.isfile(words[0])) else None
+    command = " ".join(words)
+    if script is not None:
+        return command, script, words[1:]
+    return command, None, []
+
+
+def build_spec(opts, site):
+    command, script, script_args = _job_text(opts)
+    if script is not None:
+        opts = _merge(opts, _parse(sub.bsub_lines(script)))
+    sub.check_job_name(opts["name"])
+    unit = site.setting("LSF_UNIT_FOR_LIMITS", "KB")
+    subcwd = sub.submission_cwd()
+    stdout = opts["stdout_over"] or opts["stdout"]
+    stderr = opts["stderr_over"] or opts["stderr"]
+    spec = {
+        "command": command, "name": opts["name"], "queue": opts["queue"],
+        "nslots": sub.parse_slots(opts["slots"]),
+        "stdout": stdout, "stdout_mode": "w" if opts["stdout_over"] else "a",
+        "stderr": stderr, "stderr_mode": "w" if opts["stderr_over"] else "a",
+        "stdin": opts["stdin"], "specified_cwd": opts["cwd"],
+        "cwd": sub.resolve_cwd(opts["cwd"], subcwd), "subcwd": subcwd,
+        "runlimit": sub.parse_runlimit(opts["runlimit"]),
+        "memlimit": sub.parse_memlimit(opts["memlimit"], unit),
+        "env_rule": opts["env"] or "all",
+        "env": sub.job_environment(opts["env"], os.environ),
+        "resreq": list(opts["resreq"]), "project": opts["project"] or
+        os.environ.get("LSB_DEFAULTPROJECT") or "default",
+        "user_priority": opts["priority"], "hold": bool(opts["hold"]),
+        "from_host": sub.from_host(),
+    }
+    if script is not None:
+        spec["jobfile"] = script
+        spec["args"] = script_args
+    _check_resreq(spec)
+    return spec
+
+
+def _check_resreq(spec):
+    """Reject a bad -R at submit rather than keep it silently."""
+    if not spec["resreq"]:
+        return
+    try:
+        from xce.scheduler import resreq
+    except ImportError:
+        return
+    try:
+        spec["resreq_merged"] = str(resreq.merge(spec["resreq"]))
+    except resreq.ResReqError as e:
+        raise sub.SubmitError(str(e))
+
+
+def submit(opts):
+    if opts["version"]:
+        from xce import __version__, LSF_COMPAT_VERSION
+        print(f"xce {__version__} (LSF {LSF_COMPAT_VERSION} compatible)",
+              file=sys.stderr)
+        return 0
+    site = Site()
+    if not opts["queue"] and os.environ.get("LSB_DEFAULTQUEUE"):
+        opts["queue"] = os.environ["LSB_DEFAULTQUEUE"]
+        queue_from_env = True
+    else:
+        queue_from_env = False
+    try:
+        spec = build_spec(opts, site)
+    except sub.SubmitError as e:
+        raise XceError(f"{e}{NOT_SUBMITTED}")
+    spec["queue_is_default"] = queue_from_env
+    reply = call(site, "submit", {"spec": spec})
+    if not reply.get("ok"):
+        raise XceError(f"{reply.get('error')}{NOT_SUBMITTED}")
+    jobid, queue = reply["jobid"], reply["queue"]
+    where = "default queue" if reply.get("default") else "queue"
+    line = f"Job <{jobid}> is submitted to {where} <{queue}>."
+    if not os.environ.get("BSUB_QUIET"):
+        print(line, file=sys.stderr if os.environ.get("BSUB_STDERR")
+              else sys.stdout, flush=True)
+    if opts["block"]:
+        from xce.client.wait import wait_for_job
+        return wait_for_job(site, jobid)
+    return 0
+
+
+def main(argv=None):
+    def entry(**opts):
+        return submit(opts)
+    cli.callback = entry
+    run(cli, "bsub", argv)
+
+
+if __name__ == "__main__":
+    main()

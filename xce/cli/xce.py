@@ -1,0 +1,132 @@
+"""xce start|stop|status: bring up or down the controller and local agents."""
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from xce import daemon
+from xce.cli.common import CONTEXT, run
+from xce.errors import XceError
+
+STOP_TIMEOUT = 15.0
+READY_TIMEOUT = 20.0
+
+
+def _config(envdir):
+    from xce.cli.xce_controller import load_config
+    from xce.envdir import envdir as default_envdir
+    envdir = Path(envdir).resolve() if envdir else default_envdir()
+    return envdir, load_config(envdir)
+
+
+def _controller_pid(cfg):
+    pid = daemon.read_pid(cfg.spool / "store" / "controller.pid")
+    return pid if pid and daemon.pid_alive(pid) else None
+
+
+def _agent_pids(cfg):
+    pids = {}
+    for pidfile in sorted((cfg.spool / "agents").glob("*/agent.pid")):
+        pid = daemon.read_pid(pidfile)
+        if pid and daemon.pid_alive(pid):
+            pids[pidfile.parent.name] = pid
+    return pids
+
+
+@click.group(context_settings=CONTEXT,
+             help="Start, stop or show the xce daemons of an environment.")
+def cli():
+    pass
+
+
+_envdir_option = click.option(
+    "--envdir", type=click.Path(file_okay=False), default=None,
+    help="Directory holding xce.yaml (default $XCE_ENVDIR, else etc/).")
+
+
+@cli.command(help="Start the controller; it starts the local agent.")
+@_envdir_option
+def start(envdir):
+    envdir, cfg = _config(envdir)
+    pid = _controller_pid(cfg)
+    if pid:
+        print(f"xce-controller is already running (pid {pid})")
+        return 0
+    argv = [sys.executable, "-m", "xce.cli.xce_controller", "--envdir",
+            str(envdir)]
+    code = _run_wait(argv)
+    if code:
+        raise XceError("xce-controller did not start")
+    _wait_hosts(cfg)
+    return 0
+
+
+def _run_wait(argv):
+    pid = os.posix_spawn(argv[0], argv, dict(os.environ))
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def _wait_hosts(cfg):
+    """Wait until every local agent has said hello (its host is usable)."""
+    from xce.store.reader import Reader
+    deadline = time.monotonic() + READY_TIMEOUT
+    store = cfg.spool / "store" / "xce.db"
+    while time.monotonic() < deadline:
+        try:
+            hosts = Reader(store).hosts()
+        except XceError:
+            hosts = []
+        local = [h for h in hosts if h["conf"] is not None]
+        if local and all(h["status"] != "unavail" for h in local):
+            for h in local:
+                print(f"host {h['name']}: {h['status']}, {h['mxj']} slots")
+            return
+        time.sleep(0.1)
+    print("warning: not every host is up yet; see bhosts", file=sys.stderr)
+
+
+@cli.command(help="Stop the controller and the local agents (jobs keep running).")
+@_envdir_option
+def stop(envdir):
+    _, cfg = _config(envdir)
+    targets = {}
+    pid = _controller_pid(cfg)
+    if pid:
+        targets["xce-controller"] = pid
+    for host, apid in _agent_pids(cfg).items():
+        targets[f"xce-agent {host}"] = apid
+    if not targets:
+        print("xce is not running")
+        return 0
+    for name, pid in targets.items():
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_TIMEOUT
+    for name, pid in targets.items():
+        while daemon.pid_alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        state = "still running" if daemon.pid_alive(pid) else "stopped"
+        print(f"{name} (pid {pid}) {state}")
+    return 0
+
+
+@cli.command(help="Show whether the daemons run.")
+@_envdir_option
+def status(envdir):
+    _, cfg = _config(envdir)
+    pid = _controller_pid(cfg)
+    print(f"xce-controller: {'running (pid %d)' % pid if pid else 'stopped'}")
+    for host, apid in _agent_pids(cfg).items():
+        print(f"xce-agent {host}: running (pid {apid})")
+    return 0 if pid else 1
+
+
+def main(argv=None):
+    run(cli, "xce", argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""bjobs' table layouts: default, -w, -p (with pend reasons)."""
+
+import json
+import time
+
+from xce.model.jobid import show
+
+HEADER = ("JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   "
+          "JOB_NAME   SUBMIT_TIME")
+PEND_HEADER = ("JOBID   USER    STAT  QUEUE       FROM_HOST      "
+               "JOB_NAME           SUBMIT_TIME")
+EXEC_COLUMN = 45        # where continuation exec hosts line up
+
+
+def short_time(t):
+    """``Oct 22 09:22``; a one-digit day is space-padded as LSF prints it."""
+    if not t:
+        return "-"
+    tm = time.localtime(t)
+    return f"{time.strftime('%b', tm)} {tm.tm_mday:>2} {time.strftime('%H:%M', tm)}"
+
+
+def cut_name(name, width):
+    """LSF cuts long names from the front and marks them with ``*``."""
+    name = name or ""
+    if len(name) <= width:
+        return name
+    return "*" + name[-(width - 1):]
+
+
+def job_label(row):
+    return show(row["jobid"], row["idx"])
+
+
+def default_line(row, wide=False):
+    hosts = (row["exec_hosts"] or "").split()
+    if wide:
+        exec_host = ":".join(hosts) or ""
+        return (f"{job_label(row):<7} {row['user']:<7} {row['stat']:<5} "
+                f"{row['queue']:<10} {row['from_host']:<11} "
+                f"{exec_host:<11} {row['name']:<10} "
+                f"{short_time(row['submit_time'])}")
+    first = hosts[0] if hosts else ""
+    line = (f"{job_label(row):<7} {row['user']:<7.7} {row['stat']:<5.5} "
+            f"{row['queue']:<10.10} {row['from_host']:<11.11} "
+            f"{first:<11.11} {cut_name(row['name'], 10):<10} "
+            f"{short_time(row['submit_time'])}")
+    more = [" " * EXEC_COLUMN + h[:11] for h in hosts[1:]]
+    return "\n".join([line] + more)
+
+
+def pend_line(row, wide=False):
+    if wide:
+        return (f"{job_label(row):<7} {row['user']:<7} {row['stat']:<5} "
+                f"{row['queue']:<11} {row['from_host']:<14} "
+                f"{row['name']:<18} {short_time(row['submit_time'])}")
+    return (f"{job_label(row):<7} {row['user']:<7.7} {row['stat']:<5.5} "
+            f"{row['queue']:<11.11} {row['from_host']:<14.14} "
+            f"{cut_name(row['name'], 18):<18} "
+            f"{short_time(row['submit_time'])}")
+
+
+PSUSP_REASON = "The job was suspended by the user while pending"
+NEW_REASON = "New job is waiting for scheduling"
+
+
+def pend_reasons(row, host_names=False):
+    """Reason lines for a pending job: job-wide, or host-based with counts."""
+    if row["stat"] == "PSUSP":
+        return [f" {PSUSP_REASON};"]
+    try:
+        reasons = json.loads(row["pend_reason"]) if row["pend_reason"] \
+            else None
+    except ValueError:
+        reasons = None
+    if not reasons:
+        return [f" {NEW_REASON};"]
+    lines = []
+    for text, hosts in reasons:
+        if hosts is None:
+            lines.append(f" {text};")
+        elif host_names:
+            lines.append(f" {text}: {', '.join(hosts)};")
+        else:
+            n = len(hosts)
+            lines.append(f" {text}: {n} host{'s' if n != 1 else ''};")
+    return lines

@@ -1,0 +1,85 @@
+"""Which jobs a bjobs-style query selects, as SQL over the store."""
+
+import fnmatch
+import os
+import pwd
+import time
+
+from xce.errors import XceError
+from xce.model import jobid as jobids
+
+DEFAULT_CLEAN_PERIOD = 3600
+
+
+def current_user():
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        return str(os.getuid())
+
+
+class Query:
+    """Selection options shared by bjobs (and, later, bhist and bkill)."""
+
+    def __init__(self, states=None, user=None, queue=None, name=None,
+                 ids=(), finished=False, unfinished=True):
+        self.states = states            # None: any of the chosen groups
+        self.user = user                # None: the caller; "all": everyone
+        self.queue = queue
+        self.name = name
+        self.ids = [self._id(i) for i in ids]
+        self.finished = finished        # include recently finished jobs
+        self.unfinished = unfinished
+
+    @staticmethod
+    def _id(text):
+        try:
+            return text, *jobids.parse(text)
+        except jobids.BadJobId:
+            raise XceError(f"{text}: Illegal job ID.")
+
+    def where(self, params, now=None):
+        clauses, args = [], []
+        if self.ids:
+            ors = []
+            for _, jobid, idx in self.ids:
+                if idx is None:
+                    ors.append("jobid=?")
+                    args.append(jobid)
+                else:
+                    ors.append("(jobid=? AND idx=?)")
+                    args += [jobid, idx]
+            clauses.append("(" + " OR ".join(ors) + ")")
+        else:
+            user = self.user or current_user()
+            if user != "all":
+                clauses.append("user=?")
+                args.append(user)
+            clauses.append(self._state_clause(params, now, args))
+        if self.states:
+            clauses.append(f"stat IN ({','.join('?' * len(self.states))})")
+            args += list(self.states)
+        if self.queue:
+            clauses.append("queue=?")
+            args.append(self.queue)
+        return " AND ".join(c for c in clauses if c), args
+
+    def _state_clause(self, params, now, args):
+        parts = []
+        if self.unfinished:
+            parts.append("stat NOT IN ('DONE','EXIT')")
+        if self.finished:
+            try:
+                period = int(params.get("CLEAN_PERIOD", DEFAULT_CLEAN_PERIOD))
+            except ValueError:
+                period = DEFAULT_CLEAN_PERIOD
+            parts.append("(stat IN ('DONE','EXIT') AND end_time >= ?)")
+            args.append((now or time.time()) - period)
+        return "(" + " OR ".join(parts) + ")"
+
+    def filter_names(self, rows):
+        if not self.name:
+            return rows
+        pattern = self.name
+        return [r for r in rows if fnmatch.fnmatchcase(r["name"] or "",
+                                                       pattern)]

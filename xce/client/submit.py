@@ -1,0 +1,127 @@
+"""Building a submission from bsub's options, #BSUB lines and the environment."""
+
+import os
+import re
+import shlex
+import socket
+
+from xce.config import units
+from xce.errors import XceError
+
+_JOB_NAME_BAD = re.compile(r"[\[\]]")
+
+
+class SubmitError(XceError):
+    """``str()`` is printed followed by ``. Job not submitted.``"""
+
+
+def bsub_lines(script):
+    """Option words from the script's ``#BSUB`` lines, in order."""
+    words = []
+    for line in script.splitlines():
+        if line.startswith("#BSUB"):
+            try:
+                words += shlex.split(line[5:], comments=False)
+            except ValueError:
+                raise SubmitError(f"{line.strip()}: Bad argument")
+    return words
+
+
+def read_script_file(word):
+    """The text of *word* if it names a text file to copy, else None."""
+    try:
+        with open(word, "rb") as f:
+            head = f.read(1 << 20)
+    except OSError:
+        return None
+    if b"\0" in head[:4096]:
+        return None         # a binary: run it, do not copy it
+    try:
+        return head.decode()
+    except UnicodeDecodeError:
+        return None
+
+
+def parse_slots(value):
+    if value is None:
+        return [1, 1]
+    m = re.fullmatch(r"\s*(\d+)\s*(?:,\s*(\d+)\s*)?", value)
+    if not m:
+        raise SubmitError(f"{value}: Bad argument")
+    lo = int(m.group(1))
+    hi = int(m.group(2) or lo)
+    if lo < 1 or hi < lo:
+        raise SubmitError(f"{value}: Bad argument")
+    return [lo, hi]
+
+
+def parse_runlimit(value):
+    if value is None:
+        return None
+    try:
+        minutes = units.minutes(value)
+    except ValueError:
+        minutes = -1
+    if minutes <= 0:
+        raise SubmitError(f"{value}: Bad RUNLIMIT specification")
+    return minutes
+
+
+def parse_memlimit(value, unit):
+    if value is None:
+        return None
+    try:
+        kb = units.memory_kb(value, unit)
+    except ValueError:
+        kb = -1
+    if kb <= 0:
+        raise SubmitError(f"{value}: Bad MEMLIMIT specification")
+    return kb
+
+
+def job_environment(rule, environ):
+    """Apply LSF's -env rule: all, none, "all, ~VAR, VAR=val", "VAR1, VAR2"."""
+    rule = (rule or "all").strip()
+    items = [i.strip() for i in rule.split(",") if i.strip()]
+    if not items:
+        raise SubmitError(f"{rule}: Bad argument")
+    first = items[0].lower()
+    env = dict(environ) if first == "all" else {}
+    rest = items[1:] if first in ("all", "none") else items
+    for item in rest:
+        if item.startswith("~"):
+            env.pop(item[1:], None)
+        elif "=" in item:
+            k, _, v = item.partition("=")
+            env[k.strip()] = v
+        elif item in environ:
+            env[item] = environ[item]
+    return env
+
+
+def check_job_name(name):
+    if name is not None and (not name or len(name) > 4094 or
+                             _JOB_NAME_BAD.search(name)):
+        raise SubmitError("Bad job name")
+
+
+def submission_cwd():
+    pwd = os.environ.get("PWD")
+    try:
+        if pwd and os.path.samefile(pwd, "."):
+            return pwd
+    except OSError:
+        pass
+    return os.getcwd()
+
+
+def resolve_cwd(spec_cwd, subcwd):
+    if not spec_cwd:
+        return subcwd
+    if spec_cwd.startswith("/"):
+        return spec_cwd
+    return os.path.normpath(os.path.join(subcwd, spec_cwd))
+
+
+def from_host():
+    return socket.gethostname()

@@ -1,0 +1,168 @@
+"""Load and validate xce.yaml; every error names file, line and key."""
+
+import difflib
+import socket
+from pathlib import Path
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from xce.config.model import Config, HostConf, QueueConf
+from xce.config import units
+
+CONFIG_FILE = "xce.yaml"
+SECTIONS = ("cluster", "parameters", "hosts", "host_groups", "queues",
+            "users", "user_groups", "limits", "applications", "resources",
+            "host_types", "host_models")
+CLUSTER_KEYS = ("name", "admins", "spool")
+HOST_KEYS = ("address", "launch", "type", "model", "server", "resources",
+             "ncpus", "maxmem", "maxswp", "MXJ", "JL/U", "port", "user",
+             "key_file")
+LAUNCHES = ("local", "ssh", "none")
+
+
+class ConfigError(Exception):
+    """Invalid configuration; ``errors`` holds ``file:line: message`` lines."""
+
+    def __init__(self, errors):
+        super().__init__("\n".join(errors))
+        self.errors = errors
+
+
+class _Checker:
+    def __init__(self, path):
+        self.path = path
+        self.errors = []
+
+    def error(self, node, key, message):
+        line = _line_of(node, key)
+        where = f"{self.path}:{line}" if line else str(self.path)
+        self.errors.append(f"{where}: {key}: {message}")
+
+    def unknown_keys(self, node, known, what):
+        for key in node:
+            if key not in known:
+                hint = difflib.get_close_matches(str(key), known, 1)
+                extra = f" (did you mean {hint[0]}?)" if hint else ""
+                self.error(node, key, f"unknown {what} key{extra}")
+
+
+def _line_of(node, key):
+    try:
+        return node.lc.key(key)[0] + 1
+    except (AttributeError, KeyError, TypeError):
+        return None
+
+
+def load(envdir):
+    """Read ``envdir/xce.yaml`` into a Config, or raise ConfigError."""
+    path = Path(envdir) / CONFIG_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError([f"{path}: cannot read: {e.strerror}"])
+    try:
+        raw = YAML(typ="rt").load(text) or {}
+    except YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark else ""
+        raise ConfigError([f"{path}{line}: not valid YAML: "
+                           f"{getattr(e, 'problem', e)}"])
+    check = _Checker(path)
+    if not isinstance(raw, dict):
+        raise ConfigError([f"{path}: the file must be a mapping of sections"])
+    check.unknown_keys(raw, SECTIONS, "section")
+    cfg = Config(path=path, raw=raw)
+    _cluster(cfg, raw.get("cluster") or {}, check, path.parent)
+    cfg.params = {str(k): v for k, v in (raw.get("parameters") or {}).items()}
+    _hosts(cfg, raw.get("hosts") or {}, check)
+    _queues(cfg, raw.get("queues") or {}, check)
+    if not cfg.queues:
+        check.errors.append(f"{path}: queues: at least one queue is needed")
+    for name in cfg.default_queues:
+        if name not in cfg.queues:
+            check.error(raw.get("parameters") or {}, "DEFAULT_QUEUE",
+                        f"{name}: No such queue")
+    if check.errors:
+        raise ConfigError(check.errors)
+    return cfg
+
+
+def _cluster(cfg, node, check, base):
+    check.unknown_keys(node, CLUSTER_KEYS, "cluster")
+    cfg.cluster_name = str(node.get("name", cfg.cluster_name))
+    admins = node.get("admins", cfg.admins)
+    cfg.admins = [str(a) for a in (admins.split() if isinstance(admins, str)
+                                   else admins)]
+    cfg.spool = (base / str(node.get("spool", "../spool"))).resolve()
+
+
+def _hosts(cfg, node, check):
+    if not node:
+        name = socket.gethostname()
+        cfg.hosts = {name: HostConf(name=name, address=name)}
+        return
+    for name, props in node.items():
+        props = props or {}
+        check.unknown_keys(props, HOST_KEYS, "host")
+        launch = str(props.get("launch", "local"))
+        if launch not in LAUNCHES:
+            check.error(props, "launch", f"must be one of {', '.join(LAUNCHES)}")
+        cfg.hosts[str(name)] = HostConf(
+            name=str(name), address=str(props.get("address", name)),
+            launch=launch, mxj=_int(props, "MXJ", check),
+            jl_u=_int(props, "JL/U", check), ncpus=_int(props, "ncpus", check),
+            type=str(props.get("type", "")), model=str(props.get("model", "")),
+            resources=list(props.get("resources") or []), raw=dict(props))
+
+
+def _queues(cfg, node, check):
+    for name, props in node.items():
+        props = props or {}
+        unit = cfg.params.get("LSF_UNIT_FOR_LIMITS", "KB")
+        q = QueueConf(name=str(name), raw=dict(props))
+        q.priority = _int(props, "PRIORITY", check) or 1
+        q.description = " ".join(str(props.get("DESCRIPTION", "")).split())
+        q.users = _members(props.get("USERS"))
+        q.hosts = _members(props.get("HOSTS"))
+        for key in ("UJOB_LIMIT", "QJOB_LIMIT", "HJOB_LIMIT"):
+            setattr(q, key.lower(), _int(props, key, check))
+        q.pjob_limit = _float(props, "PJOB_LIMIT", check)
+        q.exclusive = str(props.get("EXCLUSIVE", "N")).upper() in ("Y", "YES")
+        try:
+            q.runlimit = units.limit_pair(props.get("RUNLIMIT"), units.minutes)
+            q.memlimit = units.limit_pair(
+                props.get("MEMLIMIT"), lambda v: units.memory_kb(v, unit))
+        except ValueError as e:
+            check.error(props, "RUNLIMIT" if "RUNLIMIT" in str(e) else
+                        "MEMLIMIT", str(e))
+        cfg.queues[q.name] = q
+
+
+def _members(value):
+    if value is None:
+        return None
+    items = value.split() if isinstance(value, str) else [str(v) for v in value]
+    return None if "all" in items else items
+
+
+def _int(node, key, check):
+    value = node.get(key)
+    if value is None or value == "-":
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        check.error(node, key, f"{value!r} is not a whole number")
+        return None
+
+
+def _float(node, key, check):
+    value = node.get(key)
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        check.error(node, key, f"{value!r} is not a number")
+        return None

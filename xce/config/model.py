@@ -1,0 +1,61 @@
+"""The configuration model the controller works from (pure data)."""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class QueueConf:
+    name: str
+    priority: int = 1
+    description: str = ""
+    users: list = None          # None: all users
+    hosts: list = None          # None: all hosts
+    ujob_limit: int = None      # UJOB_LIMIT: slots per user
+    qjob_limit: int = None      # QJOB_LIMIT: slots in the queue
+    hjob_limit: int = None      # HJOB_LIMIT: slots per host
+    pjob_limit: float = None    # PJOB_LIMIT: slots per processor
+    runlimit: tuple = None      # (default, max) minutes
+    memlimit: tuple = None      # (default, max) in KB
+    exclusive: bool = False
+    raw: dict = field(default_factory=dict)
+
+
+@dataclass
+class HostConf:
+    name: str
+    address: str = ""
+    launch: str = "local"
+    mxj: int = None             # None: one slot per CPU
+    jl_u: int = None
+    ncpus: int = None           # None: what the agent reports
+    maxmem: int = None
+    type: str = ""
+    model: str = ""
+    resources: list = field(default_factory=list)
+    raw: dict = field(default_factory=dict)
+
+
+@dataclass
+class Config:
+    path: Path
+    cluster_name: str = "xce"
+    admins: list = field(default_factory=lambda: ["root"])
+    spool: Path = None
+    params: dict = field(default_factory=dict)
+    hosts: dict = field(default_factory=dict)
+    queues: dict = field(default_factory=dict)
+    raw: dict = field(default_factory=dict)
+
+    @property
+    def default_queues(self):
+        value = self.params.get("DEFAULT_QUEUE")
+        if value:
+            return value.split() if isinstance(value, str) else list(value)
+        return [next(iter(self.queues))] if self.queues else []
+
+    def param_int(self, name, default):
+        try:
+            return int(self.params.get(name, default))
+        except (TypeError, ValueError):
+            return default

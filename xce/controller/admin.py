@@ -1,0 +1,57 @@
+"""badmin requests: queue and host open/close/activate, reconfig."""
+
+from xce.errors import text
+
+QUEUE_OPS = {"qopen": ("open", True, "opened"),
+             "qclose": ("open", False, "closed"),
+             "qact": ("active", True, "activated"),
+             "qinact": ("active", False, "inactivated")}
+HOST_OPS = {"hopen": False, "hclose": True}
+
+
+def admin(ctl, req_user, body, now):
+    op = body.get("op")
+    if not ctl.is_admin(req_user):
+        return {"ok": False, "error": text("PERMISSION")}
+    if op in QUEUE_OPS:
+        return _queues(ctl, op, body.get("names") or ["all"], now)
+    if op in HOST_OPS:
+        return _hosts(ctl, op, body.get("names") or ["all"], now)
+    if op == "reconfig":
+        return ctl.reconfig(check_only=bool(body.get("check")))
+    return {"ok": False, "error": f"{op}: unknown badmin operation"}
+
+
+def _queues(ctl, op, names, now):
+    field, value, word = QUEUE_OPS[op]
+    if "all" in names:
+        names = list(ctl.cfg.queues)
+    results = []
+    for name in names:
+        if name not in ctl.cfg.queues:
+            results.append({"error": text("BAD_QUEUE", name)})
+            continue
+        ctl.queue_state[name][field] = value
+        ctl.store.event(now, "QUEUE_CTRL", queue=name, op=op)
+        ctl.save_queue(name)
+        results.append({"ok": True, "text": f"Queue <{name}> is {word}"})
+    ctl.dirty = True
+    return {"ok": all(r.get("ok") for r in results), "results": results}
+
+
+def _hosts(ctl, op, names, now):
+    closed = HOST_OPS[op]
+    if "all" in names:
+        names = list(ctl.hosts)
+    results = []
+    verb = "Close" if closed else "Open"
+    for name in names:
+        if name not in ctl.hosts:
+            results.append({"error": text("BAD_HOST", name)})
+            continue
+        ctl.hosts[name]["adm_closed"] = closed
+        ctl.store.event(now, "HOST_CTRL", host=name, op=op)
+        ctl.save_host(name)
+        results.append({"ok": True, "text": f"{verb} <{name}> ...... done"})
+    ctl.dirty = True
+    return {"ok": all(r.get("ok") for r in results), "results": results}

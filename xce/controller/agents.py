@@ -1,0 +1,101 @@
+"""The controller's connections to agents, and starting the local one.
+
+The local agent is started with posix_spawn in its own session, so it and
+its jobs outlive the controller; a restarted controller reattaches to it.
+"""
+
+import logging
+import socket
+import sys
+
+from xce import daemon
+from xce.agent.protocol import LineReader, ProtocolError, encode
+
+log = logging.getLogger("xce.controller")
+
+RETRY = 0.2             # seconds between connection attempts
+LAUNCH_GRACE = 5.0      # how long a launched agent may take to listen
+
+
+class AgentLink:
+    def __init__(self, host, spool, launch="local"):
+        self.host = host
+        self.dir = spool / "agents" / host
+        self.spool = spool
+        self.launch = launch
+        self.sock = None
+        self.reader = None
+        self.next_try = 0.0
+        self.launched_at = None
+        self.out = []
+
+    @property
+    def connected(self):
+        return self.sock is not None
+
+    def try_connect(self, now):
+        """One attempt; launches the local agent when none is running."""
+        if self.sock is not None or now < self.next_try:
+            return False
+        self.next_try = now + RETRY
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.connect(str(self.dir / "agent.sock"))
+        except OSError:
+            s.close()
+            self._maybe_launch(now)
+            return False
+        self.sock, self.reader = s, LineReader()
+        self.launched_at = None
+        log.info("connected to the agent on %s", self.host)
+        return True
+
+    def _maybe_launch(self, now):
+        if self.launch != "local":
+            return
+        pid = daemon.read_pid(self.dir / "agent.pid")
+        if pid and daemon.pid_alive(pid):
+            return      # starting up, or restarting: wait for its socket
+        if self.launched_at and now - self.launched_at < LAUNCH_GRACE:
+            return
+        self.dir.mkdir(parents=True, exist_ok=True)
+        argv = [sys.executable, "-m", "xce.cli.xce_agent", "--spool",
+                str(self.spool), "--host", self.host, "--foreground"]
+        pid = daemon.detach(argv, self.dir / "agent.log")
+        self.launched_at = now
+        log.info("launched the agent for %s (pid %d)", self.host, pid)
+
+    def close(self):
+        if self.sock is not None:
+            self.sock.close()
+        self.sock = None
+        self.out.clear()
+
+    def recv(self):
+        """Messages available now; None when the connection is gone."""
+        try:
+            data = self.sock.recv(1 << 20)
+        except OSError:
+            data = b""
+        if not data:
+            return None
+        try:
+            return self.reader.feed(data)
+        except ProtocolError as e:
+            log.error("agent %s: %s", self.host, e)
+            return None
+
+    def queue(self, msg):
+        self.out.append(msg)
+
+    def flush(self):
+        if not self.out or self.sock is None:
+            return True
+        data = b"".join(encode(m) for m in self.out)
+        self.out.clear()
+        try:
+            self.sock.sendall(data)
+            return True
+        except OSError as e:
+            log.warning("agent %s: send failed: %s", self.host, e)
+            return False

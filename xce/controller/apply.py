@@ -1,0 +1,80 @@
+"""Applying an event to a job: the only code that changes a job's state.
+
+Pure: takes the job dict, the event kind and its data, changes the job and
+checks the state transition.  Handlers decide; this applies; side effects
+(talking to agents, replies) happen after the commit, elsewhere.
+"""
+
+from xce.model import states
+
+
+def _set_stat(job, new):
+    job["stat"] = states.check_transition(job.get("stat"), new)
+
+
+def apply(job, kind, data, now):
+    fn = _APPLY.get(kind)
+    if fn is None:
+        raise ValueError(f"unknown event kind {kind}")
+    fn(job, data, now)
+    return job
+
+
+def _submit(job, data, now):
+    _set_stat(job, states.PSUSP if data.get("hold") else states.PEND)
+    job["submit_time"] = now
+    job["attempt"] = 0
+
+
+def _start(job, data, now):
+    _set_stat(job, states.RUN)
+    job["exec_hosts"] = " ".join(data["hosts"])
+    job["attempt"] = data["attempt"]
+    job["start_time"] = now
+    job["pend_reason"] = None
+    job["pids"] = None
+
+
+def _running(job, data, now):
+    job["pgid"] = data["pid"]
+    job["pids"] = str(data["pid"])
+    job["start_time"] = data.get("start_time", job["start_time"])
+    if data.get("stdout"):
+        job["outfile"] = data["stdout"]
+
+
+def _usage(job, data, now):
+    job["cpu_time"] = data.get("cpu_time", job.get("cpu_time"))
+    job["max_mem"] = max(job.get("max_mem") or 0, data.get("max_mem") or 0)
+    if data.get("pids"):
+        job["pids"] = " ".join(str(p) for p in data["pids"])
+
+
+def _finish(job, data, now):
+    _set_stat(job, data["stat"])
+    job["exit_code"] = data.get("exit_code")
+    job["exit_reason"] = data.get("reason")
+    job["end_time"] = data.get("end_time", now)
+    job["cpu_time"] = data.get("cpu_time", job.get("cpu_time"))
+    job["max_mem"] = data.get("max_mem") or job.get("max_mem")
+    job["avg_mem"] = data.get("avg_mem")
+    job["pend_reason"] = None
+
+
+def _status(job, data, now):
+    """A state change by request: stop, resume, kill of a pending job."""
+    _set_stat(job, data["stat"])
+    if data["stat"] in states.FINISHED:
+        job["end_time"] = now
+        job["exit_reason"] = data.get("reason")
+        job["exit_code"] = data.get("exit_code")
+        job["pend_reason"] = None
+
+
+def _signal(job, data, now):
+    """A signal sent to a running job changes nothing until it acts."""
+
+
+_APPLY = {"SUBMIT": _submit, "START": _start, "RUNNING": _running,
+          "USAGE": _usage, "FINISH": _finish, "STATUS": _status,
+          "SIGNAL": _signal}

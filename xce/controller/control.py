@@ -1,0 +1,113 @@
+"""Job control requests: bkill, bstop, bresume and bkill -s share this path."""
+
+import fnmatch
+import signal as _signal
+
+from xce.errors import text
+from xce.model import states
+
+# action -> the message LSF prints for a job it acted on
+DONE_TEXT = {"kill": "is being terminated", "signal": "is being signaled",
+             "stop": "is being stopped", "resume": "is being resumed"}
+TERMINATING = {_signal.SIGKILL, _signal.SIGTERM, _signal.SIGINT}
+
+
+def select_jobs(ctl, req_user, body):
+    """The jobs a control request names: ids, ``0`` with filters, or the
+    most recent job that matches the filters."""
+    targets, errors = [], []
+    for label, jobid, idx in body.get("ids", []):
+        jobs = ctl.find_jobs(jobid, idx)
+        if not jobs:
+            errors.append((label, text("NO_JOB")))
+        targets += [(label if len(jobs) == 1 else None, j) for j in jobs]
+    if body.get("all") or (not body.get("ids") and _has_filter(body)):
+        matched = [j for j in ctl.jobs.values()
+                   if j["stat"] in states.UNFINISHED and
+                   _matches(j, req_user, body)]
+        matched.sort(key=lambda j: (j["seq"], j["idx"]))
+        if not body.get("all"):
+            matched = matched[-1:]
+        if not matched:
+            errors.append((None, text("NO_JOB")))
+        targets += [(None, j) for j in matched]
+    return targets, errors
+
+
+def _has_filter(body):
+    return any(body.get(k) for k in ("user", "queue", "name", "host"))
+
+
+def _matches(job, req_user, body):
+    user = body.get("user") or req_user
+    if user != "all" and job["user"] != user:
+        return False
+    if body.get("queue") and job["queue"] != body["queue"]:
+        return False
+    if body.get("name") and not fnmatch.fnmatchcase(job["name"] or "",
+                                                    body["name"]):
+        return False
+    if body.get("host") and body["host"] not in (job["exec_hosts"] or "").split():
+        return False
+    return True
+
+
+def control(ctl, req_user, body, now):
+    """Act on each selected job; one result line per job."""
+    action = body.get("action")
+    if action not in DONE_TEXT:
+        return {"ok": False, "error": text("BAD_REQUEST")}
+    sig = body.get("signal")
+    targets, errors = select_jobs(ctl, req_user, body)
+    results = [{"job": label or "", "error": err} for label, err in errors]
+    admin = ctl.is_admin(req_user)
+    for label, job in targets:
+        shown = label or ctl.label(job)
+        if job["user"] != req_user and not admin:
+            err = text("PERMISSION")
+        elif job["stat"] in states.FINISHED:
+            err = text("JOB_FINISHED")
+        else:
+            err = _act(ctl, job, action, sig, req_user, admin, body, now)
+        results.append({"job": shown, "error": err,
+                        "ok": err is None,
+                        "text": f"Job <{shown}> {DONE_TEXT[action]}"})
+    return {"ok": all(r.get("ok") for r in results), "results": results}
+
+
+def _act(ctl, job, action, sig, req_user, admin, body, now):
+    stat = job["stat"]
+    reason = "TERM_OWNER" if job["user"] == req_user else "TERM_ADMIN"
+    if action == "kill" or (action == "signal" and stat in states.PENDING
+                            and sig in TERMINATING):
+        if stat in states.PENDING or body.get("force"):
+            ctl.emit("STATUS", job, stat=states.EXIT, reason=reason,
+                     by=req_user)
+            if stat in states.RUNNING:
+                ctl.send_signal(job, _signal.SIGKILL, reason)
+        else:
+            ctl.emit("SIGNAL", job, signal="KILL", by=req_user)
+            ctl.send_signal(job, "KILLSEQ", reason)
+        return None
+    if action == "signal":
+        if stat in states.PENDING:
+            return text("NOT_STARTED")
+        ctl.emit("SIGNAL", job, signal=sig, by=req_user)
+        ctl.send_signal(job, sig, None)
+        return None
+    if action == "stop":
+        if stat == states.PEND:
+            ctl.emit("STATUS", job, stat=states.PSUSP, by=req_user)
+        elif stat in (states.RUN, states.SSUSP):
+            ctl.emit("STATUS", job, stat=states.USUSP, by=req_user)
+            ctl.send_signal(job, _signal.SIGSTOP, None)
+        return None
+    # resume
+    if stat == states.PSUSP:
+        ctl.emit("STATUS", job, stat=states.PEND, by=req_user)
+    elif stat in (states.USUSP, states.SSUSP):
+        ctl.emit("STATUS", job, stat=states.RUN, by=req_user)
+        ctl.send_signal(job, _signal.SIGCONT, None)
+    else:
+        return "Job is not suspended"
+    return None

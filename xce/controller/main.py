@@ -1,0 +1,368 @@
+"""The controller: drain the spool, hear the agents, schedule, commit, act.
+
+``run_once(now)`` is one turn and returns when it wants to run again;
+``run_forever`` only waits for the doorbell, an agent or that deadline.
+"""
+
+import json
+import logging
+import os
+import selectors
+import signal
+import socket
+import time
+
+from xce.config import load as config_load
+from xce.controller import admin, agents, control, dispatch, reconcile
+from xce.controller.apply import apply
+from xce.controller.lsfconf import write_lsf_conf
+from xce.controller.submit import Rejected, new_job
+from xce.errors import text
+from xce.model import states
+from xce.model.jobid import show
+from xce.scheduler import core as scheduler
+from xce.spool.server import SpoolServer
+from xce.store.writer import Store
+
+log = logging.getLogger("xce.controller")
+
+BATCH = 5000            # requests taken from the spool per turn
+RESCAN = 1.0            # seconds between spool scans without a doorbell
+
+
+class Controller:
+    def __init__(self, cfg, envdir):
+        self.cfg = cfg
+        self.envdir = envdir
+        self.spool = SpoolServer(cfg.spool)
+        self.store = None
+        self.jobs = {}              # unfinished jobs: (jobid, idx) -> row
+        self.queue_state = {}       # queue -> {"open", "active"}
+        self.hosts = {}             # host -> runtime record
+        self.links = {}             # host -> AgentLink
+        self.replies = []           # (claimed request, reply) after commit
+        self.dirty = True           # something changed: schedule again
+        self.stopping = False
+        self.now = time.time()
+        self._next_jobid = 1
+
+    # -- start-up ----------------------------------------------------------
+    def start(self):
+        self.spool.setup()
+        self.store = Store(self.cfg.spool / "store" / "xce.db")
+        self._next_jobid = int(self.store.meta("next_jobid", 1))
+        for row in self.store.load_jobs():
+            row["spec"] = json.loads(row["spec"] or "{}")
+            self.jobs[(row["jobid"], row["idx"])] = row
+        saved_q = dict(self.store.db.execute(
+            "SELECT name, open || ',' || active FROM queues"))
+        saved_h = dict(self.store.db.execute(
+            "SELECT name, adm_closed FROM hosts"))
+        self._apply_config(self.cfg, saved_q, saved_h)
+        self.store.set_meta("cluster", self.cfg.cluster_name)
+        self.store.set_meta("master", socket.gethostname())
+        self.store.set_meta("controller_pid", os.getpid())
+        self.store.set_meta("started", self.now)
+        self.store.event(self.now, "CONTROLLER_START", pid=os.getpid())
+        self.store.commit()
+        write_lsf_conf(self.envdir, self.cfg)
+        log.info("controller up: %d unfinished jobs, %d hosts",
+                 len(self.jobs), len(self.hosts))
+
+    def _apply_config(self, cfg, saved_q=None, saved_h=None):
+        """Put a (validated) configuration in force, keeping runtime states."""
+        self.cfg = cfg
+        old_q, old_h = self.queue_state, self.hosts
+        self.queue_state = {}
+        for name in cfg.queues:
+            if name in old_q:
+                self.queue_state[name] = old_q[name]
+            elif saved_q and name in saved_q:
+                o, a = saved_q[name].split(",")
+                self.queue_state[name] = {"open": o == "1", "active": a == "1"}
+            else:
+                self.queue_state[name] = {"open": True, "active": True}
+        self.hosts = {}
+        for name, hc in cfg.hosts.items():
+            prev = old_h.get(name, {})
+            self.hosts[name] = {
+                "conf": hc, "facts": prev.get("facts", {}),
+                "seen": prev.get("seen", False),
+                "adm_closed": prev.get("adm_closed",
+                                       bool((saved_h or {}).get(name))),
+                "max_slots": 0}
+            self._update_slots(name)
+            if name not in self.links:
+                self.links[name] = agents.AgentLink(name, cfg.spool,
+                                                    hc.launch)
+        self.store.execute("DELETE FROM queues")
+        self.store.execute("DELETE FROM params")
+        for seq, name in enumerate(cfg.queues):
+            self.save_queue(name, seq)
+        for name, value in cfg.params.items():
+            self.store.execute("INSERT INTO params VALUES(?,?)",
+                               (name, _param_text(value)))
+        self.store.execute("DELETE FROM hosts")
+        for name in self.hosts:
+            self.save_host(name)
+        self.dirty = True
+
+    def _update_slots(self, name):
+        h = self.hosts[name]
+        hc = h["conf"]
+        h["max_slots"] = hc.mxj or hc.ncpus or h["facts"].get("ncpus") or 1
+
+    # -- rows the commands read ------------------------------------------
+    def save_queue(self, name, seq=None):
+        q = self.cfg.queues[name]
+        st = self.queue_state[name]
+        if seq is None:
+            seq = list(self.cfg.queues).index(name)
+        conf = {k: v for k, v in vars(q).items() if k != "raw"}
+        conf["default"] = name in self.cfg.default_queues
+        self.store.execute(
+            "INSERT OR REPLACE INTO queues VALUES(?,?,?,?,?,?)",
+            (name, seq, q.priority, int(st["open"]), int(st["active"]),
+             json.dumps(conf)))
+
+    def save_host(self, name):
+        h = self.hosts[name]
+        hc, facts = h["conf"], h["facts"]
+        self.store.execute(
+            "INSERT OR REPLACE INTO hosts VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+            (name, list(self.hosts).index(name),
+             dispatch.host_status(self, name), int(h["adm_closed"]),
+             hc.ncpus or facts.get("ncpus"), h["max_slots"],
+             hc.maxmem or facts.get("maxmem"), facts.get("maxswp"),
+             hc.type or facts.get("type", ""),
+             hc.model or facts.get("model", ""),
+             json.dumps({"jl_u": hc.jl_u, "resources": hc.resources}),
+             json.dumps(facts.get("load", {}))))
+        h["saved_status"] = dispatch.host_status(self, name)
+
+    # -- helpers the handlers use ------------------------------------------
+    def is_admin(self, user):
+        return user == "root" or user in self.cfg.admins
+
+    def next_jobid(self):
+        jobid = self._next_jobid
+        self._next_jobid += 1
+        self.store.set_meta("next_jobid", self._next_jobid)
+        return jobid
+
+    def label(self, job):
+        return show(job["jobid"], job["idx"])
+
+    def emit(self, kind, job, **data):
+        """Record an event and apply it to the job, in the open batch."""
+        apply(job, kind, data, self.now)
+        self.store.event(self.now, kind, job["jobid"], job["idx"], **data)
+        self.store.save_job(job)
+        key = (job["jobid"], job["idx"])
+        if job["stat"] in states.FINISHED:
+            self.jobs.pop(key, None)
+            self.dirty = True
+        else:
+            self.jobs[key] = job
+
+    def find_jobs(self, jobid, idx):
+        found = [j for (jid, i), j in self.jobs.items()
+                 if jid == jobid and (idx is None or i == idx)] \
+            if idx is None else \
+            [self.jobs[(jobid, idx)]] if (jobid, idx) in self.jobs else []
+        if not found:
+            cur = self.store.db.execute(
+                "SELECT jobid, idx, stat, user FROM jobs WHERE jobid=?" +
+                ("" if idx is None else " AND idx=?"),
+                (jobid,) if idx is None else (jobid, idx))
+            found = [{"jobid": a, "idx": b, "stat": c, "user": d}
+                     for a, b, c, d in cur]
+        return found
+
+    def send_signal(self, job, sig, reason):
+        host = (job["exec_hosts"] or "").split()[:1]
+        link = self.links.get(host[0]) if host else None
+        if link is not None:
+            link.queue({"op": "signal", "job": job["jobid"], "idx": job["idx"],
+                        "attempt": job["attempt"], "signal": sig,
+                        "reason": reason,
+                        "interval": self.cfg.param_int(
+                            "JOB_TERMINATE_INTERVAL", 10)})
+
+    def reconfig(self, check_only=False):
+        try:
+            cfg = config_load.load(self.envdir)
+        except config_load.ConfigError as e:
+            return {"ok": False, "errors": e.errors}
+        if not check_only:
+            self._apply_config(cfg)
+            self.store.event(self.now, "RECONFIG")
+            write_lsf_conf(self.envdir, cfg)
+        return {"ok": True}
+
+    # -- one turn ------------------------------------------------------------
+    def run_once(self, now=None, inbox=()):
+        self.now = now if now is not None else time.time()
+        for link in self.links.values():
+            if link.try_connect(self.now):
+                self.dirty = True
+        self.spool.drain_doorbell()
+        claimed = self.spool.claim(BATCH)
+        for req in claimed:
+            self._request(req)
+        for host, msgs in inbox:
+            reconcile.handle(self, host, msgs)
+        if self.dirty:
+            self._schedule()
+        self._host_rows()
+        self.store.commit()
+        self._after_commit()
+        return 0.0 if len(claimed) == BATCH else RESCAN
+
+    def _request(self, req):
+        if req.error:
+            log.warning("rejected spool file %s: %s", req.name, req.error)
+            self.replies.append((req, {"ok": False, "error": req.error}))
+            return
+        stored = self.store.request_reply(req.id)
+        if stored is None:
+            stored = self._handle(req)
+            self.store.request_done(req.id, self.now, req.uid,
+                                    req.doc["kind"], stored)
+        self.replies.append((req, stored))
+
+    def _handle(self, req):
+        doc = req.doc
+        try:
+            from xce.controller.submit import user_of
+            user, _ = user_of(req.uid)
+            kind = doc["kind"]
+            if kind == "submit":
+                return self._submit(req.uid, doc["spec"])
+            if kind == "control":
+                return control.control(self, user, doc, self.now)
+            if kind == "admin":
+                return admin.admin(self, user, doc, self.now)
+            return {"ok": False, "error": f"{kind}: unknown request kind"}
+        except Rejected as e:
+            return {"ok": False, "error": str(e)}
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            log.warning("bad request %s: %r", req.id, e)
+            return {"ok": False, "error": text("BAD_REQUEST")}
+
+    def _submit(self, uid, spec):
+        job, explicit = new_job(self, uid, spec, self.now)
+        self.emit("SUBMIT", job, queue=job["queue"], user=job["user"],
+                  hold=bool(spec.get("hold")))
+        self.dirty = True
+        return {"ok": True, "jobid": job["jobid"], "queue": job["queue"],
+                "default": not explicit}
+
+    def _schedule(self):
+        self.dirty = False
+        queues, hosts, pending = dispatch.snapshot(self)
+        if not pending:
+            return
+        decisions = scheduler.schedule(queues, hosts, pending)
+        for key, placement in decisions.dispatch:
+            job = self.jobs[key]
+            self.emit("START", job, hosts=placement,
+                      attempt=job["attempt"] + 1)
+            self.links[placement[0]].queue(dispatch.start_message(self, job))
+        encoded = {}        # many jobs share one reasons list
+        for key, reasons in decisions.reasons.items():
+            job = self.jobs[key]
+            value = encoded.get(id(reasons))
+            if value is None:
+                value = encoded[id(reasons)] = json.dumps(reasons)
+            if job["pend_reason"] != value:
+                job["pend_reason"] = value
+                self.store.save_job(job)
+
+    def _host_rows(self):
+        for name, h in self.hosts.items():
+            if h.get("saved_status") != dispatch.host_status(self, name):
+                self.save_host(name)
+
+    def _after_commit(self):
+        for req, reply in self.replies:
+            try:
+                self.spool.reply(req, reply)
+            except OSError as e:
+                log.error("cannot reply to %s: %s", req.id, e)
+            self.spool.remove(req)
+        self.replies.clear()
+        for name, link in self.links.items():
+            if not link.flush():
+                self.link_lost(name)
+
+    def link_lost(self, name):
+        link = self.links[name]
+        if link.connected:
+            log.warning("lost the agent on %s", name)
+        link.close()
+        self.hosts[name]["seen"] = False
+        self.dirty = True
+
+    # -- waiting -----------------------------------------------------------
+    def run_forever(self):
+        sel = selectors.DefaultSelector()
+        sel.register(self.spool.doorbell, selectors.EVENT_READ, None)
+        rfd, wfd = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        sel.register(rfd, selectors.EVENT_READ, None)
+        signal.set_wakeup_fd(wfd, warn_on_full_buffer=False)
+        signal.signal(signal.SIGTERM, self._stop)
+        signal.signal(signal.SIGINT, self._stop)
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+        registered = {}
+        timeout = 0.0
+        while not self.stopping:
+            _sync_links(sel, self.links, registered)
+            inbox = []
+            for key, _ in sel.select(timeout):
+                if key.data is not None:
+                    msgs = self.links[key.data].recv()
+                    if msgs is None:
+                        self.link_lost(key.data)
+                    else:
+                        inbox.append((key.data, msgs))
+                elif key.fd == rfd:
+                    _drain(rfd)
+            timeout = self.run_once(inbox=inbox)
+            if any(not link.connected for link in self.links.values()):
+                timeout = min(timeout, agents.RETRY)
+        log.info("controller stopping")
+        self.store.commit()
+        self.store.close()
+        self.spool.close()
+
+    def _stop(self, *_):
+        self.stopping = True
+
+
+def _sync_links(sel, links, registered):
+    for name, link in links.items():
+        sock = link.sock
+        if registered.get(name) is not sock:
+            if registered.get(name) is not None:
+                try:
+                    sel.unregister(registered[name])
+                except (KeyError, ValueError):
+                    pass
+            if sock is not None:
+                sel.register(sock, selectors.EVENT_READ, name)
+            registered[name] = sock
+
+
+def _drain(fd):
+    try:
+        while os.read(fd, 4096):
+            pass
+    except BlockingIOError:
+        pass
+
+
+def _param_text(value):
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(v) for v in value)
+    return str(value)

@@ -1,0 +1,122 @@
+"""What the controller does with agent messages, and the hello reconciliation.
+
+Every job message carries job, idx and attempt.  A report for an attempt
+that is no longer current comes from a stale copy: it is acknowledged and
+otherwise ignored, and a stale copy still running is killed (fenced).
+"""
+
+import logging
+import signal
+
+from xce.controller import dispatch
+from xce.model import states
+
+log = logging.getLogger("xce.controller")
+
+
+def handle(ctl, host, msgs):
+    for msg in msgs:
+        op = msg.get("op")
+        try:
+            if op == "hello":
+                _hello(ctl, host, msg)
+            elif op == "started":
+                _started(ctl, host, msg)
+            elif op == "usage":
+                _usage(ctl, msg)
+            elif op == "finished":
+                _finished(ctl, host, msg)
+            elif op != "pong":
+                log.warning("agent %s: unknown op %r", host, op)
+        except (KeyError, TypeError, ValueError) as e:
+            log.warning("agent %s: bad %s message: %r", host, op, e)
+
+
+def _current(ctl, msg):
+    """The job if *msg* is about its current attempt, else None."""
+    job = ctl.jobs.get((int(msg["job"]), int(msg.get("idx", 0))))
+    if job is None or job["attempt"] != msg["attempt"] or \
+            job["stat"] not in states.RUNNING:
+        return None
+    return job
+
+
+def _ack(ctl, host, msg):
+    ctl.links[host].queue({"op": "ack", "job": msg["job"],
+                           "idx": msg.get("idx", 0),
+                           "attempt": msg["attempt"]})
+
+
+def _hello(ctl, host, msg):
+    h = ctl.hosts[host]
+    h["facts"] = msg.get("facts") or {}
+    h["seen"] = True
+    ctl._update_slots(host)
+    ctl.save_host(host)
+    known = set()
+    for entry in msg.get("jobs", []):
+        known.add((entry["job"], entry.get("idx", 0), entry["attempt"]))
+        if entry["state"] == "finished":
+            _finished(ctl, host, dict(entry["result"], **_ids(entry)))
+        elif entry["state"] == "running":
+            _started(ctl, host, entry)
+    # Dispatched here but never heard of by the agent: the start was lost
+    # when the controller stopped before sending it.  Send it again.
+    for job in list(ctl.jobs.values()):
+        hosts = (job["exec_hosts"] or "").split()
+        if job["stat"] in states.RUNNING and hosts and hosts[0] == host and \
+                (job["jobid"], job["idx"], job["attempt"]) not in known:
+            log.info("resending start of job %s to %s", ctl.label(job), host)
+            ctl.links[host].queue(dispatch.start_message(ctl, job))
+    ctl.dirty = True
+
+
+def _ids(entry):
+    return {"job": entry["job"], "idx": entry.get("idx", 0),
+            "attempt": entry["attempt"]}
+
+
+def _started(ctl, host, msg):
+    job = _current(ctl, msg)
+    if job is None:
+        _fence(ctl, host, msg)
+        return
+    if job["pgid"] != msg["pid"]:
+        ctl.emit("RUNNING", job, pid=msg["pid"],
+                 start_time=msg.get("start_time"), stdout=msg.get("stdout"))
+
+
+def _usage(ctl, msg):
+    job = _current(ctl, msg)
+    if job is not None:
+        ctl.emit("USAGE", job, cpu_time=msg.get("cpu_time"),
+                 max_mem=msg.get("max_mem"), pids=msg.get("pids"))
+
+
+def _finished(ctl, host, msg):
+    job = _current(ctl, msg)
+    if job is not None:
+        ctl.emit("FINISH", job, stat=msg["stat"],
+                 exit_code=msg.get("exit_code"), reason=msg.get("reason"),
+                 end_time=msg.get("end_time"), cpu_time=msg.get("cpu_time"),
+                 max_mem=msg.get("max_mem"), avg_mem=msg.get("avg_mem"))
+    elif _already_final(ctl, msg):
+        pass
+    else:
+        log.info("ignoring a stale report of job %s attempt %s",
+                 msg["job"], msg["attempt"])
+    _ack(ctl, host, msg)
+
+
+def _already_final(ctl, msg):
+    return (int(msg["job"]), int(msg.get("idx", 0))) not in ctl.jobs
+
+
+def _fence(ctl, host, msg):
+    """A copy of a job that is not (or no longer) meant to run here."""
+    log.warning("fencing stale job %s attempt %s on %s", msg["job"],
+                msg["attempt"], host)
+    ctl.links[host].queue({"op": "signal", "job": msg["job"],
+                           "idx": msg.get("idx", 0),
+                           "attempt": msg["attempt"],
+                           "signal": int(signal.SIGKILL), "reason": None})

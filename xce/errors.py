@@ -1,0 +1,63 @@
+"""One catalogue of errors, each with LSF's wording and exit code.
+
+Commands print ``str(err)`` on stderr at one boundary and exit with
+``err.exit_code``.  The controller sends the catalogue key back in replies, so
+the text a user sees comes from this table whichever side found the problem.
+"""
+
+# LSF commands exit(-1) on failure; the shell sees 255.
+EXIT_FAILURE = 255
+
+# key -> LSF text (lsb.err wording)
+MESSAGES = {
+    "NO_JOB": "No matching job found",
+    "JOB_FINISHED": "Job has already finished",
+    "NOT_STARTED": "Job has not started yet",
+    "BAD_QUEUE": "No such queue",
+    "QUEUE_CLOSED": "Queue has been closed",
+    "QUEUE_USER": "User cannot use the queue",
+    "BAD_RESREQ": "Bad resource requirement syntax",
+    "BAD_HOST": "Bad host name, host group name or cluster name",
+    "TOO_MANY_PROCS": "Too many processors requested",
+    "TOO_FEW_PROCS": "Too few processors requested",
+    "BAD_JOB_NAME": "Bad job name",
+    "BAD_ARGUMENT": "Bad argument",
+    "BAD_TIME": "Bad time specification",
+    "BAD_LIMIT": "Bad limit specification",
+    "BAD_SIGNAL": "Signal not supported",
+    "BAD_JOBID": "Bad jobId",
+    "PERMISSION": "User permission denied",
+    "UNKNOWN_USER": "Unknown user",
+    "NO_COMMAND": "No command is specified",
+    "EMPTY_JOB": "Empty job",
+    "ARRAY_INDEX": "Job array index error",
+    "ARRAY_TOO_LARGE": "Job array index too large",
+    "HARD_LIMIT": "Cannot exceed queue's hard limit(s)",
+    "BAD_REQUEST": "Bad request",
+    "INTERNAL": "Internal error in the batch system",
+}
+
+
+class XceError(Exception):
+    """An error a user sees: one line on stderr and an exit code."""
+
+    exit_code = EXIT_FAILURE
+
+    def __init__(self, message, exit_code=None):
+        super().__init__(message)
+        if exit_code is not None:
+            self.exit_code = exit_code
+
+
+class UsageError(XceError):
+    """Bad command line: message, then the usage text, exit 255."""
+
+    def __init__(self, message, usage=""):
+        super().__init__(message)
+        self.usage = usage
+
+
+def text(key, context=None):
+    """LSF's message for *key*, prefixed with ``context: `` when given."""
+    msg = MESSAGES.get(key, key)
+    return f"{context}: {msg}" if context else msg

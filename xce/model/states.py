@@ -1,0 +1,50 @@
+"""Job, host and queue states, their groups and the legal job transitions.
+
+Import-free on purpose: commands, the controller and the scheduler share it.
+"""
+
+PEND, PSUSP, RUN, USUSP, SSUSP = "PEND", "PSUSP", "RUN", "USUSP", "SSUSP"
+DONE, EXIT, UNKWN, ZOMBI = "DONE", "EXIT", "UNKWN", "ZOMBI"
+
+PENDING = frozenset({PEND, PSUSP})
+RUNNING = frozenset({RUN, USUSP, SSUSP, UNKWN})
+SUSPENDED = frozenset({PSUSP, USUSP, SSUSP})
+FINISHED = frozenset({DONE, EXIT})
+UNFINISHED = PENDING | RUNNING | {ZOMBI}
+ALL = UNFINISHED | FINISHED
+
+# lsb.events JOB_STATUS codes, which some tools read.
+CODES = {PEND: 1, PSUSP: 2, RUN: 4, SSUSP: 8, USUSP: 16, EXIT: 32,
+         DONE: 64, UNKWN: 65536}
+
+_LEGAL = {
+    None: {PEND, PSUSP},
+    PEND: {PSUSP, RUN, EXIT},
+    PSUSP: {PEND, EXIT},
+    RUN: {USUSP, SSUSP, UNKWN, DONE, EXIT, PEND},
+    USUSP: {RUN, SSUSP, UNKWN, DONE, EXIT, PEND},
+    SSUSP: {RUN, USUSP, UNKWN, DONE, EXIT, PEND},
+    UNKWN: {RUN, USUSP, SSUSP, DONE, EXIT, PEND, ZOMBI},
+    ZOMBI: {EXIT, DONE},
+    DONE: set(),
+    EXIT: set(),
+}
+
+
+class IllegalTransition(RuntimeError):
+    """A broken invariant: the controller stops rather than corrupt state."""
+
+
+def check_transition(old, new):
+    """Return *new* if ``old -> new`` is legal, else raise."""
+    if old == new or new in _LEGAL[old]:
+        return new
+    raise IllegalTransition(f"job state {old} -> {new} is not legal")
+
+
+# Host states shown by bhosts.
+HOST_OK = "ok"
+HOST_CLOSED_ADM = "closed_Adm"
+HOST_CLOSED_FULL = "closed_Full"
+HOST_UNAVAIL = "unavail"
+HOST_UNREACH = "unreach"

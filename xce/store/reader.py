@@ -1,0 +1,85 @@
+"""Read-only access to the state store for commands (any user, controller up or not).
+
+A read-only opener of a WAL database needs its -wal and -shm files; when the
+controller is stopped they may be gone, so fall back to an immutable open,
+which is safe with no writer.
+"""
+
+import json
+import sqlite3
+
+from xce.errors import XceError
+from xce.store.schema import JOB_COLUMNS
+
+
+def open_ro(path):
+    if not path.exists():
+        raise XceError("The batch system has no state yet: "
+                       "the controller has never run on this spool")
+    last = None
+    for query in ("mode=ro", "immutable=1"):
+        try:
+            db = sqlite3.connect(f"file:{path}?{query}", uri=True,
+                                 isolation_level=None)
+            db.execute("SELECT 1 FROM meta LIMIT 1")
+            return db
+        except sqlite3.Error as e:
+            last = e
+    raise XceError(f"Cannot read the batch system state: {last}")
+
+
+class Reader:
+    def __init__(self, path):
+        self.db = open_ro(path)
+
+    def meta(self):
+        return dict(self.db.execute("SELECT key, value FROM meta"))
+
+    def params(self):
+        return dict(self.db.execute("SELECT name, value FROM params"))
+
+    def queues(self):
+        cur = self.db.execute("SELECT name, priority, open, active, conf "
+                              "FROM queues ORDER BY priority DESC, seq")
+        return [{"name": n, "priority": p, "open": o, "active": a,
+                 "conf": json.loads(c or "{}")} for n, p, o, a, c in cur]
+
+    def hosts(self):
+        cur = self.db.execute(
+            "SELECT name, status, adm_closed, ncpus, mxj, maxmem, maxswp, "
+            "type, model, conf, load FROM hosts ORDER BY seq")
+        keys = ("name", "status", "adm_closed", "ncpus", "mxj", "maxmem",
+                "maxswp", "type", "model", "conf", "load")
+        rows = []
+        for row in cur:
+            h = dict(zip(keys, row))
+            h["conf"] = json.loads(h["conf"] or "{}")
+            h["load"] = json.loads(h["load"] or "{}")
+            rows.append(h)
+        return rows
+
+    def jobs(self, where="", args=(), columns=JOB_COLUMNS):
+        sql = f"SELECT {','.join(columns)} FROM jobs"
+        if where:
+            sql += " WHERE " + where
+        sql += " ORDER BY seq, idx"
+        return [dict(zip(columns, row)) for row in self.db.execute(sql, args)]
+
+    def job_counts(self):
+        """(queue, stat) -> (jobs, slots) for the unfinished jobs."""
+        cur = self.db.execute(
+            "SELECT queue, stat, COUNT(*), SUM(nslots) FROM jobs "
+            "WHERE stat NOT IN ('DONE','EXIT') GROUP BY queue, stat")
+        return {(q, s): (n, slots or 0) for q, s, n, slots in cur}
+
+    def host_counts(self):
+        """host -> {stat: slots} over the unfinished jobs' exec hosts."""
+        cur = self.db.execute(
+            "SELECT stat, exec_hosts FROM jobs WHERE stat IN "
+            "('RUN','USUSP','SSUSP','UNKWN')")
+        counts = {}
+        for stat, hosts in cur:
+            for h in (hosts or "").split():
+                per = counts.setdefault(h, {})
+                per[stat] = per.get(stat, 0) + 1
+        return counts

@@ -1,0 +1,45 @@
+"""The state store's schema and its forward migrations (see xce-store(5)).
+
+Shared by the controller (writer) and the commands (read-only), so it is
+stdlib-only and cheap to import.
+"""
+
+SCHEMA_VERSION = 1
+
+# Column order of the jobs table; the writer stores a job dict in this order.
+JOB_COLUMNS = (
+    "jobid", "idx", "stat", "user", "uid", "queue", "name", "command",
+    "submit_time", "start_time", "end_time", "from_host", "exec_hosts",
+    "nslots", "attempt", "exit_code", "exit_reason", "pend_reason",
+    "cpu_time", "max_mem", "avg_mem", "pids", "pgid", "outfile", "errfile",
+    "seq", "spec",
+)
+
+_V1 = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE params(name TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE queues(name TEXT PRIMARY KEY, seq INTEGER, priority INTEGER,
+    open INTEGER, active INTEGER, conf TEXT);
+CREATE TABLE hosts(name TEXT PRIMARY KEY, seq INTEGER, status TEXT,
+    adm_closed INTEGER, ncpus INTEGER, mxj INTEGER, maxmem INTEGER,
+    maxswp INTEGER, type TEXT, model TEXT, conf TEXT, load TEXT);
+CREATE TABLE jobs(
+    jobid INTEGER NOT NULL, idx INTEGER NOT NULL DEFAULT 0,
+    stat TEXT NOT NULL, user TEXT, uid INTEGER, queue TEXT, name TEXT,
+    command TEXT, submit_time REAL, start_time REAL, end_time REAL,
+    from_host TEXT, exec_hosts TEXT, nslots INTEGER, attempt INTEGER,
+    exit_code INTEGER, exit_reason TEXT, pend_reason TEXT, cpu_time REAL,
+    max_mem INTEGER, avg_mem INTEGER, pids TEXT, pgid INTEGER,
+    outfile TEXT, errfile TEXT, seq INTEGER, spec TEXT,
+    PRIMARY KEY(jobid, idx));
+CREATE INDEX jobs_by_stat ON jobs(stat, user);
+CREATE INDEX jobs_by_end ON jobs(end_time);
+CREATE TABLE events(seq INTEGER PRIMARY KEY, time REAL, kind TEXT,
+    jobid INTEGER, idx INTEGER, data TEXT);
+CREATE INDEX events_by_job ON events(jobid, idx);
+CREATE TABLE requests(id TEXT PRIMARY KEY, time REAL, uid INTEGER,
+    kind TEXT, reply TEXT);
+"""
+
+# MIGRATIONS[n] takes a store at version n to n + 1.
+MIGRATIONS = {0: _V1}
