@@ -12,6 +12,7 @@ measurements behind the choices here.
         hs.cut("xh2"); ...; hs.restore("xh2")
 """
 
+import copy
 import os
 import re
 import shutil
@@ -236,7 +237,6 @@ class HostSet:
 
     def record(self):
         """A copy of what this set created: names, PIDs and paths."""
-        import copy
         return copy.deepcopy(self._rec)
 
     # -- tearing down -------------------------------------------------------
