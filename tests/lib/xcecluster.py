@@ -1,0 +1,186 @@
+"""A real one-host xce cluster on a temporary spool, for end-to-end tests.
+
+The controller runs in the foreground as a child of the test; it launches
+the local agent.  ``stop()`` ends both and kills any job process left,
+each by the PID this cluster recorded.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+DEFAULT_YAML = """\
+cluster:
+  name: {name}
+  admins: [root]
+  spool: ../spool
+parameters:
+  DEFAULT_QUEUE: normal
+  JOB_TERMINATE_INTERVAL: 2
+  XCE_REQUEST_TIMEOUT: 20
+{extra_params}
+{hosts}
+queues:
+  normal:
+    PRIORITY: 30
+    DESCRIPTION: the default queue
+  short:
+    PRIORITY: 40
+    RUNLIMIT: 60
+{extra_queues}
+"""
+
+
+def wait_for(predicate, timeout=20.0, interval=0.02, what="condition"):
+    """Poll *predicate* until it returns something true, or fail."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(interval)
+
+
+class Result:
+    def __init__(self, proc):
+        self.rc = proc.returncode
+        self.out = proc.stdout
+        self.err = proc.stderr
+
+    def __repr__(self):
+        return f"Result(rc={self.rc}, out={self.out!r}, err={self.err!r})"
+
+
+class Cluster:
+    def __init__(self, root, name="testclu", mxj=None, extra_params="",
+                 extra_queues=""):
+        self.root = Path(root)
+        self.envdir = self.root / "etc"
+        self.spool = self.root / "spool"
+        self.envdir.mkdir(parents=True, exist_ok=True)
+        self.name = name
+        hosts = ""
+        if mxj is not None:
+            import socket
+            hosts = f"hosts:\n  {socket.gethostname()}:\n    MXJ: {mxj}\n"
+        (self.envdir / "xce.yaml").write_text(DEFAULT_YAML.format(
+            name=name, hosts=hosts, extra_params=extra_params,
+            extra_queues=extra_queues))
+        self.proc = None
+        self.env = dict(os.environ, XCE_ENVDIR=str(self.envdir),
+                        PATH=f"{BIN}:{os.environ.get('PATH', '')}")
+
+    # -- daemons -----------------------------------------------------------
+    def start(self, wait_hosts=True):
+        log = open(self.root / "controller.out", "ab")
+        self.proc = subprocess.Popen(
+            [str(BIN / "xce-controller"), "--envdir", str(self.envdir), "-f"],
+            env=self.env, stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+        log.close()
+        if wait_hosts:
+            wait_for(self._hosts_ok, what="the local agent to say hello")
+        return self
+
+    def _hosts_ok(self):
+        if self.proc.poll() is not None:
+            raise AssertionError("controller exited: " + self.log_tail())
+        from xce.errors import XceError
+        from xce.store.reader import Reader
+        try:
+            hosts = Reader(self.spool / "store" / "xce.db").hosts()
+        except XceError:
+            return False
+        return bool(hosts) and all(h["status"] == "ok" for h in hosts)
+
+    def log_tail(self):
+        path = self.spool / "store" / "controller.log"
+        try:
+            return path.read_text()[-3000:]
+        except OSError:
+            return ""
+
+    def kill_controller(self, sig=signal.SIGKILL):
+        self.proc.send_signal(sig)
+        self.proc.wait(timeout=20)
+
+    def agent_pid(self):
+        pids = [_read_pid(p) for p in self.spool.glob("agents/*/agent.pid")]
+        pids = [p for p in pids if p and _alive(p)]
+        return pids[0] if pids else None
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        agent = self.agent_pid()
+        if agent:
+            os.kill(agent, signal.SIGTERM)
+            wait_for(lambda: not _alive(agent), what="the agent to stop")
+        self._kill_jobs()
+
+    def _kill_jobs(self):
+        """Kill every job process this cluster started, by its recorded pid."""
+        for pidfile in self.spool.glob("agents/*/jobs/*/pid"):
+            pid = _read_pid(pidfile)
+            if pid and _alive(pid):
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+
+    # -- commands ------------------------------------------------------------
+    def run(self, *argv, input=None, user=None, cwd=None, env=None,
+            timeout=60):
+        cmd = [str(BIN / argv[0]) if (BIN / argv[0]).exists() else argv[0],
+               *argv[1:]]
+        if user is not None:
+            cmd = ["/usr/bin/setpriv", f"--reuid={user}", f"--regid={user}",
+                   "--init-groups", "--", *cmd]
+        proc = subprocess.run(cmd, input=input, capture_output=True,
+                              text=True, cwd=cwd or self.root,
+                              env=dict(self.env, **(env or {})),
+                              timeout=timeout)
+        return Result(proc)
+
+    def submit(self, *argv, **kw):
+        """bsub; returns the job id (fails the test if bsub failed)."""
+        r = self.run("bsub", *argv, **kw)
+        assert r.rc == 0, r
+        return int(r.out.split("<", 1)[1].split(">", 1)[0])
+
+    def stat(self, jobid):
+        r = self.run("bjobs", "-noheader", "-w", str(jobid))
+        return r.out.split()[2] if r.rc == 0 and r.out.strip() else None
+
+    def wait_stat(self, jobid, *stats, timeout=30):
+        return wait_for(lambda: self.stat(jobid) in stats and
+                        self.stat(jobid), timeout=timeout,
+                        what=f"job {jobid} to reach {stats}")
+
+
+def _read_pid(path):
+    try:
+        return int(Path(path).read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+    except OSError:
+        return False
+    return data[data.rindex(b")") + 2:][:1] != b"Z"
