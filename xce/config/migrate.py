@@ -180,16 +180,26 @@ def _ensure_a_queue(mig):
 
 
 def _check_default_queue(mig):
-    """DEFAULT_QUEUE must name queues that exist (when queues were read)."""
-    wanted = mig.tree.get("parameters", {}).get("DEFAULT_QUEUE")
-    queues = mig.tree.get("queues")
-    if wanted is None or queues is None:
+    """DEFAULT_QUEUE keeps only queues that exist, as mbatchd does."""
+    params = mig.tree.get("parameters", {})
+    wanted = params.get("DEFAULT_QUEUE")
+    if wanted is None:
         return
     origin = mig.origins.get(("parameters", "DEFAULT_QUEUE"))
-    for name in wanted if isinstance(wanted, list) else [wanted]:
-        if str(name) not in queues:
+    names = wanted if isinstance(wanted, list) else [wanted]
+    kept = [n for n in names if str(n) in mig.tree["queues"]]
+    for name in names:
+        if name not in kept:
             mig.warn(origin, f"DEFAULT_QUEUE names {name}, which is not a "
-                     "queue in lsb.queues")
+                     "queue; left out")
+    if not kept:
+        del params["DEFAULT_QUEUE"]
+        mig.entries = [e for e in mig.entries
+                       if not e.label.startswith("parameters DEFAULT_QUEUE")]
+        mig.drop(origin, f"parameters DEFAULT_QUEUE = {' '.join(map(str, names))}",
+                 "names no configured queue")
+    else:
+        params["DEFAULT_QUEUE"] = kept if len(kept) > 1 else kept[0]
 
 
 # -- writing -------------------------------------------------------------------

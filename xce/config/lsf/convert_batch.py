@@ -13,7 +13,8 @@ _SIZE_LIMITS = ("MEMLIMIT", "SWAPLIMIT", "STACKLIMIT", "DATALIMIT",
                 "FILELIMIT", "CORELIMIT")
 _WHOLE_NUMBERS = ("PRIORITY", "UJOB_LIMIT", "HJOB_LIMIT", "QJOB_LIMIT",
                   "NICE", "CLEAN_PERIOD", "JOB_TERMINATE_INTERVAL",
-                  "MAX_JOBS")
+                  "MAX_JOBS", "JL/U")
+_SLOT_COUNTS = ("MXJ",)
 
 
 def convert_params(mig, lsb_params):
@@ -23,9 +24,8 @@ def convert_params(mig, lsb_params):
                  "override the first")
     for section in sections:
         for name, item in section.items.items():
-            mig.carry("params", ("parameters",), name, item.value,
-                      item.origin, "parameters")
-            _check_value(mig, name, item.value, item.origin)
+            carry_checked(mig, "params", ("parameters",), name, item.value,
+                          item.origin, "parameters")
 
 
 def convert_queues(mig, lsb_queues):
@@ -46,9 +46,8 @@ def convert_queues(mig, lsb_queues):
         mig.set(("queues", name), mig.tree["queues"][name], section.origin)
         for key, item in section.items.items():
             if key != "QUEUE_NAME":
-                mig.carry("queue", ("queues", name), key, item.value,
-                          item.origin, f"queue {name}")
-                _check_value(mig, key, item.value, item.origin)
+                carry_checked(mig, "queue", ("queues", name), key,
+                              item.value, item.origin, f"queue {name}")
 
 
 def convert_users(mig, lsb_users):
@@ -62,9 +61,8 @@ def convert_users(mig, lsb_users):
             mig.node("users", name)
             for column, value in row.cells.items():
                 if column != "USER_NAME" and value is not None:
-                    mig.carry("user", ("users", name), column, value,
-                              row.origin, f"user {name}")
-                    _check_value(mig, column, value, row.origin)
+                    carry_checked(mig, "user", ("users", name), column,
+                                  value, row.origin, f"user {name}")
     for section in lsb_users.all("usergroup") if lsb_users else []:
         for row in section.rows:
             _user_group(mig, row)
@@ -170,9 +168,9 @@ def convert_applications(mig, lsb_applications):
                 section.origin)
         for key, item in section.items.items():
             if key != "NAME":
-                mig.carry("application", ("applications", name), key,
-                          item.value, item.origin, f"application {name}")
-                _check_value(mig, key, item.value, item.origin)
+                carry_checked(mig, "application", ("applications", name),
+                              key, item.value, item.origin,
+                              f"application {name}")
 
 
 def convert_modules(mig, lsb_modules):
@@ -185,8 +183,20 @@ def convert_modules(mig, lsb_modules):
                          "loaded")
 
 
-def _check_value(mig, name, value, origin):
-    """Warn about limit values xce will not be able to read."""
+def carry_checked(mig, scope, path, name, value, origin, label):
+    """Carry a key unless its value is one xce could not read; such a value
+    is reported as not carried (and warned about) so that the written
+    xce.yaml still loads."""
+    problem = value_problem(name, value)
+    if problem is None:
+        return mig.carry(scope, path, name, value, origin, label)
+    mig.warn(origin, f"{label} {name}: {problem}; not carried")
+    mig.drop(origin, f"{label} {name} = {value}", problem)
+    return None
+
+
+def value_problem(name, value):
+    """Why *value* of limit-like key *name* is unreadable, or None."""
     try:
         if name in _TIME_LIMITS:
             for word in units.limit_pair(value):
@@ -196,5 +206,10 @@ def _check_value(mig, name, value, origin):
                 units.size_bytes(word)
         elif name in _WHOLE_NUMBERS and not cells.is_int(value.strip()):
             raise ValueError(f"{value}: not a whole number")
+        elif name in _SLOT_COUNTS and not (cells.is_int(value.strip())
+                                           or value.strip() == "!"):
+            raise ValueError(f"{value}: not a whole number or !")
     except ValueError as exc:
-        mig.warn(origin, f"{name}: {exc}")
+        # The messages start with the value, which the report shows already.
+        return str(exc).split(": ", 1)[-1]
+    return None

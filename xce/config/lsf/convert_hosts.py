@@ -6,6 +6,7 @@ Fills ``cluster``, the lsf.conf part of ``parameters``, ``hosts``,
 
 from xce.config import keys
 from xce.config.lsf import cells, hostnames, units
+from xce.config.lsf.convert_batch import carry_checked
 from xce.config.lsf.diag import Origin
 
 # The xce name of each lsf.cluster Host column carried.
@@ -182,22 +183,13 @@ def convert_batch_hosts(mig, lsb_hosts):
         mig.node("hosts", name)
         for column, value in row.cells.items():
             if column != "HOST_NAME" and value is not None:
-                mig.carry("host", ("hosts", name), column, value,
-                          row.origin, f"host {name}")
-        _check_slots(mig, row, name)
+                carry_checked(mig, "host", ("hosts", name), column, value,
+                              row.origin, f"host {name}")
     for row in _rows(lsb_hosts, "hostgroup"):
         _host_group(mig, row)
     _drop_sections(mig, lsb_hosts, ("hostpartition", "computeunit"),
                    "host partitions and compute units have no xce "
                    "equivalent")
-
-
-def _check_slots(mig, row, name):
-    for column in ("MXJ", "JL/U"):
-        value = row.get(column)
-        if value is not None and not cells.is_int(value) and value != "!":
-            mig.warn(row.origin, f"host {name}: {column} = {value} is not "
-                     "a whole number or !")
 
 
 def _host_group(mig, row):
