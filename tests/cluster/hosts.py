@@ -41,7 +41,7 @@ def unavailable_reason():
                         ("ip (iproute2)", _netns.ip_binary()),
                         ("unshare (util-linux)", shutil.which("unshare"))]:
         if not found:
-            return f"{tool} is not installed; run tests/cluster/install-deps.sh"
+            return f"{tool} is not installed; run tests/install-deps.sh"
     return None
 
 

@@ -1,10 +1,10 @@
 #!/bin/sh
-# Install what tests/cluster needs on a fresh Debian machine.
+# Install what the test suite needs on a fresh Debian machine.
 # Idempotent: packages already present are not fetched again, and the
 # apt index is refreshed at most once per run (only if something is missing).
 set -eu
 
-PKGS="openssh-server iproute2 util-linux procps passwd"
+PKGS="openssh-server iproute2 util-linux procps passwd groff-base"
 
 missing=""
 for p in $PKGS; do

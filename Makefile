@@ -1,0 +1,56 @@
+# xce: `make run` starts a one-host cluster from etc/, `make test` runs the suite.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+# Skip the machine setup (apt packages) with SKIP_DEPS=1.
+SKIP_DEPS ?=
+
+.PHONY: run stop status test deps venv install bench clean
+
+run: install
+	$(VENV)/bin/xce start --envdir etc
+	@echo
+	@echo "xce is running: one host, configuration etc/xce.yaml, spool in spool/."
+	@echo "Submit a job:"
+	@echo "  export PATH=\"$(CURDIR)/bin:\$$PATH\""
+	@echo "  bsub -o out.%J echo hello"
+	@echo "  bjobs -a"
+	@echo "Stop it with: make stop"
+
+stop:
+	@if [ -x $(VENV)/bin/xce ]; then $(VENV)/bin/xce stop --envdir etc; \
+	else echo "xce is not installed"; fi
+
+status: install
+	$(VENV)/bin/xce status --envdir etc
+
+$(PY):
+	$(PYTHON) -m venv $(VENV) || { \
+	  [ "$$(id -u)" = 0 ] && apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv && \
+	  $(PYTHON) -m venv $(VENV); }
+
+venv: $(PY)
+
+$(STAMP): $(PY) setup.cfg pyproject.toml
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# What the tests need on the machine: sshd, ip, setpriv, useradd, groff.
+deps:
+	@if [ -z "$(SKIP_DEPS)" ] && [ "$$(id -u)" = 0 ]; then \
+	  sh tests/install-deps.sh; fi
+
+test: deps install
+	$(PY) -m pytest -q -p no:cacheprovider tests
+
+bench: install
+	$(PY) bench/run_all.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info spool/*
+	touch spool/.keep
