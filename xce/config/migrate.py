@@ -77,7 +77,7 @@ def _check_dirs(source, target, check):
                            "lsf.conf there would overwrite the source")
 
 
-# -- reading -------------------------------------------------------------------
+# -- reading ---------------------------------------------------
 def _read_all(result, root):
     """Read every LSF file found under *root*; returns kind -> LsfFile."""
     diags, lsf = result.diags, {}
@@ -146,7 +146,7 @@ def _display(path, root):
     return path if rel.startswith("..") else rel
 
 
-# -- converting ----------------------------------------------------------------
+# -- converting ---------------------------------------------------
 def _convert(result, lsf):
     mig = Migration(result.diags)
     mig.cluster_name = result.cluster
@@ -196,13 +196,14 @@ def _check_default_queue(mig):
         del params["DEFAULT_QUEUE"]
         mig.entries = [e for e in mig.entries
                        if not e.label.startswith("parameters DEFAULT_QUEUE")]
-        mig.drop(origin, f"parameters DEFAULT_QUEUE = {' '.join(map(str, names))}",
+        written = " ".join(map(str, names))
+        mig.drop(origin, f"parameters DEFAULT_QUEUE = {written}",
                  "names no configured queue")
     else:
         params["DEFAULT_QUEUE"] = kept if len(kept) > 1 else kept[0]
 
 
-# -- writing -------------------------------------------------------------------
+# -- writing ---------------------------------------------------
 def render_yaml(result):
     mig = result.migration
     statuses = mig.statuses

@@ -89,7 +89,7 @@ class Migration:
             self.warn(origin, f"{name} = {_short(text)} looks like an "
                       "install-time placeholder; carried as written")
 
-    # -- result ----------------------------------------------------------------
+    # -- result ---------------------------------------------------
     def ordered_tree(self):
         """The tree with its sections in xce.yaml order."""
         ordered = {name: self.tree[name] for name in SECTION_ORDER
