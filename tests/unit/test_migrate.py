@@ -440,3 +440,26 @@ def test_corpus_resources_and_placeholders():
                if e.status == keys.NOT_CARRIED]
     assert "lsf.conf LSF_LIM_PORT = 16322" in dropped
     assert "limits" not in zjma.tree        # every Limit is commented out
+
+
+def test_truncated_or_scrambled_files_never_raise(tmp_path):
+    """Cut every file of the site after each line, or feed it noise: the
+    migration warns, it never fails with anything but a MigrateError."""
+    import random
+    rng = random.Random(4)
+    source = tmp_path / "lsf"
+    shutil.copytree(DATA / "site", source)
+    for path in sorted(p for p in source.rglob("*") if p.is_file()):
+        original = path.read_bytes()
+        lines = original.splitlines(keepends=True)
+        variants = [b"".join(lines[:cut]) for cut in range(len(lines))]
+        noise = bytes(rng.randrange(256) for _ in range(300))
+        variants += [noise, original.replace(b"(", b"").replace(b"=", b"")]
+        for variant in variants:
+            path.write_bytes(variant)
+            try:
+                result = migrate(str(source), check=True)
+            except MigrateError:
+                continue
+            assert load_yaml(result.yaml_text) == result.tree
+        path.write_bytes(original)
