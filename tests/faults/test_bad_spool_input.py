@@ -1,0 +1,78 @@
+"""Bad spool files: rejected with a reason, kept for inspection, nothing else harmed."""
+
+import json
+import os
+
+from tests.lib.xcecluster import wait_for
+
+NAME = "00000000000000000001-1-0000000{}"
+
+
+def _rejected(cluster, name):
+    return (cluster.spool / "rejected" / name).exists()
+
+
+def _drop(cluster, name, data):
+    path = cluster.spool / "incoming" / name
+    path.write_bytes(data)
+    return path
+
+
+def _still_serves(cluster):
+    jobid = cluster.submit("true")
+    cluster.wait_stat(jobid, "DONE")
+    assert cluster.proc.poll() is None
+
+
+def test_truncated_and_malformed_requests_are_rejected(cluster):
+    bad = {
+        NAME.format(1) + ".json": b'{"version":1,"kind":"sub',
+        NAME.format(2) + ".json": b"[1,2,3]",
+        NAME.format(3) + ".json": json.dumps(
+            {"version": 99, "kind": "submit",
+             "id": NAME.format(3)}).encode(),
+        NAME.format(4) + ".json": json.dumps(
+            {"version": 1, "kind": "submit", "id": "other"}).encode(),
+        "not-a-request.json": b"{}",
+    }
+    for name, data in bad.items():
+        _drop(cluster, name, data)
+    cluster.run("bjobs")       # any request rings the doorbell
+    for name in bad:
+        wait_for(lambda: _rejected(cluster, name), what=f"{name} rejected")
+    _still_serves(cluster)
+    assert "rejected spool file" in cluster.log_tail()
+
+
+def test_symlink_in_spool_is_rejected_and_target_untouched(cluster):
+    target = cluster.root / "secret"
+    target.write_text("keep me")
+    name = NAME.format(5) + ".json"
+    os.symlink(target, cluster.spool / "incoming" / name)
+    _still_serves(cluster)
+    wait_for(lambda: _rejected(cluster, name), what="symlink rejected")
+    assert target.read_text() == "keep me"
+    assert os.path.islink(cluster.spool / "rejected" / name)
+
+
+def test_fifo_in_spool_does_not_block_the_controller(cluster):
+    name = NAME.format(6) + ".json"
+    os.mkfifo(cluster.spool / "incoming" / name)
+    _still_serves(cluster)
+    wait_for(lambda: _rejected(cluster, name), what="fifo rejected")
+
+
+def test_request_with_wrong_fields_gets_an_error_reply(cluster):
+    from xce.envdir import Site
+    from xce.spool.client import call
+    site = Site(cluster.envdir)
+    reply = call(site, "submit", {"spec": {"queue": "normal"}}, timeout=20)
+    assert reply == {"ok": False, "error": "Bad request"}
+    reply = call(site, "frobnicate", {}, timeout=20)
+    assert reply["ok"] is False and "unknown request kind" in reply["error"]
+    _still_serves(cluster)
+
+
+def test_bkill_zero_with_no_jobs_says_no_matching_job(cluster):
+    r = cluster.run("bkill", "-u", "all", "0")
+    assert (r.rc, r.out, r.err) == (255, "", "No matching job found\n")
