@@ -1,5 +1,7 @@
 # xce: `make run` starts a one-host cluster from etc/, `make test` runs the suite.
-PYTHON ?= python3
+# The system Python when there is one, so that every user can run the
+# installed commands (a Python under root's home is not reachable by them).
+PYTHON ?= $(shell [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed

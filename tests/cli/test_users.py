@@ -1,0 +1,153 @@
+"""Two real unprivileged users: identity, isolation and privilege (invariants 3 and 7)."""
+
+import json
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+
+from tests.cluster.users import make_users, remove_users
+from tests.lib.xcecluster import BIN, Cluster, wait_for
+
+NAMES = [f"xcu{os.getpid() % 100000}a", f"xcu{os.getpid() % 100000}b"]
+
+
+def _usable_by(user):
+    r = subprocess.run(["/usr/bin/setpriv", f"--reuid={user}",
+                        f"--regid={user}", "--init-groups", "--",
+                        str(BIN / "python"), "-c", "import xce, click"],
+                       capture_output=True)
+    return r.returncode == 0
+
+
+@pytest.fixture(scope="module")
+def users():
+    if os.geteuid() != 0:
+        pytest.skip("creating users needs root")
+    made = make_users(NAMES)
+    try:
+        if not _usable_by(NAMES[0]):
+            msg = ("the installed Python is not reachable by other users "
+                   "(build the venv from the system Python: make test does)")
+            if os.environ.get("CI"):
+                pytest.fail(msg)
+            pytest.skip(msg)
+        yield made
+    finally:
+        remove_users(NAMES)
+
+
+@pytest.fixture(scope="module")
+def shared(users):
+    """A cluster every user can reach (pytest's tmp dirs are private)."""
+    root = tempfile.mkdtemp(prefix="xce-users-")
+    os.chmod(root, 0o755)
+    c = Cluster(root).start()
+    try:
+        yield c
+    finally:
+        c.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _as(shared, user, *argv, **kw):
+    return shared.run(*argv, user=user.name, cwd=user.home, **kw)
+
+
+def _jobid(result):
+    assert result.rc == 0, result
+    return int(result.out.split("<")[1].split(">")[0])
+
+
+def test_jobs_run_with_the_users_uid_gid_and_groups(shared, users):
+    for user in users:
+        jobid = _jobid(_as(shared, user, "bsub", "-o", "id.out",
+                           "id -u; id -g; id -G"))
+        shared.wait_stat(jobid, "DONE")
+        lines = open(os.path.join(user.home, "id.out")).read().splitlines()
+        pw = pwd.getpwnam(user.name)
+        assert lines[0] == str(pw.pw_uid)
+        assert lines[1] == str(pw.pw_gid)
+        groups = set(lines[2].split())
+        assert {str(g) for g in os.getgrouplist(user.name, pw.pw_gid)} == groups
+        assert len(groups) >= 2         # the shared supplementary group too
+
+
+def test_users_see_each_others_jobs_but_cannot_kill_them(shared, users):
+    a, b = users
+    jobid = _jobid(_as(shared, b, "bsub", "sleep", "60"))
+    shared.wait_stat(jobid, "RUN")
+    r = _as(shared, a, "bjobs", "-u", "all", "-w")
+    assert r.rc == 0 and f"{jobid} " in r.out and b.name in r.out
+    r = _as(shared, a, "bkill", str(jobid))
+    assert (r.rc, r.out) == (255, "")
+    assert r.err == f"Job <{jobid}>: User permission denied\n"
+    for cmd in ("bstop", "bresume"):
+        r = _as(shared, a, cmd, str(jobid))
+        assert r.rc == 255 and "User permission denied" in r.err
+    assert shared.stat(jobid) == "RUN"
+    r = _as(shared, b, "bkill", str(jobid))
+    assert (r.rc, r.out) == (0, f"Job <{jobid}> is being terminated\n")
+    shared.wait_stat(jobid, "EXIT")
+
+
+def test_output_file_is_opened_with_the_users_rights(shared, users):
+    a = users[0]
+    target = "/root/xce-should-not-exist"
+    jobid = _jobid(_as(shared, a, "bsub", "-o", target, "echo leaked"))
+    shared.wait_stat(jobid, "DONE")
+    assert not os.path.exists(target)
+
+
+def test_a_uid_field_in_the_request_is_ignored(shared, users):
+    a = users[0]
+    code = ("from xce.envdir import Site; from xce.spool.client import call;"
+            "import json,sys; r=call(Site(), 'submit', {'uid': 0, 'user': "
+            "'root', 'spec': {'command': 'id -u > uid.out', 'uid': 0, "
+            "'gid': 0, 'nslots': [1, 1], 'cwd': sys.argv[1], 'subcwd': "
+            "sys.argv[1], 'env': {}}}, timeout=20); print(json.dumps(r))")
+    r = _as(shared, a, str(BIN / "python"), "-c", code, a.home)
+    reply = json.loads(r.out)
+    assert reply["ok"], r
+    shared.wait_stat(reply["jobid"], "DONE")
+    row = _as(shared, a, "bjobs", "-w", str(reply["jobid"])).out.split("\n")[1]
+    assert row.split()[1] == a.name
+    uid = open(os.path.join(a.home, "uid.out")).read().strip()
+    assert uid == str(pwd.getpwnam(a.name).pw_uid)
+
+
+def test_replies_are_readable_by_their_requester_only(shared, users):
+    replies = shared.spool / "replies"
+    assert os.stat(replies).st_mode & 0o1777 == 0o1777
+    # A reply left behind (the requester gave up) is the requester's, 0600.
+    from xce.spool.server import Claimed, SpoolServer
+    server = SpoolServer(shared.spool)
+    req = Claimed(name="x.json", id="00000000000000000009-9-00000009",
+                  uid=pwd.getpwnam(users[0].name).pw_uid)
+    server.reply(req, {"ok": True})
+    st = os.stat(replies / f"{req.id}.json")
+    assert (st.st_uid, st.st_mode & 0o777) == (req.uid, 0o600)
+    r = _as(shared, users[1], "cat", str(replies / f"{req.id}.json"))
+    assert r.rc != 0 and "Permission denied" in r.err
+
+
+def test_bjobs_works_for_a_user_with_the_controller_stopped(users):
+    root = tempfile.mkdtemp(prefix="xce-users-")
+    os.chmod(root, 0o755)
+    c = Cluster(root).start()
+    try:
+        a = users[0]
+        jobid = _jobid(_as(c, a, "bsub", "true"))
+        c.wait_stat(jobid, "DONE")
+        c.stop()
+        # A clean stop removes the WAL files: the reader must cope.
+        assert not (c.spool / "store" / "xce.db-wal").exists()
+        r = _as(c, a, "bjobs", "-a")
+        assert r.rc == 0, r
+        assert f"{jobid} " in r.out and "DONE" in r.out
+    finally:
+        c.stop()
+        shutil.rmtree(root, ignore_errors=True)
