@@ -95,7 +95,8 @@ class Cluster:
         from xce.errors import XceError
         from xce.store.reader import Reader
         try:
-            hosts = Reader(self.spool / "store" / "xce.db").hosts()
+            with Reader(self.spool / "store" / "xce.db") as reader:
+                hosts = reader.hosts()
         except XceError:
             return False
         return bool(hosts) and all(h["status"] == "ok" for h in hosts)

@@ -32,6 +32,15 @@ class Reader:
     def __init__(self, path):
         self.db = open_ro(path)
 
+    def close(self):
+        self.db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
     def meta(self):
         return dict(self.db.execute("SELECT key, value FROM meta"))
 
