@@ -1,0 +1,82 @@
+"""What every benchmark shares: a throw-away cluster, timing, and output.
+
+Figures are printed as ``name value unit`` lines on stdout; progress notes
+go to stderr so ``run_all.py | grep`` keeps only figures.
+"""
+
+import contextlib
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    # tests/lib and the xce package are imported from the checkout.
+    sys.path.insert(0, str(REPO))
+
+from tests.lib.xcecluster import BIN, Cluster, wait_for  # noqa: E402
+
+# Generous: the store polls below cover bulk work on a 2-core machine.
+LONG = 600.0
+
+
+def emit(name, value, unit):
+    print(f"{name} {value:.3f} {unit}" if isinstance(value, float)
+          else f"{name} {value} {unit}", flush=True)
+
+
+def note(text):
+    print(f"# {text}", file=sys.stderr, flush=True)
+
+
+def median_ms(seconds):
+    return statistics.median(seconds) * 1000.0
+
+
+@contextlib.contextmanager
+def cluster(mxj=None, start=True, root=None):
+    """A cluster on a fresh temp dir; always stopped and removed on exit."""
+    tmp = Path(root) if root else Path(tempfile.mkdtemp(prefix="xce-bench-"))
+    clu = Cluster(tmp, name="benchclu", mxj=mxj)
+    try:
+        if start:
+            clu.start()
+        yield clu
+    finally:
+        try:
+            clu.stop()
+        finally:
+            if root is None:
+                shutil.rmtree(tmp, ignore_errors=True)
+
+
+def command(clu, *argv, check=True):
+    """Run one installed command as a user would; return (seconds, stdout)."""
+    cmd = [str(BIN / argv[0]), *argv[1:]]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, env=clu.env, cwd=clu.root, capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL)
+    elapsed = time.perf_counter() - t0
+    if check and proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)}: rc={proc.returncode} "
+                           f"{proc.stderr.strip()}")
+    return elapsed, proc.stdout
+
+
+def has_command(name):
+    """True when the installed entry point can be imported (badmin may not yet)."""
+    if not (BIN / name).exists():
+        return False
+    probe = subprocess.run([str(BIN / name), "--help"], capture_output=True,
+                           stdin=subprocess.DEVNULL)
+    return probe.returncode == 0
+
+
+def env_for(clu):
+    """Point this process's xce libraries at *clu* (Site() reads XCE_ENVDIR)."""
+    os.environ["XCE_ENVDIR"] = str(clu.envdir)
