@@ -1,0 +1,67 @@
+"""Controller down: bsub says so and waits; the request survives and runs once."""
+
+import subprocess
+
+from tests.lib.xcecluster import BIN, wait_for
+
+
+def _bsub_background(cluster, *argv, timeout="30"):
+    return subprocess.Popen(
+        [str(BIN / "bsub"), *argv], cwd=cluster.root, text=True,
+        env=dict(cluster.env, XCE_REQUEST_TIMEOUT=timeout),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _jobs_named(cluster, name):
+    r = cluster.run("bjobs", "-a", "-w", "-noheader", "-J", name)
+    return [line.split()[0] for line in r.out.splitlines()]
+
+
+def test_bsub_waits_for_a_stopped_controller(cluster):
+    cluster.kill_controller()
+    proc = _bsub_background(cluster, "-J", "waiter", "true")
+    wait_for(lambda: any((cluster.spool / "incoming").iterdir()),
+             what="the request to be spooled")
+    cluster.start()
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0
+    assert err == "Cannot connect to LSF. Please wait ...\n"
+    assert out.startswith("Job <") and "is submitted to default queue" in out
+    jobid = out.split("<")[1].split(">")[0]
+    assert _jobs_named(cluster, "waiter") == [jobid]
+
+
+def test_a_request_left_by_bsub_that_gave_up_runs_once(cluster):
+    cluster.kill_controller()
+    r = cluster.run("bsub", "-J", "orphan", "-o", "orphan.out", "echo ran",
+                    env={"XCE_REQUEST_TIMEOUT": "0.5"})
+    assert r.rc == 255 and r.out == ""
+    lines = r.err.splitlines()
+    assert lines[0] == "Cannot connect to LSF. Please wait ..."
+    assert lines[1].startswith("Request <") and "still spooled" in lines[1]
+    cluster.start()
+    wait_for(lambda: _jobs_named(cluster, "orphan"), what="the orphan job")
+    jobid = int(_jobs_named(cluster, "orphan")[0])
+    cluster.wait_stat(jobid, "DONE")
+    # A second restart must not submit it again.
+    cluster.kill_controller()
+    cluster.start()
+    assert _jobs_named(cluster, "orphan") == [str(jobid)]
+    assert (cluster.root / "orphan.out").read_text().splitlines().count("ran") == 1
+
+
+def test_running_job_survives_a_controller_restart(cluster):
+    jobid = cluster.submit("-o", "s.out", "sleep 2; echo survived")
+    cluster.wait_stat(jobid, "RUN")
+    cluster.kill_controller()
+    cluster.start()
+    cluster.wait_stat(jobid, "DONE")
+    text = (cluster.root / "s.out").read_text()
+    assert text.splitlines().count("survived") == 1
+
+
+def test_a_second_controller_on_the_same_spool_is_refused(cluster):
+    r = cluster.run("xce-controller", "--envdir", str(cluster.envdir), "-f")
+    assert r.rc == 255
+    assert r.err.startswith("xce-controller: another instance holds ")
+    assert cluster.proc.poll() is None
