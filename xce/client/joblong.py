@@ -1,0 +1,194 @@
+"""``bjobs -l``: LSF's long, multi-line job description.
+
+Each job is a list of logical lines (the header, then one line per event,
+then blocks such as RUNLIMIT and MEMORY USAGE) that are wrapped mechanically
+after 79 characters (see :mod:`xce.client.joblong_wrap`); jobs are separated
+by a line of 78 dashes.  Tools parse these strings (Toil: ``Status <RUN>``,
+``Done successfully``, ``Completed <exit>``, ``MAX MEM: (.*?);``), so the
+wording follows LSF's.
+"""
+
+import time
+
+from xce.client import jobfmt
+from xce.client import jobvalues as jv
+from xce.client.joblong_wrap import CONTINUATION, wrap
+
+SEPARATOR = "-" * 78
+
+
+def long_format(rows, reader=None, params=None, now=None):
+    """The whole ``bjobs -l`` text for *rows* (print adds the last newline)."""
+    now = time.time() if now is None else now
+    queues = {q["name"]: q["conf"] for q in reader.queues()} if reader else {}
+    records = [job_record(row, queues.get(row.get("queue")), now)
+               for row in rows]
+    return ("\n" + SEPARATOR + "\n").join(records) + "\n"
+
+
+def job_record(row, queue_conf=None, now=None):
+    """One job's text: a leading blank line, then its wrapped lines."""
+    now = time.time() if now is None else now
+    spec = jv.spec(row)
+    home = jv.home_of(row.get("user"))
+    lines = [header_line(row, spec), submitted_line(row, spec, home)]
+    if jv.started(row):
+        lines.append(started_line(row, spec, home))
+    lines += state_lines(row, now)
+    lines += limit_lines(spec, jv.runlimit_minutes(row, spec, queue_conf))
+    lines += memory_lines(row)
+    lines += resreq_lines(row, spec)
+    return "\n" + "\n".join(wrap(line) for line in lines)
+
+
+def header_line(row, spec):
+    items = [f"Job <{jobfmt.job_label(row)}>"]
+    if spec.get("name"):                  # only a name the user gave (-J)
+        items.append(f"Job Name <{row.get('name')}>")
+    items += [f"User <{row.get('user')}>",
+              f"Project <{spec.get('project') or 'default'}>",
+              f"Status <{row.get('stat')}>", f"Queue <{row.get('queue')}>"]
+    if spec.get("user_priority"):
+        items.append(f"Job Priority <{spec['user_priority']}>")
+    command = (row.get("command") or "").replace("\n", "; ")
+    items.append(f"Command <{command}>")
+    return ", ".join(items)
+
+
+def _file_item(label, path, mode):
+    # -oo/-eo (mode "w") replace the file; LSF marks them "(overwrite)".
+    if mode == "w":
+        label += " (overwrite)"
+    return f"{label} <{path}>"
+
+
+def submitted_line(row, spec, home):
+    text = (f"{jv.long_time(row.get('submit_time') or 0)}: "
+            f"Submitted from host <{row.get('from_host')}>")
+    if spec.get("hold"):
+        text += " with hold"
+    items = [f"CWD <{jv.home_relative(spec.get('subcwd'), home) or '$HOME'}>"]
+    if spec.get("specified_cwd"):
+        items.append(f"Specified CWD <{spec['specified_cwd']}>")
+    if spec.get("stdin"):
+        items.append(f"Input File <{spec['stdin']}>")
+    if spec.get("stdout"):
+        items.append(_file_item("Output File", spec["stdout"],
+                                spec.get("stdout_mode")))
+    if spec.get("stderr"):
+        items.append(_file_item("Error File", spec["stderr"],
+                                spec.get("stderr_mode")))
+    items += _request_items(spec)
+    return ", ".join([text] + items) + ";"
+
+
+def _request_items(spec):
+    items = []
+    lo, hi = (spec.get("nslots") or [1, 1])[:2]
+    if lo == hi and lo > 1:
+        items.append(f"{lo} Task(s)")
+    elif hi > lo:
+        items.append(f"{lo}-{hi} Processors Requested")
+    resreq = spec.get("resreq") or []
+    if resreq:
+        text = resreq[0] if len(resreq) == 1 else \
+            (spec.get("resreq_merged") or " ".join(resreq))
+        items.append(f"Requested Resources <{text}>")
+    depend = spec.get("depend") or spec.get("dependency")
+    if depend:
+        items.append(f"Dependency Condition <{depend}>")
+    return items
+
+
+def started_line(row, spec, home):
+    hosts = jv.hosts(row)
+    where = " ".join(f"<{h}>" for h in jv.counted_hosts(hosts))
+    n = len(hosts)
+    items = [f"{jv.long_time(row['start_time'])}: Started {n} Task(s) on "
+             f"Host(s) {where}", f"Allocated {n} Slot(s) on Host(s) {where}"]
+    if home:
+        items.append(f"Execution Home <{home}>")
+    if spec.get("cwd"):
+        items.append(f"Execution CWD <{spec['cwd']}>")
+    if not spec.get("stdout") and row.get("outfile"):
+        # No -o: the output is kept under the spool; say where.
+        items.append(f"Output File (spool) <{row['outfile']}>")
+    return ", ".join(items) + ";"
+
+
+def state_lines(row, now):
+    stat = row.get("stat")
+    if stat in ("PEND", "PSUSP"):
+        return [" PENDING REASONS:"] + jobfmt.pend_reasons(row,
+                                                          host_names=True)
+    if stat in ("DONE", "EXIT"):
+        return finish_lines(row)
+    lines = usage_lines(row, now)
+    if stat == "USUSP":
+        lines += [" SUSPENDING REASONS:", " The job was suspended by user;"]
+    return lines
+
+
+def usage_lines(row, now):
+    """The ``Resource usage collected.`` block of a running job."""
+    cpu, mem = row.get("cpu_time"), row.get("max_mem")
+    pids = (row.get("pids") or "").split()
+    if not (cpu or mem or pids):
+        return []
+    lines = [f"{jv.long_time(now)}: Resource usage collected."]
+    if cpu:
+        lines.append(f"{CONTINUATION}The CPU time used is {int(cpu)} "
+                     "seconds.")
+    if mem:
+        lines.append(f"{CONTINUATION}MEM: {jv.mem_bytes(mem)}")
+    if pids:
+        lines.append(f"{CONTINUATION}PGID: {row.get('pgid') or pids[0]};  "
+                     f"PIDs: {' '.join(pids)}")
+    return lines
+
+
+def finish_lines(row):
+    end = jv.long_time(row.get("end_time") or 0)
+    code = row.get("exit_code")
+    if row.get("stat") == "DONE":
+        text = "Done successfully."
+    elif code:
+        text = f"Exited with exit code {code}."
+    else:
+        text = "Exited."
+    if jv.hosts(row) and row.get("start_time"):
+        cpu = row.get("cpu_time")
+        text += (" The CPU time used is unknown." if cpu is None else
+                 f" The CPU time used is {cpu:.1f} seconds.")
+    if row.get("stat") == "DONE":
+        completed = "Completed <done>."
+    else:
+        reason = jv.exit_reason(row)
+        completed = f"Completed <exit>; {reason}." if reason \
+            else "Completed <exit>."
+    return [f"{end}: {text}", f"{end}: {completed}"]
+
+
+def limit_lines(spec, runlimit):
+    lines = []
+    if runlimit:
+        lines += ["", f" {'RUNLIMIT':<24}", f" {runlimit:.1f} min"]
+    if spec.get("memlimit"):
+        number, letter = jv.limit_amount(spec["memlimit"]).split()
+        lines += ["", " MEMLIMIT", f" {number:>8} {letter}"]
+    return lines
+
+
+def memory_lines(row):
+    if not row.get("max_mem"):
+        return []
+    avg = jv.mem_bytes(row.get("avg_mem")) or "-"
+    return ["", " MEMORY USAGE:",
+            f" MAX MEM: {jv.mem_bytes(row['max_mem'])};  AVG MEM: {avg}"]
+
+
+def resreq_lines(row, spec):
+    combined = spec.get("resreq_merged") or "-"
+    effective = combined if jv.started(row) else "-"
+    return ["", " RESOURCE REQUIREMENT DETAILS:", f" Combined: {combined}",
+            f" Effective: {effective}"]
