@@ -1,0 +1,45 @@
+"""bhosts: show batch hosts, reading the state store directly."""
+
+import click
+
+from xce.cli.common import lsf_command, run
+from xce.client import info_hosts
+from xce.client.info import open_state
+from xce.errors import XceError, text
+
+
+@lsf_command(help="Display information about batch hosts.")
+@click.option("-w", "wide", is_flag=True, help="Wide format: precise states, nothing truncated.")
+@click.option("-l", "long", is_flag=True, help="Long format.")
+@click.option("-R", "res_req", metavar="res_req", help="Accepted; not used to select hosts yet.")
+@click.argument("names", nargs=-1)
+def cli(wide, long, res_req, names):
+    if wide and long:
+        raise click.UsageError("-w and -l cannot be used together")
+    _, reader = open_state()
+    hosts = _select(reader.hosts(), names, reader.meta().get("cluster"))
+    counts = reader.host_counts()
+    if long:
+        print(info_hosts.long_blocks(hosts, counts), end="")
+    else:
+        print(info_hosts.short_table(hosts, counts, wide))
+    return 0
+
+
+def _select(hosts, names, cluster):
+    by_name = {h["name"]: h for h in hosts}
+    if names and cluster not in names and "all" not in names:
+        for name in names:
+            if name not in by_name:
+                raise XceError(text("BAD_HOST", name))
+        hosts = [by_name[n] for n in dict.fromkeys(names)]
+    # LSF lists hosts sorted by name.
+    return sorted(hosts, key=lambda h: h["name"])
+
+
+def main(argv=None):
+    run(cli, "bhosts", argv)
+
+
+if __name__ == "__main__":
+    main()

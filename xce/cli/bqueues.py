@@ -1,0 +1,56 @@
+"""bqueues: show queues, reading the state store directly."""
+
+import click
+
+from xce.cli.common import lsf_command, run
+from xce.client import info_queues
+from xce.client.info import open_state
+from xce.errors import XceError, text
+
+
+@lsf_command(help="Display information about queues.")
+@click.option("-w", "wide", is_flag=True, help="Wide format: nothing truncated.")
+@click.option("-l", "long", is_flag=True, help="Long format.")
+@click.option("-m", "host", metavar="host_name", help="Queues that can use this host.")
+@click.option("-u", "user", metavar="user_name", help="Queues this user can use.")
+@click.argument("names", nargs=-1)
+def cli(wide, long, host, user, names):
+    if wide and long:
+        raise click.UsageError("-w and -l cannot be used together")
+    _, reader = open_state()
+    queues = _select(reader.queues(), names, host, user)
+    counts = info_queues.slot_counts(reader.job_counts())
+    if long:
+        print(info_queues.long_blocks(queues, counts), end="")
+    else:
+        print(info_queues.short_table(queues, counts, wide))
+    return 0
+
+
+def _select(queues, names, host, user):
+    by_name = {q["name"]: q for q in queues}
+    if names and names != ("default",):
+        for name in names:
+            if name not in by_name:
+                raise XceError(text("BAD_QUEUE", name))
+        queues = [by_name[n] for n in dict.fromkeys(names)]
+    elif names:
+        queues = [q for q in queues if q["conf"].get("default")]
+    if host:
+        queues = [q for q in queues
+                  if not q["conf"].get("hosts") or host in q["conf"]["hosts"]]
+    if user and user != "all":
+        queues = [q for q in queues
+                  if not q["conf"].get("users") or user in q["conf"]["users"]
+                  or "all" in q["conf"]["users"]]
+    if not queues:
+        raise XceError("No such queue")
+    return queues
+
+
+def main(argv=None):
+    run(cli, "bqueues", argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""What the information commands share: the site's state, LSF's column
+helpers, and the small outputs of lsid and lsclusters.
+
+LSF builds its tables from fixed-width cells, each followed by one blank
+(volclava ``prtWord``/``prtValue``/``prtDash``); these helpers do the same so
+every table lines up with the real commands'.
+"""
+
+import socket
+
+from xce import LSF_COMPAT_VERSION, __version__
+from xce.envdir import Site
+from xce.store.reader import Reader
+
+# lsf.conf key the controller writes with the cluster's name.
+CLUSTER_KEY = "XCE_CLUSTER_NAME"
+
+
+def open_state():
+    """The site and a read-only view of its store."""
+    site = Site()
+    return site, Reader(site.store_path)
+
+
+def cell(text, width):
+    """Left-justified and cut to *width* (``prtWord(len, w, 0)``)."""
+    return f"{text:<{width}.{width}} "
+
+
+def lcell(text, width):
+    """Left-justified, never cut (``prtWordL``: wide output)."""
+    return f"{text:<{width}} "
+
+
+def rcell(text, width):
+    """Right-justified header cell, cut to *width*."""
+    return f"{text:>{width}.{width}} "
+
+
+def num(value, width):
+    """A limit: the number, or ``-`` when unlimited (``prtValue``/``prtDash``)."""
+    return f"{'-' if value is None else value:>{width}} "
+
+
+def cut_front(name, width):
+    """Long names lose their front and gain a ``*`` (LSF 10.1's default view)."""
+    if len(name) <= width:
+        return name
+    return "*" + name[-(width - 1):]
+
+
+def line(*cells):
+    """Join cells; LSF's trailing blank is dropped so lines end cleanly."""
+    return "".join(cells).rstrip()
+
+
+# -- lsid -------------------------------------------------------------------
+def lsid_text(meta, site):
+    """lsid's lines.  Line 1 keeps IBM's shape: Toil extracts the version
+    with ``IBM Spectrum LSF Standard (.*),``, so it holds exactly one comma."""
+    cluster = meta.get("cluster") or site.conf.get(CLUSTER_KEY, "")
+    master = meta.get("master") or socket.gethostname()
+    return "\n".join([
+        f"IBM Spectrum LSF Standard {LSF_COMPAT_VERSION}, xce {__version__}",
+        "xce is an LSF-compatible batch system; it is not IBM software.",
+        f"It reproduces the commands and formats of LSF {LSF_COMPAT_VERSION}.",
+        "",
+        f"My cluster name is {cluster}",
+        f"My master name is {master}",
+    ])
+
+
+# -- lsclusters ---------------------------------------------------------------
+LSCLUSTERS_WIDTHS = (14, 8, 22, 8, 8, 8)
+
+
+def lsclusters_text(meta, hosts, site, wide=False):
+    """One cluster: its name first on line 2 (Snakemake reads that token)."""
+    cluster = meta.get("cluster") or site.conf.get(CLUSTER_KEY, "")
+    master = meta.get("master") or socket.gethostname()
+    admin = (meta.get("admins") or "root").split()[0]
+    status = "ok" if hosts else "unknown"
+    servers = len(hosts)
+    w = LSCLUSTERS_WIDTHS
+    head = ("CLUSTER_NAME", "STATUS", "MASTER_HOST", "ADMIN", "HOSTS",
+            "SERVERS")
+    title = (f"{head[0]:<{w[0]}} {head[1]:<{w[1]}} {head[2]:<{w[2]}} "
+             f"{head[3]:>{w[3]}} {head[4]:>{w[4]}} {head[5]:>{w[5]}}")
+    fit = (lambda s, n: f"{s:<{n}}") if wide else \
+        (lambda s, n: f"{s:<{n}.{n}}")
+    row = (f"{fit(cluster, w[0])} {fit(status, w[1])} {fit(master, w[2])} "
+           f"{admin:>{w[3]}} {len(hosts):>{w[4]}} {servers:>{w[5]}}")
+    return f"{title}\n{row}"

@@ -1,0 +1,103 @@
+"""badmin's requests and their LSF wording.
+
+Names are checked against the store first, so one bad name stops the whole
+command before anything changes, as LSF's badmin does.  Queue results go to
+stdout (``Queue <normal> is opened``); host results go to stderr
+(``Close <hostA> ...... done``), as LSF prints them.
+"""
+
+import socket
+import sys
+
+from xce.errors import EXIT_FAILURE, XceError, text
+from xce.spool.client import call
+
+QUEUE_OPS = ("qopen", "qclose", "qact", "qinact")
+HOST_OPS = {"hopen": "Open", "hclose": "Close"}
+
+
+def queue_names(reader, names):
+    """No name: the default queue; ``all``: every queue; else check each."""
+    queues = reader.queues()
+    known = [q["name"] for q in queues]
+    if not names:
+        default = [q["name"] for q in queues if q["conf"].get("default")]
+        return default[:1] or known[:1]
+    if "all" in names:
+        return known
+    for name in names:
+        if name not in known:
+            raise XceError(text("BAD_QUEUE", name))
+    return list(dict.fromkeys(names))
+
+
+def host_names(reader, names, cluster=None):
+    """No name: this host; ``all`` or the cluster's name: every host."""
+    known = [h["name"] for h in reader.hosts()]
+    if not names:
+        names = [socket.gethostname()]
+    if "all" in names or (cluster and cluster in names):
+        return known
+    for name in names:
+        if name not in known:
+            raise XceError(text("BAD_HOST", name))
+    return list(dict.fromkeys(names))
+
+
+def queue_control(site, op, names, comment=None):
+    reply = call(site, "admin", {"op": op, "names": names,
+                                 "comment": comment})
+    if "results" not in reply:
+        # One refusal for the request (e.g. not an admin): LSF says it per queue.
+        for name in names:
+            print(f"{name}: {reply.get('error') or 'Request failed'}",
+                  file=sys.stderr)
+        return EXIT_FAILURE
+    failed = False
+    for r in reply["results"]:
+        if r.get("ok"):
+            print(r["text"])
+        else:
+            failed = True
+            print(r.get("error") or "Request failed", file=sys.stderr)
+    return EXIT_FAILURE if failed else 0
+
+
+def host_control(site, op, names, comment=None):
+    reply = call(site, "admin", {"op": op, "names": names,
+                                 "comment": comment})
+    verb = HOST_OPS[op]
+    if "results" not in reply:
+        err = reply.get("error") or "Request failed"
+        for name in names:
+            print(f"{verb} <{name}> ...... Host control failed: {err}",
+                  file=sys.stderr)
+        return EXIT_FAILURE
+    failed = False
+    for name, r in zip(names, reply["results"]):
+        if r.get("ok"):
+            print(r["text"], file=sys.stderr)
+        else:
+            failed = True
+            print(f"{verb} <{name}> ...... Host control failed: "
+                  f"{r.get('error') or 'Request failed'}", file=sys.stderr)
+    return EXIT_FAILURE if failed else 0
+
+
+def reconfig(site, check_only):
+    """badmin reconfig / ckconfig: the controller checks (and applies)."""
+    print("\nChecking configuration files ...\n", file=sys.stderr)
+    reply = call(site, "admin", {"op": "reconfig", "check": check_only})
+    if reply.get("errors"):
+        print("There are fatal errors.\n", file=sys.stderr)
+        for err in reply["errors"]:
+            print(err, file=sys.stderr)
+        if not check_only:
+            print("\nReconfiguration aborted.", file=sys.stderr)
+        return EXIT_FAILURE
+    if not reply.get("ok"):
+        raise XceError(reply.get("error") or "Request failed")
+    print("No errors found.\n", file=sys.stderr)
+    if not check_only:
+        print("Reconfiguration initiated")
+    return 0

@@ -1,0 +1,105 @@
+"""bhosts' layouts: the default table, -w, and the -l blocks.
+
+Widths follow LSF 10.1 (reference section 4.2): name 18, STATUS 11
+(14 with -w and -l), JL/U 5, the counts 6, one blank after each.  The
+default view says ``closed`` for every closed state; -w and -l say which.
+"""
+
+from xce.client.info import cell, lcell, line, num, rcell
+from xce.client.info_queues import LOAD_HEADER
+
+_COUNTS = (rcell("MAX", 6), rcell("NJOBS", 6), rcell("RUN", 6),
+           rcell("SSUSP", 6), rcell("USUSP", 6), rcell("RSV", 6))
+HEADER = line(cell("HOST_NAME", 18), cell("STATUS", 11), rcell("JL/U", 5),
+              *_COUNTS)
+WIDE_HEADER = line(cell("HOST_NAME", 18), cell("STATUS", 14),
+                   rcell("JL/U", 5), *_COUNTS)
+LONG_HEADER = line(cell("STATUS", 14), rcell("CPUF", 6), rcell("JL/U", 5),
+                   *_COUNTS, "DISPATCH_WINDOW")
+# The load indices bhosts -l shows, and the width of each column.
+# (name, width, format of a value, what the Reserved row shows)
+_LOAD = (("r15s", 6, "{:.1f}", "0.0"), ("r1m", 6, "{:.1f}", "0.0"),
+         ("r15m", 6, "{:.1f}", "0.0"), ("ut", 6, "{:.0%}", "0%"),
+         ("pg", 6, "{:.1f}", "0.0"), ("io", 6, "{:.0f}", "0"),
+         ("ls", 5, "{:.0f}", "0"), ("it", 6, "{:.0f}", "0"),
+         ("tmp", 6, "{:.0f}M", "0M"), ("swp", 6, "{:.0f}M", "0M"),
+         ("mem", 6, "{:.0f}M", "0M"))
+_NO_THRESHOLD = ("   -  " * 3 + "   - " + "      - " + "    - " + "   - " +
+                 "    - " + "    -  " * 3)
+
+
+def host_view(host, counts):
+    """The numbers a bhosts row shows, and the precise status."""
+    per = counts.get(host["name"], {})
+    run = per.get("RUN", 0) + per.get("UNKWN", 0)
+    ssusp, ususp = per.get("SSUSP", 0), per.get("USUSP", 0)
+    njobs = run + ssusp + ususp
+    state = host["status"]
+    # A host with every slot taken is closed_Full (LSF's HOST_STAT_FULL).
+    if state == "ok" and host["mxj"] and njobs >= host["mxj"]:
+        state = "closed_Full"
+    return {"status": state, "max": host["mxj"],
+            "jl_u": (host["conf"] or {}).get("jl_u"), "njobs": njobs,
+            "run": run, "ssusp": ssusp, "ususp": ususp, "rsv": 0}
+
+
+def short_status(state):
+    return "closed" if state.startswith("closed") else state
+
+
+def _numbers(v):
+    return (num(v["jl_u"], 5) + num(v["max"], 6) +
+            f"{v['njobs']:>6} {v['run']:>6} {v['ssusp']:>6} "
+            f"{v['ususp']:>6} {v['rsv']:>6}")
+
+
+def short_line(host, counts, wide=False):
+    v = host_view(host, counts)
+    if wide:
+        return lcell(host["name"], 18) + lcell(v["status"], 14) + _numbers(v)
+    return (cell(host["name"], 18) + lcell(short_status(v["status"]), 11) +
+            _numbers(v))
+
+
+def short_table(hosts, counts, wide=False):
+    head = WIDE_HEADER if wide else HEADER
+    return "\n".join([head] + [short_line(h, counts, wide) for h in hosts])
+
+
+def long_blocks(hosts, counts):
+    return "\n".join(_long_block(h, counts) for h in hosts)
+
+
+def _long_block(host, counts):
+    v = host_view(host, counts)
+    row = (lcell(v["status"], 14) + f"{1.0:>6.2f} " + _numbers(v) +
+           "      -")
+    out = [f"HOST  {host['name']}", LONG_HEADER, row, ""]
+    if v["status"] not in ("unavail", "unreach"):
+        out += [" CURRENT LOAD USED FOR SCHEDULING:"] + \
+            _load_rows(host.get("load") or {}, v) + [""]
+    out += [" LOAD THRESHOLD USED FOR SCHEDULING:", LOAD_HEADER,
+            " loadSched" + _NO_THRESHOLD, " loadStop " + _NO_THRESHOLD, ""]
+    return "\n".join(x.rstrip() for x in out) + "\n"
+
+
+def _load_rows(load, v):
+    """Total (current load, ``-`` when the agent reported none) and Reserved."""
+    names = " " * 12 + "".join(f"{n:>{w}}" for n, w, _, _ in _LOAD)
+    total = " " + f"{'Total':<11}" + "".join(
+        f"{_fmt(load.get(n), f):>{w}}" for n, w, f, _ in _LOAD)
+    reserved = " " + f"{'Reserved':<11}" + "".join(
+        f"{r:>{w}}" for n, w, _, r in _LOAD)
+    # LSF 10.1 adds a slots column: the free slots, none reserved.
+    free = (v["max"] - v["njobs"]) if v["max"] else "-"
+    return [names + f"{'slots':>7}", total + f"{free:>7}",
+            reserved + f"{'-':>7}", ""]
+
+
+def _fmt(value, fmt):
+    if value is None:
+        return "-"
+    try:
+        return fmt.format(float(value))
+    except (TypeError, ValueError):
+        return str(value)

@@ -1,0 +1,135 @@
+"""bqueues' layouts: the default table, -w, and the -l blocks.
+
+Widths follow LSF 10.1 (reference section 4.1): name 15, PRIO 4,
+STATUS 14, MAX/JL/U/JL/P/JL/H 4, NJOBS/PEND/RUN/SUSP 5, one blank after
+each.  Counts are job slots, as LSF counts them.
+"""
+
+from xce.client.info import cell, cut_front, lcell, line, num, rcell
+
+HEADER = line(cell("QUEUE_NAME", 15), cell("PRIO", 4), cell("STATUS", 14),
+              rcell("MAX", 4), rcell("JL/U", 4), rcell("JL/P", 4),
+              rcell("JL/H", 4), rcell("NJOBS", 5), rcell("PEND", 5),
+              rcell("RUN", 5), rcell("SUSP", 5))
+LONG_HEADER = line(cell("PRIO", 4), cell("NICE", 4), cell("STATUS", 14),
+                   rcell("MAX", 4), rcell("JL/U", 4), rcell("JL/P", 4),
+                   rcell("JL/H", 4), rcell("NJOBS", 5), rcell("PEND", 5),
+                   rcell("RUN", 5), rcell("SSUSP", 5), rcell("USUSP", 5),
+                   rcell("RSV", 4))
+SEPARATOR = "-" * 79
+# Which job states fall in which bqueues column.
+_COLUMN = {"PEND": "pend", "PSUSP": "pend", "RUN": "run", "UNKWN": "run",
+           "SSUSP": "ssusp", "USUSP": "ususp"}
+LOAD_HEADER = ("           r15s   r1m  r15m   ut      pg    io   ls    it"
+               "    tmp    swp    mem")
+# volclava's printThresholds prints these cells for indices with no threshold.
+_NO_THRESHOLD = ("   -  " * 3 + "   - " + "      - " + "    - " + "   - " +
+                 "    - " + "    -  " * 3)
+
+
+def slot_counts(job_counts):
+    """queue -> {pend, run, ssusp, ususp, njobs} in slots."""
+    out = {}
+    for (queue, stat), (_jobs, slots) in job_counts.items():
+        column = _COLUMN.get(stat)
+        if column is None:
+            continue
+        per = out.setdefault(queue, dict.fromkeys(
+            ("pend", "run", "ssusp", "ususp", "njobs"), 0))
+        per[column] += slots
+        per["njobs"] += slots
+    return out
+
+
+def _counts(counts, name):
+    return counts.get(name) or dict.fromkeys(
+        ("pend", "run", "ssusp", "ususp", "njobs"), 0)
+
+
+def status(queue, long=False):
+    """``Open:Active``; -l tells an admin's inactivation as ``Inact_Adm``."""
+    text = "Open:" if queue["open"] else "Closed:"
+    if queue["active"]:
+        return text + "Active"
+    return text + ("Inact_Adm" if long else "Inact")
+
+
+def _limits(conf, long=False):
+    pjob = conf.get("pjob_limit")
+    if pjob is not None:
+        pjob = f"{pjob:.1f}" if long else f"{pjob:.0f}"
+    return (num(conf.get("qjob_limit"), 4) + num(conf.get("ujob_limit"), 4) +
+            num(pjob, 4) + num(conf.get("hjob_limit"), 4))
+
+
+def short_line(queue, counts, wide=False):
+    c = _counts(counts, queue["name"])
+    prio = f"{queue['priority']:>3} "
+    if wide:
+        head = lcell(queue["name"], 15) + lcell(prio, 4) + \
+            lcell(status(queue), 14)
+    else:
+        head = cell(cut_front(queue["name"], 15), 15) + cell(prio, 4) + \
+            cell(status(queue), 14)
+    return (head + _limits(queue["conf"]) +
+            f"{c['njobs']:>5} {c['pend']:>5} {c['run']:>5} "
+            f"{c['ssusp'] + c['ususp']:>5}")
+
+
+def short_table(queues, counts, wide=False):
+    return "\n".join([HEADER] + [short_line(q, counts, wide) for q in queues])
+
+
+def long_blocks(queues, counts):
+    """Every queue's -l block, separated by LSF's dashed line."""
+    n_default = sum(1 for q in queues if q["conf"].get("default"))
+    blocks = [_long_block(q, counts, n_default) for q in queues]
+    return "\n" + f"\n{SEPARATOR}\n\n".join(blocks)
+
+
+def _long_block(queue, counts, n_default):
+    conf = queue["conf"]
+    c = _counts(counts, queue["name"])
+    desc = f"  -- {conf.get('description') or ''}"
+    if conf.get("default"):
+        desc += ("  This is the default queue." if n_default == 1 else
+                 "  This is one of the default queues.")
+    stats = (f"{queue['priority']:>3}  " + f"{0:>3}  " +
+             cell(status(queue, long=True), 14) + _limits(conf, long=True) +
+             f"{c['njobs']:>5} {c['pend']:>5} {c['run']:>5} "
+             f"{c['ssusp']:>5} {c['ususp']:>5} {0:>4}")
+    out = [f"QUEUE: {queue['name']}", desc, "", "PARAMETERS/STATISTICS",
+           LONG_HEADER, stats.rstrip()]
+    out += _limit_lines(conf)
+    out += ["", "SCHEDULING PARAMETERS", LOAD_HEADER,
+            (" loadSched" + _NO_THRESHOLD).rstrip(),
+            (" loadStop " + _NO_THRESHOLD).rstrip()]
+    if conf.get("exclusive"):
+        out += ["", "SCHEDULING POLICIES:  EXCLUSIVE"]
+    out += ["", "USERS:  " + (" ".join(conf["users"]) + " "
+                              if conf.get("users") else "all")]
+    out.append("HOSTS:  " + (" ".join(conf["hosts"]) + " "
+                             if conf.get("hosts") else "all"))
+    return "\n".join(x.rstrip() for x in out) + "\n"
+
+
+def _limit_lines(conf):
+    """DEFAULT LIMITS / MAXIMUM LIMITS in LSF's run-limit and memory rows."""
+    run = conf.get("runlimit") or [None, None]
+    mem = conf.get("memlimit") or [None, None]
+    out = []
+    # One configured value means (v, v): only a separate default is shown.
+    if run[0] != run[1] or mem[0] != mem[1]:
+        out += ["", "DEFAULT LIMITS:"] + _limit_rows(run[0], mem[0])
+        out += ["", "MAXIMUM LIMITS:"]
+    out += _limit_rows(run[1], mem[1])
+    return out
+
+
+def _limit_rows(run_minutes, mem_kb):
+    out = []
+    if run_minutes is not None:
+        out += ["", " RUNLIMIT", f" {float(run_minutes):.1f} min"]
+    if mem_kb is not None:
+        out += ["", " MEMLIMIT", f" {int(mem_kb):>6} K"]
+    return out
