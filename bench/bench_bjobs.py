@@ -1,0 +1,74 @@
+"""bjobs latency with 0, 1,000, 10,000 and 100,000 jobs in the store.
+
+The store is filled by writing rows with the controller's own writer into
+the stopped cluster's store (see _jobs.fill_store), then the controller is
+started again and ``bjobs`` (the caller's unfinished jobs) and ``bjobs -a``
+are timed as a user runs them, output included.
+
+Mix at each size N: up to 10,000 jobs PEND (in an inactive queue, so they
+stay pending), the rest DONE within the clean period (so ``bjobs -a`` shows
+them).  N=1,000 and 10,000 are all pending; N=100,000 is 10,000 pending and
+90,000 done.  Targets (issue 2): <= 94 ms at 10,000, <= 500 ms at 100,000.
+"""
+
+import sys
+
+from _common import cluster, command, emit, median_ms, note
+from _jobs import count_jobs, fill_store, template_row, wait_for
+
+SIZES = (0, 1000, 10000, 100000)
+MAX_PENDING = 10000
+QUEUE = "normal"
+
+
+def runs_for(n):
+    return 7 if n >= 100000 else 20
+
+
+def time_bjobs(clu, n, *args):
+    command(clu, "bjobs", *args, check=False)       # warm the page cache
+    return [command(clu, "bjobs", *args, check=False)[0]
+            for _ in range(runs_for(n))]
+
+
+def settle(clu, pending):
+    """Wait until the restarted controller has given every pending job its
+    pend reason: its first scheduling pass over them is then committed."""
+    if pending:
+        wait_for(lambda: count_jobs(
+            clu, "stat='PEND' AND pend_reason IS NOT NULL") >= pending,
+            timeout=120, what="pend reasons")
+
+
+def refill(clu, template, n):
+    clu.stop()
+    from xce.store.writer import Store
+    store = Store(clu.spool / "store" / "xce.db")
+    store.execute("DELETE FROM jobs")
+    store.commit()
+    store.close()
+    pending = min(n, MAX_PENDING)
+    fill_store(clu, template, n - pending, pending, inactive_queue=QUEUE)
+    clu.start()
+    settle(clu, pending)
+    got = count_jobs(clu)
+    if got != n:
+        raise RuntimeError(f"store holds {got} jobs, expected {n}")
+
+
+def main():
+    with cluster() as clu:
+        for n in SIZES:
+            if n:
+                if n == SIZES[1]:
+                    template = template_row(clu)
+                refill(clu, template, n)
+            default = time_bjobs(clu, n)
+            every = time_bjobs(clu, n, "-a")
+            note(f"bjobs at {n}: {len(default)} runs each")
+            emit(f"bjobs_latency_median_{n}", median_ms(default), "ms")
+            emit(f"bjobs_a_latency_median_{n}", median_ms(every), "ms")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
