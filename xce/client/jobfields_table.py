@@ -6,6 +6,8 @@ memory fields, an amount in KB so that a ``:unit`` suffix can scale it.
 Field names LSF knows but xce has no value for are still valid names.
 """
 
+import functools
+
 from xce.client import jobfmt
 from xce.client import jobvalues as jv
 
@@ -16,8 +18,16 @@ class Job:
     def __init__(self, row, now, queues=None):
         self.row = row
         self.now = now
-        self.spec = jv.spec(row)
+        self._spec = None
         self.queue_conf = (queues or {}).get(row.get("queue"), {})
+
+    @property
+    def spec(self):
+        # Decoded on first use: the submission holds the whole environment,
+        # and most field lists (jobid stat ...) never need it.
+        if self._spec is None:
+            self._spec = jv.spec(self.row)
+        return self._spec
 
     def get(self, key):
         value = self.row.get(key)
@@ -74,20 +84,27 @@ def _req_proc(i):
     return value
 
 
+@functools.lru_cache(maxsize=4096)
+def _minute(t):
+    return jobfmt.short_time(t)
+
+
+def _short_time(t):
+    # Many jobs share a minute; formatting each stamp is most of the cost.
+    return _minute(int(t) // 60 * 60) if t else ""
+
+
 def _time(key):
-    def value(j):
-        t = j.row.get(key)
-        return jobfmt.short_time(t) if t else ""
-    return value
+    return lambda j: _short_time(j.row.get(key))
 
 
 def _finish_time(j):
     if jv.finished(j.row):
-        return jobfmt.short_time(j.row.get("end_time"))
+        return _short_time(j.row.get("end_time"))
     limit = jv.runlimit_minutes(j.row, j.spec, j.queue_conf)
     if jv.started(j.row) and limit:
         # Expected end from the run limit, marked L as LSF does.
-        return jobfmt.short_time(j.row["start_time"] + limit * 60) + " L"
+        return _short_time(j.row["start_time"] + limit * 60) + " L"
     return ""
 
 

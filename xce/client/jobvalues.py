@@ -4,6 +4,7 @@ Stdlib only and cheap: every bjobs call may import it.  Memory amounts in
 the store are KB; LSF prints them scaled, as ``Kbytes``/``Mbytes``/``Gbytes``.
 """
 
+import functools
 import json
 import time
 
@@ -124,6 +125,7 @@ def hms(seconds):
     return f"{s // 3600:02d}:{s % 3600 // 60:02d}:{s % 60:02d}"
 
 
+@functools.lru_cache(maxsize=256)
 def home_of(user):
     """The user's home directory, or None if the name is unknown here."""
     import pwd
