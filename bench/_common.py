@@ -7,6 +7,7 @@ go to stderr so ``run_all.py | grep`` keeps only figures.
 import contextlib
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -38,9 +39,15 @@ def median_ms(seconds):
     return statistics.median(seconds) * 1000.0
 
 
+def _terminate(signum, frame):
+    # SystemExit unwinds through cluster()'s finally: daemons get stopped.
+    sys.exit(128 + signum)
+
+
 @contextlib.contextmanager
 def cluster(mxj=None, start=True, root=None):
     """A cluster on a fresh temp dir; always stopped and removed on exit."""
+    signal.signal(signal.SIGTERM, _terminate)
     tmp = Path(root) if root else Path(tempfile.mkdtemp(prefix="xce-bench-"))
     clu = Cluster(tmp, name="benchclu", mxj=mxj)
     try:
