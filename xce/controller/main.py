@@ -161,9 +161,10 @@ class Controller:
         key = (job["jobid"], job["idx"])
         if job["stat"] in states.FINISHED:
             self.jobs.pop(key, None)
-            self.dirty = True
         else:
             self.jobs[key] = job
+        if job["stat"] in states.FINISHED or job["stat"] == states.PEND:
+            self.dirty = True       # slots freed, or a job to place
 
     def find_jobs(self, jobid, idx):
         found = [j for (jid, i), j in self.jobs.items()

@@ -1,0 +1,166 @@
+"""bsub's options end to end, and its errors."""
+
+import pytest
+
+
+def _out(cluster, name):
+    return (cluster.root / name).read_text()
+
+
+def test_stderr_merges_into_o_without_e(cluster):
+    jobid = cluster.submit("-o", "m.out", "echo out; echo err >&2")
+    cluster.wait_stat(jobid, "DONE")
+    assert _out(cluster, "m.out").startswith("out\nerr\n")
+
+
+def test_separate_e_file_and_report_trailer(cluster):
+    jobid = cluster.submit("-o", "o.%J", "-e", "e.%J", "echo out; echo err >&2")
+    cluster.wait_stat(jobid, "DONE")
+    assert _out(cluster, f"e.{jobid}") == "err\n"
+    out = _out(cluster, f"o.{jobid}")
+    assert out.startswith("out\n")
+    assert f"Read file <e.{jobid}> for stderr output of this job." in out
+
+
+def test_o_appends_and_oo_overwrites(cluster):
+    (cluster.root / "a.out").write_text("old\n")
+    (cluster.root / "w.out").write_text("old\n")
+    j1 = cluster.submit("-o", "a.out", "-e", "a.err", "echo new")
+    j2 = cluster.submit("-oo", "w.out", "-eo", "w.err", "echo new")
+    cluster.wait_stat(j1, "DONE")
+    cluster.wait_stat(j2, "DONE")
+    assert _out(cluster, "a.out").startswith("old\nnew\n")
+    assert _out(cluster, "w.out").startswith("new\n")
+
+
+def test_input_file_and_cwd(cluster):
+    (cluster.root / "sub").mkdir()
+    (cluster.root / "sub" / "in.txt").write_text("from input\n")
+    jobid = cluster.submit("-cwd", "sub", "-i", "in.txt", "-o", "c.out",
+                           "cat; pwd")
+    cluster.wait_stat(jobid, "DONE")
+    lines = _out(cluster, "sub/c.out").splitlines()
+    assert lines[:2] == ["from input", str(cluster.root / "sub")]
+
+
+def test_missing_cwd_ends_the_job_with_cwd_reason(cluster):
+    jobid = cluster.submit("-cwd", "/nonexistent-dir", "-o",
+                           str(cluster.root / "cwd.out"), "true")
+    cluster.wait_stat(jobid, "EXIT")
+    assert "TERM_CWD_NOTEXIST" in _out(cluster, "cwd.out")
+
+
+def test_output_directory_gets_jobid_out(cluster):
+    (cluster.root / "logs").mkdir()
+    jobid = cluster.submit("-o", "logs", "echo into-dir")
+    cluster.wait_stat(jobid, "DONE")
+    assert _out(cluster, f"logs/{jobid}.out").startswith("into-dir\n")
+
+
+def test_env_rules(cluster):
+    env = {"XCE_A": "a", "XCE_B": "b"}
+    jobs = {
+        "all": cluster.submit("-env", "all", "-o", "all.out",
+                              "echo ${XCE_A:-unset} ${XCE_B:-unset}", env=env),
+        "none": cluster.submit("-env", "none", "-o", "none.out",
+                               "echo ${XCE_A:-unset} ${XCE_B:-unset}", env=env),
+        "mix": cluster.submit("-env", "all, ~XCE_A, XCE_C=c", "-o", "mix.out",
+                              "echo ${XCE_A:-unset} $XCE_B $XCE_C", env=env),
+        "list": cluster.submit("-env", "XCE_B", "-o", "list.out",
+                               "echo ${XCE_A:-unset} $XCE_B", env=env),
+    }
+    for jobid in jobs.values():
+        cluster.wait_stat(jobid, "DONE")
+    assert _out(cluster, "all.out").startswith("a b\n")
+    assert _out(cluster, "none.out").startswith("unset unset\n")
+    assert _out(cluster, "mix.out").startswith("unset b c\n")
+    assert _out(cluster, "list.out").startswith("unset b\n")
+
+
+def test_runlimit_kills_with_term_runlimit(cluster):
+    jobid = cluster.submit("-W", "0.02", "-o", "rl.out", "sleep 60")
+    cluster.wait_stat(jobid, "EXIT", timeout=40)
+    out = _out(cluster, "rl.out")
+    assert "TERM_RUNLIMIT: job killed after reaching LSF run time limit." in out
+    assert "Exited with exit code 140." in out
+
+
+def test_memlimit_kills_with_term_memlimit(cluster):
+    jobid = cluster.submit(
+        "-M", "20MB", "-o", "ml.out",
+        "python3 -c 'x = bytearray(300 << 20); import time; time.sleep(60)'")
+    cluster.wait_stat(jobid, "EXIT", timeout=40)
+    out = _out(cluster, "ml.out")
+    assert "TERM_MEMLIMIT: job killed after reaching LSF memory usage limit." \
+        in out
+
+
+def test_queue_runlimit_is_a_hard_limit(cluster):
+    r = cluster.run("bsub", "-q", "short", "-W", "90", "true")
+    assert (r.rc, r.out) == (255, "")
+    assert r.err == ("RUNLIMIT: Cannot exceed queue's hard limit(s). "
+                     "Job not submitted.\n")
+
+
+def test_block_returns_the_exit_code(cluster):
+    r = cluster.run("bsub", "-K", "exit 7")
+    assert r.rc == 7
+    assert r.err.splitlines()[0] == "<<Waiting for dispatch ...>>"
+    assert r.err.splitlines()[-1] == "<<Job is finished>>"
+    assert cluster.run("bsub", "-K", "true").rc == 0
+
+
+def test_hold_then_resume(cluster):
+    jobid = cluster.submit("-H", "true")
+    assert cluster.stat(jobid) == "PSUSP"
+    r = cluster.run("bresume", str(jobid))
+    assert (r.rc, r.out) == (0, f"Job <{jobid}> is being resumed\n")
+    cluster.wait_stat(jobid, "DONE")
+
+
+def test_resource_requirements_are_accepted_and_bad_ones_refused(cluster):
+    jobid = cluster.submit("-R", "select[mem>100] rusage[mem=10]",
+                           "-R", "span[hosts=1]", "true")
+    cluster.wait_stat(jobid, "DONE")
+    r = cluster.run("bsub", "-R", "select[[bad", "true")
+    assert (r.rc, r.out) == (255, "")
+    assert r.err.startswith("Bad resource requirement syntax")
+    assert r.err.endswith(". Job not submitted.\n")
+
+
+def test_no_o_keeps_output_under_the_spool(cluster):
+    jobid = cluster.submit("echo kept")
+    cluster.wait_stat(jobid, "DONE")
+    kept = list((cluster.spool / "output").glob(f"*/{jobid}.out"))
+    assert len(kept) == 1 and kept[0].read_text().startswith("kept\n")
+
+
+@pytest.mark.parametrize("argv, err", [
+    (["-z", "true"], "bsub: illegal option -- z\n"),
+    (["-W", "abc", "true"], "abc: Bad RUNLIMIT specification. Job not submitted.\n"),
+    (["-W", "1:75", "true"], "1:75: Bad RUNLIMIT specification. Job not submitted.\n"),
+    (["-M", "12XB", "true"], "12XB: Bad MEMLIMIT specification. Job not submitted.\n"),
+    (["-n", "0", "true"], "0: Bad argument. Job not submitted.\n"),
+    (["-n", "4,2", "true"], "4,2: Bad argument. Job not submitted.\n"),
+    (["-n", "x", "true"], "x: Bad argument. Job not submitted.\n"),
+    (["-n", "999", "true"], "Too many processors requested. Job not submitted.\n"),
+    (["-q", "nosuch", "true"], "nosuch: No such queue. Job not submitted.\n"),
+    (["-J", "a[b", "true"], "Bad job name. Job not submitted.\n"),
+])
+def test_bad_input_is_refused_with_lsf_messages(cluster, argv, err):
+    r = cluster.run("bsub", *argv)
+    assert r.rc == 255 and r.out == ""
+    assert r.err.startswith(err), r.err
+    assert cluster.proc.poll() is None
+
+
+def test_empty_stdin_script_is_refused(cluster):
+    r = cluster.run("bsub", input="#!/bin/sh\n# nothing\n")
+    assert (r.rc, r.out) == (255, "")
+    assert r.err == ("No command is specified in the script file. "
+                     "Job not submitted.\n")
+
+
+def test_help_exits_zero(cluster):
+    r = cluster.run("bsub", "-h")
+    assert r.rc == 0 and "Usage: bsub" in r.out and "-oo" in r.out
