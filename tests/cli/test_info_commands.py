@@ -124,6 +124,14 @@ def test_bhosts_full_host_is_closed_full_in_wide_view(make_cluster):
         "STATUS         "
     assert wide[1].split()[1] == "closed_Full"
     assert "closed_Full" in c.run("bhosts", "-l").out
+    assert c.run("badmin", "hclose").rc == 0
+    assert c.run("bhosts", "-w").out.splitlines()[1].split()[1] == \
+        "closed_Adm"
+    r = c.run("badmin", "hopen")
+    assert (r.rc, r.err) == (0, f"Open <{HOST}> ...... done : host remains "
+                             "closed due to job limit;  \n")
+    assert c.run("bhosts", "-w").out.splitlines()[1].split()[1] == \
+        "closed_Full"
 
 
 def test_bhosts_long_block(cluster):

@@ -47,7 +47,8 @@ def _host_op(op, verb):
         site, reader = open_state()
         targets = info_admin.host_names(reader, list(names),
                                         reader.meta().get("cluster"))
-        return info_admin.host_control(site, op, targets, comment)
+        full = info_admin.full_hosts(reader) if op == "hopen" else ()
+        return info_admin.host_control(site, op, targets, comment, full)
     return command
 
 

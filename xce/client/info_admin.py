@@ -63,7 +63,16 @@ def queue_control(site, op, names, comment=None):
     return EXIT_FAILURE if failed else 0
 
 
-def host_control(site, op, names, comment=None):
+def full_hosts(reader):
+    """Hosts whose slots are all taken: hopen leaves them closed_Full."""
+    from xce.client.info_hosts import host_view
+    counts = reader.host_counts()
+    return {h["name"] for h in reader.hosts()
+            if host_view(dict(h, status="ok"), counts)["status"] ==
+            "closed_Full"}
+
+
+def host_control(site, op, names, comment=None, full=()):
     reply = call(site, "admin", {"op": op, "names": names,
                                  "comment": comment})
     verb = HOST_OPS[op]
@@ -75,7 +84,10 @@ def host_control(site, op, names, comment=None):
         return EXIT_FAILURE
     failed = False
     for name, r in zip(names, reply["results"]):
-        if r.get("ok"):
+        if r.get("ok") and op == "hopen" and name in full:
+            print(f"{verb} <{name}> ...... done : host remains closed due to "
+                  "job limit;  ", file=sys.stderr)
+        elif r.get("ok"):
             print(r["text"], file=sys.stderr)
         else:
             failed = True
