@@ -164,3 +164,9 @@ def test_empty_stdin_script_is_refused(cluster):
 def test_help_exits_zero(cluster):
     r = cluster.run("bsub", "-h")
     assert r.rc == 0 and "Usage: bsub" in r.out and "-oo" in r.out
+
+
+def test_lsb_defaultqueue_names_the_default_queue(cluster):
+    r = cluster.run("bsub", "true", env={"LSB_DEFAULTQUEUE": "short"})
+    assert r.rc == 0
+    assert r.out.endswith("> is submitted to default queue <short>.\n")

@@ -39,15 +39,22 @@ def cli(all_states, done, running, pending, suspended, wide, long, user,
     where, args = query.where(params)
     rows = query.filter_names(reader.jobs(where, args))
     missing = _missing_ids(query, rows)
-    for label in missing:
-        print(f"Job <{label}> is not found", file=sys.stderr)
+    if not as_json:
+        for label in missing:
+            print(f"Job <{label}> is not found", file=sys.stderr)
+    if not fields and not (long or wide or pending):
+        fields = site.setting("LSB_BJOBS_FORMAT")
     if as_json and not fields:
         raise XceError("bjobs: -json must be used with -o")
     if fields:
         from xce.client.jobfields import format_fields
-        out = format_fields(rows, fields, as_json, noheader, reader, params)
+        out = format_fields(rows, fields, as_json, noheader, reader, params,
+                            missing=missing)
         if out:
             print(out)
+        if not rows and not missing and not as_json:
+            print(_nothing_found(query, all_states, done, running, pending,
+                                 suspended, queue), file=sys.stderr)
         return _exit(query, rows, missing)
     if not rows:
         if not missing:

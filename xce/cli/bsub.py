@@ -13,7 +13,7 @@ import click
 from xce.cli.common import lsf_command, run
 from xce.client import submit as sub
 from xce.envdir import Site
-from xce.errors import EXIT_FAILURE, XceError
+from xce.errors import XceError
 from xce.spool.client import call
 
 NOT_SUBMITTED = ". Job not submitted."
@@ -80,7 +80,9 @@ def _job_text(opts):
         if not any(l.strip() and not l.lstrip().startswith("#")
                    for l in script.splitlines()):
             raise sub.SubmitError("No command is specified in the script file")
-        return script, script, []
+        # LSF shows a spooled script by its first line (often "#!/bin/sh").
+        first = next(l for l in script.splitlines() if l.strip())
+        return first.strip(), script, []
     script = sub.read_script_file(words[0]) if len(words) >= 1 and \
         ("/" in words[0] or os.path.isfile(words[0])) else None
     command = " ".join(words)

@@ -21,7 +21,7 @@ def wait_for_job(site, jobid):
         if stat in ("RUN", "DONE", "EXIT") and not started and \
                 rows[0]["exec_hosts"]:
             started = True
-            if not quiet:
+            if not quiet and site.setting("LSB_SUBK_SHOW_EXEC_HOST"):
                 host = rows[0]["exec_hosts"].split()[0]
                 print(f"<<Starting on {host}>>", file=sys.stderr, flush=True)
         if stat in ("DONE", "EXIT"):

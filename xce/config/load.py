@@ -7,18 +7,25 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
+from xce.config import keys, units
 from xce.config.model import Config, HostConf, QueueConf
-from xce.config import units
 
 CONFIG_FILE = "xce.yaml"
 SECTIONS = ("cluster", "parameters", "hosts", "host_groups", "queues",
             "users", "user_groups", "limits", "applications", "resources",
             "host_types", "host_models")
 CLUSTER_KEYS = ("name", "admins", "spool")
-HOST_KEYS = ("address", "launch", "type", "model", "server", "resources",
-             "ncpus", "maxmem", "maxswp", "MXJ", "JL/U", "port", "user",
-             "key_file")
+LOAD_INDICES = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp",
+                "swp", "mem")
+# xce's own host keys, then the LSF columns of lsb.hosts and lsf.cluster.
+HOST_KEYS = tuple(sorted(
+    {"address", "launch", "type", "model", "server", "resources", "ncpus",
+     "maxmem", "maxswp", "port", "user", "key_file"} |
+    set(keys.known("host")) | set(keys.known("cluster_host"))))
+QUEUE_KEYS = tuple(sorted(set(keys.known("queue")) | set(LOAD_INDICES)))
 LAUNCHES = ("local", "ssh", "none")
+# lsb.hosts' "default" row holds values for every host, not a host.
+DEFAULT_HOST = "default"
 
 
 class ConfigError(Exception):
@@ -98,27 +105,36 @@ def _cluster(cfg, node, check, base):
 
 
 def _hosts(cfg, node, check):
-    if not node:
+    defaults = node.get(DEFAULT_HOST) or {}
+    check.unknown_keys(defaults, HOST_KEYS, "host")
+    if not any(name != DEFAULT_HOST for name in node):
+        # No hosts named: the cluster is the controller's own host.
         name = socket.gethostname()
-        cfg.hosts = {name: HostConf(name=name, address=name)}
-        return
+        node = dict(node, **{name: {"launch": "local"}})
     for name, props in node.items():
+        if name == DEFAULT_HOST:
+            continue
         props = props or {}
         check.unknown_keys(props, HOST_KEYS, "host")
-        launch = str(props.get("launch", "local"))
+        merged = dict(defaults, **props)
+        launch = str(merged.get("launch", "local"))
         if launch not in LAUNCHES:
             check.error(props, "launch", f"must be one of {', '.join(LAUNCHES)}")
         cfg.hosts[str(name)] = HostConf(
-            name=str(name), address=str(props.get("address", name)),
-            launch=launch, mxj=_int(props, "MXJ", check),
-            jl_u=_int(props, "JL/U", check), ncpus=_int(props, "ncpus", check),
-            type=str(props.get("type", "")), model=str(props.get("model", "")),
-            resources=list(props.get("resources") or []), raw=dict(props))
+            name=str(name), address=str(merged.get("address", name)),
+            launch=launch, mxj=_slots(merged, props, check),
+            jl_u=_int(merged, "JL/U", check),
+            ncpus=_int(merged, "ncpus", check),
+            maxmem=_int(merged, "maxmem", check),
+            type=str(merged.get("type", "")),
+            model=str(merged.get("model", "")),
+            resources=list(merged.get("resources") or []), raw=dict(merged))
 
 
 def _queues(cfg, node, check):
     for name, props in node.items():
         props = props or {}
+        check.unknown_keys(props, QUEUE_KEYS, "queue")
         unit = cfg.params.get("LSF_UNIT_FOR_LIMITS", "KB")
         q = QueueConf(name=str(name), raw=dict(props))
         q.priority = _int(props, "PRIORITY", check) or 1
@@ -137,6 +153,18 @@ def _queues(cfg, node, check):
             check.error(props, "RUNLIMIT" if "RUNLIMIT" in str(e) else
                         "MEMLIMIT", str(e))
         cfg.queues[q.name] = q
+
+
+def _slots(merged, props, check):
+    """MXJ: a number, or "!" (one slot per CPU, as in lsb.hosts)."""
+    if str(merged.get("MXJ", "")).strip() == "!":
+        return None
+    return _int(merged, "MXJ", check if "MXJ" in props else _Quiet())
+
+
+class _Quiet:
+    def error(self, *args):
+        pass
 
 
 def _members(value):

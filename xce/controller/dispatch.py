@@ -64,15 +64,16 @@ def expand(path, jobid, idx):
 def start_message(ctl, job):
     spec = job["spec"]
     jobid, idx = job["jobid"], job["idx"]
-    command_lines = (spec.get("jobfile") or spec["command"]).splitlines()
-    jobfile = spec.get("jobfile") or f"#!/bin/sh\n{spec['command']}\n"
+    data = ctl.job_data(job)
+    command_lines = (data["jobfile"] or spec["command"]).splitlines()
+    jobfile = data["jobfile"] or f"#!/bin/sh\n{spec['command']}\n"
     return {
         "op": "start", "job": jobid, "idx": idx, "attempt": job["attempt"],
         "label": show(jobid, idx), "user": job["user"], "uid": spec["uid"],
         "gid": spec["gid"], "queue": job["queue"], "name": job["name"],
         "jobfile": jobfile, "command_lines": command_lines,
         "cwd": expand(spec["cwd"], jobid, idx), "subcwd": spec["subcwd"],
-        "env": spec.get("env") or {}, "args": spec.get("args") or [],
+        "env": data["env"], "args": spec.get("args") or [],
         "stdin": expand(spec.get("stdin"), jobid, idx),
         "stdout": expand(spec.get("stdout"), jobid, idx),
         "stdout_mode": spec.get("stdout_mode", "a"),

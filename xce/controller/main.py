@@ -28,6 +28,10 @@ log = logging.getLogger("xce.controller")
 
 BATCH = 5000            # requests taken from the spool per turn
 RESCAN = 1.0            # seconds between spool scans without a doorbell
+# Request ids are kept while their file could still be re-read after a
+# crash (it is removed right after the commit), with a wide margin.
+REQUEST_ID_KEEP = 3600.0
+HOUSEKEEPING = 60.0
 
 
 class Controller:
@@ -41,10 +45,12 @@ class Controller:
         self.hosts = {}             # host -> runtime record
         self.links = {}             # host -> AgentLink
         self.replies = []           # (claimed request, reply) after commit
+        self.new_job_data = {}      # job data not yet committed, by key
         self.dirty = True           # something changed: schedule again
         self.stopping = False
         self.now = time.time()
         self._next_jobid = 1
+        self._next_housekeeping = 0.0
 
     # -- start-up ----------------------------------------------------------
     def start(self):
@@ -60,6 +66,7 @@ class Controller:
             "SELECT name, adm_closed FROM hosts"))
         self._apply_config(self.cfg, saved_q, saved_h)
         self.store.set_meta("cluster", self.cfg.cluster_name)
+        self.store.set_meta("admins", " ".join(self.cfg.admins))
         self.store.set_meta("master", socket.gethostname())
         self.store.set_meta("controller_pid", os.getpid())
         self.store.set_meta("started", self.now)
@@ -197,6 +204,7 @@ class Controller:
             return {"ok": False, "errors": e.errors}
         if not check_only:
             self._apply_config(cfg)
+            self.store.set_meta("admins", " ".join(cfg.admins))
             self.store.event(self.now, "RECONFIG")
             write_lsf_conf(self.envdir, cfg)
         return {"ok": True}
@@ -216,6 +224,10 @@ class Controller:
         if self.dirty:
             self._schedule()
         self._host_rows()
+        if self.now >= self._next_housekeeping:
+            self._next_housekeeping = self.now + HOUSEKEEPING
+            self.store.execute("DELETE FROM requests WHERE time < ?",
+                               (self.now - REQUEST_ID_KEEP,))
         self.store.commit()
         self._after_commit()
         return 0.0 if len(claimed) == BATCH else RESCAN
@@ -253,6 +265,12 @@ class Controller:
 
     def _submit(self, uid, spec):
         job, explicit = new_job(self, uid, spec, self.now)
+        data = {"env": spec.pop("env", None) or {},
+                "jobfile": spec.pop("jobfile", None)}
+        key = (job["jobid"], job["idx"])
+        self.new_job_data[key] = data
+        self.store.execute("INSERT OR REPLACE INTO job_data VALUES(?,?,?,?)",
+                           (*key, json.dumps(data["env"]), data["jobfile"]))
         self.emit("SUBMIT", job, queue=job["queue"], user=job["user"],
                   hold=bool(spec.get("hold")))
         self.dirty = True
@@ -285,7 +303,20 @@ class Controller:
             if h.get("saved_status") != dispatch.host_status(self, name):
                 self.save_host(name)
 
+    def job_data(self, job):
+        """The environment and script of a job, for its start message."""
+        key = (job["jobid"], job["idx"])
+        data = self.new_job_data.get(key)
+        if data is None:
+            row = self.store.db.execute(
+                "SELECT env, jobfile FROM job_data WHERE jobid=? AND idx=?",
+                key).fetchone()
+            data = {"env": json.loads(row[0] or "{}") if row else {},
+                    "jobfile": row[1] if row else None}
+        return data
+
     def _after_commit(self):
+        self.new_job_data.clear()
         for req, reply in self.replies:
             try:
                 self.spool.reply(req, reply)

@@ -21,8 +21,9 @@ def user_of(uid):
 def choose_queue(ctl, spec, user):
     """The queue named by -q, or the first default queue the user may use."""
     names = spec.get("queue")
+    # LSB_DEFAULTQUEUE names the queue, but bsub still calls it the default.
     explicit = bool(names) and not spec.get("queue_is_default")
-    if explicit:
+    if names:
         candidates = names.split() if isinstance(names, str) else list(names)
     else:
         candidates = ctl.cfg.default_queues

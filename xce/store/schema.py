@@ -4,7 +4,7 @@ Shared by the controller (writer) and the commands (read-only), so it is
 stdlib-only and cheap to import.
 """
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Column order of the jobs table; the writer stores a job dict in this order.
 JOB_COLUMNS = (
@@ -41,5 +41,13 @@ CREATE TABLE requests(id TEXT PRIMARY KEY, time REAL, uid INTEGER,
     kind TEXT, reply TEXT);
 """
 
+# A job's environment and script are read at dispatch only, so they live
+# apart from the rows that every bjobs reads.
+_V2 = """
+CREATE TABLE job_data(jobid INTEGER NOT NULL, idx INTEGER NOT NULL DEFAULT 0,
+    env TEXT, jobfile TEXT, PRIMARY KEY(jobid, idx));
+CREATE INDEX requests_by_time ON requests(time);
+"""
+
 # MIGRATIONS[n] takes a store at version n to n + 1.
-MIGRATIONS = {0: _V1}
+MIGRATIONS = {0: _V1, 1: _V2}
