@@ -43,7 +43,8 @@ def wait_count(clu, n, where="1", args=(), timeout=LONG, interval=0.01):
 def spool_submit(clu, n, argv=("true",)):
     """Spool *n* submissions of ``bsub argv`` from this process; one ring.
 
-    Returns when all *n* are in the store (any state).
+    Returns when all *n* are in the store (any state) and the controller
+    has answered them all.
     """
     env_for(clu)
     from xce.cli import bsub
@@ -57,6 +58,12 @@ def spool_submit(clu, n, argv=("true",)):
         write_request(site.spool, "submit", {"spec": copy.deepcopy(spec)})
     ring(site.spool)
     wait_count(clu, before + n)
+    # The controller replies and removes the request files after the
+    # commit; wait for that too, so the next timed step starts on an idle
+    # controller rather than paying for the tail of this intake.
+    incoming = site.spool / "incoming"
+    wait_for(lambda: not any(incoming.iterdir()), timeout=LONG,
+             what="the spool to drain")
 
 
 def admin(clu, op, *names):
