@@ -1,0 +1,46 @@
+"""The newcomer's path: xce start on the shipped configuration, a job, xce stop."""
+
+import shutil
+
+from tests.lib.xcecluster import BIN, Cluster, wait_for
+
+REPO_ETC = BIN.parent.parent / "etc"
+
+
+def test_start_submit_stop_with_the_shipped_configuration(tmp_path):
+    c = Cluster(tmp_path)       # for its commands; its daemons stay down
+    envdir = c.envdir
+    shutil.copy(REPO_ETC / "xce.yaml", envdir / "xce.yaml")
+    try:
+        r = c.run("xce", "start", "--envdir", str(envdir))
+        assert r.rc == 0, r
+        assert r.out.startswith("xce-controller started (pid ")
+        assert ": ok, " in r.out
+        r = c.run("bsub", "-o", "out.%J", "echo", "hello")
+        assert r.rc == 0
+        assert r.out.endswith("> is submitted to default queue <normal>.\n")
+        jobid = int(r.out.split("<")[1].split(">")[0])
+        c.wait_stat(jobid, "DONE")
+        assert (tmp_path / f"out.{jobid}").read_text().startswith("hello\n")
+        r = c.run("xce", "status", "--envdir", str(envdir))
+        assert r.rc == 0 and r.out.startswith("xce-controller: running")
+        r = c.run("xce", "start", "--envdir", str(envdir))
+        assert r.out.startswith("xce-controller is already running")
+    finally:
+        r = c.run("xce", "stop", "--envdir", str(envdir))
+        c.stop()
+    assert r.rc == 0 and "xce-controller" in r.out and "stopped" in r.out
+    r = c.run("xce", "status", "--envdir", str(envdir))
+    assert r.rc == 1 and r.out.startswith("xce-controller: stopped")
+    r = c.run("bjobs", "-a")
+    assert r.rc == 0 and "DONE" in r.out
+
+
+def test_finished_jobs_leave_bjobs_a_after_the_clean_period(make_cluster):
+    cluster = make_cluster(extra_params="  CLEAN_PERIOD: 2")
+    jobid = cluster.submit("true")
+    cluster.wait_stat(jobid, "DONE")
+    wait_for(lambda: cluster.run("bjobs", "-a").err == "No job found\n",
+             timeout=20, what="the job to age out of bjobs -a")
+    r = cluster.run("bjobs", str(jobid))      # by id it is still known
+    assert r.rc == 0 and "DONE" in r.out
