@@ -39,26 +39,17 @@ def median_ms(seconds):
     return statistics.median(seconds) * 1000.0
 
 
-# XCE_BENCH_PROFILE=DIR: run every controller under cProfile; each writes
-# DIR/controller-<pid>.prof when it stops (SIGTERM ends its loop normally).
+# XCE_BENCH_PROFILE=DIR: run every controller and agent under cProfile
+# (see profhook/sitecustomize.py); each writes DIR/<daemon>-<pid>.prof.
 PROFILE_ENV = "XCE_BENCH_PROFILE"
+PROFILE_HOOK = Path(__file__).resolve().parent / "profhook"
 
 
-def _profile_controller(clu, outdir):
+def _profile_daemons(clu, outdir):
     outdir.mkdir(parents=True, exist_ok=True)
-
-    def start(wait_hosts=True):
-        log = open(clu.root / "controller.out", "ab")
-        out = outdir / f"controller-{time.time_ns()}.prof"
-        clu.proc = subprocess.Popen(
-            [sys.executable, "-m", "cProfile", "-o", str(out),
-             str(BIN / "xce-controller"), "--envdir", str(clu.envdir), "-f"],
-            env=clu.env, stdout=log, stderr=log, stdin=subprocess.DEVNULL)
-        log.close()
-        if wait_hosts:
-            wait_for(clu._hosts_ok, what="the local agent to say hello")
-        return clu
-    clu.start = start
+    clu.env[PROFILE_ENV] = str(outdir.resolve())
+    path = clu.env.get("PYTHONPATH")
+    clu.env["PYTHONPATH"] = str(PROFILE_HOOK) + (f":{path}" if path else "")
 
 
 def _terminate(signum, frame):
@@ -79,7 +70,7 @@ def cluster(mxj=None, start=True, root=None):
     clu.env.pop("PYTHONDONTWRITEBYTECODE", None)
     clu.env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
     if os.environ.get(PROFILE_ENV):
-        _profile_controller(clu, Path(os.environ[PROFILE_ENV]))
+        _profile_daemons(clu, Path(os.environ[PROFILE_ENV]))
     try:
         if start:
             clu.start()
