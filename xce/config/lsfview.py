@@ -31,7 +31,8 @@ def _text(value):
 
 
 def _is_conf_key(name):
-    return name.startswith(("LSF_", "LSB_"))
+    # XCE_* settings (XCE_REQUEST_TIMEOUT, ...) are read by xce's commands.
+    return name.startswith(("LSF_", "LSB_", "XCE_"))
 
 
 def lsf_conf_text(envdir, cfg, spool_dir):

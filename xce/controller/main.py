@@ -13,9 +13,9 @@ import socket
 import time
 
 from xce.config import load as config_load
+from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agents, control, dispatch, reconcile
 from xce.controller.apply import apply
-from xce.controller.lsfconf import write_lsf_conf
 from xce.controller.submit import Rejected, new_job
 from xce.errors import text
 from xce.model import states
@@ -72,7 +72,7 @@ class Controller:
         self.store.set_meta("started", self.now)
         self.store.event(self.now, "CONTROLLER_START", pid=os.getpid())
         self.store.commit()
-        write_lsf_conf(self.envdir, self.cfg)
+        write_lsf_view(self.envdir, _plain(self.cfg.raw), self.cfg.spool)
         log.info("controller up: %d unfinished jobs, %d hosts",
                  len(self.jobs), len(self.hosts))
 
@@ -206,7 +206,7 @@ class Controller:
             self._apply_config(cfg)
             self.store.set_meta("admins", " ".join(cfg.admins))
             self.store.event(self.now, "RECONFIG")
-            write_lsf_conf(self.envdir, cfg)
+            write_lsf_view(self.envdir, _plain(cfg.raw), cfg.spool)
         return {"ok": True}
 
     # -- one turn ------------------------------------------------------------
@@ -392,6 +392,15 @@ def _drain(fd):
             pass
     except BlockingIOError:
         pass
+
+
+def _plain(node):
+    """ruamel's commented containers as plain dicts and lists."""
+    if isinstance(node, dict):
+        return {str(k): _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
 
 
 def _param_text(value):
