@@ -8,6 +8,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from xce.config import keys, units
+from xce.config.lsf import hostnames
 from xce.config.model import Config, HostConf, QueueConf
 
 CONFIG_FILE = "xce.yaml"
@@ -83,6 +84,7 @@ def load(envdir):
     _cluster(cfg, raw.get("cluster") or {}, check, path.parent)
     cfg.params = {str(k): v for k, v in (raw.get("parameters") or {}).items()}
     _hosts(cfg, raw.get("hosts") or {}, check)
+    _groups(cfg, raw, check)
     _queues(cfg, raw.get("queues") or {}, check)
     if not cfg.queues:
         check.errors.append(f"{path}: queues: at least one queue is needed")
@@ -117,6 +119,8 @@ def _hosts(cfg, node, check):
         props = props or {}
         check.unknown_keys(props, HOST_KEYS, "host")
         merged = dict(defaults, **props)
+        if str(merged.get("server", True)).lower() in ("false", "0", "no"):
+            continue        # a client host: it submits, it runs no jobs
         launch = str(merged.get("launch", "local"))
         if launch not in LAUNCHES:
             check.error(props, "launch", f"must be one of {', '.join(LAUNCHES)}")
@@ -131,6 +135,56 @@ def _hosts(cfg, node, check):
             resources=list(merged.get("resources") or []), raw=dict(merged))
 
 
+def _groups(cfg, raw, check):
+    for name, members in (raw.get("host_groups") or {}).items():
+        cfg.host_groups[str(name)] = _words(members)
+    for name, props in (raw.get("user_groups") or {}).items():
+        members = props.get("members") if isinstance(props, dict) else props
+        cfg.user_groups[str(name)] = _words(members)
+    for what, groups in (("host_groups", cfg.host_groups),
+                         ("user_groups", cfg.user_groups)):
+        cycle = hostnames.find_cycle(groups)
+        if cycle:
+            check.error(raw, what, cycle)
+
+
+def _words(value):
+    if value is None:
+        return []
+    return value.split() if isinstance(value, str) else [str(v) for v in value]
+
+
+def _queue_hosts(cfg, value, node, check):
+    """HOSTS: groups, ranges, wildcards, ~exclusions, +N, others."""
+    members = _words(value)
+    if not members or members == ["all"]:
+        return None
+    universe = list(cfg.hosts)
+    try:
+        named = hostnames.expand([m for m in members if m != "others"],
+                                 cfg.host_groups, universe)
+    except hostnames.PatternError as e:
+        check.error(node, "HOSTS", str(e))
+        return None
+    if "others" in members:
+        named += [h for h in universe if h not in named]
+    return named
+
+
+def _queue_users(cfg, q, value, node, check):
+    members = _words(value)
+    if not members:
+        return
+    try:
+        names = hostnames.expand(members, cfg.user_groups)
+    except hostnames.PatternError as e:
+        check.error(node, "USERS", str(e))
+        return
+    q.users_excluded = [n[1:] for n in names if n.startswith("~")]
+    names = [n for n in names if not n.startswith("~")]
+    q.users = None if "all" in names else names
+
+
 def _queues(cfg, node, check):
     for name, props in node.items():
         props = props or {}
@@ -139,19 +193,15 @@ def _queues(cfg, node, check):
         q = QueueConf(name=str(name), raw=dict(props))
         q.priority = _int(props, "PRIORITY", check) or 1
         q.description = " ".join(str(props.get("DESCRIPTION", "")).split())
-        q.users = _members(props.get("USERS"))
-        q.hosts = _members(props.get("HOSTS"))
+        _queue_users(cfg, q, props.get("USERS"), props, check)
+        q.hosts = _queue_hosts(cfg, props.get("HOSTS"), props, check)
         for key in ("UJOB_LIMIT", "QJOB_LIMIT", "HJOB_LIMIT"):
             setattr(q, key.lower(), _int(props, key, check))
         q.pjob_limit = _float(props, "PJOB_LIMIT", check)
         q.exclusive = str(props.get("EXCLUSIVE", "N")).upper() in ("Y", "YES")
-        try:
-            q.runlimit = units.limit_pair(props.get("RUNLIMIT"), units.minutes)
-            q.memlimit = units.limit_pair(
-                props.get("MEMLIMIT"), lambda v: units.memory_kb(v, unit))
-        except ValueError as e:
-            check.error(props, "RUNLIMIT" if "RUNLIMIT" in str(e) else
-                        "MEMLIMIT", str(e))
+        q.runlimit = _limit(props, "RUNLIMIT", units.minutes, check)
+        q.memlimit = _limit(props, "MEMLIMIT",
+                            lambda v: units.memory_kb(v, unit), check)
         cfg.queues[q.name] = q
 
 
@@ -167,11 +217,12 @@ class _Quiet:
         pass
 
 
-def _members(value):
-    if value is None:
+def _limit(node, key, convert, check):
+    try:
+        return units.limit_pair(node.get(key), convert)
+    except ValueError as e:
+        check.error(node, key, str(e))
         return None
-    items = value.split() if isinstance(value, str) else [str(v) for v in value]
-    return None if "all" in items else items
 
 
 def _int(node, key, check):

@@ -9,7 +9,8 @@ class QueueConf:
     name: str
     priority: int = 1
     description: str = ""
-    users: list = None          # None: all users
+    users: list = None          # None: all users (but users_excluded)
+    users_excluded: list = field(default_factory=list)
     hosts: list = None          # None: all hosts
     ujob_limit: int = None      # UJOB_LIMIT: slots per user
     qjob_limit: int = None      # QJOB_LIMIT: slots in the queue
@@ -19,6 +20,12 @@ class QueueConf:
     memlimit: tuple = None      # (default, max) in KB
     exclusive: bool = False
     raw: dict = field(default_factory=dict)
+
+    def allows(self, user, user_groups=None):
+        """May *user* submit here (USERS, with groups already expanded)?"""
+        if user in self.users_excluded:
+            return False
+        return self.users is None or user in self.users
 
 
 @dataclass
@@ -45,6 +52,8 @@ class Config:
     params: dict = field(default_factory=dict)
     hosts: dict = field(default_factory=dict)
     queues: dict = field(default_factory=dict)
+    host_groups: dict = field(default_factory=dict)     # name -> members
+    user_groups: dict = field(default_factory=dict)     # name -> members
     raw: dict = field(default_factory=dict)
 
     @property

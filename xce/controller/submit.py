@@ -36,8 +36,7 @@ def choose_queue(ctl, spec, user):
         if not ctl.queue_state[name]["open"]:
             last_error = text("QUEUE_CLOSED", name)
             continue
-        if q.users is not None and user not in q.users and \
-                not ctl.is_admin(user):
+        if not q.allows(user) and not ctl.is_admin(user):
             last_error = text("QUEUE_USER", name)
             continue
         return q, explicit

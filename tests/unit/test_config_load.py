@@ -1,0 +1,100 @@
+"""xce.yaml loading: validation with file:line, groups, LSF host conventions."""
+
+import pytest
+
+from xce.config.load import ConfigError, load
+
+BASE = """\
+cluster:
+  name: c
+parameters:
+  DEFAULT_QUEUE: normal
+"""
+
+
+def _load(tmp_path, text):
+    (tmp_path / "xce.yaml").write_text(BASE + text)
+    return load(tmp_path)
+
+
+def test_unknown_queue_key_names_file_line_and_a_guess(tmp_path):
+    with pytest.raises(ConfigError) as e:
+        _load(tmp_path, "queues:\n  normal:\n    PRIORTY: 3\n")
+    assert e.value.errors == [
+        f"{tmp_path / 'xce.yaml'}:7: PRIORTY: unknown queue key "
+        "(did you mean PRIORITY?)"]
+
+
+def test_unknown_section_and_bad_values(tmp_path):
+    with pytest.raises(ConfigError) as e:
+        _load(tmp_path, "queus: {}\nqueues:\n  normal:\n    UJOB_LIMIT: x\n"
+              "    RUNLIMIT: '1 2 3'\n")
+    text = "\n".join(e.value.errors)
+    assert "queus: unknown section key (did you mean queues?)" in text
+    assert "UJOB_LIMIT: 'x' is not a whole number" in text
+    assert ":9: RUNLIMIT: 1 2 3: too many values" in text
+
+
+def test_default_queue_must_exist(tmp_path):
+    with pytest.raises(ConfigError) as e:
+        _load(tmp_path, "queues:\n  other: {PRIORITY: 1}\n")
+    assert "DEFAULT_QUEUE: normal: No such queue" in e.value.errors[0]
+
+
+def test_invalid_yaml_names_the_line(tmp_path):
+    with pytest.raises(ConfigError) as e:
+        _load(tmp_path, "queues:\n  normal: [\n")
+    assert e.value.errors[0].startswith(f"{tmp_path / 'xce.yaml'}:")
+    assert "not valid YAML" in e.value.errors[0]
+
+
+def test_lsb_hosts_conventions(tmp_path):
+    cfg = _load(tmp_path, """\
+hosts:
+  default: {MXJ: 4, JL/U: 1}
+  a: {MXJ: '!'}
+  b: {}
+  cli: {server: false}
+queues:
+  normal: {PRIORITY: 1}
+""")
+    assert sorted(cfg.hosts) == ["a", "b"]
+    assert (cfg.hosts["a"].mxj, cfg.hosts["a"].jl_u) == (None, 1)
+    assert (cfg.hosts["b"].mxj, cfg.hosts["b"].jl_u) == (4, 1)
+
+
+def test_queue_hosts_and_users_expand_groups(tmp_path):
+    cfg = _load(tmp_path, """\
+hosts:
+  n01: {}
+  n02: {}
+  n03: {}
+  big: {}
+host_groups:
+  hg: ['n[01-03]', '~n02']
+user_groups:
+  chem: {members: [alice, bob]}
+  all_g: {members: [chem, carol]}
+queues:
+  normal:
+    PRIORITY: 1
+    HOSTS: [hg, big+2]
+    USERS: [all, '~bob']
+  night:
+    PRIORITY: 2
+    HOSTS: [n01, others]
+    USERS: [all_g]
+""")
+    normal, night = cfg.queues["normal"], cfg.queues["night"]
+    assert normal.hosts == ["n01", "n03", "big"]
+    assert normal.allows("alice") and not normal.allows("bob")
+    assert night.hosts == ["n01", "n02", "n03", "big"]
+    assert night.allows("carol") and night.allows("bob")
+    assert not night.allows("dave")
+
+
+def test_group_cycles_are_errors(tmp_path):
+    with pytest.raises(ConfigError) as e:
+        _load(tmp_path, "host_groups:\n  a: [b]\n  b: [a]\n"
+              "queues:\n  normal: {PRIORITY: 1}\n")
+    assert "group cycle" in e.value.errors[0]
