@@ -52,7 +52,9 @@ _LIMITS = ("CPULIMIT SWAPLIMIT PROCESSLIMIT DATALIMIT STACKLIMIT FILELIMIT "
 
 # --- lsb.queues -----------------------------------------------------------
 _add("queue", ENFORCED, "PRIORITY UJOB_LIMIT HJOB_LIMIT QJOB_LIMIT "
-     "PJOB_LIMIT RUNLIMIT MEMLIMIT")
+     "RUNLIMIT MEMLIMIT")
+# Carried, checked and shown by bqueues; the scheduler does not apply it yet.
+_add("queue", ACCEPTED, "PJOB_LIMIT")
 _add("queue", ENFORCED, "USERS HOSTS", "list")
 _add("queue", ENFORCED, "DESCRIPTION", "text")
 _add("queue", ACCEPTED, "ADMINISTRATORS FAIRSHARE_QUEUES", "list")
@@ -96,8 +98,7 @@ _add("cluster_host", NOT_CARRIED, "REXPRI RUNWINDOW nd",
      why="LIM/RES setting with no xce equivalent")
 
 # --- lsb.users --------------------------------------------------------------
-_add("user", ENFORCED, "MAX_JOBS")
-_add("user", ACCEPTED, "JL/P MAX_PEND_JOBS MAX_PEND_SLOTS")
+_add("user", ACCEPTED, "MAX_JOBS JL/P MAX_PEND_JOBS MAX_PEND_SLOTS")
 _add("user_group", ACCEPTED, "GROUP_MEMBER GROUP_ADMIN", "list")
 _add("user_group", ACCEPTED, "USER_SHARES", "text")
 

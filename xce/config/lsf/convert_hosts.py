@@ -57,7 +57,7 @@ def convert_cluster(mig, name, name_origin, cluster_file):
             "MANAGER")
     if item is not None:
         members = cells.split_list(item.value)
-        mig.set(("cluster", "admins"), members, item.origin, keys.ACCEPTED)
+        mig.set(("cluster", "admins"), members, item.origin, keys.ENFORCED)
         mig.note(keys.ACCEPTED, item.origin,
                  f"cluster admins = {' '.join(members)}")
         if cells.looks_like_placeholder(item.value):
