@@ -104,24 +104,26 @@ class JobTable:
         if jobdir.exists():
             shutil.rmtree(jobdir)
         jobdir.mkdir(mode=0o700)
-        hostfile = jobdir / "hostfile"
-        hostfile.write_text("".join(h + "\n" for h in msg["hosts"]))
-        jobfile = jobdir / "job"
-        jobfile.write_text(msg["jobfile"])
-        os.chmod(jobfile, 0o700)
+        # Written by the agent into the directory it has just made, before
+        # the user owns it: no link planted by the user can be followed.
+        owned = [jobdir, _write(jobdir / "hostfile",
+                                "".join(h + "\n" for h in msg["hosts"]))]
+        if msg.get("jobfile"):
+            owned.append(_write(jobdir / "job", msg["jobfile"], 0o700))
         stdout = msg.get("stdout") or self._default_output(msg)
         msg["stdout"] = stdout
         if os.geteuid() == 0:
-            for path in (hostfile, jobfile, jobdir):
+            for path in owned:
                 os.chown(path, uid, gid)
-        env, home = job_environment(msg, str(jobdir), str(hostfile))
+        env, home = job_environment(msg, str(jobdir), str(owned[1]))
         msg["home"] = home
         argv = spawn.wrapper_argv(uid, gid, str(jobdir), msg["cwd"],
                                   msg.get("stdin"), stdout,
                                   msg.get("stdout_mode", "a"),
                                   msg.get("stderr"),
                                   msg.get("stderr_mode", "a"),
-                                  msg.get("args") or ())
+                                  "" if msg.get("jobfile") else
+                                  msg["command"], msg.get("args") or ())
         pid = spawn.spawn(argv, env)
         msg["start_time"] = self.now()
         job = Running(key, msg, jobdir, pid, procs.start_ticks(pid), True)
@@ -241,7 +243,6 @@ class JobTable:
 
     def reap(self):
         """Collect every exited child; finish the jobs among them."""
-        finished = False
         while True:
             try:
                 pid, status, ru = os.wait4(-1, os.WNOHANG)
@@ -257,10 +258,8 @@ class JobTable:
             # ru_maxrss is not used: after a vfork-style spawn it carries the
             # agent's own high-water mark.  Memory comes from the samples.
             usage = {"cpu": ru.ru_utime + ru.ru_stime}
-            self._finish(key, code, usage, sync=False)
-            finished = True
-        if finished:
-            self.journal.sync()
+            self._finish(key, code, usage)
+        # The exit records are synced once, before they are reported.
 
     def _status_from_file(self, job):
         try:
@@ -270,7 +269,7 @@ class JobTable:
             return 128 + signal.SIGKILL
 
     # -- finishing ---------------------------------------------------------
-    def _finish(self, key, code, usage, reason=None, error=None, sync=True):
+    def _finish(self, key, code, usage, reason=None, error=None):
         job = self.running.pop(key, None)
         msg = job.msg if job else self.journal.jobs[key]["msg"]
         jobdir = job.dir if job else None
@@ -290,7 +289,7 @@ class JobTable:
             "max_procs": job.max_procs if job else None,
             "error": error,
         }
-        self.journal.append("exit", key, result=result, sync=sync)
+        self.journal.append("exit", key, result=result)
         if job is not None:
             self._append_report(job, result)
         self.outbox.append(_finished_msg(key, result))
@@ -300,20 +299,21 @@ class JobTable:
         text = job_report(msg, result, msg.get("command_lines", []),
                           msg.get("home", "/"), msg["cwd"],
                           msg.get("stderr"))
+        out = msg["stdout"]
+        if not out.startswith("/"):
+            out = os.path.join(msg["cwd"], out)
+        if msg["uid"] == os.geteuid():
+            _append_own(out, text, msg["job"])
+            return
         path = job.dir / "report"
         try:
             path.unlink()
         except FileNotFoundError:
             pass
         # Written by the agent into a fresh file it creates, never following
-        # a link the user may have planted in the job directory.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL |
-                     os.O_NOFOLLOW, 0o644)
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        out = msg["stdout"]
-        if not out.startswith("/"):
-            out = os.path.join(msg["cwd"], out)
+        # a link the user may have planted in the job directory; appended to
+        # the output file by a process with the user's rights.
+        _write(path, text, 0o644)
         spawn.append_as_user(msg["uid"], msg["gid"], str(path), out,
                              str(msg["job"]))
 
@@ -362,6 +362,29 @@ class JobTable:
                 entry.update(state="starting")
             out.append(entry)
         return out
+
+
+def _write(path, text, mode=0o600):
+    """Create *path* (never through a link) holding *text*."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                 mode)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+    return path
+
+
+def _append_own(out, text, jobid):
+    """The job runs as the agent's own user: append the report directly."""
+    if os.path.isdir(out):
+        out = os.path.join(out, f"{jobid}.out")
+    try:
+        with open(out, "a") as f:
+            f.write(text)
+    except OSError as e:
+        log.warning("job %s: cannot append the report to %s: %s",
+                    jobid, out, e)
 
 
 def _finished_msg(key, result):

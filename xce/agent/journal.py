@@ -15,6 +15,7 @@ class Journal:
         self.path = path
         self.jobs = {}          # (job, idx, attempt) -> record dict
         self._dead = 0
+        self._dirty = False
         self._load()
         self.f = open(path, "a", encoding="utf-8")
 
@@ -49,12 +50,17 @@ class Journal:
         rec = dict(fields, t=kind, key=list(key))
         self._apply(key, rec)
         self.f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+        self._dirty = True
         if sync:
             self.sync()
 
     def sync(self):
+        """Make every record so far durable; one fsync however many."""
+        if not self._dirty:
+            return
         self.f.flush()
         os.fsync(self.f.fileno())
+        self._dirty = False
 
     def compact(self):
         """Rewrite the file with the live records only."""

@@ -157,6 +157,8 @@ class AgentServer:
                 log.warning("bad %s message: %s", op, e)
 
     def _flush(self):
+        # Nothing is reported before the journal holds it durably.
+        self.table.journal.sync()
         if not self.table.outbox:
             return
         if self.conn is None:

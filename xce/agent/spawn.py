@@ -13,7 +13,8 @@ SETPRIV = "/usr/bin/setpriv"
 SHELL = "/bin/sh"
 
 # Positional parameters: 1 job dir, 2 cwd, 3 stdin, 4 stdout, 5 stdout mode,
-# 6 stderr ("" = merged into stdout), 7 stderr mode, then the job's own
+# 6 stderr ("" = merged into stdout), 7 stderr mode, 8 the command line of
+# a command-line job ("" for a script job: run $d/job), then the job's own
 # arguments.  "command exec" keeps the shell alive when a redirection fails,
 # so the failure is reported.  A directory given as -o/-e gets <jobid>.out/err.
 WRAPPER = r'''
@@ -26,9 +27,10 @@ e=$6; [ -n "$e" ] && [ -d "$e" ] && e="$e/$LSB_JOBID.err"
 if [ "$5" = w ]; then command exec >"$o"; else command exec >>"$o"; fi
 if [ -z "$e" ]; then exec 2>&1
 elif [ "$7" = w ]; then command exec 2>"$e"; else command exec 2>>"$e"; fi
-shift 7
+c=$8
+shift 8
 trap : INT TERM HUP USR1 USR2 QUIT
-"$d/job" "$@"
+if [ -n "$c" ]; then /bin/sh -c "$c"; else "$d/job" "$@"; fi
 rc=$?
 echo $rc >"$d/status"
 exit $rc
@@ -50,10 +52,10 @@ def as_user_argv(uid, gid, argv):
 
 
 def wrapper_argv(uid, gid, jobdir, cwd, stdin, stdout, stdout_mode,
-                 stderr, stderr_mode, args=()):
+                 stderr, stderr_mode, command="", args=()):
     return as_user_argv(uid, gid, [
         SHELL, "-c", WRAPPER, "xce-job", jobdir, cwd, stdin or "/dev/null",
-        stdout, stdout_mode, stderr or "", stderr_mode, *args])
+        stdout, stdout_mode, stderr or "", stderr_mode, command, *args])
 
 
 def spawn(argv, env, stdin_path="/dev/null"):
