@@ -92,3 +92,27 @@ class Reader:
                 per = counts.setdefault(h, {})
                 per[stat] = per.get(stat, 0) + 1
         return counts
+
+    # -- history (bhist, bacct) ---------------------------------------------
+    def job_events(self, keys):
+        """The events of the jobs *keys* ((jobid, idx) pairs), oldest first:
+        {key: [(time, kind, data_json), ...]}.  Few jobs are looked up by
+        the events_by_job index; many are read in one ordered index scan."""
+        wanted = set(keys)
+        found = {key: [] for key in wanted}
+        if not wanted:
+            return found
+        base = "SELECT jobid, idx, time, kind, data FROM events "
+        ids = sorted({jobid for jobid, _ in wanted})
+        if len(ids) <= 500:
+            marks = ",".join("?" * len(ids))
+            cur = self.db.execute(base + f"WHERE jobid IN ({marks}) "
+                                  "ORDER BY jobid, idx, seq", ids)
+        else:
+            cur = self.db.execute(base + "WHERE jobid > 0 "
+                                  "ORDER BY jobid, idx, seq")
+        for jobid, idx, t, kind, data in cur:
+            events = found.get((jobid, idx))
+            if events is not None:
+                events.append((t, kind, data))
+        return found

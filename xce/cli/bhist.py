@@ -1,0 +1,82 @@
+"""bhist: the history of jobs, read from the state store's events."""
+
+import sys
+
+import click
+
+from xce.cli.common import lsf_command, run
+from xce.envdir import Site
+from xce.errors import EXIT_FAILURE, XceError
+from xce.store.reader import Reader
+
+WINDOW_COLUMNS = {"C": "end_time", "S": "submit_time", "D": "start_time"}
+
+
+@lsf_command(help="Display the history of jobs.")
+@click.option("-a", "all_jobs", is_flag=True, help="Finished and unfinished jobs.")
+@click.option("-d", "done", is_flag=True, help="Finished jobs only.")
+@click.option("-p", "pending", is_flag=True, help="Pending jobs only.")
+@click.option("-r", "running", is_flag=True, help="Running jobs only.")
+@click.option("-s", "suspended", is_flag=True, help="Suspended jobs only.")
+@click.option("-b", "brief", is_flag=True, help="Brief format (the default table).")
+@click.option("-l", "long", is_flag=True, help="Long format: every event.")
+@click.option("-w", "wide", is_flag=True, help="Wide format: nothing truncated.")
+@click.option("-n", "logfiles", metavar="N", help="Accepted for LSF compatibility: the store keeps the whole history.")
+@click.option("-C", "completed", metavar="time0,time1", help="Jobs that finished in this window.")
+@click.option("-S", "submitted", metavar="time0,time1", help="Jobs submitted in this window.")
+@click.option("-D", "dispatched", metavar="time0,time1", help="Jobs dispatched in this window.")
+@click.option("-J", "name", metavar="name", help="Jobs with this name (* matches anything).")
+@click.option("-q", "queue", metavar="queue", help="Jobs of this queue.")
+@click.option("-u", "user", metavar="user|all", help="Jobs of this user, or of all users.")
+@click.argument("ids", nargs=-1)
+def cli(all_jobs, done, pending, running, suspended, brief, long, wide,
+        logfiles, completed, submitted, dispatched, name, queue, user, ids):
+    from xce.client import acct_window, history
+    if logfiles is not None and not logfiles.replace(",", "").isdigit():
+        raise XceError("bhist: The number of event log files must be a "
+                       "positive integer.")
+    windows = {}
+    for letter, spec in (("C", completed), ("S", submitted),
+                         ("D", dispatched)):
+        if spec is not None:
+            windows[WINDOW_COLUMNS[letter]] = acct_window.parse_window(spec)
+    stats = _stats(all_jobs, done or completed is not None, pending, running,
+                   suspended)
+    selection = history.Selection(user=user, queue=queue, name=name,
+                                  ids=ids, stats=stats, windows=windows)
+    with Reader(Site().store_path) as reader:
+        rows = selection.rows(reader)
+        if not rows:
+            print("No matching job found")
+            return EXIT_FAILURE
+        items = history.histories(reader, rows)
+    if long:
+        from xce.client.history_long import long_history
+        sys.stdout.write(long_history(items))
+    else:
+        sys.stdout.write(history.summary_table(items, wide))
+    print()
+    return 0
+
+
+def _stats(all_jobs, done, pending, running, suspended):
+    if all_jobs:
+        return "all"
+    stats = set()
+    if done:
+        stats |= {"DONE", "EXIT"}
+    if pending:
+        stats |= {"PEND", "PSUSP"}
+    if running:
+        stats.add("RUN")
+    if suspended:
+        stats |= {"USUSP", "SSUSP"}
+    return stats or None
+
+
+def main(argv=None):
+    run(cli, "bhist", argv)
+
+
+if __name__ == "__main__":
+    main()

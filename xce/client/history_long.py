@@ -1,0 +1,148 @@
+"""``bhist -l``: a job's header, one dated line per event, the time summary.
+
+Lines are wrapped as ``bjobs -l`` wraps them (79 columns, continuations
+behind 21 spaces); jobs are separated by 78 dashes.  The wording follows
+LSF's, because scripts grep it (Snakemake: ``Project <([^<>]+)>``).
+"""
+
+import signal as _signal
+import time
+
+from xce.client import history
+from xce.client import jobvalues as jv
+from xce.client.joblong import SEPARATOR, submitted_line
+from xce.client.joblong_wrap import wrap
+from xce.client.jobfmt import job_label
+
+SUMMARY_BY = "Summary of time in seconds spent in various states by"
+STATE_HEADER = "  PEND     PSUSP    RUN      USUSP    SSUSP    UNKWN    TOTAL"
+
+
+def long_history(items, now=None):
+    """The whole ``bhist -l`` text for [(row, events)]."""
+    now = time.time() if now is None else now
+    return ("\n" + SEPARATOR + "\n").join(job_history(row, events, now)
+                                          for row, events in items)
+
+
+def job_history(row, events, now):
+    spec = jv.spec(row)
+    home = jv.home_of(row.get("user"))
+    lines = [header_line(row, spec)]
+    for t, kind, data in events:
+        lines += event_lines(row, spec, home, t, kind, data)
+    spent, until = history.durations(events, now)
+    values = [spent[s] for s in history.STATES]
+    numbers = "".join(f"{v:<9d}" for v in values) + f"{sum(values):<12d}"
+    text = "\n" + "\n".join(wrap(line) for line in lines) + "\n"
+    return (text + f"\n{SUMMARY_BY}  {jv.long_time(until)}\n"
+            f"{STATE_HEADER}\n  {numbers}\n")
+
+
+def header_line(row, spec):
+    items = [f"Job <{job_label(row)}>"]
+    if spec.get("name"):
+        items.append(f"Job Name <{row.get('name')}>")
+    command = (row.get("command") or "").replace("\n", "; ")
+    items += [f"User <{row.get('user')}>",
+              f"Project <{spec.get('project') or 'default'}>",
+              f"Command <{command}>"]
+    return ", ".join(items)
+
+
+def event_lines(row, spec, home, t, kind, data):
+    """The dated line(s) one event prints; [] for events bhist does not show."""
+    stamp = jv.long_time(t) + ": "
+    fn = _EVENTS.get(kind)
+    if fn is None:
+        stat = data.get("stat")
+        return [stamp + _status_text(stat, data) + ";"] if stat else []
+    return [stamp + text for text in fn(row, spec, home, data)]
+
+
+def _submit(row, spec, home, data):
+    line = submitted_line(row, spec, home).split(": ", 1)[1]
+    queue = data.get("queue") or row.get("queue")
+    return [line.replace(", CWD <", f", to Queue <{queue}>, CWD <", 1)]
+
+
+def _start(row, spec, home, data):
+    hosts = data.get("hosts") or jv.hosts(row)
+    where = " ".join(f"<{h}>" for h in jv.counted_hosts(hosts))
+    n = len(hosts)
+    text = (f"Dispatched {n} Task(s) on Host(s) {where}, "
+            f"Allocated {n} Slot(s) on Host(s) {where}")
+    if spec.get("resreq_merged"):
+        text += f", Effective RES_REQ <{spec['resreq_merged']}>"
+    return [text + ";"]
+
+
+def _running(row, spec, home, data):
+    pid = data.get("pid")
+    cwd = spec.get("cwd") or home or ""
+    return [f"Starting (Pid {pid});",
+            f"Running with execution home <{home or ''}>, Execution CWD "
+            f"<{cwd}>, Execution Pid <{pid}>;"]
+
+
+def _signal(row, spec, home, data):
+    return [f"Signal <{signal_name(data.get('signal'))}> requested by user "
+            f"or administrator <{data.get('by')}>;"]
+
+
+def _status(row, spec, home, data):
+    stat = data.get("stat")
+    if stat in history.FINISHED:
+        return [f"Signal <KILL> requested by user or administrator "
+                f"<{data.get('by')}>;", "Exited;", _completed(data)]
+    return [_status_text(stat, data) + ";"]
+
+
+def _finish(row, spec, home, data):
+    cpu = data.get("cpu_time")
+    used = "" if cpu is None else f" The CPU time used is {cpu:.1f} seconds"
+    if data.get("stat") == "DONE":
+        return [f"Done successfully.{used};"]
+    code = data.get("exit_code")
+    text = f"Exited with exit code {code}." if code else "Exited."
+    return [text + used + ";", _completed(data)]
+
+
+def _completed(data):
+    reason = jv.exit_reason({"exit_reason": data.get("reason")})
+    return f"Completed <exit>; {reason}." if reason else "Completed <exit>."
+
+
+def _status_text(stat, data):
+    by = data.get("by")
+    if stat == "USUSP":
+        return f"Suspended by the user or administrator <{by}>"
+    if stat == "PSUSP":
+        return f"Suspended by the user or administrator <{by}> while pending"
+    if stat == "PEND":
+        if data.get("by"):
+            return "Pending: Waiting for scheduling after resumed by user"
+        return "Pending: Job has been requeued"
+    if stat == "RUN":
+        return "Running"
+    if stat == "SSUSP":
+        return "Suspended by the system"
+    if stat == "UNKWN":
+        return "Unknown; unable to reach the execution host"
+    return f"Status changed to <{stat}>"
+
+
+def signal_name(sig):
+    """``KILL`` for 9 or ``SIGKILL``; other text as given."""
+    if isinstance(sig, int) or (isinstance(sig, str) and sig.isdigit()):
+        try:
+            return _signal.Signals(int(sig)).name[3:]
+        except ValueError:
+            return str(sig)
+    sig = str(sig)
+    return sig[3:] if sig.startswith("SIG") else sig
+
+
+_EVENTS = {"SUBMIT": _submit, "START": _start, "RUNNING": _running,
+           "SIGNAL": _signal, "STATUS": _status, "FINISH": _finish,
+           "USAGE": lambda *a: []}
