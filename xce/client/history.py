@@ -28,7 +28,8 @@ class Selection:
     """The jobs a bhist/bacct command line names, as SQL over the jobs table.
 
     *stats*: None for the default (unfinished jobs), "all" for every job,
-    else the set of states asked for.  Job ids select any user and state.
+    else the set of states asked for.  Job ids select any user, and any
+    state unless states are asked for.
     *windows*: column -> (t0, t1) from -C/-S/-D.
     """
 
@@ -49,6 +50,10 @@ class Selection:
                 ors.append("jobid=?" if idx is None else "(jobid=? AND idx=?)")
                 args += [jobid] if idx is None else [jobid, idx]
             clauses.append("(" + " OR ".join(ors) + ")")
+            if self.stats not in (None, "all"):
+                marks = ",".join("?" * len(self.stats))
+                clauses.append(f"stat IN ({marks})")
+                args += sorted(self.stats)
         else:
             user = self.user or current_user()
             if user != "all":

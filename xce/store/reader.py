@@ -116,3 +116,10 @@ class Reader:
             if events is not None:
                 events.append((t, kind, data))
         return found
+
+    def job_totals(self, expressions, where="", args=()):
+        """One row of SQL aggregates (``SUM(...)``, ...) over matching jobs."""
+        sql = f"SELECT {', '.join(expressions)} FROM jobs"
+        if where:
+            sql += " WHERE " + where
+        return self.db.execute(sql, args).fetchone()
