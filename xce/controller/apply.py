@@ -29,6 +29,7 @@ def _submit(job, data, now):
 def _start(job, data, now):
     _set_stat(job, states.RUN)
     job["exec_hosts"] = " ".join(data["hosts"])
+    job["nslots"] = len(data["hosts"])     # -n min,max: what it got
     job["attempt"] = data["attempt"]
     job["start_time"] = now
     job["pend_reason"] = None
@@ -75,6 +76,46 @@ def _signal(job, data, now):
     """A signal sent to a running job changes nothing until it acts."""
 
 
+def _modify(job, data, now):
+    """bmod: spec keys set or removed, and the columns derived from them."""
+    spec = dict(job["spec"] or {})      # array elements may share one dict
+    for key in data.get("unset") or ():
+        spec.pop(key, None)
+    spec.update(data.get("set") or {})
+    job["spec"] = spec
+    job["queue"] = spec.get("queue") or job["queue"]
+    job["name"] = spec.get("name") or spec.get("command") or job["name"]
+    job["nslots"] = (spec.get("nslots") or [1])[0]
+    if job["stat"] in states.PENDING:      # a started job keeps its files
+        job["outfile"] = spec.get("stdout")
+        job["errfile"] = spec.get("stderr")
+
+
+def _switch(job, data, now):
+    spec = dict(job["spec"] or {})
+    spec["queue"] = data["queue"]
+    for key in ("runlimit", "memlimit"):
+        if data.get(key) is not None:
+            spec[key] = data[key]
+    job["spec"] = spec
+    job["queue"] = data["queue"]
+
+
+def _requeue(job, data, now):
+    """brequeue: back to PEND (or PSUSP), same job id; START makes a new attempt."""
+    _set_stat(job, data["stat"])
+    for key in ("exec_hosts", "start_time", "end_time", "pids", "pgid",
+                "exit_code", "exit_reason", "cpu_time", "max_mem", "avg_mem"):
+        job[key] = None
+    job["pend_reason"] = data.get("reason")
+
+
+def _move(job, data, now):
+    """btop/bbot: a new place in the queue's first-come order."""
+    job["seq"] = data["seq"]
+
+
 _APPLY = {"SUBMIT": _submit, "START": _start, "RUNNING": _running,
           "USAGE": _usage, "FINISH": _finish, "STATUS": _status,
-          "SIGNAL": _signal}
+          "SIGNAL": _signal, "MODIFY": _modify, "SWITCH": _switch,
+          "REQUEUE": _requeue, "MOVE": _move}

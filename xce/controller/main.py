@@ -15,8 +15,10 @@ import time
 from xce.config import load as config_load
 from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agents, control, dispatch, reconcile
+from xce.controller import modify
 from xce.controller.apply import apply
-from xce.controller.submit import Rejected, new_job
+from xce.controller.jobindex import JobIndex
+from xce.controller.submit import Rejected, new_jobs
 from xce.errors import text
 from xce.model import states
 from xce.model.jobid import show
@@ -32,6 +34,9 @@ RESCAN = 1.0            # seconds between spool scans without a doorbell
 # crash (it is removed right after the commit), with a wide margin.
 REQUEST_ID_KEEP = 3600.0
 HOUSEKEEPING = 60.0
+# Configuration sections that only the information commands need.
+CONFIG_SECTIONS = ("users", "user_groups", "host_groups", "limits",
+                   "applications")
 
 
 class Controller:
@@ -46,6 +51,7 @@ class Controller:
         self.links = {}             # host -> AgentLink
         self.replies = []           # (claimed request, reply) after commit
         self.new_job_data = {}      # job data not yet committed, by key
+        self.index = JobIndex(self)  # ids, names, finished jobs for -w
         self.dirty = True           # something changed: schedule again
         self.stopping = False
         self.now = time.time()
@@ -60,6 +66,7 @@ class Controller:
         for row in self.store.load_jobs():
             row["spec"] = json.loads(row["spec"] or "{}")
             self.jobs[(row["jobid"], row["idx"])] = row
+        self.index.load(self.store.db, self.now - self.clean_period())
         saved_q = dict(self.store.db.execute(
             "SELECT name, open || ',' || active FROM queues"))
         saved_h = dict(self.store.db.execute(
@@ -100,8 +107,7 @@ class Controller:
                 "max_slots": 0}
             self._update_slots(name)
             if name not in self.links:
-                self.links[name] = agents.AgentLink(name, cfg.spool,
-                                                    hc.launch)
+                self.links[name] = agents.link_for(name, cfg.spool, hc)
         self.store.execute("DELETE FROM queues")
         self.store.execute("DELETE FROM params")
         for seq, name in enumerate(cfg.queues):
@@ -112,6 +118,10 @@ class Controller:
         self.store.execute("DELETE FROM hosts")
         for name in self.hosts:
             self.save_host(name)
+        # busers, bugroup, bmgroup, bapp and blimits read these sections.
+        self.store.set_meta("config_sections", json.dumps(
+            {k: _plain(cfg.raw.get(k)) for k in CONFIG_SECTIONS},
+            default=str))
         self.dirty = True
 
     def _update_slots(self, name):
@@ -157,12 +167,16 @@ class Controller:
         self.store.set_meta("next_jobid", self._next_jobid)
         return jobid
 
+    def clean_period(self):
+        return self.cfg.param_int("CLEAN_PERIOD", 3600)
+
     def label(self, job):
         return show(job["jobid"], job["idx"])
 
     def emit(self, kind, job, **data):
         """Record an event and apply it to the job, in the open batch."""
         apply(job, kind, data, self.now)
+        self.index.note(job)
         self.store.event(self.now, kind, job["jobid"], job["idx"], **data)
         self.store.save_job(job)
         key = (job["jobid"], job["idx"])
@@ -226,6 +240,7 @@ class Controller:
         self._host_rows()
         if self.now >= self._next_housekeeping:
             self._next_housekeeping = self.now + HOUSEKEEPING
+            self.index.expire(self.now - self.clean_period())
             self.store.execute("DELETE FROM requests WHERE time < ?",
                                (self.now - REQUEST_ID_KEEP,))
         self.store.commit()
@@ -256,6 +271,8 @@ class Controller:
                 return control.control(self, user, doc, self.now)
             if kind == "admin":
                 return admin.admin(self, user, doc, self.now)
+            if kind in modify.KINDS:
+                return modify.handle(self, user, doc, self.now)
             return {"ok": False, "error": f"{kind}: unknown request kind"}
         except Rejected as e:
             return {"ok": False, "error": str(e)}
@@ -264,25 +281,28 @@ class Controller:
             return {"ok": False, "error": text("BAD_REQUEST")}
 
     def _submit(self, uid, spec):
-        job, explicit = new_job(self, uid, spec, self.now)
         data = {"env": spec.pop("env", None) or {},
                 "jobfile": spec.pop("jobfile", None)}
-        key = (job["jobid"], job["idx"])
+        jobs, explicit = new_jobs(self, uid, spec, self.now)
+        job = jobs[0]
+        # Array elements share one job_data row, under index 0.
+        key = (job["jobid"], 0)
         self.new_job_data[key] = data
         self.store.execute("INSERT OR REPLACE INTO job_data VALUES(?,?,?,?)",
                            (*key, json.dumps(data["env"]), data["jobfile"]))
-        self.emit("SUBMIT", job, queue=job["queue"], user=job["user"],
-                  hold=bool(spec.get("hold")))
+        for job in jobs:
+            self.emit("SUBMIT", job, queue=job["queue"], user=job["user"],
+                      hold=bool(spec.get("hold")))
         self.dirty = True
         return {"ok": True, "jobid": job["jobid"], "queue": job["queue"],
                 "default": not explicit}
 
     def _schedule(self):
         self.dirty = False
-        queues, hosts, pending = dispatch.snapshot(self)
+        queues, hosts, pending, arrays = dispatch.snapshot(self)
         if not pending:
             return
-        decisions = scheduler.schedule(queues, hosts, pending)
+        decisions = scheduler.schedule(queues, hosts, pending, arrays)
         for key, placement in decisions.dispatch:
             job = self.jobs[key]
             self.emit("START", job, hosts=placement,
@@ -306,11 +326,13 @@ class Controller:
     def job_data(self, job):
         """The environment and script of a job, for its start message."""
         key = (job["jobid"], job["idx"])
-        data = self.new_job_data.get(key)
+        data = self.new_job_data.get(key) or \
+            self.new_job_data.get((key[0], 0))
         if data is None:
+            # An array's elements share the row of index 0.
             row = self.store.db.execute(
-                "SELECT env, jobfile FROM job_data WHERE jobid=? AND idx=?",
-                key).fetchone()
+                "SELECT env, jobfile FROM job_data WHERE jobid=? AND idx IN "
+                "(?, 0) ORDER BY idx DESC LIMIT 1", key).fetchone()
             data = {"env": json.loads(row[0] or "{}") if row else {},
                     "jobfile": row[1] if row else None}
         return data
@@ -333,8 +355,20 @@ class Controller:
         if link.connected:
             log.warning("lost the agent on %s", name)
         link.close()
+        if self.hosts[name].get("seen"):
+            self._jobs_unknown(name)
         self.hosts[name]["seen"] = False
         self.dirty = True
+
+    def _jobs_unknown(self, name):
+        """The agent of NAME is gone: what its jobs do is unknown until it
+        says hello again (reconcile puts them back in their state)."""
+        for job in list(self.jobs.values()):
+            first = (job["exec_hosts"] or "").split()[:1]
+            if first == [name] and job["stat"] in (
+                    states.RUN, states.USUSP, states.SSUSP):
+                job["unkwn_from"] = job["stat"]     # in memory only
+                self.emit("STATUS", job, stat=states.UNKWN)
 
     # -- waiting -----------------------------------------------------------
     def run_forever(self):

@@ -1,0 +1,254 @@
+"""bmod, bswitch, brequeue, btop, bbot: LSF's messages and exit codes,
+and what each one changes."""
+
+import json
+import sys
+
+import pytest
+
+from tests.lib.xcecluster import BIN, wait_for
+
+COMMANDS = ("bmod", "bswitch", "brequeue", "btop", "bbot")
+
+
+def cmd(cluster, name, *argv, **kw):
+    """Run a command, through ``python -m`` until it is installed."""
+    if (BIN / name).exists():
+        return cluster.run(name, *argv, **kw)
+    return cluster.run(sys.executable, "-m", f"xce.cli.{name}", *argv, **kw)
+
+
+def _row(cluster, jobid):
+    from xce.store.reader import Reader
+    with Reader(cluster.spool / "store" / "xce.db") as r:
+        row = r.jobs("jobid=?", (jobid,))[0]
+    row["spec"] = json.loads(row["spec"] or "{}")
+    return row
+
+
+def _blocked(make_cluster):
+    """A one-slot cluster whose slot is taken, so new jobs stay pending."""
+    cluster = make_cluster(mxj=1)
+    blocker = cluster.submit("sleep 60")
+    cluster.wait_stat(blocker, "RUN")
+    return cluster, blocker
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_help_and_usage(cluster, name):
+    r = cmd(cluster, name, "--help")
+    assert r.rc == 0 and r.out.startswith(f"Usage: {name} ")
+    assert cmd(cluster, name, "-h").rc == 0
+    r = cmd(cluster, name, "-Z")
+    assert r.rc == 255 and "illegal option -- Z" in r.err
+
+
+# -- bmod ---------------------------------------------------------------------
+def test_bmod_pending_job_changes_limits_name_and_queue(make_cluster):
+    cluster, _ = _blocked(make_cluster)
+    jobid = cluster.submit("-J", "before", "sleep 1")
+    r = cmd(cluster, "bmod", "-W", "30", "-M", "2G", "-J", "after",
+            "-q", "short", "-n", "1", str(jobid))
+    assert (r.rc, r.out, r.err) == (
+        0, f"Parameters of job <{jobid}> are being changed\n", "")
+    row = _row(cluster, jobid)
+    assert (row["name"], row["queue"]) == ("after", "short")
+    assert row["spec"]["runlimit"] == 30
+    assert row["spec"]["memlimit"] == 2 * 1024 * 1024
+    r = cluster.run("bjobs", "-noheader", "-o", "name queue", str(jobid))
+    assert r.out.split() == ["after", "short"]
+
+
+def test_bmod_removal_forms(make_cluster):
+    cluster, _ = _blocked(make_cluster)
+    jobid = cluster.submit("-W", "10", "-M", "100M", "-J", "nm", "sleep 1")
+    r = cmd(cluster, "bmod", "-Wn", "-Mn", "-Jn", str(jobid))
+    assert r.rc == 0, r
+    row = _row(cluster, jobid)
+    assert "runlimit" not in row["spec"] or row["spec"]["runlimit"] is None
+    assert not row["spec"].get("memlimit")
+    assert row["name"] == "sleep 1"
+
+
+def test_bmod_removing_the_run_limit_falls_back_to_the_queue_default(
+        make_cluster):
+    cluster, _ = _blocked(make_cluster)
+    jobid = cluster.submit("-q", "short", "-W", "5", "sleep 1")
+    assert cmd(cluster, "bmod", "-Wn", str(jobid)).rc == 0
+    assert _row(cluster, jobid)["spec"]["runlimit"] == 60
+
+
+def test_bmod_running_job_allows_limits_refuses_queue(cluster):
+    jobid = cluster.submit("sleep 60")
+    cluster.wait_stat(jobid, "RUN")
+    r = cmd(cluster, "bmod", "-W", "20", str(jobid))
+    assert (r.rc, r.out) == (0, f"Parameters of job <{jobid}> are being changed\n")
+    assert _row(cluster, jobid)["spec"]["runlimit"] == 20
+    r = cmd(cluster, "bmod", "-q", "short", str(jobid))
+    assert r.rc == 255 and r.out == ""
+    assert r.err == (f"Job <{jobid}>: Only the following parameters can be "
+                     "used to modify a running job: -c, -M, -W, -o, -e, -r"
+                     ". Job not modified.\n")
+    r = cmd(cluster, "bmod", "-e", "new.err", str(jobid))
+    assert r.rc == 255 and "No error file specified before job dispatch" \
+        in r.err
+    assert cluster.stat(jobid) == "RUN"
+
+
+def test_bmod_bad_input(make_cluster):
+    cluster, _ = _blocked(make_cluster)
+    jobid = cluster.submit("sleep 1")
+    cases = [
+        (("-q", "nosuch", str(jobid)),
+         "nosuch: No such queue. Job not modified.\n"),
+        (("-W", "abc", str(jobid)),
+         "abc: Bad RUNLIMIT specification. Job not modified.\n"),
+        (("-W", "100", "-q", "short", str(jobid)),
+         "RUNLIMIT: Cannot exceed queue's hard limit(s). Job not modified.\n"),
+        (("-W", "5", "99999"),
+         "Job <99999>: No matching job found. Job not modified.\n"),
+        (("-W", "5", "1x"), "1x: Illegal job ID.\n"),
+        ((str(jobid),), "No modification is specified. Job not modified.\n"),
+    ]
+    for argv, err in cases:
+        r = cmd(cluster, "bmod", *argv)
+        assert (r.rc, r.out, r.err) == (255, "", err), argv
+    r = cmd(cluster, "bmod", "-W", "5")
+    assert r.rc == 255 and "Job ID must be specified" in r.err
+    done = cluster.submit("-q", "short", "true")
+    cluster.run("bkill", str(done))
+    r = cmd(cluster, "bmod", "-W", "5", str(done))
+    assert r.err == (f"Job <{done}>: Job has already finished. "
+                     "Job not modified.\n")
+    assert cluster.proc.poll() is None
+
+
+def test_bmod_bad_resource_requirement_is_refused(make_cluster):
+    cluster, _ = _blocked(make_cluster)
+    jobid = cluster.submit("sleep 1")
+    r = cmd(cluster, "bmod", "-R", "select[", str(jobid))
+    assert r.rc == 255 and r.err.endswith(". Job not modified.\n")
+    r = cmd(cluster, "bmod", "-R", "rusage[mem=100]", str(jobid))
+    assert r.rc == 0, r
+    assert _row(cluster, jobid)["spec"]["resreq"] == ["rusage[mem=100]"]
+
+
+# -- bswitch ------------------------------------------------------------------
+def test_bswitch_pending_and_running_jobs(make_cluster):
+    cluster, blocker = _blocked(make_cluster)
+    pending = cluster.submit("sleep 1")
+    r = cmd(cluster, "bswitch", "short", str(pending), str(blocker))
+    assert (r.rc, r.err) == (0, "")
+    assert r.out == (f"Job <{pending}> is switched to queue <short>\n"
+                     f"Job <{blocker}> is switched to queue <short>\n")
+    assert _row(cluster, pending)["queue"] == "short"
+    assert _row(cluster, blocker)["queue"] == "short"
+    assert cluster.stat(blocker) == "RUN"
+
+
+def test_bswitch_errors(make_cluster):
+    cluster, _ = _blocked(make_cluster)
+    jobid = cluster.submit("sleep 1")
+    r = cmd(cluster, "bswitch")
+    assert (r.rc, r.err) == (255, "The destination queue name must be "
+                             "specified.\n")
+    r = cmd(cluster, "bswitch", "nosuch", str(jobid))
+    assert (r.rc, r.out, r.err) == (255, "", "nosuch: No such queue\n")
+    r = cmd(cluster, "bswitch", "short", "424242", str(jobid))
+    assert r.rc == 255
+    assert r.err == "Job <424242>: No matching job found\n"
+    assert r.out == f"Job <{jobid}> is switched to queue <short>\n"
+    r = cmd(cluster, "bswitch", "short")
+    assert r.rc == 255 and "Job ID or one of" in r.err
+
+
+# -- brequeue -----------------------------------------------------------------
+def test_brequeue_running_job_runs_again_with_a_new_attempt(cluster):
+    jobid = cluster.submit("-o", "rq.out", "echo run; sleep 60")
+    cluster.wait_stat(jobid, "RUN")
+    wait_for(lambda: _row(cluster, jobid)["pgid"], what="the job's pid")
+    first = _row(cluster, jobid)["attempt"]
+    r = cmd(cluster, "brequeue", str(jobid))
+    assert (r.rc, r.out, r.err) == (0, f"Job <{jobid}> is being requeued\n", "")
+    wait_for(lambda: _row(cluster, jobid)["attempt"] > first and
+             cluster.stat(jobid) == "RUN", what="the second attempt")
+    cluster.run("bkill", str(jobid))
+    cluster.wait_stat(jobid, "EXIT")
+    # The first copy was killed, not left running next to the second.
+    wait_for(lambda: (cluster.root / "rq.out").read_text().count("run\n") == 2,
+             what="two runs in the output")
+
+
+def test_brequeue_hold_puts_the_job_in_psusp(cluster):
+    jobid = cluster.submit("sleep 60")
+    cluster.wait_stat(jobid, "RUN")
+    r = cmd(cluster, "brequeue", "-H", str(jobid))
+    assert r.rc == 0
+    assert cluster.stat(jobid) == "PSUSP"
+    assert _row(cluster, jobid)["exec_hosts"] is None
+    assert cluster.run("bresume", str(jobid)).rc == 0
+    cluster.wait_stat(jobid, "RUN")
+
+
+def test_brequeue_errors(make_cluster):
+    cluster, blocker = _blocked(make_cluster)
+    pending = cluster.submit("sleep 1")
+    r = cmd(cluster, "brequeue", str(pending))
+    assert (r.rc, r.err) == (255, f"Job <{pending}>: Job has not started "
+                             "yet\n")
+    r = cmd(cluster, "brequeue", "-p", str(pending))
+    assert (r.rc, r.out) == (0, f"Job <{pending}> is being requeued\n")
+    r = cmd(cluster, "brequeue", "77777")
+    assert (r.rc, r.err) == (255, "Job <77777>: No matching job found\n")
+    r = cmd(cluster, "brequeue", "x1")
+    assert (r.rc, r.err) == (255, "x1: Illegal job ID.\n")
+    cluster.run("bkill", str(pending))
+    r = cmd(cluster, "brequeue", str(pending))
+    assert (r.rc, r.err) == (255, f"Job <{pending}>: Job has already "
+                             "finished\n")
+    assert cluster.stat(blocker) == "RUN"
+
+
+# -- btop / bbot --------------------------------------------------------------
+def _order(cluster):
+    r = cluster.run("bjobs", "-noheader", "-o", "jobid stat")
+    return [int(line.split()[0]) for line in r.out.splitlines()
+            if line.split()[1] == "PEND"]
+
+
+def test_btop_and_bbot_reorder_pending_jobs(make_cluster):
+    cluster, blocker = _blocked(make_cluster)
+    a, b, c = (cluster.submit("sleep 1") for _ in range(3))
+    r = cmd(cluster, "btop", str(c))
+    assert (r.rc, r.out, r.err) == (
+        0, "", f"Job <{c}> has been moved to position 1 from top.\n")
+    assert _order(cluster) == [c, a, b]
+    r = cmd(cluster, "bbot", str(c))
+    assert r.err == f"Job <{c}> has been moved to position 1 from bottom.\n"
+    assert _order(cluster) == [a, b, c]
+    r = cmd(cluster, "btop", str(c), "2")
+    assert r.err == f"Job <{c}> has been moved to position 2 from top.\n"
+    assert _order(cluster) == [a, c, b]
+    r = cmd(cluster, "bbot", str(a), "9")
+    assert r.rc == 0
+    assert r.err == ("Warning: position value <9> is beyond movable range.\n"
+                     f"Job <{a}> has been moved to position 3 from bottom.\n")
+    assert _order(cluster) == [a, c, b]
+    # The scheduler follows the new order: the top job runs next.
+    cmd(cluster, "btop", str(b))
+    cluster.run("bkill", str(blocker))
+    cluster.wait_stat(b, "RUN", "DONE")
+    assert cluster.stat(a) in ("PEND", "RUN", "DONE")
+
+
+def test_btop_errors(make_cluster):
+    cluster, blocker = _blocked(make_cluster)
+    r = cmd(cluster, "btop", str(blocker))
+    assert (r.rc, r.err) == (255, f"{blocker}: Job has already started\n")
+    r = cmd(cluster, "btop", "5555")
+    assert (r.rc, r.err) == (255, "5555: No matching job found\n")
+    r = cmd(cluster, "btop", "1", "0")
+    assert r.rc == 255 and "Position value must be a positive integer" in r.err
+    r = cmd(cluster, "bbot")
+    assert r.rc == 255 and "Job ID must be specified" in r.err
+    assert cluster.proc.poll() is None

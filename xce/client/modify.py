@@ -1,0 +1,151 @@
+"""Changing jobs in place: bmod, bswitch, brequeue, btop and bbot.
+
+Each command sends one request (kinds ``modify``, ``switch``, ``requeue``,
+``move``) and prints what LSF prints for the answer.
+"""
+
+import sys
+
+from xce.client import submit as sub
+from xce.errors import EXIT_FAILURE, XceError
+from xce.model import jobid as jobids
+from xce.spool.client import call
+
+NOT_MODIFIED = ". Job not modified."
+NO_TARGET = "Job ID or one of '-m', '-u' '-q' and '-J' must be specified."
+
+
+def parse_ids(ids):
+    """``[label, jobid, idx]`` triples and whether ``0`` (all) was given."""
+    out, every = [], False
+    for label in ids:
+        if label == "0":
+            every = True
+            continue
+        try:
+            jobid, idx = jobids.parse(label)
+        except jobids.BadJobId:
+            raise XceError(f"{label}: Illegal job ID.")
+        out.append([label, jobid, idx])
+    return out, every
+
+
+def print_results(reply):
+    """One line per job, as bkill does; the exit code."""
+    if "results" not in reply:
+        raise XceError(reply.get("error") or "Request failed")
+    failed = False
+    for r in reply["results"]:
+        if r.get("error"):
+            failed = True
+            prefix = f"Job <{r['job']}>: " if r.get("job") else ""
+            print(f"{prefix}{r['error']}", file=sys.stderr)
+        else:
+            print(r["text"])
+    return EXIT_FAILURE if failed else 0
+
+
+def selection(ids, user=None, queue=None, name=None, host=None):
+    """The body that names jobs the way bkill's does."""
+    parsed, every = parse_ids(ids)
+    if not parsed and not every and not any((user, queue, name, host)):
+        raise XceError(NO_TARGET)
+    return {"ids": parsed, "all": every, "user": user, "queue": queue,
+            "name": name, "host": host}
+
+
+# -- bmod ---------------------------------------------------------------------
+def modify_spec(opts, unit):
+    """The spec keys bmod sets and the ones its ``-Xn`` forms remove."""
+    new, gone = {}, []
+    if opts.get("queue"):
+        new["queue"] = opts["queue"]
+    if opts.get("slots"):
+        new["nslots"] = sub.parse_slots(opts["slots"])
+    if opts.get("runlimit"):
+        new["runlimit"] = sub.parse_runlimit(opts["runlimit"])
+    if opts.get("memlimit"):
+        new["memlimit"] = sub.parse_memlimit(opts["memlimit"], unit)
+    if opts.get("name") is not None:
+        sub.check_job_name(opts["name"])
+        new["name"] = opts["name"]
+    for key, mode in (("stdout", "stdout_mode"), ("stderr", "stderr_mode")):
+        for opt, flag in ((key, "a"), (key + "_over", "w")):
+            if opts.get(opt):
+                new[key], new[mode] = opts[opt], flag
+    if opts.get("priority") is not None:
+        if opts["priority"] < 1:
+            raise sub.SubmitError(f"{opts['priority']}: Bad user priority")
+        new["user_priority"] = opts["priority"]
+    if opts.get("project"):
+        new["project"] = opts["project"]
+    if opts.get("resreq"):
+        new["resreq"] = list(opts["resreq"])
+        merged = _merged_resreq(new["resreq"])
+        if merged is not None:
+            new["resreq_merged"] = merged
+    for flag, keys in REMOVALS.items():
+        if opts.get(flag):
+            gone += [k for k in keys if k not in new]
+    return new, gone
+
+
+# -Xn option -> the spec keys it removes (LSF falls back to the default).
+REMOVALS = {"no_queue": ("queue",), "no_slots": ("nslots",),
+            "no_runlimit": ("runlimit",), "no_memlimit": ("memlimit",),
+            "no_name": ("name",), "no_stdout": ("stdout", "stdout_mode"),
+            "no_stderr": ("stderr", "stderr_mode"),
+            "no_priority": ("user_priority",), "no_project": ("project",),
+            "no_resreq": ("resreq", "resreq_merged")}
+
+
+def _merged_resreq(words):
+    """Check -R as bsub does (the scheduler's parser is pure and light)."""
+    try:
+        from xce.scheduler import resreq
+    except ImportError:
+        return None
+    try:
+        return str(resreq.merge(words))
+    except resreq.ResReqError as e:
+        raise sub.SubmitError(str(e))
+
+
+def bmod(site, label, opts):
+    parsed, _ = parse_ids([label])
+    if label == "0":
+        raise XceError(f"{label}: Illegal job ID.")
+    try:
+        new, gone = modify_spec(opts, site.setting("LSF_UNIT_FOR_LIMITS",
+                                                   "KB"))
+    except sub.SubmitError as e:
+        raise XceError(f"{e}{NOT_MODIFIED}")
+    if not new and not gone:
+        raise XceError(f"No modification is specified{NOT_MODIFIED}")
+    reply = call(site, "modify", {"ids": parsed, "set": new, "unset": gone})
+    if not reply.get("ok"):
+        err = reply.get("error") or "Request failed"
+        prefix = "" if reply.get("plain") or not reply.get("job") else \
+            f"Job <{reply['job']}>: "
+        raise XceError(f"{prefix}{err}{NOT_MODIFIED}")
+    print(reply["text"])
+    return 0
+
+
+# -- btop / bbot --------------------------------------------------------------
+def move(site, where, label, position):
+    parsed, every = parse_ids([label])
+    if every:
+        raise XceError(f"{label}: Illegal job ID.")
+    reply = call(site, "move", {"ids": parsed, "position": position,
+                                "where": where})
+    if not reply.get("ok"):
+        raise XceError(f"{label}: {reply.get('error') or 'Request failed'}")
+    # The clones print both lines on stderr.
+    if reply.get("beyond"):
+        print(f"Warning: position value <{position}> is beyond movable "
+              "range.", file=sys.stderr)
+    side = "top" if where == "top" else "bottom"
+    print(f"Job <{label}> has been moved to position {reply['position']} "
+          f"from {side}.", file=sys.stderr)
+    return 0

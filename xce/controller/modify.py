@@ -1,0 +1,265 @@
+"""Requests that change a job in place: bmod, bswitch, brequeue, btop/bbot.
+
+Each handler checks who asks (owner or administrator) and what state the
+job is in, then emits one event per job (MODIFY, SWITCH, REQUEUE, MOVE);
+``apply`` changes the row.  Signals to agents are queued and go out after
+the commit, as for bkill.
+"""
+
+import json
+
+from xce.controller.control import select_jobs
+from xce.controller.submit import (Rejected, check_limits, check_slots,
+                                   choose_queue)
+from xce.errors import text
+from xce.model import states
+
+KINDS = ("modify", "switch", "requeue", "move")
+
+# What LSF lets bmod change on a started job (lsb.err 126); -c and -r are
+# not xce options, so only these four reach the controller.
+RUNNING_KEYS = frozenset({"runlimit", "memlimit", "stdout", "stdout_mode",
+                          "stderr", "stderr_mode"})
+RUNNING_ONLY = ("Only the following parameters can be used to modify a "
+                "running job: -c, -M, -W, -o, -e, -r")
+NO_ERRFILE = ("No error file specified before job dispatch. Error file does "
+              "not exist, so error file name cannot be changed")
+REQUEUED = "Requeued job is waiting for rescheduling"
+REQUEUE_TEXT = "is being requeued"
+
+
+def handle(ctl, user, body, now):
+    kind = body["kind"]
+    if kind == "modify":
+        return bmod(ctl, user, body)
+    if kind == "switch":
+        return switch(ctl, user, body)
+    if kind == "requeue":
+        return requeue(ctl, user, body)
+    return move(ctl, user, body)
+
+
+def _allowed(ctl, user, job):
+    """None if *user* may change *job*, else the error text."""
+    if job["user"] != user and not ctl.is_admin(user):
+        return text("PERMISSION")
+    if job["stat"] in states.FINISHED:
+        return text("JOB_FINISHED")
+    return None
+
+
+def _one_job(ctl, user, body):
+    """(label, jobs, error) for a request naming exactly one job."""
+    label, jobid, idx = body["ids"][0]
+    jobs = ctl.find_jobs(jobid, idx)
+    if not jobs:
+        return label, [], text("NO_JOB")
+    for job in jobs:
+        err = _allowed(ctl, user, job)
+        if err:
+            return label, [], err
+    return label, jobs, None
+
+
+# -- bmod ---------------------------------------------------------------------
+def bmod(ctl, user, body):
+    label, jobs, err = _one_job(ctl, user, body)
+    if err:
+        return {"ok": False, "job": label, "error": err}
+    if len(jobs) > 1 and ("queue" in (body.get("set") or {}) or
+                          "queue" in (body.get("unset") or [])):
+        return {"ok": False, "job": label, "plain": True,
+                "error": "Options -q and -O cannot be applied on job array"}
+    changes = []
+    for job in jobs:
+        try:
+            changes.append((job, _bmod_changes(ctl, job, body)))
+        except Rejected as e:
+            return {"ok": False, "job": label, "error": str(e),
+                    "plain": True}
+        except _JobError as e:
+            return {"ok": False, "job": label, "error": str(e)}
+    for job, (new, gone) in changes:
+        ctl.emit("MODIFY", job, set=new, unset=gone, by=user)
+    return {"ok": True, "job": label,
+            "text": f"Parameters of job <{label}> are being changed"}
+
+
+class _JobError(Exception):
+    """A refusal about the job itself, printed after ``Job <N>: ``."""
+
+
+def _bmod_changes(ctl, job, body):
+    """The spec keys to set and to remove, checked against the queues."""
+    new, gone = dict(body.get("set") or {}), list(body.get("unset") or [])
+    started = job["stat"] not in states.PENDING
+    if started:
+        if set(new) - RUNNING_KEYS or set(gone) - RUNNING_KEYS:
+            raise _JobError(RUNNING_ONLY)
+        if "stderr" in new and not job["spec"].get("stderr"):
+            raise _JobError(NO_ERRFILE)
+    spec = dict(job["spec"])
+    for key in gone:
+        spec.pop(key, None)
+    spec.update(new)
+    if "queue" in new or "queue" in gone:
+        q, _ = choose_queue(ctl, {"queue": spec.get("queue")}, job["user"])
+        new["queue"] = q.name
+    else:
+        q = ctl.cfg.queues.get(job["queue"])
+    if q is not None:
+        before = (spec.get("runlimit"), spec.get("memlimit"))
+        check_limits(q, spec)       # a queue default fills a removed limit
+        for key, old in zip(("runlimit", "memlimit"), before):
+            if spec.get(key) != old:
+                new[key] = spec[key]
+        if "nslots" in new or "nslots" in gone:
+            spec.setdefault("nslots", [1, 1])
+            check_slots(ctl, q, spec)
+    return new, gone
+
+
+# -- bswitch ------------------------------------------------------------------
+def switch(ctl, user, body):
+    dest = body.get("dest")
+    if dest not in ctl.cfg.queues:
+        return {"ok": False, "error": text("BAD_QUEUE", dest)}
+    targets, errors = select_jobs(ctl, user, body)
+    results = [{"job": label or "", "error": err} for label, err in errors]
+    for label, job in targets:
+        shown = label or ctl.label(job)
+        err, plain = _allowed(ctl, user, job), False
+        if err is None:
+            err, plain = _switch_one(ctl, user, job, dest)
+        # Queue refusals name the queue, not the job (LSF's printErrMsg).
+        results.append({"job": "" if plain else shown, "error": err,
+                        "ok": err is None,
+                        "text": f"Job <{shown}> is switched to queue <{dest}>"})
+    return {"ok": all(r.get("ok") for r in results), "results": results}
+
+
+def _switch_one(ctl, user, job, dest):
+    try:
+        q, _ = choose_queue(ctl, {"queue": dest}, job["user"])
+        spec = dict(job["spec"])
+        check_limits(q, spec)
+    except Rejected as e:
+        return str(e), True
+    if job["stat"] in states.RUNNING and q.hosts is not None and \
+            not set((job["exec_hosts"] or "").split()) <= set(q.hosts):
+        return text("Host or host group is not used by the queue", dest), True
+    ctl.emit("SWITCH", job, queue=dest, by=user,
+             runlimit=spec.get("runlimit"), memlimit=spec.get("memlimit"))
+    return None, False
+
+
+# -- brequeue -----------------------------------------------------------------
+def requeue(ctl, user, body):
+    wanted = set(body.get("states") or ["RUN"])
+    hold = bool(body.get("hold"))
+    targets, errors = select_jobs(ctl, user, body)
+    results = [{"job": label or "", "error": err} for label, err in errors]
+    for label, job in targets:
+        shown = label or ctl.label(job)
+        err = _requeue_one(ctl, user, job, wanted, hold)
+        results.append({"job": shown, "error": err, "ok": err is None,
+                        "text": f"Job <{shown}> {REQUEUE_TEXT}"})
+    return {"ok": all(r.get("ok") for r in results), "results": results}
+
+
+def _requeue_one(ctl, user, job, wanted, hold):
+    if job["user"] != user and not ctl.is_admin(user):
+        return text("PERMISSION")
+    stat = job["stat"]
+    new = states.PSUSP if hold else states.PEND
+    if stat in states.FINISHED:
+        # A finished job is requeued only with -d/-e/-a, and only where the
+        # states module allows DONE/EXIT -> PEND.
+        if stat not in wanted or not _legal(stat, new):
+            return text("JOB_FINISHED")
+        job = _full_row(ctl, job)
+    elif stat in states.PENDING:
+        if "PEND" not in wanted:
+            return text("NOT_STARTED")
+    elif "RUN" not in wanted:
+        return "Job has already started"
+    if stat in states.RUNNING:
+        # Signal the current attempt before the row forgets its host; the
+        # next dispatch has a new attempt number, so the old copy's reports
+        # are stale and a copy that survives is fenced.
+        ctl.send_signal(job, "KILLSEQ", "TERM_REQUEUE_OWNER"
+                        if job["user"] == user else "TERM_REQUEUE_ADMIN")
+    # RUN -> PSUSP is not a legal step; a held requeue goes through PEND.
+    first = new if _legal(stat, new) else states.PEND
+    if not _legal(stat, first):
+        return text("JOB_FINISHED")
+    ctl.emit("REQUEUE", job, stat=first, by=user,
+             reason=json.dumps([[REQUEUED, None]]))
+    if first != new:
+        ctl.emit("STATUS", job, stat=new, by=user)
+    return None
+
+
+def _legal(old, new):
+    try:
+        states.check_transition(old, new)
+        return True
+    except states.IllegalTransition:
+        return False
+
+
+def _full_row(ctl, job):
+    from xce.store.schema import JOB_COLUMNS
+    row = ctl.store.db.execute(
+        f"SELECT {','.join(JOB_COLUMNS)} FROM jobs WHERE jobid=? AND idx=?",
+        (job["jobid"], job["idx"])).fetchone()
+    full = dict(zip(JOB_COLUMNS, row))
+    full["spec"] = json.loads(full["spec"] or "{}")
+    return full
+
+
+# -- btop / bbot --------------------------------------------------------------
+def move(ctl, user, body):
+    label, jobs, err = _one_job(ctl, user, body)
+    if not err and len(jobs) != 1:
+        err = text("ARRAY_INDEX")
+    if not err and jobs[0]["stat"] not in states.PENDING:
+        err = "Job has already started"
+    if err:
+        return {"ok": False, "job": label, "error": err}
+    job = jobs[0]
+    asked = int(body.get("position") or 1)
+    top = body.get("where", "top") == "top"
+    pending = sorted((j for j in ctl.jobs.values()
+                      if j["queue"] == job["queue"] and j is not job and
+                      j["stat"] in states.PENDING),
+                     key=lambda j: (j["seq"], j["idx"]))
+    # A user moves a job among their own jobs, an administrator among all.
+    mine = pending if ctl.is_admin(user) else \
+        [j for j in pending if j["user"] == job["user"]]
+    position = min(asked, len(mine) + 1)
+    seq = _new_seq([j["seq"] for j in pending],
+                   [j["seq"] for j in mine], position, top)
+    if seq is not None and seq != job["seq"]:
+        ctl.emit("MOVE", job, seq=seq, by=user)
+    return {"ok": True, "job": label, "position": position,
+            "beyond": position != asked}
+
+
+def _new_seq(all_seqs, mine, position, top):
+    """A sequence number that puts the job at *position* among *mine*.
+
+    Midpoints keep every other job where it is, so a move is one event."""
+    if not mine:
+        return None
+    if not top:
+        position = len(mine) + 2 - position
+    if position <= len(mine):
+        hi = mine[position - 1]
+        lower = [s for s in all_seqs if s < hi]
+        lo = max(lower) if lower else hi - 1
+    else:
+        lo = mine[-1]
+        higher = [s for s in all_seqs if s > lo]
+        hi = min(higher) if higher else lo + 1
+    return (lo + hi) / 2
