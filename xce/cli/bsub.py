@@ -33,6 +33,7 @@ NOT_SUBMITTED = ". Job not submitted."
 @click.option("-W", "runlimit", metavar="[hour:]minute", help="Run limit.")
 @click.option("-M", "memlimit", metavar="limit[unit]", help="Memory limit.")
 @click.option("-env", "env", metavar="all|none|vars", help="Environment to pass.")
+@click.option("-w", "depend", metavar="'dependency_expression'", help="Dependency condition.")
 @click.option("-R", "resreq", multiple=True, metavar="res_req", help="Resource requirement (repeatable).")
 @click.option("-P", "project", metavar="project", help="Project name.")
 @click.option("-sp", "priority", type=int, metavar="priority", help="User priority.")
@@ -95,7 +96,7 @@ def build_spec(opts, site):
     command, script, script_args = _job_text(opts)
     if script is not None:
         opts = _merge(opts, _parse(sub.bsub_lines(script)))
-    sub.check_job_name(opts["name"])
+    _check_job_name(opts["name"])
     unit = site.setting("LSF_UNIT_FOR_LIMITS", "KB")
     subcwd = sub.submission_cwd()
     stdout = opts["stdout_over"] or opts["stdout"]
@@ -114,6 +115,7 @@ def build_spec(opts, site):
         "resreq": list(opts["resreq"]), "project": opts["project"] or
         os.environ.get("LSB_DEFAULTPROJECT") or "default",
         "user_priority": opts["priority"], "hold": bool(opts["hold"]),
+        "depend": opts["depend"],
         "from_host": sub.from_host(),
     }
     if script is not None:
@@ -121,6 +123,18 @@ def build_spec(opts, site):
         spec["args"] = script_args
     _check_resreq(spec)
     return spec
+
+
+def _check_job_name(name):
+    """A plain name, or an array `name[1-10:2,20]%5` (sizes are checked by
+    the controller, which knows MAX_JOB_ARRAY_SIZE)."""
+    if name is None:
+        return
+    from xce.model import arrayspec
+    try:
+        arrayspec.check_job_name(name)
+    except arrayspec.ArraySpecError as e:
+        raise sub.SubmitError(e.message)
 
 
 def _check_resreq(spec):

@@ -1,47 +1,156 @@
 """From controller state to the scheduler's snapshot, and from a dispatch
 decision to the agent's start message."""
 
+from xce.controller import jobreq
 from xce.model import states
 from xce.model.jobid import show
+from xce.scheduler import depend
 from xce.scheduler.core import HostView, PendingJob, QueueView
 
 
 def snapshot(ctl):
-    """Queues, hosts and pending jobs as the pure scheduler sees them."""
-    hosts = {name: HostView(name, host_status(ctl, name), h["max_slots"],
-                            jl_u=h["conf"].jl_u)
-             for name, h in ctl.hosts.items()}
+    """Queues, hosts, pending jobs and running array elements as the pure
+    scheduler sees them."""
+    unit = jobreq.unit(ctl.cfg)
+    hosts = {name: _host_view(ctl, name, unit) for name in ctl.hosts}
     queues = {name: QueueView(name, q.priority,
                               active=ctl.queue_state[name]["active"],
                               hosts=q.hosts, qjob_limit=q.qjob_limit,
-                              ujob_limit=q.ujob_limit, hjob_limit=q.hjob_limit)
+                              ujob_limit=q.ujob_limit, hjob_limit=q.hjob_limit,
+                              select=_queue_select(q, unit))
               for name, q in ctl.cfg.queues.items()}
-    pending = []
+    per_task = str(ctl.cfg.params.get("RESOURCE_RESERVE_PER_TASK", "N")
+                   ).upper() in ("Y", "YES")
+    pending, arrays = [], {}
     for job in ctl.jobs.values():
         stat = job["stat"]
         if stat == states.PEND:
-            pending.append(PendingJob(
-                (job["jobid"], job["idx"]), job["queue"], job["user"],
-                job["nslots"], job["seq"],
-                job["spec"].get("user_priority") or 0))
+            pending.append(_pending(ctl, job, per_task))
         elif stat in states.RUNNING:
-            _count_running(job, hosts, queues)
-    return list(queues.values()), list(hosts.values()), pending
+            _count_running(ctl, job, hosts, queues, per_task)
+            if job["idx"]:
+                arrays[job["jobid"]] = arrays.get(job["jobid"], 0) + 1
+    for h in hosts.values():
+        h.resources["slots"] = h.max_slots - h.used
+        if h.mem_total is not None:
+            h.resources["mem"] = h.mem_total - h.mem_reserved
+    return list(queues.values()), list(hosts.values()), pending, arrays
 
 
-def _count_running(job, hosts, queues):
+def _queue_select(q, unit):
+    try:
+        return jobreq.queue_select(q, unit)
+    except Exception:       # a bad RES_REQ is the config check's to report
+        return None
+
+
+def _pending(ctl, job, per_task):
+    spec = job["spec"]
+    nslots = spec.get("nslots") or [job["nslots"], job["nslots"]]
+    return PendingJob(
+        (job["jobid"], job["idx"]), job["queue"], job["user"],
+        job["nslots"], job["seq"], spec.get("user_priority") or 0,
+        max_slots=max(nslots[-1], job["nslots"]),
+        resreq=jobreq.job_resreq(ctl, job), mem_per_task=per_task,
+        array_limit=spec.get("array_limit") if job["idx"] else None,
+        depend=_depend_state(ctl, job))
+
+
+def _depend_state(ctl, job):
+    """None when the job has no -w or it is satisfied; "wait"; "never"."""
+    text = job["spec"].get("depend")
+    if not text:
+        return None
+    try:
+        tree = jobreq.parse_depend(text)
+    except depend.DependError:
+        return "never"
+    lookup = ctl.index.lookup(job["user"], ctl.is_admin(job["user"]),
+                              job["idx"])
+    result = depend.evaluate(tree, lookup)
+    if result is True:
+        return None
+    return "never" if result is depend.NEVER else "wait"
+
+
+def _host_view(ctl, name, unit):
+    h = ctl.hosts[name]
+    hc, facts = h["conf"], h["facts"]
+    maxmem = jobreq.kb_to_unit(hc.maxmem or facts.get("maxmem"), unit)
+    res = {"hname": name, "server": True,
+           "type": hc.type or facts.get("type") or "",
+           "model": hc.model or facts.get("model") or "",
+           "maxslots": h["max_slots"]}
+    ncpus = hc.ncpus or facts.get("ncpus")
+    if ncpus:
+        res["ncpus"] = ncpus
+    if maxmem is not None:
+        res["maxmem"] = res["mem"] = maxmem
+    maxswp = jobreq.kb_to_unit(facts.get("maxswp"), unit)
+    if maxswp is not None:
+        res["maxswp"] = res["swp"] = maxswp
+    res.update(_configured(hc.resources))
+    return HostView(name, host_status(ctl, name), h["max_slots"],
+                    jl_u=hc.jl_u, resources=res, mem_total=maxmem)
+
+
+def _configured(resources):
+    """A host's configured resources: `bigmem` (boolean), `os=rhel8`."""
+    out = {}
+    for item in resources or ():
+        if isinstance(item, dict):
+            out.update({str(k): v for k, v in item.items()})
+            continue
+        name, sep, value = str(item).partition("=")
+        if not sep:
+            out[name.strip()] = True
+            continue
+        value = value.strip()
+        try:
+            out[name.strip()] = float(value) if "." in value else int(value)
+        except ValueError:
+            out[name.strip()] = value
+    return out
+
+
+def _count_running(ctl, job, hosts, queues, per_task):
     q = queues.get(job["queue"])
+    mem = _reserved_mem(ctl, job)
+    per_host = {}
     for name in (job["exec_hosts"] or "").split():
+        per_host[name] = per_host.get(name, 0) + 1
+    for name, n in per_host.items():
         h = hosts.get(name)
         if h is not None:
-            h.used += 1
-            h.user_used[job["user"]] = h.user_used.get(job["user"], 0) + 1
+            h.used += n
+            h.user_used[job["user"]] = h.user_used.get(job["user"], 0) + n
+            h.mem_reserved += mem * n if per_task else mem
         if q is not None:
-            q.host_used[name] = q.host_used.get(name, 0) + 1
+            q.host_used[name] = q.host_used.get(name, 0) + n
     if q is not None:
         q.used += job["nslots"]
         q.user_used[job["user"]] = q.user_used.get(job["user"], 0) + \
             job["nslots"]
+
+
+def _reserved_mem(ctl, job):
+    """The rusage[mem] a running job still holds (duration, decay)."""
+    rr = jobreq.job_resreq(ctl, job)
+    if rr is None or rr.rusage is None:
+        return 0
+    held = 0.0
+    for group in rr.rusage.alternatives[0].groups:
+        amount = dict(group.amounts).get("mem")
+        if not amount:
+            continue
+        if group.duration:
+            elapsed = ctl.now - (job["start_time"] or ctl.now)
+            if elapsed >= group.duration:
+                continue
+            if group.decay:
+                amount *= 1 - elapsed / group.duration
+        held += amount
+    return held
 
 
 def host_status(ctl, name):
@@ -66,12 +175,14 @@ def start_message(ctl, job):
     jobid, idx = job["jobid"], job["idx"]
     data = ctl.job_data(job)
     command_lines = (data["jobfile"] or spec["command"]).splitlines()
-    jobfile = data["jobfile"] or f"#!/bin/sh\n{spec['command']}\n"
+    # A command-line job has no script: the agent runs it with sh -c.
+    jobfile = data["jobfile"]
     return {
         "op": "start", "job": jobid, "idx": idx, "attempt": job["attempt"],
         "label": show(jobid, idx), "user": job["user"], "uid": spec["uid"],
         "gid": spec["gid"], "queue": job["queue"], "name": job["name"],
-        "jobfile": jobfile, "command_lines": command_lines,
+        "jobfile": jobfile, "command": spec["command"],
+        "command_lines": command_lines,
         "cwd": expand(spec["cwd"], jobid, idx), "subcwd": spec["subcwd"],
         "env": data["env"], "args": spec.get("args") or [],
         "stdin": expand(spec.get("stdin"), jobid, idx),

@@ -2,7 +2,10 @@
 
 import pwd
 
+from xce.controller import jobreq
 from xce.errors import text
+from xce.model import arrayspec
+from xce.scheduler import depend
 from xce.store.schema import JOB_COLUMNS
 
 
@@ -65,6 +68,71 @@ def check_slots(ctl, q, spec):
     capacity = sum(h["max_slots"] for h in usable)
     if capacity and lo > capacity:
         raise Rejected(text("TOO_MANY_PROCS"))
+
+
+def check_resreq(ctl, q, spec):
+    """-R (merged with the queue's RES_REQ) must parse: bsub checked the
+    syntax, but the controller is the one that must not keep a bad one."""
+    try:
+        jobreq.parse_job(spec.get("resreq"), q, jobreq.unit(ctl.cfg))
+    except jobreq.BadRequirement as e:
+        raise Rejected(str(e))
+
+
+def check_array(ctl, spec):
+    """An array name `sim[1-10]%2`: record the element indices and limit."""
+    name = spec.get("name")
+    if not name:
+        return ()
+    limit = ctl.cfg.param_int("MAX_JOB_ARRAY_SIZE",
+                              arrayspec.MAX_JOB_ARRAY_SIZE)
+    try:
+        parsed = arrayspec.parse_job_name(name, max_size=limit)
+    except arrayspec.ArraySpecError as e:
+        raise Rejected(e.message)
+    if parsed.is_array:
+        spec["array_name"] = parsed.name
+        spec["array_limit"] = parsed.limit
+        spec["array_spec"] = arrayspec.format_index_ranges(parsed.indices)
+    return parsed.indices
+
+
+def check_depend(ctl, spec, user):
+    """-w must parse and every job it names must exist (LSF refuses the
+    job otherwise)."""
+    expr = spec.get("depend")
+    if not expr:
+        spec.pop("depend", None)
+        return
+    try:
+        tree = jobreq.parse_depend(expr)
+        lookup = ctl.index.lookup(user, ctl.is_admin(user))
+        depend.check_references(tree, lookup)
+    except depend.DependError as e:
+        if e.kind == "nojob":
+            raise Rejected(f"{expr}: No matching job found")
+        raise Rejected(e.message)
+
+
+def new_jobs(ctl, req_uid, spec, now):
+    """The rows of a submission: one job, or one row per array element
+    (all sharing the job id and the spec).  Not yet applied."""
+    user, _ = user_of(req_uid)
+    q, _ = choose_queue(ctl, spec, user)
+    check_resreq(ctl, q, spec)
+    indices = check_array(ctl, spec)
+    check_depend(ctl, spec, user)
+    job, explicit = new_job(ctl, req_uid, spec, now)
+    if not indices:
+        return [job], explicit
+    jobs = []
+    for idx in indices:
+        element = dict(job)
+        element["idx"] = idx
+        element["spec"] = dict(spec)    # an element may be changed alone
+        element["name"] = f"{spec['array_name']}[{idx}]"
+        jobs.append(element)
+    return jobs, explicit
 
 
 def new_job(ctl, req_uid, spec, now):

@@ -56,6 +56,24 @@ class ArraySpec:
         return "%s[%d]" % (self.name, index)
 
 
+def check_job_name(text):
+    """bsub's own check: the syntax of a `-J` value, without the size limit
+    (MAX_JOB_ARRAY_SIZE is the controller's) and without expanding ranges."""
+    if not text or len(text) > MAX_JOB_NAME_LENGTH:
+        raise ArraySpecError(BAD_NAME)
+    match = _SPEC.match(text)
+    if match is None:
+        if "[" in text or "]" in text:
+            raise ArraySpecError(BAD_NAME)
+        return
+    name, spec, limit = match.group("name", "spec", "limit")
+    if not name or not _SPEC_CHARS.match(spec):
+        raise ArraySpecError(BAD_NAME)
+    for item in spec.split(","):
+        _item_bounds(item)
+    _parse_limit(limit)
+
+
 def parse_job_name(text, max_size=MAX_JOB_ARRAY_SIZE):
     """Split a `-J` value into name, array indices and running limit."""
     if not text or len(text) > MAX_JOB_NAME_LENGTH:
@@ -76,20 +94,26 @@ def parse_index_list(spec, max_size=MAX_JOB_ARRAY_SIZE):
     """`1-10:2,15` -> (1, 3, 5, 7, 9, 15); the text between the brackets."""
     found = set()
     for item in spec.split(","):
-        match = _ITEM.match(item.strip())
-        if match is None:
-            raise ArraySpecError(INDEX_ERROR)
-        start, end, step = (int(g) if g else None for g in match.groups())
-        end = start if end is None else end
-        step = 1 if step is None else step
-        if start < 1 or end < start or step < 1:
-            raise ArraySpecError(INDEX_ERROR)
+        start, end, step = _item_bounds(item)
         if end > max_size:  # checked before expanding a huge range
             raise ArraySpecError(INDEX_TOO_LARGE)
         found.update(range(start, end + 1, step))
     if len(found) > max_size:
         raise ArraySpecError(INDEX_TOO_LARGE)
     return tuple(sorted(found))
+
+
+def _item_bounds(item):
+    """`1-10:2` -> (1, 10, 2); a single index `7` -> (7, 7, 1)."""
+    match = _ITEM.match(item.strip())
+    if match is None:
+        raise ArraySpecError(INDEX_ERROR)
+    start, end, step = (int(g) if g else None for g in match.groups())
+    end = start if end is None else end
+    step = 1 if step is None else step
+    if start < 1 or end < start or step < 1:
+        raise ArraySpecError(INDEX_ERROR)
+    return start, end, step
 
 
 def _parse_limit(text):

@@ -1,11 +1,16 @@
-"""The first-cut scheduler: a pure function from a snapshot to decisions.
+"""The scheduler: a pure function from a snapshot to decisions.
 
 Queues by priority, FCFS within a queue (after the user's -sp priority),
 job slots per host (MXJ), queue and per-user slot limits, queue and host
-states.  No I/O, no clock, no randomness: same snapshot, same answer.
+states, resource requirements (select, order, rusage[mem], span), -n
+min,max, the %N running limit of job arrays and dependency states worked
+out by the caller.  No I/O, no clock, no randomness: same snapshot, same
+answer.
 """
 
 from dataclasses import dataclass, field
+
+from xce.scheduler.placement import place
 
 # Pend reasons (LSF's texts).  Host-level ones are shown with host counts.
 R_NEW = "New job is waiting for scheduling"
@@ -13,12 +18,19 @@ R_QUEUE_INACTIVE = "The queue is inactivated by the administrator"
 R_QUEUE_LIMIT = "The queue has reached its job slot limit"
 R_USER_QUEUE_LIMIT = "User has reached the per-user job slot limit of the queue"
 R_HELD = "The job was suspended by the user while pending"
+R_DEPEND = "Job dependency condition not satisfied"
+R_DEPEND_NEVER = "Dependency condition invalid or never satisfied"
+R_ARRAY_LIMIT = "The job array has reached its running element limit"
+R_SPAN = "Not enough hosts to meet the job's spanning requirement"
 R_HOST_FULL = "Not enough job slot(s)"
 R_HOST_CLOSED = "Closed by LSF administrator"
 R_HOST_UNAVAIL = "Unable to reach slave batch server"
 R_HOST_QUEUE = "Not usable to the queue"
 R_HOST_QUEUE_LIMIT = "Queue's per-host job slot limit reached"
 R_HOST_USER_LIMIT = "Host's per-user job slot limit reached"
+R_RESREQ = "Job's resource requirements not satisfied"
+R_QUEUE_RESREQ = "Queue's resource requirements not satisfied"
+R_RESERVE_MEM = "Job's requirements for reserving resource (mem) not satisfied"
 
 
 @dataclass
@@ -29,6 +41,11 @@ class HostView:
     used: int = 0
     user_used: dict = field(default_factory=dict)   # user -> slots
     jl_u: int = None
+    # What select[] and order[] see: hname, type, model, ncpus, maxmem,
+    # mem, configured resources.  "mem" and "slots" are kept current.
+    resources: dict = field(default_factory=dict)
+    mem_total: float = None     # maxmem in LSF_UNIT_FOR_LIMITS; None: unknown
+    mem_reserved: float = 0.0   # rusage[mem] of the jobs running there
 
 
 @dataclass
@@ -43,6 +60,7 @@ class QueueView:
     used: int = 0
     user_used: dict = field(default_factory=dict)
     host_used: dict = field(default_factory=dict)   # host -> slots
+    select: object = None       # the queue's RES_REQ select (resreq.Select)
 
 
 @dataclass
@@ -50,10 +68,19 @@ class PendingJob:
     key: tuple                  # (jobid, idx)
     queue: str
     user: str
-    nslots: int
+    nslots: int                 # -n min
     seq: int
     user_priority: int = 0
     held: bool = False
+    max_slots: int = None       # -n max; None: nslots
+    # The job's own select, and order/span/rusage merged with the queue's
+    # RES_REQ (resreq.ResReq).  Jobs with equal requirements should share
+    # one object: failures are remembered per object within a pass.
+    resreq: object = None
+    mem_per_task: bool = False  # RESOURCE_RESERVE_PER_TASK=Y
+    local_type: str = None      # what `type == local` means for this job
+    array_limit: int = None     # %N of the job's array (key[0] is the array)
+    depend: object = None       # None: none or satisfied; "wait"; "never"
 
 
 @dataclass
@@ -62,113 +89,224 @@ class Decisions:
     reasons: dict = field(default_factory=dict)     # key -> [[text, hosts]]
 
 
-def schedule(queues, hosts, pending):
-    """Place what fits now; give every examined job its pend reasons."""
+class _Pass:
+    """The mutable state of one scheduling pass (copies of the input)."""
+
+    def __init__(self, hosts, arrays):
+        self.hosts = {h.name: _copy_host(h) for h in hosts}
+        self.arrays = dict(arrays or {})
+        self.failed = {}        # job class -> reasons, for this pass
+        self.full = None
+
+
+def schedule(queues, hosts, pending, arrays=None):
+    """Place what fits now; give every examined job its pend reasons.
+
+    arrays: {array jobid: elements running now}, for %N limits.
+    """
     out = Decisions()
-    hosts = {h.name: _copy_host(h) for h in hosts}
+    state = _Pass(hosts, arrays)
     by_queue = {}
     for job in pending:
         by_queue.setdefault(job.queue, []).append(job)
-    full = None
     for q in sorted(queues, key=lambda q: (-q.priority, q.name)):
+        q = _copy_queue(q)
         jobs = sorted(by_queue.get(q.name, ()),
                       key=lambda j: (-j.user_priority, j.seq, j.key))
         for job in jobs:
-            if full is None and not any(h.max_slots > h.used
-                                        for h in hosts.values()):
+            why = _job_reason(job, q, state)
+            if why is not None:
+                out.reasons[job.key] = why
+                continue
+            if state.full is None and not any(
+                    h.max_slots > h.used for h in state.hosts.values()):
                 # Every slot is taken: the rest wait for slots, and saying
                 # so needs no per-job placement work.
-                full = [[R_HOST_FULL, sorted(hosts)]]
-            if full is not None:
-                out.reasons[job.key] = full
+                state.full = [[R_HOST_FULL, sorted(state.hosts)]]
+            if state.full is not None:
+                out.reasons[job.key] = state.full
             else:
-                _consider(job, q, hosts, out)
+                _consider(job, q, state, out)
     return out
 
 
 def _copy_host(h):
     return HostView(h.name, h.status, h.max_slots, h.used,
-                    dict(h.user_used), h.jl_u)
+                    dict(h.user_used), h.jl_u, dict(h.resources),
+                    h.mem_total, h.mem_reserved)
 
 
-def _consider(job, q, hosts, out):
+def _copy_queue(q):
+    return QueueView(q.name, q.priority, q.active, q.hosts, q.qjob_limit,
+                     q.ujob_limit, q.hjob_limit, q.used, dict(q.user_used),
+                     dict(q.host_used), q.select)
+
+
+def _job_reason(job, q, state):
+    """Job-wide reasons, cheapest first; None if the job may be placed."""
     if job.held:
-        out.reasons[job.key] = [[R_HELD, None]]
-        return
+        return [[R_HELD, None]]
+    if job.depend is not None:
+        return [[R_DEPEND_NEVER if job.depend == "never" else R_DEPEND, None]]
     if not q.active:
-        out.reasons[job.key] = [[R_QUEUE_INACTIVE, None]]
-        return
+        return [[R_QUEUE_INACTIVE, None]]
+    if job.array_limit is not None and \
+            state.arrays.get(job.key[0], 0) >= job.array_limit:
+        return [[R_ARRAY_LIMIT, None]]
     if q.qjob_limit is not None and q.used + job.nslots > q.qjob_limit:
-        out.reasons[job.key] = [[R_QUEUE_LIMIT, None]]
-        return
+        return [[R_QUEUE_LIMIT, None]]
     if (q.ujob_limit is not None and
             q.user_used.get(job.user, 0) + job.nslots > q.ujob_limit):
-        out.reasons[job.key] = [[R_USER_QUEUE_LIMIT, None]]
-        return
-    free, blocked = _free_slots(job, q, hosts)
-    placement = _place(job.nslots, free)
-    if placement is None:
-        out.reasons[job.key] = _host_reasons(blocked, free, hosts)
-        return
-    for name in placement:
-        h = hosts[name]
-        h.used += 1
-        h.user_used[job.user] = h.user_used.get(job.user, 0) + 1
-        q.host_used[name] = q.host_used.get(name, 0) + 1
-    q.used += job.nslots
-    q.user_used[job.user] = q.user_used.get(job.user, 0) + job.nslots
-    out.dispatch.append((job.key, placement))
+        return [[R_USER_QUEUE_LIMIT, None]]
+    return None
 
 
-def _free_slots(job, q, hosts):
-    """host -> usable free slots, and host -> why a host is not usable."""
-    free, blocked = {}, {}
+def _consider(job, q, state, out):
+    # Within a pass hosts only fill up, so a job just like one that did not
+    # fit will not fit either: reuse its reasons (the whole list).
+    cls = (q.name, job.user, job.nslots, job.max_slots, id(job.resreq),
+           job.mem_per_task, job.local_type)
+    failed = state.failed.get(cls)
+    if failed is not None:
+        out.reasons[job.key] = failed
+        return
+    hi = _slot_cap(job, q)
+    best = None
+    for mem in _mem_alternatives(job):
+        free, blocked, host_max = _free_slots(job, q, state.hosts, mem)
+        rr = job.resreq
+        ranked = _rank(free, rr.order if rr is not None else None,
+                       state.hosts)
+        result = place(job.nslots, hi, free, ranked,
+                       rr.span if rr is not None else None, host_max)
+        if result.slots is not None:
+            _take(job, q, state, result.slots, mem)
+            out.dispatch.append((job.key, result.slots))
+            return
+        if best is None:
+            best = _host_reasons(blocked, free, result.span_failed)
+    state.failed[cls] = best
+    out.reasons[job.key] = best
+
+
+def _slot_cap(job, q):
+    """-n max, cut by what the queue's slot limits still allow."""
+    hi = max(job.max_slots or job.nslots, job.nslots)
+    if q.qjob_limit is not None:
+        hi = min(hi, q.qjob_limit - q.used)
+    if q.ujob_limit is not None:
+        hi = min(hi, q.ujob_limit - q.user_used.get(job.user, 0))
+    return max(hi, job.nslots)
+
+
+def _mem_alternatives(job):
+    """rusage[mem] amounts to try in order (|| alternatives); 0: none."""
+    rusage = job.resreq.rusage if job.resreq is not None else None
+    if rusage is None:
+        return (0,)
+    return tuple(alt.amounts().get("mem", 0) for alt in rusage.alternatives)
+
+
+def _take(job, q, state, slots, mem):
+    per_host = {}
+    for name in slots:
+        per_host[name] = per_host.get(name, 0) + 1
+    for name, n in per_host.items():
+        h = state.hosts[name]
+        h.used += n
+        h.user_used[job.user] = h.user_used.get(job.user, 0) + n
+        h.resources["slots"] = h.max_slots - h.used
+        q.host_used[name] = q.host_used.get(name, 0) + n
+        if mem:
+            h.mem_reserved += mem * n if job.mem_per_task else mem
+            if h.mem_total is not None:
+                h.resources["mem"] = h.mem_total - h.mem_reserved
+    q.used += len(slots)
+    q.user_used[job.user] = q.user_used.get(job.user, 0) + len(slots)
+    if job.array_limit is not None:
+        state.arrays[job.key[0]] = state.arrays.get(job.key[0], 0) + 1
+
+
+def _free_slots(job, q, hosts, mem):
+    """host -> usable free slots, host -> why a host is not usable, and
+    host -> its slot count (for ptile='!')."""
+    free, blocked, host_max = {}, {}, {}
+    select = job.resreq.select if job.resreq is not None else None
     for name in sorted(hosts):
         h = hosts[name]
-        if q.hosts is not None and name not in q.hosts:
-            blocked[name] = R_HOST_QUEUE
-        elif h.status in ("unavail", "unreach"):
-            blocked[name] = R_HOST_UNAVAIL
-        elif h.status == "closed_Adm":
-            blocked[name] = R_HOST_CLOSED
-        else:
-            n = h.max_slots - h.used
-            if q.hjob_limit is not None:
-                n = min(n, q.hjob_limit - q.host_used.get(name, 0))
-                if n <= 0:
-                    blocked[name] = R_HOST_QUEUE_LIMIT
-            if h.jl_u is not None:
-                n = min(n, h.jl_u - h.user_used.get(job.user, 0))
-                if n <= 0 and name not in blocked:
-                    blocked[name] = R_HOST_USER_LIMIT
-            if n > 0:
+        why = _host_blocked(h, q, select, job.local_type)
+        if why is None:
+            n = _room(h, q, job.user)
+            if n <= 0:
+                why = _full_reason(h, q, job.user)
+            elif mem and not _mem_fits(h, mem):
+                why = R_RESERVE_MEM
+            else:
+                if mem and job.mem_per_task and h.mem_total is not None:
+                    n = min(n, int((h.mem_total - h.mem_reserved) // mem))
                 free[name] = n
-            elif name not in blocked:
-                blocked[name] = R_HOST_FULL
-    return free, blocked
+                host_max[name] = h.max_slots
+                continue
+        blocked[name] = why
+    return free, blocked, host_max
 
 
-def _place(nslots, free):
-    """One host if one fits the job, else spread; None if it cannot fit now."""
-    if sum(free.values()) < nslots:
-        return None
-    best = max(free, key=lambda n: (free[n], [-ord(c) for c in n]))
-    if free[best] >= nslots:
-        return [best] * nslots
-    placement = []
-    for name in sorted(free, key=lambda n: (-free[n], n)):
-        take = min(free[name], nslots - len(placement))
-        placement += [name] * take
-        if len(placement) == nslots:
-            break
-    return placement
+def _host_blocked(h, q, select, local_type):
+    """Why this host can take none of the job whatever its load; or None."""
+    if q.hosts is not None and h.name not in q.hosts:
+        return R_HOST_QUEUE
+    if h.status in ("unavail", "unreach"):
+        return R_HOST_UNAVAIL
+    if h.status == "closed_Adm":
+        return R_HOST_CLOSED
+    if q.select is not None and not q.select.matches(h.resources, local_type):
+        return R_QUEUE_RESREQ
+    if select is not None and not select.matches(h.resources, local_type):
+        return R_RESREQ
+    return None
 
 
-def _host_reasons(blocked, free, hosts):
-    """Group unusable hosts by reason; hosts with some room count as full."""
+def _room(h, q, user):
+    n = h.max_slots - h.used
+    if q.hjob_limit is not None:
+        n = min(n, q.hjob_limit - q.host_used.get(h.name, 0))
+    if h.jl_u is not None:
+        n = min(n, h.jl_u - h.user_used.get(user, 0))
+    return n
+
+
+def _full_reason(h, q, user):
+    if h.max_slots - h.used <= 0:
+        return R_HOST_FULL
+    if q.hjob_limit is not None and \
+            q.hjob_limit - q.host_used.get(h.name, 0) <= 0:
+        return R_HOST_QUEUE_LIMIT
+    return R_HOST_USER_LIMIT
+
+
+def _mem_fits(h, mem):
+    if h.mem_total is None:
+        return False        # nothing known to reserve against
+    return h.mem_total - h.mem_reserved >= mem
+
+
+def _rank(free, order, hosts):
+    """Candidates best first: by order[] if given, else most free slots
+    first (so a job that fits on one host goes there), then by name."""
+    if order is None:
+        return sorted(free, key=lambda n: (-free[n], n))
+    return sorted(free, key=lambda n: (order.sort_key(hosts[n].resources),
+                                       -free[n], n))
+
+
+def _host_reasons(blocked, free, span_failed):
+    """Group unusable hosts by reason; hosts with some room count as full
+    unless the job failed on its span[] shape."""
     groups = {}
     for name, why in blocked.items():
         groups.setdefault(why, []).append(name)
-    for name in free:       # usable but not enough in total
-        groups.setdefault(R_HOST_FULL, []).append(name)
-    return [[why, sorted(names)] for why, names in sorted(groups.items())]
+    out = [[R_SPAN, None]] if span_failed else []
+    if not span_failed:
+        for name in free:       # usable but not enough in total
+            groups.setdefault(R_HOST_FULL, []).append(name)
+    return out + [[why, sorted(names)] for why, names in sorted(groups.items())]

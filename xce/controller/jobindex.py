@@ -1,0 +1,125 @@
+"""What the controller knows about jobs by id and by name, for `-w`.
+
+Unfinished jobs live in `ctl.jobs`; finished ones leave it.  Dependencies
+still need their state and exit code until CLEAN_PERIOD has passed, so this
+index keeps a small record per finished job in memory (loaded from the
+store at start) and maps ids and names to job keys.  `note(job)` is called
+for every event the controller applies.
+"""
+
+from collections import namedtuple
+
+from xce.model import states
+from xce.scheduler import depend
+
+Finished = namedtuple("Finished", "state exit_code end_time user")
+
+
+def base_name(job):
+    """An array element answers to its array's name (`sim`, not `sim[3]`)."""
+    spec = job.get("spec") or {}
+    return spec.get("array_name") or job.get("name") or ""
+
+
+class JobIndex:
+    def __init__(self, ctl):
+        self.ctl = ctl
+        self.ids = {}           # jobid -> set of idx
+        self.names = {}         # base name -> [key, ...] in submit order
+        self.finished = {}      # key -> Finished
+        self.last_sub = False   # JOB_DEP_LAST_SUB=1: a name means the newest
+
+    def note(self, job):
+        key = (job["jobid"], job["idx"])
+        idxs = self.ids.setdefault(key[0], set())
+        if key[1] not in idxs:
+            idxs.add(key[1])
+            self.names.setdefault(base_name(job), []).append(key)
+        if job["stat"] in states.FINISHED:
+            self.finished[key] = Finished(job["stat"], job.get("exit_code"),
+                                          job.get("end_time") or 0,
+                                          job["user"])
+
+    def load(self, db, since):
+        """At start: the unfinished jobs (already in ctl.jobs) and, from the
+        store, the finished jobs that ended since `since` (CLEAN_PERIOD)."""
+        for job in self.ctl.jobs.values():
+            self.note(job)
+        cur = db.execute(
+            "SELECT jobid, idx, stat, user, name, exit_code, end_time, "
+            "json_extract(spec, '$.array_name') FROM jobs "
+            "WHERE stat IN ('DONE', 'EXIT') AND end_time >= ? "
+            "ORDER BY seq, idx", (since,))
+        for jobid, idx, stat, user, name, code, end, array in cur:
+            self.note({"jobid": jobid, "idx": idx, "stat": stat,
+                       "user": user, "name": name, "exit_code": code,
+                       "end_time": end, "spec": {"array_name": array}})
+
+    def expire(self, before):
+        """Forget finished jobs that ended before `before`."""
+        gone = {k for k, f in self.finished.items() if f.end_time < before}
+        if not gone:
+            return
+        for key in gone:
+            del self.finished[key]
+            idxs = self.ids.get(key[0])
+            if idxs is not None:
+                idxs.discard(key[1])
+                if not idxs:
+                    del self.ids[key[0]]
+        for name in list(self.names):
+            kept = [k for k in self.names[name] if k not in gone]
+            if kept:
+                self.names[name] = kept
+            else:
+                del self.names[name]
+
+    # -- lookups -------------------------------------------------------------
+    def keys(self, ref, user, admin, own_idx=None):
+        """The job keys a reference names, as the user `user` sees them."""
+        if ref.job_id is not None:
+            found = [(ref.job_id, i) for i in sorted(self.ids.get(ref.job_id,
+                                                                   ()))]
+        else:
+            found = self._by_name(ref)
+            if not admin:
+                found = [k for k in found if self._user(k) == user]
+            if self.last_sub and found:
+                newest = max(k[0] for k in found)
+                found = [k for k in found if k[0] == newest]
+        if ref.index == "*":
+            if own_idx:
+                found = [k for k in found if k[1] == own_idx]
+        elif ref.index is not None:
+            found = [k for k in found if k[1] == ref.index]
+        return found
+
+    def _by_name(self, ref):
+        if not ref.is_pattern:
+            return list(self.names.get(ref.name, ()))
+        return [k for name, keys in self.names.items()
+                if ref.matches_name(name) for k in keys]
+
+    def _user(self, key):
+        job = self.ctl.jobs.get(key)
+        if job is not None:
+            return job["user"]
+        done = self.finished.get(key)
+        return done.user if done is not None else None
+
+    def facts(self, key):
+        job = self.ctl.jobs.get(key)
+        if job is not None:
+            return depend.JobFacts(job["stat"], job.get("exit_code"))
+        done = self.finished.get(key)
+        if done is not None:
+            return depend.JobFacts(done.state, done.exit_code)
+        return None
+
+    def lookup(self, user, admin, own_idx=None):
+        """A `lookup(ref)` for depend.evaluate / check_references."""
+        def find(ref):
+            found = (self.facts(k) for k in
+                     self.keys(ref, user, admin, own_idx))
+            return [f for f in found if f is not None]
+        return find

@@ -1,0 +1,100 @@
+"""A job's scheduling requirements, parsed once and shared.
+
+`-R` strings and the queue's RES_REQ are parsed when a job is submitted
+(bad ones are refused) and the parsed objects are cached on the job and in
+a table keyed by the text, so the thousands of jobs that ask for the same
+thing share one object (the scheduler remembers failures per object within
+a pass).  `-w` expressions likewise.
+"""
+
+from xce.scheduler import depend, resreq
+from xce.scheduler.resreq_common import unit_power
+
+_RESREQ = {}            # (job strings, queue string, unit) -> ResReq
+_SELECT = {}            # (queue string, unit) -> Select or None
+_DEPEND = {}            # expression -> syntax tree
+_CACHE_MAX = 20000
+
+
+class BadRequirement(ValueError):
+    """`str()` is bsub's message before ". Job not submitted."."""
+
+
+def unit(cfg):
+    return str(cfg.params.get("LSF_UNIT_FOR_LIMITS", "KB"))
+
+
+def kb_to_unit(kb, unit_name):
+    """A KB amount in LSF_UNIT_FOR_LIMITS (host facts are in KB)."""
+    if kb is None:
+        return None
+    power = unit_power(unit_name) or 1
+    return kb / (1024.0 ** (power - 1))
+
+
+def _remember(table, key, value):
+    if len(table) >= _CACHE_MAX:
+        table.clear()
+    table[key] = value
+    return value
+
+
+def queue_text(q):
+    value = (q.raw or {}).get("RES_REQ") if q is not None else None
+    return str(value).strip() if value else ""
+
+
+def queue_select(q, unit_name):
+    """The select[] of a queue's RES_REQ (None when it has none)."""
+    text = queue_text(q)
+    key = (text, unit_name)
+    if key not in _SELECT:
+        parsed = resreq.parse(text, unit=unit_name) if text else None
+        _remember(_SELECT, key, parsed.select if parsed else None)
+    return _SELECT[key]
+
+
+def parse_job(strings, q, unit_name):
+    """The job's requirement as the scheduler takes it: the job's own
+    select, and order/rusage/span/same merged with the queue's RES_REQ.
+    None when neither says anything.  Raises BadRequirement."""
+    qtext = queue_text(q)
+    key = (tuple(strings or ()), qtext, unit_name)
+    found = _RESREQ.get(key)
+    if found is not None or key in _RESREQ:
+        return found
+    try:
+        own = resreq.merge(list(strings), unit=unit_name) if strings \
+            else resreq.ResReq()
+        merged = resreq.merge_with_queue(own, qtext or None, unit=unit_name)
+    except resreq.ResReqError as e:
+        raise BadRequirement(e.message)
+    value = resreq.ResReq(select=own.select, order=merged.order,
+                          rusage=merged.rusage, span=merged.span,
+                          same=merged.same)
+    if value == resreq.ResReq():
+        value = None
+    return _remember(_RESREQ, key, value)
+
+
+def job_resreq(ctl, job):
+    """Cached on the job; re-parsed when the queue's RES_REQ changed."""
+    q = ctl.cfg.queues.get(job["queue"])
+    stamp = (queue_text(q), unit(ctl.cfg))
+    cached = job.get("_resreq")
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    try:
+        value = parse_job(job["spec"].get("resreq"), q, stamp[1])
+    except BadRequirement:
+        value = None        # accepted under an older configuration
+    job["_resreq"] = (stamp, value)
+    return value
+
+
+def parse_depend(text):
+    """The syntax tree of a -w expression; DependError if malformed."""
+    tree = _DEPEND.get(text)
+    if tree is None:
+        tree = _remember(_DEPEND, text, depend.parse(text))
+    return tree
