@@ -338,6 +338,8 @@ class Controller:
         return data
 
     def _after_commit(self):
+        from xce.store.lsbfiles import after_commit     # lsb.events/lsb.acct
+        after_commit(self.store, self.cfg.spool, self.cfg.cluster_name)
         self.new_job_data.clear()
         for req, reply in self.replies:
             try:
