@@ -37,6 +37,23 @@ queues:
 """
 
 
+AGENT_DIRS = ("agents/*", "hosts/*/agents/*")
+
+
+def ssh_hosts_yaml(hs, mxj=None, extra=""):
+    """A hosts: section with every host of the test HostSet HS reached over
+    SSH as root with its client key and pinned known_hosts."""
+    lines = ["hosts:", "  default:", "    launch: ssh", "    user: root",
+             f"    key_file: {hs.client_key}",
+             f"    known_hosts: {hs.known_hosts}", "    ssh_timeout: 3"]
+    if mxj is not None:
+        lines.append(f"    MXJ: {mxj}")
+    lines += [f"    {x}" for x in extra.splitlines() if x.strip()]
+    for name, (addr, port) in hs.hosts.items():
+        lines += [f"  {name}:", f"    address: {addr}", f"    port: {port}"]
+    return "\n".join(lines) + "\n"
+
+
 def wait_for(predicate, timeout=20.0, interval=0.02, what="condition"):
     """Poll *predicate* until it returns something true, or fail."""
     deadline = time.monotonic() + timeout
@@ -61,7 +78,7 @@ class Result:
 
 class Cluster:
     def __init__(self, root, name="testclu", mxj=None, extra_params="",
-                 extra_queues=""):
+                 extra_queues="", ssh_hosts=None, ssh_extra=""):
         self.root = Path(root)
         self.envdir = self.root / "etc"
         self.spool = self.root / "spool"
@@ -71,6 +88,8 @@ class Cluster:
         if mxj is not None:
             import socket
             hosts = f"hosts:\n  {socket.gethostname()}:\n    MXJ: {mxj}\n"
+        if ssh_hosts is not None:
+            hosts = ssh_hosts_yaml(ssh_hosts, mxj, ssh_extra)
         (self.envdir / "xce.yaml").write_text(DEFAULT_YAML.format(
             name=name, hosts=hosts, extra_params=extra_params,
             extra_queues=extra_queues))
@@ -113,9 +132,15 @@ class Cluster:
         self.proc.wait(timeout=20)
 
     def agent_pid(self):
-        pids = [_read_pid(p) for p in self.spool.glob("agents/*/agent.pid")]
-        pids = [p for p in pids if p and _alive(p)]
+        pids = self.agent_pids()
         return pids[0] if pids else None
+
+    def agent_pids(self):
+        """Live agents of this cluster, the local one and those of SSH hosts
+        (whose spools are hosts/<name> under the cluster spool)."""
+        pids = [_read_pid(p) for pattern in AGENT_DIRS
+                for p in self.spool.glob(f"{pattern}/agent.pid")]
+        return [p for p in pids if p and _alive(p)]
 
     def stop(self):
         if self.proc is not None and self.proc.poll() is None:
@@ -125,15 +150,15 @@ class Cluster:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        agent = self.agent_pid()
-        if agent:
+        for agent in self.agent_pids():
             os.kill(agent, signal.SIGTERM)
             wait_for(lambda: not _alive(agent), what="the agent to stop")
         self._kill_jobs()
 
     def _kill_jobs(self):
         """Kill every job process this cluster started, by its recorded pid."""
-        for pidfile in self.spool.glob("agents/*/jobs/*/pid"):
+        for pidfile in (p for pattern in AGENT_DIRS
+                        for p in self.spool.glob(f"{pattern}/jobs/*/pid")):
             pid = _read_pid(pidfile)
             if pid and _alive(pid):
                 try:

@@ -1,6 +1,7 @@
 """xce-agent: the per-host daemon that runs jobs."""
 
 import logging
+import os
 import socket
 import sys
 from pathlib import Path
@@ -18,8 +19,16 @@ from xce.errors import XceError
 @click.option("--host", default=None, help="This host's name in the cluster.")
 @click.option("--foreground", "-f", is_flag=True,
               help="Stay in the foreground (for tests and systemd).")
-def cli(spool, host, foreground):
+@click.option("--attach", is_flag=True,
+              help="Connect stdin/stdout to this host's agent, starting it "
+                   "when none runs (the controller runs this over SSH).")
+@click.option("--no-launch", is_flag=True,
+              help="With --attach: never start the agent (launch: none).")
+def cli(spool, host, foreground, attach, no_launch):
     host = host or socket.gethostname()
+    if attach:
+        from xce.agent.attach import attach as attach_agent
+        return attach_agent(Path(spool).resolve(), host, not no_launch)
     workdir = Path(spool).resolve() / "agents" / host
     workdir.mkdir(parents=True, exist_ok=True)
     if not foreground:
@@ -29,6 +38,7 @@ def cli(spool, host, foreground):
         print(f"xce-agent started for host {host} (pid {pid})")
         return 0
     daemon.close_stray_fds()
+    _prepare_spool(Path(spool).resolve())
     instance = daemon.Instance(workdir / "agent.lock", workdir / "agent.pid")
     try:
         instance.acquire()
@@ -47,6 +57,15 @@ def cli(spool, host, foreground):
     finally:
         instance.release()
     return 0
+
+
+def _prepare_spool(spool):
+    """An agent on its own host may be the first to use its spool: job
+    output without -o goes to per-user directories under output/."""
+    out = spool / "output"
+    if not out.is_dir():
+        out.mkdir(exist_ok=True)
+        os.chmod(out, 0o1777)
 
 
 def main(argv=None):

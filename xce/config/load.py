@@ -21,7 +21,8 @@ LOAD_INDICES = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp",
 # xce's own host keys, then the LSF columns of lsb.hosts and lsf.cluster.
 HOST_KEYS = tuple(sorted(
     {"address", "launch", "type", "model", "server", "resources", "ncpus",
-     "maxmem", "maxswp", "port", "user", "key_file"} |
+     "maxmem", "maxswp", "port", "user", "key_file", "known_hosts",
+     "python", "ssh_timeout", "spool"} |
     set(keys.known("host")) | set(keys.known("cluster_host"))))
 QUEUE_KEYS = tuple(sorted(set(keys.known("queue")) | set(LOAD_INDICES)))
 LAUNCHES = ("local", "ssh", "none")
@@ -132,7 +133,8 @@ def _hosts(cfg, node, check):
             maxmem=_int(merged, "maxmem", check),
             type=str(merged.get("type", "")),
             model=str(merged.get("model", "")),
-            resources=list(merged.get("resources") or []), raw=dict(merged))
+            resources=list(merged.get("resources") or []), raw=dict(merged),
+            **_remote(cfg, str(name), launch, merged, check))
 
 
 def _groups(cfg, raw, check):
@@ -183,6 +185,31 @@ def _queue_users(cfg, q, value, node, check):
     q.users_excluded = [n[1:] for n in names if n.startswith("~")]
     names = [n for n in names if not n.startswith("~")]
     q.users = None if "all" in names else names
+
+
+def _remote(cfg, name, launch, merged, check):
+    """How the controller reaches a host's agent, and where its spool is.
+
+    A local agent shares the cluster spool; a remote one (launch ssh or
+    none) gets its own directory, hosts/<name>, so that hosts sharing a
+    file system never share an agent's journal or socket."""
+    out = {"port": _int(merged, "port", check) or 22,
+           "ssh_timeout": _float(merged, "ssh_timeout", check) or 5.0}
+    for key in ("user", "key_file", "known_hosts", "python"):
+        if merged.get(key) is not None:
+            out[key] = str(merged[key])
+    base = cfg.path.parent
+    if merged.get("spool") is not None:
+        out["spool"] = (base / Path(str(merged["spool"])).expanduser()
+                        ).resolve()
+    elif launch == "local":
+        out["spool"] = cfg.spool
+    else:
+        out["spool"] = cfg.spool / "hosts" / name
+    for key in ("key_file", "known_hosts"):
+        if key in out:
+            out[key] = str((base / Path(out[key]).expanduser()).resolve())
+    return out
 
 
 def _queues(cfg, node, check):

@@ -40,6 +40,14 @@ class HostConf:
     type: str = ""
     model: str = ""
     resources: list = field(default_factory=list)
+    # How the controller reaches the agent (launch: ssh or none).
+    port: int = 22
+    user: str = None            # None: the controller's own user
+    key_file: str = None        # None: the user's default keys
+    known_hosts: str = None     # None: ~/.ssh/known_hosts (strict checking)
+    python: str = None          # None: the controller's own interpreter
+    ssh_timeout: float = 5.0    # connect, channel and dead-peer timeouts
+    spool: Path = None          # the agent's spool on its host
     raw: dict = field(default_factory=dict)
 
 

@@ -17,6 +17,16 @@ RETRY = 0.2             # seconds between connection attempts
 LAUNCH_GRACE = 5.0      # how long a launched agent may take to listen
 
 
+def link_for(host, spool, conf):
+    """The link to HOST's agent: over SSH for launch ssh or none (the agent
+    lives on another host, or is kept there by systemd), else the local
+    UNIX socket.  paramiko is imported only when a host needs it."""
+    if conf.launch in ("ssh", "none"):
+        from xce.controller.sshlink import SSHLink
+        return SSHLink(host, conf)
+    return AgentLink(host, spool, conf.launch)
+
+
 class AgentLink:
     def __init__(self, host, spool, launch="local"):
         self.host = host

@@ -81,6 +81,10 @@ def _started(ctl, host, msg):
     if job is None:
         _fence(ctl, host, msg)
         return
+    if job["stat"] == states.UNKWN:
+        # Its agent is back and it still runs: its state is known again.
+        ctl.emit("STATUS", job,
+                 stat=job.pop("unkwn_from", None) or states.RUN)
     if job["pgid"] != msg["pid"]:
         ctl.emit("RUNNING", job, pid=msg["pid"],
                  start_time=msg.get("start_time"), stdout=msg.get("stdout"))
