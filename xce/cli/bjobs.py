@@ -10,6 +10,7 @@ from xce.client.jobquery import Query
 from xce.envdir import Site
 from xce.errors import EXIT_FAILURE, XceError
 from xce.store.reader import Reader
+from xce.store.schema import JOB_COLUMNS
 
 
 @lsf_command(help="Display information about jobs.")
@@ -37,13 +38,15 @@ def cli(all_states, done, running, pending, suspended, wide, long, user,
     query = _query(all_states, done, running, pending, suspended, user,
                    queue, name, ids)
     where, args = query.where(params)
-    rows = query.filter_names(reader.jobs(where, args))
+    if not fields and not (long or wide or pending):
+        fields = site.setting("LSB_BJOBS_FORMAT")
+    # The table layouts need a few columns; -l and -o read whole rows.
+    columns = jobfmt.LIST_COLUMNS if not (fields or long) else JOB_COLUMNS
+    rows = query.filter_names(reader.jobs(where, args, columns))
     missing = _missing_ids(query, rows)
     if not as_json:
         for label in missing:
             print(f"Job <{label}> is not found", file=sys.stderr)
-    if not fields and not (long or wide or pending):
-        fields = site.setting("LSB_BJOBS_FORMAT")
     if as_json and not fields:
         raise XceError("bjobs: -json must be used with -o")
     if fields:

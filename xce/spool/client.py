@@ -2,7 +2,6 @@
 
 import json
 import os
-import secrets
 import select
 import socket
 import sys
@@ -18,7 +17,7 @@ TIMEOUT_KEY = "XCE_REQUEST_TIMEOUT"
 
 def new_request_id():
     # Names sort in submission order: nanoseconds, then pid, then randomness.
-    return f"{time.time_ns():020d}-{os.getpid()}-{secrets.token_hex(4)}"
+    return f"{time.time_ns():020d}-{os.getpid()}-{os.urandom(4).hex()}"
 
 
 def _fsync_dir(path):

@@ -4,7 +4,7 @@ Shared by the controller (writer) and the commands (read-only), so it is
 stdlib-only and cheap to import.
 """
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Column order of the jobs table; the writer stores a job dict in this order.
 JOB_COLUMNS = (
@@ -49,5 +49,12 @@ CREATE TABLE job_data(jobid INTEGER NOT NULL, idx INTEGER NOT NULL DEFAULT 0,
 CREATE INDEX requests_by_time ON requests(time);
 """
 
+# The default bjobs (one user's unfinished jobs, in submission order) reads
+# this index alone, however many finished jobs the store holds.
+_V3 = """
+CREATE INDEX jobs_unfinished ON jobs(user, seq, idx)
+    WHERE stat NOT IN ('DONE','EXIT');
+"""
+
 # MIGRATIONS[n] takes a store at version n to n + 1.
-MIGRATIONS = {0: _V1, 1: _V2}
+MIGRATIONS = {0: _V1, 1: _V2, 2: _V3}
