@@ -1,0 +1,226 @@
+"""bhist, bacct and the lsb.events/lsb.acct files, end to end."""
+
+import collections
+import re
+
+from tests.lib.xcecluster import wait_for
+
+SUMMARY_HEADER = ("JOBID   USER    JOB_NAME  PEND    PSUSP   RUN     USUSP   "
+                  "SSUSP   UNKWN   TOTAL")
+STATE_HEADER = "  PEND     PSUSP    RUN      USUSP    SSUSP    UNKWN    TOTAL"
+
+
+def _finished(cluster, *jobids):
+    for jobid in jobids:
+        cluster.wait_stat(jobid, "DONE", "EXIT")
+
+
+def _time_row(out):
+    """The numbers under the -l state header; they must add up."""
+    lines = out.splitlines()
+    row = lines[lines.index(STATE_HEADER) + 1].split()
+    numbers = [int(x) for x in row]
+    assert sum(numbers[:6]) == numbers[6], row
+    return numbers
+
+
+def test_bhist_default_shows_unfinished_jobs_and_a_adds_finished(cluster):
+    done = cluster.submit("true")
+    _finished(cluster, done)
+    running = cluster.submit("-J", "longjob", "sleep 30")
+    cluster.wait_stat(running, "RUN")
+    r = cluster.run("bhist")
+    assert r.rc == 0 and r.err == ""
+    lines = r.out.splitlines()
+    assert lines[:2] == ["Summary of time in seconds spent in various states:",
+                         SUMMARY_HEADER]
+    assert [line.split()[0] for line in lines[2:] if line] == [str(running)]
+    assert lines[2].startswith(f"{running:<7} root    longjob   ")
+    assert r.out.endswith("\n\n")
+    r = cluster.run("bhist", "-a")
+    assert [line.split()[0] for line in r.out.splitlines()[2:] if line] == \
+        [str(done), str(running)]
+    r = cluster.run("bhist", "-d")
+    assert [line.split()[0] for line in r.out.splitlines()[2:] if line] == \
+        [str(done)]
+    cluster.run("bkill", str(running))
+
+
+def test_bhist_table_columns_add_up(cluster):
+    jobid = cluster.submit("sleep 1")
+    _finished(cluster, jobid)
+    r = cluster.run("bhist", "-a")
+    row = r.out.splitlines()[2]
+    assert len(row) == 84          # %-7 %-7 %-9, six %-8, %-10
+    numbers = [int(x) for x in row[26:].split()]
+    assert sum(numbers[:6]) == numbers[6] and numbers[2] >= 1
+
+
+def test_bhist_long_done_job(cluster):
+    jobid = cluster.submit("-P", "proj1", "-o", "out.txt", "sleep 1")
+    _finished(cluster, jobid)
+    r = cluster.run("bhist", "-l", str(jobid))
+    assert r.rc == 0 and r.err == ""
+    text = r.out.replace("\n" + " " * 21, "")
+    assert text.startswith(f"\nJob <{jobid}>, User <root>, Project <proj1>, "
+                           "Command <sleep 1>\n")
+    stamp = r"\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d: "
+    for pattern in (
+            r"Submitted from host <[^>]+>, to Queue <normal>, CWD <[^>]+>, "
+            r"Output File <out.txt>;",
+            r"Dispatched 1 Task\(s\) on Host\(s\) <[^>]+>, Allocated 1 "
+            r"Slot\(s\) on Host\(s\) <[^>]+>;",
+            r"Starting \(Pid \d+\);",
+            r"Running with execution home <[^>]*>, Execution CWD <[^>]+>, "
+            r"Execution Pid <\d+>;",
+            r"Done successfully. The CPU time used is \d+\.\d seconds;"):
+        assert re.search("^" + stamp + pattern + "$", text, re.M), pattern
+    assert re.search(r"^Summary of time in seconds spent in various states "
+                     r"by  \w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d$", text, re.M)
+    numbers = _time_row(r.out)
+    assert numbers[2] >= 1
+
+
+def test_bhist_long_exit_and_killed_jobs(cluster):
+    failed = cluster.submit("exit 3")
+    killed = cluster.submit("sleep 60")
+    cluster.wait_stat(killed, "RUN")
+    cluster.run("bkill", str(killed))
+    _finished(cluster, failed, killed)
+    r = cluster.run("bhist", "-l", str(failed), str(killed))
+    assert r.rc == 0
+    text = r.out.replace("\n" + " " * 21, "")
+    assert "-" * 78 in text
+    assert "Exited with exit code 3. The CPU time used is" in text
+    assert re.search(r": Completed <exit>\.$", text, re.M)
+    assert re.search(r": Signal <KILL> requested by user or administrator "
+                     r"<root>;$", text, re.M)
+    assert re.search(r": Completed <exit>; TERM_OWNER: job killed by "
+                     r"owner\.$", text, re.M)
+    assert text.count(STATE_HEADER) == 2
+
+
+def test_bhist_long_stopped_and_resumed_job(cluster):
+    jobid = cluster.submit("sleep 60")
+    cluster.wait_stat(jobid, "RUN")
+    cluster.run("bstop", str(jobid))
+    cluster.wait_stat(jobid, "USUSP")
+    cluster.run("bresume", str(jobid))
+    cluster.wait_stat(jobid, "RUN")
+    r = cluster.run("bhist", "-l", str(jobid))
+    assert re.search(r": Suspended by the user or administrator <root>;$",
+                     r.out, re.M)
+    assert re.search(r": Running;$", r.out, re.M)
+    _time_row(r.out)
+    pending = cluster.submit("-H", "true")
+    r = cluster.run("bhist", "-l", str(pending))
+    assert "with hold" in r.out
+    numbers = _time_row(r.out)
+    assert numbers[0] == 0
+    cluster.run("bkill", str(jobid), str(pending))
+
+
+def test_snakemake_finds_the_project_in_bhist_l_a(cluster):
+    jobs = [cluster.submit("-P", "lab_a", "true") for _ in range(2)]
+    jobs.append(cluster.submit("true"))
+    _finished(cluster, *jobs)
+    r = cluster.run("sh", "-c", "bhist -l -a | grep Project")
+    projects = re.findall(r"Project <([^<>]+)>", r.out)
+    assert collections.Counter(projects).most_common(1)[0][0] == "lab_a"
+
+
+def test_bhist_no_matching_job(cluster):
+    r = cluster.run("bhist")
+    assert (r.rc, r.out, r.err) == (255, "No matching job found\n", "")
+    r = cluster.run("bhist", "424242")
+    assert (r.rc, r.out) == (255, "No matching job found\n")
+    r = cluster.run("bhist", "12x")
+    assert r.rc == 255 and r.err == "12x: Illegal job ID.\n"
+
+
+def test_bacct_summary_counts_and_long_blocks(cluster):
+    ok = cluster.submit("sleep 1")
+    bad = cluster.submit("exit 2")
+    held = cluster.submit("-H", "true")
+    cluster.run("bkill", str(held))
+    _finished(cluster, ok, bad, held)
+    r = cluster.run("bacct")
+    assert r.rc == 0 and r.err == ""
+    lines = r.out.splitlines()
+    assert lines[0] == "Accounting information about jobs that are: "
+    assert lines[1] == "  - submitted by users root,"
+    assert lines[7] == "-" * 78
+    assert lines[9] == "SUMMARY:      ( time unit: second ) "
+    assert lines[10] == (" Total number of done jobs:       1      "
+                         "Total number of exited jobs:     2")
+    assert re.match(r" Average turnaround time:\s+\d+ \(seconds/job\)$",
+                    lines[16])
+    r = cluster.run("bacct", "-l", str(ok), str(bad), str(held))
+    text = r.out.replace("\n" + " " * 21, "")
+    assert text.count("Accounting information about this job:") == 3
+    assert re.search(r": Completed <done>\.$", text, re.M)
+    assert re.search(r": Completed <exit>\.$", text, re.M)
+    assert re.search(r": Completed <exit>; TERM_OWNER: job killed by "
+                     r"owner\.$", text, re.M)
+    header = ("     CPU_T     WAIT     TURNAROUND   STATUS     HOG_FACTOR"
+              "    MEM    SWAP")
+    rows = [lines for lines in text.splitlines() if lines.startswith(
+        " " * 3) and ("done" in lines or "exit" in lines)]
+    assert text.count(header) == 3
+    assert [row.split()[3] for row in rows] == ["done", "exit", "exit"]
+    assert "Total number of done jobs:       1      Total number of " \
+        "exited jobs:     2" in text
+
+
+def test_bacct_filters(cluster):
+    a = cluster.submit("-q", "short", "-P", "p9", "true")
+    _finished(cluster, a)
+    r = cluster.run("bacct", "-q", "normal")
+    assert "Total number of done jobs:       0" in r.out
+    r = cluster.run("bacct", "-q", "short", "-P", "p9", "-u", "all")
+    assert "Total number of done jobs:       1" in r.out
+    assert "  - submitted by all users." in r.out
+    r = cluster.run("bacct", "-C", ".-1,.")
+    assert "Total number of done jobs:       1" in r.out
+    r = cluster.run("bacct", "999999")
+    assert r.rc == 255 and r.err == "No matching job found\n"
+
+
+def test_bad_time_window_is_refused(cluster):
+    for cmd, window in (("bacct", "yesterday"), ("bacct", "2020/13/1/"),
+                        ("bhist", "10:99"), ("bacct", ".,.-1")):
+        r = cluster.run(cmd, "-C", window)
+        assert (r.rc, r.out, r.err) == (
+            255, "", f"{window}: Bad time specification\n"), (cmd, window)
+
+
+def test_lsb_events_and_acct_record_a_finished_job(cluster):
+    done = cluster.submit("-J", "evjob", "true")
+    failed = cluster.submit("exit 1")
+    _finished(cluster, done, failed)
+    logdir = cluster.spool / cluster.name / "logdir"
+
+    def records(name, kind):
+        try:
+            text = (logdir / name).read_text()
+        except FileNotFoundError:
+            return []
+        return [line.split() for line in text.splitlines()
+                if line.startswith(f'"{kind}" ')]
+
+    wait_for(lambda: len(records("lsb.acct", "JOB_FINISH")) == 2,
+             what="two JOB_FINISH records")
+    assert (logdir / "lsb.events").read_text().startswith("# 0\n")
+    new = {r[3]: r for r in records("lsb.events", "JOB_NEW")}
+    assert new[str(done)][1] == '"10.1"'
+    assert new[str(done)][41] == '"evjob"'      # awk's $42
+    status = [(r[3], r[4]) for r in records("lsb.events", "JOB_STATUS")]
+    assert (str(done), "64") in status and (str(failed), "32") in status
+    started = {r[3] for r in records("lsb.events", "JOB_START")}
+    assert {str(done), str(failed)} <= started
+
+
+def test_help(cluster):
+    for cmd in ("bhist", "bacct"):
+        r = cluster.run(cmd, "-h")
+        assert r.rc == 0 and r.out.startswith(f"Usage: {cmd} ")
