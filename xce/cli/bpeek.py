@@ -1,0 +1,37 @@
+"""bpeek: show the output of an unfinished job so far."""
+
+import getpass
+
+import click
+
+from xce.cli.common import lsf_command, run
+from xce.client.info import open_state
+from xce.client.peek import peek
+from xce.store.reader import Reader
+
+
+@lsf_command(help="Show the stdout (and a separate stderr) a running job has "
+             "written so far.")
+@click.option("-f", "follow", is_flag=True, help="Follow the output until "
+              "the job ends.")
+@click.option("-q", "queue", metavar="queue_name", help="Your latest job in this queue.")
+@click.option("-m", "host", metavar="host_name", help="Your latest job on this host.")
+@click.option("-J", "name", metavar="job_name", help="Your latest job with this name.")
+@click.argument("jobid", required=False)
+def cli(follow, queue, host, name, jobid):
+    chosen = [x for x in (queue, host, name, jobid) if x is not None]
+    if len(chosen) > 1:
+        raise click.UsageError("Command syntax error: more than one of -m , "
+                               "-q, -J or jobId are specified.")
+    site, reader = open_state()
+    reader.close()
+    return peek(lambda: Reader(site.store_path), getpass.getuser(), jobid,
+                queue, host, name, follow)
+
+
+def main(argv=None):
+    run(cli, "bpeek", argv)
+
+
+if __name__ == "__main__":
+    main()

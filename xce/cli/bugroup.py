@@ -1,0 +1,28 @@
+"""bugroup: the user groups of the configuration and their members."""
+
+import click
+
+from xce.cli.common import lsf_command, run
+from xce.client.info import open_state
+from xce.client.info_more import groups_table
+
+
+@lsf_command(help="Show user groups and their members.")
+@click.option("-r", "recursive", is_flag=True, help="Expand subgroups.")
+@click.option("-w", "wide", is_flag=True, help="Do not cut long names.")
+@click.option("-l", "long_format", is_flag=True, help="Long format.")
+@click.argument("names", nargs=-1)
+def cli(recursive, wide, names, long_format):
+    _, reader = open_state()
+    with reader:
+        print(groups_table(reader, "user", names, recursive, wide,
+                           long_format))
+    return 0
+
+
+def main(argv=None):
+    run(cli, "bugroup", argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""lshosts and lsload: static host facts and load indices from the store.
+
+Agents report ncpus, maxmem, maxswp, type and model in their hello; load
+indices appear when an agent reports them (``load`` in the host row) and
+show as ``-`` until then.  Layouts: openlava's lshosts.c and the LSF 10.1
+lsload header (reference section 4.3).
+"""
+
+from xce.errors import XceError
+
+LSHOSTS_HEADER = (f"{'HOST_NAME':<11.11} {'type':>7.7} {'model':>8.8} "
+                  f"{'cpuf':>5.5} {'ncpus':>5.5} {'maxmem':>6.6} "
+                  f"{'maxswp':>6.6} {'server':>6.6} {'RESOURCES':>9.9}")
+LSHOSTS_WIDE = (f"{'HOST_NAME':<25.25} {'type':>10.10} {'model':>11.11} "
+                f"{'cpuf':>5.5} {'ncpus':>5.5} {'maxmem':>6.6} "
+                f"{'maxswp':>6.6} {'server':>6.6} {'RESOURCES':>9.9}")
+# lsload: (index, header width, format of a value)
+LOAD_INDICES = (("r15s", 6, "{:.1f}"), ("r1m", 6, "{:.1f}"),
+                ("r15m", 6, "{:.1f}"), ("ut", 5, "{:.0%}"),
+                ("pg", 6, "{:.1f}"), ("ls", 4, "{:.0f}"),
+                ("it", 6, "{:.0f}"), ("tmp", 6, "mem"), ("swp", 6, "mem"),
+                ("mem", 6, "mem"))
+LONG_ONLY = (("io", 6, "{:.0f}"),)
+
+
+def memory(kb):
+    """LSF 10.1 style: ``15.6G``, ``512M``; ``-`` when unknown."""
+    if not kb:
+        return "-"
+    mb = kb / 1024
+    if mb >= 1024:
+        return f"{mb / 1024:.1f}G"
+    return f"{mb:.0f}M"
+
+
+def pick(hosts, names):
+    """The hosts named (all when none); unknown names are an error."""
+    if not names:
+        return hosts
+    by_name = {h["name"]: h for h in hosts}
+    for n in names:
+        if n not in by_name:
+            raise XceError(f"{n}: unknown host name.")
+    return [by_name[n] for n in names]
+
+
+def _resources(host):
+    res = (host.get("conf") or {}).get("resources") or []
+    return "(" + " ".join(str(r) for r in res) + ")"
+
+
+def lshosts_table(hosts, wide=False):
+    rows = [LSHOSTS_WIDE if wide else LSHOSTS_HEADER]
+    for h in hosts:
+        name, typ, model = h["name"], h["type"] or "-", h["model"] or "-"
+        if wide:
+            head = f"{name:<25} {typ:>10} {model:>11} "
+        else:
+            head = f"{name:<11.11} {typ:>7.7} {model:>8.8} "
+        rows.append(head + f"{1.0:>5.1f} {h['ncpus'] or '-':>5} "
+                    f"{memory(h['maxmem']):>6} {memory(h['maxswp']):>6} "
+                    f"{'Yes':>6} {_resources(h)}")
+    return "\n".join(rows)
+
+
+def lshosts_long(hosts):
+    out = []
+    for h in hosts:
+        res = (h.get("conf") or {}).get("resources") or []
+        out += ["", f"HOST_NAME:  {h['name']}",
+                f"{'type':<10.10} {'model':>11.11} {'cpuf':>5} {'ncpus':>5} "
+                f"{'maxmem':>6} {'maxswp':>6} {'server':>6}",
+                f"{h['type'] or '-':<10} {h['model'] or '-':>11} {1.0:>5.1f} "
+                f"{h['ncpus'] or '-':>5} {memory(h['maxmem']):>6} "
+                f"{memory(h['maxswp']):>6} {'Yes':>6}",
+                "", "RESOURCES: " + ("(" + " ".join(map(str, res)) + ")"
+                                     if res else "Not defined"),
+                "RUN_WINDOWS:  (always open)"]
+    return "\n".join(out).lstrip("\n")
+
+
+def _value(load, name, fmt):
+    value = load.get(name)
+    if value is None:
+        return "-"
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return memory(value * 1024) if fmt == "mem" else fmt.format(value)
+
+
+def _status(host):
+    """lsload's status: the agent's reachability; closures are batch-only."""
+    return "unavail" if host["status"] in ("unavail", "unreach") else "ok"
+
+
+def lsload_table(hosts, long_format=False, wide=False):
+    indices = LOAD_INDICES[:6] + LONG_ONLY + LOAD_INDICES[6:] \
+        if long_format else LOAD_INDICES
+    name_w = 25 if wide or long_format else 15
+    head = f"{'HOST_NAME':<{name_w}} {'status':>6}" + "".join(
+        f"{n:>{w}}" for n, w, _ in indices)
+    rows = [head]
+    for h in hosts:
+        load = h.get("load") or {}
+        name = h["name"] if wide or long_format else h["name"][:name_w]
+        row = f"{name:<{name_w}} {_status(h):>6}"
+        if _status(h) == "ok":
+            row += "".join(f"{_value(load, n, f):>{w}}" for n, w, f in indices)
+        rows.append(row)
+    return "\n".join(rows)

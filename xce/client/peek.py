@@ -1,0 +1,125 @@
+"""bpeek: show the output a running job has written so far.
+
+The job's output file belongs to its owner, and bpeek runs as that user, so
+it reads the file directly: the ``outfile`` column (the path the agent used,
+set when the job started), relative paths against the job's working
+directory.  ``-f`` follows the file until the job finishes.
+"""
+
+import json
+import os
+import sys
+import time
+
+from xce.errors import XceError
+from xce.model import jobid as jobids
+from xce.model.jobid import show
+
+FOLLOW_POLL = 0.5
+_UNFINISHED = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP", "UNKWN", "ZOMBI")
+
+
+def _is_admin(user, meta):
+    return user == "root" or user in (meta.get("admins") or "").split()
+
+
+def find_job(reader, me, label=None, queue=None, host=None, name=None):
+    """The job bpeek shows: the one named, or the caller's latest match."""
+    if label is not None:
+        try:
+            jobid, idx = jobids.parse(label)
+        except jobids.BadJobId:
+            raise XceError(f"{label}: Illegal job ID.")
+        rows = reader.jobs("jobid=? AND idx=?", (jobid, idx or 0))
+        if not rows:
+            raise XceError(f"Job <{label}> is not found")
+        job = rows[0]
+        if job["user"] != me and not _is_admin(me, reader.meta()):
+            raise XceError(f"Job <{label}>: User permission denied")
+        return job
+    where, args = ["user=?", f"stat IN ({','.join('?' * len(_UNFINISHED))})"], \
+        [me, *_UNFINISHED]
+    if queue:
+        where.append("queue=?")
+        args.append(queue)
+    if name:
+        where.append("name=?")
+        args.append(name)
+    rows = reader.jobs(" AND ".join(where), args)
+    if host:
+        rows = [r for r in rows if host in (r["exec_hosts"] or "").split()]
+    if not rows:
+        raise XceError("No unfinished job found")
+    return rows[-1]
+
+
+def check_state(job):
+    label = show(job["jobid"], job["idx"])
+    if job["stat"] in ("DONE", "EXIT"):
+        raise XceError(f"Job <{label}> : Already finished.")
+    if job["stat"] in ("PEND", "PSUSP") or not job["exec_hosts"]:
+        raise XceError(f"Job <{label}> : Not yet started.")
+
+
+def output_files(job):
+    """(stdout path or None, stderr path or None) to show."""
+    spec = json.loads(job["spec"] or "{}") if isinstance(job["spec"], str) \
+        else (job["spec"] or {})
+    cwd = spec.get("cwd") or "/"
+
+    def where(path):
+        if not path or path == "/dev/null":
+            return None
+        path = path.replace("%J", str(job["jobid"])).replace(
+            "%I", str(job["idx"]))
+        return path if path.startswith("/") else os.path.join(cwd, path)
+    out = where(job["outfile"] or spec.get("stdout"))
+    err = where(spec.get("stderr"))
+    return out, (err if err != out else None)
+
+
+def _copy(path, offset):
+    """Write the file from *offset* to stdout; the new offset."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            data = f.read()
+    except FileNotFoundError:
+        return offset
+    except OSError as e:
+        raise XceError(f"{path}: {e.strerror}")
+    sys.stdout.buffer.write(data)
+    sys.stdout.flush()
+    return offset + len(data)
+
+
+def peek(reader_factory, me, label=None, queue=None, host=None, name=None,
+         follow=False):
+    with reader_factory() as reader:
+        job = find_job(reader, me, label, queue, host, name)
+    check_state(job)
+    out, err = output_files(job)
+    offsets = {}
+    if out:
+        print("<< output from stdout >>", flush=True)
+        offsets[out] = _copy(out, 0)
+    if err:
+        print("\n<< output from stderr >>", flush=True)
+        offsets[err] = _copy(err, 0)
+    if follow:
+        _follow(reader_factory, job, offsets)
+    return 0
+
+
+def _follow(reader_factory, job, offsets):
+    """Like ``tail -f`` until the job finishes, then the last bytes."""
+    while True:
+        with reader_factory() as reader:
+            rows = reader.jobs("jobid=? AND idx=?", (job["jobid"], job["idx"]),
+                               ("stat",))
+        finished = not rows or rows[0]["stat"] in ("DONE", "EXIT")
+        for path in offsets:
+            offsets[path] = _copy(path, offsets[path])
+        if finished:
+            return
+        time.sleep(FOLLOW_POLL)
