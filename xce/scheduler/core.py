@@ -32,6 +32,10 @@ R_RESREQ = "Job's resource requirements not satisfied"
 R_QUEUE_RESREQ = "Queue's resource requirements not satisfied"
 R_RESERVE_MEM = "Job's requirements for reserving resource (mem) not satisfied"
 
+# Resources that change as jobs are placed within a pass; a select[] that
+# reads one is evaluated per job, any other once per pass.
+DYNAMIC_RESOURCES = frozenset({"mem", "swp", "tmp", "slots"})
+
 
 @dataclass
 class HostView:
@@ -97,6 +101,49 @@ class _Pass:
         self.arrays = dict(arrays or {})
         self.failed = {}        # job class -> reasons, for this pass
         self.full = None
+        self.static = {}        # (queue, select, local type) -> hosts
+
+    def candidates(self, q, select, local_type):
+        """Hosts a job could use whatever their load, and why the others
+        cannot.  States, queue membership and a select[] over static
+        resources do not change within a pass, and a full host stays full:
+        the list is worked out once and pruned as hosts fill."""
+        dynamic = _is_dynamic(select)
+        key = (q.name, id(q.select), None if dynamic else id(select),
+               local_type)
+        found = self.static.get(key)
+        if found is None:
+            names, blocked = [], {}
+            for name in sorted(self.hosts):
+                why = _host_blocked(self.hosts[name], q,
+                                    None if dynamic else select, local_type)
+                if why is None:
+                    names.append(name)
+                else:
+                    blocked[name] = why
+            found = self.static[key] = _Candidates(names, blocked)
+        return found
+
+
+class _Candidates:
+    def __init__(self, names, blocked):
+        self.names = names          # may have room, in name order
+        self.blocked = blocked      # name -> reason, for good this pass
+        self.full = []              # found full since
+
+    def prune(self, hosts):
+        still = [n for n in self.names
+                 if hosts[n].used < hosts[n].max_slots]
+        if len(still) != len(self.names):
+            gone = set(self.names).difference(still)
+            self.full += sorted(gone)
+            self.names = still
+
+    def all_blocked(self, blocked):
+        out = dict(self.blocked)
+        out.update((n, R_HOST_FULL) for n in self.full)
+        out.update(blocked)
+        return out
 
 
 def schedule(queues, hosts, pending, arrays=None):
@@ -172,21 +219,52 @@ def _consider(job, q, state, out):
         return
     hi = _slot_cap(job, q)
     best = None
+    rr = job.resreq
+    select = rr.select if rr is not None else None
+    cands = state.candidates(q, select, job.local_type)
     for mem in _mem_alternatives(job):
-        free, blocked, host_max = _free_slots(job, q, state.hosts, mem)
-        rr = job.resreq
-        ranked = _rank(free, rr.order if rr is not None else None,
-                       state.hosts)
-        result = place(job.nslots, hi, free, ranked,
-                       rr.span if rr is not None else None, host_max)
+        free, blocked, host_max = _free_slots(job, q, state.hosts, mem,
+                                              cands, select)
+        result = _place(job, hi, free, host_max, state.hosts)
         if result.slots is not None:
             _take(job, q, state, result.slots, mem)
             out.dispatch.append((job.key, result.slots))
             return
         if best is None:
-            best = _host_reasons(blocked, free, result.span_failed)
+            best = _host_reasons(cands.all_blocked(blocked), free,
+                                 result.span_failed)
     state.failed[cls] = best
     out.reasons[job.key] = best
+
+
+_DYNAMIC = {}       # id(select) -> (select, reads a dynamic resource)
+
+
+def _is_dynamic(select):
+    if select is None:
+        return False
+    found = _DYNAMIC.get(id(select))
+    if found is None or found[0] is not select:
+        if len(_DYNAMIC) > 10000:
+            _DYNAMIC.clear()
+        found = _DYNAMIC[id(select)] = (
+            select, not select.names.isdisjoint(DYNAMIC_RESOURCES))
+    return found[1]
+
+
+def _place(job, hi, free, host_max, hosts):
+    rr = job.resreq
+    order = rr.order if rr is not None else None
+    span = rr.span if rr is not None else None
+    if order is None and span is None and free:
+        # The common case needs no sort: the roomiest host, if it holds
+        # the job (ties go to the first name).
+        best = max(free, key=free.__getitem__)  # names come sorted
+        n = min(hi, sum(free.values()))
+        if free[best] >= n >= job.nslots:
+            return place(n, n, {best: free[best]}, [best])
+    ranked = _rank(free, order, hosts)
+    return place(job.nslots, hi, free, ranked, span, host_max)
 
 
 def _slot_cap(job, q):
@@ -227,14 +305,21 @@ def _take(job, q, state, slots, mem):
         state.arrays[job.key[0]] = state.arrays.get(job.key[0], 0) + 1
 
 
-def _free_slots(job, q, hosts, mem):
-    """host -> usable free slots, host -> why a host is not usable, and
-    host -> its slot count (for ptile='!')."""
+def _free_slots(job, q, hosts, mem, cands, select):
+    """Over the candidate hosts: host -> usable free slots, host -> why a
+    host is not usable, and host -> its slot count (for ptile='!')."""
     free, blocked, host_max = {}, {}, {}
-    select = job.resreq.select if job.resreq is not None else None
-    for name in sorted(hosts):
+    dynamic = _is_dynamic(select)
+    full = 0
+    for name in cands.names:
         h = hosts[name]
-        why = _host_blocked(h, q, select, job.local_type)
+        if h.used >= h.max_slots:
+            blocked[name] = R_HOST_FULL
+            full += 1
+            continue
+        why = None
+        if dynamic and not select.matches(h.resources, job.local_type):
+            why = R_RESREQ
         if why is None:
             n = _room(h, q, job.user)
             if n <= 0:
@@ -248,6 +333,8 @@ def _free_slots(job, q, hosts, mem):
                 host_max[name] = h.max_slots
                 continue
         blocked[name] = why
+    if full > 8 and full * 4 > len(cands.names):
+        cands.prune(hosts)
     return free, blocked, host_max
 
 

@@ -1,0 +1,81 @@
+"""One pass of the pure scheduler over many pending jobs (no daemons).
+
+Snapshots are built in memory: mixed queues and users, job arrays with %N
+limits, -R strings shared by many jobs (as parse-once caching makes them),
+span/rusage, -n ranges.  Figures are the median of 5 passes:
+
+  schedule_10000_pending_100_hosts ms   hosts with room for some of them
+  schedule_10000_pending_full ms        every slot already taken
+  schedule_100000_pending_1000_hosts ms (issue 5 target: <= 1 s)
+"""
+
+import random
+import statistics
+import time
+
+from _common import emit, note
+
+from xce.scheduler import resreq
+from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
+
+REQS = [None, "select[maxmem>2000]", "span[hosts=1]", "rusage[mem=500]",
+        "select[bigmem] order[-maxmem]", "span[ptile=2]",
+        "select[hname==nosuch]"]
+
+
+def snapshot(njobs, nhosts, slots=8, seed=1):
+    rnd = random.Random(seed)
+    hosts = []
+    for i in range(nhosts):
+        res = {"hname": f"h{i:04d}", "type": "X86_64", "ncpus": slots,
+               "maxmem": rnd.choice([1000, 4000, 16000]), "maxslots": slots,
+               "slots": slots}
+        if i % 3 == 0:
+            res["bigmem"] = True
+        res["mem"] = res["maxmem"]
+        hosts.append(HostView(res["hname"], "ok", slots, resources=res,
+                              mem_total=res["maxmem"]))
+    queues = [QueueView(n, p, ujob_limit=None if n != "low" else 50)
+              for n, p in (("high", 40), ("normal", 30), ("low", 20))]
+    parsed = [resreq.parse(r) if r else None for r in REQS]
+    jobs, seq = [], 0
+    while len(jobs) < njobs:
+        seq += 1
+        q, user = rnd.choice(queues).name, f"u{rnd.randint(1, 20)}"
+        rr = rnd.choice(parsed)
+        lo = rnd.choice([1, 1, 1, 2, 4])
+        size = 100 if rnd.random() < 0.05 else 1       # an array
+        for idx in range(1 if size > 1 else 0, size + 1 if size > 1 else 1):
+            jobs.append(PendingJob((seq, idx), q, user, lo, seq,
+                                   max_slots=lo * 2, resreq=rr,
+                                   array_limit=10 if size > 1 else None))
+    return queues, hosts, jobs[:njobs]
+
+
+def timed(queues, hosts, jobs, runs=5):
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        out = schedule(queues, hosts, jobs)
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times), out
+
+
+def main():
+    queues, hosts, jobs = snapshot(10000, 100)
+    ms, out = timed(queues, hosts, jobs)
+    note(f"100 hosts: {len(out.dispatch)} dispatched, "
+         f"{len(out.reasons)} with reasons")
+    emit("schedule_10000_pending_100_hosts", ms, "ms")
+    for h in hosts:
+        h.used = h.max_slots
+    ms, _ = timed(queues, hosts, jobs)
+    emit("schedule_10000_pending_full", ms, "ms")
+    queues, hosts, jobs = snapshot(100000, 1000)
+    ms, out = timed(queues, hosts, jobs, runs=3)
+    note(f"1000 hosts: {len(out.dispatch)} dispatched")
+    emit("schedule_100000_pending_1000_hosts", ms, "ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,199 @@
+"""The pure scheduler: placement, -R, -n min,max, arrays, dependencies,
+pend reasons and determinism, table-driven against xce.scheduler.core."""
+
+import random
+
+import pytest
+
+from xce.scheduler import core, resreq
+from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
+from xce.scheduler.placement import place
+
+
+def _hosts(*specs):
+    """("a", 4) or ("a", 4, {"mem": ...}) -> HostView list."""
+    out = []
+    for spec in specs:
+        name, slots = spec[:2]
+        res = {"hname": name, "type": "X86_64", "ncpus": slots,
+               "maxslots": slots, "slots": slots}
+        res.update(spec[2] if len(spec) > 2 else {})
+        out.append(HostView(name, "ok", slots, resources=res,
+                            mem_total=res.get("maxmem")))
+    return out
+
+
+def _job(n, lo=1, hi=None, rr=None, queue="normal", user="u", **kw):
+    rr = resreq.parse(rr) if isinstance(rr, str) else rr
+    return PendingJob((n, kw.pop("idx", 0)), queue, user, lo, n,
+                      max_slots=hi, resreq=rr, **kw)
+
+
+def _run(hosts, jobs, queues=None, arrays=None):
+    queues = queues or [QueueView("normal", 30)]
+    return schedule(queues, hosts, jobs, arrays)
+
+
+# ------------------------------------------------------------------ placement
+class _Span:
+    def __init__(self, hosts=None, ptile=None, block=None):
+        self.hosts, self.ptile, self.block = hosts, ptile, block
+
+
+@pytest.mark.parametrize("lo, hi, free, span, expect", [
+    (2, 2, {"a": 4, "b": 4}, None, ["a", "a"]),
+    (6, 6, {"a": 4, "b": 4}, None, ["a"] * 4 + ["b"] * 2),
+    (2, 8, {"a": 4, "b": 3}, None, ["a"] * 4 + ["b"] * 3),
+    (4, 4, {"a": 3, "b": 3}, _Span(hosts=1), None),
+    (2, 6, {"a": 3, "b": 2}, _Span(hosts=1), ["a"] * 3),
+    (4, 4, {"a": 4, "b": 4}, _Span(ptile=2), ["a", "a", "b", "b"]),
+    (5, 5, {"a": 4, "b": 4, "c": 1}, _Span(ptile=2),
+     ["a", "a", "b", "b", "c"]),
+    (4, 4, {"a": 4}, _Span(ptile=2), None),
+    (4, 4, {"a": 3, "b": 1}, _Span(block=2), None),
+    (4, 4, {"a": 2, "b": 2}, _Span(block=2), ["a", "a", "b", "b"]),
+    (2, 7, {"a": 5, "b": 3}, _Span(block=2), ["a"] * 4 + ["b"] * 2),
+    (3, 3, {"a": 1, "b": 1}, None, None),
+])
+def test_place_shapes(lo, hi, free, span, expect):
+    ranked = sorted(free, key=lambda n: (-free[n], n))
+    result = place(lo, hi, free, ranked, span, {n: 4 for n in free})
+    assert result.slots == expect
+
+
+def test_ptile_bang_takes_each_hosts_slot_count():
+    free = {"a": 2, "b": 4}
+    result = place(6, 6, free, ["b", "a"], _Span(ptile="!"),
+                   {"a": 2, "b": 4})
+    assert result.slots == ["b"] * 4 + ["a"] * 2
+
+
+# ------------------------------------------------------------- -R and reasons
+def test_select_filters_hosts_with_resreq_reason():
+    hosts = _hosts(("a", 4, {"maxmem": 1000}), ("b", 4, {"maxmem": 8000}))
+    out = _run(hosts, [_job(1, rr="select[maxmem>4000]")])
+    assert out.dispatch == [((1, 0), ["b"])]
+    out = _run(hosts, [_job(1, rr="select[maxmem>9000]")])
+    assert out.reasons[(1, 0)] == [[core.R_RESREQ, ["a", "b"]]]
+
+
+def test_queue_res_req_gives_its_own_host_reason():
+    hosts = _hosts(("a", 4), ("b", 4, {"bigmem": True}))
+    q = QueueView("normal", 30, select=resreq.parse("bigmem").select)
+    out = _run(hosts, [_job(1, lo=6)], queues=[q])
+    assert out.reasons[(1, 0)] == [[core.R_HOST_FULL, ["b"]],
+                                   [core.R_QUEUE_RESREQ, ["a"]]]
+
+
+def test_order_sorts_candidates():
+    hosts = _hosts(("a", 4, {"maxmem": 1000}), ("b", 4, {"maxmem": 8000}))
+    out = _run(hosts, [_job(1, rr="order[maxmem]")])
+    assert out.dispatch == [((1, 0), ["b"])]
+    out = _run(hosts, [_job(1, rr="order[-maxmem]")])
+    assert out.dispatch == [((1, 0), ["a"])]
+
+
+def test_span_failure_is_a_job_reason():
+    out = _run(_hosts(("a", 2), ("b", 2)), [_job(1, lo=3,
+                                                 rr="span[hosts=1]")])
+    assert out.reasons[(1, 0)] == [[core.R_SPAN, None]]
+
+
+def test_rusage_mem_reserves_for_later_jobs():
+    hosts = _hosts(("a", 8, {"maxmem": 1000, "mem": 1000}))
+    jobs = [_job(i, rr="rusage[mem=400]") for i in (1, 2, 3)]
+    out = _run(hosts, jobs)
+    assert [k for k, _ in out.dispatch] == [(1, 0), (2, 0)]
+    assert out.reasons[(3, 0)] == [[core.R_RESERVE_MEM, ["a"]]]
+
+
+def test_rusage_alternatives_take_the_first_that_fits():
+    hosts = _hosts(("a", 8, {"maxmem": 1000, "mem": 1000}))
+    out = _run(hosts, [_job(1, rr="rusage[mem=5000 || mem=500]")])
+    assert out.dispatch == [((1, 0), ["a"])]
+
+
+def test_select_sees_memory_left_after_reservations():
+    hosts = _hosts(("a", 8, {"maxmem": 1000, "mem": 1000}))
+    jobs = [_job(1, rr="rusage[mem=800]"), _job(2, rr="select[mem>500]")]
+    out = _run(hosts, jobs)
+    assert out.reasons[(2, 0)] == [[core.R_RESREQ, ["a"]]]
+
+
+def test_n_min_max_takes_what_fits():
+    hosts = _hosts(("a", 4))
+    hosts[0].used = 1
+    out = _run(hosts, [_job(1, lo=2, hi=6)])
+    assert out.dispatch == [((1, 0), ["a"] * 3)]
+    out = _run(hosts, [_job(1, lo=4, hi=6)])
+    assert out.reasons[(1, 0)] == [[core.R_HOST_FULL, ["a"]]]
+
+
+def test_n_max_respects_queue_slot_limit():
+    q = QueueView("normal", 30, qjob_limit=3)
+    out = _run(_hosts(("a", 8)), [_job(1, lo=1, hi=8)], queues=[q])
+    assert out.dispatch == [((1, 0), ["a"] * 3)]
+
+
+# -------------------------------------------------------- arrays and -w state
+def test_array_limit_counts_running_and_new_elements():
+    jobs = [_job(7, idx=i, array_limit=2) for i in (1, 2, 3)]
+    for j in jobs:
+        j.seq = 7
+    out = _run(_hosts(("a", 8)), jobs, arrays={7: 1})
+    assert [k for k, _ in out.dispatch] == [(7, 1)]
+    assert out.reasons[(7, 2)] == [[core.R_ARRAY_LIMIT, None]]
+
+
+@pytest.mark.parametrize("state, reason", [
+    ("wait", core.R_DEPEND), ("never", core.R_DEPEND_NEVER)])
+def test_dependency_states_become_job_reasons(state, reason):
+    out = _run(_hosts(("a", 8)), [_job(1, depend=state)])
+    assert out.reasons[(1, 0)] == [[reason, None]]
+
+
+def test_dependency_reason_wins_over_full_hosts():
+    hosts = _hosts(("a", 1))
+    hosts[0].used = 1
+    out = _run(hosts, [_job(1, depend="wait"), _job(2)])
+    assert out.reasons[(1, 0)] == [[core.R_DEPEND, None]]
+    assert out.reasons[(2, 0)] == [[core.R_HOST_FULL, ["a"]]]
+
+
+# --------------------------------------------------------------- pure, quick
+def test_input_is_not_mutated_and_answers_repeat():
+    hosts = _hosts(("a", 4), ("b", 2))
+    q = QueueView("normal", 30)
+    jobs = [_job(i, lo=1 + i % 3) for i in range(1, 8)]
+    first = schedule([q], hosts, jobs)
+    assert hosts[0].used == 0 and q.used == 0
+    assert schedule([q], hosts, jobs) == first
+
+
+def test_random_snapshots_are_deterministic():
+    rnd = random.Random(5)
+    for _ in range(50):
+        hosts = _hosts(*[(f"h{i}", rnd.randint(1, 4),
+                          {"maxmem": rnd.choice([1000, 4000])})
+                         for i in range(rnd.randint(1, 5))])
+        reqs = [None, resreq.parse("select[maxmem>2000]"),
+                resreq.parse("span[hosts=1]"), resreq.parse("span[ptile=2]"),
+                resreq.parse("rusage[mem=1500]")]
+        jobs = [_job(i, lo=rnd.randint(1, 3), hi=rnd.randint(3, 5),
+                     rr=rnd.choice(reqs)) for i in range(1, 20)]
+        a = schedule([QueueView("normal", 30)], hosts, jobs)
+        b = schedule([QueueView("normal", 30)], hosts, list(reversed(jobs)))
+        assert a == b
+        placed = {k for k, _ in a.dispatch}
+        assert placed | set(a.reasons) == {j.key for j in jobs}
+        for key, slots in a.dispatch:
+            job = next(j for j in jobs if j.key == key)
+            assert job.nslots <= len(slots) <= max(job.max_slots, job.nslots)
+
+
+def test_unsatisfiable_class_shares_one_reasons_list():
+    jobs = [_job(i, rr=resreq.parse("select[maxmem>1]")) for i in range(3)]
+    for j in jobs[1:]:
+        j.resreq = jobs[0].resreq
+    out = _run(_hosts(("a", 4)), jobs)
+    assert out.reasons[(0, 0)] is out.reasons[(2, 0)]
