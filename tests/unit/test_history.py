@@ -77,3 +77,9 @@ def test_wait_status_of_exit_codes_and_signals():
     assert lsbfiles.wait_status(0) == 0
     assert lsbfiles.wait_status(3) == 768
     assert lsbfiles.wait_status(137) == 9
+
+
+@pytest.mark.parametrize("command", ["bhist", "bacct"])
+def test_history_commands_import_nothing_heavy(command):
+    from tests.unit.test_imports import test_command_imports_are_light
+    test_command_imports_are_light(command)

@@ -87,21 +87,20 @@ class EventFiles:
             os.close(fd)
 
     def append_new(self):
-        while True:
-            rows = self.db.execute(_QUERY, (self.last,)).fetchall()
-            if not rows:
-                return
-            events, acct = [], []
-            for row in rows:
-                records(row, events, acct, self.db)
-            if events:
-                os.write(self.events_fd, "".join(events).encode())
-            if acct:
-                os.write(self.acct_fd, "".join(acct).encode())
-            self.last = rows[-1][0]
-            os.pwrite(self.seq_fd, f"{self.last:<20d}\n".encode(), 0)
-            if len(rows) < BATCH:
-                return
+        """Append up to BATCH new events: a long backlog (a new log over an
+        old store) is caught up over several turns, not in one."""
+        rows = self.db.execute(_QUERY, (self.last,)).fetchall()
+        if not rows:
+            return
+        events, acct = [], []
+        for row in rows:
+            records(row, events, acct, self.db)
+        if events:
+            os.write(self.events_fd, "".join(events).encode())
+        if acct:
+            os.write(self.acct_fd, "".join(acct).encode())
+        self.last = rows[-1][0]
+        os.pwrite(self.seq_fd, f"{self.last:<20d}\n".encode(), 0)
 
 
 def _open_append(path):
