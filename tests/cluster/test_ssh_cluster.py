@@ -9,6 +9,7 @@ a job runs exactly as long as the test needs it to.
 import os
 import shutil
 import signal
+import sys
 import tempfile
 from pathlib import Path
 
@@ -257,3 +258,72 @@ def test_a_cut_host_is_unavail_with_unknown_jobs_until_it_returns(clu, jobs, nee
         jobs.release(jobid, 0)
         assert jobs.wait_finished(jobid)[0] == "DONE"
         assert len(jobs.runs(jobid)) == 1
+
+
+# -- who may connect, and who starts the agent ---------------------------------
+
+def _conf(hs, name, **kw):
+    from xce.config.model import HostConf
+    addr, port = hs.hosts[name]
+    conf = HostConf(name=name, address=addr, port=port, launch="ssh",
+                    user="root", key_file=str(hs.client_key),
+                    known_hosts=str(hs.known_hosts), ssh_timeout=3.0,
+                    spool=Path("/nonexistent"))
+    for key, value in kw.items():
+        setattr(conf, key, value)
+    return conf
+
+
+def test_a_host_with_an_unknown_host_key_is_refused(ssh_hosts, tmp_path):
+    import paramiko
+    from xce.controller import sshlink
+    empty = tmp_path / "known_hosts"
+    empty.write_text("")
+    with pytest.raises(paramiko.SSHException, match="not found in known_hosts"):
+        sshlink.connect(_conf(ssh_hosts, "xh1", known_hosts=str(empty)))
+
+
+def test_a_host_answering_with_another_hosts_key_is_refused(ssh_hosts):
+    import paramiko
+    from xce.controller import sshlink
+    addr, port = ssh_hosts.hosts["xh2"]
+    conf = _conf(ssh_hosts, "xh1", address=addr, port=port)
+    with pytest.raises(paramiko.BadHostKeyException):
+        sshlink.connect(conf)
+
+
+def test_the_link_says_why_it_cannot_attach_and_keeps_trying(ssh_hosts, tmp_path):
+    from xce.controller import sshlink
+    empty = tmp_path / "known_hosts"
+    empty.write_text("")
+    link = sshlink.SSHLink("xh1", _conf(ssh_hosts, "xh1", known_hosts=str(empty)))
+    link.try_connect(0.0)
+    wait_for(lambda: not link.try_connect(1.0) and link.reason,
+             what="the attempt to fail")
+    assert "unknown host key" in link.reason
+    assert not link.connected and link.next_try > 1.0
+
+
+def test_launch_none_attaches_but_never_starts_an_agent(ssh_hosts, tmp_path):
+    root = Path(tempfile.mkdtemp(prefix="xcenone-"))
+    c = Cluster(root, ssh_hosts=ssh_hosts, ssh_launch="none")
+    agent = None
+    try:
+        c.start(wait_hosts=False)
+        wait_for(lambda: "no agent is running for host xh1" in c.log_tail(),
+                 what="the attach to say no agent runs")
+        assert c.agent_pids() == []
+        assert all(_host_status(c, h) == "unavail" for h in HOSTS)
+        hostspool = c.spool / "hosts" / "xh1"
+        r = ssh_hosts.run("xh1", [sys.executable, "-m", "xce.cli.xce_agent",
+                                  "--spool", str(hostspool), "--host", "xh1"])
+        assert r.returncode == 0, r
+        agent = wait_for(lambda: _agent_pid(c, "xh1"), what="the agent pid")
+        wait_for(lambda: _host_status(c, "xh1") == "ok", timeout=30,
+                 what="the controller to attach to the hand-started agent")
+        assert all(_host_status(c, h) == "unavail" for h in ("xh2", "xh3"))
+    finally:
+        c.stop()            # stops the agent it finds, by its pid file
+        if agent and _alive(agent):
+            os.kill(agent, signal.SIGKILL)
+        shutil.rmtree(root, ignore_errors=True)

@@ -40,10 +40,10 @@ queues:
 AGENT_DIRS = ("agents/*", "hosts/*/agents/*")
 
 
-def ssh_hosts_yaml(hs, mxj=None, extra=""):
+def ssh_hosts_yaml(hs, mxj=None, extra="", launch="ssh"):
     """A hosts: section with every host of the test HostSet HS reached over
     SSH as root with its client key and pinned known_hosts."""
-    lines = ["hosts:", "  default:", "    launch: ssh", "    user: root",
+    lines = ["hosts:", "  default:", f"    launch: {launch}", "    user: root",
              f"    key_file: {hs.client_key}",
              f"    known_hosts: {hs.known_hosts}", "    ssh_timeout: 3"]
     if mxj is not None:
@@ -78,7 +78,8 @@ class Result:
 
 class Cluster:
     def __init__(self, root, name="testclu", mxj=None, extra_params="",
-                 extra_queues="", ssh_hosts=None, ssh_extra=""):
+                 extra_queues="", ssh_hosts=None, ssh_extra="",
+                 ssh_launch="ssh"):
         self.root = Path(root)
         self.envdir = self.root / "etc"
         self.spool = self.root / "spool"
@@ -89,7 +90,7 @@ class Cluster:
             import socket
             hosts = f"hosts:\n  {socket.gethostname()}:\n    MXJ: {mxj}\n"
         if ssh_hosts is not None:
-            hosts = ssh_hosts_yaml(ssh_hosts, mxj, ssh_extra)
+            hosts = ssh_hosts_yaml(ssh_hosts, mxj, ssh_extra, ssh_launch)
         (self.envdir / "xce.yaml").write_text(DEFAULT_YAML.format(
             name=name, hosts=hosts, extra_params=extra_params,
             extra_queues=extra_queues))

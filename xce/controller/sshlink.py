@@ -54,6 +54,7 @@ class SSHLink:
         self.next_try = 0.0
         self.attempt = None         # the connecting thread, while it runs
         self.reason = None          # why the last attempt failed
+        self._stale = None          # the last channel's selectable, closed later
 
     @property
     def connected(self):
@@ -86,7 +87,8 @@ class SSHLink:
             self._failed(now, att.error)
             return False
         self.client, self.chan = att.client, att.chan
-        self.sock = _Selectable(self.chan.fileno())
+        self._close_stale()
+        self.sock = _Selectable(os.dup(self.chan.fileno()))
         self.reader = LineReader()
         self.reason = None
         log.info("attached to the agent on %s over SSH", self.host)
@@ -107,13 +109,26 @@ class SSHLink:
             if not _active(self.client):
                 self.client.close()
                 self.client = None
+        if self.sock is not None:
+            self._stale = self.sock
         self.chan = self.sock = self.reader = None
         self.out.clear()
         self.next_try = None
 
+    def _close_stale(self):
+        """The previous channel's fd stays open until the controller has
+        unregistered it (it does before the next turn, so surely before the
+        next attach): were it closed at once, another link could get the
+        same number and the selector would refuse to register it."""
+        stale, self._stale = self._stale, None
+        if stale is not None:
+            os.close(stale.fd)
+
     # -- messages ------------------------------------------------------------
     def recv(self):
         """Messages available now; None when the channel has ended."""
+        if self.chan is None:
+            return []
         try:
             data = self.chan.recv(1 << 20)
         except (OSError, paramiko.SSHException):
@@ -145,9 +160,9 @@ class SSHLink:
 
 
 class _Selectable:
-    """The channel's event pipe, by number: paramiko closes the pipe with
-    the channel and would make a new one on the next fileno(), which the
-    controller's selector could then no longer unregister."""
+    """A duplicate of the channel's event pipe: paramiko closes its pipe
+    with the channel and makes a new one on the next fileno(), so the
+    controller's selector could not unregister the channel itself."""
 
     def __init__(self, fd):
         self.fd = fd
