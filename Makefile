@@ -42,7 +42,7 @@ SOURCES := $(shell find xce -name '*.py') setup.cfg pyproject.toml
 
 $(STAMP): $(PY) $(SOURCES)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q '.[test]'
+	$(PY) -m pip install -q '.[test,tools]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -6,7 +6,10 @@ import sys
 import pytest
 
 USER_COMMANDS = ["bsub", "bjobs", "bkill", "bstop", "bresume", "bqueues",
-                 "bhosts", "bparams", "lsid", "lsclusters", "badmin"]
+                 "bhosts", "bparams", "lsid", "lsclusters", "badmin", "bhist",
+                 "bacct", "bmod", "bswitch", "brequeue", "btop", "bbot",
+                 "bpeek", "bwait", "busers", "bugroup", "bmgroup", "bapp",
+                 "blimits", "lshosts", "lsload"]
 HEAVY = ("paramiko", "psutil", "ruamel", "xce.controller", "xce.agent",
          "tabulate", "filelock")
 

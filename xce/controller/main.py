@@ -18,7 +18,7 @@ from xce.controller import admin, agents, control, dispatch, reconcile
 from xce.controller import modify
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
-from xce.controller.submit import Rejected, new_jobs
+from xce.controller.submit import Rejected, new_jobs, user_of
 from xce.errors import text
 from xce.model import states
 from xce.model.jobid import show
@@ -226,6 +226,7 @@ class Controller:
     # -- one turn ------------------------------------------------------------
     def run_once(self, now=None, inbox=()):
         self.now = now if now is not None else time.time()
+        _reap_children()
         for link in self.links.values():
             if link.try_connect(self.now):
                 self.dirty = True
@@ -262,7 +263,6 @@ class Controller:
     def _handle(self, req):
         doc = req.doc
         try:
-            from xce.controller.submit import user_of
             user, _ = user_of(req.uid)
             kind = doc["kind"]
             if kind == "submit":
@@ -279,6 +279,13 @@ class Controller:
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             log.warning("bad request %s: %r", req.id, e)
             return {"ok": False, "error": text("BAD_REQUEST")}
+        except states.IllegalTransition:
+            raise           # a broken invariant: stop loudly
+        except Exception:
+            # A bug must not make one request a poison pill that stops the
+            # controller again at every restart: answer it and go on.
+            log.exception("request %s failed", req.id)
+            return {"ok": False, "error": text("INTERNAL")}
 
     def _submit(self, uid, spec):
         data = {"env": spec.pop("env", None) or {},
@@ -406,6 +413,17 @@ class Controller:
 
     def _stop(self, *_):
         self.stopping = True
+
+
+def _reap_children():
+    """Collect exited children (a local agent that died) so none lingers."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 def _sync_links(sel, links, registered):

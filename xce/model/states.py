@@ -26,8 +26,9 @@ _LEGAL = {
     SSUSP: {RUN, USUSP, UNKWN, DONE, EXIT, PEND},
     UNKWN: {RUN, USUSP, SSUSP, DONE, EXIT, PEND, ZOMBI},
     ZOMBI: {EXIT, DONE},
-    DONE: set(),
-    EXIT: set(),
+    # brequeue -d/-e/-a puts a finished job back in the queue.
+    DONE: {PEND, PSUSP},
+    EXIT: {PEND, PSUSP},
 }
 
 
