@@ -112,7 +112,7 @@ def test_bkill_element_then_whole_array(make_cluster):
     cluster.wait_stat(f"{jobid}[2]", "EXIT")
     assert cluster.stat(f"{jobid}[1]") == "RUN"
     r = cluster.run("bkill", str(jobid))
-    assert r.rc == 0
+    assert (r.rc, r.out) == (0, f"Job <{jobid}> is being terminated\n")
     for idx in (1, 3):
         cluster.wait_stat(f"{jobid}[{idx}]", "EXIT")
 

@@ -120,6 +120,15 @@ def test_select_sees_memory_left_after_reservations():
     assert out.reasons[(2, 0)] == [[core.R_RESREQ, ["a"]]]
 
 
+def test_same_keeps_a_parallel_job_on_one_kind_of_host():
+    hosts = _hosts(("a", 2, {"model": "m1"}), ("b", 2, {"model": "m2"}),
+                   ("c", 2, {"model": "m2"}))
+    out = _run(hosts, [_job(1, lo=4, rr="same[model]")])
+    assert out.dispatch == [((1, 0), ["b", "b", "c", "c"])]
+    out = _run(hosts, [_job(1, lo=5, rr="same[model]")])
+    assert out.reasons[(1, 0)] == [[core.R_HOST_FULL, ["a", "b", "c"]]]
+
+
 def test_n_min_max_takes_what_fits():
     hosts = _hosts(("a", 4))
     hosts[0].used = 1
@@ -197,3 +206,44 @@ def test_unsatisfiable_class_shares_one_reasons_list():
         j.resreq = jobs[0].resreq
     out = _run(_hosts(("a", 4)), jobs)
     assert out.reasons[(0, 0)] is out.reasons[(2, 0)]
+
+
+# ------------------------------------------------ the controller's job index
+def test_job_index_answers_by_id_name_element_and_after_finish():
+    from xce.controller.jobindex import JobIndex
+    from xce.scheduler import depend
+
+    class Ctl:
+        jobs = {}
+    ctl = Ctl()
+    index = JobIndex(ctl)
+
+    def add(jobid, idx, name, stat="PEND", user="u", array=None):
+        job = {"jobid": jobid, "idx": idx, "stat": stat, "user": user,
+               "name": name, "exit_code": None, "end_time": None,
+               "spec": {"array_name": array} if array else {}}
+        ctl.jobs[(jobid, idx)] = job
+        index.note(job)
+        return job
+    first = add(1, 0, "build")
+    add(2, 1, "sim[1]", array="sim")
+    add(2, 2, "sim[2]", array="sim")
+    add(3, 0, "build", user="other")
+
+    def state(expr, user="u", own_idx=0):
+        return depend.evaluate(depend.parse(expr),
+                               index.lookup(user, False, own_idx))
+    assert state("done(build)") is False
+    first.update(stat="EXIT", exit_code=3, end_time=100.0)
+    del ctl.jobs[(1, 0)]
+    generation = index.generation
+    index.note(first)
+    assert index.generation > generation
+    assert state("exit(build, 3)") is True
+    assert state("done(1)") is depend.NEVER
+    assert state("ended(2[2]) || exit(1)") is True
+    assert state("done(sim[*])", own_idx=2) is False
+    assert index.keys(depend.parse("done(sim*)").ref, "u", False) == \
+        [(2, 1), (2, 2)]
+    index.expire(before=200.0)
+    assert state("exit(1)") is depend.NEVER       # forgotten: never

@@ -20,7 +20,10 @@ def select_jobs(ctl, req_user, body):
         jobs = ctl.find_jobs(jobid, idx)
         if not jobs:
             errors.append((label, text("NO_JOB")))
-        targets += [(label if len(jobs) == 1 else None, j) for j in jobs]
+        # `bkill 123` of an array answers for the array, in one line.
+        array = len(jobs) > 1 and idx is None and all(j["idx"] for j in jobs)
+        targets += [(label if len(jobs) == 1 or array else None, j)
+                    for j in jobs]
     if body.get("all") or (not body.get("ids") and _has_filter(body)):
         matched = [j for j in ctl.jobs.values()
                    if j["stat"] in states.UNFINISHED and
@@ -71,8 +74,26 @@ def control(ctl, req_user, body, now):
             err = _act(ctl, job, action, sig, req_user, admin, body, now)
         results.append({"job": shown, "error": err,
                         "ok": err is None,
+                        "array": shown if label and job["idx"] and
+                        "[" not in label else None,
                         "text": f"Job <{shown}> {DONE_TEXT[action]}"})
+    results = _one_per_array(results)
     return {"ok": all(r.get("ok") for r in results), "results": results}
+
+
+def _one_per_array(results):
+    """Elements named by their array's id give one result: the first that
+    succeeded, else the first error."""
+    out, seen = [], {}
+    for r in results:
+        label = r.pop("array", None)
+        if label is None or label not in seen:
+            if label is not None:
+                seen[label] = len(out)
+            out.append(r)
+        elif r.get("ok") and not out[seen[label]].get("ok"):
+            out[seen[label]] = r
+    return out
 
 
 def _act(ctl, job, action, sig, req_user, admin, body, now):

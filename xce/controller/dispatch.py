@@ -21,6 +21,7 @@ def snapshot(ctl):
               for name, q in ctl.cfg.queues.items()}
     per_task = str(ctl.cfg.params.get("RESOURCE_RESERVE_PER_TASK", "N")
                    ).upper() in ("Y", "YES")
+    ctl.index.configure(ctl.cfg.params)
     pending, arrays = [], {}
     for job in ctl.jobs.values():
         stat = job["stat"]
@@ -45,32 +46,51 @@ def _queue_select(q, unit):
 
 
 def _pending(ctl, job, per_task):
+    """The job as the scheduler sees it, kept on the job between passes
+    and rebuilt when anything it is made of changed (bmod and bswitch
+    replace the spec dict, btop changes seq, reconfig the queue)."""
     spec = job["spec"]
-    nslots = spec.get("nslots") or [job["nslots"], job["nslots"]]
-    return PendingJob(
-        (job["jobid"], job["idx"]), job["queue"], job["user"],
-        job["nslots"], job["seq"], spec.get("user_priority") or 0,
-        max_slots=max(nslots[-1], job["nslots"]),
-        resreq=jobreq.job_resreq(ctl, job), mem_per_task=per_task,
-        array_limit=spec.get("array_limit") if job["idx"] else None,
-        depend=_depend_state(ctl, job))
+    rr = jobreq.job_resreq(ctl, job)
+    stamp = (job["queue"], job["seq"], job["nslots"], per_task)
+    cached = job.get("_pending")
+    if cached is not None and cached[0] == stamp and \
+            cached[1] is spec and cached[2].resreq is rr:
+        pj = cached[2]
+    else:
+        lo, hi = spec.get("nslots") or [job["nslots"], job["nslots"]]
+        pj = PendingJob(
+            (job["jobid"], job["idx"]), job["queue"], job["user"], lo,
+            job["seq"], spec.get("user_priority") or 0, max_slots=hi,
+            resreq=rr, mem_per_task=per_task,
+            array_limit=spec.get("array_limit") if job["idx"] else None)
+        job["_pending"] = (stamp, spec, pj)
+    pj.depend = _depend_state(ctl, job)
+    return pj
 
 
 def _depend_state(ctl, job):
-    """None when the job has no -w or it is satisfied; "wait"; "never"."""
+    """None when the job has no -w or it is satisfied; "wait"; "never".
+
+    A result stands until some job changes state (the index's generation);
+    "never" stands for good, as depend.evaluate's NEVER is final."""
     text = job["spec"].get("depend")
     if not text:
         return None
+    cached = job.get("_depend")
+    if cached is not None and cached[0] == text and (
+            cached[2] == "never" or cached[1] == ctl.index.generation):
+        return cached[2]
     try:
         tree = jobreq.parse_depend(text)
+        lookup = ctl.index.lookup(job["user"], ctl.is_admin(job["user"]),
+                                  job["idx"])
+        result = depend.evaluate(tree, lookup)
     except depend.DependError:
-        return "never"
-    lookup = ctl.index.lookup(job["user"], ctl.is_admin(job["user"]),
-                              job["idx"])
-    result = depend.evaluate(tree, lookup)
-    if result is True:
-        return None
-    return "never" if result is depend.NEVER else "wait"
+        result = depend.NEVER
+    state = None if result is True else \
+        "never" if result is depend.NEVER else "wait"
+    job["_depend"] = (text, ctl.index.generation, state)
+    return state
 
 
 def _host_view(ctl, name, unit):

@@ -28,9 +28,17 @@ class JobIndex:
         self.names = {}         # base name -> [key, ...] in submit order
         self.finished = {}      # key -> Finished
         self.last_sub = False   # JOB_DEP_LAST_SUB=1: a name means the newest
+        self.generation = 0     # moves on whenever a job's state changes
+        self._stat = {}         # key -> state last noted (unfinished jobs)
 
     def note(self, job):
         key = (job["jobid"], job["idx"])
+        if self._stat.get(key) != job["stat"]:
+            self.generation += 1
+            if job["stat"] in states.FINISHED:
+                self._stat.pop(key, None)
+            else:
+                self._stat[key] = job["stat"]
         idxs = self.ids.setdefault(key[0], set())
         if key[1] not in idxs:
             idxs.add(key[1])
@@ -115,6 +123,13 @@ class JobIndex:
         if done is not None:
             return depend.JobFacts(done.state, done.exit_code)
         return None
+
+    def configure(self, params):
+        """JOB_DEP_LAST_SUB=1: a shared name means its newest job only."""
+        last = str(params.get("JOB_DEP_LAST_SUB", "")).strip() in ("1", "Y")
+        if last != self.last_sub:
+            self.last_sub = last
+            self.generation += 1
 
     def lookup(self, user, admin, own_idx=None):
         """A `lookup(ref)` for depend.evaluate / check_references."""

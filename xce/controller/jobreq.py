@@ -78,17 +78,19 @@ def parse_job(strings, q, unit_name):
 
 
 def job_resreq(ctl, job):
-    """Cached on the job; re-parsed when the queue's RES_REQ changed."""
+    """Cached on the job; looked up again when the spec was replaced
+    (bmod) or the queue's RES_REQ changed (bswitch, reconfig)."""
     q = ctl.cfg.queues.get(job["queue"])
     stamp = (queue_text(q), unit(ctl.cfg))
     cached = job.get("_resreq")
-    if cached is not None and cached[0] == stamp:
-        return cached[1]
+    if cached is not None and cached[0] == stamp and \
+            cached[1] is job["spec"]:
+        return cached[2]
     try:
         value = parse_job(job["spec"].get("resreq"), q, stamp[1])
     except BadRequirement:
         value = None        # accepted under an older configuration
-    job["_resreq"] = (stamp, value)
+    job["_resreq"] = (stamp, job["spec"], value)
     return value
 
 

@@ -106,6 +106,7 @@ def check_depend(ctl, spec, user):
         return
     try:
         tree = jobreq.parse_depend(expr)
+        ctl.index.configure(ctl.cfg.params)
         lookup = ctl.index.lookup(user, ctl.is_admin(user))
         depend.check_references(tree, lookup)
     except depend.DependError as e:

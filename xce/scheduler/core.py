@@ -102,6 +102,7 @@ class _Pass:
         self.failed = {}        # job class -> reasons, for this pass
         self.full = None
         self.static = {}        # (queue, select, local type) -> hosts
+        self.job_reasons = {}   # text -> [[text, None]], shared
 
     def candidates(self, q, select, local_type):
         """Hosts a job could use whatever their load, and why the others
@@ -190,22 +191,31 @@ def _copy_queue(q):
 
 
 def _job_reason(job, q, state):
-    """Job-wide reasons, cheapest first; None if the job may be placed."""
+    """Job-wide reasons, cheapest first; None if the job may be placed.
+
+    Each text comes as one shared list per pass, so the caller encodes it
+    once for all the jobs that wait for the same thing."""
+    why = None
     if job.held:
-        return [[R_HELD, None]]
-    if job.depend is not None:
-        return [[R_DEPEND_NEVER if job.depend == "never" else R_DEPEND, None]]
-    if not q.active:
-        return [[R_QUEUE_INACTIVE, None]]
-    if job.array_limit is not None and \
+        why = R_HELD
+    elif job.depend is not None:
+        why = R_DEPEND_NEVER if job.depend == "never" else R_DEPEND
+    elif not q.active:
+        why = R_QUEUE_INACTIVE
+    elif job.array_limit is not None and \
             state.arrays.get(job.key[0], 0) >= job.array_limit:
-        return [[R_ARRAY_LIMIT, None]]
-    if q.qjob_limit is not None and q.used + job.nslots > q.qjob_limit:
-        return [[R_QUEUE_LIMIT, None]]
-    if (q.ujob_limit is not None and
+        why = R_ARRAY_LIMIT
+    elif q.qjob_limit is not None and q.used + job.nslots > q.qjob_limit:
+        why = R_QUEUE_LIMIT
+    elif (q.ujob_limit is not None and
             q.user_used.get(job.user, 0) + job.nslots > q.ujob_limit):
-        return [[R_USER_QUEUE_LIMIT, None]]
-    return None
+        why = R_USER_QUEUE_LIMIT
+    if why is None:
+        return None
+    shared = state.job_reasons.get(why)
+    if shared is None:
+        shared = state.job_reasons[why] = [[why, None]]
+    return shared
 
 
 def _consider(job, q, state, out):
@@ -264,7 +274,28 @@ def _place(job, hi, free, host_max, hosts):
         if free[best] >= n >= job.nslots:
             return place(n, n, {best: free[best]}, [best])
     ranked = _rank(free, order, hosts)
+    if rr is not None and rr.same is not None:
+        return _place_same(job, hi, free, ranked, host_max, hosts)
     return place(job.nslots, hi, free, ranked, span, host_max)
+
+
+def _place_same(job, hi, free, ranked, host_max, hosts):
+    """same[type:model]: all hosts of the job share those values.  Groups
+    are tried in the order of their best host."""
+    names = job.resreq.same.names
+    groups = {}
+    for name in ranked:
+        res = hosts[name].resources
+        groups.setdefault(tuple(res.get(n) for n in names), []).append(name)
+    first = None
+    for members in groups.values():
+        sub = {n: free[n] for n in members}
+        result = place(job.nslots, hi, sub, members, job.resreq.span,
+                       host_max)
+        if result.slots is not None:
+            return result
+        first = first or result
+    return first or place(job.nslots, hi, {}, [], None)
 
 
 def _slot_cap(job, q):
