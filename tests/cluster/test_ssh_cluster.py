@@ -327,3 +327,42 @@ def test_launch_none_attaches_but_never_starts_an_agent(ssh_hosts, tmp_path):
         if agent and _alive(agent):
             os.kill(agent, signal.SIGKILL)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _comm(pid):
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return None
+
+
+def test_a_hung_ssh_session_is_dropped_and_the_agent_reattached(clu, jobs, ssh_hosts):
+    """A stopped sshd still ACKs TCP: only the unanswered pings show it."""
+    ids = [jobs.submit() for _ in range(6)]
+    placed = jobs.wait_running(*ids)
+    victim = "xh1"
+    listener = ssh_hosts.record()["hosts"][victim]["sshd"]
+    sessions = [p for p in ssh_hosts.pids(victim)
+                if p != listener and _comm(p) == "sshd"]
+    assert sessions
+    log = clu.spool / "store" / "controller.log"
+    mark = log.stat().st_size
+    for pid in sessions:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        wait_for(lambda: f"lost the agent on {victim}" in
+                 log.read_text()[mark:], timeout=40,
+                 what="the controller to drop the hung session")
+        wait_for(lambda: f"attached to the agent on {victim}" in
+                 log.read_text()[mark:], timeout=40,
+                 what="a new session to the same agent")
+    finally:
+        for pid in sessions:
+            os.kill(pid, signal.SIGCONT)
+    for jobid in ids:
+        wait_for(lambda: jobs.fields(jobid)[0] == "RUN", timeout=20,
+                 what=f"job {jobid} to be RUN again")
+        jobs.release(jobid, 5)
+    for jobid in ids:
+        assert jobs.wait_finished(jobid) == ("EXIT", "5", placed[jobid])
+        assert len(jobs.runs(jobid)) == 1

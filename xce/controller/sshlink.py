@@ -37,7 +37,11 @@ RETRY_MIN = 0.5         # first retry after a failure; doubles up to RETRY_MAX
 RETRY_MAX = 5.0
 # An attempt that outlives this many timeouts is stuck (a hung sshd still
 # ACKs, so no TCP timeout fires): its connection is closed to free it.
-STUCK_FACTOR = 3
+STUCK_FACTOR = 4
+# A hung sshd or host still ACKs, so neither TCP nor paramiko notices it:
+# the agent is pinged every ssh_timeout and the link dropped after this
+# many timeouts without a byte from it.
+SILENCE_FACTOR = 3
 
 
 class SSHLink:
@@ -55,6 +59,8 @@ class SSHLink:
         self.attempt = None         # the connecting thread, while it runs
         self.reason = None          # why the last attempt failed
         self._stale = None          # the last channel's selectable, closed later
+        self.pinged = 0.0           # monotonic time of the last ping
+        self.unanswered = None      # first ping sent since the agent spoke
 
     @property
     def connected(self):
@@ -91,6 +97,7 @@ class SSHLink:
         self.sock = _Selectable(os.dup(self.chan.fileno()))
         self.reader = LineReader()
         self.reason = None
+        self.pinged, self.unanswered = time.monotonic(), None
         log.info("attached to the agent on %s over SSH", self.host)
         return True
 
@@ -136,6 +143,7 @@ class SSHLink:
         if not data:
             return None
         self.backoff = RETRY_MIN        # the agent talks: the link is good
+        self.unanswered = None
         try:
             return self.reader.feed(data)
         except ProtocolError as e:
@@ -146,6 +154,8 @@ class SSHLink:
         self.out.append(msg)
 
     def flush(self):
+        if self.chan is not None and not self._heartbeat(time.monotonic()):
+            return False
         if not self.out or self.chan is None:
             return True
         data = b"".join(encode(m) for m in self.out)
@@ -157,6 +167,27 @@ class SSHLink:
             log.warning("agent %s: send failed: %s", self.host,
                         _describe(e))
             return False
+
+    def _heartbeat(self, now):
+        """Ping when due; False when a ping went unanswered too long.
+
+        The clock runs from the first ping sent since the agent last spoke,
+        so a controller busy for a while (not reading, not pinging) never
+        mistakes its own delay for the agent's silence."""
+        timeout = self.conf.ssh_timeout
+        if self.chan.recv_ready():
+            self.unanswered = None      # it spoke; we just did not read yet
+        elif self.unanswered is not None and \
+                now - self.unanswered > SILENCE_FACTOR * timeout:
+            log.warning("agent %s: no answer for %.0f s", self.host,
+                        now - self.unanswered)
+            return False
+        if now - self.pinged >= timeout:
+            self.out.append({"op": "ping"})
+            self.pinged = now
+            if self.unanswered is None:
+                self.unanswered = now
+        return True
 
 
 class _Selectable:
@@ -188,10 +219,9 @@ class _Attempt:
 
     def _run(self):
         try:
-            if not _active(self.client):
-                _close(self.client)
-                self.client = None
-                self.client = connect(self.conf)
+            if self._reuse():
+                return
+            self.client = connect(self.conf)
             if self.aborted:
                 raise TimeoutError("connection attempt took too long")
             self.chan = open_attach(self.client, self.conf)
@@ -199,6 +229,21 @@ class _Attempt:
             self.error = e
             _close(self.client)
             self.client = None
+
+    def _reuse(self):
+        """Attach over the kept connection; False (and closed) if it fails,
+        as it does when the far sshd hangs while TCP still looks fine."""
+        if _active(self.client):
+            try:
+                self.chan = open_attach(self.client, self.conf)
+                return True
+            except Exception as e:
+                log.info("host %s: a new channel on the kept connection "
+                         "failed (%s); connecting again", self.conf.name,
+                         _describe(e))
+        _close(self.client)
+        self.client = None
+        return False
 
     def abort(self):
         """Unblock a stuck attempt: closing the transport ends its waits."""
