@@ -189,3 +189,27 @@ def test_unknown_job_and_bad_syntax_are_refused(cluster):
     r = cluster.run("bsub", "-w", "done(1", "true")
     assert r.err == ("done(1: Dependency condition syntax error. "
                      "Job not submitted.\n")
+
+
+def test_finished_jobs_still_answer_dependencies_after_a_restart(cluster):
+    failed = cluster.submit("-J", "early", "exit 2")
+    cluster.wait_stat(failed, "EXIT")
+    cluster.kill_controller()
+    cluster.proc.wait()
+    cluster.start()
+    on_exit = cluster.submit("-w", "exit(early, 2)", "true")
+    cluster.wait_stat(on_exit, "DONE")
+    never = cluster.submit("-w", f"done({failed})", "true")
+    _wait_reason(cluster, never,
+                 " Dependency condition invalid or never satisfied;")
+
+
+def test_dependent_array_elements_follow_their_own_element(make_cluster):
+    cluster = make_cluster(mxj=4)
+    first = cluster.submit("-J", "one[1-2]", "-o", "one.%I",
+                           "test $LSB_JOBINDEX = 1")
+    second = cluster.submit("-J", "two[1-2]", "-w", "done(one[*])", "true")
+    cluster.wait_stat(f"{second}[1]", "DONE")
+    cluster.wait_stat(f"{first}[2]", "EXIT")
+    _wait_reason(cluster, f"{second}[2]",
+                 " Dependency condition invalid or never satisfied;")

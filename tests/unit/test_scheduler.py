@@ -77,6 +77,15 @@ def test_select_filters_hosts_with_resreq_reason():
     assert out.reasons[(1, 0)] == [[core.R_RESREQ, ["a", "b"]]]
 
 
+def test_full_cluster_still_names_the_unsatisfied_select():
+    hosts = _hosts(("a", 1), ("b", 1, {"bigmem": True}))
+    hosts[0].used = hosts[1].used = 1
+    out = _run(hosts, [_job(1), _job(2, rr="bigmem")])
+    assert out.reasons[(1, 0)] == [[core.R_HOST_FULL, ["a", "b"]]]
+    assert out.reasons[(2, 0)] == [[core.R_RESREQ, ["a"]],
+                                   [core.R_HOST_FULL, ["b"]]]
+
+
 def test_queue_res_req_gives_its_own_host_reason():
     hosts = _hosts(("a", 4), ("b", 4, {"bigmem": True}))
     q = QueueView("normal", 30, select=resreq.parse("bigmem").select)

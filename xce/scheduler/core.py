@@ -171,7 +171,8 @@ def schedule(queues, hosts, pending, arrays=None):
                 # Every slot is taken: the rest wait for slots, and saying
                 # so needs no per-job placement work.
                 state.full = [[R_HOST_FULL, sorted(state.hosts)]]
-            if state.full is not None:
+            if state.full is not None and q.select is None and (
+                    job.resreq is None or job.resreq.select is None):
                 out.reasons[job.key] = state.full
             else:
                 _consider(job, q, state, out)
