@@ -209,6 +209,18 @@ def test_random_snapshots_are_deterministic():
             assert job.nslots <= len(slots) <= max(job.max_slots, job.nslots)
 
 
+def test_roomiest_host_shortcut_decides_as_the_full_scan(monkeypatch):
+    rnd = random.Random(11)
+    hosts = _hosts(*[(f"h{i:02d}", rnd.randint(1, 6)) for i in range(30)])
+    for h in hosts:
+        h.used = rnd.randint(0, h.max_slots)
+    jobs = [_job(i, lo=rnd.randint(1, 3), hi=rnd.randint(3, 6))
+            for i in range(1, 120)]
+    fast = schedule([QueueView("normal", 30)], hosts, jobs)
+    monkeypatch.setattr(core, "_simple", lambda *args: False)
+    assert schedule([QueueView("normal", 30)], hosts, jobs) == fast
+
+
 def test_unsatisfiable_class_shares_one_reasons_list():
     jobs = [_job(i, rr=resreq.parse("select[maxmem>1]")) for i in range(3)]
     for j in jobs[1:]:

@@ -8,6 +8,7 @@ out by the caller.  No I/O, no clock, no randomness: same snapshot, same
 answer.
 """
 
+import heapq
 from dataclasses import dataclass, field
 
 from xce.scheduler.placement import place
@@ -103,6 +104,7 @@ class _Pass:
         self.full = None
         self.static = {}        # (queue, select, local type) -> hosts
         self.job_reasons = {}   # text -> [[text, None]], shared
+        self.per_user = any(h.jl_u is not None for h in hosts)
 
     def candidates(self, q, select, local_type):
         """Hosts a job could use whatever their load, and why the others
@@ -131,6 +133,28 @@ class _Candidates:
         self.names = names          # may have room, in name order
         self.blocked = blocked      # name -> reason, for good this pass
         self.full = []              # found full since
+        self.heap = None            # (-free slots, name), see _roomiest
+
+    def roomiest(self, hosts):
+        """The host with the most free slots (first name on a tie), kept
+        in a heap whose stale entries are fixed as they surface: free
+        slots only go down within a pass, so a fresh top is the maximum."""
+        heap = self.heap
+        if heap is None:
+            heap = self.heap = [(hosts[n].used - hosts[n].max_slots, n)
+                                for n in self.names]
+            heapq.heapify(heap)
+        while heap:
+            key, name = heap[0]
+            h = hosts[name]
+            room = h.max_slots - h.used
+            if -key == room:
+                return name, room
+            if room > 0:
+                heapq.heapreplace(heap, (-room, name))
+            else:
+                heapq.heappop(heap)
+        return None, 0
 
     def prune(self, hosts):
         still = [n for n in self.names
@@ -233,6 +257,12 @@ def _consider(job, q, state, out):
     rr = job.resreq
     select = rr.select if rr is not None else None
     cands = state.candidates(q, select, job.local_type)
+    if _simple(job, q, state, hi, select):
+        name, room = cands.roomiest(state.hosts)
+        if room >= hi:      # what _place would choose, without the scan
+            _take(job, q, state, [name] * hi, 0)
+            out.dispatch.append((job.key, [name] * hi))
+            return
     for mem in _mem_alternatives(job):
         free, blocked, host_max = _free_slots(job, q, state.hosts, mem,
                                               cands, select)
@@ -246,6 +276,18 @@ def _consider(job, q, state, out):
                                  result.span_failed)
     state.failed[cls] = best
     out.reasons[job.key] = best
+
+
+def _simple(job, q, state, hi, select):
+    """A job that may take `hi` slots on the roomiest host: no order,
+    span, same or memory, no select on changing resources, and free
+    slots that do not depend on the user or queue."""
+    rr = job.resreq
+    if q.hjob_limit is not None or state.per_user:
+        return False
+    return rr is None or (rr.order is None and rr.span is None and
+                          rr.same is None and rr.rusage is None and
+                          not _is_dynamic(select))
 
 
 _DYNAMIC = {}       # id(select) -> (select, reads a dynamic resource)
