@@ -8,8 +8,9 @@ from tests.cluster import hosts, users
 
 N_HOSTS = 3
 # Job owners on the hosts.  Namespace hosts copy /etc/passwd when they are
-# built, so these exist first.  Not the names tests/cli/test_users.py uses.
-HOST_USERS = ["xcehu1"]
+# built, so these exist first.  The pid in the name keeps test sessions that
+# run at the same time from replacing each other's user (and its home).
+HOST_USERS = [f"xcehu{os.getpid()}"]
 
 
 @pytest.fixture(scope="session")

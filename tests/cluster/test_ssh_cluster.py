@@ -242,8 +242,9 @@ def test_a_cut_host_is_unavail_with_unknown_jobs_until_it_returns(clu, jobs, nee
         for jobid in gone:
             wait_for(lambda: jobs.fields(jobid)[0] == "UNKWN", timeout=10,
                      what=f"job {jobid} on the cut host to be UNKWN")
-        assert all(jobs.fields(j)[0] == "RUN" for j in kept)
-        assert all(_host_status(clu, h) in UP for h in HOSTS if h != victim)
+        assert [jobs.fields(j)[0] for j in kept] == ["RUN"] * len(kept)
+        others = {h: _host_status(clu, h) for h in HOSTS if h != victim}
+        assert all(st in UP for st in others.values()), others
         jobs.release(gone[0], 7)        # ends while its host is cut off
         pid = int(jobs.runs(gone[0])[0])
         wait_for(lambda: not _alive(pid), what=f"job {gone[0]} to end")
