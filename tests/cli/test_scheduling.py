@@ -213,3 +213,17 @@ def test_dependent_array_elements_follow_their_own_element(make_cluster):
     cluster.wait_stat(f"{first}[2]", "EXIT")
     _wait_reason(cluster, f"{second}[2]",
                  " Dependency condition invalid or never satisfied;")
+
+
+def test_name_filters_reach_array_elements(make_cluster):
+    cluster = make_cluster(mxj=4)
+    jobid = cluster.submit("-J", "named[1-2]", "sleep 60")
+    cluster.wait_stat(f"{jobid}[2]", "RUN")
+    rows = _rows(cluster, "-J", "named")
+    assert [row[0] for row in rows] == [f"{jobid}[1]", f"{jobid}[2]"]
+    rows = _rows(cluster, "-J", "named[2]")
+    assert [row[0] for row in rows] == [f"{jobid}[2]"]
+    r = cluster.run("bkill", "-J", "named", "0")
+    assert r.rc == 0
+    for idx in (1, 2):
+        cluster.wait_stat(f"{jobid}[{idx}]", "EXIT")

@@ -268,3 +268,14 @@ def test_job_index_answers_by_id_name_element_and_after_finish():
         [(2, 1), (2, 2)]
     index.expire(before=200.0)
     assert state("exit(1)") is depend.NEVER       # forgotten: never
+
+
+@pytest.mark.parametrize("name, pattern, expect", [
+    ("sim[3]", "sim", True), ("sim[3]", "sim[3]", True),
+    ("sim[3]", "sim[4]", False), ("sim[3]", "s*", True),
+    ("sim3", "sim[3]", False), ("job", "j*b", True), ("job", "jo", False),
+    ("a*b", "a*b", True), ("x[1]y", "x", False),
+])
+def test_job_name_filters_treat_brackets_literally(name, pattern, expect):
+    from xce.model.arrayspec import name_matches
+    assert name_matches(name, pattern) is expect

@@ -1,6 +1,5 @@
 """Which jobs a bjobs-style query selects, as SQL over the store."""
 
-import fnmatch
 import os
 import pwd
 import time
@@ -80,6 +79,5 @@ class Query:
     def filter_names(self, rows):
         if not self.name:
             return rows
-        pattern = self.name
-        return [r for r in rows if fnmatch.fnmatchcase(r["name"] or "",
-                                                       pattern)]
+        from xce.model.arrayspec import name_matches
+        return [r for r in rows if name_matches(r["name"], self.name)]

@@ -1,10 +1,10 @@
 """Job control requests: bkill, bstop, bresume and bkill -s share this path."""
 
-import fnmatch
 import signal as _signal
 
 from xce.errors import text
 from xce.model import states
+from xce.model.arrayspec import name_matches
 
 # action -> the message LSF prints for a job it acted on
 DONE_TEXT = {"kill": "is being terminated", "signal": "is being signaled",
@@ -47,8 +47,7 @@ def _matches(job, req_user, body):
         return False
     if body.get("queue") and job["queue"] != body["queue"]:
         return False
-    if body.get("name") and not fnmatch.fnmatchcase(job["name"] or "",
-                                                    body["name"]):
+    if body.get("name") and not name_matches(job["name"], body["name"]):
         return False
     if body.get("host") and body["host"] not in (job["exec_hosts"] or "").split():
         return False

@@ -143,3 +143,29 @@ def format_index_ranges(indices):
 
 def _run(start, end):
     return str(start) if start == end else "%d-%d" % (start, end)
+
+
+def name_matches(job_name, pattern):
+    """`bjobs -J` / `bkill -J`: `*` is a wildcard, brackets are literal
+    (`sim[3]` names one element), and an array's elements (`sim[3]`) also
+    answer to the array's name (`sim`, `si*`)."""
+    job_name = job_name or ""
+    regex = _name_regex(pattern)
+    if regex.fullmatch(job_name):
+        return True
+    match = _ELEMENT.match(job_name)
+    return bool(match) and regex.fullmatch(match.group(1)) is not None
+
+
+_ELEMENT = re.compile(r"(.*)\[\d+\]\Z", re.DOTALL)
+_REGEXES = {}
+
+
+def _name_regex(pattern):
+    regex = _REGEXES.get(pattern)
+    if regex is None:
+        if len(_REGEXES) > 256:
+            _REGEXES.clear()
+        regex = _REGEXES[pattern] = re.compile(
+            ".*".join(re.escape(p) for p in pattern.split("*")), re.DOTALL)
+    return regex
