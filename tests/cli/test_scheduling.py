@@ -227,3 +227,10 @@ def test_name_filters_reach_array_elements(make_cluster):
     assert r.rc == 0
     for idx in (1, 2):
         cluster.wait_stat(f"{jobid}[{idx}]", "EXIT")
+
+
+def test_one_to_one_dependency_needs_arrays_of_one_size(cluster):
+    cluster.submit("-J", "three[1-3]", "-H", "true")
+    r = cluster.run("bsub", "-J", "two[1-2]", "-w", "done(three[*])", "true")
+    assert (r.rc, r.err) == (255, "Dependent arrays do not have the same "
+                             "size. Job not submitted.\n")

@@ -97,9 +97,9 @@ def check_array(ctl, spec):
     return parsed.indices
 
 
-def check_depend(ctl, spec, user):
+def check_depend(ctl, spec, user, indices=()):
     """-w must parse and every job it names must exist (LSF refuses the
-    job otherwise)."""
+    job otherwise); `name[*]` pairs elements of arrays of one size."""
     expr = spec.get("depend")
     if not expr:
         spec.pop("depend", None)
@@ -109,10 +109,24 @@ def check_depend(ctl, spec, user):
         ctl.index.configure(ctl.cfg.params)
         lookup = ctl.index.lookup(user, ctl.is_admin(user))
         depend.check_references(tree, lookup)
+        _check_array_sizes(ctl, tree, user, len(indices))
     except depend.DependError as e:
         if e.kind == "nojob":
             raise Rejected(f"{expr}: No matching job found")
         raise Rejected(e.message)
+
+
+def _check_array_sizes(ctl, tree, user, size):
+    admin = ctl.is_admin(user)
+    for ref in depend.refs(tree):
+        if ref.index != "*" or not size:
+            continue
+        counts = {}
+        for jobid, _ in ctl.index.keys(ref, user, admin):
+            counts[jobid] = counts.get(jobid, 0) + 1
+        if any(n != size for n in counts.values()):
+            raise depend.DependError(
+                "Dependent arrays do not have the same size", "size")
 
 
 def new_jobs(ctl, req_uid, spec, now):
@@ -122,7 +136,7 @@ def new_jobs(ctl, req_uid, spec, now):
     q, _ = choose_queue(ctl, spec, user)
     check_resreq(ctl, q, spec)
     indices = check_array(ctl, spec)
-    check_depend(ctl, spec, user)
+    check_depend(ctl, spec, user, indices)
     job, explicit = new_job(ctl, req_uid, spec, now)
     if not indices:
         return [job], explicit
