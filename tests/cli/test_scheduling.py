@@ -234,3 +234,12 @@ def test_one_to_one_dependency_needs_arrays_of_one_size(cluster):
     r = cluster.run("bsub", "-J", "two[1-2]", "-w", "done(three[*])", "true")
     assert (r.rc, r.err) == (255, "Dependent arrays do not have the same "
                              "size. Job not submitted.\n")
+
+
+def test_queue_res_req_is_applied_with_its_own_reason(make_cluster):
+    cluster = make_cluster(extra_queues=(
+        "  picky:\n    PRIORITY: 20\n"
+        "    RES_REQ: select[hname==nosuchhost] span[hosts=1]\n"))
+    jobid = cluster.submit("-q", "picky", "true")
+    _wait_reason(cluster, jobid,
+                 " Queue's resource requirements not satisfied: 1 host;")
