@@ -243,3 +243,11 @@ def test_queue_res_req_is_applied_with_its_own_reason(make_cluster):
     jobid = cluster.submit("-q", "picky", "true")
     _wait_reason(cluster, jobid,
                  " Queue's resource requirements not satisfied: 1 host;")
+
+
+def test_type_local_means_the_submission_hosts_type(cluster):
+    runs = cluster.submit("-R", "select[type==local]", "true")
+    cluster.wait_stat(runs, "DONE")
+    pends = cluster.submit("-R", "select[type!=local]", "true")
+    _wait_reason(cluster, pends,
+                 " Job's resource requirements not satisfied: 1 host;")

@@ -26,7 +26,7 @@ def snapshot(ctl):
     for job in ctl.jobs.values():
         stat = job["stat"]
         if stat == states.PEND:
-            pending.append(_pending(ctl, job, per_task))
+            pending.append(_pending(ctl, job, per_task, hosts))
         elif stat in states.RUNNING:
             _count_running(ctl, job, hosts, queues, per_task)
             if job["idx"]:
@@ -45,13 +45,17 @@ def _queue_select(q, unit):
         return None
 
 
-def _pending(ctl, job, per_task):
+def _pending(ctl, job, per_task, hosts):
     """The job as the scheduler sees it, kept on the job between passes
     and rebuilt when anything it is made of changed (bmod and bswitch
     replace the spec dict, btop changes seq, reconfig the queue)."""
     spec = job["spec"]
     rr = jobreq.job_resreq(ctl, job)
-    stamp = (job["queue"], job["seq"], job["nslots"], per_task)
+    # `type == local`: the type of the submission host, when it is one of
+    # the cluster's hosts (else it restricts nothing).
+    sub = hosts.get(job["from_host"])
+    local = sub.resources.get("type") or None if sub is not None else None
+    stamp = (job["queue"], job["seq"], job["nslots"], per_task, local)
     cached = job.get("_pending")
     if cached is not None and cached[0] == stamp and \
             cached[1] is spec and cached[2].resreq is rr:
@@ -61,7 +65,7 @@ def _pending(ctl, job, per_task):
         pj = PendingJob(
             (job["jobid"], job["idx"]), job["queue"], job["user"], lo,
             job["seq"], spec.get("user_priority") or 0, max_slots=hi,
-            resreq=rr, mem_per_task=per_task,
+            resreq=rr, mem_per_task=per_task, local_type=local,
             array_limit=spec.get("array_limit") if job["idx"] else None)
         job["_pending"] = (stamp, spec, pj)
     pj.depend = _depend_state(ctl, job)
