@@ -47,6 +47,12 @@ class Store:
             version += 1
 
     def close(self):
+        # Fold the WAL into the database so readers find it whole, whether
+        # or not SQLite removes the -wal file at close.
+        try:
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error:
+            pass
         self.db.close()
 
     # -- reads the controller needs at start -----------------------------
