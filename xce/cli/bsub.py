@@ -40,6 +40,8 @@ NOT_SUBMITTED = ". Job not submitted."
 @click.option("-H", "hold", is_flag=True, help="Hold the job (PSUSP) until bresume.")
 @click.option("-K", "block", is_flag=True, help="Wait for the job to finish.")
 @click.option("-V", "version", is_flag=True, help="Print the version and exit.")
+@click.option("-pack", "pack", metavar="job_submission_file", help="Submit one job per line of the file, in one request.")
+@click.option("-nnodes", "nnodes", metavar="number", help="Refused: xce places slots with -n and -R span[] instead.")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 def cli(**opts):
     return opts
@@ -97,6 +99,10 @@ def build_spec(opts, site):
     if script is not None:
         opts = _merge(opts, _parse(sub.bsub_lines(script)))
     _check_job_name(opts["name"])
+    if opts.get("nnodes"):
+        # LSF's -nnodes is for CSM/JSM clusters; say so rather than ignore it.
+        raise sub.SubmitError("-nnodes: Option not supported; use -n and "
+                              "-R \"span[hosts=1]\" or span[ptile=n]")
     unit = site.setting("LSF_UNIT_FOR_LIMITS", "KB")
     subcwd = sub.submission_cwd()
     stdout = opts["stdout_over"] or opts["stdout"]
@@ -158,6 +164,8 @@ def submit(opts):
               file=sys.stderr)
         return 0
     site = Site()
+    if opts["pack"]:
+        return _submit_pack(opts, site)
     if not opts["queue"] and os.environ.get("LSB_DEFAULTQUEUE"):
         opts["queue"] = os.environ["LSB_DEFAULTQUEUE"]
         queue_from_env = True
@@ -181,6 +189,31 @@ def submit(opts):
         from xce.client.wait import wait_for_job
         return wait_for_job(site, jobid)
     return 0
+
+
+def _submit_pack(opts, site):
+    """bsub -pack file: the file's lines are the only submissions."""
+    from xce.client.pack import submit_pack
+    if opts["command"]:
+        raise XceError("-pack: No other options or command may be given"
+                       f"{NOT_SUBMITTED}")
+    queue_env = os.environ.get("LSB_DEFAULTQUEUE")
+
+    def build(line_opts):
+        from_env = not line_opts["queue"] and bool(queue_env)
+        if from_env:
+            line_opts["queue"] = queue_env
+        spec = build_spec(line_opts, site)
+        spec["queue_is_default"] = from_env
+        return spec
+    return submit_pack(site, opts["pack"], _parse_line, build, call)
+
+
+def _parse_line(words):
+    try:
+        return _parse(words)
+    except click.exceptions.ClickException as e:
+        raise XceError(e.format_message())
 
 
 def main(argv=None):

@@ -15,7 +15,7 @@ import time
 from xce.config import load as config_load
 from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agents, control, dispatch, reconcile
-from xce.controller import modify
+from xce.controller import messages, modify
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller.submit import Rejected, new_jobs, user_of
@@ -267,6 +267,10 @@ class Controller:
             kind = doc["kind"]
             if kind == "submit":
                 return self._submit(req.uid, doc["spec"])
+            if kind == "submit_many":
+                return self._submit_many(req.uid, doc)
+            if kind in messages.KINDS:
+                return messages.handle(self, user, doc, self.now)
             if kind == "control":
                 return control.control(self, user, doc, self.now)
             if kind == "admin":
@@ -303,6 +307,22 @@ class Controller:
         self.dirty = True
         return {"ok": True, "jobid": job["jobid"], "queue": job["queue"],
                 "default": not explicit}
+
+    def _submit_many(self, uid, doc):
+        """bsub -pack: every line in this one request and one commit; a
+        refused line is answered alone and the others go on."""
+        shared_env = doc.get("env") or {}
+        results = []
+        for spec in doc["specs"]:
+            if spec.pop("env_shared", False):
+                spec["env"] = shared_env
+            try:
+                results.append(self._submit(uid, spec))
+            except Rejected as e:
+                results.append({"ok": False, "error": str(e)})
+            except (KeyError, TypeError, ValueError, AttributeError):
+                results.append({"ok": False, "error": text("BAD_REQUEST")})
+        return {"ok": True, "results": results}
 
     def _schedule(self):
         self.dirty = False

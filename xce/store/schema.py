@@ -4,7 +4,7 @@ Shared by the controller (writer) and the commands (read-only), so it is
 stdlib-only and cheap to import.
 """
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # Column order of the jobs table; the writer stores a job dict in this order.
 JOB_COLUMNS = (
@@ -56,5 +56,13 @@ CREATE INDEX jobs_unfinished ON jobs(user, seq, idx)
     WHERE stat NOT IN ('DONE','EXIT');
 """
 
+# bpost/bread: the messages posted to a job, one row per message index
+# (a new post to the same index replaces the old one, as in LSF).
+_V4 = """
+CREATE TABLE job_messages(jobid INTEGER NOT NULL, idx INTEGER NOT NULL,
+    msg_id INTEGER NOT NULL, user TEXT, time REAL, text TEXT,
+    attachment TEXT, data TEXT, PRIMARY KEY(jobid, idx, msg_id));
+"""
+
 # MIGRATIONS[n] takes a store at version n to n + 1.
-MIGRATIONS = {0: _V1, 1: _V2, 2: _V3}
+MIGRATIONS = {0: _V1, 1: _V2, 2: _V3, 3: _V4}

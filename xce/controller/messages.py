@@ -1,0 +1,37 @@
+"""bpost: attach a message (and optionally a file's text) to a job.
+
+A message lives in the store's ``job_messages`` table under its index; a new
+post to an index replaces the old one.  bread reads the table directly.
+"""
+
+from xce.errors import text
+
+KINDS = ("post",)
+MAX_INDEX = 127          # LSF's default MAX_JOB_MSG_NUM is 128 (0..127)
+MAX_ATTACHMENT = 1 << 20
+
+
+def handle(ctl, user, doc, now):
+    """One post request: check the job, the caller and the index."""
+    jobid, idx = int(doc["jobid"]), doc.get("idx")
+    msg_id = int(doc.get("msg_id") or 0)
+    if not 0 <= msg_id <= ctl.cfg.param_int("MAX_JOB_MSG_NUM",
+                                            MAX_INDEX + 1) - 1:
+        return {"ok": False, "error": text("BAD_ARGUMENT")}
+    data = doc.get("data")
+    if data is not None and len(data) > MAX_ATTACHMENT:
+        return {"ok": False, "error": "Attached file is too large"}
+    jobs = ctl.find_jobs(jobid, idx)
+    if not jobs:
+        return {"ok": False, "error": text("NO_JOB")}
+    if any(j["user"] != user for j in jobs) and not ctl.is_admin(user):
+        return {"ok": False, "error": text("PERMISSION")}
+    # An array id without an index posts to every element, as LSF does.
+    for job in jobs:
+        ctl.store.execute(
+            "INSERT OR REPLACE INTO job_messages VALUES(?,?,?,?,?,?,?,?)",
+            (job["jobid"], job["idx"], msg_id, user, now,
+             doc.get("text") or "", doc.get("attachment"), data))
+        ctl.store.event(now, "JOB_MSG", job["jobid"], job["idx"],
+                        msg_id=msg_id, user=user)
+    return {"ok": True}
