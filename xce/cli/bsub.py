@@ -39,6 +39,8 @@ NOT_SUBMITTED = ". Job not submitted."
 @click.option("-sp", "priority", type=int, metavar="priority", help="User priority.")
 @click.option("-H", "hold", is_flag=True, help="Hold the job (PSUSP) until bresume.")
 @click.option("-K", "block", is_flag=True, help="Wait for the job to finish.")
+@click.option("-r", "rerunnable", is_flag=True, help="Rerunnable: requeue the job if its host is lost.")
+@click.option("-rn", "not_rerunnable", is_flag=True, help="Not rerunnable, whatever the queue says.")
 @click.option("-V", "version", is_flag=True, help="Print the version and exit.")
 @click.option("-pack", "pack", metavar="job_submission_file", help="Submit one job per line of the file, in one request.")
 @click.option("-nnodes", "nnodes", metavar="number", help="Refused: xce places slots with -n and -R span[] instead.")
@@ -124,6 +126,9 @@ def build_spec(opts, site):
         "depend": opts["depend"],
         "from_host": sub.from_host(),
     }
+    if opts.get("rerunnable") or opts.get("not_rerunnable"):
+        # -rn wins: the job must never run twice, whatever the queue says.
+        spec["rerunnable"] = not opts.get("not_rerunnable")
     if script is not None:
         spec["jobfile"] = script
         spec["args"] = script_args

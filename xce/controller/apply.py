@@ -10,6 +10,11 @@ from xce.model import states
 
 def _set_stat(job, new):
     job["stat"] = states.check_transition(job.get("stat"), new)
+    if new != states.UNKWN and "unkwn" in (job.get("spec") or {}):
+        # Out of UNKWN: the host-loss record has served (see _status).
+        spec = dict(job["spec"])
+        del spec["unkwn"]
+        job["spec"] = spec
 
 
 def apply(job, kind, data, now):
@@ -63,8 +68,13 @@ def _finish(job, data, now):
 
 
 def _status(job, data, now):
-    """A state change by request: stop, resume, kill of a pending job."""
+    """A state change by request: stop, resume, kill of a pending job;
+    UNKWN when the host is lost (from what state, and since when, is kept
+    in the spec so that it survives a controller restart)."""
     _set_stat(job, data["stat"])
+    if data["stat"] == states.UNKWN and data.get("was"):
+        job["spec"] = dict(job["spec"] or {},
+                           unkwn={"was": data["was"], "since": now})
     if data["stat"] in states.FINISHED:
         job["end_time"] = now
         job["exit_reason"] = data.get("reason")

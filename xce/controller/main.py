@@ -15,7 +15,7 @@ import time
 from xce.config import load as config_load
 from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agents, control, dispatch, reconcile
-from xce.controller import messages, modify
+from xce.controller import hostloss, messages, modify
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller.submit import Rejected, new_jobs, user_of
@@ -236,6 +236,7 @@ class Controller:
             self._request(req)
         for host, msgs in inbox:
             reconcile.handle(self, host, msgs)
+        hostloss.check(self, self.now)
         if self.dirty:
             self._schedule()
         self._host_rows()
@@ -391,13 +392,9 @@ class Controller:
 
     def _jobs_unknown(self, name):
         """The agent of NAME is gone: what its jobs do is unknown until it
-        says hello again (reconcile puts them back in their state)."""
-        for job in list(self.jobs.values()):
-            first = (job["exec_hosts"] or "").split()[:1]
-            if first == [name] and job["stat"] in (
-                    states.RUN, states.USUSP, states.SSUSP):
-                job["unkwn_from"] = job["stat"]     # in memory only
-                self.emit("STATUS", job, stat=states.UNKWN)
+        says hello again (reconcile puts them back in their state), or
+        until the grace period ends (hostloss)."""
+        hostloss.mark_unknown(self, name)
 
     # -- waiting -----------------------------------------------------------
     def run_forever(self):

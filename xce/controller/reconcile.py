@@ -8,7 +8,7 @@ otherwise ignored, and a stale copy still running is killed (fenced).
 import logging
 import signal
 
-from xce.controller import dispatch
+from xce.controller import dispatch, hostloss
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -51,6 +51,7 @@ def _hello(ctl, host, msg):
     h = ctl.hosts[host]
     h["facts"] = msg.get("facts") or {}
     h["seen"] = True
+    hostloss.reset_after_hello(ctl, host)
     ctl._update_slots(host)
     ctl.save_host(host)
     known = set()
@@ -83,8 +84,8 @@ def _started(ctl, host, msg):
         return
     if job["stat"] == states.UNKWN:
         # Its agent is back and it still runs: its state is known again.
-        ctl.emit("STATUS", job,
-                 stat=job.pop("unkwn_from", None) or states.RUN)
+        was = (job["spec"].get("unkwn") or {}).get("was")
+        ctl.emit("STATUS", job, stat=was or states.RUN)
     if job["pgid"] != msg["pid"]:
         ctl.emit("RUNNING", job, pid=msg["pid"],
                  start_time=msg.get("start_time"), stdout=msg.get("stdout"))

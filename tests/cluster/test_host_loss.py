@@ -1,0 +1,146 @@
+"""Host loss past the grace period: requeue or exit, then fencing of the
+copies left on the host when it comes back.  Needs namespace hosts (a link
+to cut); skipped with the fixture's reason on loopback hosts.
+
+Jobs wait for a "go" file the test writes, as in test_ssh_cluster.py.
+"""
+
+import os
+import shutil
+import tempfile
+
+import pytest
+
+from tests.cluster.test_ssh_cluster import JOB, Jobs, _host_status
+from tests.lib.xcecluster import Cluster, _alive, wait_for
+
+GRACE = 12          # seconds; long enough for a cut host to come back
+VICTIM = "xh3"
+RUN_ON = JOB.format(d="{d}").replace("echo $$", "echo $$ $(hostname)")
+
+
+@pytest.fixture(scope="module")
+def lossclu(ssh_hosts):
+    if ssh_hosts.mode != "netns":
+        pytest.skip(ssh_hosts.why_no_cut)
+    if not ssh_hosts.users:
+        pytest.skip("test users need root")
+    root = tempfile.mkdtemp(prefix="xceloss-")
+    os.chmod(root, 0o755)
+    c = Cluster(root, ssh_hosts=ssh_hosts, mxj=2,
+                extra_params=f"  XCE_HOST_LOST_GRACE: {GRACE}")
+    try:
+        c.start()
+        yield c
+    finally:
+        c.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def jobs(lossclu, ssh_hosts):
+    user = ssh_hosts.users[0]
+    work = tempfile.mkdtemp(prefix="w", dir=user.home)
+    os.chown(work, user.uid, user.gid)
+    wait_for(lossclu._hosts_ok, timeout=40, what="every host to be ok")
+    js = Jobs(lossclu, user, _path(work))
+    try:
+        yield js
+    finally:
+        ssh_hosts.restore(VICTIM)
+        js.cleanup()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _path(p):
+    from pathlib import Path
+    return Path(p)
+
+
+def _submit(jobs, *opts):
+    return jobs.submit(*opts, command=RUN_ON.format(d=jobs.work))
+
+
+def _two_on_victim(jobs, first_opts, second_opts):
+    """Fill xh1 and xh2 with blockers, so the next two jobs land on xh3."""
+    blockers = [_submit(jobs, "-R", f"select[hname!={VICTIM}]")
+                for _ in range(4)]
+    placed = jobs.wait_running(*blockers)
+    assert VICTIM not in placed.values(), placed
+    a, b = _submit(jobs, *first_opts), _submit(jobs, *second_opts)
+    assert set(jobs.wait_running(a, b).values()) == {VICTIM}
+    return blockers, placed, a, b
+
+
+def _runs(jobs, jobid):
+    """One (pid, host) per run of the job."""
+    words = jobs.runs(jobid)
+    return list(zip(words[::2], words[1::2]))
+
+
+def _field(jobs, jobid, name):
+    r = jobs.clu.run("bjobs", "-noheader", "-o", name, str(jobid))
+    assert r.rc == 0, r
+    return r.out.strip()
+
+
+def test_past_the_grace_period_rerunnable_jobs_requeue_others_exit_and_stale_copies_die(jobs, ssh_hosts):
+    blockers, placed, rerun, once = _two_on_victim(jobs, ["-r"], ["-rn"])
+    stale = {j: int(_runs(jobs, j)[0][0]) for j in (rerun, once)}
+    # Free two slots on xh1, where the requeued job can go.
+    freed = [j for j in blockers if placed[j] == "xh1"]
+    for j in freed:
+        jobs.release(j, 0)
+        assert jobs.wait_finished(j)[0] == "DONE"
+    ssh_hosts.cut(VICTIM)
+    wait_for(lambda: jobs.fields(rerun)[0] == "UNKWN", timeout=30,
+             what="the jobs of the cut host to be UNKWN")
+    assert jobs.fields(once)[0] == "UNKWN"
+    # Past the grace period: a new attempt of the rerunnable job elsewhere.
+    wait_for(lambda: len(_runs(jobs, rerun)) == 2, timeout=GRACE + 30,
+             what="the rerunnable job to run again")
+    assert _runs(jobs, rerun)[1][1] == "xh1", _runs(jobs, rerun)
+    stat, code, host = jobs.wait_finished(once, timeout=10)
+    assert (stat, host) == ("EXIT", VICTIM)
+    assert _field(jobs, once, "exit_reason").startswith("TERM_ZOMBIE")
+    assert jobs.fields(rerun)[0] == "RUN"
+    # The copy of the job that exited finishes while its host is cut off.
+    jobs.release(once, 7)
+    ssh_hosts.restore(VICTIM)
+    wait_for(lambda: _host_status(jobs.clu, VICTIM) in ("ok", "closed_Full"),
+             timeout=40, what="the cut host to come back")
+    for j in (rerun, once):
+        wait_for(lambda: not _alive(stale[j]), timeout=15,
+                 what=f"the stale copy of job {j} to be killed")
+    # Neither stale copy reports a result: states are unchanged.
+    assert jobs.fields(rerun)[0] == "RUN"
+    assert _field(jobs, once, "exit_reason").startswith("TERM_ZOMBIE")
+    assert jobs.fields(once)[:2] == ("EXIT", code)
+    jobs.release(rerun, 0)
+    assert jobs.wait_finished(rerun)[:1] == ("DONE",)
+    assert len(_runs(jobs, rerun)) == 2
+
+
+def test_unknown_state_survives_a_controller_restart_and_returns_with_the_host(jobs, ssh_hosts):
+    blockers, _, stopped, running = _two_on_victim(jobs, [], [])
+    r = jobs.clu.run("bstop", str(stopped), user=jobs.user.name)
+    assert r.rc == 0, r
+    wait_for(lambda: jobs.fields(stopped)[0] == "USUSP", what="USUSP")
+    ssh_hosts.cut(VICTIM)
+    wait_for(lambda: jobs.fields(stopped)[0] == "UNKWN" and
+             jobs.fields(running)[0] == "UNKWN", timeout=30,
+             what="the jobs of the cut host to be UNKWN")
+    jobs.clu.kill_controller()
+    jobs.clu.start(wait_hosts=False)
+    ssh_hosts.restore(VICTIM)
+    # Back within the grace period: each job returns to its own state.
+    wait_for(lambda: jobs.fields(stopped)[0] == "USUSP", timeout=GRACE,
+             what="the stopped job to be USUSP again")
+    wait_for(lambda: jobs.fields(running)[0] == "RUN", timeout=10,
+             what="the running job to be RUN again")
+    jobs.clu.run("bresume", str(stopped), user=jobs.user.name)
+    for j in blockers + [stopped, running]:
+        jobs.release(j, 0)
+    for j in blockers + [stopped, running]:
+        assert jobs.wait_finished(j)[0] == "DONE"
+        assert len(_runs(jobs, j)) == 1

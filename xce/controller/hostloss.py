@@ -1,0 +1,103 @@
+"""Host loss: the jobs of a host whose agent is gone.
+
+When the controller loses a host's agent, the jobs started there go UNKWN:
+nobody knows whether they still run.  The spec of each keeps where it came
+from and since when (``spec["unkwn"]``, written by apply), so a restarted
+controller still knows both.  If the host answers again within the grace
+period (``XCE_HOST_LOST_GRACE`` seconds), the agent's hello puts every job
+back in its true state.  Once the grace period is over, a rerunnable job
+(``bsub -r``, or queue ``RERUNNABLE: yes`` without ``bsub -rn``) goes back to
+PEND, and its next dispatch is a new attempt; any other job ends EXIT with
+LSF's ``TERM_ZOMBIE``.  A copy that later reappears on the host carries the
+old attempt number and is killed at the hello (reconcile's fencing).
+"""
+
+import json
+import logging
+
+from xce.model import states
+
+log = logging.getLogger("xce.controller")
+
+GRACE_PARAM = "XCE_HOST_LOST_GRACE"
+GRACE_DEFAULT = 300         # seconds; LSF users expect minutes, not seconds
+CHECK_EVERY = 1.0           # seconds between looks at the UNKWN jobs
+# After a controller start, a host not heard from in this long (or in the
+# grace period, if shorter) is lost: its running jobs go UNKWN.
+HELLO_WAIT = 30.0
+REQUEUED = "Requeued job is waiting for rescheduling"
+LOST_REASON = "TERM_ZOMBIE"
+_LIVE = (states.RUN, states.USUSP, states.SSUSP)
+
+
+def grace(ctl):
+    return max(0, ctl.cfg.param_int(GRACE_PARAM, GRACE_DEFAULT))
+
+
+def first_host(job):
+    hosts = (job["exec_hosts"] or "").split()
+    return hosts[0] if hosts else None
+
+
+def mark_unknown(ctl, name):
+    """NAME's agent is gone: its live jobs go UNKWN, remembering their state."""
+    for job in list(ctl.jobs.values()):
+        if job["stat"] in _LIVE and first_host(job) == name:
+            ctl.emit("STATUS", job, stat=states.UNKWN, was=job["stat"])
+
+
+def check(ctl, now):
+    """One look, at most every CHECK_EVERY seconds, while a host is lost."""
+    st = ctl.__dict__.setdefault("_hostloss", {"next": 0.0, "start": now})
+    if now < st["next"]:
+        return
+    st["next"] = now + CHECK_EVERY
+    lost = {name for name, h in ctl.hosts.items() if not h.get("seen")}
+    if not lost:
+        return
+    limit = grace(ctl)
+    if now - st["start"] >= min(limit, HELLO_WAIT):
+        # Never heard of since this controller started: lost all along.
+        for name in lost - st.setdefault("marked", set()):
+            st["marked"].add(name)
+            mark_unknown(ctl, name)
+    for job in list(ctl.jobs.values()):
+        if job["stat"] != states.UNKWN or first_host(job) not in lost:
+            continue
+        since = (job["spec"].get("unkwn") or {}).get("since")
+        if since is None:       # UNKWN without a record: count from now
+            ctl.emit("STATUS", job, stat=states.UNKWN, was=states.RUN)
+        elif now - since >= limit:
+            expire(ctl, job)
+
+
+def expire(ctl, job):
+    """The grace period is over and the host still silent."""
+    host = first_host(job)
+    if rerunnable(ctl, job):
+        log.warning("job %s: host %s lost; requeued", ctl.label(job), host)
+        ctl.emit("REQUEUE", job, stat=states.PEND, by="", lost_host=host,
+                 reason=json.dumps([[REQUEUED, None]]))
+    else:
+        log.warning("job %s: host %s lost; exited", ctl.label(job), host)
+        ctl.emit("STATUS", job, stat=states.EXIT, reason=LOST_REASON,
+                 lost_host=host)
+
+
+def rerunnable(ctl, job):
+    """bsub -r / -rn win; else the queue's RERUNNABLE (LSF's default: no)."""
+    own = job["spec"].get("rerunnable")
+    if own is not None:
+        return bool(own)
+    q = ctl.cfg.queues.get(job["queue"])
+    value = (q.raw or {}).get("RERUNNABLE") if q is not None else None
+    if isinstance(value, bool):
+        return value
+    return str(value or "").strip().lower() in ("y", "yes", "true")
+
+
+def reset_after_hello(ctl, name):
+    """NAME answered: should it be lost again, its jobs are marked anew."""
+    st = ctl.__dict__.get("_hostloss")
+    if st is not None:
+        st.setdefault("marked", set()).discard(name)
