@@ -211,7 +211,9 @@ def _submit_pack(opts, site):
         spec = build_spec(line_opts, site)
         spec["queue_is_default"] = from_env
         return spec
-    return submit_pack(site, opts["pack"], _parse_line, build, call)
+    from xce.client.pack import fast_parser
+    parse = fast_parser(cli, _parse_line)
+    return submit_pack(site, opts["pack"], parse, build, call)
 
 
 def _parse_line(words):
