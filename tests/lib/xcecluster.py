@@ -34,6 +34,7 @@ queues:
     PRIORITY: 40
     RUNLIMIT: 60
 {extra_queues}
+{extra}
 """
 
 
@@ -79,7 +80,7 @@ class Result:
 class Cluster:
     def __init__(self, root, name="testclu", mxj=None, extra_params="",
                  extra_queues="", ssh_hosts=None, ssh_extra="",
-                 ssh_launch="ssh"):
+                 ssh_launch="ssh", extra="", host_extra=""):
         self.root = Path(root)
         self.envdir = self.root / "etc"
         self.spool = self.root / "spool"
@@ -89,11 +90,14 @@ class Cluster:
         if mxj is not None:
             import socket
             hosts = f"hosts:\n  {socket.gethostname()}:\n    MXJ: {mxj}\n"
+            # More keys of the local host, e.g. "ncpus: 1".
+            hosts += "".join(f"    {x}\n" for x in host_extra.splitlines()
+                             if x.strip())
         if ssh_hosts is not None:
             hosts = ssh_hosts_yaml(ssh_hosts, mxj, ssh_extra, ssh_launch)
         (self.envdir / "xce.yaml").write_text(DEFAULT_YAML.format(
             name=name, hosts=hosts, extra_params=extra_params,
-            extra_queues=extra_queues))
+            extra_queues=extra_queues, extra=extra))
         self.proc = None
         self.env = dict(os.environ, XCE_ENVDIR=str(self.envdir),
                         PATH=f"{BIN}:{os.environ.get('PATH', '')}")

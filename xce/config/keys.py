@@ -52,9 +52,7 @@ _LIMITS = ("CPULIMIT SWAPLIMIT PROCESSLIMIT DATALIMIT STACKLIMIT FILELIMIT "
 
 # --- lsb.queues -----------------------------------------------------------
 _add("queue", ENFORCED, "PRIORITY UJOB_LIMIT HJOB_LIMIT QJOB_LIMIT "
-     "RUNLIMIT MEMLIMIT")
-# Carried, checked and shown by bqueues; the scheduler does not apply it yet.
-_add("queue", ACCEPTED, "PJOB_LIMIT")
+     "PJOB_LIMIT RUNLIMIT MEMLIMIT")
 _add("queue", ENFORCED, "USERS HOSTS", "list")
 _add("queue", ENFORCED, "DESCRIPTION", "text")
 _add("queue", ACCEPTED, "ADMINISTRATORS FAIRSHARE_QUEUES", "list")
@@ -98,7 +96,8 @@ _add("cluster_host", NOT_CARRIED, "REXPRI RUNWINDOW nd",
      why="LIM/RES setting with no xce equivalent")
 
 # --- lsb.users --------------------------------------------------------------
-_add("user", ACCEPTED, "MAX_JOBS JL/P MAX_PEND_JOBS MAX_PEND_SLOTS")
+_add("user", ENFORCED, "MAX_JOBS")
+_add("user", ACCEPTED, "JL/P MAX_PEND_JOBS MAX_PEND_SLOTS")
 _add("user_group", ACCEPTED, "GROUP_MEMBER GROUP_ADMIN", "list")
 _add("user_group", ACCEPTED, "USER_SHARES", "text")
 

@@ -1,41 +1,76 @@
 """From controller state to the scheduler's snapshot, and from a dispatch
 decision to the agent's start message."""
 
-from xce.controller import jobreq
+from xce.controller import jobreq, limitconf
 from xce.model import states
 from xce.model.jobid import show
-from xce.scheduler import depend
+from xce.scheduler import depend, fairshare
 from xce.scheduler.core import HostView, PendingJob, QueueView
+from xce.scheduler.limits import Limits
 
 
 def snapshot(ctl):
-    """Queues, hosts, pending jobs and running array elements as the pure
-    scheduler sees them."""
+    """Queues, hosts, pending jobs, running array elements and allocation
+    limits (with what running jobs use) as the pure scheduler sees them."""
     unit = jobreq.unit(ctl.cfg)
     hosts = {name: _host_view(ctl, name, unit) for name in ctl.hosts}
-    queues = {name: QueueView(name, q.priority,
-                              active=ctl.queue_state[name]["active"],
-                              hosts=q.hosts, qjob_limit=q.qjob_limit,
-                              ujob_limit=q.ujob_limit, hjob_limit=q.hjob_limit,
-                              select=_queue_select(q, unit))
+    queues = {name: _queue_view(ctl, name, q, unit)
               for name, q in ctl.cfg.queues.items()}
     per_task = str(ctl.cfg.params.get("RESOURCE_RESERVE_PER_TASK", "N")
                    ).upper() in ("Y", "YES")
     ctl.index.configure(ctl.cfg.params)
+    limits = Limits(limitconf.limits(ctl.cfg))
+    fair = {n for n, q in queues.items() if q.fairshare is not None}
     pending, arrays = [], {}
     for job in ctl.jobs.values():
         stat = job["stat"]
         if stat == states.PEND:
             pending.append(_pending(ctl, job, per_task, hosts))
         elif stat in states.RUNNING:
-            _count_running(ctl, job, hosts, queues, per_task)
+            _count_running(ctl, job, hosts, queues, per_task, limits)
             if job["idx"]:
                 arrays[job["jobid"]] = arrays.get(job["jobid"], 0) + 1
+        if fair and job["queue"] in fair and stat != states.PEND:
+            _fair_use(ctl, job, queues[job["queue"]])
     for h in hosts.values():
         h.resources["slots"] = h.max_slots - h.used
         if h.mem_total is not None:
             h.resources["mem"] = h.mem_total - h.mem_reserved
-    return list(queues.values()), list(hosts.values()), pending, arrays
+    return (list(queues.values()), list(hosts.values()), pending, arrays,
+            limits or None)
+
+
+def _queue_view(ctl, name, q, unit):
+    return QueueView(name, q.priority, active=ctl.queue_state[name]["active"],
+                     hosts=q.hosts, qjob_limit=q.qjob_limit,
+                     ujob_limit=q.ujob_limit, hjob_limit=q.hjob_limit,
+                     pjob_limit=q.pjob_limit, select=_queue_select(q, unit),
+                     fairshare=limitconf.policy(ctl.cfg, q))
+
+
+def _fair_use(ctl, job, qv):
+    """Charge a running or finished job's hours to its user's fairshare
+    use of the queue: run time of running jobs as is, finished jobs' run
+    time and all CPU time decayed by HIST_HOURS (times slots)."""
+    start = job.get("start_time")
+    if not start:
+        return
+    hist_hours = qv.fairshare.factors.hist_hours
+    end = job.get("end_time")
+    slots = job["nslots"] or 1
+    run = hist = 0.0
+    if job["stat"] in states.RUNNING:
+        run = max(0.0, ctl.now - start) / 3600.0 * slots
+        weight = 1.0
+    elif job["stat"] in states.FINISHED and end:
+        weight = fairshare.decay(ctl.now - end, hist_hours)
+        hist = max(0.0, end - start) / 3600.0 * slots * weight
+    else:
+        return
+    cpu = (job.get("cpu_time") or 0.0) / 3600.0 * weight
+    old = qv.fair_usage.get(job["user"], fairshare.NO_USAGE)
+    qv.fair_usage[job["user"]] = fairshare.Usage(
+        old.run_hours + run, old.hist_hours + hist, old.cpu_hours + cpu)
 
 
 def _queue_select(q, unit):
@@ -66,7 +101,8 @@ def _pending(ctl, job, per_task, hosts):
             (job["jobid"], job["idx"]), job["queue"], job["user"], lo,
             job["seq"], spec.get("user_priority") or 0, max_slots=hi,
             resreq=rr, mem_per_task=per_task, local_type=local,
-            array_limit=spec.get("array_limit") if job["idx"] else None)
+            array_limit=spec.get("array_limit") if job["idx"] else None,
+            project=_project(ctl, spec))
         job["_pending"] = (stamp, spec, pj)
     pj.depend = _depend_state(ctl, job)
     return pj
@@ -137,12 +173,22 @@ def _configured(resources):
     return out
 
 
-def _count_running(ctl, job, hosts, queues, per_task):
+def _project(ctl, spec):
+    return spec.get("project") or \
+        str(ctl.cfg.params.get("DEFAULT_PROJECT") or "default")
+
+
+def _count_running(ctl, job, hosts, queues, per_task, limits):
     q = queues.get(job["queue"])
     mem = _reserved_mem(ctl, job)
     per_host = {}
     for name in (job["exec_hosts"] or "").split():
         per_host[name] = per_host.get(name, 0) + 1
+    if limits:
+        limits.charge(job["user"], job["queue"], _project(ctl, job["spec"]),
+                      per_host, {n: mem * k if per_task else mem
+                                 for n, k in per_host.items()} if mem
+                      else None)
     for name, n in per_host.items():
         h = hosts.get(name)
         if h is not None:

@@ -327,10 +327,11 @@ class Controller:
 
     def _schedule(self):
         self.dirty = False
-        queues, hosts, pending, arrays = dispatch.snapshot(self)
+        queues, hosts, pending, arrays, limits = dispatch.snapshot(self)
         if not pending:
             return
-        decisions = scheduler.schedule(queues, hosts, pending, arrays)
+        decisions = scheduler.schedule(queues, hosts, pending, arrays,
+                                       limits)
         for key, placement in decisions.dispatch:
             job = self.jobs[key]
             self.emit("START", job, hosts=placement,

@@ -9,8 +9,10 @@ answer.
 """
 
 import heapq
+import math
 from dataclasses import dataclass, field
 
+from xce.scheduler import fairshare
 from xce.scheduler.placement import place
 
 # Pend reasons (LSF's texts).  Host-level ones are shown with host counts.
@@ -28,6 +30,7 @@ R_HOST_CLOSED = "Closed by LSF administrator"
 R_HOST_UNAVAIL = "Unable to reach slave batch server"
 R_HOST_QUEUE = "Not usable to the queue"
 R_HOST_QUEUE_LIMIT = "Queue's per-host job slot limit reached"
+R_HOST_PJOB_LIMIT = "Queue's per-CPU job slot limit reached"
 R_HOST_USER_LIMIT = "Host's per-user job slot limit reached"
 R_RESREQ = "Job's resource requirements not satisfied"
 R_QUEUE_RESREQ = "Queue's resource requirements not satisfied"
@@ -62,10 +65,15 @@ class QueueView:
     qjob_limit: int = None
     ujob_limit: int = None
     hjob_limit: int = None
+    pjob_limit: float = None    # slots per CPU of a host
     used: int = 0
     user_used: dict = field(default_factory=dict)
     host_used: dict = field(default_factory=dict)   # host -> slots
     select: object = None       # the queue's RES_REQ select (resreq.Select)
+    # FAIRSHARE: a fairshare.Policy, and the share accounts' use of the
+    # queue (fairshare.Usage by user) worked out by the caller.
+    fairshare: object = None
+    fair_usage: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -86,6 +94,7 @@ class PendingJob:
     local_type: str = None      # what `type == local` means for this job
     array_limit: int = None     # %N of the job's array (key[0] is the array)
     depend: object = None       # None: none or satisfied; "wait"; "never"
+    project: str = "default"
 
 
 @dataclass
@@ -97,8 +106,11 @@ class Decisions:
 class _Pass:
     """The mutable state of one scheduling pass (copies of the input)."""
 
-    def __init__(self, hosts, arrays):
+    def __init__(self, hosts, arrays, limits=None):
         self.hosts = {h.name: _copy_host(h) for h in hosts}
+        # Allocation limits (limits.Limits) with the running jobs charged;
+        # None when the cluster has none, so the common case pays nothing.
+        self.limits = limits.copy() if limits else None
         self.arrays = dict(arrays or {})
         self.failed = {}        # job class -> reasons, for this pass
         self.full = None
@@ -171,13 +183,14 @@ class _Candidates:
         return out
 
 
-def schedule(queues, hosts, pending, arrays=None):
+def schedule(queues, hosts, pending, arrays=None, limits=None):
     """Place what fits now; give every examined job its pend reasons.
 
     arrays: {array jobid: elements running now}, for %N limits.
+    limits: limits.Limits with the running jobs charged, or None.
     """
     out = Decisions()
-    state = _Pass(hosts, arrays)
+    state = _Pass(hosts, arrays, limits)
     by_queue = {}
     for job in pending:
         by_queue.setdefault(job.queue, []).append(job)
@@ -185,22 +198,30 @@ def schedule(queues, hosts, pending, arrays=None):
         q = _copy_queue(q)
         jobs = sorted(by_queue.get(q.name, ()),
                       key=lambda j: (-j.user_priority, j.seq, j.key))
+        if q.fairshare is not None and jobs:
+            # Users take turns by dynamic priority, FCFS within a user.
+            jobs = fairshare.Order(q.fairshare, q.fair_usage, q.user_used,
+                                   jobs)
         for job in jobs:
-            why = _job_reason(job, q, state)
-            if why is not None:
-                out.reasons[job.key] = why
-                continue
-            if state.full is None and not any(
-                    h.max_slots > h.used for h in state.hosts.values()):
-                # Every slot is taken: the rest wait for slots, and saying
-                # so needs no per-job placement work.
-                state.full = [[R_HOST_FULL, sorted(state.hosts)]]
-            if state.full is not None and q.select is None and (
-                    job.resreq is None or job.resreq.select is None):
-                out.reasons[job.key] = state.full
-            else:
-                _consider(job, q, state, out)
+            _one_job(job, q, state, out)
     return out
+
+
+def _one_job(job, q, state, out):
+    why = _job_reason(job, q, state)
+    if why is not None:
+        out.reasons[job.key] = why
+        return
+    if state.full is None and not any(
+            h.max_slots > h.used for h in state.hosts.values()):
+        # Every slot is taken: the rest wait for slots, and saying
+        # so needs no per-job placement work.
+        state.full = [[R_HOST_FULL, sorted(state.hosts)]]
+    if state.full is not None and q.select is None and (
+            job.resreq is None or job.resreq.select is None):
+        out.reasons[job.key] = state.full
+    else:
+        _consider(job, q, state, out)
 
 
 def _copy_host(h):
@@ -211,8 +232,9 @@ def _copy_host(h):
 
 def _copy_queue(q):
     return QueueView(q.name, q.priority, q.active, q.hosts, q.qjob_limit,
-                     q.ujob_limit, q.hjob_limit, q.used, dict(q.user_used),
-                     dict(q.host_used), q.select)
+                     q.ujob_limit, q.hjob_limit, q.pjob_limit, q.used,
+                     dict(q.user_used), dict(q.host_used), q.select,
+                     q.fairshare, q.fair_usage)
 
 
 def _job_reason(job, q, state):
@@ -235,6 +257,9 @@ def _job_reason(job, q, state):
     elif (q.ujob_limit is not None and
             q.user_used.get(job.user, 0) + job.nslots > q.ujob_limit):
         why = R_USER_QUEUE_LIMIT
+    elif state.limits is not None:
+        why = state.limits.job_room(job.user, q.name, job.project,
+                                    job.nslots, _job_mem(job))[1]
     if why is None:
         return None
     shared = state.job_reasons.get(why)
@@ -247,12 +272,12 @@ def _consider(job, q, state, out):
     # Within a pass hosts only fill up, so a job just like one that did not
     # fit will not fit either: reuse its reasons (the whole list).
     cls = (q.name, job.user, job.nslots, job.max_slots, id(job.resreq),
-           job.mem_per_task, job.local_type)
+           job.mem_per_task, job.local_type, job.project)
     failed = state.failed.get(cls)
     if failed is not None:
         out.reasons[job.key] = failed
         return
-    hi = _slot_cap(job, q)
+    hi = _slot_cap(job, q, state.limits)
     best = None
     rr = job.resreq
     select = rr.select if rr is not None else None
@@ -265,7 +290,7 @@ def _consider(job, q, state, out):
             return
     for mem in _mem_alternatives(job):
         free, blocked, host_max = _free_slots(job, q, state.hosts, mem,
-                                              cands, select)
+                                              cands, select, state.limits)
         result = _place(job, hi, free, host_max, state.hosts)
         if result.slots is not None:
             _take(job, q, state, result.slots, mem)
@@ -283,8 +308,12 @@ def _simple(job, q, state, hi, select):
     span, same or memory, no select on changing resources, and free
     slots that do not depend on the user or queue."""
     rr = job.resreq
-    if q.hjob_limit is not None or state.per_user:
+    if q.hjob_limit is not None or q.pjob_limit is not None or \
+            state.per_user:
         return False
+    if state.limits is not None and \
+            state.limits.split(job.user, q.name, job.project)[1]:
+        return False        # per-host limits cut the free slots
     return rr is None or (rr.order is None and rr.span is None and
                           rr.same is None and rr.rusage is None and
                           not _is_dynamic(select))
@@ -341,14 +370,25 @@ def _place_same(job, hi, free, ranked, host_max, hosts):
     return first or place(job.nslots, hi, {}, [], None)
 
 
-def _slot_cap(job, q):
+def _slot_cap(job, q, limits=None):
     """-n max, cut by what the queue's slot limits still allow."""
     hi = max(job.max_slots or job.nslots, job.nslots)
     if q.qjob_limit is not None:
         hi = min(hi, q.qjob_limit - q.used)
     if q.ujob_limit is not None:
         hi = min(hi, q.ujob_limit - q.user_used.get(job.user, 0))
+    if limits is not None:
+        room = limits.job_room(job.user, q.name, job.project, job.nslots)[0]
+        if room is not None:
+            hi = min(hi, room)
     return max(hi, job.nslots)
+
+
+def _job_mem(job):
+    """The rusage[mem] the whole job reserves (first alternative), as
+    allocation limits count it."""
+    mem = _mem_alternatives(job)[0]
+    return mem * job.nslots if job.mem_per_task else mem
 
 
 def _mem_alternatives(job):
@@ -375,15 +415,22 @@ def _take(job, q, state, slots, mem):
                 h.resources["mem"] = h.mem_total - h.mem_reserved
     q.used += len(slots)
     q.user_used[job.user] = q.user_used.get(job.user, 0) + len(slots)
+    if state.limits is not None:
+        state.limits.charge(job.user, q.name, job.project, per_host, {
+            n: (mem * k if job.mem_per_task else mem)
+            for n, k in per_host.items()} if mem else None)
     if job.array_limit is not None:
         state.arrays[job.key[0]] = state.arrays.get(job.key[0], 0) + 1
 
 
-def _free_slots(job, q, hosts, mem, cands, select):
+def _free_slots(job, q, hosts, mem, cands, select, limits=None):
     """Over the candidate hosts: host -> usable free slots, host -> why a
     host is not usable, and host -> its slot count (for ptile='!')."""
     free, blocked, host_max = {}, {}, {}
     dynamic = _is_dynamic(select)
+    if limits is not None and \
+            not limits.split(job.user, q.name, job.project)[1]:
+        limits = None       # no per-host limit applies to this job
     full = 0
     for name in cands.names:
         h = hosts[name]
@@ -398,9 +445,11 @@ def _free_slots(job, q, hosts, mem, cands, select):
             n = _room(h, q, job.user)
             if n <= 0:
                 why = _full_reason(h, q, job.user)
-            elif mem and not _mem_fits(h, mem):
+            elif limits is not None:
+                n, why = _limit_room(n, job, q, name, mem, limits)
+            if why is None and mem and not _mem_fits(h, mem):
                 why = R_RESERVE_MEM
-            else:
+            if why is None:
                 if mem and job.mem_per_task and h.mem_total is not None:
                     n = min(n, int((h.mem_total - h.mem_reserved) // mem))
                 free[name] = n
@@ -410,6 +459,14 @@ def _free_slots(job, q, hosts, mem, cands, select):
     if full > 8 and full * 4 > len(cands.names):
         cands.prune(hosts)
     return free, blocked, host_max
+
+
+def _limit_room(n, job, q, host, mem, limits):
+    """Free slots on a host cut by the per-host allocation limits."""
+    room, why = limits.host_room(job.user, q.name, job.project, host, mem)
+    if why is None and room is not None:
+        n = min(n, room)
+    return n, why
 
 
 def _host_blocked(h, q, select, local_type):
@@ -431,9 +488,17 @@ def _room(h, q, user):
     n = h.max_slots - h.used
     if q.hjob_limit is not None:
         n = min(n, q.hjob_limit - q.host_used.get(h.name, 0))
+    if q.pjob_limit is not None:
+        n = min(n, _pjob_slots(h, q) - q.host_used.get(h.name, 0))
     if h.jl_u is not None:
         n = min(n, h.jl_u - h.user_used.get(user, 0))
     return n
+
+
+def _pjob_slots(h, q):
+    """PJOB_LIMIT: the queue's slots on a host, rounded up as LSF does
+    (a host that reports no CPUs counts as one)."""
+    return math.ceil(q.pjob_limit * (h.resources.get("ncpus") or 1))
 
 
 def _full_reason(h, q, user):
@@ -442,6 +507,9 @@ def _full_reason(h, q, user):
     if q.hjob_limit is not None and \
             q.hjob_limit - q.host_used.get(h.name, 0) <= 0:
         return R_HOST_QUEUE_LIMIT
+    if q.pjob_limit is not None and \
+            _pjob_slots(h, q) - q.host_used.get(h.name, 0) <= 0:
+        return R_HOST_PJOB_LIMIT
     return R_HOST_USER_LIMIT
 
 

@@ -1,0 +1,188 @@
+"""The enforcement map (issue 4 item 5): each scheduling key written in
+xce.yaml acts on a live cluster, with LSF's pend reason or submit error.
+
+Then the lsb.resources Limit sections (``limits:``) end to end."""
+
+import os
+import shutil
+import socket
+import tempfile
+
+import pytest
+
+from tests.lib.xcecluster import Cluster, wait_for
+
+HOST = socket.gethostname()
+NOBODY = "65534"
+
+
+def _reasons(cluster, jobid):
+    r = cluster.run("bjobs", "-p", str(jobid))
+    assert r.rc == 0, r
+    return r.out
+
+
+def _pends_with(cluster, jobid, text):
+    wait_for(lambda: text in _reasons(cluster, jobid),
+             what=f"pend reason {text!r} for job {jobid}")
+    assert cluster.stat(jobid) == "PEND"
+
+
+def _queue(name, **keys):
+    return f"  {name}:\n" + "".join(f"    {k}: {v}\n"
+                                    for k, v in keys.items())
+
+
+def _running(cluster, *argv):
+    jobid = cluster.submit(*argv, "sleep 60")
+    cluster.wait_stat(jobid, "RUN")
+    return jobid
+
+
+# --------------------------------------------------------------- lsb.queues
+def test_queue_priority_orders_dispatch(make_cluster):
+    cluster = make_cluster(mxj=1, extra_queues=_queue("low", PRIORITY=10) +
+                           _queue("high", PRIORITY=50))
+    blocker = _running(cluster)
+    low = cluster.submit("-q", "low", "sleep 60")
+    high = cluster.submit("-q", "high", "sleep 60")
+    cluster.run("bkill", str(blocker))
+    cluster.wait_stat(high, "RUN")
+    assert cluster.stat(low) == "PEND"
+
+
+@pytest.fixture
+def open_cluster():
+    """A cluster under a world-readable directory, so that another user
+    can submit to it (pytest's own temporary directories are private)."""
+    made = []
+
+    def make(**kw):
+        root = tempfile.mkdtemp(prefix="xce-limits-")
+        os.chmod(root, 0o755)
+        made.append((Cluster(root, **kw).start(), root))
+        return made[-1][0]
+    try:
+        yield make
+    finally:
+        for c, root in made:
+            c.stop()
+            shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="submitting as another user "
+                    "needs root")
+def test_queue_users_refuse_others_at_submit(open_cluster):
+    cluster = open_cluster(extra_queues=_queue("only", USERS="root"))
+    # nobody, by number: its group is not called nobody everywhere.
+    r = cluster.run("bsub", "-q", "only", "true", user=NOBODY)
+    assert (r.rc, r.out) == (255, "")
+    assert r.err == "only: User cannot use the queue. Job not submitted.\n"
+    r = cluster.run("bsub", "-q", "normal", "true", user=NOBODY)
+    assert r.rc == 0, r
+
+
+def test_queue_hosts_leave_a_job_pending_on_other_hosts(make_cluster):
+    cluster = make_cluster(extra_queues=_queue(
+        "elsewhere", HOSTS=f"all ~{HOST}"))
+    jobid = cluster.submit("-q", "elsewhere", "true")
+    _pends_with(cluster, jobid, " Not usable to the queue: 1 host;")
+
+
+def test_queue_ujob_limit(make_cluster):
+    cluster = make_cluster(mxj=4, extra_queues=_queue("q", UJOB_LIMIT=1))
+    _running(cluster, "-q", "q")
+    jobid = cluster.submit("-q", "q", "true")
+    _pends_with(cluster, jobid, " User has reached the per-user job slot "
+                "limit of the queue;")
+
+
+def test_queue_hjob_limit(make_cluster):
+    cluster = make_cluster(mxj=4, extra_queues=_queue("q", HJOB_LIMIT=1))
+    _running(cluster, "-q", "q")
+    jobid = cluster.submit("-q", "q", "true")
+    _pends_with(cluster, jobid,
+                " Queue's per-host job slot limit reached: 1 host;")
+
+
+def test_queue_qjob_limit(make_cluster):
+    cluster = make_cluster(mxj=4, extra_queues=_queue("q", QJOB_LIMIT=2))
+    _running(cluster, "-q", "q", "-n", "2")
+    jobid = cluster.submit("-q", "q", "true")
+    _pends_with(cluster, jobid, " The queue has reached its job slot limit;")
+
+
+def test_queue_pjob_limit_counts_slots_per_cpu(make_cluster):
+    # One CPU, four slots: PJOB_LIMIT 2 lets the queue use two of them.
+    cluster = make_cluster(mxj=4, host_extra="ncpus: 1",
+                           extra_queues=_queue("q", PJOB_LIMIT=2))
+    _running(cluster, "-q", "q", "-n", "2")
+    jobid = cluster.submit("-q", "q", "true")
+    _pends_with(cluster, jobid,
+                " Queue's per-CPU job slot limit reached: 1 host;")
+    other = cluster.submit("-q", "normal", "true")   # not this queue's limit
+    cluster.wait_stat(other, "DONE")
+
+
+def test_queue_runlimit_is_a_default_and_a_hard_limit(make_cluster):
+    cluster = make_cluster(extra_queues=_queue("q", RUNLIMIT=0.02))
+    r = cluster.run("bsub", "-q", "q", "-W", "5", "true")
+    assert (r.rc, r.err) == (255, "RUNLIMIT: Cannot exceed queue's hard "
+                             "limit(s). Job not submitted.\n")
+    jobid = cluster.submit("-q", "q", "-o", "rl.out", "sleep 60")
+    cluster.wait_stat(jobid, "EXIT", timeout=40)
+    assert "TERM_RUNLIMIT" in (cluster.root / "rl.out").read_text()
+
+
+def test_queue_memlimit_kills_a_job_beyond_it(make_cluster):
+    cluster = make_cluster(extra_queues=_queue("q", MEMLIMIT=20480))
+    jobid = cluster.submit(
+        "-q", "q", "-o", "ml.out",
+        "python3 -c 'x = bytearray(300 << 20); import time; time.sleep(60)'")
+    cluster.wait_stat(jobid, "EXIT", timeout=40)
+    assert "TERM_MEMLIMIT" in (cluster.root / "ml.out").read_text()
+
+
+# ---------------------------------------------------------------- lsb.hosts
+def test_host_mxj(make_cluster):
+    cluster = make_cluster(mxj=1)
+    _running(cluster)
+    jobid = cluster.submit("true")
+    _pends_with(cluster, jobid, " Not enough job slot(s): 1 host;")
+
+
+def test_host_jl_u(make_cluster):
+    cluster = make_cluster(mxj=4, host_extra="JL/U: 1")
+    _running(cluster)
+    jobid = cluster.submit("true")
+    _pends_with(cluster, jobid,
+                " Host's per-user job slot limit reached: 1 host;")
+
+
+# --------------------------------------------------------------- lsb.params
+def test_default_queue_takes_jobs_without_q(make_cluster):
+    cluster = make_cluster(start=False)
+    path = cluster.envdir / "xce.yaml"
+    path.write_text(path.read_text().replace("DEFAULT_QUEUE: normal",
+                                             "DEFAULT_QUEUE: short"))
+    cluster.start()
+    jobid = cluster.submit("true")
+    r = cluster.run("bjobs", "-noheader", "-o", "queue", str(jobid))
+    assert r.out.strip() == "short"
+
+
+# ---------------------------------------------------------------- lsb.users
+def test_user_max_jobs(make_cluster):
+    cluster = make_cluster(mxj=4, extra="users:\n  root:\n    MAX_JOBS: 1\n")
+    _running(cluster)
+    jobid = cluster.submit("-q", "short", "true")
+    _pends_with(cluster, jobid, " The user has reached his/her job slot "
+                "limit;")
+
+
+def test_user_max_jobs_default_row(make_cluster):
+    cluster = make_cluster(mxj=4, extra="users:\n  default:\n    MAX_JOBS: 2\n")
+    _running(cluster, "-n", "2")
+    jobid = cluster.submit("true")
+    _pends_with(cluster, jobid, " The user has reached his/her job slot "
+                "limit;")

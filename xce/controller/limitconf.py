@@ -1,0 +1,167 @@
+"""From xce.yaml to the scheduler's allocation limits and fairshare
+policies: lsb.resources Limit sections (``limits:``), lsb.users MAX_JOBS
+(``users:``) and queue FAIRSHARE, with groups expanded.
+
+Built once per configuration (a reconfig brings a new Config object) and
+kept on it; what running jobs use is charged per snapshot by dispatch.
+"""
+
+import logging
+
+from xce.config import units
+from xce.config.lsf import hostnames
+from xce.scheduler import fairshare
+from xce.scheduler.limits import (R_UGROUP_LIMIT, R_USER_LIMIT, Consumer,
+                                  Limit)
+
+log = logging.getLogger("xce.controller")
+
+# Limit section key -> (Limit attribute, PER_ form or not).
+_CONSUMERS = {"USERS": ("users", False), "PER_USER": ("users", True),
+              "QUEUES": ("queues", False), "PER_QUEUE": ("queues", True),
+              "PROJECTS": ("projects", False),
+              "PER_PROJECT": ("projects", True),
+              "HOSTS": ("hosts", False), "PER_HOST": ("hosts", True)}
+
+
+def limits(cfg):
+    """The cluster's limits (scheduler Limit objects), cached on cfg."""
+    found = getattr(cfg, "_xce_limits", None)
+    if found is None:
+        found = _limit_sections(cfg) + _user_limits(cfg)
+        cfg._xce_limits = found
+    return found
+
+
+def _words(value):
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value]
+    return str(value).replace("(", " ").replace(")", " ").split()
+
+
+def _consumer(cfg, kind, words, per):
+    """A Consumer from a member list with all, groups and ~exclusions."""
+    if kind == "hosts":
+        names = hostnames.expand(words, cfg.host_groups, list(cfg.hosts))
+        return Consumer(frozenset(names), per=per)
+    groups = cfg.user_groups if kind == "users" else {}
+    names = hostnames.expand(words, groups) if groups else list(words)
+    excluded = frozenset(n[1:] for n in names if n.startswith("~"))
+    names = [n for n in names if not n.startswith("~")]
+    members = None if "all" in names else frozenset(names)
+    return Consumer(members, excluded, per)
+
+
+def _limit_sections(cfg):
+    out = []
+    for index, section in enumerate(cfg.raw.get("limits") or ()):
+        try:
+            out.append(_limit(cfg, index, section or {}))
+        except (ValueError, TypeError) as e:
+            # load() validates; a section it let through but we cannot
+            # read is left out rather than stopping the scheduler.
+            log.warning("limit #%d not applied: %s", index + 1, e)
+    return out
+
+
+def _limit(cfg, index, section):
+    lim = Limit(name=str(section.get("NAME") or f"limit{index + 1}"))
+    for key, (kind, per) in _CONSUMERS.items():
+        words = _words(section.get(key))
+        if words and words != ["-"]:
+            setattr(lim, kind, _consumer(cfg, kind, words, per))
+    lim.slots = _amount(section.get("SLOTS"), int)
+    lim.jobs = _amount(section.get("JOBS"), int)
+    lim.mem = _amount(section.get("MEM"), lambda v: _mem(cfg, v))
+    return lim
+
+
+def _amount(value, convert):
+    if value is None or str(value).strip() in ("", "-"):
+        return None
+    return convert(str(value).strip())
+
+
+def _mem(cfg, value):
+    """MEM in LSF_UNIT_FOR_LIMITS, as rusage[mem] is counted."""
+    unit = str(cfg.params.get("LSF_UNIT_FOR_LIMITS", "KB"))
+    if value.endswith("%"):
+        raise ValueError(f"MEM = {value}: percentages are not supported")
+    kb = units.memory_kb(value, unit)
+    per_unit = units.memory_kb("1", unit)
+    return kb / per_unit
+
+
+def _user_limits(cfg):
+    """lsb.users MAX_JOBS: slots (running and suspended) of a user, of a
+    group as a whole, of each member of `group@`, or of each other user
+    (`default`)."""
+    users = cfg.raw.get("users") or {}
+    named = frozenset(str(n) for n in users if str(n) != "default")
+    out = []
+    for name, row in users.items():
+        name = str(name)
+        try:
+            slots = _amount((row or {}).get("MAX_JOBS"), int)
+        except (ValueError, AttributeError):
+            continue        # load() reports it
+        if slots is None:
+            continue
+        lim = Limit(name=f"MAX_JOBS {name}", slots=slots,
+                    slot_reason=R_USER_LIMIT)
+        if name == "default":
+            lim.users = Consumer(None, named, per=True)
+        elif name.endswith("@") and name[:-1] in cfg.user_groups:
+            lim.users = _consumer(cfg, "users", [name[:-1]], True)
+        elif name in cfg.user_groups:
+            lim.users = _consumer(cfg, "users", [name], False)
+            lim.slot_reason = R_UGROUP_LIMIT
+        else:
+            lim.users = Consumer(frozenset([name]))
+        out.append(lim)
+    return out
+
+
+def policy(cfg, q):
+    """The fairshare.Policy of a queue, or None (cached on the queue)."""
+    text = q.raw.get("FAIRSHARE")
+    if not text:
+        return None
+    cached = getattr(q, "_xce_fairshare", None)
+    if cached is not None and cached[0] is cfg:
+        return cached[1]
+    try:
+        pairs = fairshare.parse(text)
+    except fairshare.FairshareError as e:
+        log.warning("queue %s: FAIRSHARE not applied: %s", q.name, e)
+        pairs = None
+    found = None
+    if pairs:
+        groups = {g: [m for m in hostnames.expand([g], cfg.user_groups)
+                      if not m.startswith("~")] for g in cfg.user_groups}
+        found = fairshare.Policy(pairs, groups, factors(cfg.params,
+                                                        q.raw))
+    q._xce_fairshare = (cfg, found)
+    return found
+
+
+def factors(params, queue_raw=None):
+    """Fairshare weights: the queue's own, else lsb.params, else LSF's."""
+    def get(key, default, convert=float):
+        for source in (queue_raw or {}, params):
+            if source.get(key) not in (None, ""):
+                try:
+                    return convert(source[key])
+                except (TypeError, ValueError):
+                    pass
+        return default
+    d = fairshare.Factors()
+    return fairshare.Factors(
+        run_job=get("RUN_JOB_FACTOR", d.run_job),
+        run_time=get("RUN_TIME_FACTOR", d.run_time),
+        cpu_time=get("CPU_TIME_FACTOR", d.cpu_time),
+        hist_hours=get("HIST_HOURS", d.hist_hours),
+        hist_run_time=get("ENABLE_HIST_RUN_TIME", False,
+                          lambda v: str(v).upper() in ("Y", "YES")))

@@ -1,0 +1,167 @@
+"""Queue fairshare: FAIRSHARE = USER_SHARES[[user, n] [group, n] [default, n]].
+
+Each pending job belongs to a share account: the user's own entry, else
+the first listed group the user is in (its members share the account and
+take turns FCFS), else `default` (an account of the user's own with the
+default shares).  `group@` gives each member of the group its own account.
+A user in no account has no shares and goes last.
+
+LSF's dynamic priority of an account (lsb.params defaults):
+
+    shares / (cpu_time * CPU_TIME_FACTOR
+               + (historical_run_time + run_time) * RUN_TIME_FACTOR
+               + (1 + job_slots) * RUN_JOB_FACTOR)
+
+with times in hours; historical run time (finished jobs, decayed so that
+an hour counts 0.1 hour after HIST_HOURS) only with ENABLE_HIST_RUN_TIME.
+The account with the highest priority goes next; its priority drops as
+its jobs start within the pass.  Pure: usage comes in from the caller.
+"""
+
+import heapq
+import re
+from collections import deque, namedtuple
+from dataclasses import dataclass
+
+# Hours of use by one user in one queue.
+Usage = namedtuple("Usage", "run_hours hist_hours cpu_hours")
+NO_USAGE = Usage(0.0, 0.0, 0.0)
+
+_PAIR = re.compile(r"\[\s*([^\[\],\s]+)\s*,\s*([0-9]+(?:\.[0-9]*)?)\s*\]")
+_OUTER = re.compile(r"USER_SHARES\s*\[(.*)\]\s*", re.IGNORECASE | re.DOTALL)
+
+
+class FairshareError(ValueError):
+    """A FAIRSHARE value xce cannot read."""
+
+
+def parse(text):
+    """'USER_SHARES[[alice, 2] [default, 1]]' -> [('alice', 2.0), ...]."""
+    found = _OUTER.fullmatch(str(text).strip())
+    if found is None:
+        raise FairshareError(f"{text}: expected USER_SHARES[[name, shares] "
+                             "...]")
+    body = found.group(1)
+    pairs = _PAIR.findall(body)
+    if not pairs or _PAIR.sub("", body).strip():
+        raise FairshareError(f"{text}: each entry must be [name, shares]")
+    return [(name, float(shares)) for name, shares in pairs]
+
+
+@dataclass(frozen=True)
+class Factors:
+    """lsb.params weights, LSF's defaults."""
+    run_job: float = 3.0
+    run_time: float = 0.7
+    cpu_time: float = 0.7
+    hist_hours: float = 5.0
+    hist_run_time: bool = False     # ENABLE_HIST_RUN_TIME
+
+
+def decay(age_seconds, hist_hours):
+    """The weight of use `age_seconds` ago: 0.1 after HIST_HOURS; no decay
+    when HIST_HOURS is 0."""
+    if not hist_hours or age_seconds <= 0:
+        return 1.0
+    return 0.1 ** (age_seconds / 3600.0 / hist_hours)
+
+
+class Policy:
+    """Share accounts of one queue.  groups: name -> expanded members."""
+
+    def __init__(self, pairs, groups=None, factors=Factors()):
+        groups = groups or {}
+        self.factors = factors
+        self.own = {}           # user -> shares of a personal account
+        self.shared = []        # (account, members, shares) in order
+        self.default = None
+        for name, shares in pairs:
+            if name == "default":
+                self.default = shares
+            elif name.endswith("@") and name[:-1] in groups:
+                for member in groups[name[:-1]]:
+                    self.own.setdefault(member, shares)
+            elif name in groups or name == "all":
+                members = None if name == "all" else frozenset(groups[name])
+                self.shared.append((name, members, shares))
+            else:
+                self.own.setdefault(name, shares)
+        self._of = {}
+
+    def account(self, user):
+        """(account name, shares) of a user; shares 0 when in none."""
+        found = self._of.get(user)
+        if found is None:
+            found = self._find(user)
+            self._of[user] = found
+        return found
+
+    def _find(self, user):
+        if user in self.own:
+            return user, self.own[user]
+        for name, members, shares in self.shared:
+            if members is None or user in members:
+                return name, shares
+        return user, self.default or 0.0
+
+    def priority(self, shares, slots, usage):
+        f = self.factors
+        hist = usage.hist_hours if f.hist_run_time else 0.0
+        load = (usage.cpu_hours * f.cpu_time +
+                (hist + usage.run_hours) * f.run_time +
+                (1 + slots) * f.run_job)
+        return shares / load if load > 0 else float(shares)
+
+
+class Order:
+    """The pending jobs of a fairshare queue in dispatch order.
+
+    Iterating yields one job at a time; after each, the slots its user
+    holds in the queue (user_used, kept current by the scheduler) tell
+    whether it started, and its account's priority is worked out again.
+    """
+
+    def __init__(self, policy, usage, user_used, jobs):
+        self.policy, self.user_used = policy, user_used
+        self.jobs, self.shares = {}, {}
+        for job in jobs:                    # already FCFS
+            name, shares = policy.account(job.user)
+            self.jobs.setdefault(name, deque()).append(job)
+            self.shares[name] = shares
+        self.slots = dict.fromkeys(self.jobs, 0)
+        self.usage = {}
+        for user, n in user_used.items():
+            name = policy.account(user)[0]
+            if name in self.slots:
+                self.slots[name] += n
+        for user, u in (usage or {}).items():
+            name = policy.account(user)[0]
+            if name in self.slots:
+                self.usage[name] = _add(self.usage.get(name, NO_USAGE), u)
+
+    def _key(self, name):
+        prio = self.policy.priority(self.shares[name], self.slots[name],
+                                    self.usage.get(name, NO_USAGE))
+        return (-prio, name)
+
+    def __iter__(self):
+        heap = [self._key(name) for name in self.jobs]
+        heapq.heapify(heap)
+        while heap:
+            name = heapq.heappop(heap)[1]
+            waiting = self.jobs[name]
+            job = waiting.popleft()
+            before = self.user_used.get(job.user, 0)
+            yield job
+            self.slots[name] += self.user_used.get(job.user, 0) - before
+            if waiting:
+                heapq.heappush(heap, self._key(name))
+
+    def priorities(self):
+        """{account: dynamic priority} now (for display and tests)."""
+        return {name: -self._key(name)[0] for name in self.jobs}
+
+
+def _add(a, b):
+    return Usage(a.run_hours + b.run_hours, a.hist_hours + b.hist_hours,
+                 a.cpu_hours + b.cpu_hours)

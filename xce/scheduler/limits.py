@@ -1,0 +1,182 @@
+"""Allocation limits over consumers: lsb.resources Limit sections and the
+lsb.users MAX_JOBS column, as one pure mechanism.
+
+A limit names consumer kinds (users, queues, projects, hosts), each as a
+set of names with exclusions, counted either as a sum over the set or for
+each member (the PER_ forms), and caps SLOTS, JOBS and MEM (rusage[mem]).
+A kind the limit leaves out means every consumer of that kind, summed.
+
+Usage is kept per counter: (limit index, user key, queue key, project
+key, host key), where a key is the consumer's own name for a PER_ kind and
+"*" for a summed one.  Limits without hosts are checked once per job (job
+reasons); limits with hosts are checked per host (host reasons).
+"""
+
+from dataclasses import dataclass
+
+# LSF 10.1 texts (lsbatch.h pending reasons PEND_GENERAL_LIMIT_*).
+_RESOURCE_TEXT = {
+    "user": "Resource ({}) limit defined on user or user group has been "
+            "reached",
+    "queue": "Resource ({}) limit defined on queue has been reached",
+    "project": "Resource ({}) limit defined on project has been reached",
+    "cluster": "Resource ({}) limit defined cluster-wide has been reached",
+    "host": "Resource ({}) limit defined on host and/or host group has been "
+            "reached",
+}
+_JOBS_TEXT = {
+    "user": "JOBS limit defined for the user or user group has been reached",
+    "queue": "JOBS limit defined for the queue has been reached",
+    "project": "JOBS limit defined for the project has been reached",
+    "cluster": "JOBS limit defined cluster-wide has been reached",
+    "host": "JOBS limit defined on host or host group has been reached",
+}
+R_USER_LIMIT = "The user has reached his/her job slot limit"
+R_UGROUP_LIMIT = "One of the user's groups has reached its job slot limit"
+
+_ALL = "*"
+
+
+@dataclass(frozen=True)
+class Consumer:
+    """One consumer kind of a limit: who matches, and summed or each."""
+    members: frozenset = None       # None: all
+    excluded: frozenset = frozenset()
+    per: bool = False
+
+    def matches(self, name):
+        return name not in self.excluded and (
+            self.members is None or name in self.members)
+
+    def key(self, name):
+        return name if self.per else _ALL
+
+
+@dataclass
+class Limit:
+    name: str = ""
+    slots: int = None
+    jobs: int = None
+    mem: float = None               # in LSF_UNIT_FOR_LIMITS
+    users: Consumer = None          # None: the kind is not named
+    queues: Consumer = None
+    projects: Consumer = None
+    hosts: Consumer = None
+    slot_reason: str = None         # a fixed text (lsb.users MAX_JOBS)
+
+    def kind(self):
+        """Which consumer a job reason names (LSF reports one)."""
+        if self.hosts is not None:
+            return "host"
+        for kind in ("users", "queues", "projects"):
+            if getattr(self, kind) is not None:
+                return kind[:-1]
+        return "cluster"
+
+    def applies(self, user, queue, project):
+        return all(c is None or c.matches(v) for c, v in (
+            (self.users, user), (self.queues, queue),
+            (self.projects, project)))
+
+    def counter(self, index, user, queue, project, host=_ALL):
+        return (index,
+                self.users.key(user) if self.users else _ALL,
+                self.queues.key(queue) if self.queues else _ALL,
+                self.projects.key(project) if self.projects else _ALL,
+                self.hosts.key(host) if self.hosts else _ALL)
+
+    def reason(self, what):
+        if what == "slot" and self.slot_reason:
+            return self.slot_reason
+        if what == "jobs":
+            return _JOBS_TEXT[self.kind()]
+        return _RESOURCE_TEXT[self.kind()].format(what)
+
+
+class Limits:
+    """The limits of a cluster and what running jobs use of them.
+
+    The controller charges every running job once per snapshot; the
+    scheduler works on a copy and charges what it places."""
+
+    def __init__(self, limits=()):
+        self.limits = list(limits)
+        self.used = {}          # counter -> [slots, jobs, mem]
+        self._split = {}        # (user, queue, project) -> limit indices
+
+    def __bool__(self):
+        return bool(self.limits)
+
+    def copy(self):
+        out = Limits.__new__(Limits)
+        out.limits = self.limits
+        out.used = {k: list(v) for k, v in self.used.items()}
+        out._split = self._split    # depends on the limits only
+        return out
+
+    def split(self, user, queue, project):
+        """Indices of the limits that apply: (job-wide, per-host)."""
+        key = (user, queue, project)
+        found = self._split.get(key)
+        if found is None:
+            job, host = [], []
+            for i, lim in enumerate(self.limits):
+                if lim.applies(user, queue, project):
+                    (host if lim.hosts is not None else job).append(i)
+            found = self._split[key] = (tuple(job), tuple(host))
+        return found
+
+    def charge(self, user, queue, project, per_host, mem=None):
+        """Count one job: per_host {host: slots}, mem {host: reserved}."""
+        mem = mem or {}
+        job_l, host_l = self.split(user, queue, project)
+        for i in job_l:
+            self._add(self.limits[i].counter(i, user, queue, project),
+                      sum(per_host.values()), 1, sum(mem.values()))
+        for i in host_l:
+            lim, seen = self.limits[i], set()
+            for host, n in per_host.items():
+                if lim.hosts.matches(host):
+                    c = lim.counter(i, user, queue, project, host)
+                    # JOBS counts a job once per counter, not per host.
+                    self._add(c, n, 0 if c in seen else 1, mem.get(host, 0))
+                    seen.add(c)
+
+    def _add(self, counter, slots, jobs, mem):
+        used = self.used.get(counter)
+        if used is None:
+            used = self.used[counter] = [0, 0, 0.0]
+        used[0] += slots
+        used[1] += jobs
+        used[2] += mem
+
+    def job_room(self, user, queue, project, nslots, mem=0):
+        """(slots the job-wide limits still allow, None: no cap; the reason
+        when the job cannot start under them, else None)."""
+        return self._room(self.split(user, queue, project)[0], user, queue,
+                          project, _ALL, nslots, mem)
+
+    def host_room(self, user, queue, project, host, mem=0):
+        """Like job_room for one host, under the per-host limits."""
+        return self._room(self.split(user, queue, project)[1], user, queue,
+                          project, host, 1, mem)
+
+    def _room(self, indices, user, queue, project, host, nslots, mem):
+        room, why = None, None
+        for i in indices:
+            lim = self.limits[i]
+            if host != _ALL and not lim.hosts.matches(host):
+                continue
+            used = self.used.get(
+                lim.counter(i, user, queue, project, host)) or (0, 0, 0.0)
+            if lim.slots is not None:
+                left = lim.slots - used[0]
+                room = left if room is None else min(room, left)
+                if left < nslots and why is None:
+                    why = lim.reason("slot")
+            if why is None and lim.jobs is not None and used[1] >= lim.jobs:
+                why, room = lim.reason("jobs"), 0
+            if why is None and mem and lim.mem is not None and \
+                    used[2] + mem > lim.mem:
+                why, room = lim.reason("mem"), 0
+        return room, why
