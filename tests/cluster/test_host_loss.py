@@ -144,3 +144,40 @@ def test_unknown_state_survives_a_controller_restart_and_returns_with_the_host(j
     for j in blockers + [stopped, running]:
         assert jobs.wait_finished(j)[0] == "DONE"
         assert len(_runs(jobs, j)) == 1
+
+
+def _long(clu, host):
+    r = clu.run("bhosts", "-l", host)
+    assert r.rc == 0, r
+    return r.out
+
+
+def test_a_host_whose_sshd_answers_without_an_agent_is_unreach_with_the_reason(ssh_hosts):
+    """launch: none and no agent: SSH works, the attach says why it ends."""
+    root = tempfile.mkdtemp(prefix="xceunr-")
+    c = Cluster(root, ssh_hosts=ssh_hosts, ssh_launch="none")
+    try:
+        c.start(wait_hosts=False)
+        wait_for(lambda: "no agent is running for host xh1" in c.log_tail(),
+                 timeout=30, what="the attach to say no agent runs")
+        wait_for(lambda: _host_status(c, "xh1") == "unreach", timeout=30,
+                 what="xh1 to be unreach")
+        wait_for(lambda: "LINK FAILURE: " in _long(c, "xh1"), timeout=10,
+                 what="the reason in bhosts -l")
+        text = _long(c, "xh1")
+        assert "no agent is running for host xh1" in text, text
+        assert "CURRENT LOAD" not in text
+    finally:
+        c.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_a_cut_host_is_unavail_with_the_reason_in_bhosts_l(lossclu, jobs, ssh_hosts):
+    ssh_hosts.cut(VICTIM)
+    wait_for(lambda: _host_status(lossclu, VICTIM) == "unavail", timeout=40,
+             what="the cut host to be unavail")
+    wait_for(lambda: "LINK FAILURE: " in _long(lossclu, VICTIM), timeout=10,
+             what="the reason in bhosts -l")
+    ssh_hosts.restore(VICTIM)
+    wait_for(lossclu._hosts_ok, timeout=40, what="the host to be ok again")
+    assert "LINK FAILURE" not in _long(lossclu, VICTIM)

@@ -314,7 +314,9 @@ def test_launch_none_attaches_but_never_starts_an_agent(ssh_hosts, tmp_path):
         wait_for(lambda: "no agent is running for host xh1" in c.log_tail(),
                  what="the attach to say no agent runs")
         assert c.agent_pids() == []
-        assert all(_host_status(c, h) == "unavail" for h in HOSTS)
+        # sshd answers but no agent does: unreach (unavail is no SSH at all).
+        wait_for(lambda: all(_host_status(c, h) == "unreach" for h in HOSTS),
+                 what="every host to be unreach")
         hostspool = c.spool / "hosts" / "xh1"
         r = ssh_hosts.run("xh1", [sys.executable, "-m", "xce.cli.xce_agent",
                                   "--spool", str(hostspool), "--host", "xh1"])
@@ -322,7 +324,7 @@ def test_launch_none_attaches_but_never_starts_an_agent(ssh_hosts, tmp_path):
         agent = wait_for(lambda: _agent_pid(c, "xh1"), what="the agent pid")
         wait_for(lambda: _host_status(c, "xh1") == "ok", timeout=30,
                  what="the controller to attach to the hand-started agent")
-        assert all(_host_status(c, h) == "unavail" for h in ("xh2", "xh3"))
+        assert all(_host_status(c, h) == "unreach" for h in ("xh2", "xh3"))
     finally:
         c.stop()            # stops the agent it finds, by its pid file
         if agent and _alive(agent):

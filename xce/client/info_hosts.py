@@ -75,6 +75,10 @@ def _long_block(host, counts):
     row = (lcell(v["status"], 14) + f"{1.0:>6.2f} " + _numbers(v) +
            "      -")
     out = [f"HOST  {host['name']}", LONG_HEADER, row, ""]
+    why = (host["conf"] or {}).get("reason")
+    if why and v["status"] in ("unavail", "unreach"):
+        # Not an LSF line: why the controller cannot reach the host's agent.
+        out += [f" LINK FAILURE: {why}", ""]
     if v["status"] not in ("unavail", "unreach"):
         out += [" CURRENT LOAD USED FOR SCHEDULING:"] + \
             _load_rows(host.get("load") or {}, v) + [""]

@@ -15,6 +15,7 @@ old attempt number and is killed at the hello (reconcile's fencing).
 import json
 import logging
 
+from xce.controller import dispatch
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -101,3 +102,17 @@ def reset_after_hello(ctl, name):
     st = ctl.__dict__.get("_hostloss")
     if st is not None:
         st.setdefault("marked", set()).discard(name)
+
+
+def shown_status(ctl, name):
+    """(bhosts status, why) of host NAME.  A host that cannot be used is
+    ``unreach`` when its sshd answered (the SSH session, or at least its
+    handshake, worked) but its agent did not, and ``unavail`` when nothing
+    answered at the SSH level; *why* is the link's last failure."""
+    status = dispatch.host_status(ctl, name)
+    if status != "unavail":
+        return status, None
+    link = ctl.links.get(name)
+    if getattr(link, "ssh_reached", False):
+        status = "unreach"
+    return status, getattr(link, "reason", None)

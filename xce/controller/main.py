@@ -145,17 +145,20 @@ class Controller:
     def save_host(self, name):
         h = self.hosts[name]
         hc, facts = h["conf"], h["facts"]
+        # unavail or unreach, and why (bhosts -l): see hostloss.
+        status, why = hostloss.shown_status(self, name)
         self.store.execute(
             "INSERT OR REPLACE INTO hosts VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
             (name, list(self.hosts).index(name),
-             dispatch.host_status(self, name), int(h["adm_closed"]),
+             status, int(h["adm_closed"]),
              hc.ncpus or facts.get("ncpus"), h["max_slots"],
              hc.maxmem or facts.get("maxmem"), facts.get("maxswp"),
              hc.type or facts.get("type", ""),
              hc.model or facts.get("model", ""),
-             json.dumps({"jl_u": hc.jl_u, "resources": hc.resources}),
+             json.dumps({"jl_u": hc.jl_u, "resources": hc.resources,
+                         "reason": why}),
              json.dumps(facts.get("load", {}))))
-        h["saved_status"] = dispatch.host_status(self, name)
+        h["saved_status"] = (status, why)
 
     # -- helpers the handlers use ------------------------------------------
     def is_admin(self, user):
@@ -349,7 +352,7 @@ class Controller:
 
     def _host_rows(self):
         for name, h in self.hosts.items():
-            if h.get("saved_status") != dispatch.host_status(self, name):
+            if h.get("saved_status") != hostloss.shown_status(self, name):
                 self.save_host(name)
 
     def job_data(self, job):

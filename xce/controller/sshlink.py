@@ -58,6 +58,9 @@ class SSHLink:
         self.next_try = 0.0
         self.attempt = None         # the connecting thread, while it runs
         self.reason = None          # why the last attempt failed
+        # The host's sshd answered the last attempt (bhosts: unreach, not
+        # unavail, while its agent does not).
+        self.ssh_reached = False
         self._stale = None          # the last channel's selectable, closed later
         self.pinged = 0.0           # monotonic time of the last ping
         self.unanswered = None      # first ping sent since the agent spoke
@@ -97,6 +100,7 @@ class SSHLink:
         self.sock = _Selectable(os.dup(self.chan.fileno()))
         self.reader = LineReader()
         self.reason = None
+        self.ssh_reached = True
         self.pinged, self.unanswered = time.monotonic(), None
         log.info("attached to the agent on %s over SSH", self.host)
         return True
@@ -106,12 +110,15 @@ class SSHLink:
         if reason != self.reason:
             log.warning("cannot reach the agent on %s: %s", self.host, reason)
         self.reason = reason
+        self.ssh_reached = _ssh_answered(error)
         self.next_try = now + self.backoff
         self.backoff = min(self.backoff * 2, RETRY_MAX)
 
     def close(self):
         if self.chan is not None:
-            _log_stderr(self.host, self.chan)
+            said = _log_stderr(self.host, self.chan)
+            if said:
+                self.reason = said      # why the attach ended
             self.chan.close()
             if not _active(self.client):
                 self.client.close()
@@ -181,6 +188,8 @@ class SSHLink:
                 now - self.unanswered > SILENCE_FACTOR * timeout:
             log.warning("agent %s: no answer for %.0f s", self.host,
                         now - self.unanswered)
+            self.reason = (f"the agent did not answer for "
+                           f"{now - self.unanswered:.0f} s")
             return False
         if now - self.pinged >= timeout:
             self.out.append({"op": "ping"})
@@ -331,6 +340,20 @@ def _log_stderr(host, chan):
     text = b""
     while chan.recv_stderr_ready() and time.monotonic() < deadline:
         text += chan.recv_stderr(1 << 16)
-    if text.strip():
-        log.warning("agent %s: %s", host, text.decode(errors="replace")
-                    .strip()[-1000:])
+    said = text.decode(errors="replace").strip()[-1000:]
+    if said:
+        log.warning("agent %s: %s", host, said)
+        return said.splitlines()[-1]
+    return None
+
+
+def _ssh_answered(error):
+    """Whether a failed attempt got an SSH answer from the host: a host key
+    refused or a login refused mean sshd is there; a timeout, a refused or
+    reset connection or no banner mean it is not (or not reachable)."""
+    if isinstance(error, (paramiko.BadHostKeyException,
+                          paramiko.AuthenticationException,
+                          paramiko.ChannelException)):
+        return True
+    return isinstance(error, paramiko.SSHException) and \
+        "not found in known_hosts" in str(error)
