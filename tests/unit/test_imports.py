@@ -9,7 +9,8 @@ USER_COMMANDS = ["bsub", "bjobs", "bkill", "bstop", "bresume", "bqueues",
                  "bhosts", "bparams", "lsid", "lsclusters", "badmin", "bhist",
                  "bacct", "bmod", "bswitch", "brequeue", "btop", "bbot",
                  "bpeek", "bwait", "busers", "bugroup", "bmgroup", "bapp",
-                 "blimits", "lshosts", "lsload"]
+                 "blimits", "lshosts", "lsload", "bpost", "bread",
+                 "bjdepinfo", "lsadmin"]
 HEAVY = ("paramiko", "psutil", "ruamel", "xce.controller", "xce.agent",
          "tabulate", "filelock")
 

@@ -76,6 +76,30 @@ def ckconfig(verbose):
     return info_admin.reconfig(site, check_only=True)
 
 
+@cli.command("mbdrestart",
+             context_settings={"help_option_names": ["-h", "--help"]},
+             help="Check the configuration and put it in force (xce's "
+             "controller reconfigures in place; it does not restart).")
+@click.option("-v", "verbose", is_flag=True, help="Accepted for compatibility.")
+@click.option("-f", "force", is_flag=True, help="Accepted for compatibility.")
+def mbdrestart(verbose, force):
+    from xce.client.info_status import mbdrestart as restart
+    site, _ = open_state()
+    return restart(site)
+
+
+@cli.command("showstatus",
+             context_settings={"help_option_names": ["-h", "--help"]},
+             help="Summary of hosts, jobs and users, and the controller's "
+             "start time and pid.")
+def showstatus():
+    from xce.client.info_status import showstatus_text
+    _, reader = open_state()
+    with reader:
+        print(showstatus_text(reader))
+    return 0
+
+
 @cli.command("showconf", context_settings={"help_option_names": ["-h", "--help"]},
              help="Show the configuration in force: showconf mbd.")
 @click.argument("daemon", type=click.Choice(["mbd", "sbd"]))

@@ -18,6 +18,11 @@ from xce.store.schema import JOB_COLUMNS
 @click.option("-d", "done", is_flag=True, help="Recently finished jobs only.")
 @click.option("-r", "running", is_flag=True, help="Running jobs only.")
 @click.option("-p", "pending", is_flag=True, help="Pending jobs, with their pending reasons.")
+@click.option("-p0", "plevel", flag_value=0, help="Pending jobs, classic reasons (as -p).")
+@click.option("-p1", "plevel", flag_value=1, help="Pending jobs, single key reason.")
+@click.option("-p2", "plevel", flag_value=2, help="Pending jobs, categorized reasons with host counts.")
+@click.option("-p3", "plevel", flag_value=3, help="Pending jobs, categorized reasons with host names.")
+@click.option("-UF", "unformatted", is_flag=True, help="Long format, one logical line per item (no wrapping).")
 @click.option("-s", "suspended", is_flag=True, help="Suspended jobs only.")
 @click.option("-w", "wide", is_flag=True, help="Wide format: nothing truncated.")
 @click.option("-l", "long", is_flag=True, help="Long format.")
@@ -28,8 +33,10 @@ from xce.store.schema import JOB_COLUMNS
 @click.option("-json", "as_json", is_flag=True, help="JSON output (with -o).")
 @click.option("-noheader", "noheader", is_flag=True, help="No header line.")
 @click.argument("ids", nargs=-1)
-def cli(all_states, done, running, pending, suspended, wide, long, user,
-        queue, name, fields, as_json, noheader, ids):
+def cli(all_states, done, running, pending, plevel, unformatted, suspended,
+        wide, long, user, queue, name, fields, as_json, noheader, ids):
+    pending = pending or plevel is not None
+    long = long or unformatted
     site = Site()
     reader = Reader(site.store_path)
     params = reader.params()
@@ -66,9 +73,13 @@ def cli(all_states, done, running, pending, suspended, wide, long, user,
         return _exit(query, rows, missing)
     if long:
         from xce.client.joblong import long_format
-        print(long_format(rows, reader, params))
+        text = long_format(rows, reader, params)
+        if unformatted:
+            from xce.client.joblong_wrap import unwrap
+            text = unwrap(text)
+        print(text)
     elif pending:
-        _print_pending(rows, wide, noheader)
+        _print_pending(rows, wide, noheader, plevel, reader)
     else:
         if not noheader:
             print(jobfmt.HEADER)
@@ -89,12 +100,17 @@ def _query(all_states, done, running, pending, suspended, user, queue, name,
                  finished=all_states or done, unfinished=not done)
 
 
-def _print_pending(rows, wide, noheader):
+def _print_pending(rows, wide, noheader, level=None, reader=None):
     if not noheader:
         print(jobfmt.PEND_HEADER)
+    n_hosts = len(reader.hosts()) if level in (2, 3) else 0
     for row in rows:
         print(jobfmt.pend_line(row, wide))
-        print("\n".join(jobfmt.pend_reasons(row)))
+        if level is None:
+            print("\n".join(jobfmt.pend_reasons(row)))
+        else:
+            from xce.client.pendlevels import reason_lines
+            print("\n".join(reason_lines(row, level, n_hosts)))
         print()
 
 

@@ -1,0 +1,39 @@
+"""bjdepinfo: show a job's dependencies: the jobs it waits for, or (-c)
+the jobs waiting for it."""
+
+import click
+
+from xce.cli.common import lsf_command, run
+from xce.client import depinfo_fmt
+from xce.client.info import open_state
+from xce.client.messages import parse_id
+
+
+@lsf_command(help="Show the jobs a job depends on (or, with -c, the jobs "
+             "that depend on it).")
+@click.option("-r", "level", type=click.IntRange(1), default=1,
+              metavar="level", help="Follow dependencies this many levels.")
+@click.option("-l", "long_out", is_flag=True,
+              help="Also print each condition and whether it is satisfied.")
+@click.option("-p", "pending_only", is_flag=True,
+              help="Only the parents whose condition is not satisfied.")
+@click.option("-c", "child", is_flag=True,
+              help="The jobs that depend on this job.")
+@click.argument("jobid")
+def cli(level, long_out, pending_only, child, jobid):
+    if child and pending_only:
+        raise click.UsageError("-c and -p cannot be used together")
+    number, idx = parse_id(jobid)
+    _, reader = open_state()
+    with reader:
+        lines = depinfo_fmt.report(reader.db, jobid, number, idx, level,
+                                   child, pending_only, long_out)
+    return depinfo_fmt.print_report(lines, jobid, child)
+
+
+def main(argv=None):
+    run(cli, "bjdepinfo", argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+"""bpost: attach a message, and optionally a text file, to a job."""
+
+import click
+
+from xce.cli.common import lsf_command, run
+from xce.client import messages
+from xce.envdir import Site
+
+
+@lsf_command(help="Post a message (and a file) to a job; bread reads it.")
+@click.option("-i", "msg_id", type=click.IntRange(0), default=0,
+              metavar="message_index", help="Message index (default 0); "
+              "a new post replaces the message of that index.")
+@click.option("-d", "description", metavar='"description"',
+              help="The message text.")
+@click.option("-a", "attach", metavar="data_file",
+              help="A text file attached to the message.")
+@click.argument("jobid")
+def cli(msg_id, description, attach, jobid):
+    if description is None and attach is None:
+        raise click.UsageError("-d or -a must be specified")
+    return messages.post(Site(), jobid, msg_id, description or "", attach)
+
+
+def main(argv=None):
+    run(cli, "bpost", argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""bjdepinfo: the jobs a job depends on (parents) or that depend on it
+(children), read from the store's jobs and their ``-w`` expressions.
+
+Parents come from parsing the job's own expression; children from scanning
+the expressions of the other jobs, so both directions need no index.
+"""
+
+import json
+
+from xce.scheduler import depend
+
+COLUMNS = "{:<14} {:<14} {:<14} {:<12} {}"
+_FIELDS = "jobid, idx, stat, name, user, exit_code, spec"
+
+
+def _label(jobid, idx):
+    return f"{jobid}[{idx}]" if idx else str(jobid)
+
+
+def _row(db, jobid, idx):
+    sql = f"SELECT {_FIELDS} FROM jobs WHERE jobid=?"
+    args = [jobid]
+    if idx is not None:
+        sql += " AND idx=?"
+        args.append(idx)
+    return db.execute(sql + " ORDER BY idx", args).fetchall()
+
+
+def _lookup(db, user):
+    """JobRef -> rows it names: an id (and index), or a name of USER's."""
+    def rows(ref):
+        if ref.job_id is not None:
+            idx = ref.index if isinstance(ref.index, int) else None
+            return _row(db, ref.job_id, idx)
+        found = db.execute(f"SELECT {_FIELDS} FROM jobs WHERE user=?",
+                           (user,)).fetchall()
+        return [r for r in found if ref.matches_name(_base_name(r))]
+    return rows
+
+
+def _base_name(row):
+    name = row[3] or ""
+    return name.split("[", 1)[0] if name.endswith("]") else name
+
+
+def _expr(row):
+    try:
+        return (json.loads(row[6] or "{}") or {}).get("depend")
+    except ValueError:
+        return None
+
+
+def conditions(db, row):
+    """[(condition text, satisfied?, [parent rows])] of one job."""
+    expr = _expr(row)
+    if not expr:
+        return []
+    try:
+        tree = depend.parse(expr)
+    except depend.DependError:
+        return []
+    rows = _lookup(db, row[4])
+    out = []
+    for cond in _leaves(tree):
+        parents = rows(cond.ref)
+        facts = [depend.JobFacts(state=p[2], exit_code=p[5]) for p in parents]
+        ok = depend.evaluate(cond, lambda _ref, f=facts: f) is True
+        out.append((str(cond), ok, parents))
+    return out
+
+
+def _leaves(tree):
+    if isinstance(tree, depend.Condition):
+        return [tree]
+    if isinstance(tree, depend.Not):
+        return _leaves(tree.operand)
+    return [c for item in tree.items for c in _leaves(item)]
+
+
+def children(db, row):
+    """Rows of the jobs whose expression names ROW's job."""
+    out = []
+    cur = db.execute(f"SELECT {_FIELDS} FROM jobs WHERE spec LIKE "
+                     "'%\"depend\"%' ORDER BY seq, idx")
+    for other in cur.fetchall():
+        for _, _, parents in conditions(db, other):
+            if any(p[0] == row[0] and p[1] == row[1] for p in parents):
+                out.append(other)
+                break
+    return out

@@ -1,0 +1,99 @@
+"""badmin showstatus and badmin mbdrestart.
+
+showstatus summarises the controller's view from the store (LSF 10.1's
+layout; the reference marks its spacing unverified).  xce has no separate
+mbatchd to restart: mbdrestart is a reconfiguration request, checked and
+answered with LSF's mbdrestart wording.
+"""
+
+import json
+import sys
+import time
+
+from xce.errors import EXIT_FAILURE, XceError
+from xce.spool.client import call
+
+_STAMP = "%a %b %d %H:%M:%S %Y"
+
+
+def _kv(label, value, indent=2, width=24):
+    return f"{' ' * indent}{label + ':':<{width}}{value}"
+
+
+def _hosts_part(hosts):
+    ok = sum(1 for h in hosts if h["status"] == "ok")
+    closed = sum(1 for h in hosts if h["status"].startswith("closed"))
+    unreach = sum(1 for h in hosts if h["status"] == "unreach")
+    unavail = sum(1 for h in hosts if h["status"] == "unavail")
+    cpus = sum(h["ncpus"] or 0 for h in hosts)
+    slots = sum(h["mxj"] or 0 for h in hosts)
+    n = len(hosts)
+    return [
+        "  Available local hosts (current/peak):",
+        _kv("Clients", "0/0", 4, 22), _kv("Servers", f"{n}/{n}", 4, 22),
+        _kv("CPUs", f"{cpus}/{cpus}", 6, 20),
+        _kv("Cores", f"{cpus}/{cpus}", 6, 20),
+        _kv("Slots", f"{slots}/{slots}", 6, 20), "",
+        _kv("Number of servers", n), _kv("Ok", ok, 4, 22),
+        _kv("Closed", closed, 4, 22), _kv("Unreachable", unreach, 4, 22),
+        _kv("Unavailable", unavail, 4, 22), ""]
+
+
+def _jobs_part(db):
+    counts = dict(db.execute("SELECT stat, COUNT(*) FROM jobs GROUP BY stat"))
+    run = counts.get("RUN", 0) + counts.get("UNKWN", 0)
+    susp = sum(counts.get(s, 0) for s in ("USUSP", "SSUSP"))
+    pend = sum(counts.get(s, 0) for s in ("PEND", "PSUSP"))
+    done = sum(counts.get(s, 0) for s in ("DONE", "EXIT"))
+    return [_kv("Number of jobs", run + susp + pend + done),
+            _kv("Running", run, 4, 22), _kv("Suspended", susp, 4, 22),
+            _kv("Pending", pend, 4, 22), _kv("Finished", done, 4, 22), ""]
+
+
+def _users_part(db, meta):
+    users = db.execute("SELECT COUNT(DISTINCT user) FROM jobs").fetchone()[0]
+    active = db.execute("SELECT COUNT(DISTINCT user) FROM jobs WHERE stat "
+                        "NOT IN ('DONE','EXIT')").fetchone()[0]
+    try:
+        groups = json.loads(meta.get("config_sections") or "{}")
+        ngroups = len(groups.get("user_groups") or {})
+    except ValueError:
+        ngroups = 0
+    return [_kv("Number of users", users),
+            _kv("Number of user groups", ngroups),
+            _kv("Number of active users", active), ""]
+
+
+def showstatus_text(reader):
+    meta = reader.meta()
+    db = reader.db
+    lines = ["LSF runtime mbatchd information"]
+    lines += _hosts_part(reader.hosts()) + _jobs_part(db)
+    lines += _users_part(db, meta)
+    started = float(meta.get("started") or 0)
+    lines += [_kv("Latest mbatchd start", time.strftime(
+        _STAMP, time.localtime(started)) if started else "-"),
+        _kv("Active mbatchd PID", meta.get("controller_pid", "-"))]
+    last = db.execute("SELECT MAX(time) FROM events WHERE kind='RECONFIG' "
+                      "AND time >= ?", (started,)).fetchone()[0]
+    if last:
+        lines += ["", _kv("Latest mbatchd reconfig", time.strftime(
+            _STAMP, time.localtime(last)))]
+    return "\n".join(lines)
+
+
+def mbdrestart(site):
+    """The reconfig check and request, with mbdrestart's words."""
+    print("\nChecking configuration files ...\n", file=sys.stderr)
+    reply = call(site, "admin", {"op": "reconfig", "check": False})
+    if reply.get("errors"):
+        print("There are fatal errors.\n", file=sys.stderr)
+        for err in reply["errors"]:
+            print(err, file=sys.stderr)
+        print("\nMBD restart aborted.", file=sys.stderr)
+        return EXIT_FAILURE
+    if not reply.get("ok"):
+        raise XceError(reply.get("error") or "Request failed")
+    print("No errors found.\n", file=sys.stderr)
+    print("MBD restart initiated")
+    return 0

@@ -1,0 +1,97 @@
+"""bpost and bread: post a message to a job, list a job's messages.
+
+bpost goes through the controller (``post`` request); bread reads the
+store's ``job_messages`` table directly, like the other query commands.
+"""
+
+import sys
+import time
+
+from xce.errors import EXIT_FAILURE, XceError, text
+from xce.model import jobid as jobids
+from xce.spool.client import call
+
+HEADER = "MSG_ID FROM       POST_TIME      MESSAGE                        " \
+    "ATTACHMENT"
+
+
+def parse_id(word):
+    try:
+        return jobids.parse(word)
+    except jobids.BadJobId:
+        raise XceError(f"{word}: Illegal job ID.")
+
+
+def post(site, word, msg_id, message, attach):
+    """bpost: one request; LSF-style result line."""
+    jobid, idx = parse_id(word)
+    body = {"jobid": jobid, "idx": idx, "msg_id": msg_id, "text": message}
+    if attach:
+        try:
+            with open(attach, encoding="utf-8", errors="replace") as f:
+                body["data"] = f.read()
+        except OSError as e:
+            raise XceError(f"{attach}: {e.strerror}")
+        body["attachment"] = attach
+    reply = call(site, "post", body)
+    if not reply.get("ok"):
+        raise XceError(f"Job <{word}>: {reply.get('error')}")
+    print(f"Job <{word}>: Message <{msg_id}> posted.")
+    return 0
+
+
+def _rows(reader, jobid, idx, msg_id):
+    sql = ("SELECT jobid, idx, msg_id, user, time, text, attachment, data "
+           "FROM job_messages WHERE jobid=?")
+    args = [jobid]
+    if idx is not None:
+        sql += " AND idx=?"
+        args.append(idx)
+    if msg_id is not None:
+        sql += " AND msg_id=?"
+        args.append(msg_id)
+    return reader.db.execute(sql + " ORDER BY idx, msg_id", args).fetchall()
+
+
+def message_line(row):
+    _, _, msg_id, user, t, message, attachment, _ = row
+    stamp = time.strftime("%b %d %H:%M", time.localtime(t))
+    flag = "Y" if attachment else "N"
+    return f"{msg_id:<6} {user or '':<10.10} {stamp:<14} {message:<30} {flag}"
+
+
+def read(reader, word, msg_id, save_to):
+    """bread: the job's messages as LSF's table, or one attachment saved."""
+    jobid, idx = parse_id(word)
+    exists = reader.db.execute(
+        "SELECT 1 FROM jobs WHERE jobid=?" + ("" if idx is None else
+                                             " AND idx=?"),
+        (jobid,) if idx is None else (jobid, idx)).fetchone()
+    if not exists:
+        raise XceError(f"Job <{word}>: {text('NO_JOB')}")
+    rows = _rows(reader, jobid, idx, msg_id)
+    if not rows:
+        print(f"Job <{word}>: No message available", file=sys.stderr)
+        return EXIT_FAILURE
+    if save_to:
+        return _save(rows[0], save_to)
+    by_job = {}
+    for row in rows:
+        by_job.setdefault((row[0], row[1]), []).append(row)
+    for (jid, i), msgs in by_job.items():
+        print(f"JOBID: {jobids.show(jid, i)}")
+        print(HEADER)
+        print("\n".join(message_line(r) for r in msgs))
+    return 0
+
+
+def _save(row, path):
+    if row[6] is None:
+        raise XceError(f"Message <{row[2]}> has no attachment")
+    try:
+        with open(path, "w") as f:
+            f.write(row[7] or "")
+    except OSError as e:
+        raise XceError(f"{path}: {e.strerror}")
+    print(f"Attachment of message <{row[2]}> saved in <{path}>.")
+    return 0

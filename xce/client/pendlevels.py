@@ -1,0 +1,75 @@
+"""bjobs -p0 .. -p3: LSF's pending-reason levels.
+
+Level 0 is the classic list (job-wide reasons, host reasons with counts);
+level 1 the single key reason; levels 2 and 3 sort host reasons into
+candidate hosts (could run the job once something frees up) and
+non-candidate hosts (cannot run it as it stands), with counts (2) or host
+names (3).  The host-based texts that make a host a non-candidate are the
+scheduler's "whatever its load" reasons.
+"""
+
+import json
+
+from xce.client import jobfmt
+
+NON_CANDIDATE = frozenset({
+    "Not usable to the queue", "Unable to reach slave batch server",
+    "Closed by LSF administrator",
+    "Queue's resource requirements not satisfied",
+    "Job's resource requirements not satisfied",
+})
+
+
+def _reasons(row):
+    try:
+        return json.loads(row["pend_reason"]) if row["pend_reason"] else []
+    except ValueError:
+        return []
+
+
+def _hosts_text(hosts, names):
+    if names:
+        return ", ".join(hosts)
+    return f"{len(hosts)} host{'s' if len(hosts) != 1 else ''}"
+
+
+def key_reason(row):
+    """-p1: the job-wide reason, else the host reason on the most hosts."""
+    reasons = _reasons(row)
+    if row["stat"] == "PSUSP" or not reasons:
+        return jobfmt.pend_reasons(row)[:1]
+    wide = [t for t, hosts in reasons if hosts is None]
+    if wide:
+        return [f" {wide[0]};"]
+    text, hosts = max(reasons, key=lambda r: len(r[1]))
+    return [f" {text}: {_hosts_text(hosts, False)};"]
+
+
+def categorized(row, n_hosts, names):
+    """-p2 (counts) and -p3 (host names)."""
+    reasons = _reasons(row)
+    if row["stat"] == "PSUSP" or not reasons:
+        return jobfmt.pend_reasons(row)
+    lines = [f" {t};" for t, hosts in reasons if hosts is None]
+    cand = [(t, h) for t, h in reasons if h is not None and
+            t not in NON_CANDIDATE]
+    non = [(t, h) for t, h in reasons if h is not None and t in NON_CANDIDATE]
+    n_non = len({x for _, h in non for x in h})
+    n_cand = max(n_hosts - n_non, 0)
+    if lines:
+        lines.append("")
+    lines.append(f" Candidate host pending reasons ({n_cand} of {n_hosts} "
+                 f"hosts){':' if cand else '.'}")
+    lines += [f"   {t}: {_hosts_text(h, names)};" for t, h in cand]
+    lines += ["", f" Non-candidate host pending reasons ({n_non} of "
+              f"{n_hosts} hosts){':' if non else '.'}"]
+    lines += [f"   {t}: {_hosts_text(h, names)};" for t, h in non]
+    return lines
+
+
+def reason_lines(row, level, n_hosts):
+    if level == 1:
+        return key_reason(row)
+    if level in (2, 3):
+        return categorized(row, n_hosts, level == 3)
+    return jobfmt.pend_reasons(row)
