@@ -186,3 +186,65 @@ def test_user_max_jobs_default_row(make_cluster):
     jobid = cluster.submit("true")
     _pends_with(cluster, jobid, " The user has reached his/her job slot "
                 "limit;")
+
+
+# ------------------------------------------------- lsb.resources Limit sections
+def _limits(*sections):
+    lines = ["limits:"]
+    for section in sections:
+        first = True
+        for key, value in section.items():
+            lines.append(f"  {'- ' if first else '  '}{key}: {value}")
+            first = False
+    return "\n".join(lines) + "\n"
+
+
+def test_limit_on_users_with_all(make_cluster):
+    cluster = make_cluster(mxj=4, extra=_limits(
+        {"NAME": "per_user", "PER_USER": "all", "SLOTS": 2}))
+    _running(cluster, "-n", "2")
+    jobid = cluster.submit("true")
+    _pends_with(cluster, jobid, " Resource (slot) limit defined on user or "
+                "user group has been reached;")
+
+
+def test_limit_on_a_queue_leaves_other_queues_alone(make_cluster):
+    cluster = make_cluster(mxj=4, extra=_limits(
+        {"NAME": "short_q", "QUEUES": "short", "JOBS": 1}))
+    _running(cluster, "-q", "short")
+    jobid = cluster.submit("-q", "short", "true")
+    _pends_with(cluster, jobid, " JOBS limit defined for the queue has been "
+                "reached;")
+    other = cluster.submit("-q", "normal", "true")
+    cluster.wait_stat(other, "DONE")
+
+
+def test_limit_per_host_is_a_host_reason(make_cluster):
+    cluster = make_cluster(mxj=4, extra=_limits(
+        {"NAME": "per_host", "PER_HOST": "all", "SLOTS": 1}))
+    _running(cluster)
+    jobid = cluster.submit("true")
+    _pends_with(cluster, jobid, " Resource (slot) limit defined on host "
+                "and/or host group has been reached: 1 host;")
+
+
+def test_limit_on_a_project(make_cluster):
+    cluster = make_cluster(mxj=4, extra=_limits(
+        {"NAME": "proj", "PROJECTS": "p1", "SLOTS": 1}))
+    _running(cluster, "-P", "p1")
+    jobid = cluster.submit("-P", "p1", "true")
+    _pends_with(cluster, jobid, " Resource (slot) limit defined on project "
+                "has been reached;")
+    other = cluster.submit("-P", "p2", "true")
+    cluster.wait_stat(other, "DONE")
+
+
+def test_limit_on_mem_counts_rusage(make_cluster):
+    cluster = make_cluster(mxj=4, extra=_limits({"NAME": "mem", "MEM": 100}))
+    _running(cluster, "-R", "rusage[mem=60]")
+    jobid = cluster.submit("-R", "rusage[mem=60]", "true")
+    _pends_with(cluster, jobid, " Resource (mem) limit defined cluster-wide "
+                "has been reached;")
+    small = cluster.submit("-R", "rusage[mem=30]", "true")
+    cluster.wait_stat(small, "DONE")
+

@@ -165,10 +165,14 @@ _add("lsf.conf", NOT_CARRIED, "LSF_LINK_PATH LSF_DEFAULT_INSTALL LSB_MODE "
      why="LSF installer setting; xce writes its own lsf.conf view")
 
 # --- lsb.resources Limit ----------------------------------------------------
-_add("limit", ACCEPTED, "NAME SLOTS JOBS MEM SWP TMP SLOTS_PER_PROCESSOR "
-     "RESOURCE INELIGIBLE")
-_add("limit", ACCEPTED, "USERS PER_USER QUEUES PER_QUEUE HOSTS PER_HOST "
-     "PROJECTS PER_PROJECT LIC_PROJECTS APPS PER_APP", "list")
+# SLOTS, JOBS and MEM (against rusage[mem]) over users, queues, hosts and
+# projects are applied by the scheduler; a limit that names an application
+# or license project consumer is left out whole.
+_add("limit", ENFORCED, "NAME SLOTS JOBS MEM")
+_add("limit", ACCEPTED, "SWP TMP SLOTS_PER_PROCESSOR RESOURCE INELIGIBLE")
+_add("limit", ENFORCED, "USERS PER_USER QUEUES PER_QUEUE HOSTS PER_HOST "
+     "PROJECTS PER_PROJECT", "list")
+_add("limit", ACCEPTED, "LIC_PROJECTS APPS PER_APP", "list")
 
 # --- lsb.applications -------------------------------------------------------
 _add("application", ACCEPTED, "DESCRIPTION RES_REQ GPU_REQ ENV_VARS", "text")

@@ -7,7 +7,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from xce.config import keys, units
+from xce.config import keys, limitcheck, units
 from xce.config.lsf import hostnames
 from xce.config.model import Config, HostConf, QueueConf
 
@@ -87,6 +87,7 @@ def load(envdir):
     _hosts(cfg, raw.get("hosts") or {}, check)
     _groups(cfg, raw, check)
     _queues(cfg, raw.get("queues") or {}, check)
+    limitcheck.check(cfg, raw, check)
     if not cfg.queues:
         check.errors.append(f"{path}: queues: at least one queue is needed")
     for name in cfg.default_queues:

@@ -23,6 +23,9 @@ _CONSUMERS = {"USERS": ("users", False), "PER_USER": ("users", True),
               "PER_PROJECT": ("projects", True),
               "HOSTS": ("hosts", False), "PER_HOST": ("hosts", True)}
 
+# Consumers xce does not track: a limit naming one is left out whole.
+_UNSUPPORTED = ("APPS", "PER_APP", "LIC_PROJECTS")
+
 
 def limits(cfg):
     """The cluster's limits (scheduler Limit objects), cached on cfg."""
@@ -67,6 +70,11 @@ def _limit_sections(cfg):
 
 
 def _limit(cfg, index, section):
+    for key in _UNSUPPORTED:
+        if _words(section.get(key)) not in ([], ["-"]):
+            # Applying it without that consumer would limit more jobs
+            # than the site meant.
+            raise ValueError(f"{key} consumers are not supported")
     lim = Limit(name=str(section.get("NAME") or f"limit{index + 1}"))
     for key, (kind, per) in _CONSUMERS.items():
         words = _words(section.get(key))

@@ -1,0 +1,301 @@
+"""Allocation limits (lsb.resources Limit, lsb.users MAX_JOBS), queue
+PJOB_LIMIT and queue fairshare in the pure scheduler, and their building
+from xce.yaml."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from xce.config.load import ConfigError, load
+from xce.config.model import Config
+from xce.controller import limitconf
+from xce.scheduler import fairshare, resreq
+from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
+from xce.scheduler.limits import Consumer, Limit, Limits
+
+
+def _hosts(*specs):
+    out = []
+    for name, slots, *rest in specs:
+        res = {"hname": name, "ncpus": rest[0] if rest else slots,
+               "maxmem": 1000, "mem": 1000}
+        out.append(HostView(name, "ok", slots, resources=res, mem_total=1000))
+    return out
+
+
+def _job(n, user="u", queue="normal", lo=1, rr=None, project="default"):
+    rr = resreq.parse(rr) if rr else None
+    return PendingJob((n, 0), queue, user, lo, n, resreq=rr, project=project)
+
+
+def _users(*names, per=False, excluded=()):
+    members = None if names == ("all",) else frozenset(names)
+    return Consumer(members, frozenset(excluded), per)
+
+
+def _run(limits, jobs, hosts=None, queues=None):
+    lim = Limits(limits)
+    return schedule(queues or [QueueView("normal", 30), QueueView("q2", 20)],
+                    hosts or _hosts(("a", 8)), jobs, None, lim)
+
+
+def _started(out):
+    return sorted(key[0] for key, _ in out.dispatch)
+
+
+def _text(out, n):
+    return out.reasons[(n, 0)][0][0]
+
+
+# ------------------------------------------------------------- job-wide limits
+def test_users_limit_sums_its_users_per_user_counts_each():
+    summed = Limit(slots=2, users=_users("u", "v"))
+    jobs = [_job(1, "u"), _job(2, "v"), _job(3, "u")]
+    out = _run([summed], jobs)
+    assert _started(out) == [1, 2]
+    assert _text(out, 3) == ("Resource (slot) limit defined on user or "
+                             "user group has been reached")
+    each = Limit(slots=2, users=_users("u", "v", per=True))
+    assert _started(_run([each], jobs)) == [1, 2, 3]
+
+
+def test_all_with_an_exclusion():
+    lim = Limit(slots=1, users=_users("all", per=True, excluded=("boss",)))
+    jobs = [_job(1, "u"), _job(2, "u"), _job(3, "boss"), _job(4, "boss")]
+    assert _started(_run([lim], jobs)) == [1, 3, 4]
+
+
+@pytest.mark.parametrize("kind, text", [
+    ("queues", "Resource (slot) limit defined on queue has been reached"),
+    ("projects", "Resource (slot) limit defined on project has been "
+                 "reached"),
+    (None, "Resource (slot) limit defined cluster-wide has been reached"),
+])
+def test_reason_names_the_consumer_kind(kind, text):
+    lim = Limit(slots=1)
+    if kind == "queues":
+        lim.queues = Consumer(frozenset(["normal"]))
+    elif kind == "projects":
+        lim.projects = Consumer(frozenset(["p1"]))
+    out = _run([lim], [_job(1, project="p1"), _job(2, project="p1")])
+    assert _started(out) == [1]
+    assert _text(out, 2) == text
+
+
+def test_per_queue_and_per_project_count_each_separately():
+    lim = Limit(slots=1, queues=Consumer(None, per=True))
+    jobs = [_job(1), _job(2), _job(3, queue="q2")]
+    assert _started(_run([lim], jobs)) == [1, 3]
+    lim = Limit(slots=1, projects=Consumer(None, per=True))
+    jobs = [_job(1, project="x"), _job(2, project="y"), _job(3, project="x")]
+    assert _started(_run([lim], jobs)) == [1, 2]
+
+
+def test_jobs_limit_counts_jobs_not_slots():
+    lim = Limit(jobs=2)
+    out = _run([lim], [_job(1, lo=4), _job(2, lo=2), _job(3)])
+    assert _started(out) == [1, 2]
+    assert _text(out, 3) == "JOBS limit defined cluster-wide has been reached"
+
+
+def test_mem_limit_counts_rusage_mem():
+    lim = Limit(mem=500, users=_users("u"))
+    jobs = [_job(1, rr="rusage[mem=300]"), _job(2, rr="rusage[mem=300]"),
+            _job(3)]
+    out = _run([lim], jobs)
+    assert _started(out) == [1, 3]
+    assert _text(out, 2) == ("Resource (mem) limit defined on user or user "
+                             "group has been reached")
+
+
+def test_zero_forbids_and_other_consumers_are_free():
+    lim = Limit(slots=0, users=_users("guest"))
+    out = _run([lim], [_job(1, "guest"), _job(2, "u")])
+    assert _started(out) == [2]
+
+
+def test_n_max_is_cut_to_what_the_limit_leaves():
+    lim = Limit(slots=3)
+    job = PendingJob((1, 0), "normal", "u", 1, 1, max_slots=8)
+    out = _run([lim], [job])
+    assert out.dispatch == [((1, 0), ["a"] * 3)]
+
+
+def test_running_jobs_charged_by_the_caller_count():
+    lim = Limits([Limit(slots=2, users=_users("u"))])
+    lim.charge("u", "normal", "default", {"a": 2})
+    out = schedule([QueueView("normal", 30)], _hosts(("a", 8)), [_job(1)],
+                   None, lim)
+    assert out.dispatch == []
+    assert lim.used[(0, "*", "*", "*", "*")] == [2, 1, 0.0]   # not mutated
+
+
+# ------------------------------------------------------------ per-host limits
+def test_per_host_limit_is_a_host_reason():
+    lim = Limit(slots=1, hosts=Consumer(None, per=True))
+    out = _run([lim], [_job(i) for i in (1, 2, 3)],
+               hosts=_hosts(("a", 4), ("b", 4)))
+    assert _started(out) == [1, 2]
+    assert out.reasons[(3, 0)] == [[
+        "Resource (slot) limit defined on host and/or host group has been "
+        "reached", ["a", "b"]]]
+
+
+def test_hosts_limit_only_on_its_hosts():
+    lim = Limit(slots=1, hosts=Consumer(frozenset(["a"])))
+    out = _run([lim], [_job(i) for i in (1, 2, 3)],
+               hosts=_hosts(("a", 4), ("b", 1)))
+    assert _started(out) == [1, 2]
+    assert sorted(h for _, hs in out.dispatch for h in hs) == ["a", "b"]
+
+
+def test_per_host_jobs_limit():
+    lim = Limit(jobs=1, hosts=Consumer(None, per=True))
+    out = _run([lim], [_job(1, lo=2), _job(2)], hosts=_hosts(("a", 4)))
+    assert _started(out) == [1]
+    assert out.reasons[(2, 0)][0][0] == ("JOBS limit defined on host or "
+                                         "host group has been reached")
+
+
+# ---------------------------------------------------------------- PJOB_LIMIT
+def test_pjob_limit_rounds_up_per_cpu():
+    q = QueueView("normal", 30, pjob_limit=1.5)
+    out = schedule([q], _hosts(("a", 8, 1)), [_job(i) for i in (1, 2, 3)])
+    assert _started(out) == [1, 2]          # ceil(1.5 x 1 CPU) = 2
+    assert out.reasons[(3, 0)] == [["Queue's per-CPU job slot limit "
+                                    "reached", ["a"]]]
+
+
+# ------------------------------------------------------ building from YAML
+def _cfg(raw, groups=None):
+    cfg = Config(path=Path("xce.yaml"), raw=raw,
+                 params={"LSF_UNIT_FOR_LIMITS": "MB"})
+    cfg.user_groups = groups or {}
+    cfg.hosts = {"h1": None, "h2": None, "h3": None}
+    cfg.host_groups = {"hg": ["h1", "h2"]}
+    return cfg
+
+
+def test_yaml_limit_sections_and_max_jobs():
+    cfg = _cfg({"limits": [
+        {"NAME": "l1", "PER_USER": "chem ~carol", "QUEUES": "normal",
+         "SLOTS": 4, "MEM": "2G"},
+        {"NAME": "l2", "PER_HOST": "hg", "JOBS": "-", "SLOTS": 2},
+        {"NAME": "apps", "APPS": "fluent", "SLOTS": 1}],
+        "users": {"alice": {"MAX_JOBS": 3}, "chem": {"MAX_JOBS": 5},
+                  "default": {"MAX_JOBS": 1}, "bob": {"MAX_JOBS": "-"}}},
+        groups={"chem": ["alice", "carol"]})
+    lims = {lim.name: lim for lim in limitconf.limits(cfg)}
+    assert "apps" not in lims               # an APPS consumer: left out
+    l1 = lims["l1"]
+    assert l1.users == Consumer(frozenset(["alice"]), per=True)
+    assert (l1.slots, l1.mem, l1.jobs) == (4, 2048, None)
+    assert lims["l2"].hosts == Consumer(frozenset(["h1", "h2"]), per=True)
+    assert lims["MAX_JOBS alice"].users == Consumer(frozenset(["alice"]))
+    assert lims["MAX_JOBS chem"].slot_reason == \
+        "One of the user's groups has reached its job slot limit"
+    default = lims["MAX_JOBS default"].users
+    assert default.matches("zed") and not default.matches("alice")
+    assert "MAX_JOBS bob" not in lims
+
+
+def test_bad_limits_users_and_fairshare_are_config_errors(tmp_path):
+    (tmp_path / "xce.yaml").write_text(
+        "queues:\n  normal:\n    FAIRSHARE: USER_SHARES[[a]]\n"
+        "users:\n  alice:\n    MAX_JOBS: lots\n"
+        "limits:\n  - NAME: bad\n    SLOTS: many\n    SLOTZ: 1\n"
+        "    MEM: 12XB\n")
+    with pytest.raises(ConfigError) as caught:
+        load(tmp_path)
+    text = "\n".join(caught.value.errors)
+    assert "xce.yaml:3: FAIRSHARE: USER_SHARES[[a]]: each entry" in text
+    assert "xce.yaml:6: MAX_JOBS: 'lots' is not a whole number" in text
+    assert "xce.yaml:9: SLOTS: 'many' is not a whole number" in text
+    assert "xce.yaml:10: SLOTZ: unknown limit key (did you mean SLOTS?)" \
+        in text
+    assert "xce.yaml:11: MEM: 12XB: bad MEM value" in text
+
+
+# ------------------------------------------------------------------ fairshare
+def test_parse_user_shares():
+    assert fairshare.parse("USER_SHARES[[alice, 2] [grp, 1] [default,1]]") \
+        == [("alice", 2.0), ("grp", 1.0), ("default", 1.0)]
+    for bad in ("USER_SHARES[]", "SHARES[[a, 1]]", "USER_SHARES[[a]]"):
+        with pytest.raises(fairshare.FairshareError):
+            fairshare.parse(bad)
+
+
+def test_priority_follows_lsf_formula():
+    p = fairshare.Policy([("u", 10)])
+    # 10 / (1h cpu x 0.7 + 2h run x 0.7 + (1 + 3 slots) x 3)
+    got = p.priority(10, 3, fairshare.Usage(2.0, 5.0, 1.0))
+    assert got == pytest.approx(10 / (0.7 + 1.4 + 12))
+    hist = fairshare.Policy([("u", 10)], factors=fairshare.Factors(
+        hist_run_time=True))
+    assert hist.priority(10, 3, fairshare.Usage(2.0, 5.0, 1.0)) == \
+        pytest.approx(10 / (0.7 + 7 * 0.7 + 12))
+    assert fairshare.decay(5 * 3600, 5) == pytest.approx(0.1)
+
+
+def test_accounts_user_group_default():
+    p = fairshare.Policy([("alice", 5), ("chem", 2), ("phys@", 3),
+                          ("default", 1)],
+                         {"chem": ["bob", "carol"], "phys": ["dan"]})
+    assert p.account("alice") == ("alice", 5)
+    assert p.account("carol") == ("chem", 2)
+    assert p.account("dan") == ("dan", 3)
+    assert p.account("zed") == ("zed", 1)
+    assert fairshare.Policy([("a", 1)]).account("b") == ("b", 0.0)
+
+
+def _fair_queue(pairs, usage=None, running=None, groups=None):
+    return QueueView("fair", 30, fairshare=fairshare.Policy(pairs, groups),
+                     fair_usage=usage or {}, user_used=running or {},
+                     used=sum((running or {}).values()))
+
+
+def test_fairshare_alternates_equal_users():
+    q = _fair_queue([("default", 1)])
+    jobs = [_job(i, "a", "fair") for i in (1, 2, 3)] + \
+        [_job(i, "b", "fair") for i in (4, 5, 6)]
+    out = schedule([q], _hosts(("h", 4)), jobs)
+    assert _started(out) == [1, 2, 4, 5]
+
+
+def test_fairshare_favours_shares_and_less_use():
+    jobs = [_job(i, "a", "fair") for i in (1, 2, 3)] + \
+        [_job(i, "b", "fair") for i in (4, 5, 6)]
+    q = _fair_queue([("a", 3), ("b", 1)])
+    assert _started(schedule([q], _hosts(("h", 4)), jobs)) == [1, 2, 3, 4]
+    q = _fair_queue([("default", 1)], running={"a": 2})
+    assert _started(schedule([q], _hosts(("h", 2)), jobs)) == [4, 5]
+    q = _fair_queue([("default", 1)],
+                    usage={"b": fairshare.Usage(10.0, 0.0, 0.0)})
+    assert _started(schedule([q], _hosts(("h", 1)), jobs)) == [1]
+
+
+def test_fairshare_group_members_share_one_account_fcfs():
+    q = _fair_queue([("chem", 1), ("default", 1)],
+                    groups={"chem": ["a", "c"]})
+    jobs = [_job(1, "a", "fair"), _job(2, "c", "fair"), _job(3, "b", "fair"),
+            _job(4, "b", "fair")]
+    # chem (a, c) and b alternate; within chem, FCFS.
+    out = schedule([q], _hosts(("h", 2)), jobs)
+    assert _started(out) == [1, 3]
+
+
+# --------------------------------------------------------------- determinism
+def test_same_snapshot_same_answer_with_limits_and_fairshare():
+    rng = random.Random(7)
+    lims = [Limit(slots=3, users=_users("all", per=True)),
+            Limit(jobs=2, hosts=Consumer(None, per=True)),
+            Limit(slots=5, queues=Consumer(frozenset(["fair"])))]
+    hosts = _hosts(*[(f"h{i}", 4) for i in range(6)])
+    jobs = [_job(i, rng.choice("abcd"), rng.choice(["normal", "fair"]),
+                 lo=rng.choice([1, 1, 2])) for i in range(1, 60)]
+    queues = [QueueView("normal", 30), _fair_queue([("default", 1)])]
+    first = schedule(queues, hosts, jobs, None, Limits(lims))
+    again = schedule(queues, hosts, list(reversed(jobs)), None, Limits(lims))
+    assert first.dispatch == again.dispatch
+    assert first.reasons == again.reasons

@@ -1,0 +1,66 @@
+"""Validation of the xce.yaml parts the scheduler's limits and fairshare
+read: ``limits:`` (lsb.resources Limit sections), ``users:`` MAX_JOBS and
+queue FAIRSHARE.  Errors name file, line and key through the loader's
+checker; nothing here changes the configuration."""
+
+from xce.config import keys, units
+
+_COUNTS = ("SLOTS", "JOBS")
+
+
+def check(cfg, raw, check_):
+    _limits(raw.get("limits"), check_)
+    _users(raw.get("users"), check_)
+    for name, props in (raw.get("queues") or {}).items():
+        if props and props.get("FAIRSHARE"):
+            _fairshare(props, check_)
+
+
+def _limits(sections, check_):
+    if sections is None:
+        return
+    if not isinstance(sections, list):
+        check_.errors.append(f"{check_.path}: limits: must be a list of "
+                             "Limit sections")
+        return
+    known = keys.known("limit")
+    for section in sections:
+        if not isinstance(section, dict):
+            continue
+        check_.unknown_keys(section, known, "limit")
+        for key in _COUNTS:
+            _whole(section, key, check_)
+        mem = section.get("MEM")
+        if mem is not None and str(mem).strip() not in ("-", ""):
+            text = str(mem).strip()
+            try:
+                if not text.endswith("%"):
+                    units.memory_kb(text)
+            except ValueError as e:
+                check_.error(section, "MEM", str(e).replace("MEMLIMIT",
+                                                            "MEM"))
+
+
+def _users(rows, check_):
+    for name, row in (rows or {}).items():
+        if isinstance(row, dict):
+            _whole(row, "MAX_JOBS", check_)
+
+
+def _whole(node, key, check_):
+    value = node.get(key)
+    if value is None or str(value).strip() in ("-", ""):
+        return
+    try:
+        if int(str(value).strip()) < 0:
+            raise ValueError
+    except ValueError:
+        check_.error(node, key, f"{value!r} is not a whole number")
+
+
+def _fairshare(props, check_):
+    from xce.scheduler import fairshare     # pure, stdlib only
+    try:
+        fairshare.parse(props["FAIRSHARE"])
+    except fairshare.FairshareError as e:
+        check_.error(props, "FAIRSHARE", str(e))
