@@ -53,6 +53,9 @@ class JobTable:
         self.timers = []        # heap of (when, seq, action, key, arg)
         self._seq = 0
         self.outbox = []        # messages for the controller
+        # Called with (pid, status, rusage) for a child that is no job,
+        # such as a blaunch task (xce.agent.tasks); True if it was one.
+        self.other_child = None
 
     # -- timers ------------------------------------------------------------
     def at(self, when, action, key, arg=None):
@@ -252,6 +255,8 @@ class JobTable:
                 break
             key = self.by_pid.pop(pid, None)
             if key is None:
+                if self.other_child is not None:
+                    self.other_child(pid, status, ru)
                 continue        # a report appender or an orphan we inherited
             code = (os.WEXITSTATUS(status) if os.WIFEXITED(status)
                     else 128 + os.WTERMSIG(status))

@@ -13,6 +13,7 @@ import struct
 import time
 
 from xce.agent.jobs import SAMPLE_INTERVAL, JobTable
+from xce.agent.tasks import TaskTable
 from xce.agent.protocol import VERSION, LineReader, ProtocolError, encode
 from xce.agent import hostinfo
 
@@ -25,6 +26,8 @@ class AgentServer:
         self.dir = workdir
         self.now = now
         self.table = JobTable(workdir, output_dir, now)
+        self.tasks = TaskTable(self.table.outbox, now)
+        self.table.other_child = self.tasks.exited
         self.sel = selectors.DefaultSelector()
         self.conn = None
         self.reader = None
@@ -72,7 +75,7 @@ class AgentServer:
 
     def _timeout(self):
         deadlines = [self.next_sample if self.table.running else None,
-                     self.table.next_deadline()]
+                     self.table.next_deadline(), self.tasks.next_deadline()]
         deadlines = [d for d in deadlines if d is not None]
         if not deadlines:
             return None
@@ -89,6 +92,7 @@ class AgentServer:
         self.table.reap()
         now = self.now()
         self.table.run_timers(now)
+        self.tasks.run_timers(now)
         if self.table.running and now >= self.next_sample:
             self.table.sample()
             self.next_sample = now + SAMPLE_INTERVAL
@@ -147,6 +151,11 @@ class AgentServer:
             try:
                 if op == "signal":
                     self.table.signal(msg)
+                    self.tasks.signal(msg)      # blaunch tasks go along
+                elif op == "task":
+                    self.tasks.start(msg)
+                elif op == "task_kill":
+                    self.tasks.kill_job(msg)
                 elif op == "ack":
                     self.table.acked(msg)
                 elif op == "ping":

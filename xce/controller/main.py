@@ -15,7 +15,7 @@ import time
 from xce.config import load as config_load
 from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agents, control, dispatch, reconcile
-from xce.controller import hostloss, messages, modify
+from xce.controller import blaunch, hostloss, messages, modify
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller.submit import Rejected, new_jobs, user_of
@@ -178,7 +178,10 @@ class Controller:
 
     def emit(self, kind, job, **data):
         """Record an event and apply it to the job, in the open batch."""
+        hosts, attempt = job.get("exec_hosts"), job.get("attempt")
         apply(job, kind, data, self.now)
+        if hosts and job["stat"] in states.FINISHED | states.PENDING:
+            blaunch.job_ended(self, job, hosts, attempt)  # its tasks die
         self.index.note(job)
         self.store.event(self.now, kind, job["jobid"], job["idx"], **data)
         self.store.save_job(job)
@@ -206,13 +209,14 @@ class Controller:
 
     def send_signal(self, job, sig, reason):
         host = (job["exec_hosts"] or "").split()[:1]
-        link = self.links.get(host[0]) if host else None
-        if link is not None:
-            link.queue({"op": "signal", "job": job["jobid"], "idx": job["idx"],
-                        "attempt": job["attempt"], "signal": sig,
-                        "reason": reason,
-                        "interval": self.cfg.param_int(
-                            "JOB_TERMINATE_INTERVAL", 10)})
+        msg = {"op": "signal", "job": job["jobid"], "idx": job["idx"],
+               "attempt": job["attempt"], "signal": sig, "reason": reason,
+               "interval": self.cfg.param_int("JOB_TERMINATE_INTERVAL", 10)}
+        # The other hosts of the job signal the tasks blaunch put there.
+        for name in host + blaunch.other_hosts(job):
+            link = self.links.get(name)
+            if link is not None:
+                link.queue(msg)
 
     def reconfig(self, check_only=False):
         try:
@@ -275,6 +279,8 @@ class Controller:
                 return self._submit_many(req.uid, doc)
             if kind in messages.KINDS:
                 return messages.handle(self, user, doc, self.now)
+            if kind == blaunch.KIND:
+                return blaunch.handle(self, user, doc, self.now)
             if kind == "control":
                 return control.control(self, user, doc, self.now)
             if kind == "admin":

@@ -8,7 +8,7 @@ otherwise ignored, and a stale copy still running is killed (fenced).
 import logging
 import signal
 
-from xce.controller import dispatch, hostloss
+from xce.controller import blaunch, dispatch, hostloss
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -26,6 +26,8 @@ def handle(ctl, host, msgs):
                 _usage(ctl, msg)
             elif op == "finished":
                 _finished(ctl, host, msg)
+            elif op == "task_exit":
+                blaunch.task_exit(ctl, host, msg)
             elif op != "pong":
                 log.warning("agent %s: unknown op %r", host, op)
         except (KeyError, TypeError, ValueError) as e:

@@ -1,0 +1,159 @@
+"""blaunch: tasks of a job started on each of its hosts through their agents,
+waited for, and killed with the job.
+
+Tasks append "<host> <pid>" to a file in the test's directory (shared with
+the hosts) and then wait for a "go" file, so nothing depends on timing.
+"""
+
+import os
+import shutil
+import signal
+import tempfile
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from tests.cluster.test_ssh_cluster import HOSTS, SLOTS, Jobs
+from tests.lib.xcecluster import Cluster, _alive, wait_for
+
+# A task: record where it runs, wait for the go file, exit with its status.
+TASK = ('echo "$(hostname) $$" >>{d}/$LSB_JOBID.tasks; '
+        'while [ ! -e {d}/$LSB_JOBID.go ]; do sleep 0.05; done; '
+        'exit $(cat {d}/$LSB_JOBID.go)')
+
+
+@pytest.fixture(scope="module")
+def blclu(ssh_hosts):
+    if not ssh_hosts.users:
+        pytest.skip("test users need root")
+    root = tempfile.mkdtemp(prefix="xcebl-")
+    os.chmod(root, 0o755)
+    c = Cluster(root, ssh_hosts=ssh_hosts, mxj=SLOTS)
+    try:
+        c.start()
+        yield c
+    finally:
+        c.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def jobs(blclu, ssh_hosts):
+    """Jobs of root: blaunch runs inside the job, and on this machine the
+    venv's interpreter lives where other users cannot reach it (a test of
+    tasks as another user belongs to the agent's unit of work: see
+    test_blaunch_tasks_run_as_the_jobs_user)."""
+    user = ssh_hosts.users[0]
+    work = Path(tempfile.mkdtemp(prefix="w", dir=user.home))
+    wait_for(blclu._hosts_ok, timeout=40, what="every host to be ok")
+    js = Jobs(blclu, SimpleNamespace(name=None), work)
+    try:
+        yield js
+    finally:
+        js.cleanup()
+        for jobid in js.ids:
+            for _, pid in _tasks(js, jobid):
+                _kill(pid)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _kill(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def _debug(jobs, jobid):
+    out = jobs.work / f"{jobid}.out"
+    return (out.read_text() if out.exists() else "(no output)") + \
+        jobs.clu.log_tail()[-1500:]
+
+
+def _tasks(jobs, jobid):
+    try:
+        text = (jobs.work / f"{jobid}.tasks").read_text()
+    except FileNotFoundError:
+        return []
+    return [(h, int(p)) for h, p in (line.split() for line in text.splitlines())]
+
+
+def _job(jobs, extra=""):
+    """A 6-slot job over the three hosts whose script blaunches a task on
+    each distinct host and reports blaunch's exit status."""
+    task = TASK.format(d=jobs.work).replace("'", "'\\''")
+    script = (f'hosts=$(echo $LSB_HOSTS | tr " " "\\n" | uniq | tr "\\n" " "); '
+              f"blaunch -z \"$hosts\" /bin/sh -c '{task}'; "
+              f'echo "blaunch=$?" >{jobs.work}/$LSB_JOBID.rc{extra}')
+    return jobs.submit("-n", "6", "-R", "span[ptile=2]", command=script)
+
+
+def test_blaunch_runs_a_task_on_each_host_and_returns_their_status(jobs, ssh_hosts):
+    jobid = _job(jobs)
+    try:
+        wait_for(lambda: len(_tasks(jobs, jobid)) == 3, timeout=30,
+                 what="a task on each host")
+    except AssertionError:
+        raise AssertionError(_debug(jobs, jobid))
+    tasks = _tasks(jobs, jobid)
+    if ssh_hosts.mode == "netns":
+        assert sorted(h for h, _ in tasks) == sorted(HOSTS)
+    assert all(_alive(pid) for _, pid in tasks)
+    jobs.release(jobid, 3)
+    stat, code, _ = jobs.wait_finished(jobid)
+    assert (jobs.work / f"{jobid}.rc").read_text().strip() == "blaunch=3"
+    assert stat == "DONE"           # the script's last command succeeded
+    assert not any(_alive(pid) for _, pid in tasks)
+
+
+def test_blaunch_tasks_die_with_bkill(jobs, ssh_hosts):
+    jobid = _job(jobs)
+    wait_for(lambda: len(_tasks(jobs, jobid)) == 3, timeout=30,
+             what="a task on each host")
+    tasks = _tasks(jobs, jobid)
+    r = jobs.clu.run("bkill", str(jobid))
+    assert r.rc == 0, r
+    assert jobs.wait_finished(jobid)[0] == "EXIT"
+    for host, pid in tasks:
+        wait_for(lambda: not _alive(pid), timeout=20,
+                 what=f"the task on {host} to die")
+
+
+def test_blaunch_outside_a_job_or_to_a_foreign_host_is_refused(jobs, blclu):
+    r = blclu.run("blaunch", "xh1", "true", env={"LSB_JOBID": ""})
+    assert r.rc == 255 and "LSB_JOBID" in r.err, r
+    script = f"blaunch nosuchhost true; echo $? >{jobs.work}/$LSB_JOBID.rc"
+    jobid = jobs.submit(command=script)
+    assert jobs.wait_finished(jobid)[0] == "DONE"
+    assert (jobs.work / f"{jobid}.rc").read_text().strip() == "255"
+
+
+def test_blaunch_tasks_run_as_the_jobs_user(blclu, ssh_hosts):
+    """blaunch called as the owner of a running job (with its LSB_JOBID),
+    from outside it: the request's kernel-given owner is what counts."""
+    from tests.cluster.test_ssh_cluster import JOB
+    user = ssh_hosts.users[0]
+    work = Path(tempfile.mkdtemp(prefix="w", dir=user.home))
+    os.chown(work, user.uid, user.gid)
+    wait_for(blclu._hosts_ok, timeout=40, what="every host to be ok")
+    js = Jobs(blclu, user, work)
+    try:
+        jobid = js.submit("-n", "6", "-R", "span[ptile=2]",
+                          command=JOB.format(d=work))
+        js.wait_running(jobid)
+        out = work / "who"
+        r = blclu.run("blaunch", "-z", " ".join(HOSTS), "/bin/sh", "-c",
+                      f'echo "$(id -un) $(hostname)" >>{out}; exit 4',
+                      user=user.name, cwd=work,
+                      env={"LSB_JOBID": str(jobid), "LSB_JOBINDEX": "0"})
+        assert r.rc == 4, r
+        lines = sorted(out.read_text().splitlines())
+        assert [x.split()[0] for x in lines] == [user.name] * 3
+        if ssh_hosts.mode == "netns":
+            assert [x.split()[1] for x in lines] == sorted(HOSTS)
+        js.release(jobid, 0)
+        assert js.wait_finished(jobid)[0] == "DONE"
+    finally:
+        js.cleanup()
+        shutil.rmtree(work, ignore_errors=True)

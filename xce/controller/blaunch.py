@@ -1,0 +1,89 @@
+"""blaunch requests: tasks of a running job started on the job's hosts.
+
+The request comes from inside the job, so its spool file's owner is the
+job's user (or an administrator).  Each named host gets a ``task`` message
+carrying the job's id and current attempt; its agent spawns the task as the
+job's user and reports ``task_exit``, which is recorded as a TASK_EXIT
+event that blaunch reads back from the store.  A report of another attempt
+is a stale copy's and is dropped.  Tasks are signalled with the job (every
+signal goes to all of its hosts) and killed when the job ends or is
+requeued (``task_kill`` to each of its hosts).
+"""
+
+import logging
+
+from xce.model import states
+from xce.model.jobid import show
+
+log = logging.getLogger("xce.controller")
+
+KIND = "blaunch"
+# What a task may take from blaunch's request, checked for type.
+_TEXT_KEYS = ("cwd", "stdout")
+
+
+def handle(ctl, user, doc, now):
+    jobid, idx = int(doc["job"]), int(doc.get("idx") or 0)
+    label = show(jobid, idx)
+    job = ctl.jobs.get((jobid, idx))
+    if job is None or job["stat"] not in states.RUNNING:
+        return {"ok": False, "error": f"Job <{label}>: Job is not running"}
+    if user != job["user"] and not ctl.is_admin(user):
+        return {"ok": False, "error": f"Job <{label}>: User permission denied"}
+    allocated = (job["exec_hosts"] or "").split()
+    hosts = [str(h) for h in doc["hosts"]]
+    if not hosts:
+        return {"ok": False, "error": "No host to launch tasks on"}
+    for host in hosts:
+        if host not in allocated:
+            return {"ok": False, "error": f"Host <{host}> is not allocated "
+                    f"to job <{label}>"}
+    argv = [str(a) for a in doc["argv"]]
+    if not argv:
+        return {"ok": False, "error": "No command to launch"}
+    for n, host in enumerate(hosts):
+        ctl.links[host].queue(_task_message(job, doc, argv, n))
+    ctl.store.event(now, "TASK_START", jobid, idx, task=doc["id"],
+                    hosts=hosts, attempt=job["attempt"])
+    return {"ok": True, "task": doc["id"], "hosts": hosts}
+
+
+def _task_message(job, doc, argv, n):
+    spec = job["spec"]
+    env = {str(k): str(v) for k, v in (doc.get("env") or {}).items()}
+    msg = {"op": "task", "job": job["jobid"], "idx": job["idx"],
+           "attempt": job["attempt"], "task": doc["id"], "n": n,
+           "argv": argv, "env": env, "uid": spec["uid"], "gid": spec["gid"],
+           "user": job["user"]}
+    for key in _TEXT_KEYS:
+        if isinstance(doc.get(key), str):
+            msg[key] = doc[key]
+    return msg
+
+
+def task_exit(ctl, host, msg):
+    """An agent's report that a task ended; a stale attempt's is dropped."""
+    job = ctl.jobs.get((int(msg["job"]), int(msg.get("idx", 0))))
+    if job is None or job["attempt"] != msg["attempt"]:
+        log.info("ignoring a stale task report of job %s attempt %s",
+                 msg["job"], msg["attempt"])
+        return
+    ctl.store.event(ctl.now, "TASK_EXIT", job["jobid"], job["idx"],
+                    task=msg["task"], n=msg.get("n"), host=host,
+                    exit_code=msg.get("exit_code"),
+                    cpu_time=msg.get("cpu_time"))
+
+
+def other_hosts(job):
+    """The job's hosts after its first, once each: where tasks may run."""
+    hosts = (job["exec_hosts"] or "").split()
+    return [h for h in dict.fromkeys(hosts[1:]) if h != hosts[0]]
+
+
+def job_ended(ctl, job, hosts, attempt):
+    """The job ended or went back to the queue: its tasks die everywhere."""
+    for host in dict.fromkeys(hosts.split()):
+        link = ctl.links.get(host)
+        if link is not None:
+            link.queue({"op": "task_kill", "job": job["jobid"],
+                        "idx": job["idx"], "attempt": attempt})
