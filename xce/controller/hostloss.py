@@ -40,16 +40,31 @@ def first_host(job):
     return hosts[0] if hosts else None
 
 
+def _state(ctl, now):
+    """This module's bookkeeping on the controller.  ``unknown`` holds the
+    keys of the jobs that may be UNKWN, so that a look costs what is lost,
+    not what the cluster runs (filled once from every job at start)."""
+    st = ctl.__dict__.get("_hostloss")
+    if st is None:
+        st = ctl.__dict__["_hostloss"] = {
+            "next": 0.0, "start": now, "marked": set(),
+            "unknown": {k for k, j in ctl.jobs.items()
+                        if j["stat"] == states.UNKWN}}
+    return st
+
+
 def mark_unknown(ctl, name):
     """NAME's agent is gone: its live jobs go UNKWN, remembering their state."""
-    for job in list(ctl.jobs.values()):
+    unknown = _state(ctl, ctl.now)["unknown"]
+    for key, job in list(ctl.jobs.items()):
         if job["stat"] in _LIVE and first_host(job) == name:
             ctl.emit("STATUS", job, stat=states.UNKWN, was=job["stat"])
+            unknown.add(key)
 
 
 def check(ctl, now):
     """One look, at most every CHECK_EVERY seconds, while a host is lost."""
-    st = ctl.__dict__.setdefault("_hostloss", {"next": 0.0, "start": now})
+    st = _state(ctl, now)
     if now < st["next"]:
         return
     st["next"] = now + CHECK_EVERY
@@ -59,11 +74,15 @@ def check(ctl, now):
     limit = grace(ctl)
     if now - st["start"] >= min(limit, HELLO_WAIT):
         # Never heard of since this controller started: lost all along.
-        for name in lost - st.setdefault("marked", set()):
+        for name in lost - st["marked"]:
             st["marked"].add(name)
             mark_unknown(ctl, name)
-    for job in list(ctl.jobs.values()):
-        if job["stat"] != states.UNKWN or first_host(job) not in lost:
+    for key in list(st["unknown"]):
+        job = ctl.jobs.get(key)
+        if job is None or job["stat"] != states.UNKWN:
+            st["unknown"].discard(key)      # known again, or over
+            continue
+        if first_host(job) not in lost:
             continue
         since = (job["spec"].get("unkwn") or {}).get("since")
         if since is None:       # UNKWN without a record: count from now
@@ -99,9 +118,7 @@ def rerunnable(ctl, job):
 
 def reset_after_hello(ctl, name):
     """NAME answered: should it be lost again, its jobs are marked anew."""
-    st = ctl.__dict__.get("_hostloss")
-    if st is not None:
-        st.setdefault("marked", set()).discard(name)
+    _state(ctl, ctl.now)["marked"].discard(name)
 
 
 def shown_status(ctl, name):

@@ -1,0 +1,77 @@
+"""Host loss decisions on a stand-in controller: UNKWN with a record that
+outlives the controller, then requeue or TERM_ZOMBIE after the grace period."""
+
+from types import SimpleNamespace
+
+from xce.controller import hostloss
+from xce.controller.apply import apply
+from xce.model import states
+
+
+class FakeCtl:
+    def __init__(self, grace=10, queue_rerun=None):
+        raw = {} if queue_rerun is None else {"RERUNNABLE": queue_rerun}
+        self.cfg = SimpleNamespace(
+            param_int=lambda name, d: grace if name == hostloss.GRACE_PARAM else d,
+            queues={"normal": SimpleNamespace(raw=raw)})
+        self.hosts = {"h1": {"seen": True}, "h2": {"seen": True}}
+        self.jobs, self.events, self.now = {}, [], 0.0
+
+    def add(self, jobid, host, stat=states.RUN, **spec):
+        self.jobs[(jobid, 0)] = {"jobid": jobid, "idx": 0, "stat": stat,
+                                 "exec_hosts": host, "queue": "normal",
+                                 "attempt": 1, "spec": dict(spec)}
+        return self.jobs[(jobid, 0)]
+
+    def emit(self, kind, job, **data):
+        apply(job, kind, data, self.now)
+        self.events.append((kind, job["jobid"], data))
+
+    def label(self, job):
+        return str(job["jobid"])
+
+
+def _lose(ctl, host, now):
+    ctl.now = now
+    ctl.hosts[host]["seen"] = False
+    hostloss.mark_unknown(ctl, host)
+
+
+def test_jobs_of_a_lost_host_are_unknown_with_their_state_kept_on_the_spec():
+    ctl = FakeCtl()
+    a, b = ctl.add(1, "h1", states.USUSP), ctl.add(2, "h2")
+    _lose(ctl, "h1", 100.0)
+    assert (a["stat"], b["stat"]) == (states.UNKWN, states.RUN)
+    assert a["spec"]["unkwn"] == {"was": states.USUSP, "since": 100.0}
+    apply(a, "STATUS", {"stat": states.USUSP}, 105.0)   # the host is back
+    assert "unkwn" not in a["spec"]
+
+
+def test_after_the_grace_period_rerunnable_jobs_requeue_and_others_exit():
+    ctl = FakeCtl(grace=10)
+    rerun, once = ctl.add(1, "h1", rerunnable=True), ctl.add(2, "h1")
+    _lose(ctl, "h1", 100.0)
+    hostloss.check(ctl, 109.0)
+    assert rerun["stat"] == once["stat"] == states.UNKWN
+    hostloss.check(ctl, 111.0)
+    assert rerun["stat"] == states.PEND and "unkwn" not in rerun["spec"]
+    assert hostloss.REQUEUED in rerun["pend_reason"]
+    assert (once["stat"], once["exit_reason"]) == (states.EXIT, "TERM_ZOMBIE")
+
+
+def test_the_grace_period_counts_from_the_recorded_time_after_a_restart():
+    ctl = FakeCtl(grace=10, queue_rerun="yes")
+    job = ctl.add(1, "h1")
+    _lose(ctl, "h1", 100.0)
+    restarted = FakeCtl(grace=10, queue_rerun="yes")
+    restarted.jobs = {(1, 0): job}          # as loaded from the store
+    restarted.hosts["h1"]["seen"] = False
+    hostloss.check(restarted, 111.0)
+    assert job["stat"] == states.PEND
+
+
+def test_bsub_rn_wins_over_a_rerunnable_queue():
+    ctl = FakeCtl(queue_rerun="Y")
+    assert hostloss.rerunnable(ctl, ctl.add(1, "h1"))
+    assert not hostloss.rerunnable(ctl, ctl.add(2, "h1", rerunnable=False))
+    assert not hostloss.rerunnable(FakeCtl(), ctl.add(3, "h1"))
