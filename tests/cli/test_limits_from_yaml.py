@@ -206,6 +206,12 @@ def test_limit_on_users_with_all(make_cluster):
     jobid = cluster.submit("true")
     _pends_with(cluster, jobid, " Resource (slot) limit defined on user or "
                 "user group has been reached;")
+    # blimits: one row per user in use, with used/limit.
+    r = cluster.run("blimits")
+    assert r.rc == 0, r
+    row = next(x for x in r.out.splitlines() if x.startswith("per_user"))
+    assert row.split() == ["per_user", "root", "-", "-", "-", "2/2", "-",
+                           "-", "-", "-"]
 
 
 def test_limit_on_a_queue_leaves_other_queues_alone(make_cluster):

@@ -213,29 +213,51 @@ SCOPE_COLUMNS = (("USERS", ("USERS", "PER_USER")),
 
 
 def blimits_text(reader, names=()):
-    """Each configured limit with its scope and its limit values.
-
-    Usage is not tracked per limit yet, so cells show ``-/limit``."""
+    """Each configured limit with its scope and its limit values.  Where
+    running jobs use a limit, one row per consumer in use shows
+    ``used/limit`` as the controller last counted it (``limit_usage`` in
+    the meta table); an unused limit shows ``-/limit``."""
     limits = [lim for lim in sections(reader)["limits"]
               if isinstance(lim, dict)]
     if names:
         limits = [lim for lim in limits if str(lim.get("NAME")) in names]
     if not limits:
         raise XceError("No resource usage found.")
+    usage = _limit_usage(reader)
     head = line(cell("NAME", 18), cell("USERS", 12), cell("QUEUES", 12),
                 cell("HOSTS", 12), cell("PROJECTS", 12),
                 *[rcell(c, 10) for c in LIMIT_COLUMNS])
     rows = ["", "INTERNAL RESOURCE LIMITS:", "", head]
     for i, lim in enumerate(limits):
         name = str(lim.get("NAME") or f"limit{i + 1}")
-        scope = [_scope(lim, keys) for _, keys in SCOPE_COLUMNS]
-        values = [_limit_cell(lim.get(c)) for c in LIMIT_COLUMNS]
-        rows.append(line(cell(name, 18), *[cell(s, 12) for s in scope],
-                         *[f"{v:>10} " for v in values]))
+        for used in usage.get(name) or [None]:
+            scope = [_scope(lim, keys, used) for _, keys in SCOPE_COLUMNS]
+            values = [_limit_cell(lim.get(c), used, c)
+                      for c in LIMIT_COLUMNS]
+            rows.append(line(cell(name, 18), *[cell(s, 12) for s in scope],
+                             *[f"{v:>10} " for v in values]))
     return "\n".join(rows)
 
 
-def _scope(lim, keys):
+def _limit_usage(reader):
+    """limit name -> its counters in use (dicts), from the meta table."""
+    try:
+        found = json.loads(reader.meta().get("limit_usage") or "[]")
+    except ValueError:
+        found = []
+    out = {}
+    for row in found:
+        if isinstance(row, dict):
+            out.setdefault(str(row.get("name")), []).append(row)
+    return out
+
+
+def _scope(lim, keys, used=None):
+    if used is not None:
+        # A PER_ limit counts each consumer: the row names the one in use.
+        mine = used.get(keys[0].lower())
+        if mine not in (None, "*"):
+            return str(mine)
     for key in keys:
         value = lim.get(key)
         if value not in (None, ""):
@@ -245,5 +267,15 @@ def _scope(lim, keys):
     return "-"
 
 
-def _limit_cell(value):
-    return "-" if value in (None, "") else f"-/{value}"
+_USED = {"SLOTS": "slots", "JOBS": "jobs", "MEM": "mem"}
+
+
+def _limit_cell(value, used=None, column=None):
+    if value in (None, ""):
+        return "-"
+    if used is None or column not in _USED:
+        return f"-/{value}"
+    amount = used.get(_USED[column]) or 0
+    if isinstance(amount, float):
+        amount = int(amount) if amount.is_integer() else round(amount, 1)
+    return f"{amount}/{value}"

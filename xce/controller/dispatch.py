@@ -1,6 +1,8 @@
 """From controller state to the scheduler's snapshot, and from a dispatch
 decision to the agent's start message."""
 
+import json
+
 from xce.controller import jobreq, limitconf
 from xce.model import states
 from xce.model.jobid import show
@@ -267,3 +269,22 @@ def start_message(ctl, job):
         "from_host": job["from_host"], "submit_time": job["submit_time"],
         "cluster": ctl.cfg.cluster_name, "restart": job["attempt"] > 1,
     }
+
+
+def publish_limit_usage(ctl, limits):
+    """What running jobs use of each lsb.resources limit, kept in the
+    store's meta table for blimits; written only when it changed."""
+    rows = []
+    for counter, (slots, jobs, mem) in sorted((limits.used if limits
+                                                else {}).items()):
+        lim = limits.limits[counter[0]]
+        if lim.slot_reason:
+            continue        # lsb.users MAX_JOBS: busers shows those
+        rows.append({"name": lim.name, "users": counter[1],
+                     "queues": counter[2], "projects": counter[3],
+                     "hosts": counter[4], "slots": slots, "jobs": jobs,
+                     "mem": mem})
+    text = json.dumps(rows)
+    if getattr(ctl, "_limit_usage", None) != text:
+        ctl._limit_usage = text
+        ctl.store.set_meta("limit_usage", text)

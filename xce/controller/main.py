@@ -337,6 +337,7 @@ class Controller:
     def _schedule(self):
         self.dirty = False
         queues, hosts, pending, arrays, limits = dispatch.snapshot(self)
+        dispatch.publish_limit_usage(self, limits)
         if not pending:
             return
         decisions = scheduler.schedule(queues, hosts, pending, arrays,
