@@ -181,14 +181,15 @@ def test_user_max_jobs(make_cluster):
 
 
 def test_user_max_jobs_default_row(make_cluster):
-    cluster = make_cluster(mxj=4, extra="users:\n  default:\n    MAX_JOBS: 2\n")
+    cluster = make_cluster(mxj=4,
+                           extra="users:\n  default:\n    MAX_JOBS: 2\n")
     _running(cluster, "-n", "2")
     jobid = cluster.submit("true")
     _pends_with(cluster, jobid, " The user has reached his/her job slot "
                 "limit;")
 
 
-# ------------------------------------------------- lsb.resources Limit sections
+# ------------------------------------------------ lsb.resources Limit sections
 def _limits(*sections):
     lines = ["limits:"]
     for section in sections:

@@ -299,3 +299,22 @@ def test_same_snapshot_same_answer_with_limits_and_fairshare():
     again = schedule(queues, hosts, list(reversed(jobs)), None, Limits(lims))
     assert first.dispatch == again.dispatch
     assert first.reasons == again.reasons
+
+
+def test_controller_charges_running_and_decayed_finished_hours():
+    from xce.controller import dispatch
+
+    class Ctl:
+        now = 10 * 3600.0
+    qv = QueueView("fair", 30, fairshare=fairshare.Policy([("default", 1)]))
+    running = {"stat": "RUN", "start_time": 9 * 3600.0, "end_time": None,
+               "nslots": 2, "user": "u", "cpu_time": 1800}
+    done = {"stat": "DONE", "start_time": 0.0, "end_time": 5 * 3600.0,
+            "nslots": 1, "user": "u", "cpu_time": 3600}
+    dispatch._fair_use(Ctl, running, qv)
+    dispatch._fair_use(Ctl, done, qv)
+    use = qv.fair_usage["u"]
+    assert use.run_hours == pytest.approx(2.0)      # 1 hour x 2 slots
+    # Finished 5 hours ago with HIST_HOURS 5: a tenth of its 5 hours.
+    assert use.hist_hours == pytest.approx(0.5)
+    assert use.cpu_hours == pytest.approx(0.5 + 0.1)

@@ -55,7 +55,7 @@ def _fair_use(ctl, job, qv):
     use of the queue: run time of running jobs as is, finished jobs' run
     time and all CPU time decayed by HIST_HOURS (times slots)."""
     start = job.get("start_time")
-    if not start:
+    if start is None:
         return
     hist_hours = qv.fairshare.factors.hist_hours
     end = job.get("end_time")
