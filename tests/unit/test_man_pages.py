@@ -105,12 +105,17 @@ def _click_command(script):
     target = next(line.split("=")[1].strip() for line in text.splitlines()
                   if "=" in line and line.split("=")[0].strip() == script)
     module = importlib.import_module(target.split(":")[0])
-    found = [v for v in vars(module).values() if isinstance(v, click.Command)]
+    from xce.cli.lsfargs import Parser
+    found = [v for v in vars(module).values()
+             if isinstance(v, (click.Command, Parser))]
     return found[0] if found else None
 
 
 def _option_strings(command):
     import click
+    from xce.cli.lsfargs import Parser
+    if isinstance(command, Parser):     # the light parser of hot commands
+        return {flag for opt in command.opts for flag in opt.flags}
     return {opt for p in command.params if isinstance(p, click.Option)
             for opt in p.opts + p.secondary_opts}
 

@@ -8,9 +8,7 @@ lines are options, and the command line wins over them).
 import os
 import sys
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Opt, Parser, UsageError, run
 from xce.client import submit as sub
 from xce.envdir import Site
 from xce.errors import XceError
@@ -19,39 +17,41 @@ from xce.spool.client import call
 NOT_SUBMITTED = ". Job not submitted."
 
 
-@lsf_command(help="Submit a job to the batch system.",
-             context_settings={"allow_interspersed_args": False})
-@click.option("-J", "name", metavar="job_name", help="Job name.")
-@click.option("-q", "queue", metavar="queue_name", help="Queue(s).")
-@click.option("-n", "slots", metavar="min[,max]", help="Number of slots.")
-@click.option("-o", "stdout", metavar="file", help="Append stdout (and stderr) to file.")
-@click.option("-oo", "stdout_over", metavar="file", help="Write stdout to file, overwriting.")
-@click.option("-e", "stderr", metavar="file", help="Append stderr to file.")
-@click.option("-eo", "stderr_over", metavar="file", help="Write stderr to file, overwriting.")
-@click.option("-i", "stdin", metavar="file", help="Read stdin from file.")
-@click.option("-cwd", "cwd", metavar="dir", help="Working directory of the job.")
-@click.option("-W", "runlimit", metavar="[hour:]minute", help="Run limit.")
-@click.option("-M", "memlimit", metavar="limit[unit]", help="Memory limit.")
-@click.option("-env", "env", metavar="all|none|vars", help="Environment to pass.")
-@click.option("-w", "depend", metavar="'dependency_expression'", help="Dependency condition.")
-@click.option("-R", "resreq", multiple=True, metavar="res_req", help="Resource requirement (repeatable).")
-@click.option("-P", "project", metavar="project", help="Project name.")
-@click.option("-sp", "priority", type=int, metavar="priority", help="User priority.")
-@click.option("-H", "hold", is_flag=True, help="Hold the job (PSUSP) until bresume.")
-@click.option("-K", "block", is_flag=True, help="Wait for the job to finish.")
-@click.option("-r", "rerunnable", is_flag=True, help="Rerunnable: requeue the job if its host is lost.")
-@click.option("-rn", "not_rerunnable", is_flag=True, help="Not rerunnable, whatever the queue says.")
-@click.option("-V", "version", is_flag=True, help="Print the version and exit.")
-@click.option("-pack", "pack", metavar="job_submission_file", help="Submit one job per line of the file, in one request.")
-@click.option("-nnodes", "nnodes", metavar="number", help="Refused: xce places slots with -n and -R span[] instead.")
-@click.argument("command", nargs=-1, type=click.UNPROCESSED)
-def cli(**opts):
-    return opts
+OPTIONS = [
+    Opt("-J", "name", metavar="job_name", help="Job name."),
+    Opt("-q", "queue", metavar="queue_name", help="Queue(s)."),
+    Opt("-n", "slots", metavar="min[,max]", help="Number of slots."),
+    Opt("-o", "stdout", metavar="file", help="Append stdout (and stderr) to file."),
+    Opt("-oo", "stdout_over", metavar="file", help="Write stdout to file, overwriting."),
+    Opt("-e", "stderr", metavar="file", help="Append stderr to file."),
+    Opt("-eo", "stderr_over", metavar="file", help="Write stderr to file, overwriting."),
+    Opt("-i", "stdin", metavar="file", help="Read stdin from file."),
+    Opt("-cwd", "cwd", metavar="dir", help="Working directory of the job."),
+    Opt("-W", "runlimit", metavar="[hour:]minute", help="Run limit."),
+    Opt("-M", "memlimit", metavar="limit[unit]", help="Memory limit."),
+    Opt("-env", "env", metavar="all|none|vars", help="Environment to pass."),
+    Opt("-w", "depend", metavar="'dependency_expression'", help="Dependency condition."),
+    Opt("-R", "resreq", multiple=True, metavar="res_req", help="Resource requirement (repeatable)."),
+    Opt("-P", "project", metavar="project", help="Project name."),
+    Opt("-sp", "priority", type=int, metavar="priority", help="User priority."),
+    Opt("-H", "hold", takes=False, help="Hold the job (PSUSP) until bresume."),
+    Opt("-K", "block", takes=False, help="Wait for the job to finish."),
+    Opt("-r", "rerunnable", takes=False, help="Rerunnable: requeue the job if its host is lost."),
+    Opt("-rn", "not_rerunnable", takes=False, help="Not rerunnable, whatever the queue says."),
+    Opt("-V", "version", takes=False, help="Print the version and exit."),
+    Opt("-pack", "pack", metavar="job_submission_file", help="Submit one job per line of the file, in one request."),
+    Opt("-nnodes", "nnodes", metavar="number", help="Refused: xce places slots with -n and -R span[] instead."),
+]
+PARSER = Parser("bsub", OPTIONS, args_metavar="command [arguments]",
+                help_text="Submit a job to the batch system.",
+                stop_at_first_arg=True)
 
 
 def _parse(words):
-    ctx = cli.make_context("bsub", list(words))
-    return ctx.params
+    """Options and command of a bsub command line (or of #BSUB lines)."""
+    values, args = PARSER.parse(list(words))
+    values["command"] = tuple(args)
+    return values
 
 
 def _merge(cli_opts, script_opts):
@@ -211,23 +211,19 @@ def _submit_pack(opts, site):
         spec = build_spec(line_opts, site)
         spec["queue_is_default"] = from_env
         return spec
-    from xce.client.pack import fast_parser
-    parse = fast_parser(cli, _parse_line)
-    return submit_pack(site, opts["pack"], parse, build, call)
+    return submit_pack(site, opts["pack"], _parse_line, build, call)
 
 
 def _parse_line(words):
     try:
         return _parse(words)
-    except click.exceptions.ClickException as e:
-        raise XceError(e.format_message())
+    except UsageError as e:
+        raise XceError(str(e))
 
 
 def main(argv=None):
-    def entry(**opts):
-        return submit(opts)
-    cli.callback = entry
-    run(cli, "bsub", argv)
+    run(PARSER, lambda values, args: submit(dict(values, command=tuple(args))),
+        argv)
 
 
 if __name__ == "__main__":

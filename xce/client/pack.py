@@ -10,8 +10,6 @@ what makes ten thousand submissions take seconds rather than minutes.
 import shlex
 import sys
 
-import click
-
 from xce.errors import EXIT_FAILURE, XceError
 
 NOT_SUBMITTED = ". Job not submitted."
@@ -50,45 +48,6 @@ def line_spec(words_text, parse, build):
     if not opts.get("command"):
         raise XceError("No command is specified")
     return build(opts)
-
-
-def fast_parser(command, slow):
-    """A parse(words) for a click command's plain forms (``-X value``,
-    ``-flag``, options before the command): click's own parser costs ~1 ms
-    a line, too slow for 10,000 lines.  Anything else (an unknown word,
-    ``-Jname``, ``--``) goes to SLOW, so both give the same result."""
-    table, defaults = {}, {}
-    for param in command.params:
-        defaults[param.name] = () if getattr(param, "multiple", False) \
-            else (False if getattr(param, "is_flag", False) else None)
-        for opt in getattr(param, "opts", ()):
-            if opt.startswith("-"):
-                table[opt] = param
-
-    def parse(words):
-        opts = dict(defaults)
-        i = 0
-        while i < len(words) and words[i].startswith("-"):
-            param = table.get(words[i])
-            if param is None or (not param.is_flag and i + 1 >= len(words)):
-                return slow(words)
-            if param.is_flag:
-                opts[param.name] = True
-                i += 1
-                continue
-            try:
-                value = param.type.convert(words[i + 1], param, None) \
-                    if param.type.name != "text" else words[i + 1]
-            except click.exceptions.BadParameter:
-                return slow(words)      # click words the error
-            if param.multiple:
-                opts[param.name] += (value,)
-            else:
-                opts[param.name] = value
-            i += 2
-        opts["command"] = tuple(words[i:])
-        return opts
-    return parse
 
 
 def share_env(specs):
