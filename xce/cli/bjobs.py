@@ -2,9 +2,7 @@
 
 import sys
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Opt, Parser, run
 from xce.client import jobfmt
 from xce.client.jobquery import Query
 from xce.envdir import Site
@@ -13,28 +11,32 @@ from xce.store.reader import Reader
 from xce.store.schema import JOB_COLUMNS
 
 
-@lsf_command(help="Display information about jobs.")
-@click.option("-a", "all_states", is_flag=True, help="All jobs, including recently finished ones.")
-@click.option("-d", "done", is_flag=True, help="Recently finished jobs only.")
-@click.option("-r", "running", is_flag=True, help="Running jobs only.")
-@click.option("-p", "pending", is_flag=True, help="Pending jobs, with their pending reasons.")
-@click.option("-p0", "plevel", flag_value=0, help="Pending jobs, classic reasons (as -p).")
-@click.option("-p1", "plevel", flag_value=1, help="Pending jobs, single key reason.")
-@click.option("-p2", "plevel", flag_value=2, help="Pending jobs, categorized reasons with host counts.")
-@click.option("-p3", "plevel", flag_value=3, help="Pending jobs, categorized reasons with host names.")
-@click.option("-UF", "unformatted", is_flag=True, help="Long format, one logical line per item (no wrapping).")
-@click.option("-s", "suspended", is_flag=True, help="Suspended jobs only.")
-@click.option("-w", "wide", is_flag=True, help="Wide format: nothing truncated.")
-@click.option("-l", "long", is_flag=True, help="Long format.")
-@click.option("-u", "user", metavar="user|all", help="Jobs of this user, or of all users.")
-@click.option("-q", "queue", metavar="queue", help="Jobs in this queue.")
-@click.option("-J", "name", metavar="name", help="Jobs with this name (* matches anything).")
-@click.option("-o", "fields", metavar="fields", help="Custom output fields.")
-@click.option("-json", "as_json", is_flag=True, help="JSON output (with -o).")
-@click.option("-noheader", "noheader", is_flag=True, help="No header line.")
-@click.argument("ids", nargs=-1)
-def cli(all_states, done, running, pending, plevel, unformatted, suspended,
-        wide, long, user, queue, name, fields, as_json, noheader, ids):
+OPTIONS = [
+    Opt("-a", "all_states", takes=False, help="All jobs, including recently finished ones."),
+    Opt("-d", "done", takes=False, help="Recently finished jobs only."),
+    Opt("-r", "running", takes=False, help="Running jobs only."),
+    Opt("-p", "pending", takes=False, help="Pending jobs, with their pending reasons."),
+    Opt("-p0", "plevel", takes=False, const=0, help="Pending jobs, classic reasons (as -p)."),
+    Opt("-p1", "plevel", takes=False, const=1, help="Pending jobs, single key reason."),
+    Opt("-p2", "plevel", takes=False, const=2, help="Pending jobs, categorized reasons with host counts."),
+    Opt("-p3", "plevel", takes=False, const=3, help="Pending jobs, categorized reasons with host names."),
+    Opt("-UF", "unformatted", takes=False, help="Long format, one logical line per item (no wrapping)."),
+    Opt("-s", "suspended", takes=False, help="Suspended jobs only."),
+    Opt("-w", "wide", takes=False, help="Wide format: nothing truncated."),
+    Opt("-l", "long", takes=False, help="Long format."),
+    Opt("-u", "user", metavar="user|all", help="Jobs of this user, or of all users."),
+    Opt("-q", "queue", metavar="queue", help="Jobs in this queue."),
+    Opt("-J", "name", metavar="name", help="Jobs with this name (* matches anything)."),
+    Opt("-o", "fields", metavar="fields", help="Custom output fields."),
+    Opt("-json", "as_json", takes=False, help="JSON output (with -o)."),
+    Opt("-noheader", "noheader", takes=False, help="No header line."),
+]
+PARSER = Parser("bjobs", OPTIONS, args_metavar="[jobid | \"jobid[index]\"] ...",
+                help_text="Display information about jobs.")
+
+
+def bjobs(all_states, done, running, pending, plevel, unformatted, suspended,
+          wide, long, user, queue, name, fields, as_json, noheader, ids):
     pending = pending or plevel is not None
     long = long or unformatted
     site = Site()
@@ -148,7 +150,7 @@ def _exit(query, rows, missing):
 
 
 def main(argv=None):
-    run(cli, "bjobs", argv)
+    run(PARSER, lambda values, ids: bjobs(**values, ids=tuple(ids)), argv)
 
 
 if __name__ == "__main__":

@@ -20,13 +20,18 @@ class Opt:
     """One option: its spellings, where its value goes, what it takes."""
 
     def __init__(self, flags, dest, takes=True, multiple=False, type=str,
-                 metavar="value", help=""):
+                 metavar="value", help="", const=True):
         self.flags = flags.split() if isinstance(flags, str) else list(flags)
         self.dest, self.takes, self.multiple = dest, takes, multiple
         self.type, self.metavar, self.help = type, metavar, help
+        # What a flag stores: True, or its own value when several flags
+        # share one destination (bjobs -p0 .. -p3).
+        self.const = const
 
     def default(self):
-        return () if self.multiple else (None if self.takes else False)
+        if self.multiple:
+            return ()
+        return None if self.takes or self.const is not True else False
 
 
 class Parser:
@@ -73,12 +78,12 @@ class Parser:
                 self._take(opt, "-" + rest[0], rest[1:] or None, words,
                            values)
                 return
-            values[opt.dest] = True
+            values[opt.dest] = opt.const
             rest = rest[1:]
 
     def _take(self, opt, flag, attached, words, values):
         if not opt.takes:
-            values[opt.dest] = True
+            values[opt.dest] = opt.const
             return
         if attached is None:
             if not words:
