@@ -5,7 +5,7 @@ from tests.lib.xcecluster import wait_for
 
 def _pids(cluster, jobid):
     """Process ids of a running job, from its agent's job directory."""
-    found = list(cluster.spool.glob(f"agents/*/jobs/{jobid}.0.*/pid"))
+    found = list(cluster.spool.glob(f"agents/*/jobs/*/{jobid}.0.*.pid"))
     return int(found[0].read_text()) if found else None
 
 

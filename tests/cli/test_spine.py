@@ -55,7 +55,7 @@ def test_job_environment_has_lsf_variables(cluster):
     assert env["LSB_QUEUE"] == "normal"
     host = env["LSB_HOSTS"]
     assert env["LSB_MCPU_HOSTS"] == f"{host} 1"
-    assert env["LSB_DJOB_HOSTFILE"].endswith("/hostfile")
+    assert env["LSB_DJOB_HOSTFILE"].endswith(".hosts")
     assert env["LSB_OUTPUTFILE"] == "env.out"
     assert env["LSB_SUBCWD"] == str(cluster.root)
 

@@ -67,7 +67,11 @@ def test_jobs_run_with_the_users_uid_gid_and_groups(shared, users):
         jobid = _jobid(_as(shared, user, "bsub", "-o", "id.out",
                            "id -u; id -g; id -G"))
         shared.wait_stat(jobid, "DONE")
-        lines = open(os.path.join(user.home, "id.out")).read().splitlines()
+        text = open(os.path.join(user.home, "id.out")).read()
+        # The report is appended with the user's rights, by another process.
+        wait_for(lambda: "Successfully completed." in open(
+            os.path.join(user.home, "id.out")).read(), what="the job report")
+        lines = text.splitlines()
         pw = pwd.getpwnam(user.name)
         assert lines[0] == str(pw.pw_uid)
         assert lines[1] == str(pw.pw_gid)

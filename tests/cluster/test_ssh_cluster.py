@@ -115,7 +115,7 @@ class Jobs:
             self.release(jobid, 0)
         for pattern in AGENT_DIRS:
             for jobid in self.ids:
-                for pidfile in self.clu.spool.glob(f"{pattern}/jobs/{jobid}.*/pid"):
+                for pidfile in self.clu.spool.glob(f"{pattern}/jobs/*/{jobid}.*.pid"):
                     _killpg(pidfile)
 
 

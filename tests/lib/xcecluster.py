@@ -163,7 +163,7 @@ class Cluster:
     def _kill_jobs(self):
         """Kill every job process this cluster started, by its recorded pid."""
         for pidfile in (p for pattern in AGENT_DIRS
-                        for p in self.spool.glob(f"{pattern}/jobs/*/pid")):
+                        for p in self.spool.glob(f"{pattern}/jobs/*/*.pid")):
             pid = _read_pid(pidfile)
             if pid and _alive(pid):
                 try:

@@ -23,7 +23,7 @@ def lsf_variables(msg, jobdir, hostfile):
         "LS_SUBCWD": msg["subcwd"],
         "LSB_SUB_HOST": msg["from_host"],
         "LSB_EXECHOSTS": " ".join(counts),
-        "LSB_JOBFILENAME": f"{jobdir}/job",
+        "LSB_JOBFILENAME": f"{jobdir}.job",
         "LSB_OUTPUTFILE": msg["stdout"],
         "LSB_BATCH_JID": str(msg["job"]),
         "LSFUSER": msg["user"],

@@ -7,10 +7,8 @@ Decisions about what to send back are returned as messages; the caller
 import heapq
 import logging
 import os
-import shutil
 import signal
 import time
-from pathlib import Path
 
 from xce.agent import procs, spawn
 from xce.agent.jobenv import job_environment
@@ -27,8 +25,10 @@ ADOPTED_POLL = 0.5          # how often to look at jobs that are not our childre
 class Running:
     """A job this agent started (or adopted after a restart)."""
 
-    def __init__(self, key, msg, jobdir, pid, ptime, child):
-        self.key, self.msg, self.dir = key, msg, jobdir
+    def __init__(self, key, msg, prefix, pid, ptime, child):
+        # prefix: the path the job's files share (.hosts, .job, .pid,
+        # .status, ...), in its user's own directory.
+        self.key, self.msg, self.prefix = key, msg, prefix
         self.pid, self.ptime, self.child = pid, ptime, child
         self.start_time = msg.get("start_time") or time.time()
         self.reason = None          # exit reason once the agent kills it
@@ -56,6 +56,7 @@ class JobTable:
         # Called with (pid, status, rusage) for a child that is no job,
         # such as a blaunch task (xce.agent.tasks); True if it was one.
         self.other_child = None
+        self._user_dirs = set()
 
     # -- timers ------------------------------------------------------------
     def at(self, when, action, key, arg=None):
@@ -79,14 +80,14 @@ class JobTable:
             if key in self.journal.jobs:
                 self._restate(key)      # a resent start: say what we know
                 continue
-            jobdir = self.jobs_dir / f"{key[0]}.{key[1]}.{key[2]}"
-            self.journal.append("start", key, msg=msg, dir=str(jobdir))
-            fresh.append((key, msg, jobdir))
+            prefix = f"{self._user_dir(msg)}/{key[0]}.{key[1]}.{key[2]}"
+            self.journal.append("start", key, msg=msg, dir=prefix)
+            fresh.append((key, msg, prefix))
         if fresh:
             self.journal.sync()
-        for key, msg, jobdir in fresh:
+        for key, msg, prefix in fresh:
             try:
-                self._spawn(key, msg, jobdir)
+                self._spawn(key, msg, prefix)
             except OSError as e:
                 log.error("job %s: cannot start: %s", key, e)
                 self._finish(key, 127, {}, reason="TERM_UNKNOWN",
@@ -99,28 +100,38 @@ class JobTable:
         elif key in self.running:
             self.outbox.append(self._started_msg(self.running[key]))
 
-    def _spawn(self, key, msg, jobdir):
+    def _user_dir(self, msg):
+        """jobs/u<uid>: made once per user and owned by them, so a job
+        costs no directory of its own to make and remove."""
+        path = self.jobs_dir / f"u{msg['uid']}"
+        if path not in self._user_dirs:
+            if not path.is_dir():
+                path.mkdir(mode=0o700)
+                if os.geteuid() == 0:
+                    os.chown(path, msg["uid"], msg["gid"])
+            self._user_dirs.add(path)
+        return path
+
+    def _spawn(self, key, msg, prefix):
         uid, gid = msg["uid"], msg["gid"]
         if os.geteuid() != 0 and uid != os.geteuid():
             raise PermissionError("the agent is not root and cannot run "
                                   f"jobs as uid {uid}")
-        if jobdir.exists():
-            shutil.rmtree(jobdir)
-        jobdir.mkdir(mode=0o700)
-        # Written by the agent into the directory it has just made, before
-        # the user owns it: no link planted by the user can be followed.
-        owned = [jobdir, _write(jobdir / "hostfile",
-                                "".join(h + "\n" for h in msg["hosts"]))]
+        _remove_files(prefix)
+        # Created new (O_EXCL, never through a link the user may have
+        # planted in their directory), then given to the user.
+        owned = [_write(prefix + ".hosts",
+                        "".join(h + "\n" for h in msg["hosts"]))]
         if msg.get("jobfile"):
-            owned.append(_write(jobdir / "job", msg["jobfile"], 0o700))
+            owned.append(_write(prefix + ".job", msg["jobfile"], 0o700))
         stdout = msg.get("stdout") or self._default_output(msg)
         msg["stdout"] = stdout
         if os.geteuid() == 0:
             for path in owned:
                 os.chown(path, uid, gid)
-        env, home = job_environment(msg, str(jobdir), str(owned[1]))
+        env, home = job_environment(msg, prefix, owned[0])
         msg["home"] = home
-        argv = spawn.wrapper_argv(uid, gid, str(jobdir), msg["cwd"],
+        argv = spawn.wrapper_argv(uid, gid, prefix, msg["cwd"],
                                   msg.get("stdin"), stdout,
                                   msg.get("stdout_mode", "a"),
                                   msg.get("stderr"),
@@ -129,7 +140,7 @@ class JobTable:
                                   msg["command"], msg.get("args") or ())
         pid = spawn.spawn(argv, env)
         msg["start_time"] = self.now()
-        job = Running(key, msg, jobdir, pid, procs.start_ticks(pid), True)
+        job = Running(key, msg, prefix, pid, procs.start_ticks(pid), True)
         self.journal.append("pid", key, pid=pid, ptime=job.ptime,
                             start_time=msg["start_time"], stdout=stdout,
                             home=home)
@@ -268,7 +279,7 @@ class JobTable:
 
     def _status_from_file(self, job):
         try:
-            return int((job.dir / "status").read_text().strip())
+            return _read_int(job.prefix + ".status", strict=True)
         except (OSError, ValueError):
             # Killed before the wrapper could write it: a signal death.
             return 128 + signal.SIGKILL
@@ -276,9 +287,7 @@ class JobTable:
     # -- finishing ---------------------------------------------------------
     def _finish(self, key, code, usage, reason=None, error=None):
         job = self.running.pop(key, None)
-        msg = job.msg if job else self.journal.jobs[key]["msg"]
-        jobdir = job.dir if job else None
-        if jobdir is not None and (jobdir / "failed").exists():
+        if job is not None and os.path.exists(job.prefix + ".failed"):
             reason = "TERM_CWD_NOTEXIST"
         end = self.now()
         result = {
@@ -296,7 +305,10 @@ class JobTable:
         }
         self.journal.append("exit", key, result=result)
         if job is not None:
-            self._append_report(job, result)
+            try:
+                self._append_report(job, result)
+            except OSError as e:    # the report is owed, the agent more so
+                log.error("job %s: no job report: %s", key, e)
         self.outbox.append(_finished_msg(key, result))
 
     def _append_report(self, job, result):
@@ -310,13 +322,9 @@ class JobTable:
         if msg["uid"] == os.geteuid():
             _append_own(out, text, msg["job"])
             return
-        path = job.dir / "report"
-        try:
-            path.unlink()
-        except FileNotFoundError:
-            pass
+        path = job.prefix + ".report"
         # Written by the agent into a fresh file it creates, never following
-        # a link the user may have planted in the job directory; appended to
+        # a link the user may have planted in their directory; appended to
         # the output file by a process with the user's rights.
         _write(path, text, 0o644)
         spawn.append_as_user(msg["uid"], msg["gid"], str(path), out,
@@ -328,7 +336,7 @@ class JobTable:
         if rec is None:
             return
         self.journal.append("ack", key)
-        shutil.rmtree(rec["dir"], ignore_errors=True)
+        _remove_files(rec["dir"])
         self.journal.compact()
 
     # -- after a restart -----------------------------------------------------
@@ -340,9 +348,9 @@ class JobTable:
             msg = rec["msg"]
             msg.update({k: rec[k] for k in ("start_time", "stdout", "home")
                         if k in rec})
-            jobdir = Path(rec["dir"])
-            pid = rec.get("pid") or _read_int(jobdir / "pid")
-            job = Running(key, msg, jobdir, pid, rec.get("ptime"), False)
+            prefix = rec["dir"]
+            pid = rec.get("pid") or _read_int(prefix + ".pid")
+            job = Running(key, msg, prefix, pid, rec.get("ptime"), False)
             if pid and procs.alive(pid, job.ptime):
                 log.info("job %s: re-adopted running pid %s", key, pid)
                 self._track(job)
@@ -370,7 +378,11 @@ class JobTable:
 
 
 def _write(path, text, mode=0o600):
-    """Create *path* (never through a link) holding *text*."""
+    """Create *path* anew (never through a link) holding *text*."""
+    try:
+        os.unlink(path)     # removes a planted link, never its target
+    except FileNotFoundError:
+        pass
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
                  mode)
     try:
@@ -397,9 +409,25 @@ def _finished_msg(key, result):
             "attempt": key[2], **result}
 
 
-def _read_int(path):
+def _read_int(path, strict=False):
     try:
-        return int(path.read_text().strip())
+        with open(path) as f:
+            return int(f.read().strip())
     except (OSError, ValueError):
+        if strict:
+            raise
         return None
+
+
+# The files a job leaves beside its prefix, all removed once its exit is
+# acknowledged.
+JOB_FILES = (".hosts", ".job", ".pid", ".status", ".failed", ".report")
+
+
+def _remove_files(prefix):
+    for ext in JOB_FILES:
+        try:
+            os.unlink(prefix + ext)
+        except FileNotFoundError:
+            pass
 

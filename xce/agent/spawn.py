@@ -2,7 +2,7 @@
 
 The wrapper runs as the job's owner (setpriv when the agent is root), so the
 job's cwd and its -i/-o/-e files are opened with the owner's rights, never
-root's.  It records the job's exit status in the job directory, which lets a
+root's.  It records the job's exit status beside the job's files, which lets a
 restarted agent learn how a job it no longer parents has ended.
 """
 
@@ -12,15 +12,15 @@ import signal
 SETPRIV = "/usr/bin/setpriv"
 SHELL = "/bin/sh"
 
-# Positional parameters: 1 job dir, 2 cwd, 3 stdin, 4 stdout, 5 stdout mode,
+# Positional parameters: 1 the job's file prefix (in its user's directory), 2 cwd, 3 stdin, 4 stdout, 5 stdout mode,
 # 6 stderr ("" = merged into stdout), 7 stderr mode, 8 the command line of
-# a command-line job ("" for a script job: run $d/job), then the job's own
+# a command-line job ("" for a script job: run $d.job), then the job's own
 # arguments.  "command exec" keeps the shell alive when a redirection fails,
 # so the failure is reported.  A directory given as -o/-e gets <jobid>.out/err.
 WRAPPER = r'''
 d=$1
-echo $$ >"$d/pid"
-if ! cd "$2" 2>/dev/null; then echo cwd >"$1/failed"; exit 1; fi
+echo $$ >"$d.pid"
+if ! cd "$2" 2>/dev/null; then echo cwd >"$d.failed"; exit 1; fi
 command exec <"$3" 2>/dev/null || exec </dev/null
 o=$4; [ -d "$o" ] && o="$o/$LSB_JOBID.out"
 e=$6; [ -n "$e" ] && [ -d "$e" ] && e="$e/$LSB_JOBID.err"
@@ -30,9 +30,9 @@ elif [ "$7" = w ]; then command exec 2>"$e"; else command exec 2>>"$e"; fi
 c=$8
 shift 8
 trap : INT TERM HUP USR1 USR2 QUIT
-if [ -n "$c" ]; then /bin/sh -c "$c"; else "$d/job" "$@"; fi
+if [ -n "$c" ]; then /bin/sh -c "$c"; else "$d.job" "$@"; fi
 rc=$?
-echo $rc >"$d/status"
+echo $rc >"$d.status"
 exit $rc
 '''
 

@@ -24,10 +24,11 @@ def snapshot(ctl):
     limits = Limits(limitconf.limits(ctl.cfg))
     fair = {n for n, q in queues.items() if q.fairshare is not None}
     pending, arrays = [], {}
+    epoch = (ctl.view_epoch, per_task)
     for job in ctl.jobs.values():
         stat = job["stat"]
         if stat == states.PEND:
-            pending.append(_pending(ctl, job, per_task, hosts))
+            pending.append(_pending(ctl, job, per_task, hosts, epoch))
         elif stat in states.RUNNING:
             _count_running(ctl, job, hosts, queues, per_task, limits)
             if job["idx"]:
@@ -82,11 +83,20 @@ def _queue_select(q, unit):
         return None
 
 
-def _pending(ctl, job, per_task, hosts):
+def _pending(ctl, job, per_task, hosts, epoch):
     """The job as the scheduler sees it, kept on the job between passes
     and rebuilt when anything it is made of changed (bmod and bswitch
-    replace the spec dict, btop changes seq, reconfig the queue)."""
+    replace the spec dict, btop changes seq, reconfig the queue, a host's
+    facts the epoch).  Every pass looks at every pending job, so the
+    common case -- nothing changed -- is a few comparisons."""
     spec = job["spec"]
+    cached = job.get("_pending")
+    if cached is not None and cached[3] == epoch and cached[1] is spec \
+            and cached[0][:3] == (job["queue"], job["seq"], job["nslots"]):
+        pj = cached[2]
+        if spec.get("depend"):
+            pj.depend = _depend_state(ctl, job)
+        return pj
     rr = jobreq.job_resreq(ctl, job)
     # `type == local`: the type of the submission host, when it is one of
     # the cluster's hosts (else it restricts nothing).
@@ -105,7 +115,7 @@ def _pending(ctl, job, per_task, hosts):
             resreq=rr, mem_per_task=per_task, local_type=local,
             array_limit=spec.get("array_limit") if job["idx"] else None,
             project=_project(ctl, spec))
-        job["_pending"] = (stamp, spec, pj)
+        job["_pending"] = (stamp, spec, pj, epoch)
     pj.depend = _depend_state(ctl, job)
     return pj
 

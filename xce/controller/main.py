@@ -54,6 +54,9 @@ class Controller:
         self.new_job_data = {}      # job data not yet committed, by key
         self.index = JobIndex(self)  # ids, names, finished jobs for -w
         self.dirty = True           # something changed: schedule again
+        # Bumped when what every pending job's view is made of changes
+        # (configuration, host facts): the views are then rebuilt.
+        self.view_epoch = 0
         self.stopping = False
         self.now = time.time()
         self._next_jobid = 1
@@ -90,6 +93,7 @@ class Controller:
     def _apply_config(self, cfg, saved_q=None, saved_h=None):
         """Put a (validated) configuration in force, keeping runtime states."""
         self.cfg = cfg
+        self.view_epoch += 1
         old_q, old_h = self.queue_state, self.hosts
         self.queue_state = {}
         for name in cfg.queues:

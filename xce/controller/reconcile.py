@@ -52,6 +52,7 @@ def _ack(ctl, host, msg):
 def _hello(ctl, host, msg):
     h = ctl.hosts[host]
     h["facts"] = msg.get("facts") or {}
+    ctl.view_epoch += 1         # a host's type may be a job's local type
     h["seen"] = True
     hostloss.reset_after_hello(ctl, host)
     ctl._update_slots(host)
