@@ -274,12 +274,20 @@ def test_ckconfig_and_reconfig_with_a_good_configuration(cluster):
     r = cluster.run("badmin", "ckconfig")
     assert (r.rc, r.out) == (0, "")
     assert r.err == "\nChecking configuration files ...\n\nNo errors found.\n\n"
+    running = cluster.submit("-o", "keep.out",
+                             "echo start; sleep 3; echo end")
+    cluster.wait_stat(running, "RUN")
     yaml = cluster.envdir / "xce.yaml"
     yaml.write_text(yaml.read_text() + "  night:\n    PRIORITY: 5\n")
     r = cluster.run("badmin", "reconfig")
     assert (r.rc, r.out) == (0, "Reconfiguration initiated\n")
     assert "No errors found." in r.err
     assert "night" in cluster.run("bqueues").out
+    # The running job was neither killed nor restarted by the reconfig.
+    assert cluster.stat(running) == "RUN"
+    cluster.wait_stat(running, "DONE")
+    lines = (cluster.root / "keep.out").read_text().splitlines()
+    assert lines[:2] == ["start", "end"] and lines.count("start") == 1
 
 
 def test_reconfig_with_errors_names_file_and_line_and_changes_nothing(
