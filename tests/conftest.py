@@ -8,9 +8,11 @@ from tests.lib.xcecluster import Cluster
 @pytest.fixture
 def cluster(tmp_path):
     """A running one-host cluster; stopped and cleaned up after the test."""
-    c = Cluster(tmp_path / "c").start()
+    c = Cluster(tmp_path / "c")
     try:
-        yield c
+        # Inside the try: a controller that dies at start-up may already
+        # have launched its agent, which must not outlive the test.
+        yield c.start()
     finally:
         c.stop()
 
