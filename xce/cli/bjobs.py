@@ -50,8 +50,10 @@ def bjobs(all_states, done, running, pending, plevel, unformatted, suspended,
     if not fields and not (long or wide or pending):
         fields = site.setting("LSB_BJOBS_FORMAT")
     # The table layouts need a few columns; -l and -o read whole rows.
-    columns = jobfmt.LIST_COLUMNS if not (fields or long) else JOB_COLUMNS
-    rows = query.filter_names(reader.jobs(where, args, columns))
+    table = not (fields or long)
+    columns = jobfmt.LIST_COLUMNS if table else JOB_COLUMNS
+    rows = query.filter_names(reader.jobs(where, args, columns,
+                                          readonly=table))
     missing = _missing_ids(query, rows)
     if not as_json:
         for label in missing:
@@ -136,6 +138,8 @@ def _nothing_found(query, all_states, done, running, pending, suspended,
 
 
 def _missing_ids(query, rows):
+    if not query.ids:
+        return []
     found = {(r["jobid"], r["idx"]) for r in rows} | \
         {(r["jobid"], None) for r in rows}
     return [label for label, jobid, idx in query.ids

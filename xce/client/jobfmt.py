@@ -53,13 +53,19 @@ def default_line(row, wide=False):
                 f"{row['queue']:<10} {row['from_host']:<11} "
                 f"{exec_host:<11} {row['name']:<10} "
                 f"{short_time(row['submit_time'])}")
-    first = hosts[0] if hosts else ""
-    line = (f"{job_label(row):<7} {row['user']:<7.7} {row['stat']:<5.5} "
+    # The line every bjobs prints thousands of times: calls inlined.
+    jobid, idx, name = row["jobid"], row["idx"], row["name"] or ""
+    if len(name) > 10:
+        name = "*" + name[-9:]
+    line = (f"{(f'{jobid}[{idx}]' if idx else jobid)!s:<7} "
+            f"{row['user']:<7.7} {row['stat']:<5.5} "
             f"{row['queue']:<10.10} {row['from_host']:<11.11} "
-            f"{first:<11.11} {cut_name(row['name'], 10):<10} "
+            f"{hosts[0] if hosts else '':<11.11} {name:<10} "
             f"{short_time(row['submit_time'])}")
-    more = [" " * EXEC_COLUMN + h[:11] for h in hosts[1:]]
-    return "\n".join([line] + more)
+    if len(hosts) < 2:
+        return line
+    return "\n".join([line] + [" " * EXEC_COLUMN + h[:11]
+                                for h in hosts[1:]])
 
 
 def pend_line(row, wide=False):

@@ -67,12 +67,18 @@ class Reader:
             rows.append(h)
         return rows
 
-    def jobs(self, where="", args=(), columns=JOB_COLUMNS):
+    def jobs(self, where="", args=(), columns=JOB_COLUMNS, readonly=False):
+        """Job rows as dicts; *readonly* rows (sqlite3.Row, read by name,
+        not changed) cost less to build, which counts at 10,000 jobs."""
         sql = f"SELECT {','.join(columns)} FROM jobs"
         if where:
             sql += " WHERE " + where
         sql += " ORDER BY seq, idx"
-        return [dict(zip(columns, row)) for row in self.db.execute(sql, args)]
+        cur = self.db.cursor()
+        if readonly:
+            cur.row_factory = sqlite3.Row
+            return cur.execute(sql, args).fetchall()
+        return [dict(zip(columns, row)) for row in cur.execute(sql, args)]
 
     def job_counts(self):
         """(queue, stat) -> (jobs, slots) for the unfinished jobs."""
