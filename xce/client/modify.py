@@ -7,12 +7,12 @@ Each command sends one request (kinds ``modify``, ``switch``, ``requeue``,
 import sys
 
 from xce.client import submit as sub
+from xce.client.control import NO_TARGET
 from xce.errors import EXIT_FAILURE, XceError
 from xce.model import jobid as jobids
 from xce.spool.client import call
 
 NOT_MODIFIED = ". Job not modified."
-NO_TARGET = "Job ID or one of '-m', '-u' '-q' and '-J' must be specified."
 
 
 def parse_ids(ids):
