@@ -25,10 +25,21 @@ def snapshot(ctl):
     fair = {n for n, q in queues.items() if q.fairshare is not None}
     pending, arrays = [], {}
     epoch = (ctl.view_epoch, per_task)
-    for job in ctl.jobs.values():
+    views = ctl.pending_views
+    if ctl.pending_views_epoch != epoch:
+        views.clear()
+        ctl.pending_views_epoch = epoch
+    for key, job in ctl.jobs.items():
         stat = job["stat"]
         if stat == states.PEND:
-            pending.append(_pending(ctl, job, per_task, hosts, epoch))
+            # A view stands until the job's next event (Controller.emit
+            # drops it): most passes reuse every view as it is.
+            pj = views.get(key)
+            if pj is None:
+                pj = views[key] = _pending(ctl, job, per_task, hosts, epoch)
+            elif job["spec"].get("depend"):
+                pj.depend = _depend_state(ctl, job)
+            pending.append(pj)
         elif stat in states.RUNNING:
             _count_running(ctl, job, hosts, queues, per_task, limits)
             if job["idx"]:

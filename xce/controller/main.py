@@ -57,6 +57,10 @@ class Controller:
         # Bumped when what every pending job's view is made of changes
         # (configuration, host facts): the views are then rebuilt.
         self.view_epoch = 0
+        # The scheduler's view of each pending job, by key, reused across
+        # passes; an event on the job drops its view (see emit).
+        self.pending_views = {}
+        self.pending_views_epoch = None
         self.stopping = False
         self.now = time.time()
         self._next_jobid = 1
@@ -194,6 +198,7 @@ class Controller:
         self.store.event(self.now, kind, job["jobid"], job["idx"], **data)
         self.store.save_job(job)
         key = (job["jobid"], job["idx"])
+        self.pending_views.pop(key, None)
         if job["stat"] in states.FINISHED:
             self.jobs.pop(key, None)
         else:
