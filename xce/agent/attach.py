@@ -95,12 +95,12 @@ def pump(conn, rfd, wfd):
         w = [fd for fd, ok in ((conn, up), (wfd, down)) if ok]
         rr, ww, _ = select.select(r, w, [])
         if rfd in rr:
-            st["in"] = _read_fd(rfd, up)
+            st["in"] = _fill(lambda n: os.read(rfd, n), up)
         if conn in rr:
-            st["agent"] = _recv(conn, down)
-        if conn in ww and not _send(conn, up):
+            st["agent"] = _fill(conn.recv, down)
+        if conn in ww and not _flush(conn.send, up):
             return 1
-        if wfd in ww and not _write_fd(wfd, down):
+        if wfd in ww and not _flush(lambda b: os.write(wfd, b), down):
             return 0        # the controller is gone
     if not st["agent"]:
         _drain_to(wfd, down)
@@ -109,9 +109,11 @@ def pump(conn, rfd, wfd):
     return 0
 
 
-def _read_fd(fd, buf):
+def _fill(read, buf):
+    """Append what *read* (os.read or socket.recv, non-blocking) gives;
+    False at end of stream or on error."""
     try:
-        data = os.read(fd, CHUNK)
+        data = read(CHUNK)
     except BlockingIOError:
         return True
     except OSError:
@@ -120,31 +122,10 @@ def _read_fd(fd, buf):
     return bool(data)
 
 
-def _recv(conn, buf):
+def _flush(write, buf):
+    """Write what *write* (os.write or socket.send) takes; False on error."""
     try:
-        data = conn.recv(CHUNK)
-    except BlockingIOError:
-        return True
-    except OSError:
-        return False
-    buf += data
-    return bool(data)
-
-
-def _send(conn, buf):
-    try:
-        n = conn.send(buf)
-    except BlockingIOError:
-        return True
-    except OSError:
-        return False
-    del buf[:n]
-    return True
-
-
-def _write_fd(fd, buf):
-    try:
-        n = os.write(fd, buf)
+        n = write(buf)
     except BlockingIOError:
         return True
     except OSError:
@@ -158,5 +139,5 @@ def _drain_to(fd, buf):
     deadline = time.monotonic() + 5.0
     while buf and time.monotonic() < deadline:
         select.select([], [fd], [], 0.5)
-        if not _write_fd(fd, buf):
+        if not _flush(lambda b: os.write(fd, b), buf):
             return
