@@ -9,9 +9,6 @@ from xce.envdir import Site
 from xce.errors import EXIT_FAILURE
 from xce.store.reader import Reader
 
-WINDOW_COLUMNS = {"C": "end_time", "S": "submit_time", "D": "start_time"}
-
-
 @lsf_command(help="Display accounting information about finished jobs.")
 @click.option("-b", "brief", is_flag=True, help="Brief format (the default).")
 @click.option("-l", "long", is_flag=True, help="Long format: one block per job.")
@@ -29,11 +26,7 @@ def cli(brief, long, done, exited, completed, submitted, dispatched, host,
         project, queue, user, ids):
     from xce.client import acct, acct_window, history
     from xce.client.jobquery import current_user
-    windows = {}
-    for letter, spec in (("C", completed), ("S", submitted),
-                         ("D", dispatched)):
-        if spec is not None:
-            windows[WINDOW_COLUMNS[letter]] = acct_window.parse_window(spec)
+    windows = acct_window.windows(completed, submitted, dispatched)
     stats = {"DONE", "EXIT"}
     if done != exited:
         stats = {"DONE"} if done else {"EXIT"}

@@ -9,9 +9,6 @@ from xce.envdir import Site
 from xce.errors import EXIT_FAILURE, XceError
 from xce.store.reader import Reader
 
-WINDOW_COLUMNS = {"C": "end_time", "S": "submit_time", "D": "start_time"}
-
-
 @lsf_command(help="Display the history of jobs.")
 @click.option("-a", "all_jobs", is_flag=True, help="Finished and unfinished jobs.")
 @click.option("-d", "done", is_flag=True, help="Finished jobs only.")
@@ -35,11 +32,7 @@ def cli(all_jobs, done, pending, running, suspended, brief, long, wide,
     if logfiles is not None and not logfiles.replace(",", "").isdigit():
         raise XceError("bhist: The number of event log files must be a "
                        "positive integer.")
-    windows = {}
-    for letter, spec in (("C", completed), ("S", submitted),
-                         ("D", dispatched)):
-        if spec is not None:
-            windows[WINDOW_COLUMNS[letter]] = acct_window.parse_window(spec)
+    windows = acct_window.windows(completed, submitted, dispatched)
     stats = _stats(all_jobs, done or completed is not None, pending, running,
                    suspended)
     selection = history.Selection(user=user, queue=queue, name=name,

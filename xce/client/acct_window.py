@@ -100,3 +100,17 @@ def sql_clause(column, window, clauses, args):
     if t1 is not None:
         clauses.append(f"{column} < ?")
         args.append(t1 + 1)
+
+
+# -C, -S and -D of bhist and bacct: the job column each window applies to.
+WINDOW_COLUMNS = {"C": "end_time", "S": "submit_time", "D": "start_time"}
+
+
+def windows(completed=None, submitted=None, dispatched=None):
+    """{column: (t0, t1)} for the time windows given on the command line."""
+    out = {}
+    for letter, spec in (("C", completed), ("S", submitted),
+                         ("D", dispatched)):
+        if spec is not None:
+            out[WINDOW_COLUMNS[letter]] = parse_window(spec)
+    return out
