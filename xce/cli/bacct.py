@@ -9,6 +9,7 @@ from xce.envdir import Site
 from xce.errors import EXIT_FAILURE
 from xce.store.reader import Reader
 
+
 @lsf_command(help="Display accounting information about finished jobs.")
 @click.option("-b", "brief", is_flag=True, help="Brief format (the default).")
 @click.option("-l", "long", is_flag=True, help="Long format: one block per job.")

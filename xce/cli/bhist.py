@@ -9,6 +9,7 @@ from xce.envdir import Site
 from xce.errors import EXIT_FAILURE, XceError
 from xce.store.reader import Reader
 
+
 @lsf_command(help="Display the history of jobs.")
 @click.option("-a", "all_jobs", is_flag=True, help="Finished and unfinished jobs.")
 @click.option("-d", "done", is_flag=True, help="Finished jobs only.")
