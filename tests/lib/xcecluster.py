@@ -55,6 +55,22 @@ def ssh_hosts_yaml(hs, mxj=None, extra="", launch="ssh"):
     return "\n".join(lines) + "\n"
 
 
+def virtual_hosts_yaml(names, mxj=None):
+    """A hosts: section of virtual hosts: each NAME is a real agent started
+    on this machine (launch: local) under that name, with its own agent
+    directory, so that many hosts run on one machine."""
+    lines = ["hosts:"]
+    for name in names:
+        lines += [f"  {name}:", "    launch: local"]
+        if mxj is not None:
+            lines.append(f"    MXJ: {mxj}")
+    return "\n".join(lines) + "\n"
+
+
+def virtual_names(n, prefix="vh"):
+    return [f"{prefix}{i:03d}" for i in range(n)]
+
+
 def wait_for(predicate, timeout=20.0, interval=0.02, what="condition"):
     """Poll *predicate* until it returns something true, or fail."""
     deadline = time.monotonic() + timeout
@@ -80,7 +96,8 @@ class Result:
 class Cluster:
     def __init__(self, root, name="testclu", mxj=None, extra_params="",
                  extra_queues="", ssh_hosts=None, ssh_extra="",
-                 ssh_launch="ssh", extra="", host_extra=""):
+                 ssh_launch="ssh", extra="", host_extra="",
+                 virtual_hosts=None):
         self.root = Path(root)
         self.envdir = self.root / "etc"
         self.spool = self.root / "spool"
@@ -95,6 +112,8 @@ class Cluster:
                              if x.strip())
         if ssh_hosts is not None:
             hosts = ssh_hosts_yaml(ssh_hosts, mxj, ssh_extra, ssh_launch)
+        if virtual_hosts is not None:
+            hosts = virtual_hosts_yaml(virtual_hosts, mxj)
         (self.envdir / "xce.yaml").write_text(DEFAULT_YAML.format(
             name=name, hosts=hosts, extra_params=extra_params,
             extra_queues=extra_queues, extra=extra))
@@ -103,14 +122,15 @@ class Cluster:
                         PATH=f"{BIN}:{os.environ.get('PATH', '')}")
 
     # -- daemons -----------------------------------------------------------
-    def start(self, wait_hosts=True):
+    def start(self, wait_hosts=True, timeout=20.0):
         log = open(self.root / "controller.out", "ab")
         self.proc = subprocess.Popen(
             [str(BIN / "xce-controller"), "--envdir", str(self.envdir), "-f"],
             env=self.env, stdout=log, stderr=log, stdin=subprocess.DEVNULL)
         log.close()
         if wait_hosts:
-            wait_for(self._hosts_ok, what="the local agent to say hello")
+            wait_for(self._hosts_ok, timeout=timeout,
+                     what="every agent to say hello")
         return self
 
     def _hosts_ok(self):
