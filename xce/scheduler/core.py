@@ -101,6 +101,12 @@ class PendingJob:
 class Decisions:
     dispatch: list = field(default_factory=list)    # (key, [host per slot])
     reasons: dict = field(default_factory=dict)     # key -> [[text, hosts]]
+    # key -> decision trace, only for the jobs a trace.Tracer asked for.
+    traces: dict = field(default_factory=dict)
+    # Preemption (preempt.Preemption): (running job to suspend, the job
+    # it makes room for), and preempted jobs to resume.
+    preempt: list = field(default_factory=list)
+    resume: list = field(default_factory=list)
 
 
 class _Pass:
@@ -117,6 +123,7 @@ class _Pass:
         self.static = {}        # (queue, select, local type) -> hosts
         self.job_reasons = {}   # text -> [[text, None]], shared
         self.per_user = any(h.jl_u is not None for h in hosts)
+        self.preempt = None     # preempt.Preemption, when configured
 
     def candidates(self, q, select, local_type):
         """Hosts a job could use whatever their load, and why the others
@@ -183,27 +190,46 @@ class _Candidates:
         return out
 
 
-def schedule(queues, hosts, pending, arrays=None, limits=None):
+def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
+             preempt=None):
     """Place what fits now; give every examined job its pend reasons.
 
     arrays: {array jobid: elements running now}, for %N limits.
     limits: limits.Limits with the running jobs charged, or None.
+    trace: a trace.Tracer naming the few jobs whose decision trace to
+    record (xce explain), or None: then a pass does no trace work at all.
+    preempt: a preempt.Preemption (PREEMPTION configured), or None.
     """
     out = Decisions()
     state = _Pass(hosts, arrays, limits)
+    state.preempt = preempt
     by_queue = {}
     for job in pending:
         by_queue.setdefault(job.queue, []).append(job)
-    for q in sorted(queues, key=lambda q: (-q.priority, q.name)):
+    ranked = sorted(queues, key=lambda q: (-q.priority, q.name))
+    for rank, q in enumerate(ranked, 1):
         q = _copy_queue(q)
         jobs = sorted(by_queue.get(q.name, ()),
                       key=lambda j: (-j.user_priority, j.seq, j.key))
+        count = len(jobs)
+        if preempt is not None:
+            preempt.resume(q, state, out)
         if q.fairshare is not None and jobs:
             # Users take turns by dynamic priority, FCFS within a user.
             jobs = fairshare.Order(q.fairshare, q.fair_usage, q.user_used,
                                    jobs)
-        for job in jobs:
+        if trace is None:
+            for job in jobs:
+                _one_job(job, q, state, out)
+            continue
+        for pos, job in enumerate(jobs, 1):
+            if job.key in trace.keys:
+                # Looked at before the job is placed: hosts as it finds them.
+                trace.look(job, q, state, out, (rank, len(ranked)),
+                           (pos, count))
             _one_job(job, q, state, out)
+    if trace is not None:
+        trace.finish(out)
     return out
 
 
@@ -222,6 +248,8 @@ def _one_job(job, q, state, out):
         out.reasons[job.key] = state.full
     else:
         _consider(job, q, state, out)
+    if state.preempt is not None and job.key in out.reasons:
+        state.preempt.place(job, q, state, out)
 
 
 def _copy_host(h):

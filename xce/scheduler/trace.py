@@ -1,0 +1,144 @@
+"""A job's decision trace for one scheduling pass (xce explain).
+
+core.schedule calls Tracer.look for the jobs named here only, at the
+moment the pass reaches them (after the jobs ahead took their slots), and
+Tracer.finish once the pass is over.  The verdict on each host comes from
+the scheduler's own functions on the pass's own state, so the trace says
+what the pass did; this module adds only what the host had and what the
+job wanted.  It reads the pass's state and never changes it.
+"""
+
+from xce.scheduler import core
+from xce.scheduler.resreq_common import format_number
+from xce.scheduler.trace_select import unmet
+
+
+class Tracer:
+    def __init__(self, keys):
+        self.keys = frozenset(keys)     # (jobid, idx) of the jobs to trace
+        self.traces = {}
+
+    def look(self, job, q, state, out, queue_rank, position):
+        """queue_rank: (n, of); position: (n, of) among the queue's jobs."""
+        trace = {
+            "job": list(job.key), "user": job.user, "queue": q.name,
+            "queue_priority": q.priority, "queue_rank": list(queue_rank),
+            "position": list(position),
+            "placed_before": len(out.dispatch), "wants": _wants(job, q),
+            "job_reason": None, "hosts": []}
+        why = core._job_reason(job, q, state)
+        if why is not None:
+            text = why[0][0]
+            trace["job_reason"] = {"reason": text,
+                                   "details": _job_details(text, job, q,
+                                                           state)}
+        else:
+            trace["hosts"] = _hosts(job, q, state)
+        self.traces[job.key] = trace
+
+    def finish(self, out):
+        placed = {key: hosts for key, hosts in out.dispatch
+                  if key in self.keys}
+        for key, trace in self.traces.items():
+            if key in placed:
+                trace["decision"] = {"action": "dispatch",
+                                     "hosts": list(placed[key])}
+            else:
+                trace["decision"] = {
+                    "action": "pend",
+                    "reasons": [[text, list(hosts) if hosts else None]
+                                for text, hosts in out.reasons.get(key, ())]}
+        out.traces.update(self.traces)
+
+
+def _wants(job, q):
+    rr = job.resreq
+    mem = core._mem_alternatives(job)[0]
+    return {"slots": [job.nslots, max(job.max_slots or job.nslots,
+                                      job.nslots)],
+            "resreq": str(rr) if rr is not None else "",
+            "queue_select": str(q.select) if q.select is not None else "",
+            "mem_reserve": mem or None, "project": job.project}
+
+
+def _job_details(text, job, q, state):
+    """What a job-wide reason compared (empty when the text says all)."""
+    if text in (core.R_DEPEND, core.R_DEPEND_NEVER):
+        return [_d("dependency", job.depend, "satisfied")]
+    if text == core.R_QUEUE_INACTIVE:
+        return [_d("queue state", "inactive", "active")]
+    if text == core.R_ARRAY_LIMIT:
+        return [_d("running elements", state.arrays.get(job.key[0], 0),
+                   f"fewer than {job.array_limit}")]
+    if text == core.R_QUEUE_LIMIT:
+        return [_d("queue slots used", q.used,
+                   f"{job.nslots} more within {q.qjob_limit}")]
+    if text == core.R_USER_QUEUE_LIMIT:
+        return [_d("user's slots in the queue", q.user_used.get(job.user, 0),
+                   f"{job.nslots} more within {q.ujob_limit}")]
+    return []
+
+
+def _hosts(job, q, state):
+    """Every host with the scheduler's verdict on it for this job."""
+    rr = job.resreq
+    select = rr.select if rr is not None else None
+    static = None if core._is_dynamic(select) else select
+    names, blocked = [], {}
+    for name in sorted(state.hosts):
+        why = core._host_blocked(state.hosts[name], q, static, job.local_type)
+        if why is None:
+            names.append(name)
+        else:
+            blocked[name] = why
+    # A fresh candidate list: the pass's cached ones stay untouched.
+    cands = core._Candidates(names, blocked)
+    mem = core._mem_alternatives(job)[0]
+    free, more, _ = core._free_slots(job, q, state.hosts, mem, cands, select,
+                                     state.limits)
+    verdicts = cands.all_blocked(more)
+    rows = []
+    for name in sorted(state.hosts):
+        h = state.hosts[name]
+        if name in free:
+            rows.append({"host": name, "usable": True, "reason": None,
+                         "details": [_d("free slots", free[name],
+                                        job.nslots)]})
+            continue
+        why = verdicts[name]
+        rows.append({"host": name, "usable": False, "reason": why,
+                     "details": _host_details(why, h, q, job, select, mem)})
+    return rows
+
+
+def _host_details(why, h, q, job, select, mem):
+    """What the host had against what the job (or its queue) wanted."""
+    if why == core.R_HOST_QUEUE:
+        return [_d("host", h.name, "one of " + " ".join(q.hosts or ()))]
+    if why in (core.R_HOST_UNAVAIL, core.R_HOST_CLOSED):
+        return [_d("status", h.status, "ok")]
+    if why == core.R_QUEUE_RESREQ:
+        return unmet(q.select.expr, h.resources, job.local_type)
+    if why == core.R_RESREQ:
+        return unmet(select.expr, h.resources, job.local_type)
+    if why == core.R_HOST_FULL:
+        return [_d("free slots", max(h.max_slots - h.used, 0),
+                   f"{job.nslots} (of {h.max_slots} on the host)")]
+    if why == core.R_HOST_QUEUE_LIMIT:
+        return [_d("queue's slots on the host", q.host_used.get(h.name, 0),
+                   f"fewer than HJOB_LIMIT {q.hjob_limit}")]
+    if why == core.R_HOST_PJOB_LIMIT:
+        return [_d("queue's slots on the host", q.host_used.get(h.name, 0),
+                   f"fewer than {core._pjob_slots(h, q)} (PJOB_LIMIT "
+                   f"{q.pjob_limit} x ncpus)")]
+    if why == core.R_HOST_USER_LIMIT:
+        return [_d("user's slots on the host", h.user_used.get(job.user, 0),
+                   f"fewer than JL/U {h.jl_u}")]
+    if why == core.R_RESERVE_MEM:
+        left = None if h.mem_total is None else h.mem_total - h.mem_reserved
+        return [_d("mem free to reserve", left, f"rusage[mem={format_number(mem)}]")]
+    return []
+
+
+def _d(what, had, wanted):
+    return {"what": what, "had": had, "wanted": wanted}
