@@ -1,0 +1,242 @@
+"""Queue-based preemption: lsb.queues PREEMPTION = PREEMPTIVE[...] PREEMPTABLE[...].
+
+A pending job of a preemptive queue that finds no free slots may take the
+slots of running jobs of queues it may preempt: those jobs are suspended
+(SSUSP) and resumed when their hosts are no longer over-committed.
+
+Who may preempt whom (LSF's rules): queue H may preempt queue L when H has
+a higher priority and either H is PREEMPTIVE with no list or with L in its
+list, or L is PREEMPTABLE with no list or with H in its list.  `name+N` in
+a list is a preference level: among victims, queues with a higher level go
+first, then lower-priority queues, then the most recently started job.
+
+Slots (xce's simple form of LSF's default): a suspended job still counts
+on its hosts, so a host running a preemptive job over a suspended one is
+over-committed.  Jobs of a queue that may preempt the suspended job's queue
+see its slots as free; nobody else does.  A preempted job is resumed, in
+its queue's turn of a pass, when none of its hosts is over-committed, so
+lower-priority pending jobs never take the slots it waits for.  Memory
+reserved by rusage[] and per-user counts stay with the suspended job.
+
+Pure: the caller builds a Preemption from the running jobs each pass and
+hands it to core.schedule, which calls `resume` before each queue and
+`place` for each job it could not place.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+from xce.scheduler import core
+
+_PART = re.compile(r"\s*(PREEMPTIVE|PREEMPTABLE)\s*(?:\[([^\[\]]*)\])?",
+                   re.IGNORECASE)
+_NAME = re.compile(r"([^\s+\[\]]+)(?:\+(\d+))?")
+
+
+class PreemptError(ValueError):
+    """A PREEMPTION value xce cannot read."""
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One queue's PREEMPTION: None (not set), or {queue: preference}
+    (empty: every lower- or higher-priority queue)."""
+    preemptive: dict = None
+    preemptable: dict = None
+
+    def names(self):
+        return sorted(set(self.preemptive or ()) | set(self.preemptable or ()))
+
+
+def parse(text):
+    """'PREEMPTIVE[short+1 idle] PREEMPTABLE' -> Spec."""
+    text = str(text or "")
+    parts, pos = {}, 0
+    for found in _PART.finditer(text):
+        if text[pos:found.start()].strip():
+            break
+        kind = found.group(1).upper()
+        if kind in parts:
+            raise PreemptError(f"{text}: {kind} given twice")
+        parts[kind] = _names(text, found.group(2) or "")
+        pos = found.end()
+    if text[pos:].strip() or not parts:
+        raise PreemptError(f"{text}: expected PREEMPTIVE[queue ...] and/or "
+                           "PREEMPTABLE[queue ...]")
+    return Spec(parts.get("PREEMPTIVE"), parts.get("PREEMPTABLE"))
+
+
+def _names(text, body):
+    out = {}
+    for word in body.split():
+        found = _NAME.fullmatch(word)
+        if found is None:
+            raise PreemptError(f"{text}: {word}: expected queue or "
+                               "queue+level")
+        out[found.group(1)] = int(found.group(2) or 0)
+    return out
+
+
+class Policy:
+    """Who may preempt whom, from each queue's (priority, Spec or None)."""
+
+    def __init__(self, queues):
+        self.victims = {}       # queue -> {lower queue: preference}
+        for hi, (hi_prio, hi_spec) in queues.items():
+            found = {}
+            for lo, (lo_prio, lo_spec) in queues.items():
+                if lo_prio < hi_prio:
+                    pref = _allowed(hi, hi_spec, lo, lo_spec)
+                    if pref is not None:
+                        found[lo] = (pref, lo_prio)
+            if found:
+                self.victims[hi] = found
+
+    def __bool__(self):
+        return bool(self.victims)
+
+    def may_preempt(self, hi, lo):
+        return lo in self.victims.get(hi, ())
+
+    def preemptable(self):
+        """Every queue some other queue may preempt."""
+        return {lo for found in self.victims.values() for lo in found}
+
+
+def _allowed(hi, hi_spec, lo, lo_spec):
+    """The preference level when *hi* may preempt *lo*, else None."""
+    tive = hi_spec.preemptive if hi_spec is not None else None
+    table = lo_spec.preemptable if lo_spec is not None else None
+    if tive is not None and (not tive or lo in tive):
+        return tive.get(lo, 0)
+    if table is not None and (not table or hi in table):
+        return 0
+    return None
+
+
+@dataclass
+class RunningJob:
+    key: tuple
+    queue: str
+    hosts: dict                 # host -> slots
+    start: float = 0.0
+    preempted: bool = False     # SSUSP by preemption (else running)
+
+
+@dataclass
+class Preemption:
+    """One pass's preemption input: the policy and the running or
+    preempted jobs of preemptable queues.  Changed as the pass decides."""
+    policy: Policy
+    running: list = field(default_factory=list)
+    failed: set = field(default_factory=set)
+
+    def resume(self, q, state, out):
+        """Resume the preempted jobs of queue *q* whose hosts are not
+        over-committed (their own slots are already counted)."""
+        for job in self._preempted_of(q.name):
+            if job.preempted and all(
+                    _over(state.hosts.get(h)) <= 0 for h in job.hosts):
+                job.preempted = False
+                out.resume.append(job.key)
+
+    def _preempted_of(self, queue):
+        by_queue = getattr(self, "_by_queue", None)
+        if by_queue is None:
+            by_queue = self._by_queue = {}
+            for r in sorted(self.running, key=lambda j: (j.start, j.key)):
+                if r.preempted:
+                    by_queue.setdefault(r.queue, []).append(r)
+        return by_queue.get(queue, ())
+
+    def place(self, job, q, state, out):
+        """Try *job* again with the slots of the jobs its queue may
+        preempt counted free; on success suspend just enough of them."""
+        if q.name not in self.policy.victims:
+            return
+        cls = (q.name, job.user, job.nslots, job.max_slots, id(job.resreq))
+        if cls in self.failed:
+            return
+        mine = [r for r in self.running
+                if self.policy.may_preempt(q.name, r.queue)]
+        release = _slots_by_host(mine)
+        slots, mem = _try(job, q, state, release)
+        if slots is None:
+            self.failed.add(cls)
+            return
+        for victim in self._victims(q.name, mine, slots, state):
+            victim.preempted = True
+            out.preempt.append((victim.key, job.key))
+        core._take(job, q, state, slots, mem)
+        out.reasons.pop(job.key, None)
+        out.dispatch.append((job.key, slots))
+
+    def _victims(self, queue, mine, slots, state):
+        """Running jobs to suspend so that *slots* fit: on each host, what
+        is missing after the free and already suspended slots."""
+        want = {}
+        for name in slots:
+            want[name] = want.get(name, 0) + 1
+        prefs = self.policy.victims[queue]
+        order = sorted((r for r in mine if not r.preempted), key=lambda r: (
+            -prefs[r.queue][0], prefs[r.queue][1], -r.start, r.key))
+        held = _slots_by_host(r for r in mine if r.preempted)
+        chosen = []
+        for name in sorted(want):
+            h = state.hosts[name]
+            missing = want[name] - (h.max_slots - h.used) - held.get(name, 0)
+            for r in order:
+                if missing <= 0:
+                    break
+                if r not in chosen and name in r.hosts:
+                    chosen.append(r)
+                    for other, n in r.hosts.items():
+                        held[other] = held.get(other, 0) + n
+                    missing -= r.hosts[name]
+        return chosen
+
+
+def _over(h):
+    return 0 if h is None else h.used - h.max_slots
+
+
+def _slots_by_host(jobs):
+    out = {}
+    for r in jobs:
+        for name, n in r.hosts.items():
+            out[name] = out.get(name, 0) + n
+    return out
+
+
+def _try(job, q, state, release):
+    """Place *job* as if *release* slots were free on their hosts: the
+    same placement as core's, over every host (core prunes full ones)."""
+    hosts = state.hosts
+    changed = [n for n in release if n in hosts and release[n]]
+    if not changed:
+        return None, 0
+    for name in changed:
+        _shift(hosts[name], -release[name])
+    try:
+        rr = job.resreq
+        select = rr.select if rr is not None else None
+        names = [n for n in sorted(hosts) if core._host_blocked(
+            hosts[n], q, None if core._is_dynamic(select) else select,
+            job.local_type) is None]
+        hi = core._slot_cap(job, q, state.limits)
+        for mem in core._mem_alternatives(job):
+            cands = core._Candidates(list(names), {})
+            free, _, host_max = core._free_slots(job, q, hosts, mem, cands,
+                                                 select, state.limits)
+            result = core._place(job, hi, free, host_max, hosts)
+            if result.slots is not None:
+                return result.slots, mem
+        return None, 0
+    finally:
+        for name in changed:
+            _shift(hosts[name], release[name])
+
+
+def _shift(h, n):
+    h.used += n
+    h.resources["slots"] = h.max_slots - h.used
