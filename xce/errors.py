@@ -33,8 +33,14 @@ MESSAGES = {
     "ARRAY_INDEX": "Job array index error",
     "ARRAY_TOO_LARGE": "Job array index too large",
     "HARD_LIMIT": "Cannot exceed queue's hard limit(s)",
+    "APP_NULL": "Application profile does not exist",
+    "SLA_NULL": "Service class does not exist",
+    "BAD_UGROUP": "Bad user group name",
+    "UGROUP_MEMBER": "User is not a member of the specified user group",
+    "BAD_JGROUP": "Bad job group name",
     "BAD_REQUEST": "Bad request",
     "INTERNAL": "Internal error in the batch system",
+    "SBD_UNREACH": "Unable to reach slave batch server",
 }
 
 

@@ -384,6 +384,10 @@ def test_non_admin_can_look_but_not_control(shared, plain_user):
     assert r.rc == 255
     assert r.err == (f"Close <{HOST}> ...... Host control failed: "
                      "User permission denied\n")
+    r = as_user("badmin", "hrestart", HOST)
+    assert (r.rc, r.err) == (255, f"Restart slave batch daemon on <{HOST}> "
+                             "...... Host control failed: User permission "
+                             "denied\n")
     r = as_user("badmin", "reconfig")
     assert r.rc == 255 and r.err.endswith("User permission denied\n")
     assert "Open:Active" in _row(shared.run("bqueues").out, "normal")

@@ -59,6 +59,26 @@ for _op, _verb in (("hopen", "Open"), ("hclose", "Close")):
     cli.add_command(_host_op(_op, _verb))
 
 
+def _agent_op(op, verb):
+    @lsf_command(name=op, help=f"{verb} the agent (LSF's slave batch daemon) "
+                 "on hosts (default: this host; 'all': every host); its jobs "
+                 "keep running.")
+    @click.option("-f", "force", is_flag=True,
+                  help="Do not ask for confirmation.")
+    @click.argument("names", nargs=-1)
+    def command(force, names):
+        site, reader = open_state()
+        targets = info_admin.agent_targets(reader, op, list(names), force,
+                                           reader.meta().get("cluster"))
+        return info_admin.agent_control(site, op, targets)
+    return command
+
+
+for _op, _verb in (("hrestart", "Restart"), ("hshutdown", "Shut down"),
+                   ("hstartup", "Start up")):
+    cli.add_command(_agent_op(_op, _verb))
+
+
 @cli.command("reconfig", context_settings={"help_option_names": ["-h", "--help"]},
              help="Check the configuration and put it in force.")
 @click.option("-v", "verbose", is_flag=True, help="Accepted for compatibility.")

@@ -55,8 +55,23 @@ def cli(spool, host, foreground, attach, no_launch):
         logging.getLogger("xce.agent").exception("agent failed")
         raise
     finally:
-        instance.release()
+        if not server.restart:
+            instance.release()
+    if server.restart:
+        _reexec(spool, host)
     return 0
+
+
+def _reexec(spool, host):
+    """badmin hrestart: become a fresh agent in this same process (no child
+    is made; the pid, hence the pid file and the jobs' parent, stay).  The
+    lock's descriptor closes on exec and the new image takes it again, then
+    re-adopts the running jobs from the journal as after a kill -9."""
+    logging.getLogger("xce.agent").info("restarting")
+    logging.shutdown()
+    argv = [sys.executable, "-m", "xce.cli.xce_agent", "--spool",
+            str(Path(spool).resolve()), "--host", host, "--foreground"]
+    os.execv(argv[0], argv)
 
 
 def _prepare_spool(spool):

@@ -113,3 +113,51 @@ def reconfig(site, check_only):
     if not check_only:
         print("Reconfiguration initiated")
     return 0
+
+
+# badmin hrestart / hshutdown / hstartup: LSF's words for each (stderr).
+AGENT_OPS = {"hrestart": "Restart slave batch daemon on",
+             "hshutdown": "Shut down slave batch daemon on",
+             "hstartup": "Start up slave batch daemon on"}
+
+
+def agent_targets(reader, op, names, force, cluster=None):
+    """The hosts to act on, after LSF's confirmations: ``all`` asks once
+    for every host, then host by host if the answer was no; hstartup asks
+    for each named host too.  ``-f`` asks nothing."""
+    targets = host_names(reader, names, cluster)
+    if force or not names:
+        return targets
+    words = AGENT_OPS[op]
+    every = "all" in names or (cluster and cluster in names)
+    if every and op != "hstartup" and _confirm(f"\n{words} all the hosts? "
+                                               "[y/n] "):
+        return targets
+    if every or op == "hstartup":
+        return [h for h in targets if _confirm(f"\n{words} <{h}>? [y/n] ")]
+    return targets
+
+
+def _confirm(prompt):
+    print(prompt, end="", flush=True)
+    answer = sys.stdin.readline()
+    return answer.strip().lower() in ("y", "yes")
+
+
+def agent_control(site, op, names):
+    """One request for every host; ``<words> <host> ...... done`` each."""
+    if not names:
+        return 0
+    reply = call(site, "admin", {"op": op, "names": names})
+    words = AGENT_OPS[op]
+    results = reply.get("results") or \
+        [{"error": reply.get("error") or "Request failed"}] * len(names)
+    failed = False
+    for name, r in zip(names, results):
+        if r.get("ok"):
+            print(f"{words} <{name}> ...... done", file=sys.stderr)
+        else:
+            failed = True
+            print(f"{words} <{name}> ...... Host control failed: "
+                  f"{r.get('error') or 'Request failed'}", file=sys.stderr)
+    return EXIT_FAILURE if failed else 0

@@ -1,5 +1,7 @@
-"""badmin requests: queue and host open/close/activate, reconfig."""
+"""badmin requests: queue and host open/close/activate, reconfig, and the
+agents' restart/shutdown/startup (agentctl)."""
 
+from xce.controller import agentctl
 from xce.errors import text
 
 QUEUE_OPS = {"qopen": ("open", True, "opened"),
@@ -17,6 +19,8 @@ def admin(ctl, req_user, body, now):
         return _queues(ctl, op, body.get("names") or ["all"], now)
     if op in HOST_OPS:
         return _hosts(ctl, op, body.get("names") or ["all"], now)
+    if op in agentctl.OPS:
+        return agentctl.handle(ctl, op, body.get("names") or ["all"], now)
     if op == "reconfig":
         return ctl.reconfig(check_only=bool(body.get("check")))
     return {"ok": False, "error": f"{op}: unknown badmin operation"}

@@ -15,7 +15,7 @@ old attempt number and is killed at the hello (reconcile's fencing).
 import json
 import logging
 
-from xce.controller import dispatch
+from xce.controller import agentctl, dispatch
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -69,6 +69,9 @@ def check(ctl, now):
         return
     st["next"] = now + CHECK_EVERY
     lost = {name for name, h in ctl.hosts.items() if not h.get("seen")}
+    # A restarting agent has RESTART_WAIT to come back before its jobs are
+    # in doubt (badmin hrestart).
+    lost -= {name for name in lost if agentctl.restarting(ctl, name, now)}
     if not lost:
         return
     limit = grace(ctl)
@@ -119,6 +122,7 @@ def rerunnable(ctl, job):
 def reset_after_hello(ctl, name):
     """NAME answered: should it be lost again, its jobs are marked anew."""
     _state(ctl, ctl.now)["marked"].discard(name)
+    ctl.hosts[name].pop("restart_until", None)
 
 
 def shown_status(ctl, name):
@@ -130,6 +134,7 @@ def shown_status(ctl, name):
     if status != "unavail":
         return status, None
     link = ctl.links.get(name)
-    if getattr(link, "ssh_reached", False):
+    # Shut down by badmin hshutdown: the host is there, its agent is not.
+    if getattr(link, "ssh_reached", False) or agentctl.held(ctl, name):
         status = "unreach"
     return status, getattr(link, "reason", None)
