@@ -12,7 +12,7 @@ import heapq
 import math
 from dataclasses import dataclass, field
 
-from xce.scheduler import fairshare
+from xce.scheduler import backfill, fairshare
 from xce.scheduler.placement import place
 
 # Pend reasons (LSF's texts).  Host-level ones are shown with host counts.
@@ -74,6 +74,10 @@ class QueueView:
     # queue (fairshare.Usage by user) worked out by the caller.
     fairshare: object = None
     fair_usage: dict = field(default_factory=dict)
+    # SLOT_RESERVE: seconds a reservation lasts (None: the queue's jobs do
+    # not reserve); BACKFILL=Y.  See backfill.py.
+    reserve_time: float = None
+    backfill: bool = False
 
 
 @dataclass
@@ -95,6 +99,7 @@ class PendingJob:
     array_limit: int = None     # %N of the job's array (key[0] is the array)
     depend: object = None       # None: none or satisfied; "wait"; "never"
     project: str = "default"
+    runlimit: float = None      # seconds (-W or the queue's RUNLIMIT)
 
 
 @dataclass
@@ -103,6 +108,10 @@ class Decisions:
     reasons: dict = field(default_factory=dict)     # key -> [[text, hosts]]
     # key -> decision trace, only for the jobs a trace.Tracer asked for.
     traces: dict = field(default_factory=dict)
+    # Slot reservations (only with a backfill.Context): key -> (since,
+    # {host: slots}, predicted start or None); keys whose time ran out.
+    reserved: dict = field(default_factory=dict)
+    expired: list = field(default_factory=list)
     # Preemption (preempt.Preemption): (running job to suspend, the job
     # it makes room for), and preempted jobs to resume.
     preempt: list = field(default_factory=list)
@@ -123,6 +132,7 @@ class _Pass:
         self.static = {}        # (queue, select, local type) -> hosts
         self.job_reasons = {}   # text -> [[text, None]], shared
         self.per_user = any(h.jl_u is not None for h in hosts)
+        self.rsv = None         # backfill.Book when a queue reserves
         self.preempt = None     # preempt.Preemption, when configured
 
     def candidates(self, q, select, local_type):
@@ -191,7 +201,7 @@ class _Candidates:
 
 
 def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
-             preempt=None):
+             preempt=None, reserve=None):
     """Place what fits now; give every examined job its pend reasons.
 
     arrays: {array jobid: elements running now}, for %N limits.
@@ -199,10 +209,14 @@ def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
     trace: a trace.Tracer naming the few jobs whose decision trace to
     record (xce explain), or None: then a pass does no trace work at all.
     preempt: a preempt.Preemption (PREEMPTION configured), or None.
+    reserve: a backfill.Context when some queue has SLOT_RESERVE or
+    BACKFILL, else None (and a pass does no reservation work).
     """
     out = Decisions()
     state = _Pass(hosts, arrays, limits)
     state.preempt = preempt
+    if reserve is not None:
+        state.rsv = backfill.Book(reserve)
     by_queue = {}
     for job in pending:
         by_queue.setdefault(job.queue, []).append(job)
@@ -230,6 +244,9 @@ def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
             _one_job(job, q, state, out)
     if trace is not None:
         trace.finish(out)
+    if state.rsv is not None:
+        out.reserved = state.rsv.outcome()
+        out.expired = state.rsv.expired
     return out
 
 
@@ -250,6 +267,50 @@ def _one_job(job, q, state, out):
         _consider(job, q, state, out)
     if state.preempt is not None and job.key in out.reasons:
         state.preempt.place(job, q, state, out)
+    if state.rsv is not None:
+        _reserve_turn(job, q, state, out)
+
+
+def _reserve_turn(job, q, state, out):
+    """After a job's turn: borrow reserved slots (BACKFILL), or reserve
+    free ones (SLOT_RESERVE); see backfill.py."""
+    book = state.rsv
+    if job.key in out.reasons and book.may_backfill(job, q):
+        found = book.borrow(job, state.hosts, lambda: _fit(job, q, state))
+        if found is not None:
+            _take(job, q, state, *found)
+            out.dispatch.append((job.key, found[0]))
+            del out.reasons[job.key]
+    if job.key not in out.reasons:
+        book.started(job, out.dispatch[-1][1])
+    elif book.may_reserve(job, q):
+        select, cands = _usable(job, q, state)
+        free = {} if state.full is not None else _free_slots(
+            job, q, state.hosts, _mem_alternatives(job)[0], cands, select,
+            state.limits)[0]
+        book.reserve(job, state.hosts, free, cands.names)
+
+
+def _usable(job, q, state):
+    """The job's select and every host it could use, full ones too (a
+    fresh list: reservation and backfill change hosts' free slots)."""
+    select = job.resreq.select if job.resreq is not None else None
+    found = state.candidates(q, select, job.local_type)
+    return select, _Candidates(sorted(found.names + found.full),
+                               found.blocked)
+
+
+def _fit(job, q, state):
+    """(slots, rusage[mem]) of a placement that fits now, or None."""
+    select, cands = _usable(job, q, state)
+    hi = _slot_cap(job, q, state.limits)
+    for mem in _mem_alternatives(job):
+        free, _, host_max = _free_slots(job, q, state.hosts, mem, cands,
+                                        select, state.limits)
+        result = _place(job, hi, free, host_max, state.hosts)
+        if result.slots is not None:
+            return result.slots, mem
+    return None
 
 
 def _copy_host(h):
@@ -262,7 +323,7 @@ def _copy_queue(q):
     return QueueView(q.name, q.priority, q.active, q.hosts, q.qjob_limit,
                      q.ujob_limit, q.hjob_limit, q.pjob_limit, q.used,
                      dict(q.user_used), dict(q.host_used), q.select,
-                     q.fairshare, q.fair_usage)
+                     q.fairshare, q.fair_usage, q.reserve_time, q.backfill)
 
 
 def _job_reason(job, q, state):
