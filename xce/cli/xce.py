@@ -124,6 +124,16 @@ def status(envdir):
     return 0 if pid else 1
 
 
+@cli.command(help="Explain a pending job's scheduling decision "
+             "(xce explain [-json] JOBID).", add_help_option=False,
+             context_settings={"ignore_unknown_options": True})
+@click.argument("words", nargs=-1, type=click.UNPROCESSED)
+def explain(words):
+    # LSF-style options (-json): the light parser reads them.
+    from xce.cli import xce_explain
+    xce_explain.main(list(words))
+
+
 def main(argv=None):
     run(cli, "xce", argv)
 

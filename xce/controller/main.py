@@ -15,8 +15,9 @@ import time
 
 from xce.config import load as config_load
 from xce.config.lsfview import write_lsf_view
-from xce.controller import admin, agents, control, dispatch, reconcile
-from xce.controller import blaunch, hostloss, messages, modify
+from xce.controller import admin, agentctl, agents, control, dispatch
+from xce.controller import preemption, reconcile
+from xce.controller import blaunch, explain, hostloss, messages, modify
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller.submit import Rejected, new_jobs, user_of
@@ -37,7 +38,7 @@ REQUEST_ID_KEEP = 3600.0
 HOUSEKEEPING = 60.0
 # Configuration sections that only the information commands need.
 CONFIG_SECTIONS = ("users", "user_groups", "host_groups", "limits",
-                   "applications")
+                   "applications", "service_classes")
 
 
 class Controller:
@@ -61,6 +62,7 @@ class Controller:
         # passes; an event on the job drops its view (see emit).
         self.pending_views = {}
         self.pending_views_epoch = None
+        self.agents_down = set()    # hosts held down by badmin hshutdown
         self.stopping = False
         self.now = time.time()
         self._next_jobid = 1
@@ -71,6 +73,7 @@ class Controller:
         self.spool.setup()
         self.store = Store(self.cfg.spool / "store" / "xce.db")
         self._next_jobid = int(self.store.meta("next_jobid", 1))
+        agentctl.load(self)
         for row in self.store.load_jobs():
             row["spec"] = json.loads(row["spec"] or "{}")
             self.jobs[(row["jobid"], row["idx"])] = row
@@ -113,6 +116,7 @@ class Controller:
             prev = old_h.get(name, {})
             self.hosts[name] = {
                 "conf": hc, "facts": prev.get("facts", {}),
+                "load": prev.get("load"),
                 "seen": prev.get("seen", False),
                 "adm_closed": prev.get("adm_closed",
                                        bool((saved_h or {}).get(name))),
@@ -169,7 +173,7 @@ class Controller:
              hc.model or facts.get("model", ""),
              json.dumps({"jl_u": hc.jl_u, "resources": hc.resources,
                          "reason": why}),
-             json.dumps(facts.get("load", {}))))
+             json.dumps(h.get("load") or {})))
         h["saved_status"] = (status, why)
 
     # -- helpers the handlers use ------------------------------------------
@@ -247,8 +251,8 @@ class Controller:
     def run_once(self, now=None, inbox=()):
         self.now = now if now is not None else time.time()
         _reap_children()
-        for link in self.links.values():
-            if link.try_connect(self.now):
+        for name, link in self.links.items():
+            if name not in self.agents_down and link.try_connect(self.now):
                 self.dirty = True
         self.spool.drain_doorbell()
         claimed = self.spool.claim(BATCH)
@@ -294,6 +298,8 @@ class Controller:
                 return messages.handle(self, user, doc, self.now)
             if kind == blaunch.KIND:
                 return blaunch.handle(self, user, doc, self.now)
+            if kind == explain.KIND:
+                return explain.handle(self, user, doc, self.now)
             if kind == "control":
                 return control.control(self, user, doc, self.now)
             if kind == "admin":
@@ -351,10 +357,12 @@ class Controller:
         self.dirty = False
         queues, hosts, pending, arrays, limits = dispatch.snapshot(self)
         dispatch.publish_limit_usage(self, limits)
-        if not pending:
+        pre = preemption.view(self)
+        if not pending and not preemption.waiting(pre):
             return
         decisions = scheduler.schedule(queues, hosts, pending, arrays,
-                                       limits)
+                                       limits, preempt=pre)
+        preemption.carry_out(self, decisions)
         for key, placement in decisions.dispatch:
             job = self.jobs[key]
             self.emit("START", job, hosts=placement,
@@ -409,7 +417,9 @@ class Controller:
         if link.connected:
             log.warning("lost the agent on %s", name)
         link.close()
-        if self.hosts[name].get("seen"):
+        # An agent asked to restart comes back: its jobs stay as they are.
+        if self.hosts[name].get("seen") and \
+                not agentctl.restarting(self, name, self.now):
             self._jobs_unknown(name)
         self.hosts[name]["seen"] = False
         self.dirty = True
@@ -445,7 +455,8 @@ class Controller:
                 elif key.fd == rfd:
                     _drain(rfd)
             timeout = self.run_once(inbox=inbox)
-            if any(not link.connected for link in self.links.values()):
+            if any(not link.connected and name not in self.agents_down
+                   for name, link in self.links.items()):
                 timeout = min(timeout, agents.RETRY)
         log.info("controller stopping")
         self.store.commit()

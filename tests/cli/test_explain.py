@@ -1,0 +1,81 @@
+"""xce explain against a real controller: the trace of a pending job names
+each host with what it had and what the job wanted; -json parses; unknown,
+malformed and not-pending jobs get one LSF-style line and exit 255, and
+the controller keeps running."""
+
+import json
+import socket
+
+HUGE = 10 ** 12     # more memory than any test machine has
+
+
+def test_select_on_mem_pending_job_is_explained_host_by_host(cluster):
+    host = socket.gethostname()
+    jobid = cluster.submit("-R", f"select[mem>{HUGE}]", "true")
+    r = cluster.run("xce", "explain", str(jobid))
+    assert r.rc == 0, r
+    assert r.err == ""
+    assert f"Job <{jobid}>, User <root>, Queue <normal>" in r.out
+    assert f"{host}" in r.out
+    assert "not usable: Job's resource requirements not satisfied" in r.out
+    assert f"mem: had " in r.out and f"wanted mem > {HUGE}" in r.out
+    assert "Decision: stays pending: Job's resource requirements not " \
+        "satisfied: 1 host" in r.out
+
+    r = cluster.run("xce", "explain", "-json", str(jobid))
+    assert (r.rc, r.err) == (0, ""), r
+    doc = json.loads(r.out)
+    assert doc["JOBS"] == 1
+    trace = doc["RECORDS"][0]
+    assert trace["jobid"] == str(jobid) and trace["queue"] == "normal"
+    row = next(h for h in trace["hosts"] if h["host"] == host)
+    assert row["usable"] is False
+    mem = next(d for d in row["details"] if d["what"] == "mem")
+    assert isinstance(mem["had"], (int, float)) and mem["had"] < HUGE
+    assert mem["wanted"] == f"mem > {HUGE}"
+    assert trace["decision"]["action"] == "pend"
+    assert cluster.run("bkill", str(jobid)).rc == 0
+
+
+def test_explain_agrees_with_the_pend_reason_of_the_regular_pass(cluster):
+    jobid = cluster.submit("-R", f"select[maxmem>{HUGE}]", "true")
+    r = cluster.run("bjobs", "-p", "-w", str(jobid))
+    assert r.rc == 0, r
+    doc = json.loads(cluster.run("xce", "explain", "-json", str(jobid)).out)
+    reasons = doc["RECORDS"][0]["decision"]["reasons"]
+    assert [text for text, _ in reasons] == \
+        ["Job's resource requirements not satisfied"]
+    assert cluster.run("bkill", str(jobid)).rc == 0
+
+
+def test_bad_input_gets_one_line_and_exit_255(cluster):
+    r = cluster.run("xce", "explain", "999999")
+    assert (r.rc, r.out, r.err) == (255, "", "Job <999999> is not found\n")
+    r = cluster.run("xce", "explain", "12abc")
+    assert (r.rc, r.out, r.err) == (255, "", "12abc: Illegal job ID.\n")
+    r = cluster.run("xce", "explain", "-bogus", "1")
+    assert r.rc == 255 and r.out == ""
+    assert r.err.splitlines()[0] == "xce explain: illegal option -- bogus"
+    r = cluster.run("xce", "explain")
+    assert r.rc == 255 and r.out == ""
+    assert r.err.splitlines()[0] == "xce explain: exactly one job ID is needed"
+    jobid = cluster.submit("true")
+    cluster.wait_stat(jobid, "DONE")
+    r = cluster.run("xce", "explain", str(jobid))
+    assert (r.rc, r.out) == (255, "")
+    assert r.err == (f"Job <{jobid}> is not pending (status DONE): the "
+                     "scheduler has no decision to explain\n")
+    # The controller is still there and answers.
+    assert cluster.proc.poll() is None
+    assert cluster.run("bjobs", "-a", str(jobid)).rc == 0
+
+
+def test_a_bad_explain_request_in_the_spool_is_answered_not_fatal(cluster):
+    from xce.envdir import Site
+    from xce.spool.client import call
+    site = Site(str(cluster.envdir))
+    reply = call(site, "explain", {"jobid": "not-a-number"}, timeout=20)
+    assert reply == {"ok": False, "error": "Bad request"}
+    reply = call(site, "explain", {"jobid": 424242}, timeout=20)
+    assert reply["ok"] is False and reply["code"] == "NO_JOB"
+    assert cluster.proc.poll() is None
