@@ -135,11 +135,13 @@ class Book:
 
     def lendable(self, job):
         """host -> reserved slots this job may use: those of reservations
-        that start no sooner than the job ends."""
+        that start no sooner than the job ends.  A reservation whose start
+        is unknown (it waits for a job without a run limit, which may end
+        at any time) lends nothing."""
         end = self.now + job.runlimit
         out = {}
         for name, held in self.on_host.items():
-            n = sum(r.hosts.get(name, 0) for r in held if r.start >= end)
+            n = sum(r.hosts.get(name, 0) for r in held if _lends(r, end))
             if n > 0:
                 out[name] = n
         return out
@@ -154,7 +156,7 @@ class Book:
             for held in self.on_host.get(name, ()):
                 if borrowed <= 0:
                     break
-                if held.start < end:
+                if not _lends(held, end):
                     continue
                 k = min(borrowed, held.hosts.get(name, 0))
                 held.hosts[name] -= k
@@ -169,6 +171,10 @@ class Book:
                       {n: k for n, k in held.hosts.items() if k > 0},
                       None if held.start == NEVER else held.start)
                 for key, held in self.held.items()}
+
+
+def _lends(held, end):
+    return end <= held.start < NEVER
 
 
 def _shift(hosts, slots, sign):
