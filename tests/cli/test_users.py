@@ -98,6 +98,29 @@ def test_users_see_each_others_jobs_but_cannot_kill_them(shared, users):
     shared.wait_stat(jobid, "EXIT")
 
 
+def test_users_explain_only_their_own_pending_jobs(shared, users):
+    a, b = users
+    jobid = _jobid(_as(shared, b, "bsub", "-R",
+                       "select[mem>1000000000000]", "true"))
+    r = _as(shared, b, "xce", "explain", str(jobid))
+    assert (r.rc, r.err) == (0, ""), r
+    assert f"Job <{jobid}>, User <{b.name}>" in r.out
+    r = _as(shared, a, "xce", "explain", str(jobid))
+    assert (r.rc, r.out, r.err) == \
+        (255, "", f"Job <{jobid}>: User permission denied\n")
+    # The controller checks as well, by the request file's owner.
+    code = ("from xce.envdir import Site; from xce.spool.client import call;"
+            "import json,sys; print(json.dumps(call(Site(), 'explain', "
+            "{'jobid': int(sys.argv[1])}, timeout=20)))")
+    r = _as(shared, a, str(BIN / "python"), "-c", code, str(jobid))
+    reply = json.loads(r.out)
+    assert reply["ok"] is False and reply["code"] == "PERMISSION"
+    assert "traces" not in reply
+    r = shared.run("xce", "explain", str(jobid))        # root: any job
+    assert r.rc == 0 and f"User <{b.name}>" in r.out
+    assert _as(shared, b, "bkill", str(jobid)).rc == 0
+
+
 def test_output_file_is_opened_with_the_users_rights(shared, users):
     a = users[0]
     target = "/root/xce-should-not-exist"

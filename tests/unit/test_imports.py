@@ -10,7 +10,7 @@ USER_COMMANDS = ["bsub", "bjobs", "bkill", "bstop", "bresume", "bqueues",
                  "bacct", "bmod", "bswitch", "brequeue", "btop", "bbot",
                  "bpeek", "bwait", "busers", "bugroup", "bmgroup", "bapp",
                  "blimits", "lshosts", "lsload", "bpost", "bread",
-                 "bjdepinfo", "lsadmin", "blaunch"]
+                 "bjdepinfo", "lsadmin", "blaunch", "xce_explain"]
 HEAVY = ("paramiko", "psutil", "ruamel", "xce.controller", "xce.agent",
          "tabulate", "filelock")
 
