@@ -1,6 +1,7 @@
 """Load and validate xce.yaml; every error names file, line and key."""
 
 import difflib
+import re
 import socket
 from pathlib import Path
 
@@ -13,7 +14,8 @@ from xce.config.model import Config, HostConf, QueueConf
 
 CONFIG_FILE = "xce.yaml"
 SECTIONS = ("cluster", "parameters", "hosts", "host_groups", "queues",
-            "users", "user_groups", "limits", "applications", "resources",
+            "users", "user_groups", "limits", "applications",
+            "service_classes", "resources",
             "host_types", "host_models")
 CLUSTER_KEYS = ("name", "admins", "spool")
 LOAD_INDICES = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp",
@@ -227,10 +229,40 @@ def _queues(cfg, node, check):
             setattr(q, key.lower(), _int(props, key, check))
         q.pjob_limit = _float(props, "PJOB_LIMIT", check)
         q.exclusive = str(props.get("EXCLUSIVE", "N")).upper() in ("Y", "YES")
+        if props.get("PREEMPTION"):
+            q.preemption = " ".join(str(props["PREEMPTION"]).split())
+        q.slot_reserve = _slot_reserve(props, check)
+        q.backfill = _yes_no(props, "BACKFILL", check)
         q.runlimit = _limit(props, "RUNLIMIT", units.minutes, check)
         q.memlimit = _limit(props, "MEMLIMIT",
                             lambda v: units.memory_kb(v, unit), check)
         cfg.queues[q.name] = q
+
+
+_RESERVE = re.compile(r"MAX_RESERVE_TIME\s*\[\s*(\d+)\s*\]", re.I)
+
+
+def _slot_reserve(node, check):
+    """SLOT_RESERVE = MAX_RESERVE_TIME[n]: n (in MBD_SLEEP_TIME units)."""
+    value = node.get("SLOT_RESERVE")
+    if value is None or str(value).strip() in ("", "-"):
+        return None
+    found = _RESERVE.fullmatch(str(value).strip())
+    if found is None or int(found.group(1)) < 1:
+        check.error(node, "SLOT_RESERVE", f"{value!r} is not "
+                    "MAX_RESERVE_TIME[n] with n a whole number above 0")
+        return None
+    return int(found.group(1))
+
+
+def _yes_no(node, key, check):
+    value = node.get(key)
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    text = str(value).strip().upper()
+    if text not in ("Y", "YES", "N", "NO", ""):
+        check.error(node, key, f"{value!r} is not Y or N")
+    return text in ("Y", "YES")
 
 
 def _slots(merged, props, check):

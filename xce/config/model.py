@@ -19,6 +19,9 @@ class QueueConf:
     runlimit: tuple = None      # (default, max) minutes
     memlimit: tuple = None      # (default, max) in KB
     exclusive: bool = False
+    slot_reserve: int = None    # SLOT_RESERVE MAX_RESERVE_TIME[n]: n
+    backfill: bool = False      # BACKFILL=Y
+    preemption: str = None      # PREEMPTION as written (bqueues -l)
     raw: dict = field(default_factory=dict)
 
     def allows(self, user, user_groups=None):
