@@ -178,3 +178,38 @@ def test_same_pass_same_answer():
     first, again = _pass(*args), _pass(*args)
     assert (first.dispatch, first.preempt, first.reasons) == \
         (again.dispatch, again.preempt, again.reasons)
+
+
+# ------------------------------------------------------------------ xce.yaml
+def test_unknown_queue_or_bad_preemption_is_a_file_line_error(tmp_path):
+    from xce.config.load import ConfigError, load
+    (tmp_path / "xce.yaml").write_text(
+        "queues:\n  high:\n    PRIORITY: 50\n"
+        "    PREEMPTION: PREEMPTIVE[low nosuch+2]\n"
+        "  low:\n    PRIORITY: 10\n    PREEMPTION: PREEMPTABLE[high\n")
+    with pytest.raises(ConfigError) as caught:
+        load(tmp_path)
+    text = "\n".join(caught.value.errors)
+    assert "xce.yaml:4: PREEMPTION: nosuch: No such queue" in text
+    assert "xce.yaml:7: PREEMPTION: PREEMPTABLE[high: expected " \
+        "PREEMPTIVE[queue ...]" in text
+    assert "low: No such queue" not in text
+
+
+def test_controller_policy_from_yaml(tmp_path):
+    from xce.config.load import load
+    from xce.controller import preemption
+    (tmp_path / "xce.yaml").write_text(
+        "queues:\n  high:\n    PRIORITY: 50\n"
+        "    PREEMPTION: '  PREEMPTIVE[low] '\n"
+        "  low:\n    PRIORITY: 10\n  other:\n    PRIORITY: 5\n")
+    cfg = load(tmp_path)
+    assert cfg.queues["high"].preemption == "PREEMPTIVE[low]"
+    pol = preemption.policy(cfg)
+    assert pol.may_preempt("high", "low")
+    assert not pol.may_preempt("high", "other")
+    assert pol.preemptable() == {"low"}
+    assert preemption.policy(cfg) is pol        # kept on the config
+    del cfg.queues["high"].raw["PREEMPTION"]
+    cfg._xce_preempt = None
+    assert preemption.policy(cfg) is None       # nobody may preempt

@@ -104,13 +104,27 @@ def _long_block(queue, counts, n_default):
     out += ["", "SCHEDULING PARAMETERS", LOAD_HEADER,
             (" loadSched" + _NO_THRESHOLD).rstrip(),
             (" loadStop " + _NO_THRESHOLD).rstrip()]
-    if conf.get("exclusive"):
-        out += ["", "SCHEDULING POLICIES:  EXCLUSIVE"]
+    out += _policy_lines(conf)
     out += ["", "USERS:  " + (" ".join(conf["users"]) + " "
                               if conf.get("users") else "all")]
     out.append("HOSTS:  " + (" ".join(conf["hosts"]) + " "
                              if conf.get("hosts") else "all"))
     return "\n".join(x.rstrip() for x in out) + "\n"
+
+
+def _policy_lines(conf):
+    """SCHEDULING POLICIES (EXCLUSIVE, PREEMPTIVE, PREEMPTABLE) and the
+    PREEMPTION value as configured."""
+    names = ["EXCLUSIVE"] if conf.get("exclusive") else []
+    preemption = conf.get("preemption") or ""
+    names += [w for w in ("PREEMPTIVE", "PREEMPTABLE")
+              if w in preemption.upper()]
+    if not names:
+        return []
+    out = ["", "SCHEDULING POLICIES:  " + "  ".join(names)]
+    if preemption:
+        out.append(f"PREEMPTION = {preemption}")
+    return out
 
 
 def _limit_lines(conf):

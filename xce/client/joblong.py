@@ -15,6 +15,9 @@ from xce.client import jobvalues as jv
 from xce.client.joblong_wrap import CONTINUATION, wrap
 
 SEPARATOR = "-" * 78
+# LSF's SUSP_MBD_PREEMPT: suspended by the scheduler for a higher-priority
+# job (PREEMPTION in lsb.queues); it resumes when its slots are free.
+PREEMPTED_REASON = "The job was preempted by a higher priority job"
 
 
 def long_format(rows, reader=None, params=None, now=None):
@@ -41,13 +44,20 @@ def job_record(row, queue_conf=None, now=None):
     return "\n" + "\n".join(wrap(line) for line in lines)
 
 
+_FILED_UNDER = (("app", "Application"), ("user_group", "User Group"),
+                ("sla", "Service Class"), ("job_group", "Job Group"))
+
+
 def header_line(row, spec):
     items = [f"Job <{jobfmt.job_label(row)}>"]
     if spec.get("name"):                  # only a name the user gave (-J)
         items.append(f"Job Name <{row.get('name')}>")
     items += [f"User <{row.get('user')}>",
-              f"Project <{spec.get('project') or 'default'}>",
-              f"Status <{row.get('stat')}>", f"Queue <{row.get('queue')}>"]
+              f"Project <{spec.get('project') or 'default'}>"]
+    # What the job is filed under, when it names it (bsub -app/-G/-sla/-g).
+    items += [f"{label} <{spec[key]}>" for key, label in _FILED_UNDER
+              if spec.get(key)]
+    items += [f"Status <{row.get('stat')}>", f"Queue <{row.get('queue')}>"]
     if spec.get("user_priority"):
         items.append(f"Job Priority <{spec['user_priority']}>")
     command = (row.get("command") or "").replace("\n", "; ")
@@ -126,6 +136,8 @@ def state_lines(row, now):
     lines = usage_lines(row, now)
     if stat == "USUSP":
         lines += [" SUSPENDING REASONS:", " The job was suspended by user;"]
+    elif stat == "SSUSP" and jv.spec(row).get("preempted"):
+        lines += [" SUSPENDING REASONS:", f" {PREEMPTED_REASON};"]
     return lines
 
 

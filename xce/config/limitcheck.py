@@ -1,7 +1,7 @@
 """Validation of the xce.yaml parts the scheduler's limits and fairshare
-read: ``limits:`` (lsb.resources Limit sections), ``users:`` MAX_JOBS and
-queue FAIRSHARE.  Errors name file, line and key through the loader's
-checker; nothing here changes the configuration."""
+read: ``limits:`` (lsb.resources Limit sections), ``users:`` MAX_JOBS,
+queue FAIRSHARE and PREEMPTION.  Errors name file, line and key through
+the loader's checker; nothing here changes the configuration."""
 
 from xce.config import keys, units
 
@@ -14,6 +14,7 @@ def check(cfg, raw, check_):
     for name, props in (raw.get("queues") or {}).items():
         if props and props.get("FAIRSHARE"):
             _fairshare(props, check_)
+    _preemption(raw.get("queues") or {}, check_)
 
 
 def _limits(sections, check_):
@@ -64,3 +65,19 @@ def _fairshare(props, check_):
         fairshare.parse(props["FAIRSHARE"])
     except fairshare.FairshareError as e:
         check_.error(props, "FAIRSHARE", str(e))
+
+
+def _preemption(queues, check_):
+    """PREEMPTIVE[...] and PREEMPTABLE[...] readable, naming queues."""
+    from xce.scheduler import preempt       # pure, stdlib only
+    for props in queues.values():
+        if not props or not props.get("PREEMPTION"):
+            continue
+        try:
+            spec = preempt.parse(props["PREEMPTION"])
+        except preempt.PreemptError as e:
+            check_.error(props, "PREEMPTION", str(e))
+            continue
+        for name in spec.names():
+            if name not in queues:
+                check_.error(props, "PREEMPTION", f"{name}: No such queue")

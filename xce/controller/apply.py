@@ -7,6 +7,9 @@ checks the state transition.  Handlers decide; this applies; side effects
 
 from xce.model import states
 
+# STATUS reason of a job suspended (SSUSP) or resumed by preemption.
+PREEMPTED = "PREEMPTED"
+
 
 def _set_stat(job, new):
     job["stat"] = states.check_transition(job.get("stat"), new)
@@ -14,6 +17,13 @@ def _set_stat(job, new):
         # Out of UNKWN: the host-loss record has served (see _status).
         spec = dict(job["spec"])
         del spec["unkwn"]
+        job["spec"] = spec
+    if new not in (states.SSUSP, states.UNKWN) and \
+            "preempted" in (job.get("spec") or {}):
+        # Resumed, stopped by a user, finished or requeued: no longer a
+        # preempted job (UNKWN keeps it, to come back to).
+        spec = dict(job["spec"])
+        del spec["preempted"]
         job["spec"] = spec
 
 
@@ -75,6 +85,11 @@ def _status(job, data, now):
     if data["stat"] == states.UNKWN and data.get("was"):
         job["spec"] = dict(job["spec"] or {},
                            unkwn={"was": data["was"], "since": now})
+    if data["stat"] == states.SSUSP and data.get("reason") == PREEMPTED:
+        # Suspended by the scheduler for a higher-priority job: kept in
+        # the spec so that the scheduler resumes it, after restarts too.
+        job["spec"] = dict(job["spec"] or {},
+                           preempted={"since": now, "by": data.get("by")})
     if data["stat"] in states.FINISHED:
         job["end_time"] = now
         job["exit_reason"] = data.get("reason")

@@ -1,0 +1,93 @@
+"""Queue preemption end to end: a job of a PREEMPTIVE queue starts at once
+on a full host by suspending (SSUSP) a job of a lower-priority queue, which
+is resumed when the preemptive job ends and finishes with its own status."""
+
+import re
+
+import pytest
+
+from tests.lib.xcecluster import Cluster, wait_for
+
+QUEUES = ("  high:\n    PRIORITY: 70\n    PREEMPTION: PREEMPTIVE[low]\n"
+          "  low:\n    PRIORITY: 10\n")
+# Counts to a file in small steps: time stopped does not count, so the
+# count stands still while the job is suspended.
+TICKER = ("i=0; while [ $i -lt {n} ]; do i=$((i+1)); "
+          "echo $i > tick.$LSB_JOBID; sleep 0.2; done; exit {code}")
+
+
+@pytest.fixture
+def preempt_cluster(tmp_path):
+    c = Cluster(tmp_path / "c", mxj=2, extra_queues=QUEUES)
+    try:
+        yield c.start()
+    finally:
+        c.stop()
+
+
+def _ticks(cluster, jobid):
+    try:
+        return int((cluster.root / f"tick.{jobid}").read_text())
+    except (OSError, ValueError):
+        return 0
+
+
+def test_high_job_preempts_a_low_job_which_resumes_and_keeps_its_status(
+        preempt_cluster):
+    c = preempt_cluster
+    ok = c.submit("-q", "low", TICKER.format(n=40, code=0))
+    failing = c.submit("-q", "low", TICKER.format(n=40, code=3))
+    c.wait_stat(ok, "RUN")
+    c.wait_stat(failing, "RUN")
+    wait_for(lambda: _ticks(c, ok) and _ticks(c, failing),
+             what="both low jobs to count")
+    high = c.submit("-q", "high", "sleep 3")
+    c.wait_stat(high, "RUN", timeout=10)
+    wait_for(lambda: {c.stat(ok), c.stat(failing)} == {"RUN", "SSUSP"},
+             what="one low job to be preempted")
+    victim, other = (ok, failing) if c.stat(ok) == "SSUSP" else (failing, ok)
+
+    r = c.run("bjobs", "-l", str(victim))
+    assert r.rc == 0 and r.err == ""
+    text = " ".join(r.out.split())
+    assert "Status <SSUSP>" in text
+    assert "SUSPENDING REASONS: The job was preempted by a higher priority " \
+        "job;" in text
+
+    # Stopped for real: the other low job counts on, the victim does not.
+    held, start = _ticks(c, victim), _ticks(c, other)
+    wait_for(lambda: _ticks(c, other) >= start + 3,
+             what="the running low job to count on")
+    assert _ticks(c, victim) == held
+
+    c.wait_stat(high, "DONE", timeout=20)
+    c.wait_stat(victim, "RUN", "DONE", "EXIT", timeout=20)
+    c.wait_stat(ok, "DONE", timeout=40)
+    c.wait_stat(failing, "EXIT", timeout=40)
+    assert _ticks(c, victim) == 40
+    r = c.run("bjobs", "-l", str(failing))
+    assert r.rc == 0 and r.err == ""
+    assert "Exited with exit code 3." in r.out
+
+
+def test_bqueues_l_shows_preemption(preempt_cluster):
+    r = preempt_cluster.run("bqueues", "-l", "high")
+    assert r.rc == 0 and r.err == ""
+    assert "SCHEDULING POLICIES:  PREEMPTIVE\n" in r.out
+    assert "PREEMPTION = PREEMPTIVE[low]\n" in r.out
+    r = preempt_cluster.run("bqueues", "-l", "low")
+    assert r.rc == 0 and "PREEMPT" not in r.out
+
+
+def test_reconfig_naming_an_unknown_queue_is_refused(preempt_cluster):
+    c = preempt_cluster
+    yaml = c.envdir / "xce.yaml"
+    yaml.write_text(yaml.read_text().replace("PREEMPTIVE[low]",
+                                             "PREEMPTIVE[low nosuch]"))
+    r = c.run("badmin", "reconfig")
+    assert r.rc == 255 and r.out == ""
+    assert re.search(r"xce\.yaml:\d+: PREEMPTION: nosuch: No such queue",
+                     r.err), r.err
+    # Still running, with the old configuration.
+    r = c.run("bqueues", "-l", "high")
+    assert r.rc == 0 and "PREEMPTION = PREEMPTIVE[low]\n" in r.out
