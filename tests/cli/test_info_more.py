@@ -108,7 +108,8 @@ def test_bpeek_messages(make_cluster):
     r = cmd(cluster, "bpeek", "-q", "normal", str(blocker))
     assert r.rc == 255 and "more than one of" in r.err
     r = cmd(cluster, "bpeek", "-q", "short")
-    assert (r.rc, r.err) == (255, "No unfinished job found\n")
+    assert (r.rc, r.err) == (255, "No unfinished job found in queue "
+                             "<short>\n")
 
 
 # -- bwait --------------------------------------------------------------------

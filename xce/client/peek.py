@@ -13,6 +13,7 @@ import time
 
 from xce.errors import XceError
 from xce.model import jobid as jobids
+from xce.model.arrayspec import name_matches
 from xce.model.jobid import show
 
 FOLLOW_POLL = 0.5
@@ -26,31 +27,50 @@ def _is_admin(user, meta):
 def find_job(reader, me, label=None, queue=None, host=None, name=None):
     """The job bpeek shows: the one named, or the caller's latest match."""
     if label is not None:
-        try:
-            jobid, idx = jobids.parse(label)
-        except jobids.BadJobId:
-            raise XceError(f"{label}: Illegal job ID.")
-        rows = reader.jobs("jobid=? AND idx=?", (jobid, idx or 0))
-        if not rows:
-            raise XceError(f"Job <{label}> is not found")
-        job = rows[0]
-        if job["user"] != me and not _is_admin(me, reader.meta()):
-            raise XceError(f"Job <{label}>: User permission denied")
-        return job
+        return _by_id(reader, me, label)
     where, args = ["user=?", f"stat IN ({','.join('?' * len(_UNFINISHED))})"], \
         [me, *_UNFINISHED]
     if queue:
         where.append("queue=?")
         args.append(queue)
-    if name:
-        where.append("name=?")
-        args.append(name)
     rows = reader.jobs(" AND ".join(where), args)
     if host:
         rows = [r for r in rows if host in (r["exec_hosts"] or "").split()]
+    if name:
+        # -J: '*' is a wildcard; elements answer to their array's name.
+        rows = [r for r in rows if name_matches(r["name"], name)]
     if not rows:
-        raise XceError("No unfinished job found")
+        raise XceError(_not_found(queue, host, name))
     return rows[-1]
+
+
+def _by_id(reader, me, label):
+    try:
+        jobid, idx = jobids.parse(label)
+    except jobids.BadJobId:
+        raise XceError(f"{label}: Illegal job ID.")
+    rows = reader.jobs("jobid=?" + ("" if idx is None else " AND idx=?"),
+                       (jobid,) if idx is None else (jobid, idx))
+    if not rows:
+        raise XceError(f"Job <{label}> is not found")
+    job = rows[0]
+    if idx is None and job["idx"]:
+        # An array's id names no one element: LSF wants "jobid[index]".
+        raise XceError("bpeek: Cannot operate on job array")
+    if job["user"] != me and not _is_admin(me, reader.meta()):
+        raise XceError(f"Job <{label}>: User permission denied")
+    return job
+
+
+def _not_found(queue, host, name):
+    """LSF's wording (jobInfoErr): the name, else where it looked."""
+    if name:
+        return f"Job <{name}> is not found"
+    if queue:
+        return f"No unfinished job found in queue <{queue}>"
+    if host:
+        return f"No unfinished job found on host/group <{host}>"
+    return "No unfinished job found"
 
 
 def check_state(job):
