@@ -37,6 +37,9 @@ class Running:
         self.samples = 0
         self.cpu = 0.0
         self.max_procs = 0
+        # The agent's own peak RSS when it spawned the job: the wrapper's
+        # ru_maxrss counts only above it (procs.own_peak_kb).
+        self.spawn_peak = None
 
 
 class JobTable:
@@ -73,7 +76,7 @@ class JobTable:
 
     # -- starting ----------------------------------------------------------
     def start_batch(self, msgs):
-        """Journal every new start (one fsync), then spawn them."""
+        """Journal every new start (one write), then spawn them."""
         fresh = []
         for msg in msgs:
             key = job_key(msg)
@@ -84,7 +87,7 @@ class JobTable:
             self.journal.append("start", key, msg=msg, dir=prefix)
             fresh.append((key, msg, prefix))
         if fresh:
-            self.journal.sync()
+            self.journal.flush()
         for key, msg, prefix in fresh:
             try:
                 self._spawn(key, msg, prefix)
@@ -141,6 +144,7 @@ class JobTable:
         pid = spawn.spawn(argv, env)
         msg["start_time"] = self.now()
         job = Running(key, msg, prefix, pid, procs.start_ticks(pid), True)
+        job.spawn_peak = procs.own_peak_kb()
         self.journal.append("pid", key, pid=pid, ptime=job.ptime,
                             start_time=msg["start_time"], stdout=stdout,
                             home=home)
@@ -271,9 +275,11 @@ class JobTable:
                 continue        # a report appender or an orphan we inherited
             code = (os.WEXITSTATUS(status) if os.WIFEXITED(status)
                     else 128 + os.WTERMSIG(status))
-            # ru_maxrss is not used: after a vfork-style spawn it carries the
-            # agent's own high-water mark.  Memory comes from the samples.
             usage = {"cpu": ru.ru_utime + ru.ru_stime}
+            job = self.running.get(key)
+            if job is not None and job.spawn_peak is not None and \
+                    ru.ru_maxrss > job.spawn_peak:
+                usage["peak"] = ru.ru_maxrss
             self._finish(key, code, usage)
         # The exit records are synced once, before they are reported.
 
@@ -290,6 +296,7 @@ class JobTable:
         if job is not None and os.path.exists(job.prefix + ".failed"):
             reason = "TERM_CWD_NOTEXIST"
         end = self.now()
+        peak = _final_peak(job, usage) if job is not None else 0
         result = {
             "stat": "DONE" if code == 0 else "EXIT", "exit_code": code,
             "reason": reason or (job.reason if job else None),
@@ -297,9 +304,9 @@ class JobTable:
             "start_time": job.start_time if job else end,
             "cpu_time": round(max(usage.get("cpu", 0.0),
                                   job.cpu if job else 0.0), 3),
-            "max_mem": (job.max_mem or None) if job else None,
+            "max_mem": peak or None,
             "avg_mem": (job.mem_sum // job.samples if job and job.samples
-                        else None),
+                        else peak or None),
             "max_procs": job.max_procs if job else None,
             "error": error,
         }
@@ -404,6 +411,14 @@ def _append_own(out, text, jobid):
                     jobid, out, e)
 
 
+def _final_peak(job, usage):
+    """The job's peak RSS in KB: the largest of its /proc samples, its
+    wrapper's ru_maxrss when that is its own, and what the wrapper wrote
+    at its end (so a job shorter than a sample interval has one too)."""
+    return max(job.max_mem, usage.get("peak", 0),
+               procs.read_peak_file(job.prefix + ".peak"))
+
+
 def _finished_msg(key, result):
     return {"op": "finished", "job": key[0], "idx": key[1],
             "attempt": key[2], **result}
@@ -421,7 +436,8 @@ def _read_int(path, strict=False):
 
 # The files a job leaves beside its prefix, all removed once its exit is
 # acknowledged.
-JOB_FILES = (".hosts", ".job", ".pid", ".status", ".failed", ".report")
+JOB_FILES = (".hosts", ".job", ".pid", ".status", ".failed", ".report",
+             ".peak")
 
 
 def _remove_files(prefix):

@@ -16,8 +16,13 @@ from xce.agent.jobs import SAMPLE_INTERVAL, JobTable
 from xce.agent.tasks import TaskTable
 from xce.agent.protocol import VERSION, LineReader, ProtocolError, encode
 from xce.agent import hostinfo
+from xce.agent.load import LoadSampler
 
 log = logging.getLogger("xce.agent")
+
+# Seconds between load reports (LSF's LIM updates most indices every 15 s;
+# a sample costs a few /proc reads, so lsload can be fresher).
+LOAD_INTERVAL = 5.0
 
 
 class AgentServer:
@@ -32,7 +37,12 @@ class AgentServer:
         self.conn = None
         self.reader = None
         self.stopping = False
+        # badmin hrestart: once stopped, the agent re-executes itself.
+        self.restart = False
         self.next_sample = 0.0
+        self.sampler = LoadSampler()
+        self.load = None            # the last load indices sampled
+        self.next_load = 0.0
 
     # -- setup -------------------------------------------------------------
     def listen(self):
@@ -75,11 +85,14 @@ class AgentServer:
 
     def _timeout(self):
         deadlines = [self.next_sample if self.table.running else None,
+                     self.next_load,
                      self.table.next_deadline(), self.tasks.next_deadline()]
-        deadlines = [d for d in deadlines if d is not None]
-        if not deadlines:
-            return None
-        return max(0.0, min(deadlines) - self.now())
+        now = self.now()
+        waits = [d - now for d in deadlines if d is not None]
+        due = self.table.journal.fsync_deadline()     # a monotonic time
+        if due is not None:
+            waits.append(due - time.monotonic())
+        return max(0.0, min(waits)) if waits else None
 
     def run_once(self, timeout):
         for key, _ in self.sel.select(timeout):
@@ -96,7 +109,22 @@ class AgentServer:
         if self.table.running and now >= self.next_sample:
             self.table.sample()
             self.next_sample = now + SAMPLE_INTERVAL
+        if now >= self.next_load:
+            self._report_load(now)
         self._flush()
+        due = self.table.journal.fsync_deadline()
+        if due is not None and time.monotonic() >= due:
+            self.table.journal.sync()
+
+    def _report_load(self, now):
+        self.next_load = now + LOAD_INTERVAL
+        try:
+            self.load = self.sampler.sample()
+        except (OSError, ValueError) as e:     # never stop the agent for it
+            log.warning("cannot sample the load: %s", e)
+            return
+        if self.conn is not None:
+            self.table.outbox.append({"op": "load", "load": self.load})
 
     def _accept(self):
         try:
@@ -118,6 +146,7 @@ class AgentServer:
     def _hello(self):
         return {"op": "hello", "v": VERSION, "host": self.host,
                 "pid": os.getpid(), "facts": hostinfo.facts(),
+                "load": self.load,
                 "jobs": self.table.hello_jobs()}
 
     def _drop(self, why):
@@ -160,14 +189,20 @@ class AgentServer:
                     self.table.acked(msg)
                 elif op == "ping":
                     self.table.outbox.append({"op": "pong"})
+                elif op == "exit":
+                    # badmin hshutdown/hrestart: the jobs keep running.
+                    log.info("asked to %s", "restart" if msg.get("restart")
+                             else "shut down")
+                    self.stopping = True
+                    self.restart = bool(msg.get("restart"))
                 elif op != "start":
                     log.warning("unknown message op %r", op)
             except (KeyError, TypeError, ValueError) as e:
                 log.warning("bad %s message: %s", op, e)
 
     def _flush(self):
-        # Nothing is reported before the journal holds it durably.
-        self.table.journal.sync()
+        # Nothing is reported before the journal holds it (see journal.py).
+        self.table.journal.flush()
         if not self.table.outbox:
             return
         if self.conn is None:
