@@ -56,3 +56,34 @@ def sample_sessions(sids):
         u["nprocs"] += 1
         u["pids"].append(int(name))
     return usage
+
+
+def own_peak_kb():
+    """This process's peak resident set (VmHWM, KB), or 0.
+
+    A child spawned with posix_spawn (vfork-style) inherits this value as
+    its own ru_maxrss at exec: a child's ru_maxrss above it is its own."""
+    try:
+        with open("/proc/self/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def read_peak_file(path):
+    """The KB a job's wrapper wrote at its end (its children's peak RSS),
+    or 0.  The file is the job user's: opened without following a link,
+    small, and only ever used to raise a figure, never to lower one."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return 0
+    try:
+        return max(0, int(os.read(fd, 64).split()[0]))
+    except (OSError, ValueError, IndexError):
+        return 0
+    finally:
+        os.close(fd)

@@ -7,7 +7,9 @@ restarted agent learn how a job it no longer parents has ended.
 """
 
 import os
+import shlex
 import signal
+import sys
 
 SETPRIV = "/usr/bin/setpriv"
 SHELL = "/bin/sh"
@@ -33,8 +35,44 @@ trap : INT TERM HUP USR1 USR2 QUIT
 if [ -n "$c" ]; then /bin/sh -c "$c"; else "$d.job" "$@"; fi
 rc=$?
 echo $rc >"$d.status"
+@PEAK@
 exit $rc
 '''
+
+# At its end the wrapper becomes a tiny Python that writes its children's
+# peak RSS (RUSAGE_CHILDREN survives exec) to $d.peak and exits with the
+# job's status.  The agent cannot get that figure itself: the wrapper's own
+# ru_maxrss starts at the agent's peak (see procs.own_peak_kb), so without
+# it a job smaller than the agent that ends between two /proc samples would
+# have no memory figure.  Skipped where no interpreter is found.
+_PEAK_CODE = ("import resource,sys\n"
+              "try:\n"
+              " open(sys.argv[1],'w').write('%d\\n'%resource.getrusage("
+              "resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+              "except Exception:\n"
+              " pass\n"
+              "sys.exit(int(sys.argv[2]))")
+
+
+def _pythons():
+    """Interpreters to try, as the job's user: the system's, then the
+    agent's own resolved out of a virtualenv."""
+    found = []
+    for path in ("/usr/bin/python3", os.path.realpath(sys.executable)):
+        if path not in found and os.access(path, os.X_OK):
+            found.append(path)
+    return found
+
+
+def _with_peak(script):
+    code = shlex.quote(_PEAK_CODE)
+    tries = "".join(
+        f'[ -x {shlex.quote(py)} ] && exec {shlex.quote(py)} -S -E -c '
+        f'{code} "$d.peak" "$rc" 2>/dev/null\n' for py in _pythons())
+    return script.replace("@PEAK@\n", tries)
+
+
+WRAPPER = _with_peak(WRAPPER)
 
 # Signals a job must see with their default action, whatever the agent did.
 DEFAULT_SIGNALS = [signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT,

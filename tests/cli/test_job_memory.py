@@ -1,0 +1,40 @@
+"""Every job that ran has a memory figure, however short it was: the agent
+takes the peak RSS of the job's processes when it reaps the job, not only
+from its /proc samples (every two seconds)."""
+
+import re
+
+import pytest
+
+
+def _max_mem_mb(cluster, jobid):
+    r = cluster.run("bjobs", "-l", str(jobid))
+    assert r.rc == 0 and r.err == "", r
+    m = re.search(r"MAX MEM: ([\d.]+) (\w)bytes; AVG MEM: ([\d.]+) \wbytes",
+                  " ".join(r.out.split()))
+    assert m, r.out
+    value, unit = float(m.group(1)), m.group(2)
+    return value * {"K": 1 / 1024, "M": 1, "G": 1024}[unit]
+
+
+def test_a_job_shorter_than_a_sample_has_max_mem(cluster):
+    jobid = cluster.submit("-o", "short.out", "true")
+    cluster.wait_stat(jobid, "DONE")
+    assert _max_mem_mb(cluster, jobid) > 0
+    report = (cluster.root / "short.out").read_text()
+    line = [x for x in report.splitlines() if "Max Memory :" in x]
+    assert line and line[0].split(":")[1].strip() != "-", report
+
+
+@pytest.mark.parametrize("mb", [8, 160])
+def test_the_final_figure_is_the_jobs_own_peak(cluster, mb):
+    """Below the agent's own size (where the wrapper's ru_maxrss says
+    nothing) and above it: the peak is the job's, not the agent's."""
+    script = (f"python3 -c 'x = b\"x\" * ({mb} << 20); import time; "
+              "time.sleep(0.3)'")
+    jobid = cluster.submit("-o", "peak.out", script)
+    cluster.wait_stat(jobid, "DONE")
+    got = _max_mem_mb(cluster, jobid)
+    assert mb <= got < mb + 40, got
+    r = cluster.run("bjobs", "-noheader", "-o", "max_mem", str(jobid))
+    assert r.rc == 0 and r.out.strip() != "-", r
