@@ -213,3 +213,39 @@ def test_controller_policy_from_yaml(tmp_path):
     del cfg.queues["high"].raw["PREEMPTION"]
     cfg._xce_preempt = None
     assert preemption.policy(cfg) is None       # nobody may preempt
+
+
+# ------------------------------------------------------------------ migration
+def test_migrated_lsb_queues_keep_known_queues_and_warn_with_line(tmp_path):
+    from xce.config.migrate import migrate
+    (tmp_path / "lsb.queues").write_text(
+        "Begin Queue\nQUEUE_NAME = high\nPRIORITY = 50\n"
+        "PREEMPTION = PREEMPTIVE[low+1 gone] PREEMPTABLE[vanished]\n"
+        "End Queue\n"
+        "Begin Queue\nQUEUE_NAME = low\nPRIORITY = 10\n"
+        "PREEMPTION = PREEMPTABLE[gone]\nEnd Queue\n"
+        "Begin Queue\nQUEUE_NAME = odd\nPREEMPTION = PREEMPT_ALL\n"
+        "End Queue\n")
+    result = migrate(str(tmp_path), check=True)
+    queues = result.tree["queues"]
+    assert queues["high"]["PREEMPTION"] == "PREEMPTIVE[low+1]"
+    assert "PREEMPTION" not in queues["low"]
+    assert "PREEMPTION" not in queues["odd"]
+    warned = {(d.path, d.line, d.message) for d in result.diags.warnings}
+    assert ("lsb.queues", 4, "queue high PREEMPTION names gone, which is "
+            "not a queue; left out") in warned
+    assert ("lsb.queues", 9, "queue low PREEMPTION names gone, which is "
+            "not a queue; left out") in warned
+    assert ("lsb.queues", 13, "queue odd PREEMPTION: expected PREEMPTIVE"
+            "[queue ...] and/or PREEMPTABLE[queue ...]; not carried") \
+        in warned
+    assert not result.diags.errors
+
+
+def test_only_queues_never_widens_a_list():
+    spec = preempt.parse("PREEMPTIVE[gone] PREEMPTABLE")
+    assert preempt.only_queues(spec, {"low"}) == "PREEMPTABLE"
+    assert preempt.only_queues(preempt.parse("PREEMPTIVE[gone]"),
+                               {"low"}) is None
+    assert preempt.only_queues(preempt.parse("PREEMPTIVE"), set()) == \
+        "PREEMPTIVE"

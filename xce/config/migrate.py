@@ -17,6 +17,7 @@ from xce.config.lsf import convert_batch as batch
 from xce.config.lsf import convert_hosts as hosts
 from xce.config.lsf.build import Migration
 from xce.config.lsf.diag import Diagnostics, Origin
+from xce.scheduler import preempt
 
 YAML_NAME = "xce.yaml"
 DEFAULT_CLUSTER = "xce"
@@ -160,6 +161,7 @@ def _convert(result, lsf):
     batch.convert_queues(mig, lsf.get("lsb.queues"))
     _ensure_a_queue(mig)
     _check_default_queue(mig)
+    _check_preemption(mig)
     batch.convert_users(mig, lsf.get("lsb.users"))
     batch.convert_limits(mig, lsf.get("lsb.resources"))
     batch.convert_applications(mig, lsf.get("lsb.applications"))
@@ -201,6 +203,33 @@ def _check_default_queue(mig):
                  "names no configured queue")
     else:
         params["DEFAULT_QUEUE"] = kept if len(kept) > 1 else kept[0]
+
+
+def _check_preemption(mig):
+    """PREEMPTION keeps only queues that exist (mbatchd ignores the others
+    with a warning); with none left the key is not carried."""
+    queues = mig.tree.get("queues", {})
+    for name, props in queues.items():
+        text = (props or {}).get("PREEMPTION")
+        if not text:
+            continue
+        spec = preempt.parse(text)     # readable: checked when carried
+        missing = [n for n in spec.names() if n not in queues]
+        if not missing:
+            continue
+        origin = mig.origins.get(("queues", name, "PREEMPTION"))
+        for other in missing:
+            mig.warn(origin, f"queue {name} PREEMPTION names {other}, which "
+                     "is not a queue; left out")
+        kept = preempt.only_queues(spec, queues)
+        if kept is None:
+            del props["PREEMPTION"]
+            mig.entries = [e for e in mig.entries if not e.label.startswith(
+                f"queue {name} PREEMPTION")]
+            mig.drop(origin, f"queue {name} PREEMPTION = {text}",
+                     "names no configured queue")
+        else:
+            props["PREEMPTION"] = kept
 
 
 # -- writing ---------------------------------------------------

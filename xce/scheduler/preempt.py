@@ -66,6 +66,23 @@ def parse(text):
     return Spec(parts.get("PREEMPTIVE"), parts.get("PREEMPTABLE"))
 
 
+def only_queues(spec, known):
+    """*spec* without the queues not in *known*, as PREEMPTION text (a
+    part whose whole list is gone goes too: an empty list would mean every
+    queue), or None when nothing is left."""
+    parts = []
+    for kind, names in (("PREEMPTIVE", spec.preemptive),
+                        ("PREEMPTABLE", spec.preemptable)):
+        if names is None:
+            continue
+        kept = [n + (f"+{p}" if p else "") for n, p in names.items()
+                if n in known]
+        if names and not kept:
+            continue
+        parts.append(f"{kind}[{' '.join(kept)}]" if kept else kind)
+    return " ".join(parts) or None
+
+
 def _names(text, body):
     out = {}
     for word in body.split():

@@ -5,6 +5,7 @@ lsb.modules -> xce.yaml ``parameters``, ``queues``, ``users``,
 
 from xce.config import keys
 from xce.config.lsf import cells, hostnames, units
+from xce.scheduler import preempt
 
 # Old spelling seen in OpenLava's own stock lsb.resources (reference §14.13).
 _LIMIT_ALIASES = {"PER_PROJECTS": "PER_PROJECT"}
@@ -209,6 +210,8 @@ def value_problem(name, value):
         elif name in _SLOT_COUNTS and not (cells.is_int(value.strip())
                                            or value.strip() == "!"):
             raise ValueError(f"{value}: not a whole number or !")
+        elif name == "PREEMPTION":
+            preempt.parse(value)
     except ValueError as exc:
         # The messages start with the value, which the report shows already.
         return str(exc).split(": ", 1)[-1]
