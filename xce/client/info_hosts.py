@@ -6,6 +6,7 @@ default view says ``closed`` for every closed state; -w and -l say which.
 """
 
 from xce.client.info import cell, lcell, line, num, rcell
+from xce.client.info_more_hosts import load_memory
 from xce.client.info_queues import LOAD_HEADER
 
 _COUNTS = (rcell("MAX", 6), rcell("NJOBS", 6), rcell("RUN", 6),
@@ -22,8 +23,8 @@ _LOAD = (("r15s", 6, "{:.1f}", "0.0"), ("r1m", 6, "{:.1f}", "0.0"),
          ("r15m", 6, "{:.1f}", "0.0"), ("ut", 6, "{:.0%}", "0%"),
          ("pg", 6, "{:.1f}", "0.0"), ("io", 6, "{:.0f}", "0"),
          ("ls", 5, "{:.0f}", "0"), ("it", 6, "{:.0f}", "0"),
-         ("tmp", 6, "{:.0f}M", "0M"), ("swp", 6, "{:.0f}M", "0M"),
-         ("mem", 6, "{:.0f}M", "0M"))
+         ("tmp", 6, "mem", "0M"), ("swp", 6, "mem", "0M"),
+         ("mem", 6, "mem", "0M"))
 _NO_THRESHOLD = ("   -  " * 3 + "   - " + "      - " + "    - " + "   - " +
                  "    - " + "    -  " * 3)
 
@@ -40,7 +41,8 @@ def host_view(host, counts):
         state = "closed_Full"
     return {"status": state, "max": host["mxj"],
             "jl_u": (host["conf"] or {}).get("jl_u"), "njobs": njobs,
-            "run": run, "ssusp": ssusp, "ususp": ususp, "rsv": 0}
+            "run": run, "ssusp": ssusp, "ususp": ususp,
+            "rsv": per.get("RSV", 0)}
 
 
 def short_status(state):
@@ -94,16 +96,19 @@ def _load_rows(load, v):
         f"{_fmt(load.get(n), f):>{w}}" for n, w, f, _ in _LOAD)
     reserved = " " + f"{'Reserved':<11}" + "".join(
         f"{r:>{w}}" for n, w, _, r in _LOAD)
-    # LSF 10.1 adds a slots column: the free slots, none reserved.
-    free = (v["max"] - v["njobs"]) if v["max"] else "-"
+    # LSF 10.1 adds a slots column: the free slots, and those pending
+    # jobs hold (SLOT_RESERVE).
+    free = (v["max"] - v["njobs"] - v["rsv"]) if v["max"] else "-"
     return [names + f"{'slots':>7}", total + f"{free:>7}",
-            reserved + f"{'-':>7}", ""]
+            reserved + f"{v['rsv'] or '-':>7}", ""]
 
 
 def _fmt(value, fmt):
     if value is None:
         return "-"
     try:
-        return fmt.format(float(value))
+        value = float(value)
     except (TypeError, ValueError):
         return str(value)
+    # Free tmp, swap and memory as LSF 10.1 shows them: 36G, 512M.
+    return load_memory(value) if fmt == "mem" else fmt.format(value)

@@ -24,19 +24,24 @@ def long_format(rows, reader=None, params=None, now=None):
     """The whole ``bjobs -l`` text for *rows* (print adds the last newline)."""
     now = time.time() if now is None else now
     queues = {q["name"]: q["conf"] for q in reader.queues()} if reader else {}
-    records = [job_record(row, queues.get(row.get("queue")), now)
+    held = reader.reservations() if reader else {}
+    records = [job_record(row, queues.get(row.get("queue")), now,
+                          held.get((row.get("jobid"), row.get("idx"))))
                for row in rows]
     return ("\n" + SEPARATOR + "\n").join(records) + "\n"
 
 
-def job_record(row, queue_conf=None, now=None):
-    """One job's text: a leading blank line, then its wrapped lines."""
+def job_record(row, queue_conf=None, now=None, held=None):
+    """One job's text: a leading blank line, then its wrapped lines.
+    *held*: the job's slot reservation (Reader.reservations), if any."""
     now = time.time() if now is None else now
     spec = jv.spec(row)
     home = jv.home_of(row.get("user"))
     lines = [header_line(row, spec), submitted_line(row, spec, home)]
     if jv.started(row):
         lines.append(started_line(row, spec, home))
+    elif held and held.get("hosts"):
+        lines.append(reserved_line(held))
     lines += state_lines(row, now)
     lines += limit_lines(spec, jv.runlimit_minutes(row, spec, queue_conf))
     lines += memory_lines(row)
@@ -124,6 +129,16 @@ def started_line(row, spec, home):
         # No -o: the output is kept under the spool; say where.
         items.append(f"Output File (spool) <{row['outfile']}>")
     return ", ".join(items) + ";"
+
+
+def reserved_line(held):
+    """A pending job's reserved slots, as LSF words them."""
+    hosts = held["hosts"]
+    n = sum(hosts.values())
+    where = " ".join(f"<{k}*{h}>" if k > 1 else f"<{h}>"
+                     for h, k in sorted(hosts.items()))
+    return (f"{jv.long_time(held['since'])}: Reserved <{n}> job slot"
+            f"{'s' if n > 1 else ''} on host(s) {where};")
 
 
 def state_lines(row, now):

@@ -3,6 +3,9 @@
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# lsb.params MBD_SLEEP_TIME when not set (LSF 10.1's default, seconds).
+MBD_SLEEP_TIME = 10
+
 
 @dataclass
 class QueueConf:

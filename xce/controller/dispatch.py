@@ -3,7 +3,7 @@ decision to the agent's start message."""
 
 import json
 
-from xce.controller import jobreq, limitconf
+from xce.controller import jobreq, limitconf, reserve
 from xce.model import states
 from xce.model.jobid import show
 from xce.scheduler import depend, fairshare
@@ -59,7 +59,9 @@ def _queue_view(ctl, name, q, unit):
                      hosts=q.hosts, qjob_limit=q.qjob_limit,
                      ujob_limit=q.ujob_limit, hjob_limit=q.hjob_limit,
                      pjob_limit=q.pjob_limit, select=_queue_select(q, unit),
-                     fairshare=limitconf.policy(ctl.cfg, q))
+                     fairshare=limitconf.policy(ctl.cfg, q),
+                     reserve_time=reserve.window(ctl.cfg, q),
+                     backfill=q.backfill)
 
 
 def _fair_use(ctl, job, qv):
@@ -125,7 +127,8 @@ def _pending(ctl, job, per_task, hosts, epoch):
             job["seq"], spec.get("user_priority") or 0, max_slots=hi,
             resreq=rr, mem_per_task=per_task, local_type=local,
             array_limit=spec.get("array_limit") if job["idx"] else None,
-            project=_project(ctl, spec))
+            project=_project(ctl, spec),
+            runlimit=reserve.runlimit_seconds(spec))
         job["_pending"] = (stamp, spec, pj, epoch)
     pj.depend = _depend_state(ctl, job)
     return pj

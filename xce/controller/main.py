@@ -16,7 +16,7 @@ import time
 from xce.config import load as config_load
 from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
-from xce.controller import preemption, reconcile
+from xce.controller import preemption, reconcile, reserve
 from xce.controller import blaunch, explain, hostloss, messages, modify
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
@@ -116,7 +116,6 @@ class Controller:
             prev = old_h.get(name, {})
             self.hosts[name] = {
                 "conf": hc, "facts": prev.get("facts", {}),
-                "load": prev.get("load"),
                 "seen": prev.get("seen", False),
                 "adm_closed": prev.get("adm_closed",
                                        bool((saved_h or {}).get(name))),
@@ -173,7 +172,7 @@ class Controller:
              hc.model or facts.get("model", ""),
              json.dumps({"jl_u": hc.jl_u, "resources": hc.resources,
                          "reason": why}),
-             json.dumps(h.get("load") or {})))
+             json.dumps(facts.get("load", {}))))
         h["saved_status"] = (status, why)
 
     # -- helpers the handlers use ------------------------------------------
@@ -261,7 +260,7 @@ class Controller:
         for host, msgs in inbox:
             reconcile.handle(self, host, msgs)
         hostloss.check(self, self.now)
-        if self.dirty:
+        if self.dirty or reserve.due(self):
             self._schedule()
         self._host_rows()
         if self.now >= self._next_housekeeping:
@@ -359,9 +358,12 @@ class Controller:
         dispatch.publish_limit_usage(self, limits)
         pre = preemption.view(self)
         if not pending and not preemption.waiting(pre):
+            reserve.record(self, None)
             return
         decisions = scheduler.schedule(queues, hosts, pending, arrays,
-                                       limits, preempt=pre)
+                                       limits, preempt=pre,
+                                       reserve=reserve.context(self, queues))
+        reserve.record(self, decisions)
         preemption.carry_out(self, decisions)
         for key, placement in decisions.dispatch:
             job = self.jobs[key]

@@ -1,0 +1,108 @@
+"""Slot reservation and backfill end to end: a queue with SLOT_RESERVE and
+BACKFILL on a one-host cluster of 4 slots, through bsub, bjobs, bhosts
+and badmin."""
+
+import re
+
+from tests.lib.xcecluster import wait_for
+
+QUEUE = """\
+  resv:
+    PRIORITY: 20
+    SLOT_RESERVE: MAX_RESERVE_TIME[{cycles}]
+    BACKFILL: Y
+"""
+
+
+def _cluster(make_cluster, cycles=1000, sleep=None):
+    params = f"  MBD_SLEEP_TIME: {sleep}\n" if sleep else ""
+    return make_cluster(mxj=4, extra_queues=QUEUE.format(cycles=cycles),
+                        extra_params=params)
+
+
+def _until_file(cluster, name):
+    """A job command that runs until the test creates file NAME."""
+    path = cluster.root / name
+    return f"while [ ! -e {path} ]; do sleep 0.1; done"
+
+
+def _rsv(cluster):
+    """The RSV column of bhosts (one host)."""
+    r = cluster.run("bhosts")
+    assert r.rc == 0 and r.err == "", r
+    return int(r.out.splitlines()[1].split()[-1])
+
+
+def _long(cluster, jobid):
+    r = cluster.run("bjobs", "-l", str(jobid))
+    assert r.rc == 0 and r.err == "", r
+    return " ".join(r.out.split())     # unwrapped
+
+
+def test_short_job_backfills_and_the_wide_job_is_not_delayed(make_cluster):
+    cluster = _cluster(make_cluster)
+    # Two of the four slots run for at most 3 minutes (-W 3).
+    long = cluster.submit("-q", "resv", "-n", "2", "-W", "3",
+                          _until_file(cluster, "long.go"))
+    cluster.wait_stat(long, "RUN")
+    # The wide job needs all four: it waits and holds the two free ones.
+    wide = cluster.submit("-q", "resv", "-n", "4", "sleep 2")
+    wait_for(lambda: _rsv(cluster) == 2, what="two reserved slots")
+    assert cluster.stat(wide) == "PEND"
+    text = _long(cluster, wide)
+    assert re.search(r": Reserved <2> job slots on host\(s\) <2\*[^>]+>;",
+                     text), text
+    r = cluster.run("bhosts", "-l")
+    reserved = [ln for ln in r.out.splitlines() if "Reserved" in ln]
+    assert reserved and reserved[0].split()[-1] == "2", r.out
+    # A job without a run limit may not use the reserved slots...
+    plain = cluster.submit("-q", "resv", "true")
+    # ...one that ends (-W 1) before the wide job's predicted start may.
+    short = cluster.submit("-q", "resv", "-W", "1", "true")
+    cluster.wait_stat(short, "DONE")
+    assert cluster.stat(plain) == "PEND"
+    assert cluster.stat(wide) == "PEND"
+    r = cluster.run("bjobs", "-p", str(plain))
+    assert " Not enough job slot(s): 1 host;" in r.out, r
+    # Room appears: the wide job starts first; the plain job comes after.
+    (cluster.root / "long.go").touch()
+    cluster.wait_stat(wide, "RUN")
+    assert cluster.stat(plain) == "PEND"
+    assert _rsv(cluster) == 0
+    assert "Reserved <" not in _long(cluster, wide)
+    cluster.wait_stat(plain, "DONE")
+    assert cluster.stat(wide) == "DONE"
+
+
+def test_reservation_expires_and_other_jobs_get_a_turn(make_cluster):
+    # MAX_RESERVE_TIME[1] x MBD_SLEEP_TIME 1: the reservation lasts 1 s.
+    cluster = _cluster(make_cluster, cycles=1, sleep=1)
+    long = cluster.submit("-q", "resv", "-n", "3",
+                          _until_file(cluster, "long.go"))
+    cluster.wait_stat(long, "RUN")
+    wide = cluster.submit("-q", "resv", "-n", "4", "true")
+    wait_for(lambda: _rsv(cluster) == 1, what="one reserved slot")
+    # A later job without a run limit waits, then runs once the wide
+    # job's reservation has run out.
+    later = cluster.submit("-q", "resv", "true")
+    cluster.wait_stat(later, "DONE")
+    assert cluster.stat(wide) == "PEND"
+    # The wide job reserves again, and starts when room appears.
+    wait_for(lambda: _rsv(cluster) == 1, what="the slot reserved again")
+    (cluster.root / "long.go").touch()
+    cluster.wait_stat(wide, "DONE")
+
+
+def test_bad_slot_reserve_is_refused_by_reconfig(make_cluster):
+    cluster = _cluster(make_cluster)
+    yaml = cluster.envdir / "xce.yaml"
+    yaml.write_text(yaml.read_text().replace(
+        "MAX_RESERVE_TIME[1000]", "MAX_RESERVE_TIME[soon]"))
+    r = cluster.run("badmin", "reconfig")
+    assert r.rc == 255 and r.out == ""
+    assert re.search(r"xce\.yaml:\d+: SLOT_RESERVE: 'MAX_RESERVE_TIME"
+                     r"\[soon\]' is not MAX_RESERVE_TIME\[n\]", r.err), r.err
+    assert r.err.endswith("Reconfiguration aborted.\n")
+    # The controller runs on with the configuration it had.
+    job = cluster.submit("-q", "resv", "true")
+    cluster.wait_stat(job, "DONE")

@@ -1,0 +1,92 @@
+"""Slot reservation across scheduling passes (queue SLOT_RESERVE, BACKFILL).
+
+The pure scheduler (xce.scheduler.backfill) makes reservations afresh at
+every pass; the controller keeps what lasts between passes -- when each
+job's reservation began -- gives it the running jobs' predicted ends, and
+schedules again when a reservation's time runs out.
+
+xce has no fixed scheduling cycle (it schedules when something changed),
+so MAX_RESERVE_TIME[n] is read as LSF defines it in time: n times
+MBD_SLEEP_TIME seconds (parameters, LSF's default 10).  What a pass
+reserved is published in the store's meta table (``reservations``) for
+bhosts (RSV) and bjobs -l.
+"""
+
+import json
+
+from xce.config.model import MBD_SLEEP_TIME
+from xce.model import states
+from xce.scheduler.backfill import Context
+
+META_KEY = "reservations"
+
+
+def window(cfg, q):
+    """Seconds a reservation of queue config *q* lasts; None: none."""
+    if q.slot_reserve is None:
+        return None
+    return q.slot_reserve * cfg.param_int("MBD_SLEEP_TIME", MBD_SLEEP_TIME)
+
+
+def runlimit_seconds(spec):
+    """-W (or the queue's RUNLIMIT, filled in at submission) in seconds."""
+    minutes = spec.get("runlimit")
+    return float(minutes) * 60 if minutes else None
+
+
+def context(ctl, queues):
+    """The scheduler's backfill.Context, or None when no queue reserves
+    or backfills (then a pass pays nothing for this feature)."""
+    if not any(q.reserve_time is not None or q.backfill for q in queues):
+        return None
+    ends = {}
+    for job in ctl.jobs.values():
+        if job["stat"] not in states.RUNNING:
+            continue
+        limit = runlimit_seconds(job["spec"])
+        start = job.get("start_time")
+        end = start + limit if limit and start is not None else None
+        per_host = {}
+        for name in (job["exec_hosts"] or "").split():
+            per_host[name] = per_host.get(name, 0) + 1
+        for name, n in per_host.items():
+            ends.setdefault(name, []).append((end, n))
+    since = {key: t for key, t in _since(ctl).items() if key in ctl.jobs}
+    return Context(ctl.now, since, ends)
+
+
+def due(ctl):
+    """Has a reservation's time run out since the last pass?"""
+    deadline = getattr(ctl, "reserve_deadline", None)
+    return deadline is not None and ctl.now >= deadline
+
+
+def record(ctl, decisions):
+    """Keep when reservations began, set the next expiry, publish."""
+    held = decisions.reserved if decisions is not None else {}
+    ctl.reserve_since = {key: v[0] for key, v in held.items()}
+    deadlines = []
+    for key, since in ctl.reserve_since.items():
+        q = ctl.cfg.queues.get(ctl.jobs[key]["queue"])
+        seconds = window(ctl.cfg, q) if q is not None else None
+        if seconds is not None:
+            deadlines.append(since + seconds)
+    ctl.reserve_deadline = min(deadlines) if deadlines else None
+    if decisions is not None and decisions.expired:
+        ctl.dirty = True        # the jobs reserve again at the next pass
+    _publish(ctl, held)
+
+
+def _since(ctl):
+    return getattr(ctl, "reserve_since", None) or {}
+
+
+def _publish(ctl, held):
+    rows = [{"job": key[0], "idx": key[1], "since": since, "hosts": hosts,
+             "start": start}
+            for key, (since, hosts, start) in sorted(held.items())]
+    text = json.dumps(rows)
+    # Written when it changed (and once at start, over a stale value).
+    if getattr(ctl, "_reservations", None) != text:
+        ctl._reservations = text
+        ctl.store.set_meta(META_KEY, text)
