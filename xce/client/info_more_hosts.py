@@ -33,6 +33,12 @@ def memory(kb):
     return f"{mb:.0f}M"
 
 
+def load_memory(mb):
+    """A tmp, swp or mem load index (MB): as memory(), but a known zero
+    (a host without swap) is ``0M``, not unknown."""
+    return "0M" if mb == 0 else memory(mb * 1024)
+
+
 def pick(hosts, names):
     """The hosts named (all when none); unknown names are an error."""
     if not names:
@@ -87,7 +93,7 @@ def _value(load, name, fmt):
         value = float(value)
     except (TypeError, ValueError):
         return str(value)
-    return memory(value * 1024) if fmt == "mem" else fmt.format(value)
+    return load_memory(value) if fmt == "mem" else fmt.format(value)
 
 
 def _status(host):

@@ -5,9 +5,11 @@ that is no longer current comes from a stale copy: it is acknowledged and
 otherwise ignored, and a stale copy still running is killed (fenced).
 """
 
+import json
 import logging
 import signal
 
+from xce.config.load import LOAD_INDICES
 from xce.controller import blaunch, dispatch, hostloss
 from xce.model import states
 
@@ -28,19 +30,25 @@ def handle(ctl, host, msgs):
                 _finished(ctl, host, msg)
             elif op == "task_exit":
                 blaunch.task_exit(ctl, host, msg)
+            elif op == "load":
+                _load(ctl, host, msg["load"])
             elif op != "pong":
                 log.warning("agent %s: unknown op %r", host, op)
         except (KeyError, TypeError, ValueError) as e:
             log.warning("agent %s: bad %s message: %r", host, op, e)
 
 
-def _current(ctl, msg):
-    """The job if *msg* is about its current attempt, else None."""
+def _current(ctl, msg, zombi=False):
+    """The job if *msg* is about its current attempt, else None; a ZOMBI
+    job (killed while its host was lost) only if *zombi*."""
     job = ctl.jobs.get((int(msg["job"]), int(msg.get("idx", 0))))
     if job is None or job["attempt"] != msg["attempt"] or \
-            job["stat"] not in states.RUNNING:
+            job["stat"] not in (_ZOMBI_TOO if zombi else states.RUNNING):
         return None
     return job
+
+
+_ZOMBI_TOO = states.RUNNING | {states.ZOMBI}
 
 
 def _ack(ctl, host, msg):
@@ -51,7 +59,13 @@ def _ack(ctl, host, msg):
 
 def _hello(ctl, host, msg):
     h = ctl.hosts[host]
-    h["facts"] = msg.get("facts") or {}
+    # The load rides with the facts (save_host writes it); a hello without
+    # one keeps the last.
+    load = _indices(msg["load"]) if msg.get("load") else \
+        h["facts"].get("load")
+    h["facts"] = dict(msg.get("facts") or {})
+    if load:
+        h["facts"]["load"] = load
     ctl.view_epoch += 1         # a host's type may be a job's local type
     h["seen"] = True
     hostloss.reset_after_hello(ctl, host)
@@ -64,6 +78,7 @@ def _hello(ctl, host, msg):
             _finished(ctl, host, dict(entry["result"], **_ids(entry)))
         elif entry["state"] == "running":
             _started(ctl, host, entry)
+    hostloss.zombies_unknown_to(ctl, host, known)
     # Dispatched here but never heard of by the agent: the start was lost
     # when the controller stopped before sending it.  Send it again.
     for job in list(ctl.jobs.values()):
@@ -75,15 +90,32 @@ def _hello(ctl, host, msg):
     ctl.dirty = True
 
 
+def _indices(load):
+    """The load indices of an agent's report (lsload(1)), as numbers;
+    other keys are ignored."""
+    return {k: float(load[k]) for k in LOAD_INDICES if k in load}
+
+
+def _load(ctl, host, load):
+    """The agent's periodic load report: kept for lsload and bhosts -l.
+    Only the host row's load column changes, so it costs one update."""
+    load = ctl.hosts[host]["facts"]["load"] = _indices(load)
+    ctl.store.execute("UPDATE hosts SET load=? WHERE name=?",
+                      (json.dumps(load), host))
+
+
 def _ids(entry):
     return {"job": entry["job"], "idx": entry.get("idx", 0),
             "attempt": entry["attempt"]}
 
 
 def _started(ctl, host, msg):
-    job = _current(ctl, msg)
+    job = _current(ctl, msg, zombi=True)
     if job is None:
         _fence(ctl, host, msg)
+        return
+    if job["stat"] == states.ZOMBI:
+        hostloss.kill_zombie(ctl, host, job)
         return
     if job["stat"] == states.UNKWN:
         # Its agent is back and it still runs: its state is known again.
@@ -102,7 +134,7 @@ def _usage(ctl, msg):
 
 
 def _finished(ctl, host, msg):
-    job = _current(ctl, msg)
+    job = _current(ctl, msg, zombi=True)
     if job is not None:
         ctl.emit("FINISH", job, stat=msg["stat"],
                  exit_code=msg.get("exit_code"), reason=msg.get("reason"),
