@@ -58,11 +58,12 @@ def _terminate(signum, frame):
 
 
 @contextlib.contextmanager
-def cluster(mxj=None, start=True, root=None):
-    """A cluster on a fresh temp dir; always stopped and removed on exit."""
+def cluster(mxj=None, start=True, root=None, **kw):
+    """A cluster on a fresh temp dir; always stopped and removed on exit.
+    More keywords go to Cluster (e.g. virtual_hosts)."""
     signal.signal(signal.SIGTERM, _terminate)
     tmp = Path(root) if root else Path(tempfile.mkdtemp(prefix="xce-bench-"))
-    clu = Cluster(tmp, name="benchclu", mxj=mxj)
+    clu = Cluster(tmp, name="benchclu", mxj=mxj, **kw)
     # Measure commands as installed, with bytecode cached: an environment
     # with PYTHONDONTWRITEBYTECODE recompiles every xce module on each
     # command (~10 ms of bsub's time).  The cache lives in the temp dir so

@@ -13,7 +13,7 @@ import traceback
 
 # Order: quick ones first, so a partial run still says something.
 BENCHMARKS = ("schedule", "controller_sched", "bsub", "start", "bjobs",
-              "throughput", "bkill", "pack")
+              "throughput", "bkill", "pack", "scale")
 
 
 def main(argv=None):
