@@ -1,10 +1,12 @@
 """bjobs: show jobs, reading the state store directly."""
 
 import sys
+from types import SimpleNamespace
 
 from xce.cli.lsfargs import Opt, Parser, run
 from xce.client import jobfmt
 from xce.client.jobquery import Query
+from xce.client.jobselect import Filters
 from xce.envdir import Site
 from xce.errors import EXIT_FAILURE, XceError
 from xce.store.reader import Reader
@@ -12,6 +14,7 @@ from xce.store.schema import JOB_COLUMNS
 
 
 OPTIONS = [
+    Opt("-A", "array", takes=False, help="Job arrays: one line per array, its elements counted by state."),
     Opt("-a", "all_states", takes=False, help="All jobs, including recently finished ones."),
     Opt("-d", "done", takes=False, help="Recently finished jobs only."),
     Opt("-r", "running", takes=False, help="Running jobs only."),
@@ -20,12 +23,26 @@ OPTIONS = [
     Opt("-p1", "plevel", takes=False, const=1, help="Pending jobs, single key reason."),
     Opt("-p2", "plevel", takes=False, const=2, help="Pending jobs, categorized reasons with host counts."),
     Opt("-p3", "plevel", takes=False, const=3, help="Pending jobs, categorized reasons with host names."),
+    Opt("-pe", "pend_eligible", takes=False, help="Pending jobs eligible for scheduling."),
+    Opt("-pi", "pend_ineligible", takes=False, help="Pending jobs ineligible for scheduling (held, dependency, inactive queue)."),
+    Opt("-psum", "psum", takes=False, help="Summary of the pending reasons."),
     Opt("-UF", "unformatted", takes=False, help="Long format, one logical line per item (no wrapping)."),
     Opt("-s", "suspended", takes=False, help="Suspended jobs only."),
     Opt("-w", "wide", takes=False, help="Wide format: nothing truncated."),
+    Opt("-W", "wide_usage", takes=False, help="Wide format with project, CPU, memory, PIDs, start and finish times."),
+    Opt("-WL", "time_left", takes=False, help="Add the run time left (from the run limit)."),
+    Opt("-WF", "finish_time", takes=False, help="Add the expected (or actual) finish time."),
+    Opt("-WP", "percent", takes=False, help="Add the percentage of the run limit used."),
+    Opt("-X", "uncondensed", takes=False, help="Execution hosts uncondensed, one per slot."),
     Opt("-l", "long", takes=False, help="Long format."),
     Opt("-u", "user", metavar="user|all", help="Jobs of this user, or of all users."),
     Opt("-q", "queue", metavar="queue", help="Jobs in this queue."),
+    Opt("-m", "host", metavar="host|host_group", help="Jobs dispatched to this host or host group."),
+    Opt("-P", "project", metavar="project", help="Jobs of this project."),
+    Opt("-G", "user_group", metavar="user_group", help="Jobs submitted with bsub -G user_group."),
+    Opt("-g", "job_group", metavar="job_group", help="Jobs in this job group and its subgroups."),
+    Opt("-app", "app", metavar="application_profile", help="Jobs of this application profile."),
+    Opt("-sla", "sla", metavar="service_class", help="Jobs of this service class."),
     Opt("-J", "name", metavar="name", help="Jobs with this name (* matches anything)."),
     Opt("-o", "fields", metavar="fields", help="Custom output fields."),
     Opt("-json", "as_json", takes=False, help="JSON output (with -o)."),
@@ -35,73 +52,123 @@ PARSER = Parser("bjobs", OPTIONS, args_metavar="[jobid | \"jobid[index]\"] ...",
                 help_text="Display information about jobs.")
 
 
-def bjobs(all_states, done, running, pending, plevel, unformatted, suspended,
-          wide, long, user, queue, name, fields, as_json, noheader, ids):
-    pending = pending or plevel is not None
-    long = long or unformatted
+def bjobs(o, ids):
+    o.pending = (o.pending or o.plevel is not None or o.pend_eligible or
+                 o.pend_ineligible or o.psum)
+    o.long = o.long or o.unformatted
+    o.extra = {f for f, on in (("WL", o.time_left), ("WF", o.finish_time),
+                               ("WP", o.percent)) if on}
     site = Site()
     reader = Reader(site.store_path)
     params = reader.params()
-    if queue and queue not in {q["name"] for q in reader.queues()}:
-        raise XceError(f"{queue}: No such queue")
-    query = _query(all_states, done, running, pending, suspended, user,
-                   queue, name, ids)
+    if o.queue and o.queue not in {q["name"] for q in reader.queues()}:
+        raise XceError(f"{o.queue}: No such queue")
+    filters = Filters(o.host, o.project, o.user_group, o.job_group, o.app,
+                      o.sla)
+    filters.check(reader)
+    query = _query(o, ids)
     where, args = query.where(params)
-    if not fields and not (long or wide or pending):
-        fields = site.setting("LSB_BJOBS_FORMAT")
-    # The table layouts need a few columns; -l and -o read whole rows.
-    table = not (fields or long)
+    if not o.fields and not (o.long or o.wide or o.pending or o.array or
+                             o.wide_usage or o.extra):
+        o.fields = site.setting("LSB_BJOBS_FORMAT")
+    # The plain tables need a few columns; the others read whole rows.
+    table = not (o.fields or o.long or o.array or o.wide_usage or o.extra or
+                 filters)
     columns = jobfmt.LIST_COLUMNS if table else JOB_COLUMNS
-    rows = query.filter_names(reader.jobs(where, args, columns,
-                                          readonly=table))
+    rows = filters.keep(query.filter_names(
+        reader.jobs(where, args, columns, readonly=table)))
+    if o.pend_eligible != o.pend_ineligible:
+        from xce.client.pendsum import select
+        rows = select(rows, bool(o.pend_eligible))
     missing = _missing_ids(query, rows)
-    if not as_json:
+    if not o.as_json:
         for label in missing:
             print(f"Job <{label}> is not found", file=sys.stderr)
-    if as_json and not fields:
+    if o.as_json and not o.fields:
         raise XceError("bjobs: -json must be used with -o")
-    if fields:
+    if o.fields:
         from xce.client.jobfields import format_fields
-        out = format_fields(rows, fields, as_json, noheader, reader, params,
-                            missing=missing)
+        out = format_fields(rows, o.fields, o.as_json, o.noheader, reader,
+                            params, missing=missing)
         if out:
             print(out)
-        if not rows and not missing and not as_json:
-            print(_nothing_found(query, all_states, done, running, pending,
-                                 suspended, queue), file=sys.stderr)
+        if not rows and not missing and not o.as_json:
+            print(_nothing_found(o, query, filters), file=sys.stderr)
         return _exit(query, rows, missing)
     if not rows:
         if not missing:
-            print(_nothing_found(query, all_states, done, running, pending,
-                                 suspended, queue), file=sys.stderr)
+            print(_nothing_found(o, query, filters), file=sys.stderr)
         return _exit(query, rows, missing)
-    if long:
+    return _show(o, rows, reader, params, site, query, missing)
+
+
+def _show(o, rows, reader, params, site, query, missing):
+    """Print *rows* in the layout the options chose."""
+    if o.long:
         from xce.client.joblong import long_format
         text = long_format(rows, reader, params)
-        if unformatted:
+        if o.unformatted:
             from xce.client.joblong_wrap import unwrap
             text = unwrap(text)
         print(text)
-    elif pending:
-        _print_pending(rows, wide, noheader, plevel, reader)
+    elif o.array:
+        return _print_arrays(o, rows, reader, query)
+    elif o.psum:
+        from xce.client.pendsum import summary
+        print(summary(rows, reader.meta().get("cluster", "")))
+    elif o.pending:
+        _print_pending(rows, o.wide, o.noheader, o.plevel, reader)
     else:
-        if not noheader:
-            print(jobfmt.HEADER)
-        print("\n".join(jobfmt.default_line(r, wide) for r in rows))
+        _print_list(o, rows, reader, site)
     return _exit(query, rows, missing)
 
 
-def _query(all_states, done, running, pending, suspended, user, queue, name,
-           ids):
+def _print_list(o, rows, reader, site):
+    """The default, -w and -W tables, with the -WL/-WF/-WP columns."""
+    from xce.client import jobwide
+    if site.setting("LSB_SHORT_HOSTLIST") == "1" and not o.uncondensed:
+        rows = [jobwide.condensed(r) for r in rows]
+    if o.wide_usage or o.extra:
+        header = jobwide.W_HEADER if o.wide_usage else jobfmt.HEADER
+        lines = [] if o.noheader else [header +
+                                       jobwide.extra_header(o.extra)]
+        for job in jobwide.jobs(rows, reader):
+            first, *rest = (jobwide.w_line(job) if o.wide_usage else
+                            jobfmt.default_line(job.row, o.wide)).split("\n")
+            lines.append(first + jobwide.extra_values(job, o.extra))
+            lines += rest
+        print("\n".join(lines))
+        return
+    if not o.noheader:
+        print(jobfmt.HEADER)
+    print("\n".join(jobfmt.default_line(r, o.wide) for r in rows))
+
+
+def _print_arrays(o, rows, reader, query):
+    from xce.client import jobarray
+    for label, jobid, _ in query.ids:
+        if any(r["jobid"] == jobid and not jobarray.is_element(r)
+               for r in rows):
+            print(f"Job <{label}> is not a job array", file=sys.stderr)
+    summaries = jobarray.arrays(rows, reader)
+    if summaries:
+        print(jobarray.table(summaries, o.wide, o.noheader))
+    elif not query.ids:
+        print(_nothing_found(o, query, None), file=sys.stderr)
+    return 0 if summaries else EXIT_FAILURE if query.ids else 0
+
+
+def _query(o, ids):
     states = None
-    if running:
+    if o.running:
         states = ("RUN",)
-    elif pending:
+    elif o.pending:
         states = ("PEND", "PSUSP")
-    elif suspended:
+    elif o.suspended:
         states = ("PSUSP", "USUSP", "SSUSP")
-    return Query(states=states, user=user, queue=queue, name=name, ids=ids,
-                 finished=all_states or done, unfinished=not done)
+    return Query(states=states, user=o.user, queue=o.queue, name=o.name,
+                 ids=ids, finished=o.all_states or o.done,
+                 unfinished=not o.done)
 
 
 def _print_pending(rows, wide, noheader, level=None, reader=None):
@@ -118,23 +185,22 @@ def _print_pending(rows, wide, noheader, level=None, reader=None):
         print()
 
 
-def _nothing_found(query, all_states, done, running, pending, suspended,
-                   queue):
-    if done:
+def _nothing_found(o, query, filters):
+    if o.done:
         msg = "No DONE/EXIT job found"
-    elif pending:
+    elif o.pending:
         msg = "No pending job found"
-    elif running:
+    elif o.running:
         msg = "No running job found"
-    elif suspended:
+    elif o.suspended:
         msg = "No suspended job found"
-    elif all_states or query.name:
+    elif o.all_states or query.name:
         msg = "No job found"
     else:
         msg = "No unfinished job found"
-    if queue:
-        msg += f" in queue <{queue}>"
-    return msg
+    if o.queue:
+        msg += f" in queue <{o.queue}>"
+    return msg + (filters.suffix() if filters else "")
 
 
 def _missing_ids(query, rows):
@@ -154,7 +220,8 @@ def _exit(query, rows, missing):
 
 
 def main(argv=None):
-    run(PARSER, lambda values, ids: bjobs(**values, ids=tuple(ids)), argv)
+    run(PARSER, lambda values, ids: bjobs(SimpleNamespace(**values),
+                                          tuple(ids)), argv)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,10 @@ OPTIONS = [
     Opt("-w", "depend", metavar="'dependency_expression'", help="Dependency condition."),
     Opt("-R", "resreq", multiple=True, metavar="res_req", help="Resource requirement (repeatable)."),
     Opt("-P", "project", metavar="project", help="Project name."),
+    Opt("-G", "user_group", metavar="user_group", help="User group the job is charged to."),
+    Opt("-g", "job_group", metavar="job_group_name", help="Job group (an absolute path such as /proj/run)."),
+    Opt("-app", "app", metavar="application_profile_name", help="Application profile."),
+    Opt("-sla", "sla", metavar="service_class_name", help="Service class."),
     Opt("-sp", "priority", type=int, metavar="priority", help="User priority."),
     Opt("-H", "hold", takes=False, help="Hold the job (PSUSP) until bresume."),
     Opt("-K", "block", takes=False, help="Wait for the job to finish."),
@@ -126,6 +130,9 @@ def build_spec(opts, site):
         "depend": opts["depend"],
         "from_host": sub.from_host(),
     }
+    for key in _NAMED:
+        if opts.get(key):
+            spec[key] = opts[key]
     if opts.get("rerunnable") or opts.get("not_rerunnable"):
         # -rn wins: the job must never run twice, whatever the queue says.
         spec["rerunnable"] = not opts.get("not_rerunnable")
@@ -134,6 +141,11 @@ def build_spec(opts, site):
         spec["args"] = script_args
     _check_resreq(spec)
     return spec
+
+
+# Names a job is filed under; the controller checks them against the
+# configuration (application profiles, service classes, user groups).
+_NAMED = ("user_group", "job_group", "app", "sla")
 
 
 def _check_job_name(name):

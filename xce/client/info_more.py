@@ -25,7 +25,7 @@ def sections(reader):
     data = json.loads(raw) if raw else {}
     return {k: data.get(k) or ([] if k == "limits" else {})
             for k in ("users", "user_groups", "host_groups", "limits",
-                      "applications")}
+                      "applications", "service_classes")}
 
 
 def group_members(groups, name):

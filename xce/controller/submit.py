@@ -1,7 +1,9 @@
 """The submit handler: check a job against the queues, then accept it."""
 
 import pwd
+import re
 
+from xce.config.lsf import hostnames
 from xce.controller import jobreq
 from xce.errors import text
 from xce.model import arrayspec
@@ -79,6 +81,32 @@ def check_resreq(ctl, q, spec):
         raise Rejected(str(e))
 
 
+# A job group is an absolute path of names: /proj/run1.
+_JOB_GROUP = re.compile(r"(/[A-Za-z0-9_.-]+)+|/")
+
+
+def check_profiles(ctl, spec, user):
+    """-app, -sla, -G and -g name what the configuration has (LSF refuses
+    the job otherwise); job groups are made as jobs name them."""
+    raw = ctl.cfg.raw
+    if spec.get("app") and spec["app"] not in (raw.get("applications") or {}):
+        raise Rejected(text("APP_NULL"))
+    if spec.get("sla") and \
+            spec["sla"] not in (raw.get("service_classes") or {}):
+        raise Rejected(text("SLA_NULL"))
+    group = spec.get("user_group")
+    if group:
+        if group not in ctl.cfg.user_groups:
+            raise Rejected(text("BAD_UGROUP", group))
+        members = hostnames.expand([group], ctl.cfg.user_groups)
+        if user not in members and "all" not in members and \
+                not ctl.is_admin(user):
+            raise Rejected(text("UGROUP_MEMBER", group))
+    jgroup = spec.get("job_group")
+    if jgroup is not None and not _JOB_GROUP.fullmatch(jgroup):
+        raise Rejected(text("BAD_JGROUP", jgroup))
+
+
 def check_array(ctl, spec):
     """An array name `sim[1-10]%2`: record the element indices and limit."""
     name = spec.get("name")
@@ -135,6 +163,7 @@ def new_jobs(ctl, req_uid, spec, now):
     user, _ = user_of(req_uid)
     q, _ = choose_queue(ctl, spec, user)
     check_resreq(ctl, q, spec)
+    check_profiles(ctl, spec, user)
     indices = check_array(ctl, spec)
     check_depend(ctl, spec, user, indices)
     job, explicit = new_job(ctl, req_uid, spec, now)

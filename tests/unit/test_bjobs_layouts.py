@@ -1,0 +1,135 @@
+"""Pure parts of bjobs -A, -W, -psum/-pe/-pi, the filed-under filters and
+the submit-time profile checks."""
+
+import json
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from xce.client import jobarray, jobwide, pendsum
+from xce.client.jobselect import Filters
+from xce.controller.submit import Rejected, check_profiles
+
+
+def _pending(jobid, reasons=None, stat="PEND"):
+    return {"jobid": jobid, "idx": 0, "stat": stat,
+            "pend_reason": json.dumps(reasons) if reasons else None}
+
+
+def test_array_line_columns_line_up_with_the_header():
+    counts = {"PEND": 3, "RUN": 1, "DONE": 12, "EXIT": 2}
+    line = jobarray.line(1234, "verylongname[1-100]", "someowner", counts,
+                         18)
+    header = jobarray.HEADER
+    assert line.startswith("1234     verylong someowne   ")
+    # every number ends where its header word ends
+    for word, value in (("NJOBS", "18"), ("PEND", "3"), ("DONE", "12"),
+                        ("RUN", "1"), ("EXIT", "2"), ("PSUSP", "0")):
+        end = header.index(word) + len(word)
+        assert line[end - len(value):end] == value, word
+    wide = jobarray.line(1234, "verylongname[1-100]", "someowner", counts,
+                         18, wide=True)
+    assert wide.startswith("1234     verylongname[1-100] someowner   ")
+
+
+def test_wide_times_and_cpu():
+    t = time.mktime((2026, 3, 4, 5, 6, 7, 0, 0, -1))
+    assert jobwide.wide_time(t) == "03/04-05:06:07"
+    assert jobwide.wide_time(None) == "-"
+    assert jobwide.cpu_text(3723.25) == "001:02:03.25"
+    assert jobwide.cpu_text(None) == "000:00:00.00"
+
+
+def test_extra_columns_keep_lsf_order():
+    assert jobwide.extra_header({"WP", "WL"}) == "  TIME_LEFT  %COMPLETE"
+
+
+def test_percent_complete_from_the_run_limit():
+    now = 10_000.0
+    row = {"stat": "RUN", "start_time": now - 300, "exec_hosts": "h",
+           "spec": json.dumps({"runlimit": 10})}
+    job = jobwide.Job(row, now)
+    assert jobwide.percent_complete(job) == "50% L"
+    row["spec"] = "{}"
+    assert jobwide.percent_complete(jobwide.Job(row, now)) == ""
+
+
+def test_condensed_hosts():
+    row = {"exec_hosts": "a a b a"}
+    assert jobwide.condensed(row)["exec_hosts"] == "3*a b"
+    assert jobwide.condensed({"exec_hosts": "a"}) == {"exec_hosts": "a"}
+
+
+def test_eligibility_of_pending_jobs():
+    slots = _pending(1, [["Not enough job slot(s)", ["h1"]]])
+    depend = _pending(2, [["Job dependency condition not satisfied", None]])
+    held = _pending(3, stat="PSUSP")
+    new = _pending(4)
+    rows = [slots, depend, held, new]
+    assert pendsum.select(rows, True) == [slots, new]
+    assert pendsum.select(rows, False) == [depend, held]
+
+
+def test_pending_summary_counts_jobs_and_host_occurrences():
+    rows = [_pending(1, [["Not enough job slot(s)", ["h1", "h2"]],
+                         ["Closed by LSF administrator", ["h3"]]]),
+            _pending(2, [["Not enough job slot(s)", ["h1"]]]),
+            _pending(3, [["Job dependency condition not satisfied", None]])]
+    text = pendsum.summary(rows, "clu", now=0)
+    lines = text.splitlines()
+    assert lines[0].startswith("Pending reason summary: published ")
+    assert lines[1] == "Summarizing 3 pending jobs in cluster (clu):"
+    squeezed = [" ".join(line.split()) for line in lines[2:]]
+    assert squeezed == ["Individual host based reasons: 2 jobs",
+                        "Not enough job slot(s): 3",
+                        "Closed by LSF administrator: 1",
+                        "Job dependency condition not satisfied: 1 job"]
+    assert lines[3].startswith("    Not enough")
+
+
+def test_filters_match_the_submission_and_the_hosts():
+    job = {"exec_hosts": "h1 h1", "spec": json.dumps(
+        {"project": "p", "app": "fluent", "job_group": "/a/b"})}
+    plain = {"exec_hosts": "", "spec": "{}"}
+    assert Filters(project="default").keep([job, plain]) == [plain]
+    assert Filters(app="fluent").keep([job, plain]) == [job]
+    assert Filters(job_group="/a").keep([job, plain]) == [job]
+    assert Filters(job_group="/a/b").keep([job, plain]) == [job]
+    assert Filters(job_group="/ab").keep([job, plain]) == []
+    by_host = Filters(host="h1")
+    by_host.hosts = {"h1"}
+    assert by_host.keep([job, plain]) == [job]
+    assert not Filters()
+
+
+def _ctl(apps=(), slas=(), groups=None, admins=()):
+    cfg = SimpleNamespace(raw={"applications": {a: {} for a in apps},
+                               "service_classes": {s: {} for s in slas}},
+                          user_groups=groups or {})
+    return SimpleNamespace(cfg=cfg, is_admin=lambda u: u in admins)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ({"app": "x"}, "Application profile does not exist"),
+    ({"sla": "x"}, "Service class does not exist"),
+    ({"user_group": "x"}, "x: Bad user group name"),
+    ({"user_group": "g"}, "g: User is not a member of the specified user "
+                          "group"),
+    ({"job_group": "a/b"}, "a/b: Bad job group name"),
+    ({"job_group": "/a//b"}, "/a//b: Bad job group name"),
+])
+def test_submit_refuses_what_the_configuration_lacks(spec, message):
+    with pytest.raises(Rejected) as e:
+        check_profiles(_ctl(groups={"g": ["bob"]}), spec, "alice")
+    assert str(e.value) == message
+
+
+def test_submit_accepts_known_names_and_members():
+    ctl = _ctl(apps=["fluent"], slas=["gold"],
+               groups={"g": ["sub"], "sub": ["alice"]})
+    check_profiles(ctl, {"app": "fluent", "sla": "gold", "user_group": "g",
+                         "job_group": "/proj/run_1"}, "alice")
+    # an administrator may charge any group
+    check_profiles(_ctl(groups={"g": ["bob"]}, admins=["root"]),
+                   {"user_group": "g"}, "root")
