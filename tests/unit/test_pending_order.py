@@ -1,0 +1,59 @@
+"""PendingOrder keeps each queue's jobs in the order a full sort gives,
+whatever mix of adds, new views (btop, bmod, bswitch) and drops."""
+
+import random
+
+from xce.scheduler.core import PendingJob
+from xce.scheduler.order import PendingOrder, sort_key
+
+
+def view(jobid, queue="normal", seq=None, prio=0):
+    return PendingJob((jobid, 0), queue, "u", 1,
+                      jobid if seq is None else seq, prio)
+
+
+def expected(live, queue):
+    return [j.key for j in sorted((j for j in live.values()
+                                   if j.queue == queue), key=sort_key)]
+
+
+def test_random_changes_match_a_full_sort():
+    rnd = random.Random(5)
+    order, live = PendingOrder(), {}
+    for step in range(3000):
+        jobid = rnd.randint(1, 300)
+        if rnd.random() < 0.3:
+            order.drop((jobid, 0))
+            live.pop((jobid, 0), None)
+        else:
+            # Equal sort keys on purpose: a new view of the same job.
+            j = view(jobid, rnd.choice(["a", "b"]), rnd.choice(
+                [jobid, rnd.randint(-5, 5)]), rnd.choice([0, 0, 3]))
+            order.put(j)
+            live[j.key] = j
+        if step % 97 == 0:
+            for q in ("a", "b"):
+                assert [j.key for j in order.jobs(q)] == expected(live, q)
+                assert order.count(q) == len(expected(live, q))
+    assert len(order) == len(live)
+    assert sorted(order.queues()) == sorted({j.queue for j in live.values()})
+
+
+def test_the_same_view_again_changes_nothing():
+    order = PendingOrder()
+    j = view(1)
+    order.put(j)
+    order.put(j)
+    assert order.count("normal") == 1
+    assert list(order.jobs("normal")) == [j]
+
+
+def test_btop_moves_a_job_ahead():
+    order = PendingOrder()
+    for i in (1, 2, 3):
+        order.put(view(i))
+    order.put(view(3, seq=0))          # btop: a lower seq
+    assert [j.key[0] for j in order.jobs("normal")] == [3, 1, 2]
+    order.put(view(3, queue="other"))  # bswitch
+    assert [j.key[0] for j in order.jobs("normal")] == [1, 2]
+    assert [j.key[0] for j in order.jobs("other")] == [3]
