@@ -9,7 +9,7 @@ USER_COMMANDS = ["bsub", "bjobs", "bkill", "bstop", "bresume", "bqueues",
                  "bhosts", "bparams", "lsid", "lsclusters", "badmin", "bhist",
                  "bacct", "bmod", "bswitch", "brequeue", "btop", "bbot",
                  "bpeek", "bwait", "busers", "bugroup", "bmgroup", "bapp",
-                 "blimits", "lshosts", "lsload", "bpost", "bread",
+                 "blimits", "lshosts", "lsload", "bpost", "bread", "bstatus",
                  "bjdepinfo", "lsadmin", "blaunch", "xce_explain"]
 HEAVY = ("paramiko", "psutil", "ruamel", "xce.controller", "xce.agent",
          "tabulate", "filelock")

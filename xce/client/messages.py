@@ -40,7 +40,7 @@ def post(site, word, msg_id, message, attach):
     return 0
 
 
-def _rows(reader, jobid, idx, msg_id):
+def rows(reader, jobid, idx, msg_id):
     sql = ("SELECT jobid, idx, msg_id, user, time, text, attachment, data "
            "FROM job_messages WHERE jobid=?")
     args = [jobid]
@@ -53,6 +53,13 @@ def _rows(reader, jobid, idx, msg_id):
     return reader.db.execute(sql + " ORDER BY idx, msg_id", args).fetchall()
 
 
+def job_exists(reader, jobid, idx):
+    return reader.db.execute(
+        "SELECT 1 FROM jobs WHERE jobid=?" + ("" if idx is None else
+                                             " AND idx=?"),
+        (jobid,) if idx is None else (jobid, idx)).fetchone() is not None
+
+
 def message_line(row):
     _, _, msg_id, user, t, message, attachment, _ = row
     stamp = time.strftime("%b %d %H:%M", time.localtime(t))
@@ -63,20 +70,16 @@ def message_line(row):
 def read(reader, word, msg_id, save_to):
     """bread: the job's messages as LSF's table, or one attachment saved."""
     jobid, idx = parse_id(word)
-    exists = reader.db.execute(
-        "SELECT 1 FROM jobs WHERE jobid=?" + ("" if idx is None else
-                                             " AND idx=?"),
-        (jobid,) if idx is None else (jobid, idx)).fetchone()
-    if not exists:
+    if not job_exists(reader, jobid, idx):
         raise XceError(f"Job <{word}>: {text('NO_JOB')}")
-    rows = _rows(reader, jobid, idx, msg_id)
-    if not rows:
+    found = rows(reader, jobid, idx, msg_id)
+    if not found:
         print(f"Job <{word}>: No message available", file=sys.stderr)
         return EXIT_FAILURE
     if save_to:
-        return _save(rows[0], save_to)
+        return _save(found[0], save_to)
     by_job = {}
-    for row in rows:
+    for row in found:
         by_job.setdefault((row[0], row[1]), []).append(row)
     for (jid, i), msgs in by_job.items():
         print(f"JOBID: {jobids.show(jid, i)}")

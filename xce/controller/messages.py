@@ -5,6 +5,7 @@ post to an index replaces the old one.  bread reads the table directly.
 """
 
 from xce.errors import text
+from xce.model import states
 
 KINDS = ("post",)
 MAX_INDEX = 127          # LSF's default MAX_JOB_MSG_NUM is 128 (0..127)
@@ -26,6 +27,9 @@ def handle(ctl, user, doc, now):
         return {"ok": False, "error": text("NO_JOB")}
     if any(j["user"] != user for j in jobs) and not ctl.is_admin(user):
         return {"ok": False, "error": text("PERMISSION")}
+    # bstatus -d: the status of a done or exited job cannot change.
+    if doc.get("status") and any(j["stat"] in states.FINISHED for j in jobs):
+        return {"ok": False, "error": text("JOB_FINISHED")}
     # An array id without an index posts to every element, as LSF does.
     for job in jobs:
         ctl.store.execute(
