@@ -39,16 +39,17 @@ def cli(all_jobs, done, pending, running, suspended, brief, long, wide,
     selection = history.Selection(user=user, queue=queue, name=name,
                                   ids=ids, stats=stats, windows=windows)
     with Reader(Site().store_path) as reader:
-        rows = selection.rows(reader)
+        rows = selection.rows(reader, None if long else
+                              history.SUMMARY_COLUMNS)
         if not rows:
             print("No matching job found")
             return EXIT_FAILURE
-        items = history.histories(reader, rows)
-    if long:
-        from xce.client.history_long import long_history
-        sys.stdout.write(long_history(items))
-    else:
-        sys.stdout.write(history.summary_table(items, wide))
+        if long:
+            from xce.client.history_long import long_history
+            text = long_history(history.histories(reader, rows))
+        else:
+            text = history.summary_of_rows(reader, rows, wide)
+    sys.stdout.write(text)
     print()
     return 0
 

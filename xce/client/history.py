@@ -72,9 +72,18 @@ class Selection:
             acct_window.sql_clause(column, window, clauses, args)
         return " AND ".join(clauses), args
 
-    def rows(self, reader):
+    def rows(self, reader, columns=None):
         where, args = self.where()
-        return Query(name=self.name).filter_names(reader.jobs(where, args))
+        rows = reader.jobs(where, args, **({"columns": columns}
+                                           if columns else {}))
+        return Query(name=self.name).filter_names(rows)
+
+
+# What the time table and a history rebuilt from a row read of a job: the
+# big columns (spec, pend_reason) stay in the store.
+SUMMARY_COLUMNS = ("jobid", "idx", "stat", "user", "queue", "name",
+                   "submit_time", "start_time", "end_time", "exec_hosts",
+                   "attempt", "exit_code", "exit_reason", "cpu_time")
 
 
 def histories(reader, rows):
@@ -116,16 +125,21 @@ def rebuilt_events(row):
 
 def transitions(events):
     """[(whole second, state)] each time the job's state changed."""
+    return state_steps((t, kind, data.get("stat"), data.get("hold"),
+                        data.get("end_time")) for t, kind, data in events)
+
+
+def state_steps(steps):
+    """transitions() over (time, kind, stat, hold, end_time) tuples, as
+    Reader.job_state_steps gives them."""
     out = []
-    for t, kind, data in events:
+    for t, kind, stat, hold, end_time in steps:
         if kind == "SUBMIT":
-            stat = "PSUSP" if data.get("hold") else "PEND"
+            stat = "PSUSP" if hold else "PEND"
         elif kind == "START":
             stat = "RUN"
         elif kind == "FINISH":
-            stat, t = data.get("stat"), data.get("end_time") or t
-        else:
-            stat = data.get("stat")
+            t = end_time or t
         if stat:
             out.append((int(t), stat))
     return out
@@ -134,11 +148,15 @@ def transitions(events):
 def durations(events, now=None):
     """Seconds in each state of STATES, and the time the sums run to."""
     now = int(time.time() if now is None else now)
+    return spent_in_states(transitions(events), now)
+
+
+def spent_in_states(steps, now):
     spent = dict.fromkeys(STATES, 0)
-    steps = transitions(events)
     until = now
+    last = len(steps) - 1
     for i, (t, stat) in enumerate(steps):
-        if i + 1 < len(steps):
+        if i < last:
             span = max(0, steps[i + 1][0] - t)
         elif stat in FINISHED:
             until = t
@@ -158,9 +176,12 @@ def job_name(row):
     return name
 
 
+_NUMBERS = "%-8d" * len(STATES) + "%-10d"
+
+
 def summary_line(row, spent, wide=False):
     values = [spent[s] for s in STATES]
-    numbers = "".join(f"{v:<8d}" for v in values) + f"{sum(values):<10d}"
+    numbers = _NUMBERS % (*values, sum(values))
     if wide:
         return (f"{job_label(row):<7} {row.get('user') or '':<7} "
                 f"{job_name(row):<9} {numbers}")
@@ -170,8 +191,24 @@ def summary_line(row, spent, wide=False):
 
 def summary_table(items, wide=False, now=None):
     """The default bhist output for [(row, events)]."""
+    now = int(time.time() if now is None else now)
     lines = [SUMMARY_TITLE, SUMMARY_HEADER]
     for row, events in items:
-        spent, _ = durations(events, now)
+        spent, _ = spent_in_states(transitions(events), now)
+        lines.append(summary_line(row, spent, wide))
+    return "\n".join(lines) + "\n"
+
+
+def summary_of_rows(reader, rows, wide=False, now=None):
+    """summary_table for job rows, reading only the state-deciding part of
+    their events (no event is decoded in Python)."""
+    now = int(time.time() if now is None else now)
+    found = reader.job_state_steps((r["jobid"], r["idx"]) for r in rows)
+    lines = [SUMMARY_TITLE, SUMMARY_HEADER]
+    for row in rows:
+        raw = found.get((row["jobid"], row["idx"]))
+        steps = state_steps(raw) if raw else \
+            transitions(rebuilt_events(row))
+        spent, _ = spent_in_states(steps, now)
         lines.append(summary_line(row, spent, wide))
     return "\n".join(lines) + "\n"
