@@ -8,6 +8,7 @@ Jobs wait for a "go" file the test writes, as in test_ssh_cluster.py.
 import os
 import shutil
 import tempfile
+import time
 
 import pytest
 
@@ -181,3 +182,45 @@ def test_a_cut_host_is_unavail_with_the_reason_in_bhosts_l(lossclu, jobs, ssh_ho
     ssh_hosts.restore(VICTIM)
     wait_for(lossclu._hosts_ok, timeout=40, what="the host to be ok again")
     assert "LINK FAILURE" not in _long(lossclu, VICTIM)
+
+
+def test_bkill_of_an_unknown_job_makes_it_zombi_until_its_host_returns_and_bkill_r_removes_it_at_once(jobs, ssh_hosts):
+    blockers, _, zombi, removed = _two_on_victim(jobs, ["-rn"], ["-rn"])
+    procs = {j: int(_runs(jobs, j)[0][0]) for j in (zombi, removed)}
+    ssh_hosts.cut(VICTIM)
+    wait_for(lambda: jobs.fields(zombi)[0] == "UNKWN" and
+             jobs.fields(removed)[0] == "UNKWN", timeout=30,
+             what="the jobs of the cut host to be UNKWN")
+    user = jobs.user.name
+    r = jobs.clu.run("bkill", str(zombi), user=user)
+    assert (r.rc, r.out, r.err) == (
+        0, f"Job <{zombi}> is being terminated\n", ""), r
+    r = jobs.clu.run("bkill", "-r", str(removed), user=user)
+    assert (r.rc, r.out, r.err) == (
+        0, f"Job <{removed}> is being terminated\n", ""), r
+    assert jobs.fields(zombi)[0] == "ZOMBI"
+    assert jobs.fields(removed)[0] == "EXIT"        # at once, host or not
+    assert _field(jobs, removed, "exit_reason").startswith("TERM_OWNER")
+    r = jobs.clu.run("bkill", "-r", str(removed), user=user)
+    assert (r.rc, r.out) == (255, ""), r
+    assert r.err == f"Job <{removed}>: Job has already finished\n", r
+    # A ZOMBI job waits for its host past the grace period: it is not
+    # turned into a TERM_ZOMBIE exit.
+    until = time.monotonic() + GRACE + 3
+    while time.monotonic() < until:
+        assert jobs.fields(zombi)[0] == "ZOMBI"
+        time.sleep(0.5)
+    ssh_hosts.restore(VICTIM)
+    # The host is back: the ZOMBI job is killed there and ends EXIT; the
+    # removed job's copy is fenced.
+    for j in (zombi, removed):
+        wait_for(lambda: not _alive(procs[j]), timeout=30,
+                 what=f"the process of job {j} to be killed")
+    stat, _, host = jobs.wait_finished(zombi, timeout=30)
+    assert (stat, host) == ("EXIT", VICTIM)
+    assert _field(jobs, zombi, "exit_reason").startswith("TERM_OWNER")
+    assert len(_runs(jobs, zombi)) == 1
+    assert jobs.fields(removed)[0] == "EXIT"
+    for j in blockers:
+        jobs.release(j, 0)
+        assert jobs.wait_finished(j)[0] == "DONE"

@@ -75,3 +75,25 @@ def test_bsub_rn_wins_over_a_rerunnable_queue():
     assert hostloss.rerunnable(ctl, ctl.add(1, "h1"))
     assert not hostloss.rerunnable(ctl, ctl.add(2, "h1", rerunnable=False))
     assert not hostloss.rerunnable(FakeCtl(), ctl.add(3, "h1"))
+
+
+def test_a_zombi_job_is_left_alone_past_the_grace_period():
+    ctl = FakeCtl(grace=10)
+    job = ctl.add(1, "h1")
+    _lose(ctl, "h1", 100.0)
+    hostloss.check(ctl, 101.0)
+    apply(job, "STATUS", {"stat": states.ZOMBI, "reason": "TERM_OWNER"}, 102)
+    hostloss.check(ctl, 200.0)
+    assert (job["stat"], job["exit_reason"]) == (states.ZOMBI, "TERM_OWNER")
+    assert "unkwn" not in job["spec"]
+
+
+def test_zombi_jobs_the_returned_agent_does_not_have_end_with_their_kill_reason():
+    ctl = FakeCtl()
+    gone, there, other = ctl.add(1, "h1"), ctl.add(2, "h1"), ctl.add(3, "h2")
+    for job in (gone, there):
+        apply(job, "STATUS", {"stat": states.UNKWN, "was": states.RUN}, 1)
+        apply(job, "STATUS", {"stat": states.ZOMBI, "reason": "TERM_ADMIN"}, 2)
+    hostloss.zombies_unknown_to(ctl, "h1", {(2, 0, 1)})
+    assert (gone["stat"], gone["exit_reason"]) == (states.EXIT, "TERM_ADMIN")
+    assert there["stat"] == states.ZOMBI and other["stat"] == states.RUN

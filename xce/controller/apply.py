@@ -78,9 +78,10 @@ def _finish(job, data, now):
 
 
 def _status(job, data, now):
-    """A state change by request: stop, resume, kill of a pending job;
-    UNKWN when the host is lost (from what state, and since when, is kept
-    in the spec so that it survives a controller restart)."""
+    """A state change by request: stop, resume, kill of a pending job or
+    (ZOMBI) of a job whose host is lost; UNKWN when the host is lost (from
+    what state, and since when, is kept in the spec so that it survives a
+    controller restart)."""
     _set_stat(job, data["stat"])
     if data["stat"] == states.UNKWN and data.get("was"):
         job["spec"] = dict(job["spec"] or {},
@@ -90,6 +91,9 @@ def _status(job, data, now):
         # the spec so that the scheduler resumes it, after restarts too.
         job["spec"] = dict(job["spec"] or {},
                            preempted={"since": now, "by": data.get("by")})
+    if data["stat"] == states.ZOMBI:
+        # Killed while its host is lost: the reason of the kill to come.
+        job["exit_reason"] = data.get("reason")
     if data["stat"] in states.FINISHED:
         job["end_time"] = now
         job["exit_reason"] = data.get("reason")

@@ -103,8 +103,15 @@ def _act(ctl, job, action, sig, req_user, admin, body, now):
         if stat in states.PENDING or body.get("force"):
             ctl.emit("STATUS", job, stat=states.EXIT, reason=reason,
                      by=req_user)
-            if stat in states.RUNNING:
+            if stat in states.RUNNING or stat == states.ZOMBI:
                 ctl.send_signal(job, _signal.SIGKILL, reason)
+        elif stat in (states.UNKWN, states.ZOMBI):
+            # Its host is lost: ZOMBI until the host returns and the job
+            # is killed there (hostloss.zombie_seen), or bkill -r.
+            if stat == states.UNKWN:
+                ctl.emit("STATUS", job, stat=states.ZOMBI, reason=reason,
+                         by=req_user)
+                ctl.send_signal(job, "KILLSEQ", reason)
         else:
             ctl.emit("SIGNAL", job, signal="KILL", by=req_user)
             ctl.send_signal(job, "KILLSEQ", reason)

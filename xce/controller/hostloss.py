@@ -10,6 +10,11 @@ back in its true state.  Once the grace period is over, a rerunnable job
 PEND, and its next dispatch is a new attempt; any other job ends EXIT with
 LSF's ``TERM_ZOMBIE``.  A copy that later reappears on the host carries the
 old attempt number and is killed at the hello (reconcile's fencing).
+
+A job killed with bkill while UNKWN goes ZOMBI, as in LSF: it is killed as
+soon as its host answers again, and its exit report ends it; ``bkill -r``
+ends it at once (EXIT).  A ZOMBI job waits for its host, past the grace
+period too.
 """
 
 import json
@@ -28,6 +33,7 @@ CHECK_EVERY = 1.0           # seconds between looks at the UNKWN jobs
 HELLO_WAIT = 30.0
 REQUEUED = "Requeued job is waiting for rescheduling"
 LOST_REASON = "TERM_ZOMBIE"
+ZOMBIE_GONE = "TERM_ZOMBIE"     # a ZOMBI job its returned host never knew
 _LIVE = (states.RUN, states.USUSP, states.SSUSP)
 
 
@@ -117,6 +123,25 @@ def rerunnable(ctl, job):
     if isinstance(value, bool):
         return value
     return str(value or "").strip().lower() in ("y", "yes", "true")
+
+
+def kill_zombie(ctl, host, job):
+    """A job killed (ZOMBI) while its host was lost still runs there now
+    that the host is back: kill it; its exit report ends it (EXIT)."""
+    log.info("job %s: host %s is back; killing the ZOMBI job",
+             ctl.label(job), host)
+    ctl.send_signal(job, "KILLSEQ", job.get("exit_reason"))
+
+
+def zombies_unknown_to(ctl, host, known):
+    """ZOMBI jobs of HOST that its agent does not have (*known*: the
+    (job, idx, attempt) it reported): nothing is left to kill, so they
+    end now."""
+    for job in list(ctl.jobs.values()):
+        if job["stat"] == states.ZOMBI and first_host(job) == host and \
+                (job["jobid"], job["idx"], job["attempt"]) not in known:
+            ctl.emit("STATUS", job, stat=states.EXIT,
+                     reason=job.get("exit_reason") or ZOMBIE_GONE)
 
 
 def reset_after_hello(ctl, name):
