@@ -252,3 +252,74 @@ def test_btop_errors(make_cluster):
     r = cmd(cluster, "bbot")
     assert r.rc == 255 and "Job ID must be specified" in r.err
     assert cluster.proc.poll() is None
+
+
+# -- bmod -W / -M of a running job: enforced by its agent ---------------------
+def _started_for(cluster, jobid):
+    """Seconds since the job started, from the store."""
+    import time
+    return time.time() - _row(cluster, jobid)["start_time"]
+
+
+def test_bmod_w_of_a_running_job_is_enforced_from_its_start(cluster):
+    jobid = cluster.submit("-o", "rl.out", "sleep 60")
+    cluster.wait_stat(jobid, "RUN")
+    r = cmd(cluster, "bmod", "-W", "0.02", str(jobid))   # 1.2 s
+    assert (r.rc, r.err) == (0, ""), r
+    cluster.wait_stat(jobid, "EXIT", timeout=40)
+    out = (cluster.root / "rl.out").read_text()
+    assert "TERM_RUNLIMIT: job killed after reaching LSF run time limit." \
+        in out
+    assert "Exited with exit code 140." in out
+
+
+def test_bmod_w_longer_than_the_submitted_limit_lets_the_job_run_on(cluster):
+    jobid = cluster.submit("-W", "0.08", "-o", "rl.out", "sleep 60")   # 4.8 s
+    cluster.wait_stat(jobid, "RUN")
+    r = cmd(cluster, "bmod", "-W", "10", str(jobid))
+    assert r.rc == 0, r
+    # Past the old limit (with a margin), the job still runs.
+    wait_for(lambda: _started_for(cluster, jobid) > 7, timeout=15,
+             what="the job to outlive its old run limit")
+    assert cluster.stat(jobid) == "RUN"
+    assert cmd(cluster, "bkill", str(jobid)).rc == 0
+    cluster.wait_stat(jobid, "EXIT")
+
+
+def test_bmod_m_of_a_running_job_kills_it_beyond_the_new_limit(cluster):
+    jobid = cluster.submit(
+        "-o", "ml.out",
+        "python3 -c 'x = b\"x\" * (60 << 20); import time; time.sleep(60)'")
+    cluster.wait_stat(jobid, "RUN")
+    wait_for(lambda: (_row(cluster, jobid)["max_mem"] or 0) > 50 * 1024,
+             timeout=20, what="a sample of the job's memory")
+    r = cmd(cluster, "bmod", "-M", "20M", str(jobid))
+    assert (r.rc, r.err) == (0, ""), r
+    cluster.wait_stat(jobid, "EXIT", timeout=30)
+    assert "TERM_MEMLIMIT: job killed after reaching LSF memory usage limit." \
+        in (cluster.root / "ml.out").read_text()
+
+
+def test_a_run_limit_changed_by_bmod_survives_an_agent_kill9(cluster):
+    import os
+    import signal
+    jobid = cluster.submit("-W", "10", "-o", "rl.out", "sleep 60")
+    cluster.wait_stat(jobid, "RUN")
+    assert cmd(cluster, "bmod", "-W", "0.1", str(jobid)).rc == 0    # 6 s
+    wait_for(lambda: any('"t":"limits"' in p.read_text() for p in
+                         cluster.spool.glob("agents/*/journal")),
+             timeout=10, what="the agent to journal the new limit")
+    agent = cluster.agent_pid()
+    os.kill(agent, signal.SIGKILL)
+    wait_for(lambda: cluster.agent_pid() not in (None, agent),
+             what="the controller to relaunch the agent")
+    cluster.wait_stat(jobid, "EXIT", timeout=40)
+    assert "TERM_RUNLIMIT" in (cluster.root / "rl.out").read_text()
+
+
+def test_bmod_w_of_a_finished_job_is_refused(cluster):
+    jobid = cluster.submit("true")
+    cluster.wait_stat(jobid, "DONE")
+    r = cmd(cluster, "bmod", "-W", "5", str(jobid))
+    assert (r.rc, r.out) == (255, ""), r
+    assert r.err == f"Job <{jobid}>: Job has already finished\n", r

@@ -167,10 +167,32 @@ class JobTable:
             self.by_pid[job.pid] = job.key
         else:
             self.at(self.now() + ADOPTED_POLL, "adopted", job.key)
+        self._arm_runlimit(job)
+        self.outbox.append(self._started_msg(job))
+
+    def _arm_runlimit(self, job):
+        """A timer at the job's start plus its run limit.  The limit rides
+        along: a timer whose limit was changed since (bmod -W) is stale."""
         limit = job.msg.get("runlimit")
         if limit:
-            self.at(job.start_time + limit, "runlimit", job.key)
-        self.outbox.append(self._started_msg(job))
+            self.at(job.start_time + limit, "runlimit", job.key, limit)
+
+    # -- limits changed on a running job (bmod -W/-M) -----------------------
+    def set_limits(self, msg):
+        """New run and memory limits (None: no limit) for a running job,
+        journalled so that a restarted agent enforces them too.  The run
+        limit still counts from the job's start; the memory limit is
+        checked at the next sample."""
+        key = job_key(msg)
+        job = self.running.get(key)
+        if job is None:
+            return False
+        limits = {k: msg.get(k) for k in ("runlimit", "memlimit")}
+        self.journal.append("limits", key, **limits)
+        job.msg.update(limits)
+        self._arm_runlimit(job)
+        log.info("job %s: limits now %s", key, limits)
+        return True
 
     def _started_msg(self, job):
         return {"op": "started", "job": job.key[0], "idx": job.key[1],
@@ -217,10 +239,11 @@ class JobTable:
         if job is not None:
             self._killpg(job, sig)
 
-    def _timer_runlimit(self, key, _, now):
+    def _timer_runlimit(self, key, limit, now):
         job = self.running.get(key)
-        if job is None:
-            return
+        if job is None or job.msg.get("runlimit") != limit or \
+                job.reason == "TERM_RUNLIMIT":
+            return          # gone, limit changed since, or already killed
         job.reason = "TERM_RUNLIMIT"
         self._kill_sequence(job, [signal.SIGUSR2, signal.SIGKILL],
                             job.msg.get("terminate_interval", 10))
@@ -353,7 +376,9 @@ class JobTable:
             if "result" in rec:
                 continue
             msg = rec["msg"]
-            msg.update({k: rec[k] for k in ("start_time", "stdout", "home")
+            # Limits changed by bmod since the start override the start's.
+            msg.update({k: rec[k] for k in ("start_time", "stdout", "home",
+                                            "runlimit", "memlimit")
                         if k in rec})
             prefix = rec["dir"]
             pid = rec.get("pid") or _read_int(prefix + ".pid")

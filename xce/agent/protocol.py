@@ -6,7 +6,8 @@ a report from a stale copy of a requeued job is recognised and ignored.
 
 import json
 
-VERSION = 1
+# 2: the controller may send "limits" (bmod -W/-M of a running job).
+VERSION = 2
 MAX_LINE = 64 * 1024 * 1024
 
 

@@ -185,6 +185,8 @@ class AgentServer:
                     self.tasks.start(msg)
                 elif op == "task_kill":
                     self.tasks.kill_job(msg)
+                elif op == "limits":
+                    self.table.set_limits(msg)
                 elif op == "ack":
                     self.table.acked(msg)
                 elif op == "ping":

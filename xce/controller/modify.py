@@ -8,6 +8,7 @@ the commit, as for bkill.
 
 import json
 
+from xce.controller import joblimits
 from xce.controller.control import select_jobs
 from xce.controller.submit import (Rejected, check_limits, check_slots,
                                    choose_queue)
@@ -81,6 +82,9 @@ def bmod(ctl, user, body):
             return {"ok": False, "job": label, "error": str(e)}
     for job, (new, gone) in changes:
         ctl.emit("MODIFY", job, set=new, unset=gone, by=user)
+        if job["stat"] in states.RUNNING and \
+                set(joblimits.LIMIT_KEYS) & (set(new) | set(gone)):
+            joblimits.push(ctl, job)        # enforced from now on
     return {"ok": True, "job": label,
             "text": f"Parameters of job <{label}> are being changed"}
 
@@ -241,7 +245,8 @@ def move(ctl, user, body):
     seq = _new_seq([j["seq"] for j in pending],
                    [j["seq"] for j in mine], position, top)
     if seq is not None and seq != job["seq"]:
-        ctl.emit("MOVE", job, seq=seq, by=user)
+        # position and top: what btop/bbot asked, for the JOB_MOVE record.
+        ctl.emit("MOVE", job, seq=seq, by=user, position=position, top=top)
     return {"ok": True, "job": label, "position": position,
             "beyond": position != asked}
 

@@ -68,6 +68,7 @@ def _hello(ctl, host, msg):
         h["facts"]["load"] = load
     ctl.view_epoch += 1         # a host's type may be a job's local type
     h["seen"] = True
+    h["protocol"] = int(msg.get("v") or 1)     # what the agent understands
     hostloss.reset_after_hello(ctl, host)
     ctl._update_slots(host)
     ctl.save_host(host)
