@@ -9,6 +9,8 @@ Mix at each size N: up to 10,000 jobs PEND (in an inactive queue, so they
 stay pending), the rest DONE within the clean period (so ``bjobs -a`` shows
 them).  N=1,000 and 10,000 are all pending; N=100,000 is 10,000 pending and
 90,000 done.  Targets (issue 2): <= 94 ms at 10,000, <= 500 ms at 100,000.
+``bjobs -W`` and ``bjobs -P default`` are timed too: they read whole rows
+and decode each job's submission, so they cost more than the default.
 """
 
 import sys
@@ -68,6 +70,10 @@ def main():
             note(f"bjobs at {n}: {len(default)} runs each")
             emit(f"bjobs_latency_median_{n}", median_ms(default), "ms")
             emit(f"bjobs_a_latency_median_{n}", median_ms(every), "ms")
+            # Layouts that read whole rows (the submission decoded per job).
+            for name, args in (("W", ("-W",)), ("P", ("-P", "default"))):
+                emit(f"bjobs_{name}_latency_median_{n}",
+                     median_ms(time_bjobs(clu, n, *args)), "ms")
 
 
 if __name__ == "__main__":

@@ -125,10 +125,11 @@ def _show(o, rows, reader, params, site, query, missing):
 
 def _print_list(o, rows, reader, site):
     """The default, -w and -W tables, with the -WL/-WF/-WP columns."""
-    from xce.client import jobwide
     if site.setting("LSB_SHORT_HOSTLIST") == "1" and not o.uncondensed:
-        rows = [jobwide.condensed(r) for r in rows]
+        from xce.client.jobwide import condensed
+        rows = [condensed(r) for r in rows]
     if o.wide_usage or o.extra:
+        from xce.client import jobwide
         header = jobwide.W_HEADER if o.wide_usage else jobfmt.HEADER
         lines = [] if o.noheader else [header +
                                        jobwide.extra_header(o.extra)]
