@@ -114,8 +114,7 @@ def _ctl(apps=(), slas=(), groups=None, admins=()):
     ({"app": "x"}, "Application profile does not exist"),
     ({"sla": "x"}, "Service class does not exist"),
     ({"user_group": "x"}, "x: Bad user group name"),
-    ({"user_group": "g"}, "g: User is not a member of the specified user "
-                          "group"),
+    ({"user_group": "g"}, "g: User not in the specified user group"),
     ({"job_group": "a/b"}, "a/b: Bad job group name"),
     ({"job_group": "/a//b"}, "/a//b: Bad job group name"),
 ])
