@@ -57,3 +57,14 @@ def test_btop_moves_a_job_ahead():
     order.put(view(3, queue="other"))  # bswitch
     assert [j.key[0] for j in order.jobs("normal")] == [1, 2]
     assert [j.key[0] for j in order.jobs("other")] == [3]
+
+
+def test_an_order_made_in_one_go_takes_changes_too():
+    jobs = [view(i, seq=10 - i) for i in range(1, 6)]
+    order = PendingOrder.of(jobs)
+    assert [j.key[0] for j in order.jobs("normal")] == [5, 4, 3, 2, 1]
+    assert len(order) == 5 and order.queues() == ["normal"]
+    order.drop((3, 0))
+    order.put(view(9, seq=0))
+    assert [j.key[0] for j in order.jobs("normal")] == [9, 5, 4, 2, 1]
+    assert order.count("normal") == 5
