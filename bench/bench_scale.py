@@ -66,6 +66,15 @@ def hosts_used(clu):
         return len({h for (hosts,) in rows for h in (hosts or "").split()})
 
 
+def exit_kinds(clu):
+    """(exit code, reason) -> jobs, for the jobs that ended EXIT."""
+    from xce.store.reader import Reader
+    with Reader(store_path(clu)) as reader:
+        return dict(((code, why), n) for code, why, n in reader.db.execute(
+            "SELECT exit_code, exit_reason, COUNT(*) FROM jobs "
+            "WHERE stat='EXIT' GROUP BY 1, 2"))
+
+
 def run(hosts, jobs):
     with cluster(start=False, virtual_hosts=virtual_names(hosts),
                  mxj=SLOTS) as clu:
@@ -98,7 +107,8 @@ def run(hosts, jobs):
              sum(memory_mb(p) for p in clu.agent_pids()), "MB")
         failed = count_jobs(clu, "stat='EXIT'")
         if failed:
-            note(f"{failed} of {jobs} jobs exited non-zero")
+            note(f"{failed} of {jobs} jobs exited non-zero: "
+                 f"{exit_kinds(clu)}")
         note(f"{jobs} jobs on {hosts} hosts x {SLOTS} slots in "
              f"{elapsed:.2f} s")
 

@@ -39,6 +39,7 @@ OPTIONS = [
     Opt("-sla", "sla", metavar="service_class_name", help="Service class."),
     Opt("-sp", "priority", type=int, metavar="priority", help="User priority."),
     Opt("-H", "hold", takes=False, help="Hold the job (PSUSP) until bresume."),
+    Opt("-x", "exclusive", takes=False, help="Exclusive execution: the job's hosts run no other job."),
     Opt("-K", "block", takes=False, help="Wait for the job to finish."),
     Opt("-r", "rerunnable", takes=False, help="Rerunnable: requeue the job if its host is lost."),
     Opt("-rn", "not_rerunnable", takes=False, help="Not rerunnable, whatever the queue says."),
@@ -133,6 +134,8 @@ def build_spec(opts, site):
     for key in _NAMED:
         if opts.get(key):
             spec[key] = opts[key]
+    if opts.get("exclusive"):
+        spec["exclusive"] = True
     if opts.get("rerunnable") or opts.get("not_rerunnable"):
         # -rn wins: the job must never run twice, whatever the queue says.
         spec["rerunnable"] = not opts.get("not_rerunnable")

@@ -98,7 +98,7 @@ def submitted_line(row, spec, home):
 
 
 def _request_items(spec):
-    items = []
+    items = ["Exclusive Execution"] if spec.get("exclusive") else []
     lo, hi = (spec.get("nslots") or [1, 1])[:2]
     if lo == hi and lo > 1:
         items.append(f"{lo} Task(s)")

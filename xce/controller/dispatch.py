@@ -6,8 +6,9 @@ import json
 from xce.controller import jobreq, limitconf, reserve
 from xce.model import states
 from xce.model.jobid import show
-from xce.scheduler import depend, fairshare
+from xce.scheduler import depend, exclusive, fairshare
 from xce.scheduler.core import HostView, PendingJob, QueueView
+from xce.scheduler.order import PendingOrder
 from xce.scheduler.limits import Limits
 
 
@@ -23,35 +24,71 @@ def snapshot(ctl):
     ctl.index.configure(ctl.cfg.params)
     limits = Limits(limitconf.limits(ctl.cfg))
     fair = {n for n, q in queues.items() if q.fairshare is not None}
-    pending, arrays = [], {}
+    arrays, excl = {}, set()
+    views = _update_views(ctl, per_task, hosts)
+    for key in ctl.depend_keys:
+        views[key].depend = _depend_state(ctl, ctl.jobs[key])
+    for key in ctl.started_keys:
+        job = ctl.jobs[key]
+        stat = job["stat"]
+        if stat in states.RUNNING:
+            _count_running(ctl, job, hosts, queues, per_task, limits)
+            if job["spec"].get("exclusive"):
+                excl.update((job["exec_hosts"] or "").split())
+            if job["idx"]:
+                arrays[job["jobid"]] = arrays.get(job["jobid"], 0) + 1
+        if fair and job["queue"] in fair and stat != states.PEND:
+            _fair_use(ctl, job, queues[job["queue"]])
+    # Hosts running an exclusive job are closed_Excl (bhosts reads the
+    # status through host_status) until a pass finds the job gone.
+    ctl.excl_hosts = excl
+    for h in hosts.values():
+        h.status = host_status(ctl, h.name)
+        h.resources["slots"] = h.max_slots - h.used
+        if h.mem_total is not None:
+            h.resources["mem"] = h.mem_total - h.mem_reserved
+    return (list(queues.values()), list(hosts.values()), list(views.values()),
+            arrays, limits or None)
+
+
+def _update_views(ctl, per_task, hosts):
+    """Bring the pending jobs' views, their order (ctl.pending_order) and
+    the sets of started and dependent jobs up to date with the jobs that
+    had an event since the last pass (ctl.changed_keys): a view stands
+    until its job's next event, so a pass costs what changed, not what
+    waits.  A new epoch (reconfig, a host's facts) rebuilds them all."""
     epoch = (ctl.view_epoch, per_task)
     views = ctl.pending_views
     if ctl.pending_views_epoch != epoch:
         views.clear()
         ctl.pending_views_epoch = epoch
-    for key, job in ctl.jobs.items():
-        stat = job["stat"]
-        if stat == states.PEND:
-            # A view stands until the job's next event (Controller.emit
-            # drops it): most passes reuse every view as it is.
-            pj = views.get(key)
-            if pj is None:
-                pj = views[key] = _pending(ctl, job, per_task, hosts, epoch)
-            elif job["spec"].get("depend"):
-                pj.depend = _depend_state(ctl, job)
-            pending.append(pj)
-        elif stat in states.RUNNING:
-            _count_running(ctl, job, hosts, queues, per_task, limits)
-            if job["idx"]:
-                arrays[job["jobid"]] = arrays.get(job["jobid"], 0) + 1
-        if fair and job["queue"] in fair and stat != states.PEND:
-            _fair_use(ctl, job, queues[job["queue"]])
-    for h in hosts.values():
-        h.resources["slots"] = h.max_slots - h.used
-        if h.mem_total is not None:
-            h.resources["mem"] = h.mem_total - h.mem_reserved
-    return (list(queues.values()), list(hosts.values()), pending, arrays,
-            limits or None)
+        ctl.pending_order = PendingOrder()
+        ctl.started_keys, ctl.depend_keys = set(), set()
+        changed = list(ctl.jobs)
+    else:
+        changed = ctl.changed_keys
+    ctl.changed_keys = set()
+    order, started, dependent = (ctl.pending_order, ctl.started_keys,
+                                 ctl.depend_keys)
+    for key in changed:
+        job = ctl.jobs.get(key)
+        if job is None or job["stat"] != states.PEND:
+            views.pop(key, None)
+            order.drop(key)
+            dependent.discard(key)
+            if job is None:
+                started.discard(key)
+            else:
+                started.add(key)
+            continue
+        started.discard(key)
+        pj = views[key] = _pending(ctl, job, per_task, hosts, epoch)
+        order.put(pj)
+        if job["spec"].get("depend"):
+            dependent.add(key)
+        else:
+            dependent.discard(key)
+    return views
 
 
 def _queue_view(ctl, name, q, unit):
@@ -128,6 +165,7 @@ def _pending(ctl, job, per_task, hosts, epoch):
             resreq=rr, mem_per_task=per_task, local_type=local,
             array_limit=spec.get("array_limit") if job["idx"] else None,
             project=_project(ctl, spec),
+            exclusive=bool(spec.get("exclusive")),
             runlimit=reserve.runlimit_seconds(spec))
         job["_pending"] = (stamp, spec, pj, epoch)
     pj.depend = _depend_state(ctl, job)
@@ -256,6 +294,8 @@ def host_status(ctl, name):
         return "unavail"
     if h["adm_closed"]:
         return "closed_Adm"
+    if name in ctl.excl_hosts:
+        return exclusive.STATUS
     return "ok"
 
 

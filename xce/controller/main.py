@@ -50,6 +50,7 @@ class Controller:
         self.jobs = {}              # unfinished jobs: (jobid, idx) -> row
         self.queue_state = {}       # queue -> {"open", "active"}
         self.hosts = {}             # host -> runtime record
+        self.excl_hosts = set()     # hosts running an exclusive job
         self.links = {}             # host -> AgentLink
         self.replies = []           # (claimed request, reply) after commit
         self.new_job_data = {}      # job data not yet committed, by key
@@ -62,6 +63,12 @@ class Controller:
         # passes; an event on the job drops its view (see emit).
         self.pending_views = {}
         self.pending_views_epoch = None
+        # Kept by dispatch.snapshot from pass to pass: the pending jobs in
+        # order, the unfinished jobs that started, the pending ones with
+        # a -w, and the jobs that had an event since the last pass.
+        self.pending_order = None
+        self.started_keys, self.depend_keys = set(), set()
+        self.changed_keys = set()
         self.agents_down = set()    # hosts held down by badmin hshutdown
         self.stopping = False
         self.now = time.time()
@@ -202,6 +209,7 @@ class Controller:
         self.store.save_job(job)
         key = (job["jobid"], job["idx"])
         self.pending_views.pop(key, None)
+        self.changed_keys.add(key)      # for dispatch.snapshot
         if job["stat"] in states.FINISHED:
             self.jobs.pop(key, None)
         else:
@@ -362,13 +370,16 @@ class Controller:
             return
         decisions = scheduler.schedule(queues, hosts, pending, arrays,
                                        limits, preempt=pre,
-                                       reserve=reserve.context(self, queues))
+                                       reserve=reserve.context(self, queues),
+                                       order=self.pending_order)
         reserve.record(self, decisions)
         preemption.carry_out(self, decisions)
         for key, placement in decisions.dispatch:
             job = self.jobs[key]
             self.emit("START", job, hosts=placement,
                       attempt=job["attempt"] + 1)
+            if job["spec"].get("exclusive"):
+                self.excl_hosts.update(placement)     # closed_Excl now
             self.links[placement[0]].queue(dispatch.start_message(self, job))
         encoded = {}        # many jobs share one reasons list
         for key, reasons in decisions.reasons.items():
@@ -401,7 +412,8 @@ class Controller:
 
     def _after_commit(self):
         from xce.store.lsbfiles import after_commit     # lsb.events/lsb.acct
-        after_commit(self.store, self.cfg.spool, self.cfg.cluster_name)
+        after_commit(self.store, self.cfg.spool, self.cfg.cluster_name,
+                     self.cfg.params, self.now)
         self.new_job_data.clear()
         for req, reply in self.replies:
             try:

@@ -140,7 +140,8 @@ def check_depend(ctl, spec, user, indices=()):
         _check_array_sizes(ctl, tree, user, len(indices))
     except depend.DependError as e:
         if e.kind == "nojob":
-            raise Rejected(f"{expr}: No matching job found")
+            # LSF names the condition it cannot match, not the expression.
+            raise Rejected(f"{e.part}: No matching job found")
         raise Rejected(e.message)
 
 
@@ -183,6 +184,8 @@ def new_job(ctl, req_uid, spec, now):
     """Validate a submit request and return the new job's row (not yet applied)."""
     user, gid = user_of(req_uid)
     q, explicit = choose_queue(ctl, spec, user)
+    if spec.get("exclusive") and not q.exclusive:
+        raise Rejected(text("QUEUE_EXCLUSIVE", q.name))
     check_limits(q, spec)
     check_slots(ctl, q, spec)
     jobid = ctl.next_jobid()

@@ -12,7 +12,8 @@ import heapq
 import math
 from dataclasses import dataclass, field
 
-from xce.scheduler import backfill, fairshare
+from xce.scheduler import backfill, exclusive, fairshare
+from xce.scheduler.order import PendingOrder
 from xce.scheduler.placement import place
 
 # Pend reasons (LSF's texts).  Host-level ones are shown with host counts.
@@ -99,6 +100,7 @@ class PendingJob:
     array_limit: int = None     # %N of the job's array (key[0] is the array)
     depend: object = None       # None: none or satisfied; "wait"; "never"
     project: str = "default"
+    exclusive: bool = False     # bsub -x
     runlimit: float = None      # seconds (-W or the queue's RUNLIMIT)
 
 
@@ -112,6 +114,9 @@ class Decisions:
     # {host: slots}, predicted start or None); keys whose time ran out.
     reserved: dict = field(default_factory=dict)
     expired: list = field(default_factory=list)
+    # True when the pass stopped once no job could start (reasons=False):
+    # the jobs after that point were not looked at and have no reasons here.
+    partial: bool = False
     # Preemption (preempt.Preemption): (running job to suspend, the job
     # it makes room for), and preempted jobs to resume.
     preempt: list = field(default_factory=list)
@@ -201,7 +206,7 @@ class _Candidates:
 
 
 def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
-             preempt=None, reserve=None):
+             preempt=None, reserve=None, order=None, reasons=True):
     """Place what fits now; give every examined job its pend reasons.
 
     arrays: {array jobid: elements running now}, for %N limits.
@@ -211,29 +216,39 @@ def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
     preempt: a preempt.Preemption (PREEMPTION configured), or None.
     reserve: a backfill.Context when some queue has SLOT_RESERVE or
     BACKFILL, else None (and a pass does no reservation work).
+    order: an order.PendingOrder of the pending jobs, kept by the caller
+    from pass to pass (then `pending` is not read), or None.
+    reasons: False to stop as soon as no job can start any more (every
+    slot taken, no preemption or reservation at work); the jobs not looked
+    at keep the reasons of an earlier pass (Decisions.partial).
     """
     out = Decisions()
     state = _Pass(hosts, arrays, limits)
     state.preempt = preempt
     if reserve is not None:
         state.rsv = backfill.Book(reserve)
-    by_queue = {}
-    for job in pending:
-        by_queue.setdefault(job.queue, []).append(job)
+    if order is None:
+        order = PendingOrder.of(pending)
+    stop_early = not reasons and preempt is None and reserve is None
     ranked = sorted(queues, key=lambda q: (-q.priority, q.name))
     for rank, q in enumerate(ranked, 1):
+        if stop_early and state.full is not None:
+            out.partial = True
+            break
         q = _copy_queue(q)
-        jobs = sorted(by_queue.get(q.name, ()),
-                      key=lambda j: (-j.user_priority, j.seq, j.key))
-        count = len(jobs)
+        jobs = order.jobs(q.name)
+        count = order.count(q.name)
         if preempt is not None:
             preempt.resume(q, state, out)
-        if q.fairshare is not None and jobs:
+        if q.fairshare is not None and count:
             # Users take turns by dynamic priority, FCFS within a user.
             jobs = fairshare.Order(q.fairshare, q.fair_usage, q.user_used,
                                    jobs)
         if trace is None:
             for job in jobs:
+                if stop_early and state.full is not None:
+                    out.partial = True
+                    break
                 _one_job(job, q, state, out)
             continue
         for pos, job in enumerate(jobs, 1):
@@ -361,7 +376,7 @@ def _consider(job, q, state, out):
     # Within a pass hosts only fill up, so a job just like one that did not
     # fit will not fit either: reuse its reasons (the whole list).
     cls = (q.name, job.user, job.nslots, job.max_slots, id(job.resreq),
-           job.mem_per_task, job.local_type, job.project)
+           job.mem_per_task, job.local_type, job.project, job.exclusive)
     failed = state.failed.get(cls)
     if failed is not None:
         out.reasons[job.key] = failed
@@ -398,7 +413,7 @@ def _simple(job, q, state, hi, select):
     slots that do not depend on the user or queue."""
     rr = job.resreq
     if q.hjob_limit is not None or q.pjob_limit is not None or \
-            state.per_user:
+            state.per_user or job.exclusive:
         return False
     if state.limits is not None and \
             state.limits.split(job.user, q.name, job.project)[1]:
@@ -510,6 +525,8 @@ def _take(job, q, state, slots, mem):
             for n, k in per_host.items()} if mem else None)
     if job.array_limit is not None:
         state.arrays[job.key[0]] = state.arrays.get(job.key[0], 0) + 1
+    if job.exclusive:
+        exclusive.take_hosts(state.hosts, per_host)
 
 
 def _free_slots(job, q, hosts, mem, cands, select, limits=None):
@@ -523,6 +540,10 @@ def _free_slots(job, q, hosts, mem, cands, select, limits=None):
     full = 0
     for name in cands.names:
         h = hosts[name]
+        excl = exclusive.host_reason(h, job)
+        if excl is not None:
+            blocked[name] = excl
+            continue
         if h.used >= h.max_slots:
             blocked[name] = R_HOST_FULL
             full += 1
@@ -566,6 +587,8 @@ def _host_blocked(h, q, select, local_type):
         return R_HOST_UNAVAIL
     if h.status == "closed_Adm":
         return R_HOST_CLOSED
+    if h.status == exclusive.STATUS:
+        return exclusive.R_RUNNING
     if q.select is not None and not q.select.matches(h.resources, local_type):
         return R_QUEUE_RESREQ
     if select is not None and not select.matches(h.resources, local_type):
