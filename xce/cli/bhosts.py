@@ -11,13 +11,20 @@ from xce.errors import XceError, text
 @lsf_command(help="Display information about batch hosts.")
 @click.option("-w", "wide", is_flag=True, help="Wide format: precise states, nothing truncated.")
 @click.option("-l", "long", is_flag=True, help="Long format.")
-@click.option("-R", "res_req", metavar="res_req", help="Accepted; not used to select hosts yet.")
+@click.option("-R", "res_req", metavar="res_req", help="Only hosts that satisfy the select[] of res_req.")
 @click.argument("names", nargs=-1)
 def cli(wide, long, res_req, names):
     if wide and long:
         raise click.UsageError("-w and -l cannot be used together")
     _, reader = open_state()
     hosts = _select(reader.hosts(), names, reader.meta().get("cluster"))
+    if res_req is not None:
+        from xce.client.hostselect import matching
+        unit = reader.params().get("LSF_UNIT_FOR_LIMITS") or "KB"
+        hosts = matching(hosts, res_req, unit)
+        if not hosts:
+            # LSF's batch library message when no host qualifies.
+            raise XceError("Not enough host(s) currently eligible")
     counts = reader.host_counts()
     if long:
         print(info_hosts.long_blocks(hosts, counts), end="")

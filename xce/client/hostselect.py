@@ -1,0 +1,59 @@
+"""bhosts -R: the hosts whose resources satisfy a select[] expression.
+
+A host is seen as the scheduler sees it (hname, type, model, ncpus,
+maxslots, maxmem and mem, maxswp and swp, its configured resources), plus
+the load indices its agent last reported, so ``bhosts -R`` answers which
+hosts a job asking for the same select[] could run on.  Memory amounts are
+in LSF_UNIT_FOR_LIMITS, as the numbers of the expression are.
+"""
+
+from xce.errors import XceError
+from xce.scheduler import resreq
+from xce.scheduler.resreq_common import ResReqError, unit_power
+
+# Load indices a select[] may compare, as the agent reports them.
+_LOAD = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it")
+
+
+def _in_unit(kb, unit):
+    return None if kb is None else kb / 1024.0 ** ((unit_power(unit) or 1) - 1)
+
+
+def _configured(items):
+    """``bigmem`` (a boolean) and ``os=rhel8`` (a value) as a mapping."""
+    out = {}
+    for item in items or ():
+        if isinstance(item, dict):
+            out.update((str(k), v) for k, v in item.items())
+        else:
+            name, has_value, value = str(item).partition("=")
+            out[name.strip()] = value.strip() if has_value else True
+    return out
+
+
+def resources(host, unit):
+    """What a select[] reads of one host row of the store."""
+    res = {"hname": host["name"], "server": True, "type": host["type"] or "",
+           "model": host["model"] or "", "maxslots": host["mxj"]}
+    if host["ncpus"]:
+        res["ncpus"] = host["ncpus"]
+    for name, kb in (("mem", host["maxmem"]), ("swp", host["maxswp"])):
+        if kb is not None:
+            res["max" + name] = res[name] = _in_unit(kb, unit)
+    load = host.get("load") or {}
+    res.update((k, load[k]) for k in _LOAD if load.get(k) is not None)
+    res.update(_configured((host.get("conf") or {}).get("resources")))
+    return res
+
+
+def matching(hosts, text, unit="KB"):
+    """The hosts that satisfy the select[] of *text* (all if it has none).
+
+    A string that does not parse is LSF's ``Bad resource requirement
+    syntax``; a resource name no host has simply matches no host.
+    """
+    try:
+        req = resreq.parse(text, unit=unit)
+    except ResReqError:
+        raise XceError("Bad resource requirement syntax")
+    return [h for h in hosts if req.matches(resources(h, unit))]
