@@ -8,6 +8,9 @@ a few passes, so a loaded machine does not blur them:
   schedule_10000_pending_100_hosts ms   hosts with room for some of them
   schedule_10000_pending_full ms        every slot already taken
   schedule_100000_pending_1000_hosts ms (issue 5 target: <= 1 s)
+  schedule_10000_pending_100_hosts_reserve ms  every queue with
+      SLOT_RESERVE and BACKFILL, half the hosts busy with jobs that end
+      at their run limit, pending jobs with and without -W
 """
 
 import random
@@ -16,6 +19,7 @@ import time
 from _common import emit, note
 
 from xce.scheduler import resreq
+from xce.scheduler.backfill import Context
 from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
 
 REQS = [None, "select[maxmem>2000]", "span[hosts=1]", "rusage[mem=500]",
@@ -52,11 +56,25 @@ def snapshot(njobs, nhosts, slots=8, seed=1):
     return queues, hosts, jobs[:njobs]
 
 
-def timed(queues, hosts, jobs, runs=5):
+def reserving(queues, hosts, jobs, now=1000.0):
+    """The same snapshot with slot reservation and backfill at work."""
+    rnd = random.Random(2)
+    for q in queues:
+        q.reserve_time, q.backfill = 600.0, True
+    for i, job in enumerate(jobs):
+        job.runlimit = rnd.choice([None, 60.0, 3600.0])
+    ends = {}
+    for h in hosts[::2]:
+        h.used = h.max_slots // 2
+        ends[h.name] = [(now + rnd.choice([120.0, 7200.0]), h.used)]
+    return Context(now, {}, ends)
+
+
+def timed(queues, hosts, jobs, runs=5, reserve=None):
     times = []
     for _ in range(runs):
         t0 = time.process_time()
-        out = schedule(queues, hosts, jobs)
+        out = schedule(queues, hosts, jobs, reserve=reserve)
         times.append((time.process_time() - t0) * 1000)
     return min(times), out
 
@@ -75,6 +93,12 @@ def main():
     ms, out = timed(queues, hosts, jobs, runs=3)
     note(f"1000 hosts: {len(out.dispatch)} dispatched")
     emit("schedule_100000_pending_1000_hosts", ms, "ms")
+    queues, hosts, jobs = snapshot(10000, 100)
+    ctx = reserving(queues, hosts, jobs)
+    ms, out = timed(queues, hosts, jobs, reserve=ctx)
+    note(f"reserving: {len(out.dispatch)} dispatched, "
+         f"{len(out.reserved)} reservations")
+    emit("schedule_10000_pending_100_hosts_reserve", ms, "ms")
 
 
 if __name__ == "__main__":

@@ -53,6 +53,10 @@ class Book:
         self.held = {}          # key -> Held
         self.on_host = {}       # host -> [Held holding slots there]
         self.expired = []       # keys whose reservation ran out this pass
+        # (job class, slots lent) that did not fit: hosts only fill up
+        # within a pass, so a job just like it will not fit either.
+        self.no_fit = set()
+        self._lent = {}         # job end -> lendable(); reset on change
 
     # -- jobs that start -------------------------------------------------
     def started(self, job, slots):
@@ -62,12 +66,16 @@ class Book:
             self.ends[name] = self.ends.get(name, []) + [(end, n)]
 
     # -- reserving -------------------------------------------------------
-    def may_reserve(self, job, q):
-        """A parallel job of a SLOT_RESERVE queue whose time is not up."""
+    def may_reserve(self, job, q, full=False):
+        """A parallel job of a SLOT_RESERVE queue whose time is not up
+        (and, when no slot is free anywhere, whose reservation has begun:
+        another would hold nothing)."""
         if q.reserve_time is None or job.nslots < 2:
             return False
         since = self.since.get(job.key)
-        if since is not None and self.now - since >= q.reserve_time:
+        if since is None:
+            return not full
+        if self.now - since >= q.reserve_time:
             self.expired.append(job.key)
             return False
         return True
@@ -87,6 +95,7 @@ class Book:
         since = self.since.get(job.key)
         if since is None and not taken:
             return None
+        self._lent.clear()
         held = self.held[job.key] = Held(
             self.now if since is None else since, taken)
         for name, n in taken.items():
@@ -124,12 +133,19 @@ class Book:
         lent = self.lendable(job)
         if not lent:
             return None
+        cls = (job.queue, job.user, job.nslots, job.max_slots,
+               id(job.resreq), job.mem_per_task, job.local_type, job.project,
+               tuple(sorted(lent.items())))
+        if cls in self.no_fit:
+            return None
         _shift(hosts, lent, -1)
         try:
             found = fit()
         finally:
             _shift(hosts, lent, 1)
-        if found is not None:
+        if found is None:
+            self.no_fit.add(cls)
+        else:
             self.consume(job, found[0], hosts)
         return found
 
@@ -139,17 +155,21 @@ class Book:
         is unknown (it waits for a job without a run limit, which may end
         at any time) lends nothing."""
         end = self.now + job.runlimit
-        out = {}
-        for name, held in self.on_host.items():
-            n = sum(r.hosts.get(name, 0) for r in held if _lends(r, end))
-            if n > 0:
-                out[name] = n
-        return out
+        found = self._lent.get(end)
+        if found is None:
+            found = {}
+            for name, held in self.on_host.items():
+                n = sum(r.hosts.get(name, 0) for r in held if _lends(r, end))
+                if n > 0:
+                    found[name] = n
+            self._lent[end] = found
+        return found
 
     def consume(self, job, slots, hosts):
         """A backfill job took `slots`: what it took beyond a host's free
         slots comes out of the reservations it was lent."""
         end = self.now + job.runlimit
+        self._lent.clear()
         for name, n in _count(slots).items():
             h = hosts[name]
             borrowed = n - (h.max_slots - h.used)

@@ -298,7 +298,7 @@ def _reserve_turn(job, q, state, out):
             del out.reasons[job.key]
     if job.key not in out.reasons:
         book.started(job, out.dispatch[-1][1])
-    elif book.may_reserve(job, q):
+    elif book.may_reserve(job, q, state.full is not None):
         select, cands = _usable(job, q, state)
         free = {} if state.full is not None else _free_slots(
             job, q, state.hosts, _mem_alternatives(job)[0], cands, select,
@@ -311,8 +311,10 @@ def _usable(job, q, state):
     fresh list: reservation and backfill change hosts' free slots)."""
     select = job.resreq.select if job.resreq is not None else None
     found = state.candidates(q, select, job.local_type)
-    return select, _Candidates(sorted(found.names + found.full),
-                               found.blocked)
+    every = getattr(found, "every", None)   # names and full: fixed
+    if every is None:
+        every = found.every = sorted(found.names + found.full)
+    return select, _Candidates(every, found.blocked)
 
 
 def _fit(job, q, state):
