@@ -296,6 +296,7 @@ def test_unknown_reference_rejected_at_submit():
     with pytest.raises(DependError) as err:
         check_references(parse('done(7) && ended("nosuch")'), lookup)
     assert err.value.message == "nosuch: No matching job found"
+    assert err.value.part == 'ended(nosuch)'
     assert err.value.kind == "nojob"
     with pytest.raises(DependError) as err:
         check_references(parse("done(8)"), lookup)

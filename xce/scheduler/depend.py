@@ -35,6 +35,12 @@ _BARE_NAME = re.compile(r"[A-Za-z_*/.@%^~:][^\s()\"',&|!<>=\[\]]*\Z")
 _MAX_DEPTH = 40
 
 
+def one_line(text):
+    """TEXT as an error message quotes it: line breaks (which the syntax
+    takes as blanks) become blanks, so the message stays one line."""
+    return " ".join(text.splitlines())
+
+
 class DependError(ValueError):
     """A `-w` expression xce rejects; `message` is what bsub prints."""
 
@@ -172,7 +178,7 @@ class _Parser:
 
     def error(self):
         return DependError("%s: Dependency condition syntax error"
-                           % self.text)
+                           % one_line(self.text))
 
     def peek(self):
         if self.pos < len(self.tokens):
@@ -240,7 +246,7 @@ class _Parser:
     def parse_call(self, func):
         if func in UNSUPPORTED:
             raise DependError("%s: Dependency condition %s() is not "
-                              "supported by xce" % (self.text, func),
+                              "supported by xce" % (one_line(self.text), func),
                               "unsupported")
         if func not in CONDITIONS:
             raise self.error()
@@ -389,19 +395,28 @@ def _never_if(flag):
 
 def refs(tree):
     """Every JobRef in an expression, in order written."""
-    if isinstance(tree, Condition):
-        return [tree.ref]
-    if isinstance(tree, Not):
-        return refs(tree.operand)
-    return [r for item in tree.items for r in refs(item)]
+    return [c.ref for c in conditions(tree)]
 
 
 def check_references(tree, lookup):
     """Submit-time check: every reference names at least one job.
 
     Raises DependError("<ref>: No matching job found") for the first that
-    does not, as bsub does.
+    does not; its ``part`` is the condition that holds the reference
+    (``ended(12)`` of ``done(a) && ended(12)``), which bsub names.
     """
-    for ref in refs(tree):
-        if not lookup(ref):
-            raise DependError("%s: No matching job found" % ref, "nojob")
+    for cond in conditions(tree):
+        if not lookup(cond.ref):
+            err = DependError("%s: No matching job found"
+                              % one_line(str(cond.ref)), "nojob")
+            err.part = one_line(str(cond))
+            raise err
+
+
+def conditions(tree):
+    """Every Condition in an expression, in order written."""
+    if isinstance(tree, Condition):
+        return [tree]
+    if isinstance(tree, Not):
+        return conditions(tree.operand)
+    return [c for item in tree.items for c in conditions(item)]
