@@ -37,5 +37,6 @@ def handle(ctl, user, doc, now):
             (job["jobid"], job["idx"], msg_id, user, now,
              doc.get("text") or "", doc.get("attachment"), data))
         ctl.store.event(now, "JOB_MSG", job["jobid"], job["idx"],
-                        msg_id=msg_id, user=user)
+                        msg_id=msg_id, user=user, text=doc.get("text") or "",
+                        size=len(data or ""))
     return {"ok": True}

@@ -6,31 +6,32 @@ of ``lsb.events``) find them where LSF keeps them,
 The store stays the durable record: after each commit the controller calls
 :func:`after_commit`, which reads the events committed since the last call
 (one range query on the events' primary key, joined to their job rows),
-appends them as LSF records with one ``write`` per file, and records the
-last event written in ``.xce-seq`` (one ``pwrite``; no fsync).  After a
-crash between the append and that record, the records of one commit may
-appear twice.  Record layouts follow LSF's (see lsb.events(5)): blank
-separated fields, strings in double quotes with inner quotes doubled.
+appends them as LSF records with one ``write`` per file, and then records
+in ``.xce-seq`` the last event written and the files' sizes (see
+lsbrotate: after a crash, bytes past those sizes are cut off and written
+again, and a rotation begun is finished, so no record is lost or doubled).
+Record layouts follow LSF's (see lsb.events(5)): blank separated fields,
+strings in double quotes with inner quotes doubled.
 """
 
-import functools
 import json
 import logging
 import os
-import pwd
+import time
 from pathlib import Path
 
 from xce.model.states import CODES
+from xce.store import lsbchanges, lsbrotate
+from xce.store.lsbfields import (VERSION, home, limits, q, spec_of,
+                                 status_record, uid_of, wait_status)
+from xce.store.lsbrotate import ACCT, EVENTS, LogState
 from xce.store.schema import JOB_COLUMNS
+
+__all__ = ["after_commit", "EventFiles", "q", "wait_status", "records"]
 
 log = logging.getLogger("xce.controller")
 
-VERSION = "10.1"
-SEQ_FILE = ".xce-seq"
 BATCH = 10000
-# LSF_RLIM_NLIMITS entries of rLimits; -1 is "no limit".
-NLIMITS = 11
-RLIMIT_RSS, RLIMIT_RUN = 5, 9
 QUEUE_OPCODES = {"qopen": 1, "qclose": 2, "qact": 3, "qinact": 4}
 HOST_OPCODES = {"hopen": 1, "hclose": 2}
 
@@ -46,71 +47,151 @@ def logdir(spool, cluster):
     return Path(spool) / cluster / "logdir"
 
 
-def after_commit(store, spool, cluster):
-    """Append what the last commit(s) added; never raises into the caller."""
+def after_commit(store, spool, cluster, params=None, now=None):
+    """Append what the last commit(s) added; never raises into the caller.
+    *params* (lsb.params keys) set when the files are rotated."""
     key = id(store)
     try:
         files = _logs.get(key)
         if files is None:
             files = _logs[key] = EventFiles(logdir(spool, cluster), store.db)
-        files.append_new()
+        files.limits = lsbrotate.Limits.from_params(params)
+        files.append_new(time.time() if now is None else now)
     except (OSError, ValueError) as e:
         log.warning("cannot append to lsb.events/lsb.acct: %s", e)
 
 
 class EventFiles:
-    def __init__(self, directory, db):
+    def __init__(self, directory, db, now=None):
         self.dir = Path(directory)
         self.db = db
+        self.limits = lsbrotate.Limits()
         self.dir.mkdir(parents=True, exist_ok=True)
-        events = self.dir / "lsb.events"
-        fresh = not events.exists() or events.stat().st_size == 0
-        self.events_fd = _open_append(events)
-        self.acct_fd = _open_append(self.dir / "lsb.acct")
-        if fresh:
-            os.write(self.events_fd, b"# 0\n")
-        self.seq_fd = os.open(self.dir / SEQ_FILE, os.O_RDWR | os.O_CREAT,
-                              0o644)
-        self.last = self._start_seq(fresh)
+        self.seq_fd = os.open(self.dir / lsbrotate.STATE_FILE,
+                              os.O_RDWR | os.O_CREAT, 0o644)
+        self.state = self._recover(time.time() if now is None else now)
+        self.events_fd = _open_append(self.dir / EVENTS)
+        self.acct_fd = _open_append(self.dir / ACCT)
 
-    def _start_seq(self, fresh):
-        text = os.pread(self.seq_fd, 32, 0).decode().strip()
-        if text.isdigit():
-            return int(text)
-        if fresh:
-            return 0            # a new log: the whole history goes in
-        row = self.db.execute("SELECT MAX(seq) FROM events").fetchone()
-        return row[0] or 0      # an old log without a position: go on
+    @property
+    def last(self):
+        return self.state.seq
+
+    def _recover(self, now):
+        """The state after the last run, with its effects made whole."""
+        text = os.pread(self.seq_fd, lsbrotate.STATE_WIDTH, 0).decode(
+            errors="replace")
+        state = LogState.parse(text)
+        events = self.dir / EVENTS
+        fresh = not events.exists() or events.stat().st_size == 0
+        if state is None:
+            state = self._first_state(fresh, now)
+        if state.rotating != "-":
+            self._finish(state, state.rotating, now)
+        for name, size in ((EVENTS, state.events_size),
+                           (ACCT, state.acct_size)):
+            _cut(self.dir / name, size)
+        if fresh and state.events_size <= 0:
+            _cut(events, 0)
+            events.write_text(lsbrotate.HEADER)
+        state.events_size = _size(events)
+        state.acct_size = _size(self.dir / ACCT)
+        self._save(state)
+        return state
+
+    def _first_state(self, fresh, now):
+        """No state line: a new log gets the whole history; an old log
+        without a position goes on from the newest event."""
+        state = LogState(acct_begun=int(now))
+        if not fresh:
+            row = self.db.execute("SELECT MAX(seq) FROM events").fetchone()
+            state.seq = row[0] or 0
+            state.finished = lsbrotate.count_finished(self.dir / EVENTS)
+        return state
+
+    def _save(self, state):
+        os.pwrite(self.seq_fd, state.line(), 0)
 
     def close(self):
         for fd in (self.events_fd, self.acct_fd, self.seq_fd):
             os.close(fd)
 
-    def append_new(self):
+    def append_new(self, now=None):
         """Append up to BATCH new events: a long backlog (a new log over an
-        old store) is caught up over several turns, not in one."""
-        rows = self.db.execute(_QUERY, (self.last,)).fetchall()
-        if not rows:
-            return
+        old store) is caught up over several turns, not in one.  lsb.events
+        is switched at the event that brings it to MAX_JOB_NUM finished
+        jobs; lsb.acct is archived after the append when it is due."""
+        now = time.time() if now is None else now
+        if self.state.finished >= self.limits.max_job_num:
+            # Full, but not switched: a crash came before the switch was
+            # begun, or MAX_JOB_NUM was lowered.
+            self._rotate(EVENTS, now)
+        rows = self.db.execute(_QUERY, (self.state.seq,)).fetchall()
         events, acct = [], []
         for row in rows:
+            before = len(acct)
             records(row, events, acct, self.db)
-        if events:
-            os.write(self.events_fd, "".join(events).encode())
-        if acct:
-            os.write(self.acct_fd, "".join(acct).encode())
-        self.last = rows[-1][0]
-        os.pwrite(self.seq_fd, f"{self.last:<20d}\n".encode(), 0)
+            self.state.finished += len(acct) - before
+            self.state.seq, self.state.stamp = row[0], int(row[1])
+            if self.state.finished >= self.limits.max_job_num:
+                self._flush(events, acct)
+                events, acct = [], []
+                self._rotate(EVENTS, now)
+        if rows:
+            self._flush(events, acct)
+        if self.limits.acct_due(self.state.acct_size, self.state.acct_begun,
+                                now):
+            self._rotate(ACCT, now)
+
+    def _flush(self, events, acct):
+        for fd, lines, field in ((self.events_fd, events, "events_size"),
+                                 (self.acct_fd, acct, "acct_size")):
+            if lines:
+                data = "".join(lines).encode()
+                os.write(fd, data)
+                setattr(self.state, field, getattr(self.state, field) +
+                        len(data))
+        self._save(self.state)
+
+    def _rotate(self, name, now):
+        """Record the intent, then rename; see lsbrotate.finish_rotation."""
+        fd = self.events_fd if name == EVENTS else self.acct_fd
+        self.state.rotating, self.state.ino = name, os.fstat(fd).st_ino
+        self._save(self.state)
+        os.close(fd)
+        self._finish(self.state, name, now)
+        self._save(self.state)
+        if name == EVENTS:
+            self.events_fd = _open_append(self.dir / EVENTS)
+        else:
+            self.acct_fd = _open_append(self.dir / ACCT)
+        log.info("%s switched to %s.1", name, name)
+
+    def _finish(self, state, name, now):
+        size = lsbrotate.finish_rotation(str(self.dir), name, state.ino,
+                                         state.stamp)
+        if name == EVENTS:
+            state.events_size, state.finished = size, 0
+        else:
+            state.acct_size, state.acct_begun = size, int(now)
+        state.rotating, state.ino = "-", 0
 
 
 def _open_append(path):
     return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
 
-def q(value):
-    """A quoted LSF string field: inner quotes doubled, no newline."""
-    text = "" if value is None else str(value)
-    return '"' + text.replace('"', '""').replace("\n", "; ") + '"'
+def _size(path):
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
+def _cut(path, size):
+    """Drop what was appended after the recorded *size* (-1: unknown)."""
+    if size >= 0 and _size(path) > size:
+        os.truncate(path, size)
 
 
 def records(row, events, acct, db=None):
@@ -126,30 +207,16 @@ def records(row, events, acct, db=None):
         return
     if kind == "STATUS":
         data.setdefault("end_time", t)
+    elif kind == "JOB_MSG":
+        data.setdefault("time", t)          # bpost's postTime
     head = f'"{{}}" "{VERSION}" {int(t)}'
     for name, fields in fn(job, data, jobid, idx or 0, db):
         line = head.format(name) + " " + fields + "\n"
         (acct if name == "JOB_FINISH" else events).append(line)
 
 
-def _spec(job):
-    try:
-        return json.loads(job.get("spec") or "{}") or {}
-    except ValueError:
-        return {}
-
-
-def _limits(spec):
-    limits = [-1] * NLIMITS
-    if spec.get("runlimit"):
-        limits[RLIMIT_RUN] = int(float(spec["runlimit"]) * 60)
-    if spec.get("memlimit"):
-        limits[RLIMIT_RSS] = int(spec["memlimit"])
-    return " ".join(str(v) for v in limits)
-
-
 def _job_new(job, data, jobid, idx, db):
-    spec = _spec(job)
+    spec = spec_of(job)
     asked = spec.get("hosts") or []
     if isinstance(asked, str):
         asked = asked.split()
@@ -157,12 +224,12 @@ def _job_new(job, data, jobid, idx, db):
     fields = [
         str(jobid), str(job.get("uid") or spec.get("uid") or 0), "0",
         str(lo), str(int(job.get("submit_time") or 0)), "0", "0", "0", "0",
-        "0", q(job.get("user") or data.get("user")), _limits(spec), q(""),
+        "0", q(job.get("user") or data.get("user")), limits(spec), q(""),
         f"{1.0:6.2f}", "18", q(data.get("queue") or job.get("queue")),
         q(spec.get("resreq_merged") or " ".join(spec.get("resreq") or [])),
         q(job.get("from_host")), q(spec.get("cwd")), q(""),
         q(spec.get("stdin")), q(spec.get("stdout")), q(spec.get("stderr")),
-        q(_home(job.get("user"))), q(""), str(len(asked))]
+        q(home(job.get("user"))), q(""), str(len(asked))]
     fields += [q(h) for h in asked]
     fields += [
         q(spec.get("depend") or spec.get("dependency")), q(spec.get("pre_exec")),
@@ -173,17 +240,9 @@ def _job_new(job, data, jobid, idx, db):
     return [("JOB_NEW", " ".join(fields))]
 
 
-@functools.lru_cache(maxsize=256)
-def _home(user):
-    try:
-        return pwd.getpwnam(user).pw_dir
-    except (KeyError, TypeError):
-        return ""
-
-
 def _job_start(job, data, jobid, idx, db):
     hosts = data.get("hosts") or []
-    spec = _spec(job)
+    spec = spec_of(job)
     return [("JOB_START", " ".join(
         [str(jobid), str(CODES["RUN"]), "0", "0", f"{1.0:3.1f}",
          str(len(hosts))] + [q(h) for h in hosts] +
@@ -192,29 +251,13 @@ def _job_start(job, data, jobid, idx, db):
 
 def _job_running(job, data, jobid, idx, db):
     pid = int(data.get("pid") or 0)
-    spec = _spec(job)
+    spec = spec_of(job)
     uid = job.get("uid") or 0
     return [("JOB_START_ACCEPT", f"{jobid} {pid} {pid} {idx}"),
             ("JOB_EXECUTE", " ".join(
                 [str(jobid), str(uid), str(pid), q(spec.get("cwd")),
-                 q(_home(job.get("user"))), q(job.get("user")), str(pid),
+                 q(home(job.get("user"))), q(job.get("user")), str(pid),
                  str(idx)]))]
-
-
-def wait_status(code):
-    """LSF keeps a wait(2) status: exit code N is N << 8, signal S is S."""
-    if code is None:
-        return 0
-    code = int(code)
-    return code - 128 if code > 128 else code << 8
-
-
-def _status_record(jobid, idx, stat, data, finished):
-    cpu = float(data.get("cpu_time") or 0.0)
-    end = int(data.get("end_time") or 0) if finished else 0
-    return ("JOB_STATUS", f"{jobid} {CODES.get(stat, 0)} 0 0 {cpu:4.4f} "
-            f"{end} 0 {wait_status(data.get('exit_code'))} {idx} "
-            f"{int(data.get('max_mem') or 0)} {int(data.get('avg_mem') or 0)}")
 
 
 def _job_status(job, data, jobid, idx, db):
@@ -222,14 +265,14 @@ def _job_status(job, data, jobid, idx, db):
     if not stat:
         return []
     finished = stat in ("DONE", "EXIT")
-    out = [_status_record(jobid, idx, stat, data, finished)]
+    out = [status_record(jobid, idx, stat, data, finished)]
     if finished:
         out.append(_job_finish(job, data, jobid, idx))
     return out
 
 
 def _job_finish(job, data, jobid, idx):
-    spec = _spec(job)
+    spec = spec_of(job)
     hosts = (job.get("exec_hosts") or "").split()
     lo, hi = (spec.get("nslots") or [1, 1])[:2]
     cpu = float(data.get("cpu_time") or job.get("cpu_time") or 0.0)
@@ -253,9 +296,9 @@ def _job_finish(job, data, jobid, idx):
 
 
 def _job_signal(job, data, jobid, idx, db):
-    sig = str(data.get("signal") or "")
-    return [("JOB_SIGNAL", f"{jobid} 0 {job.get('attempt') or 0} {q(sig)} "
-             f"{idx} {q(data.get('by'))}")]
+    sig, by = str(data.get("signal") or ""), data.get("by")
+    return [("JOB_SIGNAL", f"{jobid} {uid_of(by)} {job.get('attempt') or 0} "
+             f"{q(sig)} {idx} {q(by)}")]
 
 
 def _mbd_start(job, data, jobid, idx, db):
@@ -283,4 +326,4 @@ _RECORDS = {"SUBMIT": _job_new, "START": _job_start,
             "RUNNING": _job_running, "STATUS": _job_status,
             "FINISH": _job_status, "SIGNAL": _job_signal,
             "CONTROLLER_START": _mbd_start, "QUEUE_CTRL": _queue_ctrl,
-            "HOST_CTRL": _host_ctrl}
+            "HOST_CTRL": _host_ctrl, **lsbchanges.RECORDS}

@@ -1,0 +1,79 @@
+"""Field helpers shared by the lsb.events/lsb.acct record writers.
+
+LSF's text format (see lsb.events(5)): blank-separated fields, strings in
+double quotes with inner quotes doubled, numbers bare, -1 for an unknown
+resource figure.  Stdlib only; the controller imports it after commits.
+"""
+
+import functools
+import json
+import pwd
+
+from xce.model.states import CODES
+
+VERSION = "10.1"
+# LSF_RLIM_NLIMITS entries of rLimits; -1 is "no limit".
+NLIMITS = 11
+RLIMIT_RSS, RLIMIT_RUN = 5, 9
+
+
+def q(value):
+    """A quoted LSF string field: inner quotes doubled, no newline."""
+    text = "" if value is None else str(value)
+    return '"' + text.replace('"', '""').replace("\n", "; ") + '"'
+
+
+def spec_of(job):
+    try:
+        return json.loads(job.get("spec") or "{}") or {}
+    except ValueError:
+        return {}
+
+
+def limit_values(spec, unset=-1):
+    """The 11 rLimits: run limit (minutes in the spec) in seconds, memory
+    limit in KB; *unset* for every other entry."""
+    values = [unset] * NLIMITS
+    if spec.get("runlimit"):
+        values[RLIMIT_RUN] = int(float(spec["runlimit"]) * 60)
+    if spec.get("memlimit"):
+        values[RLIMIT_RSS] = int(spec["memlimit"])
+    return values
+
+
+def limits(spec):
+    return " ".join(str(v) for v in limit_values(spec))
+
+
+@functools.lru_cache(maxsize=256)
+def home(user):
+    try:
+        return pwd.getpwnam(user).pw_dir
+    except (KeyError, TypeError):
+        return ""
+
+
+@functools.lru_cache(maxsize=256)
+def uid_of(user):
+    """The uid of the user who asked for a change (userId fields); 0 for a
+    name the system does not know (the controller itself, for one)."""
+    try:
+        return pwd.getpwnam(user).pw_uid
+    except (KeyError, TypeError):
+        return 0
+
+
+def wait_status(code):
+    """LSF keeps a wait(2) status: exit code N is N << 8, signal S is S."""
+    if code is None:
+        return 0
+    code = int(code)
+    return code - 128 if code > 128 else code << 8
+
+
+def status_record(jobid, idx, stat, data, finished):
+    cpu = float(data.get("cpu_time") or 0.0)
+    end = int(data.get("end_time") or 0) if finished else 0
+    return ("JOB_STATUS", f"{jobid} {CODES.get(stat, 0)} 0 0 {cpu:4.4f} "
+            f"{end} 0 {wait_status(data.get('exit_code'))} {idx} "
+            f"{int(data.get('max_mem') or 0)} {int(data.get('avg_mem') or 0)}")
