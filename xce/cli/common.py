@@ -1,5 +1,6 @@
 """What every command shares: LSF-style usage errors and the one error boundary."""
 
+import sqlite3
 import sys
 
 import click
@@ -34,6 +35,12 @@ def run(command, prog, argv=None):
     except XceError as e:
         print(str(e), file=sys.stderr)
         sys.exit(e.exit_code)
+    except sqlite3.Error as e:
+        # Reading the store failed (an older schema, a damaged file): one
+        # line, as for any other error, never a traceback.
+        from xce.store.reader import read_error
+        print(read_error(e), file=sys.stderr)
+        sys.exit(EXIT_FAILURE)
     except BrokenPipeError:
         sys.exit(EXIT_FAILURE)
     sys.exit(rv or 0)

@@ -28,6 +28,18 @@ def open_ro(path):
     raise XceError(f"Cannot read the batch system state: {last}")
 
 
+def read_error(error):
+    """One line for an SQLite error met while a command reads the store.
+    A table or column the query needs but the store lacks means a store of
+    an older schema that no controller of this version has migrated yet."""
+    text = str(error)
+    if text.startswith(("no such table", "no such column")):
+        return (f"Cannot read the batch system state: {text} (the state "
+                "store is older than this xce: start the controller once "
+                "to upgrade it)")
+    return f"Cannot read the batch system state: {text}"
+
+
 _STATE_STEP = (
     "time, kind, "
     "CASE WHEN instr(data, '\"stat\"') THEN json_extract(data, '$.stat') END, "
