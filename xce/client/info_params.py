@@ -9,10 +9,11 @@ for LSF_UNIT_FOR_LIMITS.
 import time
 
 from xce.client.jobquery import DEFAULT_CLEAN_PERIOD
+from xce.config.model import MBD_SLEEP_TIME
 
 # lsb.params defaults that the summary and -l show (LSF 10.1 defaults).
 DEFAULTS = {
-    "MBD_SLEEP_TIME": "10",
+    "MBD_SLEEP_TIME": str(MBD_SLEEP_TIME),
     "SBD_SLEEP_TIME": "30",
     "JOB_ACCEPT_INTERVAL": "0",
     "CLEAN_PERIOD": str(DEFAULT_CLEAN_PERIOD),
