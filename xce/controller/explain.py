@@ -11,7 +11,7 @@ own view (agent links, fairshare use, allocation limits, dependency index,
 the parsed configuration), none of which a user command may load.
 """
 
-from xce.controller import dispatch
+from xce.controller import dispatch, reserve
 from xce.errors import text
 from xce.model import states
 from xce.scheduler import core as scheduler
@@ -33,6 +33,7 @@ def handle(ctl, user, doc, now):
                 "error": "Job is not pending"}
     queues, hosts, pending, arrays, limits = dispatch.snapshot(ctl)
     decisions = scheduler.schedule(queues, hosts, pending, arrays, limits,
-                                   trace=Tracer(keys))
+                                   trace=Tracer(keys),
+                                   reserve=reserve.context(ctl, queues))
     return {"ok": True, "traces": [decisions.traces[k] for k in sorted(keys)
                                    if k in decisions.traces]}

@@ -1,0 +1,82 @@
+"""The controller's side of slot reservation (xce.controller.reserve):
+MAX_RESERVE_TIME in seconds, the running jobs' predicted ends, expiry
+deadlines and what is published for bhosts and bjobs."""
+
+import json
+from types import SimpleNamespace
+
+from xce.config.model import Config, QueueConf
+from xce.controller import reserve
+from xce.scheduler.core import Decisions, QueueView
+
+
+class _Store:
+    def __init__(self):
+        self.meta = []
+
+    def set_meta(self, key, value):
+        self.meta.append((key, value))
+
+
+def _ctl(params=None, jobs=None, now=1000.0):
+    cfg = Config(path=None, params=dict(params or {}))
+    cfg.queues = {"resv": QueueConf("resv", slot_reserve=3, backfill=True),
+                  "normal": QueueConf("normal")}
+    return SimpleNamespace(cfg=cfg, jobs=dict(jobs or {}), now=now,
+                           store=_Store(), dirty=False)
+
+
+def _job(jobid, stat, queue="resv", hosts="", start=None, runlimit=None):
+    return {"jobid": jobid, "idx": 0, "stat": stat, "queue": queue,
+            "exec_hosts": hosts, "start_time": start,
+            "spec": {"runlimit": runlimit} if runlimit else {}}
+
+
+def test_window_is_cycles_times_mbd_sleep_time():
+    ctl = _ctl()
+    assert reserve.window(ctl.cfg, ctl.cfg.queues["resv"]) == 30
+    assert reserve.window(ctl.cfg, ctl.cfg.queues["normal"]) is None
+    ctl = _ctl({"MBD_SLEEP_TIME": 60})
+    assert reserve.window(ctl.cfg, ctl.cfg.queues["resv"]) == 180
+
+
+def test_no_context_without_a_reserving_or_backfill_queue():
+    ctl = _ctl()
+    assert reserve.context(ctl, [QueueView("normal", 30)]) is None
+
+
+def test_context_carries_running_ends_and_live_starts():
+    jobs = {(1, 0): _job(1, "RUN", hosts="a a b", start=100.0, runlimit=10),
+            (2, 0): _job(2, "SSUSP", hosts="b", start=200.0),
+            (3, 0): _job(3, "PEND"), (4, 0): _job(4, "DONE", hosts="a")}
+    ctl = _ctl(jobs=jobs)
+    ctl.reserve_since = {(3, 0): 900.0, (9, 0): 1.0}   # job 9 is gone
+    ctx = reserve.context(ctl, [QueueView("resv", 30, reserve_time=30)])
+    assert ctx.now == 1000.0
+    assert ctx.ends == {"a": [(700.0, 2)], "b": [(700.0, 1), (None, 1)]}
+    assert ctx.since == {(3, 0): 900.0}
+
+
+def test_record_sets_the_next_expiry_and_publishes_once():
+    ctl = _ctl(jobs={(3, 0): _job(3, "PEND"), (5, 0): _job(5, "PEND")})
+    out = Decisions(reserved={(3, 0): (990.0, {"a": 2}, 1600.0),
+                              (5, 0): (950.0, {}, None)})
+    reserve.record(ctl, out)
+    assert ctl.reserve_since == {(3, 0): 990.0, (5, 0): 950.0}
+    assert ctl.reserve_deadline == 980.0            # 950 + 3 x 10
+    assert not ctl.dirty
+    key, text = ctl.store.meta[-1]
+    assert key == "reservations"
+    assert json.loads(text)[0] == {"job": 3, "idx": 0, "since": 990.0,
+                                   "hosts": {"a": 2}, "start": 1600.0}
+    reserve.record(ctl, out)                        # unchanged: no write
+    assert len(ctl.store.meta) == 1
+    assert reserve.due(ctl)                         # now 1000 >= 980
+
+
+def test_expired_reservations_ask_for_another_pass_and_clear():
+    ctl = _ctl(jobs={(3, 0): _job(3, "PEND")})
+    reserve.record(ctl, Decisions(expired=[(3, 0)]))
+    assert ctl.dirty and ctl.reserve_since == {}
+    assert ctl.reserve_deadline is None and not reserve.due(ctl)
+    assert ctl.store.meta == [("reservations", "[]")]
