@@ -50,6 +50,8 @@ def memory_mb(pid, field="VmRSS"):
 
 
 def hosts_ok(clu):
+    if clu.proc.poll() is not None:
+        raise RuntimeError("the controller exited: " + clu.log_tail())
     from xce.errors import XceError
     from xce.store.reader import Reader
     try:

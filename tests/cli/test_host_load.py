@@ -78,7 +78,7 @@ def test_load_is_reported_again_and_again(cluster):
     first = wait_for(stored, timeout=30, what="a first load report")
     assert set(first) >= {"r15s", "r1m", "r15m", "ut", "pg", "io", "ls",
                           "it", "tmp", "swp", "mem"}
-    wait_for(lambda: stored() != first, timeout=30,
+    wait_for(lambda: stored() != first, timeout=60,
              what="a later load report")
 
 

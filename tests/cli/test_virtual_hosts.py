@@ -49,3 +49,26 @@ def test_200_jobs_spread_over_20_virtual_hosts(make_cluster, tmp_path):
     r = cluster.run("bhosts", "-w")
     assert r.rc == 0 and r.err == "", r
     assert [line.split()[0] for line in r.out.splitlines()[1:]] == names
+
+
+def test_first_jobs_of_a_user_on_many_virtual_hosts_at_once_all_run(
+        make_cluster):
+    """Without -o the output goes to the user's directory under the shared
+    spool, which the agents of all virtual hosts may make at once."""
+    names = virtual_names(HOSTS)
+    cluster = make_cluster(virtual_hosts=names, mxj=2, start=False)
+    cluster.start(timeout=120)
+    assert cluster.run("badmin", "qinact", "normal").rc == 0
+    r = cluster.run("bsub", "-J", "first[1-40]", "true")
+    assert r.rc == 0, r
+    assert cluster.run("badmin", "qact", "normal").rc == 0
+    done = wait_for(lambda: _all_ended(cluster, 40), timeout=120,
+                    what="40 jobs to end")
+    assert done.count("DONE") == 40, done
+
+
+def _all_ended(cluster, n):
+    r = cluster.run("bjobs", "-a", "-noheader", "-o", "stat")
+    stats = r.out.split()
+    ended = [s for s in stats if s in ("DONE", "EXIT")]
+    return len(ended) >= n and ended
