@@ -59,8 +59,9 @@ def jobs(blclu, ssh_hosts):
 
 
 def _kill(pid):
+    """A task's whole session: the agent's task wrapper leads it."""
     try:
-        os.killpg(pid, signal.SIGKILL)
+        os.killpg(os.getpgid(pid), signal.SIGKILL)
     except OSError:
         pass
 
@@ -157,3 +158,119 @@ def test_blaunch_tasks_run_as_the_jobs_user(blclu, ssh_hosts):
     finally:
         js.cleanup()
         shutil.rmtree(work, ignore_errors=True)
+
+
+# -- tasks are part of the job on their host ----------------------------------
+def _state(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
+
+
+def _all_tasks(jobs, jobid):
+    wait_for(lambda: len(_tasks(jobs, jobid)) == 3, timeout=30,
+             what="a task on each host")
+    return _tasks(jobs, jobid)
+
+
+def test_bstop_and_bresume_reach_the_tasks_on_every_host(jobs):
+    jobid = _job(jobs)
+    tasks = _all_tasks(jobs, jobid)
+    assert jobs.clu.run("bstop", str(jobid)).rc == 0
+    for host, pid in tasks:
+        wait_for(lambda: _state(pid) == "T", timeout=20,
+                 what=f"the task on {host} to stop")
+    assert jobs.clu.run("bresume", str(jobid)).rc == 0
+    for host, pid in tasks:
+        wait_for(lambda: _state(pid) not in ("T", None), timeout=20,
+                 what=f"the task on {host} to go on")
+    jobs.release(jobid, 0)
+    assert jobs.wait_finished(jobid)[0] == "DONE"
+
+
+# A task that takes about 40 MB and 0.6 s of CPU, then waits for the go file.
+BUSY = ("import os, socket, time\n"
+        "x = b'x' * (40 << 20)\n"
+        "open('{d}/%s.tasks' % os.environ['LSB_JOBID'], 'a').write("
+        "'%s %d\\n' % (socket.gethostname(), os.getpid()))\n"
+        "t = time.process_time()\n"
+        "while time.process_time() - t < 0.6: pass\n"
+        "go = '{d}/%s.go' % os.environ['LSB_JOBID']\n"
+        "while not os.path.exists(go): time.sleep(0.05)\n")
+
+
+def _usage(jobs, jobid):
+    from tests.cli.test_modify import _row
+    row = _row(jobs.clu, jobid)
+    return row["cpu_time"] or 0.0, row["max_mem"] or 0
+
+
+def test_the_tasks_cpu_and_memory_count_in_the_jobs_usage(jobs):
+    script = BUSY.format(d=jobs.work)
+    (jobs.work / "busy.py").write_text(script)
+    jobid = jobs.submit(
+        "-n", "6", "-R", "span[ptile=2]",
+        command='hosts=$(echo $LSB_HOSTS | tr " " "\\n" | uniq | '
+                'tr "\\n" " "); '
+                f'blaunch -z "$hosts" python3 {jobs.work}/busy.py')
+    try:
+        _all_tasks(jobs, jobid)
+    except AssertionError:
+        raise AssertionError(_debug(jobs, jobid))
+    # Three tasks: 1.8 s of CPU and 120 MB, two thirds of it on the hosts
+    # where the job itself does not run.
+    try:
+        wait_for(lambda: _usage(jobs, jobid)[0] >= 1.6 and
+                 _usage(jobs, jobid)[1] >= 110 * 1024, timeout=30,
+                 what="the tasks' usage in the job's")
+    except AssertionError:
+        raise AssertionError(f"{_usage(jobs, jobid)} " + _debug(jobs, jobid))
+    jobs.release(jobid, 0)
+    assert jobs.wait_finished(jobid)[0] == "DONE"
+    cpu, mem = _usage(jobs, jobid)
+    assert cpu >= 1.6 and mem >= 110 * 1024, (cpu, mem)
+
+
+def test_a_killed_agent_readopts_its_tasks_and_reports_their_exit(jobs, blclu, ssh_hosts):
+    from tests.cluster.test_ssh_cluster import _agent_pid
+    jobid = _job(jobs)
+    tasks = _all_tasks(jobs, jobid)
+    first = jobs.fields(jobid)[2]
+    victims = [first] + [h for h, _ in tasks if h != first][:1] \
+        if ssh_hosts.mode == "netns" else ["xh1", "xh2"]
+    old = {h: _agent_pid(blclu, h) for h in victims}
+    for host in victims:
+        os.kill(old[host], signal.SIGKILL)
+    for host in victims:
+        wait_for(lambda: _agent_pid(blclu, host) not in (None, old[host]) and
+                 blclu._hosts_ok(), timeout=40,
+                 what=f"a new agent on {host}")
+    # Re-adopted: not killed, not started again.
+    assert all(_alive(pid) for _, pid in tasks)
+    assert _tasks(jobs, jobid) == tasks
+    assert jobs.fields(jobid)[0] == "RUN"
+    jobs.release(jobid, 5)
+    assert jobs.wait_finished(jobid)[0] == "DONE"
+    assert (jobs.work / f"{jobid}.rc").read_text().strip() == "blaunch=5"
+    assert not any(_alive(pid) for _, pid in tasks)
+
+
+def test_readopted_tasks_still_die_with_bkill(jobs, blclu):
+    from tests.cluster.test_ssh_cluster import _agent_pid
+    jobid = _job(jobs)
+    tasks = _all_tasks(jobs, jobid)
+    old = {h: _agent_pid(blclu, h) for h in HOSTS}
+    for pid in old.values():
+        os.kill(pid, signal.SIGKILL)
+    for host in HOSTS:
+        wait_for(lambda: _agent_pid(blclu, host) not in (None, old[host]) and
+                 blclu._hosts_ok(), timeout=40,
+                 what=f"a new agent on {host}")
+    assert all(_alive(pid) for _, pid in tasks)
+    assert jobs.clu.run("bkill", str(jobid)).rc == 0
+    assert jobs.wait_finished(jobid)[0] == "EXIT"
+    for host, pid in tasks:
+        wait_for(lambda: not _alive(pid), timeout=20,
+                 what=f"the task on {host} to die")

@@ -83,7 +83,7 @@ class JobTable:
             if key in self.journal.jobs:
                 self._restate(key)      # a resent start: say what we know
                 continue
-            prefix = f"{self._user_dir(msg)}/{key[0]}.{key[1]}.{key[2]}"
+            prefix = f"{self.user_dir(msg)}/{key[0]}.{key[1]}.{key[2]}"
             self.journal.append("start", key, msg=msg, dir=prefix)
             fresh.append((key, msg, prefix))
         if fresh:
@@ -103,7 +103,7 @@ class JobTable:
         elif key in self.running:
             self.outbox.append(self._started_msg(self.running[key]))
 
-    def _user_dir(self, msg):
+    def user_dir(self, msg):
         """jobs/u<uid>: made once per user and owned by them, so a job
         costs no directory of its own to make and remove."""
         path = self.jobs_dir / f"u{msg['uid']}"
@@ -154,7 +154,9 @@ class JobTable:
         """No -o: the output stays under the spool, in the user's own directory."""
         userdir = self.output_dir / msg["user"]
         if not userdir.exists():
-            userdir.mkdir(mode=0o700)
+            # Agents of virtual hosts share this directory: another one may
+            # make it at the same moment (and it gives it the same owner).
+            userdir.mkdir(mode=0o700, exist_ok=True)
             if os.geteuid() == 0:
                 os.chown(userdir, msg["uid"], msg["gid"])
         label = f"{msg['job']}.{msg['idx']}" if msg.get("idx") else \
@@ -258,13 +260,22 @@ class JobTable:
             self._finish(key, self._status_from_file(job), {})
 
     # -- watching ----------------------------------------------------------
-    def sample(self):
-        """One /proc pass: usage of every running job, memory limits."""
-        if not self.running:
+    def sample(self, tasks=None):
+        """One /proc pass: usage of every running job (with the blaunch
+        tasks it has here, from *tasks*), memory limits; the tasks of jobs
+        that run elsewhere report theirs."""
+        sids = [j.pid for j in self.running.values()]
+        if tasks is not None:
+            sids += tasks.sessions()
+        if not sids:
             return
-        usage = procs.sample_sessions([j.pid for j in self.running.values()])
+        usage = procs.sample_sessions(sids)
+        if tasks is not None:
+            tasks.report_usage(usage, self.running)
         for job in list(self.running.values()):
             u = usage.get(job.pid)
+            if tasks is not None:
+                u = tasks.add_to(job.key, u, usage)
             if not u or not u["nprocs"]:
                 continue
             job.cpu = max(job.cpu, u["cpu"])

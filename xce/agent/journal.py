@@ -3,7 +3,9 @@
 Append-only JSON lines, handed to the kernel (flush) before a job is
 spawned and before its exit is reported, so a restarted agent neither starts
 a job twice nor loses an exit status.  Records of jobs the controller has
-acknowledged are dropped when the file is compacted.
+acknowledged are dropped when the file is compacted.  The blaunch tasks
+running here have records too (``task``, ``task_end``, by pid), so that a
+restarted agent re-adopts them.
 
 Why flush and not fsync on that path: the page cache survives the agent's
 own crash (kill -9), which is what invariant 4 is about.  An fsync guards
@@ -25,6 +27,7 @@ class Journal:
     def __init__(self, path):
         self.path = path
         self.jobs = {}          # (job, idx, attempt) -> record dict
+        self.tasks = {}         # pid of a live blaunch task -> record dict
         self._dead = 0
         self._dirty = False         # records not yet handed to the kernel
         self.unsynced_since = None  # first record not yet fsynced (monotonic)
@@ -47,6 +50,12 @@ class Journal:
 
     def _apply(self, key, rec):
         kind = rec["t"]
+        if kind == "task":          # blaunch tasks: keyed by pid, with or
+            self.tasks[rec["pid"]] = rec    # without their job here
+            return
+        if kind == "task_end":
+            self.tasks.pop(rec["pid"], None)
+            return
         if kind == "start":
             self.jobs[key] = {"msg": rec["msg"], "dir": rec["dir"]}
         elif key not in self.jobs:
@@ -63,6 +72,13 @@ class Journal:
         self._apply(key, rec)
         self.f.write(json.dumps(rec, separators=(",", ":")) + "\n")
         self._dirty = True
+
+    def append_task(self, pid, key, **fields):
+        """A blaunch task spawned here (see xce.agent.tasks)."""
+        self.append("task", key, pid=pid, **fields)
+
+    def end_task(self, pid):
+        self.append("task_end", (0, 0, 0), pid=pid)
 
     def flush(self):
         """Hand every record so far to the kernel: they survive the
@@ -104,6 +120,8 @@ class Journal:
                 elif rest:
                     f.write(json.dumps(dict(rest, t="pid", key=list(key)))
                             + "\n")
+            for rec in self.tasks.values():
+                f.write(json.dumps(rec) + "\n")
             f.flush()
             os.fsync(f.fileno())
         self.f.close()

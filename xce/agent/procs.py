@@ -73,17 +73,22 @@ def own_peak_kb():
     return 0
 
 
-def read_peak_file(path):
-    """The KB a job's wrapper wrote at its end (its children's peak RSS),
-    or 0.  The file is the job user's: opened without following a link,
-    small, and only ever used to raise a figure, never to lower one."""
+def read_small_int(path):
+    """The number in a small file a job's or task's wrapper wrote as the
+    job's user, or None.  Opened without following a link."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
-        return 0
+        return None
     try:
-        return max(0, int(os.read(fd, 64).split()[0]))
+        return int(os.read(fd, 64).split()[0])
     except (OSError, ValueError, IndexError):
-        return 0
+        return None
     finally:
         os.close(fd)
+
+
+def read_peak_file(path):
+    """The KB a job's wrapper wrote at its end (its children's peak RSS),
+    or 0; only ever used to raise a figure, never to lower one."""
+    return max(0, read_small_int(path) or 0)

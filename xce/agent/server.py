@@ -20,9 +20,10 @@ from xce.agent.load import LoadSampler
 
 log = logging.getLogger("xce.agent")
 
-# Seconds between load reports (LSF's LIM updates most indices every 15 s;
-# a sample costs a few /proc reads, so lsload can be fresher).
-LOAD_INTERVAL = 5.0
+# Seconds between load reports, as LSF's LIM updates most indices.  A
+# sample is cheap; each report costs the controller a turn, which adds up
+# over hundreds of hosts (see bench_scale).
+LOAD_INTERVAL = 15.0
 
 
 class AgentServer:
@@ -31,7 +32,8 @@ class AgentServer:
         self.dir = workdir
         self.now = now
         self.table = JobTable(workdir, output_dir, now)
-        self.tasks = TaskTable(self.table.outbox, now)
+        self.tasks = TaskTable(self.table.outbox, now, self.table.journal,
+                               self.table.user_dir)
         self.table.other_child = self.tasks.exited
         self.sel = selectors.DefaultSelector()
         self.conn = None
@@ -76,6 +78,7 @@ class AgentServer:
     # -- loop --------------------------------------------------------------
     def serve(self):
         self.table.recover()
+        self.tasks.recover()
         log.info("agent for host %s serving on %s", self.host, self.dir)
         while not self.stopping:
             self.run_once(self._timeout())
@@ -84,7 +87,7 @@ class AgentServer:
         self.table.journal.sync()
 
     def _timeout(self):
-        deadlines = [self.next_sample if self.table.running else None,
+        deadlines = [self.next_sample if self._sampling() else None,
                      self.next_load,
                      self.table.next_deadline(), self.tasks.next_deadline()]
         now = self.now()
@@ -106,8 +109,8 @@ class AgentServer:
         now = self.now()
         self.table.run_timers(now)
         self.tasks.run_timers(now)
-        if self.table.running and now >= self.next_sample:
-            self.table.sample()
+        if self._sampling() and now >= self.next_sample:
+            self.table.sample(self.tasks)
             self.next_sample = now + SAMPLE_INTERVAL
         if now >= self.next_load:
             self._report_load(now)
@@ -125,6 +128,9 @@ class AgentServer:
             return
         if self.conn is not None:
             self.table.outbox.append({"op": "load", "load": self.load})
+
+    def _sampling(self):
+        return bool(self.table.running or self.tasks.by_pid)
 
     def _accept(self):
         try:
@@ -147,7 +153,8 @@ class AgentServer:
         return {"op": "hello", "v": VERSION, "host": self.host,
                 "pid": os.getpid(), "facts": hostinfo.facts(),
                 "load": self.load,
-                "jobs": self.table.hello_jobs()}
+                "jobs": self.table.hello_jobs(),
+                "tasks": self.tasks.hello_tasks()}
 
     def _drop(self, why):
         log.info("controller connection closed: %s", why)

@@ -7,11 +7,14 @@ job's user and reports ``task_exit``, which is recorded as a TASK_EXIT
 event that blaunch reads back from the store.  A report of another attempt
 is a stale copy's and is dropped.  Tasks are signalled with the job (every
 signal goes to all of its hosts) and killed when the job ends or is
-requeued (``task_kill`` to each of its hosts).
+requeued (``task_kill`` to each of its hosts, and again at an agent's
+hello for tasks it still has of a job that is over).  The tasks' CPU and
+memory count in the job's usage (see jobusage).
 """
 
 import logging
 
+from xce.controller import jobusage
 from xce.model import states
 from xce.model.jobid import show
 
@@ -72,6 +75,34 @@ def task_exit(ctl, host, msg):
                     task=msg["task"], n=msg.get("n"), host=host,
                     exit_code=msg.get("exit_code"),
                     cpu_time=msg.get("cpu_time"))
+
+
+def task_usage(ctl, host, msg):
+    """CPU and memory of the job's tasks on HOST, added to the job's."""
+    job = ctl.jobs.get((int(msg["job"]), int(msg.get("idx", 0))))
+    if job is None or job["attempt"] != msg["attempt"] or \
+            job["stat"] not in states.RUNNING:
+        return
+    cpu, mem = jobusage.report(ctl, job, host, msg.get("cpu_time"),
+                               msg.get("mem"))
+    ctl.emit("USAGE", job, cpu_time=cpu, max_mem=mem)
+
+
+def fence_tasks(ctl, host, tasks):
+    """An agent's hello lists its tasks: those of a job that is no longer
+    running in that attempt (it ended while the agent or its link was
+    down) are killed."""
+    stale = set()
+    for t in tasks:
+        job = ctl.jobs.get((int(t["job"]), int(t.get("idx", 0))))
+        if job is None or job["attempt"] != t["attempt"] or \
+                job["stat"] not in states.RUNNING:
+            stale.add((int(t["job"]), int(t.get("idx", 0)), t["attempt"]))
+    for jobid, idx, attempt in stale:
+        log.info("killing stale tasks of job %s attempt %s on %s",
+                 show(jobid, idx), attempt, host)
+        ctl.links[host].queue({"op": "task_kill", "job": jobid, "idx": idx,
+                               "attempt": attempt})
 
 
 def other_hosts(job):

@@ -10,7 +10,7 @@ import logging
 import signal
 
 from xce.config.load import LOAD_INDICES
-from xce.controller import blaunch, dispatch, hostloss
+from xce.controller import blaunch, dispatch, hostloss, jobusage
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -30,6 +30,8 @@ def handle(ctl, host, msgs):
                 _finished(ctl, host, msg)
             elif op == "task_exit":
                 blaunch.task_exit(ctl, host, msg)
+            elif op == "task_usage":
+                blaunch.task_usage(ctl, host, msg)
             elif op == "load":
                 _load(ctl, host, msg["load"])
             elif op != "pong":
@@ -80,6 +82,7 @@ def _hello(ctl, host, msg):
         elif entry["state"] == "running":
             _started(ctl, host, entry)
     hostloss.zombies_unknown_to(ctl, host, known)
+    blaunch.fence_tasks(ctl, host, msg.get("tasks") or [])
     # Dispatched here but never heard of by the agent: the start was lost
     # when the controller stopped before sending it.  Send it again.
     for job in list(ctl.jobs.values()):
@@ -130,17 +133,23 @@ def _started(ctl, host, msg):
 def _usage(ctl, msg):
     job = _current(ctl, msg)
     if job is not None:
-        ctl.emit("USAGE", job, cpu_time=msg.get("cpu_time"),
-                 max_mem=msg.get("max_mem"), pids=msg.get("pids"))
+        # Plus what its blaunch tasks on other hosts use.
+        cpu, mem = jobusage.report(ctl, job, jobusage.MAIN,
+                                   msg.get("cpu_time"), msg.get("mem"))
+        ctl.emit("USAGE", job, cpu_time=cpu,
+                 max_mem=max(mem, msg.get("max_mem") or 0),
+                 pids=msg.get("pids"))
 
 
 def _finished(ctl, host, msg):
     job = _current(ctl, msg, zombi=True)
     if job is not None:
+        cpu, max_mem = jobusage.at_finish(ctl, job, msg.get("cpu_time"),
+                                          msg.get("max_mem"))
         ctl.emit("FINISH", job, stat=msg["stat"],
                  exit_code=msg.get("exit_code"), reason=msg.get("reason"),
-                 end_time=msg.get("end_time"), cpu_time=msg.get("cpu_time"),
-                 max_mem=msg.get("max_mem"), avg_mem=msg.get("avg_mem"))
+                 end_time=msg.get("end_time"), cpu_time=cpu,
+                 max_mem=max_mem, avg_mem=msg.get("avg_mem"))
     elif _already_final(ctl, msg):
         pass
     else:

@@ -1,0 +1,42 @@
+"""A job's usage over its hosts: its own report plus its blaunch tasks'."""
+
+from types import SimpleNamespace
+
+from xce.controller import jobusage
+
+
+def _ctl():
+    return SimpleNamespace()
+
+
+def _job(attempt=1, cpu=None, mem=None):
+    return {"jobid": 5, "idx": 0, "attempt": attempt, "cpu_time": cpu,
+            "max_mem": mem}
+
+
+def test_each_host_counts_once_with_its_last_report():
+    ctl, job = _ctl(), _job()
+    assert jobusage.report(ctl, job, jobusage.MAIN, 1.0, 100) == (1.0, 100)
+    assert jobusage.report(ctl, job, "h2", 2.0, 50) == (3.0, 150)
+    assert jobusage.report(ctl, job, "h2", 2.5, 40) == (3.5, 140)
+    assert jobusage.report(ctl, job, jobusage.MAIN, 1.5, 10) == (4.0, 50)
+
+
+def test_cpu_never_goes_down_after_a_controller_restart():
+    ctl, job = _ctl(), _job(cpu=9.0)        # from the store, tasks included
+    assert jobusage.report(ctl, job, jobusage.MAIN, 1.0, 0)[0] == 9.0
+
+
+def test_a_new_attempt_starts_from_nothing():
+    ctl = _ctl()
+    jobusage.report(ctl, _job(1), "h2", 5.0, 10)
+    assert jobusage.report(ctl, _job(2), jobusage.MAIN, 1.0, 1) == (1.0, 1)
+
+
+def test_the_final_figures_add_the_other_hosts_and_forget_the_job():
+    ctl, job = _ctl(), _job(mem=300)
+    jobusage.report(ctl, job, jobusage.MAIN, 1.0, 100)
+    jobusage.report(ctl, job, "h2", 2.0, 50)
+    jobusage.report(ctl, job, "h3", 0.5, 50)
+    assert jobusage.at_finish(ctl, job, 1.2, 120) == (3.7, 300)
+    assert jobusage.at_finish(ctl, job, 1.2, None) == (1.2, 300)
