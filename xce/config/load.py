@@ -8,7 +8,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from xce.config import keys, limitcheck, units
+from xce.config import keys, limitcheck, logcheck, units
 from xce.config.lsf import hostnames
 from xce.config.model import Config, HostConf, QueueConf
 
@@ -90,6 +90,7 @@ def load(envdir):
     _groups(cfg, raw, check)
     _queues(cfg, raw.get("queues") or {}, check)
     limitcheck.check(cfg, raw, check)
+    logcheck.check(raw, check)
     if not cfg.queues:
         check.errors.append(f"{path}: queues: at least one queue is needed")
     for name in cfg.default_queues:

@@ -1,0 +1,78 @@
+"""MAX_JOB_NUM, ACCT_ARCHIVE_SIZE and ACCT_ARCHIVE_AGE: validated in xce.yaml,
+carried over from lsb.params by the migrator, marked enforced, and read by
+the lsb.events/lsb.acct writer."""
+
+import pytest
+
+from xce.config import keys
+from xce.config.load import ConfigError, load
+from xce.config.migrate import migrate
+from xce.store import lsbrotate
+
+BASE = """\
+cluster:
+  name: c
+queues:
+  normal:
+    PRIORITY: 30
+parameters:
+  DEFAULT_QUEUE: normal
+"""
+
+
+def _load(tmp_path, text):
+    (tmp_path / "xce.yaml").write_text(BASE + text)
+    return load(tmp_path)
+
+
+def test_good_values_reach_the_writer(tmp_path):
+    cfg = _load(tmp_path, "  MAX_JOB_NUM: 50\n  ACCT_ARCHIVE_SIZE: 1024\n"
+                "  ACCT_ARCHIVE_AGE: 7\n  ACCT_ARCHIVE_TIME: '02:30'\n")
+    assert lsbrotate.Limits.from_params(cfg.params) == \
+        lsbrotate.Limits(50, 1024, 7)
+
+
+@pytest.mark.parametrize("line, message", [
+    ("MAX_JOB_NUM: 0", "MAX_JOB_NUM: 0: must be a positive whole number "
+     "(finished jobs)"),
+    ("ACCT_ARCHIVE_SIZE: 10MB", "ACCT_ARCHIVE_SIZE: 10MB: must be a positive "
+     "whole number (kilobytes)"),
+    ("ACCT_ARCHIVE_AGE: -3", "ACCT_ARCHIVE_AGE: -3: must be a positive whole "
+     "number (days)"),
+    ("ACCT_ARCHIVE_TIME: noon", "ACCT_ARCHIVE_TIME: noon: must be a time of "
+     "day, hh:mm"),
+])
+def test_bad_values_name_file_line_and_key(tmp_path, line, message):
+    with pytest.raises(ConfigError) as e:
+        _load(tmp_path, f"  {line}\n")
+    assert e.value.errors == [f"{tmp_path / 'xce.yaml'}:8: {message}"]
+
+
+def test_keys_are_enforced():
+    assert {"MAX_JOB_NUM", "ACCT_ARCHIVE_SIZE", "ACCT_ARCHIVE_AGE"} <= \
+        set(keys.enforced("params"))
+
+
+def test_migrated_lsb_params_load_back(tmp_path):
+    source = tmp_path / "lsf"
+    source.mkdir()
+    (source / "lsb.params").write_text(
+        "Begin Parameters\nMAX_JOB_NUM = 2000\nACCT_ARCHIVE_SIZE = 512\n"
+        "ACCT_ARCHIVE_AGE = 30\nEnd Parameters\n")
+    result = migrate(str(source), str(tmp_path / "etc"))
+    params = result.tree["parameters"]
+    assert (params["MAX_JOB_NUM"], params["ACCT_ARCHIVE_SIZE"],
+            params["ACCT_ARCHIVE_AGE"]) == (2000, 512, 30)
+    cfg = load(tmp_path / "etc")
+    assert lsbrotate.Limits.from_params(cfg.params) == \
+        lsbrotate.Limits(2000, 512, 30)
+
+
+def test_a_migrated_non_number_is_not_carried(tmp_path):
+    source = tmp_path / "lsf"
+    source.mkdir()
+    (source / "lsb.params").write_text(
+        "Begin Parameters\nMAX_JOB_NUM = lots\nEnd Parameters\n")
+    result = migrate(str(source), str(tmp_path / "etc"))
+    assert "MAX_JOB_NUM" not in (result.tree.get("parameters") or {})
+    load(tmp_path / "etc")
