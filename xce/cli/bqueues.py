@@ -21,7 +21,12 @@ def cli(wide, long, host, user, names):
     queues = _select(reader.queues(), names, host, user)
     counts = info_queues.slot_counts(reader.job_counts())
     if long:
-        print(info_queues.long_blocks(queues, counts), end="")
+        from xce.client.info_shares import share_lines
+        params = reader.params()
+        print(info_queues.long_blocks(
+            queues, counts,
+            lambda q: share_lines(reader, q["name"], q["conf"], params)),
+            end="")
     else:
         print(info_queues.short_table(queues, counts, wide))
     return 0

@@ -80,14 +80,15 @@ def short_table(queues, counts, wide=False):
     return "\n".join([HEADER] + [short_line(q, counts, wide) for q in queues])
 
 
-def long_blocks(queues, counts):
-    """Every queue's -l block, separated by LSF's dashed line."""
+def long_blocks(queues, counts, shares=None):
+    """Every queue's -l block, separated by LSF's dashed line; *shares*
+    gives the fairshare lines of a queue (see info_shares)."""
     n_default = sum(1 for q in queues if q["conf"].get("default"))
-    blocks = [_long_block(q, counts, n_default) for q in queues]
+    blocks = [_long_block(q, counts, n_default, shares) for q in queues]
     return "\n" + f"\n{SEPARATOR}\n\n".join(blocks)
 
 
-def _long_block(queue, counts, n_default):
+def _long_block(queue, counts, n_default, shares=None):
     conf = queue["conf"]
     c = _counts(counts, queue["name"])
     desc = f"  -- {conf.get('description') or ''}"
@@ -105,17 +106,23 @@ def _long_block(queue, counts, n_default):
             (" loadSched" + _NO_THRESHOLD).rstrip(),
             (" loadStop " + _NO_THRESHOLD).rstrip()]
     out += _policy_lines(conf)
+    out += shares(queue) if shares else []
     out += ["", "USERS:  " + (" ".join(conf["users"]) + " "
                               if conf.get("users") else "all")]
     out.append("HOSTS:  " + (" ".join(conf["hosts"]) + " "
                              if conf.get("hosts") else "all"))
+    res_req = (conf.get("lsf") or {}).get("RES_REQ")
+    if res_req:
+        out.append(f"RES_REQ:  {' '.join(str(res_req).split())}")
     return "\n".join(x.rstrip() for x in out) + "\n"
 
 
 def _policy_lines(conf):
     """SCHEDULING POLICIES (EXCLUSIVE, PREEMPTIVE, PREEMPTABLE) and the
     PREEMPTION value as configured."""
-    names = ["EXCLUSIVE"] if conf.get("exclusive") else []
+    names = ["FAIRSHARE"] if (conf.get("lsf") or {}).get("FAIRSHARE") \
+        else []
+    names += ["EXCLUSIVE"] if conf.get("exclusive") else []
     preemption = conf.get("preemption") or ""
     names += [w for w in ("PREEMPTIVE", "PREEMPTABLE")
               if w in preemption.upper()]

@@ -105,25 +105,16 @@ def _fair_use(ctl, job, qv):
     """Charge a running or finished job's hours to its user's fairshare
     use of the queue: run time of running jobs as is, finished jobs' run
     time and all CPU time decayed by HIST_HOURS (times slots)."""
-    start = job.get("start_time")
-    if start is None:
+    use = fairshare.job_usage(job["stat"], job.get("start_time"),
+                              job.get("end_time"), job["nslots"],
+                              job.get("cpu_time"), ctl.now,
+                              qv.fairshare.factors.hist_hours)
+    if use is None:
         return
-    hist_hours = qv.fairshare.factors.hist_hours
-    end = job.get("end_time")
-    slots = job["nslots"] or 1
-    run = hist = 0.0
-    if job["stat"] in states.RUNNING:
-        run = max(0.0, ctl.now - start) / 3600.0 * slots
-        weight = 1.0
-    elif job["stat"] in states.FINISHED and end:
-        weight = fairshare.decay(ctl.now - end, hist_hours)
-        hist = max(0.0, end - start) / 3600.0 * slots * weight
-    else:
-        return
-    cpu = (job.get("cpu_time") or 0.0) / 3600.0 * weight
     old = qv.fair_usage.get(job["user"], fairshare.NO_USAGE)
     qv.fair_usage[job["user"]] = fairshare.Usage(
-        old.run_hours + run, old.hist_hours + hist, old.cpu_hours + cpu)
+        old.run_hours + use.run_hours, old.hist_hours + use.hist_hours,
+        old.cpu_hours + use.cpu_hours)
 
 
 def _queue_select(q, unit):
@@ -273,7 +264,9 @@ def _reserved_mem(ctl, job):
     if rr is None or rr.rusage is None:
         return 0
     held = 0.0
-    for group in rr.rusage.alternatives[0].groups:
+    alts = rr.rusage.alternatives
+    chosen = alts[min(int(job["spec"].get("rusage_alt") or 0), len(alts) - 1)]
+    for group in chosen.groups:
         amount = dict(group.amounts).get("mem")
         if not amount:
             continue

@@ -149,27 +149,7 @@ def policy(cfg, q):
     if pairs:
         groups = {g: [m for m in hostnames.expand([g], cfg.user_groups)
                       if not m.startswith("~")] for g in cfg.user_groups}
-        found = fairshare.Policy(pairs, groups, factors(cfg.params,
-                                                        q.raw))
+        weights = fairshare.factors_from(cfg.params, q.raw)
+        found = fairshare.Policy(pairs, groups, weights)
     q._xce_fairshare = (cfg, found)
     return found
-
-
-def factors(params, queue_raw=None):
-    """Fairshare weights: the queue's own, else lsb.params, else LSF's."""
-    def get(key, default, convert=float):
-        for source in (queue_raw or {}, params):
-            if source.get(key) not in (None, ""):
-                try:
-                    return convert(source[key])
-                except (TypeError, ValueError):
-                    pass
-        return default
-    d = fairshare.Factors()
-    return fairshare.Factors(
-        run_job=get("RUN_JOB_FACTOR", d.run_job),
-        run_time=get("RUN_TIME_FACTOR", d.run_time),
-        cpu_time=get("CPU_TIME_FACTOR", d.cpu_time),
-        hist_hours=get("HIST_HOURS", d.hist_hours),
-        hist_run_time=get("ENABLE_HIST_RUN_TIME", False,
-                          lambda v: str(v).upper() in ("Y", "YES")))

@@ -25,6 +25,7 @@ from xce.errors import text
 from xce.model import states
 from xce.model.jobid import show
 from xce.scheduler import core as scheduler
+from xce.scheduler import fairshare
 from xce.spool.server import SpoolServer
 from xce.store.writer import Store
 
@@ -32,6 +33,9 @@ log = logging.getLogger("xce.controller")
 
 BATCH = 5000            # requests taken from the spool per turn
 RESCAN = 1.0            # seconds between spool scans without a doorbell
+# The longest a pending job's reasons lag behind (LSF also refreshes them
+# once per scheduling session); passes in between only start jobs.
+REASONS_EVERY = 1.0
 # Request ids are kept while their file could still be re-read after a
 # crash (it is removed right after the commit), with a wide margin.
 REQUEST_ID_KEEP = 3600.0
@@ -39,6 +43,8 @@ HOUSEKEEPING = 60.0
 # Configuration sections that only the information commands need.
 CONFIG_SECTIONS = ("users", "user_groups", "host_groups", "limits",
                    "applications", "service_classes")
+# Queue keys kept as written for bqueues -l.
+_QUEUE_SHOWN = ("RES_REQ", "FAIRSHARE") + fairshare.FACTOR_KEYS
 
 
 class Controller:
@@ -69,6 +75,11 @@ class Controller:
         self.pending_order = None
         self.started_keys, self.depend_keys = set(), set()
         self.changed_keys = set()
+        # Pend reasons of every job are worked out at most every
+        # REASONS_EVERY seconds; passes in between stop once no job can
+        # start (scheduler reasons=False) and leave the others' as they are.
+        self.reasons_at = float("-inf")
+        self.reasons_stale = False
         self.agents_down = set()    # hosts held down by badmin hshutdown
         self.stopping = False
         self.now = time.time()
@@ -159,6 +170,9 @@ class Controller:
             seq = list(self.cfg.queues).index(name)
         conf = {k: v for k, v in vars(q).items() if k != "raw"}
         conf["default"] = name in self.cfg.default_queues
+        # bqueues -l shows these as configured (RES_REQ, USER_SHARES and
+        # the weights of the queue's share priorities).
+        conf["lsf"] = {k: q.raw[k] for k in _QUEUE_SHOWN if k in q.raw}
         self.store.execute(
             "INSERT OR REPLACE INTO queues VALUES(?,?,?,?,?,?)",
             (name, seq, q.priority, int(st["open"]), int(st["active"]),
@@ -268,7 +282,7 @@ class Controller:
         for host, msgs in inbox:
             reconcile.handle(self, host, msgs)
         hostloss.check(self, self.now)
-        if self.dirty or reserve.due(self):
+        if self.dirty or reserve.due(self) or self._reasons_due():
             self._schedule()
         self._host_rows()
         if self.now >= self._next_housekeeping:
@@ -278,7 +292,12 @@ class Controller:
                                (self.now - REQUEST_ID_KEEP,))
         self.store.commit()
         self._after_commit()
-        return 0.0 if len(claimed) == BATCH else RESCAN
+        if len(claimed) == BATCH:
+            return 0.0
+        if self.reasons_stale:
+            return max(0.0, min(RESCAN, self.reasons_at + REASONS_EVERY -
+                                self.now))
+        return RESCAN
 
     def _request(self, req):
         if req.error:
@@ -360,8 +379,13 @@ class Controller:
                 results.append({"ok": False, "error": text("BAD_REQUEST")})
         return {"ok": True, "results": results}
 
+    def _reasons_due(self):
+        return self.reasons_stale and \
+            self.now - self.reasons_at >= REASONS_EVERY
+
     def _schedule(self):
         self.dirty = False
+        every_reason = self.now - self.reasons_at >= REASONS_EVERY
         queues, hosts, pending, arrays, limits = dispatch.snapshot(self)
         dispatch.publish_limit_usage(self, limits)
         pre = preemption.view(self)
@@ -371,13 +395,20 @@ class Controller:
         decisions = scheduler.schedule(queues, hosts, pending, arrays,
                                        limits, preempt=pre,
                                        reserve=reserve.context(self, queues),
-                                       order=self.pending_order)
+                                       order=self.pending_order,
+                                       reasons=every_reason)
+        if every_reason:
+            self.reasons_at, self.reasons_stale = self.now, False
+        elif decisions.partial:
+            self.reasons_stale = True
         reserve.record(self, decisions)
         preemption.carry_out(self, decisions)
         for key, placement in decisions.dispatch:
             job = self.jobs[key]
+            alt = decisions.rusage_alt.get(key)
             self.emit("START", job, hosts=placement,
-                      attempt=job["attempt"] + 1)
+                      attempt=job["attempt"] + 1,
+                      **({"rusage_alt": alt} if alt else {}))
             if job["spec"].get("exclusive"):
                 self.excl_hosts.update(placement)     # closed_Excl now
             self.links[placement[0]].queue(dispatch.start_message(self, job))

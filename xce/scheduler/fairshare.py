@@ -23,6 +23,8 @@ import re
 from collections import deque, namedtuple
 from dataclasses import dataclass
 
+from xce.model import states
+
 # Hours of use by one user in one queue.
 Usage = namedtuple("Usage", "run_hours hist_hours cpu_hours")
 NO_USAGE = Usage(0.0, 0.0, 0.0)
@@ -56,6 +58,51 @@ class Factors:
     cpu_time: float = 0.7
     hist_hours: float = 5.0
     hist_run_time: bool = False     # ENABLE_HIST_RUN_TIME
+
+
+def factors_from(params, queue_raw=None):
+    """Fairshare weights: the queue's own, else lsb.params, else LSF's."""
+    def get(key, default, convert=float):
+        for source in (queue_raw or {}, params):
+            if source.get(key) not in (None, ""):
+                try:
+                    return convert(source[key])
+                except (TypeError, ValueError):
+                    pass
+        return default
+    d = Factors()
+    return Factors(
+        run_job=get("RUN_JOB_FACTOR", d.run_job),
+        run_time=get("RUN_TIME_FACTOR", d.run_time),
+        cpu_time=get("CPU_TIME_FACTOR", d.cpu_time),
+        hist_hours=get("HIST_HOURS", d.hist_hours),
+        hist_run_time=get("ENABLE_HIST_RUN_TIME", False,
+                          lambda v: str(v).upper() in ("Y", "YES")))
+
+
+# Queue keys that set its own weights (the rest come from lsb.params).
+FACTOR_KEYS = ("RUN_JOB_FACTOR", "RUN_TIME_FACTOR", "CPU_TIME_FACTOR",
+               "HIST_HOURS", "ENABLE_HIST_RUN_TIME")
+
+
+def job_usage(stat, start, end, slots, cpu_seconds, now, hist_hours):
+    """The hours one job charges to its user's share of its queue, or None:
+    run time of a running job as is; a finished job's run time (as
+    historical) and any job's CPU time decayed by HIST_HOURS; times slots."""
+    if start is None:
+        return None
+    slots = slots or 1
+    run = hist = 0.0
+    if stat in states.RUNNING:
+        run = max(0.0, now - start) / 3600.0 * slots
+        weight = 1.0
+    elif stat in states.FINISHED and end:
+        weight = decay(now - end, hist_hours)
+        hist = max(0.0, end - start) / 3600.0 * slots * weight
+    else:
+        return None
+    return Usage(run, hist, (cpu_seconds or 0.0) / 3600.0 * weight)
+
 
 
 def decay(age_seconds, hist_hours):
@@ -137,7 +184,7 @@ class Order:
         for user, u in (usage or {}).items():
             name = policy.account(user)[0]
             if name in self.slots:
-                self.usage[name] = _add(self.usage.get(name, NO_USAGE), u)
+                self.usage[name] = add(self.usage.get(name, NO_USAGE), u)
 
     def _key(self, name):
         prio = self.policy.priority(self.shares[name], self.slots[name],
@@ -162,6 +209,7 @@ class Order:
         return {name: -self._key(name)[0] for name in self.jobs}
 
 
-def _add(a, b):
+def add(a, b):
+    """The sum of two uses."""
     return Usage(a.run_hours + b.run_hours, a.hist_hours + b.hist_hours,
                  a.cpu_hours + b.cpu_hours)

@@ -1,0 +1,40 @@
+"""bqueues -l: RES_REQ and the fairshare section (USER_SHARES,
+SHARE_INFO_FOR), through a real cluster."""
+
+import re
+
+FAIR_QUEUE = """\
+  fair:
+    PRIORITY: 20
+    FAIRSHARE: USER_SHARES[[root, 3] [default, 1]]
+    RES_REQ: select[type==any] order[r15s]
+"""
+HEADER = (" USER/GROUP   SHARES  PRIORITY  STARTED  RESERVED  CPU_TIME  "
+          "RUN_TIME   ADJUST")
+
+
+def test_fairshare_queue_shows_shares_priorities_and_res_req(make_cluster):
+    cluster = make_cluster(mxj=2, extra_queues=FAIR_QUEUE)
+    job = cluster.submit("-q", "fair", "sleep 60")
+    cluster.wait_stat(job, "RUN")
+    r = cluster.run("bqueues", "-l", "fair")
+    assert r.rc == 0 and r.err == "", r
+    lines = r.out.splitlines()
+    at = lines.index("SCHEDULING POLICIES:  FAIRSHARE")
+    assert lines[at + 1:at + 5] == [
+        "USER_SHARES:  [root, 3] [default, 1]", "",
+        "SHARE_INFO_FOR: fair/", HEADER]
+    row = lines[at + 5]
+    # 3 shares / ((1 + 1 started slot) x RUN_JOB_FACTOR 3 + run time): 0.5
+    assert re.fullmatch(r" root {14}3 {5}0\.[45]\d\d {8}1 {9}0 +\d+\.\d +\d+"
+                        r" {4}0\.000", row), row
+    assert len(row) == len(HEADER)
+    hosts = lines.index("HOSTS:  all")
+    assert lines[hosts + 1] == "RES_REQ:  select[type==any] order[r15s]"
+
+
+def test_a_plain_queue_has_neither(cluster):
+    r = cluster.run("bqueues", "-l", "normal")
+    assert r.rc == 0 and r.err == ""
+    assert "USER_SHARES" not in r.out and "RES_REQ" not in r.out
+    assert "FAIRSHARE" not in r.out
