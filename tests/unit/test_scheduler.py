@@ -118,8 +118,11 @@ def test_rusage_mem_reserves_for_later_jobs():
 
 def test_rusage_alternatives_take_the_first_that_fits():
     hosts = _hosts(("a", 8, {"maxmem": 1000, "mem": 1000}))
-    out = _run(hosts, [_job(1, rr="rusage[mem=5000 || mem=500]")])
-    assert out.dispatch == [((1, 0), ["a"])]
+    out = _run(hosts, [_job(1, rr="rusage[mem=5000 || mem=500]"),
+                       _job(2, rr="rusage[mem=300 || mem=200]")])
+    assert out.dispatch == [((1, 0), ["a"]), ((2, 0), ["a"])]
+    # The alternative each start took, when not the first.
+    assert out.rusage_alt == {(1, 0): 1}
 
 
 def test_select_sees_memory_left_after_reservations():

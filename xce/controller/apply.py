@@ -49,6 +49,12 @@ def _start(job, data, now):
     job["start_time"] = now
     job["pend_reason"] = None
     job["pids"] = None
+    # The rusage `||` alternative this start took (absent: the first), in
+    # the spec so that it outlives a controller restart.
+    if data.get("rusage_alt"):
+        job["spec"]["rusage_alt"] = data["rusage_alt"]
+    else:
+        job["spec"].pop("rusage_alt", None)
 
 
 def _running(job, data, now):

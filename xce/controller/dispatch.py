@@ -265,7 +265,9 @@ def _reserved_mem(ctl, job):
         return 0
     held = 0.0
     alts = rr.rusage.alternatives
-    chosen = alts[min(int(job["spec"].get("rusage_alt") or 0), len(alts) - 1)]
+    # The || alternative the job started with (apply keeps it in the spec).
+    chosen = alts[min(int(job["spec"].get("rusage_alt") or 0),
+                      len(alts) - 1)]
     for group in chosen.groups:
         amount = dict(group.amounts).get("mem")
         if not amount:

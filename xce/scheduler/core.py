@@ -121,6 +121,9 @@ class Decisions:
     # it makes room for), and preempted jobs to resume.
     preempt: list = field(default_factory=list)
     resume: list = field(default_factory=list)
+    # key -> which rusage `||` alternative a started job took, when not
+    # the first; the controller keeps it with the job (its reservation).
+    rusage_alt: dict = field(default_factory=dict)
 
 
 class _Pass:
@@ -139,6 +142,7 @@ class _Pass:
         self.per_user = any(h.jl_u is not None for h in hosts)
         self.rsv = None         # backfill.Book when a queue reserves
         self.preempt = None     # preempt.Preemption, when configured
+        self.alts = {}          # key -> rusage alternative taken, if not 0
 
     def candidates(self, q, select, local_type):
         """Hosts a job could use whatever their load, and why the others
@@ -259,6 +263,7 @@ def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
             _one_job(job, q, state, out)
     if trace is not None:
         trace.finish(out)
+    out.rusage_alt = state.alts
     if state.rsv is not None:
         out.reserved = state.rsv.outcome()
         out.expired = state.rsv.expired
@@ -506,6 +511,11 @@ def _mem_alternatives(job):
 
 
 def _take(job, q, state, slots, mem):
+    if mem:
+        # Alternatives are tried in order: the first with this amount.
+        alt = _mem_alternatives(job).index(mem)
+        if alt:
+            state.alts[job.key] = alt
     per_host = {}
     for name in slots:
         per_host[name] = per_host.get(name, 0) + 1
