@@ -106,3 +106,21 @@ def test_bad_slot_reserve_is_refused_by_reconfig(make_cluster):
     # The controller runs on with the configuration it had.
     job = cluster.submit("-q", "resv", "true")
     cluster.wait_stat(job, "DONE")
+
+
+def test_a_stopped_pending_job_gives_its_slots_back(make_cluster):
+    cluster = _cluster(make_cluster)
+    long = cluster.submit("-q", "resv", "-n", "2",
+                          _until_file(cluster, "long.go"))
+    cluster.wait_stat(long, "RUN")
+    wide = cluster.submit("-q", "resv", "-n", "4", "true")
+    wait_for(lambda: _rsv(cluster) == 2, what="two reserved slots")
+    r = cluster.run("bstop", str(wide))
+    assert r.rc == 0, r
+    wait_for(lambda: _rsv(cluster) == 0, what="the slots given back")
+    assert cluster.stat(wide) == "PSUSP"
+    r = cluster.run("bresume", str(wide))
+    assert r.rc == 0, r
+    wait_for(lambda: _rsv(cluster) == 2, what="the slots reserved again")
+    (cluster.root / "long.go").touch()
+    cluster.wait_stat(wide, "DONE")

@@ -74,6 +74,17 @@ def test_record_sets_the_next_expiry_and_publishes_once():
     assert reserve.due(ctl)                         # now 1000 >= 980
 
 
+def test_a_reserving_job_that_leaves_pend_asks_for_a_pass():
+    ctl = _ctl(jobs={(3, 0): _job(3, "PEND")})
+    reserve.record(ctl, Decisions(reserved={(3, 0): (999.0, {"a": 1},
+                                                        None)}))
+    assert not reserve.due(ctl)
+    ctl.jobs[(3, 0)]["stat"] = "PSUSP"
+    assert reserve.due(ctl)
+    del ctl.jobs[(3, 0)]
+    assert reserve.due(ctl)
+
+
 def test_expired_reservations_ask_for_another_pass_and_clear():
     ctl = _ctl(jobs={(3, 0): _job(3, "PEND")})
     reserve.record(ctl, Decisions(expired=[(3, 0)]))

@@ -56,9 +56,16 @@ def context(ctl, queues):
 
 
 def due(ctl):
-    """Has a reservation's time run out since the last pass?"""
+    """Must a pass run for the reservations: has one's time run out, or
+    has a reserving job left PEND (bstop, bkill) and so its slots?"""
     deadline = getattr(ctl, "reserve_deadline", None)
-    return deadline is not None and ctl.now >= deadline
+    if deadline is not None and ctl.now >= deadline:
+        return True
+    return any(ctl.jobs.get(key, _GONE)["stat"] != states.PEND
+               for key in _since(ctl))
+
+
+_GONE = {"stat": None}
 
 
 def record(ctl, decisions):
