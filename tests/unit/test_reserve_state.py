@@ -51,6 +51,7 @@ def test_context_carries_running_ends_and_live_starts():
             (3, 0): _job(3, "PEND"), (4, 0): _job(4, "DONE", hosts="a")}
     ctl = _ctl(jobs=jobs)
     ctl.reserve_since = {(3, 0): 900.0, (9, 0): 1.0}   # job 9 is gone
+    ctl.started_keys = {(1, 0), (2, 0), (4, 0), (8, 0)}  # as snapshot keeps
     ctx = reserve.context(ctl, [QueueView("resv", 30, reserve_time=30)])
     assert ctx.now == 1000.0
     assert ctx.ends == {"a": [(700.0, 2)], "b": [(700.0, 1), (None, 1)]}

@@ -40,8 +40,11 @@ def context(ctl, queues):
     if not any(q.reserve_time is not None or q.backfill for q in queues):
         return None
     ends = {}
-    for job in ctl.jobs.values():
-        if job["stat"] not in states.RUNNING:
+    # The jobs that have started (dispatch.snapshot keeps the set), not
+    # every job: a pass costs what runs, not what waits.
+    for key in getattr(ctl, "started_keys", ctl.jobs):
+        job = ctl.jobs.get(key)
+        if job is None or job["stat"] not in states.RUNNING:
             continue
         limit = runlimit_seconds(job["spec"])
         start = job.get("start_time")
