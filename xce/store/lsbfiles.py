@@ -17,6 +17,7 @@ strings in double quotes with inner quotes doubled.
 import json
 import logging
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -297,6 +298,11 @@ def _job_finish(job, data, jobid, idx):
 
 def _job_signal(job, data, jobid, idx, db):
     sig, by = str(data.get("signal") or ""), data.get("by")
+    if sig.isdigit():               # bkill -s 10: LSF logs the symbol
+        try:
+            sig = signal.Signals(int(sig)).name
+        except ValueError:
+            pass
     return [("JOB_SIGNAL", f"{jobid} {uid_of(by)} {job.get('attempt') or 0} "
              f"{q(sig)} {idx} {q(by)}")]
 

@@ -1,0 +1,126 @@
+"""lsb.events and lsb.acct end to end: the records of job changes, the
+switch of lsb.events at MAX_JOB_NUM finished jobs, the archiving of lsb.acct
+by size, and a controller killed and restarted in between."""
+
+import re
+import signal
+
+from tests.lib.xcecluster import wait_for
+
+
+def _logdir(cluster):
+    return cluster.spool / cluster.name / "logdir"
+
+
+def _records(cluster, name, kind=None):
+    """[(file, words)] of *name* and its archives, oldest file first."""
+    files = sorted(_logdir(cluster).glob(name + ".*"),
+                   key=lambda p: -int(p.suffix[1:]))
+    files.append(_logdir(cluster) / name)
+    out = []
+    for path in files:
+        try:
+            text = path.read_text()
+        except FileNotFoundError:
+            continue
+        for line in text.splitlines():
+            if kind is None or line.startswith(f'"{kind}" '):
+                out.append((path.name, line.split(" ")))
+    return out
+
+
+def _finished_in(cluster, name):
+    return [w[3] for f, w in _records(cluster, "lsb.events", "JOB_STATUS")
+            if f == name and w[4] in ("32", "64")]
+
+
+def _run_jobs(cluster, count):
+    ids = [cluster.submit("true") for _ in range(count)]
+    for jobid in ids:
+        cluster.wait_stat(jobid, "DONE")
+    return ids
+
+
+def test_lsb_events_switches_every_max_job_num_finished_jobs(make_cluster):
+    cluster = make_cluster(extra_params="  MAX_JOB_NUM: 2\n"
+                           "  ACCT_ARCHIVE_SIZE: 1\n")
+    ids = _run_jobs(cluster, 3)
+    cluster.kill_controller(signal.SIGKILL)        # and back, mid-history
+    cluster.start(wait_hosts=False)
+    ids += _run_jobs(cluster, 3)
+    names = {str(j) for j in ids}
+    wait_for(lambda: {w[3] for _, w in _records(cluster, "lsb.acct",
+                                                "JOB_FINISH")} >= names,
+             what="six JOB_FINISH records")
+    logdir = _logdir(cluster)
+    # 6 finished jobs, 2 a file: .3 (oldest), .2, .1 full, lsb.events new.
+    for n in (1, 2, 3):
+        assert len(_finished_in(cluster, f"lsb.events.{n}")) == 2, n
+        first = (logdir / f"lsb.events.{n}").read_text().split("\n", 1)[0]
+        assert first.split()[0] == "#" and int(first.split()[1]) > 0
+    assert not (logdir / "lsb.events.4").exists()
+    assert _finished_in(cluster, "lsb.events.3") == [str(j) for j in ids[:2]]
+    # Every job's records are there once, across the files.
+    new = [w[3] for _, w in _records(cluster, "lsb.events", "JOB_NEW")]
+    assert sorted(new) == sorted(names)
+    finish = [w[3] for _, w in _records(cluster, "lsb.acct", "JOB_FINISH")]
+    assert sorted(finish) == sorted(names)
+    # lsb.acct went past 1 KB: archived, the newest archive is .1.
+    assert (logdir / "lsb.acct.1").exists()
+    assert cluster.run("bhist", "-a").rc == 0      # bhist reads the store
+
+
+def test_job_changes_are_recorded(cluster):
+    held = cluster.submit("-H", "-J", "one", "sleep 30")
+    other = cluster.submit("-H", "sleep 30")
+    running = cluster.submit("trap '' USR1; sleep 60")
+    cluster.wait_stat(running, "RUN")
+    for argv in (("bmod", "-J", "renamed", str(held)),
+                 ("bbot", str(held)), ("btop", str(held)),
+                 ("bswitch", "short", str(held)),
+                 ("bpost", "-d", "hello there", str(other)),
+                 ("bkill", "-s", "USR1", str(running)),
+                 ("brequeue", str(running))):
+        r = cluster.run(*argv)
+        assert r.rc == 0, (argv, r)
+
+    def found(kind):
+        return [w for _, w in _records(cluster, "lsb.events", kind)]
+    wait_for(lambda: found("JOB_REQUEUE"), what="the JOB_REQUEUE record")
+    modify = found("JOB_MODIFY2")
+    assert [w[3] for w in modify] == [f'"{held}"']
+    assert int(modify[0][4]) & 0x1 and '"renamed"' in modify[0]
+    switch = found("JOB_SWITCH")
+    assert [(w[4], w[5], w[7]) for w in switch] == [
+        (str(held), '"short"', '"root"')]
+    moves = [(w[4], w[6]) for w in found("JOB_MOVE")]
+    assert moves == [(str(held), "2"), (str(held), "1")]    # bbot, btop
+    msg = found("JOB_EXT_MSG")
+    assert [(w[3], w[-3:]) for w in msg] == [
+        (str(other), ['"hello', 'there"', '"root"'])]
+    assert [w[3] for w in found("JOB_REQUEUE")] == [str(running)]
+    signals = [(w[3], w[6]) for w in found("JOB_SIGNAL")]
+    assert (str(running), '"SIGUSR1"') in signals
+    cluster.run("bkill", str(held), str(other), str(running))
+
+
+def test_reconfig_refuses_a_bad_max_job_num_and_applies_a_good_one(
+        make_cluster):
+    cluster = make_cluster(extra_params="  MAX_JOB_NUM: 100\n")
+    yaml = cluster.envdir / "xce.yaml"
+    yaml.write_text(yaml.read_text().replace("MAX_JOB_NUM: 100",
+                                             "MAX_JOB_NUM: many"))
+    r = cluster.run("badmin", "reconfig")
+    assert r.rc == 255 and r.out == ""
+    assert re.search(r"xce\.yaml:\d+: MAX_JOB_NUM: many: must be a positive "
+                     r"whole number \(finished jobs\)\n", r.err), r.err
+    assert r.err.endswith("Reconfiguration aborted.\n")
+    first = _run_jobs(cluster, 1)       # the controller runs on
+    yaml.write_text(yaml.read_text().replace("MAX_JOB_NUM: many",
+                                             "MAX_JOB_NUM: 1"))
+    r = cluster.run("badmin", "reconfig")
+    assert r.rc == 0, r
+    second = _run_jobs(cluster, 1)
+    wait_for(lambda: _finished_in(cluster, "lsb.events.2") == [str(first[0])]
+             and _finished_in(cluster, "lsb.events.1") == [str(second[0])],
+             what="one finished job a file")
