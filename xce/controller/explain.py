@@ -11,7 +11,7 @@ own view (agent links, fairshare use, allocation limits, dependency index,
 the parsed configuration), none of which a user command may load.
 """
 
-from xce.controller import dispatch, reserve
+from xce.controller import dispatch, preemption, reserve
 from xce.errors import text
 from xce.model import states
 from xce.scheduler import core as scheduler
@@ -32,8 +32,11 @@ def handle(ctl, user, doc, now):
         return {"ok": False, "code": "NOT_PENDING", "stat": jobs[0]["stat"],
                 "error": "Job is not pending"}
     queues, hosts, pending, arrays, limits = dispatch.snapshot(ctl)
-    decisions = scheduler.schedule(queues, hosts, pending, arrays, limits,
-                                   trace=Tracer(keys),
-                                   reserve=reserve.context(ctl, queues))
+    # Controller._schedule's arguments (keep them in step), every reason
+    # asked for: the trace is of the pass the controller would run.
+    decisions = scheduler.schedule(
+        queues, hosts, pending, arrays, limits, trace=Tracer(keys),
+        preempt=preemption.view(ctl), reserve=reserve.context(ctl, queues),
+        order=ctl.pending_order, reasons=True)
     return {"ok": True, "traces": [decisions.traces[k] for k in sorted(keys)
                                    if k in decisions.traces]}
