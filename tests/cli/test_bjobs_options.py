@@ -75,6 +75,13 @@ def test_filters_select_the_job_filed_under_each_name(filed):
     assert (r.rc, r.out, r.err) == (0, "", "No unfinished job found\n")
     r = cluster.run("bjobs", "-g", "/other")
     assert (r.rc, r.out, r.err) == (0, "", "No unfinished job found\n")
+    r = cluster.run("bjobs", "-m", "hg1", "-q", "short")
+    assert (r.rc, r.out, r.err) == (
+        0, "", "No unfinished job found in queue <short> on host/group "
+        "<hg1>\n")
+    # filters combine with the layouts that read whole rows
+    r = cluster.run("bjobs", "-P", "projA", "-noheader", "-o", "jobid")
+    assert (r.rc, r.out, r.err) == (0, f"{job}\n", "")
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -2,6 +2,7 @@
 the submit-time profile checks."""
 
 import json
+import sqlite3
 import time
 from types import SimpleNamespace
 
@@ -88,18 +89,34 @@ def test_pending_summary_counts_jobs_and_host_occurrences():
     assert lines[3].startswith("    Not enough")
 
 
-def test_filters_match_the_submission_and_the_hosts():
-    job = {"exec_hosts": "h1 h1", "spec": json.dumps(
-        {"project": "p", "app": "fluent", "job_group": "/a/b"})}
-    plain = {"exec_hosts": "", "spec": "{}"}
-    assert Filters(project="default").keep([job, plain]) == [plain]
-    assert Filters(app="fluent").keep([job, plain]) == [job]
-    assert Filters(job_group="/a").keep([job, plain]) == [job]
-    assert Filters(job_group="/a/b").keep([job, plain]) == [job]
-    assert Filters(job_group="/ab").keep([job, plain]) == []
-    by_host = Filters(host="h1")
-    by_host.hosts = {"h1"}
-    assert by_host.keep([job, plain]) == [job]
+def _filtered(filters, jobs):
+    """Ids of *jobs* ((id, exec_hosts, spec)) the filters' SQL selects."""
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE jobs(jobid, exec_hosts, spec)")
+    db.executemany("INSERT INTO jobs VALUES(?,?,?)",
+                   [(i, h, json.dumps(s)) for i, h, s in jobs])
+    where, args = filters.sql()
+    return [r[0] for r in db.execute(
+        f"SELECT jobid FROM jobs WHERE {where} ORDER BY jobid", args)]
+
+
+def test_filters_select_on_the_submission_and_the_hosts():
+    jobs = [(1, "h1 h1", {"project": "p", "app": "fluent",
+                          "job_group": "/a/b", "user_group": "g"}),
+            (2, "", {}), (3, "h10", {"job_group": "/ab", "sla": "gold"}),
+            (4, "x*y", {"job_group": "/A/b"})]
+    assert _filtered(Filters(project="default"), jobs) == [2, 3, 4]
+    assert _filtered(Filters(project="p", app="fluent"), jobs) == [1]
+    assert _filtered(Filters(user_group="g"), jobs) == [1]
+    assert _filtered(Filters(sla="gold"), jobs) == [3]
+    assert _filtered(Filters(job_group="/a"), jobs) == [1]
+    assert _filtered(Filters(job_group="/a/b"), jobs) == [1]
+    assert _filtered(Filters(job_group="/"), jobs) == [1, 3, 4]
+    for hosts, found in (({"h1"}, [1]), ({"h1", "h10"}, [1, 3]),
+                         ({"x*y"}, [4]), ({"x"}, []), (set(), [])):
+        by_host = Filters(host="given")
+        by_host.hosts = hosts
+        assert _filtered(by_host, jobs) == found, hosts
     assert not Filters()
 
 

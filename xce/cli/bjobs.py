@@ -67,16 +67,15 @@ def bjobs(o, ids):
                       o.sla)
     filters.check(reader)
     query = _query(o, ids)
-    where, args = query.where(params)
+    where, args = _where(query, filters, params)
     if not o.fields and not (o.long or o.wide or o.pending or o.array or
                              o.wide_usage or o.extra):
         o.fields = site.setting("LSB_BJOBS_FORMAT")
     # The plain tables need a few columns; the others read whole rows.
-    table = not (o.fields or o.long or o.array or o.wide_usage or o.extra or
-                 filters)
+    table = not (o.fields or o.long or o.array or o.wide_usage or o.extra)
     columns = jobfmt.LIST_COLUMNS if table else JOB_COLUMNS
-    rows = filters.keep(query.filter_names(
-        reader.jobs(where, args, columns, readonly=table)))
+    rows = query.filter_names(reader.jobs(where, args, columns,
+                                          readonly=table))
     if o.pend_eligible != o.pend_ineligible:
         from xce.client.pendsum import select
         rows = select(rows, bool(o.pend_eligible))
@@ -157,6 +156,15 @@ def _print_arrays(o, rows, reader, query):
     elif not query.ids:
         print(_nothing_found(o, query, None), file=sys.stderr)
     return 0 if summaries else EXIT_FAILURE if query.ids else 0
+
+
+def _where(query, filters, params):
+    """The SQL selection: states, user, queue, ids, and the filters."""
+    where, args = query.where(params)
+    if not filters:
+        return where, args
+    extra, extra_args = filters.sql()
+    return (f"{where} AND {extra}" if where else extra), args + extra_args
 
 
 def _query(o, ids):

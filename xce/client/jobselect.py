@@ -1,12 +1,9 @@
 """bjobs filters on what a job is filed under: -m, -P, -G, -g, -app, -sla.
 
-The state and user filters are SQL (see jobquery); these read the job's
-submission (the ``spec`` column) or its execution hosts, so they run over
-the rows the SQL selected, and only when one of them is given.  Each name
-is checked first against what the store knows, with LSF's message.
+Each name is first checked against what the store knows, with LSF's
+message; the filter is then one more SQL clause over the jobs table
+(SQLite reads the submission's JSON and the host list itself).
 """
-
-import json
 
 from xce.errors import XceError, text
 
@@ -44,27 +41,30 @@ class Filters:
         if self.job_group and not self.job_group.startswith("/"):
             raise XceError(text("BAD_JGROUP", self.job_group))
 
-    def keep(self, rows):
-        if not self:
-            return rows
-        return [r for r in rows if self._matches(r)]
-
-    def _matches(self, row):
-        if self.hosts is not None and \
-                not self.hosts.intersection((row["exec_hosts"] or "").split()):
-            return False
-        spec = _spec(row)
+    def sql(self):
+        """(clause, args) selecting the filed-under jobs in SQLite, which
+        reads the submission's JSON itself: the table layouts then keep
+        their few columns and no row is decoded in Python."""
+        clauses, args = [], []
+        if self.hosts is not None:
+            # exec_hosts is one name per slot, blank-separated.
+            clauses.append("(" + " OR ".join(
+                ["(' ' || exec_hosts || ' ') GLOB ?"] * len(self.hosts))
+                + ")" if self.hosts else "0")
+            args += [f"* {_glob(h)} *" for h in sorted(self.hosts)]
         for attr, key in _SPEC_KEYS:
             wanted = getattr(self, attr)
-            if wanted and (spec.get(key) or _DEFAULTS.get(key)) != wanted:
-                return False
+            if wanted:
+                clauses.append(f"COALESCE(json_extract(spec, '$.{key}'), ?)"
+                               " = ?")
+                args += [_DEFAULTS.get(key, ""), wanted]
         if self.job_group:
             # A group holds its subgroups' jobs too (/a shows /a/b's).
-            group = spec.get("job_group") or ""
+            clauses.append("(json_extract(spec, '$.job_group') = ? OR "
+                           "json_extract(spec, '$.job_group') GLOB ?)")
             top = self.job_group.rstrip("/")
-            if not (group == self.job_group or group.startswith(top + "/")):
-                return False
-        return True
+            args += [self.job_group, _glob(top) + "/*"]
+        return " AND ".join(clauses), args
 
     def suffix(self):
         """What LSF adds to "No ... job found" for a host filter."""
@@ -75,11 +75,9 @@ class Filters:
 _DEFAULTS = {"project": "default"}
 
 
-def _spec(row):
-    try:
-        return json.loads(row["spec"] or "{}")
-    except ValueError:
-        return {}
+def _glob(text):
+    """*text* matched literally (and case-sensitively) by GLOB."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
 
 
 def _hosts_of(name, reader, host_groups, expand):
