@@ -9,12 +9,13 @@ from xce.client.info_more import bapp_table
 
 @lsf_command(help="Show application profiles.")
 @click.option("-l", "long_format", is_flag=True, help="Long format.")
-@click.option("-w", "wide", is_flag=True, help="Accepted for compatibility.")
+@click.option("-w", "wide", is_flag=True,
+              help="Wide format: names are not truncated.")
 @click.argument("names", nargs=-1)
 def cli(long_format, wide, names):
     _, reader = open_state()
     with reader:
-        print(bapp_table(reader, names, long_format))
+        print(bapp_table(reader, names, long_format, wide))
     return 0
 
 

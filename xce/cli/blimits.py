@@ -9,11 +9,12 @@ from xce.client.info_more import blimits_text
 
 @lsf_command(help="Show the configured resource allocation limits.")
 @click.option("-n", "names", multiple=True, metavar="limit_name", help="Only this limit.")
-@click.option("-w", "wide", is_flag=True, help="Accepted for compatibility.")
+@click.option("-w", "wide", is_flag=True,
+              help="Wide format: names and scopes are not truncated.")
 def cli(names, wide):
     _, reader = open_state()
     with reader:
-        print(blimits_text(reader, names))
+        print(blimits_text(reader, names, wide))
     return 0
 
 

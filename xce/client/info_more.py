@@ -152,7 +152,7 @@ BAPP_HEADER = line(cell("APPLICATION_NAME", 18), rcell("NJOBS", 6),
                    rcell("PEND", 6), rcell("RUN", 6), rcell("SUSP", 6))
 
 
-def bapp_table(reader, asked, long_format=False):
+def bapp_table(reader, asked, long_format=False, wide=False):
     apps = sections(reader)["applications"]
     if not apps:
         raise XceError("No application profiles found.")
@@ -165,9 +165,10 @@ def bapp_table(reader, asked, long_format=False):
         return "\n".join(_bapp_long(n, apps[n] or {}, counts.get(n, {}))
                          for n in names).rstrip("\n")
     rows = [BAPP_HEADER]
+    name_cell = lcell if wide else cell      # -w: names never cut
     for name in names:
         c = counts.get(name, {})
-        rows.append(line(cell(name, 18), *_app_numbers(c)))
+        rows.append(line(name_cell(name, 18), *_app_numbers(c)))
     return "\n".join(rows)
 
 
@@ -212,7 +213,7 @@ SCOPE_COLUMNS = (("USERS", ("USERS", "PER_USER")),
                  ("PROJECTS", ("PROJECTS", "PER_PROJECT")))
 
 
-def blimits_text(reader, names=()):
+def blimits_text(reader, names=(), wide=False):
     """Each configured limit with its scope and its limit values.  Where
     running jobs use a limit, one row per consumer in use shows
     ``used/limit`` as the controller last counted it (``limit_usage`` in
@@ -228,13 +229,15 @@ def blimits_text(reader, names=()):
                 cell("HOSTS", 12), cell("PROJECTS", 12),
                 *[rcell(c, 10) for c in LIMIT_COLUMNS])
     rows = ["", "INTERNAL RESOURCE LIMITS:", "", head]
+    text_cell = lcell if wide else cell      # -w: names and scopes never cut
     for i, lim in enumerate(limits):
         name = str(lim.get("NAME") or f"limit{i + 1}")
         for used in usage.get(name) or [None]:
             scope = [_scope(lim, keys, used) for _, keys in SCOPE_COLUMNS]
             values = [_limit_cell(lim.get(c), used, c)
                       for c in LIMIT_COLUMNS]
-            rows.append(line(cell(name, 18), *[cell(s, 12) for s in scope],
+            rows.append(line(text_cell(name, 18),
+                             *[text_cell(s, 12) for s in scope],
                              *[f"{v:>10} " for v in values]))
     return "\n".join(rows)
 
