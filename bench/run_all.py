@@ -12,7 +12,7 @@ import time
 import traceback
 
 # Order: quick ones first, so a partial run still says something.
-BENCHMARKS = ("schedule", "controller_sched", "bsub", "start", "bjobs",
+BENCHMARKS = ("schedule", "explain", "controller_sched", "bsub", "start", "bjobs",
               "throughput", "bkill", "pack", "scale")
 
 
