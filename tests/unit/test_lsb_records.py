@@ -110,3 +110,26 @@ def test_shift_goes_on_from_the_gap_a_crash_left(tmp_path):
     assert {p.name: p.read_text() for p in tmp_path.iterdir()} == {
         "lsb.events.2": "1", "lsb.events.3": "2", "lsb.events.4": "4",
         "lsb.events.5": "5"}
+
+
+def test_a_log_of_an_older_xce_goes_on_where_it_was(tmp_path):
+    """A position alone in .xce-seq: nothing is cut, the finished jobs
+    already in lsb.events count towards MAX_JOB_NUM."""
+    from xce.store.lsbfiles import EventFiles
+    from xce.store.writer import Store
+    logdir = tmp_path / "logdir"
+    logdir.mkdir()
+    old = ('# 0\n"JOB_STATUS" "10.1" 5 1 64 0 0 0.0000 5 0 0 0 0 0\n'
+           '"JOB_STATUS" "10.1" 6 2 4 0 0 0.0000 0 0 0 0 0 0\n')
+    (logdir / "lsb.events").write_text(old)
+    (logdir / ".xce-seq").write_text(f"{7:<20d}\n")
+    store = Store(tmp_path / "xce.db")
+    files = EventFiles(logdir, store.db, now=1000)
+    try:
+        assert (files.state.seq, files.state.finished) == (7, 1)
+        assert files.state.acct_begun == 1000
+        assert files.state.events_size == len(old)
+        assert (logdir / "lsb.events").read_text() == old
+    finally:
+        files.close()
+        store.close()

@@ -87,6 +87,9 @@ class EventFiles:
         fresh = not events.exists() or events.stat().st_size == 0
         if state is None:
             state = self._first_state(fresh, now)
+        elif state.events_size < 0:         # a position alone: older xce
+            state.finished = lsbrotate.count_finished(events)
+            state.acct_begun = int(now)
         if state.rotating != "-":
             self._finish(state, state.rotating, now)
         for name, size in ((EVENTS, state.events_size),
