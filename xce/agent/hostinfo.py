@@ -2,6 +2,8 @@
 
 import os
 import platform
+import shutil
+import tempfile
 
 import psutil
 
@@ -11,6 +13,15 @@ def facts():
         "ncpus": os.cpu_count() or 1,
         "maxmem": psutil.virtual_memory().total // 1024,     # KB
         "maxswp": psutil.swap_memory().total // 1024,
+        "maxtmp": _disk_kb(tempfile.gettempdir()),
         "type": platform.machine().upper() or "UNKNOWN",
         "model": platform.machine().upper() or "UNKNOWN",
     }
+
+
+def _disk_kb(path):
+    """The size of the file system holding *path*, in KB (rusage[tmp])."""
+    try:
+        return shutil.disk_usage(path).total // 1024
+    except OSError:
+        return None

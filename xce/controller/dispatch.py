@@ -6,7 +6,7 @@ import json
 from xce.controller import jobreq, limitconf, reserve
 from xce.model import states
 from xce.model.jobid import show
-from xce.scheduler import depend, exclusive, fairshare
+from xce.scheduler import depend, exclusive, fairshare, rusage_held
 from xce.scheduler.core import HostView, PendingJob, QueueView
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.limits import Limits
@@ -201,31 +201,13 @@ def _host_view(ctl, name, unit):
         res["ncpus"] = ncpus
     if maxmem is not None:
         res["maxmem"] = res["mem"] = maxmem
-    maxswp = jobreq.kb_to_unit(facts.get("maxswp"), unit)
-    if maxswp is not None:
-        res["maxswp"] = res["swp"] = maxswp
-    res.update(_configured(hc.resources))
+    for index in ("swp", "tmp"):    # what rusage[swp/tmp] reserves from
+        total = jobreq.kb_to_unit(facts.get("max" + index), unit)
+        if total is not None:
+            res["max" + index] = res[index] = total
+    res.update(jobreq.host_resources(hc.resources))
     return HostView(name, host_status(ctl, name), h["max_slots"],
                     jl_u=hc.jl_u, resources=res, mem_total=maxmem)
-
-
-def _configured(resources):
-    """A host's configured resources: `bigmem` (boolean), `os=rhel8`."""
-    out = {}
-    for item in resources or ():
-        if isinstance(item, dict):
-            out.update({str(k): v for k, v in item.items()})
-            continue
-        name, sep, value = str(item).partition("=")
-        if not sep:
-            out[name.strip()] = True
-            continue
-        value = value.strip()
-        try:
-            out[name.strip()] = float(value) if "." in value else int(value)
-        except ValueError:
-            out[name.strip()] = value
-    return out
 
 
 def _project(ctl, spec):
@@ -235,7 +217,8 @@ def _project(ctl, spec):
 
 def _count_running(ctl, job, hosts, queues, per_task, limits):
     q = queues.get(job["queue"])
-    mem = _reserved_mem(ctl, job)
+    held = rusage_held.need(_reserved(ctl, job))
+    mem = float(held)
     per_host = {}
     for name in (job["exec_hosts"] or "").split():
         per_host[name] = per_host.get(name, 0) + 1
@@ -250,6 +233,7 @@ def _count_running(ctl, job, hosts, queues, per_task, limits):
             h.used += n
             h.user_used[job["user"]] = h.user_used.get(job["user"], 0) + n
             h.mem_reserved += mem * n if per_task else mem
+            rusage_held.charge(h, held.others, n, per_task)
         if q is not None:
             q.host_used[name] = q.host_used.get(name, 0) + n
     if q is not None:
@@ -258,27 +242,25 @@ def _count_running(ctl, job, hosts, queues, per_task, limits):
             job["nslots"]
 
 
-def _reserved_mem(ctl, job):
-    """The rusage[mem] a running job still holds (duration, decay)."""
+def _reserved(ctl, job):
+    """What a running job still holds of each rusage[] resource
+    (duration, decay): {name: amount}."""
     rr = jobreq.job_resreq(ctl, job)
     if rr is None or rr.rusage is None:
-        return 0
-    held = 0.0
+        return {}
+    held = {}
     alts = rr.rusage.alternatives
     # The || alternative the job started with (apply keeps it in the spec).
     chosen = alts[min(int(job["spec"].get("rusage_alt") or 0),
                       len(alts) - 1)]
+    elapsed = ctl.now - (job["start_time"] or ctl.now)
     for group in chosen.groups:
-        amount = dict(group.amounts).get("mem")
-        if not amount:
+        if group.duration and elapsed >= group.duration:
             continue
-        if group.duration:
-            elapsed = ctl.now - (job["start_time"] or ctl.now)
-            if elapsed >= group.duration:
-                continue
-            if group.decay:
-                amount *= 1 - elapsed / group.duration
-        held += amount
+        share = 1 - elapsed / group.duration if group.duration and \
+            group.decay else 1
+        for name, amount in group.amounts:
+            held[name] = held.get(name, 0.0) + amount * share
     return held
 
 

@@ -8,7 +8,7 @@ a pass).  `-w` expressions likewise.
 """
 
 from xce.scheduler import depend, resreq
-from xce.scheduler.resreq_common import unit_power
+from xce.scheduler.resreq_common import BUILTIN_CONSUMABLE, unit_power
 
 _RESREQ = {}            # (job strings, queue string, unit) -> ResReq
 _SELECT = {}            # (queue string, unit) -> Select or None
@@ -75,6 +75,46 @@ def parse_job(strings, q, unit_name):
     if value == resreq.ResReq():
         value = None
     return _remember(_RESREQ, key, value)
+
+
+def check_reservable(cfg, rr):
+    """rusage[] may reserve mem, swp, tmp and a numeric resource that some
+    host offers (its ``resources``); anything else could never be held,
+    and the job would pend for good, so it is refused at submission."""
+    if rr is None or rr.rusage is None:
+        return
+    offered = set()
+    for hc in cfg.hosts.values():
+        offered.update(name for name, value in
+                       host_resources(hc.resources).items()
+                       if not isinstance(value, (bool, str)))
+    for alt in rr.rusage.alternatives:
+        for name in alt.amounts():
+            if name in BUILTIN_CONSUMABLE or name in offered:
+                continue
+            if name in (cfg.raw.get("resources") or {}):
+                raise BadRequirement(f"{name}: rusage[] of a resource no "
+                                     "host offers is not supported by xce")
+            raise BadRequirement(f"{name}: Bad resource name")
+
+
+def host_resources(resources):
+    """A host's configured resources: `bigmem` (boolean), `os=rhel8`."""
+    out = {}
+    for item in resources or ():
+        if isinstance(item, dict):
+            out.update({str(k): v for k, v in item.items()})
+            continue
+        name, sep, value = str(item).partition("=")
+        if not sep:
+            out[name.strip()] = True
+            continue
+        value = value.strip()
+        try:
+            out[name.strip()] = float(value) if "." in value else int(value)
+        except ValueError:
+            out[name.strip()] = value
+    return out
 
 
 def job_resreq(ctl, job):

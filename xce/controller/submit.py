@@ -76,7 +76,8 @@ def check_resreq(ctl, q, spec):
     """-R (merged with the queue's RES_REQ) must parse: bsub checked the
     syntax, but the controller is the one that must not keep a bad one."""
     try:
-        jobreq.parse_job(spec.get("resreq"), q, jobreq.unit(ctl.cfg))
+        rr = jobreq.parse_job(spec.get("resreq"), q, jobreq.unit(ctl.cfg))
+        jobreq.check_reservable(ctl.cfg, rr)
     except jobreq.BadRequirement as e:
         raise Rejected(str(e))
 

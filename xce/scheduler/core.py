@@ -12,7 +12,7 @@ import heapq
 import math
 from dataclasses import dataclass, field
 
-from xce.scheduler import backfill, exclusive, fairshare
+from xce.scheduler import backfill, exclusive, fairshare, rusage_held
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.placement import place
 
@@ -55,6 +55,9 @@ class HostView:
     resources: dict = field(default_factory=dict)
     mem_total: float = None     # maxmem in LSF_UNIT_FOR_LIMITS; None: unknown
     mem_reserved: float = 0.0   # rusage[mem] of the jobs running there
+    # rusage[] of swp, tmp and site resources: name -> (total, held); see
+    # rusage_held.py.
+    held: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -256,6 +259,9 @@ def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
                 _one_job(job, q, state, out)
             continue
         for pos, job in enumerate(jobs, 1):
+            if stop_early and state.full is not None:
+                out.partial = True
+                break
             if job.key in trace.keys:
                 # Looked at before the job is placed: hosts as it finds them.
                 trace.look(job, q, state, out, (rank, len(ranked)),
@@ -338,7 +344,7 @@ def _fit(job, q, state):
 def _copy_host(h):
     return HostView(h.name, h.status, h.max_slots, h.used,
                     dict(h.user_used), h.jl_u, dict(h.resources),
-                    h.mem_total, h.mem_reserved)
+                    h.mem_total, h.mem_reserved, dict(h.held))
 
 
 def _copy_queue(q):
@@ -507,13 +513,15 @@ def _mem_alternatives(job):
     rusage = job.resreq.rusage if job.resreq is not None else None
     if rusage is None:
         return (0,)
-    return tuple(alt.amounts().get("mem", 0) for alt in rusage.alternatives)
+    return tuple(rusage_held.need(alt.amounts())
+                 for alt in rusage.alternatives)
 
 
 def _take(job, q, state, slots, mem):
-    if mem:
-        # Alternatives are tried in order: the first with this amount.
-        alt = _mem_alternatives(job).index(mem)
+    if mem or rusage_held.others(mem):
+        # Alternatives are tried in order: the first with these amounts.
+        alt = [(a, rusage_held.others(a)) for a in _mem_alternatives(job)
+               ].index((mem, rusage_held.others(mem)))
         if alt:
             state.alts[job.key] = alt
     per_host = {}
@@ -525,6 +533,9 @@ def _take(job, q, state, slots, mem):
         h.user_used[job.user] = h.user_used.get(job.user, 0) + n
         h.resources["slots"] = h.max_slots - h.used
         q.host_used[name] = q.host_used.get(name, 0) + n
+        if rusage_held.others(mem):
+            rusage_held.charge(h, rusage_held.others(mem), n,
+                               job.mem_per_task)
         if mem:
             h.mem_reserved += mem * n if job.mem_per_task else mem
             if h.mem_total is not None:
@@ -571,6 +582,9 @@ def _free_slots(job, q, hosts, mem, cands, select, limits=None):
                 n, why = _limit_room(n, job, q, name, mem, limits)
             if why is None and mem and not _mem_fits(h, mem):
                 why = R_RESERVE_MEM
+            if why is None and rusage_held.others(mem):
+                n, why = rusage_held.room(h, rusage_held.others(mem), n,
+                                          job.mem_per_task)
             if why is None:
                 if mem and job.mem_per_task and h.mem_total is not None:
                     n = min(n, int((h.mem_total - h.mem_reserved) // mem))

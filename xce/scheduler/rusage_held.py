@@ -1,0 +1,83 @@
+"""rusage[] reservation of resources other than memory: swp, tmp and the
+site's numeric host resources (a host's ``resources: [licA=4]``).
+
+A host offers ``maxswp`` of swp, ``maxtmp`` of tmp and the configured
+value of a site resource; what running jobs reserve there is kept in
+HostView.held and taken off, and select[] sees what is left under the
+resource's own name (LSF shows reserved amounts as used).  As for
+mem, a job reserves its amount once per host, or per slot with
+RESOURCE_RESERVE_PER_TASK=Y.  A host that does not offer a resource at
+all cannot take the job.  Cluster-wide shared resources are not modelled.
+
+Pure.  core keeps each || alternative's memory as a float (its placement
+code reads that number); the other amounts ride on it as a Need.
+"""
+
+# Where a host's capacity of a built-in resource comes from.
+_CAPACITY = {"swp": "maxswp", "tmp": "maxtmp"}
+# Not a quantity held on a host: slots are counted by core itself.
+_NOT_HELD = frozenset({"mem", "slots"})
+
+R_RESERVE = "Job's requirements for reserving resource ({}) not satisfied"
+
+
+class Need(float):
+    """One rusage[] alternative: its mem as the float value, every other
+    amount in `others` ({resource: amount})."""
+
+    def __new__(cls, mem, others=None):
+        self = super().__new__(cls, mem)
+        self.others = others or {}
+        return self
+
+
+def need(amounts):
+    """{resource: amount} of an alternative -> Need."""
+    return Need(amounts.get("mem", 0),
+                {k: v for k, v in amounts.items() if k not in _NOT_HELD})
+
+
+def others(mem):
+    """The non-memory amounts riding on *mem* (empty for a plain number)."""
+    return getattr(mem, "others", None) or {}
+
+
+def capacity(h, name):
+    """What host *h* offers of *name* in all, or None."""
+    if name in h.held:
+        return h.held[name][0]
+    value = h.resources.get(_CAPACITY.get(name, name))
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value
+
+
+def held(h, name):
+    found = h.held.get(name)
+    return found[1] if found else 0.0
+
+
+def room(h, amounts, n, per_task):
+    """Slots (at most *n*) whose reservations fit on *h*, and None; or
+    0 and the reason the host cannot take the job."""
+    for name, amount in sorted(amounts.items()):
+        total = capacity(h, name)
+        free = None if total is None else total - held(h, name)
+        if free is not None and per_task and amount > 0:
+            n = min(n, int(free // amount))
+        if free is None or free < amount or n <= 0:
+            return 0, R_RESERVE.format(name)
+    return n, None
+
+
+def charge(h, amounts, slots, per_task):
+    """Hold *amounts* on *h* for a job with *slots* slots there.  The
+    host's total is kept beside what is held (HostView.held: name ->
+    (total, held)), since select[] then sees only what is left."""
+    for name, amount in amounts.items():
+        total = capacity(h, name)
+        if total is None:
+            continue        # nothing to hold it against (an old snapshot)
+        now = held(h, name) + (amount * slots if per_task else amount)
+        h.held[name] = (total, now)
+        h.resources[name] = total - now
