@@ -91,3 +91,23 @@ def test_reconfig_naming_an_unknown_queue_is_refused(preempt_cluster):
     # Still running, with the old configuration.
     r = c.run("bqueues", "-l", "high")
     assert r.rc == 0 and "PREEMPTION = PREEMPTIVE[low]\n" in r.out
+
+
+def test_a_preempted_job_survives_a_controller_restart_and_resumes(
+        make_cluster):
+    c = make_cluster(mxj=1, extra_queues=QUEUES)
+    low = c.submit("-q", "low", TICKER.format(n=25, code=0))
+    c.wait_stat(low, "RUN")
+    wait_for(lambda: _ticks(c, low), what="the low job to count")
+    high = c.submit("-q", "high", "sleep 4")
+    c.wait_stat(high, "RUN", timeout=10)
+    c.wait_stat(low, "SSUSP")
+    c.kill_controller()
+    c.proc.wait()
+    c.start()
+    # Still held (neither killed nor resumed early), then back when the
+    # high job ends, with its count carried on from where it stopped.
+    assert c.stat(low) == "SSUSP" or c.stat(high) == "DONE"
+    c.wait_stat(high, "DONE", timeout=20)
+    c.wait_stat(low, "DONE", timeout=30)
+    assert _ticks(c, low) == 25
