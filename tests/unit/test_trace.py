@@ -135,3 +135,28 @@ def test_tracing_changes_no_decision():
             placed = dict(plain.dispatch).get(key)
             decision = traced.traces[key]["decision"]
             assert (decision["action"] == "dispatch") == (placed is not None)
+
+
+def test_a_pass_that_stops_early_stops_at_the_same_job_when_traced():
+    hosts = [_host("a", 2), _host("b", 1)]
+    jobs = [_job(i) for i in range(1, 8)]
+    plain = schedule([QueueView("normal", 30)], hosts, jobs, reasons=False)
+    traced = schedule([QueueView("normal", 30)], hosts, jobs, reasons=False,
+                      trace=Tracer([(2, 0), (7, 0)]))
+    assert (traced.dispatch, traced.reasons, traced.partial) == \
+        (plain.dispatch, plain.reasons, plain.partial)
+    assert plain.partial
+    # Job 7 is past the point where the pass stopped: no trace of it.
+    assert set(traced.traces) == {(2, 0)}
+
+
+def test_a_host_short_of_reservable_swp_shows_what_is_left():
+    hosts = [_host("a", 4, maxswp=100, swp=100)]
+    out, trace = _trace([QueueView("normal", 30)], hosts,
+                        [_job(1, rr="rusage[swp=500]")], (1, 0))
+    a = _row(trace, "a")
+    assert a["reason"] == \
+        "Job's requirements for reserving resource (swp) not satisfied"
+    assert a["details"] == [{"what": "swp free to reserve", "had": 100,
+                             "wanted": "rusage[swp=500]"}]
+    json.dumps(trace)

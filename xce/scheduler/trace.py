@@ -8,7 +8,7 @@ what the pass did; this module adds only what the host had and what the
 job wanted.  It reads the pass's state and never changes it.
 """
 
-from xce.scheduler import core
+from xce.scheduler import core, rusage_held
 from xce.scheduler.resreq_common import format_number
 from xce.scheduler.trace_select import unmet
 
@@ -136,8 +136,19 @@ def _host_details(why, h, q, job, select, mem):
                    f"fewer than JL/U {h.jl_u}")]
     if why == core.R_RESERVE_MEM:
         left = None if h.mem_total is None else h.mem_total - h.mem_reserved
-        return [_d("mem free to reserve", left, f"rusage[mem={format_number(mem)}]")]
-    return []
+        return [_d("mem free to reserve", left,
+                   f"rusage[mem={format_number(mem)}]")]
+    return [_held(h, name, amount)
+            for name, amount in sorted(rusage_held.others(mem).items())
+            if why == rusage_held.R_RESERVE.format(name)]
+
+
+def _held(h, name, amount):
+    """swp, tmp or a site resource: what is left to reserve on the host."""
+    total = rusage_held.capacity(h, name)
+    left = None if total is None else total - rusage_held.held(h, name)
+    return _d(f"{name} free to reserve", left,
+              f"rusage[{name}={format_number(amount)}]")
 
 
 def _d(what, had, wanted):
