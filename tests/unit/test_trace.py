@@ -160,3 +160,13 @@ def test_a_host_short_of_reservable_swp_shows_what_is_left():
     assert a["details"] == [{"what": "swp free to reserve", "had": 100,
                              "wanted": "rusage[swp=500]"}]
     json.dumps(trace)
+
+
+def test_a_host_running_an_exclusive_job_says_so():
+    hosts = [_host("a", 4, status="closed_Excl"), _host("b", 1)]
+    hosts[1].used = 1
+    out, trace = _trace([QueueView("normal", 30)], hosts, [_job(1)], (1, 0))
+    assert _row(trace, "a")["reason"] == "Running an exclusive job"
+    assert _row(trace, "a")["details"] == [
+        {"what": "status", "had": "closed_Excl", "wanted": "ok"}]
+    assert _row(trace, "b")["reason"] == core.R_HOST_FULL

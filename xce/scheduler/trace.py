@@ -8,7 +8,7 @@ what the pass did; this module adds only what the host had and what the
 job wanted.  It reads the pass's state and never changes it.
 """
 
-from xce.scheduler import core, rusage_held
+from xce.scheduler import core, exclusive, rusage_held
 from xce.scheduler.resreq_common import format_number
 from xce.scheduler.trace_select import unmet
 
@@ -115,7 +115,7 @@ def _host_details(why, h, q, job, select, mem):
     """What the host had against what the job (or its queue) wanted."""
     if why == core.R_HOST_QUEUE:
         return [_d("host", h.name, "one of " + " ".join(q.hosts or ()))]
-    if why in (core.R_HOST_UNAVAIL, core.R_HOST_CLOSED):
+    if why in (core.R_HOST_UNAVAIL, core.R_HOST_CLOSED, exclusive.R_RUNNING):
         return [_d("status", h.status, "ok")]
     if why == core.R_QUEUE_RESREQ:
         return unmet(q.select.expr, h.resources, job.local_type)
