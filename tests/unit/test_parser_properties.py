@@ -176,11 +176,18 @@ def test_resreq_parse_gives_a_parse_or_a_one_line_error(seed):
     for _ in range(PER_EXAMPLE):
         text = _inputs(rnd, _resreq)
         note(repr(text))
-        _resreq_checks(text, rnd.choice(["KB", "MB", "GB"]))
+        _resreq_checks(text, rnd.choice(["KB", "MB", "GB"]),
+                       rnd.choice([{}, SITE]))
 
 
-def _resreq_checks(text, unit):
-    rr = _resreq_parses_or_says_one_line(text, unit=unit)
+# A site's configuration as the parser may be told it: configured names
+# (others are "Bad resource name"), string resources, consumables.
+SITE = {"known": {"bigmem", "os", "licA"}, "strings": {"os"},
+        "consumable": {"licA"}}
+
+
+def _resreq_checks(text, unit, site):
+    rr = _resreq_parses_or_says_one_line(text, unit=unit, **site)
     if rr is not None:
         resreq.effective(rr)
         if rr.select is not None:
