@@ -14,6 +14,8 @@ a few passes, so a loaded machine does not blur them:
   schedule_10000_pending_100_hosts_reserve ms  every queue with
       SLOT_RESERVE and BACKFILL, half the hosts busy with jobs that end
       at their run limit, pending jobs with and without -W
+  schedule_10000_pending_100_hosts_preempt ms  every slot taken by jobs
+      of queue low, which queue high may preempt (PREEMPTIVE[low])
 """
 
 import random
@@ -25,6 +27,7 @@ from xce.scheduler import resreq
 from xce.scheduler.backfill import Context
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
+from xce.scheduler.preempt import Policy, Preemption, RunningJob, parse
 
 REQS = [None, "select[maxmem>2000]", "span[hosts=1]", "rusage[mem=500]",
         "select[bigmem] order[-maxmem]", "span[ptile=2]",
@@ -74,6 +77,22 @@ def reserving(queues, hosts, jobs, now=1000.0):
     return Context(now, {}, ends)
 
 
+def preempting(queues, hosts):
+    """Every slot taken by one-slot jobs of queue low; a fresh
+    Preemption per pass (a pass marks the jobs it suspends)."""
+    policy = Policy({q.name: (q.priority, parse("PREEMPTIVE[low]")
+                              if q.name == "high" else None)
+                     for q in queues})
+    running = []
+    for h in hosts:
+        for k in range(h.max_slots):
+            running.append((("r", len(running)), h.name, float(k)))
+        h.used = h.max_slots
+    return lambda: Preemption(policy, [
+        RunningJob(key, "low", {name: 1}, start)
+        for key, name, start in running])
+
+
 def after_one_ends(queues, hosts, jobs, first, runs=5):
     """The controller's pass after one job ended: the first pass's jobs
     started (every slot taken), then one slot freed.  The pending order is
@@ -93,11 +112,12 @@ def after_one_ends(queues, hosts, jobs, first, runs=5):
     return min(times), out
 
 
-def timed(queues, hosts, jobs, runs=5, reserve=None):
+def timed(queues, hosts, jobs, runs=5, reserve=None, preempt=None):
     times = []
     for _ in range(runs):
+        pre = preempt() if preempt else None
         t0 = time.process_time()
-        out = schedule(queues, hosts, jobs, reserve=reserve)
+        out = schedule(queues, hosts, jobs, reserve=reserve, preempt=pre)
         times.append((time.process_time() - t0) * 1000)
     return min(times), out
 
@@ -126,6 +146,11 @@ def main():
     note(f"reserving: {len(out.dispatch)} dispatched, "
          f"{len(out.reserved)} reservations")
     emit("schedule_10000_pending_100_hosts_reserve", ms, "ms")
+    queues, hosts, jobs = snapshot(10000, 100)
+    ms, out = timed(queues, hosts, jobs, preempt=preempting(queues, hosts))
+    note(f"preempting: {len(out.dispatch)} dispatched, "
+         f"{len(out.preempt)} suspended")
+    emit("schedule_10000_pending_100_hosts_preempt", ms, "ms")
 
 
 if __name__ == "__main__":

@@ -169,48 +169,68 @@ class Preemption:
     def place(self, job, q, state, out):
         """Try *job* again with the slots of the jobs its queue may
         preempt counted free; on success suspend just enough of them."""
-        if q.name not in self.policy.victims:
-            return
         cls = (q.name, job.user, job.nslots, job.max_slots, id(job.resreq))
-        if cls in self.failed:
+        mine = self._mine(q.name)
+        if mine is None or cls in self.failed:
             return
-        mine = [r for r in self.running
-                if self.policy.may_preempt(q.name, r.queue)]
-        release = _slots_by_host(mine)
-        slots, mem = _try(job, q, state, release)
+        release, by_host = mine
+        if sum(max(0, h.max_slots - h.used + release.get(name, 0))
+               for name, h in state.hosts.items()) < job.nslots:
+            slots = None        # not enough even with every victim
+        else:
+            slots, mem = _try(job, q, state, release)
         if slots is None:
             self.failed.add(cls)
             return
-        for victim in self._victims(q.name, mine, slots, state):
-            victim.preempted = True
-            out.preempt.append((victim.key, job.key))
+        want = {}
+        for name in slots:
+            want[name] = want.get(name, 0) + 1
+        for name in sorted(want):
+            for victim in _victims(by_host[name], name, want[name],
+                                   state.hosts[name]):
+                victim.preempted = True
+                out.preempt.append((victim.key, job.key))
         core._take(job, q, state, slots, mem)
         out.reasons.pop(job.key, None)
         out.dispatch.append((job.key, slots))
 
-    def _victims(self, queue, mine, slots, state):
-        """Running jobs to suspend so that *slots* fit: on each host, what
-        is missing after the free and already suspended slots."""
-        want = {}
-        for name in slots:
-            want[name] = want.get(name, 0) + 1
-        prefs = self.policy.victims[queue]
-        order = sorted((r for r in mine if not r.preempted), key=lambda r: (
-            -prefs[r.queue][0], prefs[r.queue][1], -r.start, r.key))
-        held = _slots_by_host(r for r in mine if r.preempted)
-        chosen = []
-        for name in sorted(want):
-            h = state.hosts[name]
-            missing = want[name] - (h.max_slots - h.used) - held.get(name, 0)
-            for r in order:
-                if missing <= 0:
-                    break
-                if r not in chosen and name in r.hosts:
-                    chosen.append(r)
-                    for other, n in r.hosts.items():
-                        held[other] = held.get(other, 0) + n
-                    missing -= r.hosts[name]
-        return chosen
+    def _mine(self, queue):
+        """For a preemptive queue, worked out once a pass: the slots on
+        each host of the jobs it may preempt (suspended ones included:
+        suspending moves slots, it frees none), and each host's such jobs
+        in the order they are preempted.  None for other queues."""
+        cache = self.__dict__.setdefault("_mine_cache", {})
+        if queue not in cache:
+            prefs = self.policy.victims.get(queue)
+            found = None
+            if prefs:
+                mine = sorted((r for r in self.running if r.queue in prefs),
+                              key=lambda r: (-prefs[r.queue][0],
+                                             prefs[r.queue][1], -r.start,
+                                             r.key))
+                by_host = {}
+                for r in mine:
+                    for name in r.hosts:
+                        by_host.setdefault(name, []).append(r)
+                found = (_slots_by_host(mine), by_host)
+            cache[queue] = found
+        return cache[queue]
+
+
+def _victims(jobs, name, want, h):
+    """Running jobs of *jobs* (on host *name*, in preemption order) to
+    suspend so that *want* slots fit: what is missing after the free slots
+    and those of jobs already suspended."""
+    missing = want - (h.max_slots - h.used) - sum(
+        r.hosts[name] for r in jobs if r.preempted)
+    chosen = []
+    for r in jobs:
+        if missing <= 0:
+            break
+        if not r.preempted:
+            chosen.append(r)
+            missing -= r.hosts[name]
+    return chosen
 
 
 def _over(h):
@@ -240,7 +260,8 @@ def _try(job, q, state, release):
         names = [n for n in sorted(hosts) if core._host_blocked(
             hosts[n], q, None if core._is_dynamic(select) else select,
             job.local_type) is None]
-        hi = core._slot_cap(job, q, state.limits)
+        # Suspend no more than the job needs: -n min,max gets min slots.
+        hi = job.nslots
         for mem in core._mem_alternatives(job):
             cands = core._Candidates(list(names), {})
             free, _, host_max = core._free_slots(job, q, hosts, mem, cands,
