@@ -249,3 +249,15 @@ def test_only_queues_never_widens_a_list():
                                {"low"}) is None
     assert preempt.only_queues(preempt.parse("PREEMPTIVE"), set()) == \
         "PREEMPTIVE"
+
+
+def test_a_min_max_job_suspends_only_what_min_needs():
+    views = [HostView("a", "ok", 2, used=2, resources={"hname": "a"})]
+    job = PendingJob((3, 0), HIGH, "u", 1, 3, max_slots=2)
+    pre = Preemption(_policy(**_TWO), [
+        RunningJob((1, 0), LOW, {"a": 1}, 10),
+        RunningJob((2, 0), LOW, {"a": 1}, 20)])
+    out = schedule([QueueView(HIGH, 50), QueueView(LOW, 10)], views, [job],
+                   preempt=pre)
+    assert out.dispatch == [((3, 0), ["a"])]
+    assert out.preempt == [((2, 0), (3, 0))]
