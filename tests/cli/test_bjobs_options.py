@@ -184,12 +184,20 @@ def test_time_left_finish_and_percent_columns(make_cluster):
     r = cluster.run("bjobs", "-WL", "-WF", "-WP")
     assert r.rc == 0 and r.err == "", r
     lines = r.out.splitlines()
-    assert lines[0].endswith("SUBMIT_TIME  TIME_LEFT  FINISH_TIME  "
-                             "%COMPLETE")
+    header = lines[0]
+    assert header.endswith("SUBMIT_TIME  TIME_LEFT   FINISH_TIME      "
+                           "%COMPLETE")
     assert re.search(r" 0:(09|10) L +\w{3} [ \d]\d \d\d:\d\d L +\d+% L$",
                      lines[1]), lines[1]
-    assert lines[2].startswith(str(waiting)) and lines[2].endswith(
-        " -           -           -")
+    assert lines[2].startswith(str(waiting))
+    # each value starts under its header word
+    for word, running, pending in (("TIME_LEFT", r"0:\d\d L", "-"),
+                                   ("FINISH_TIME", r"\w{3} ", "-"),
+                                   ("%COMPLETE", r"\d+% L", "-")):
+        at = header.index(word)
+        assert re.match(running, lines[1][at:]), (word, lines[1])
+        assert lines[2][at:].startswith(pending) and \
+            lines[2][at - 1] == " ", (word, lines[2])
     r = cluster.run("bjobs", "-WP", "-noheader", str(job))
     assert re.search(r" \d+% L$", r.out.rstrip("\n")), r
     assert cluster.run("bkill", str(job)).rc == 0

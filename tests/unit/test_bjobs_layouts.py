@@ -43,7 +43,8 @@ def test_wide_times_and_cpu():
 
 
 def test_extra_columns_keep_lsf_order():
-    assert jobwide.extra_header({"WP", "WL"}) == "  TIME_LEFT  %COMPLETE"
+    assert jobwide.extra_header({"WP", "WL"}) == "  TIME_LEFT   %COMPLETE"
+    assert jobwide.extra_header(set()) == ""
 
 
 def test_percent_complete_from_the_run_limit():

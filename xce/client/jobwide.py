@@ -17,8 +17,10 @@ from xce.client.jobfields_table import FIELDS, Job
 
 W_HEADER = jobfmt.HEADER + ("  PROJ_NAME CPU_USED MEM SWAP PIDS START_TIME "
                             "FINISH_TIME")
-# flag -> header of the column it adds, in LSF's order
-EXTRA = (("WL", "TIME_LEFT"), ("WF", "FINISH_TIME"), ("WP", "%COMPLETE"))
+# flag -> header and width of the column it adds, in LSF's order (the
+# widths of bjobs -o time_left and finish_time)
+EXTRA = (("WL", "TIME_LEFT", 11), ("WF", "FINISH_TIME", 16),
+         ("WP", "%COMPLETE", 11))
 
 
 def wide_time(t):
@@ -71,12 +73,16 @@ _VALUES = {"WL": FIELDS["time_left"][2], "WF": FIELDS["finish_time"][2],
 
 
 def extra_header(flags):
-    return "".join(f"  {name}" for flag, name in EXTRA if flag in flags)
+    # One blank more than the lines: SUBMIT_TIME is a character shorter
+    # than the times under it.
+    cells = "".join(f" {name:<{width}}" for flag, name, width in EXTRA
+                    if flag in flags)
+    return (" " + cells).rstrip() if cells else ""
 
 
 def extra_values(job, flags):
-    return "".join(f" {_VALUES[flag](job) or '-':<11}" for flag, _ in EXTRA
-                   if flag in flags).rstrip()
+    return "".join(f" {_VALUES[flag](job) or '-':<{width}}"
+                   for flag, _, width in EXTRA if flag in flags).rstrip()
 
 
 def jobs(rows, reader, now=None):
