@@ -17,6 +17,7 @@ from xce.store.writer import Store
 
 CALLS = ("write", "pwrite", "rename", "open", "truncate")
 LIMITS = lsbrotate.Limits(max_job_num=2, acct_size_kb=1)
+CRASH_POINTS = 60       # more than the calls of a whole run (checked below)
 
 
 class Crash(Exception):
@@ -91,6 +92,7 @@ def _run(tmp, crash_at=None, monkeypatch=None):
         files.append_new(now=30)
     files.close()
     store.close()
+    _run.calls = calls[0]
     return _contents(logdir), crashed
 
 
@@ -102,9 +104,10 @@ def _jobs(tmp):
         store.close()
 
 
-def test_rotation_happens_without_a_crash(tmp_path):
-    files, crashed = _run(tmp_path)
+def test_rotation_happens_without_a_crash(tmp_path, monkeypatch):
+    files, crashed = _run(tmp_path, 10 ** 9, monkeypatch)
     assert not crashed
+    assert _run.calls < CRASH_POINTS      # every call is a crash point
     # 9 finished jobs, 2 a file; lsb.acct passed 1 KB after the first turn.
     assert sorted(files) == ["lsb.acct", "lsb.acct.1", "lsb.events",
                              "lsb.events.1", "lsb.events.2", "lsb.events.3",
@@ -115,7 +118,7 @@ def test_rotation_happens_without_a_crash(tmp_path):
     assert finishes == 9
 
 
-@pytest.mark.parametrize("crash_at", range(1, 60))
+@pytest.mark.parametrize("crash_at", range(1, CRASH_POINTS))
 def test_a_crash_at_any_step_loses_and_doubles_nothing(tmp_path, crash_at,
                                                       monkeypatch):
     expected, _ = _run(tmp_path / "clean")
