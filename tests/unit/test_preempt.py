@@ -261,3 +261,35 @@ def test_a_min_max_job_suspends_only_what_min_needs():
                    preempt=pre)
     assert out.dispatch == [((3, 0), ["a"])]
     assert out.preempt == [((2, 0), (3, 0))]
+
+
+# ------------------------------------------------------------------ controller
+class _Ctl:
+    def __init__(self, cfg, jobs):
+        self.cfg = cfg
+        self.jobs = {(j["jobid"], j["idx"]): j for j in jobs}
+
+
+def _row(jobid, queue, stat, spec=None):
+    return {"jobid": jobid, "idx": 0, "queue": queue, "stat": stat,
+            "exec_hosts": "a", "start_time": 10.0 + jobid,
+            "spec": spec or {}}
+
+
+def test_controller_view_resumes_its_own_jobs_whatever_the_policy(tmp_path):
+    from xce.config.load import load
+    from xce.controller import preemption
+    (tmp_path / "xce.yaml").write_text(
+        "queues:\n  high:\n    PRIORITY: 50\n  low:\n    PRIORITY: 10\n")
+    cfg = load(tmp_path)
+    held = {"preempted": {"since": 1.0}}
+    assert preemption.view(_Ctl(cfg, [_row(1, LOW, "RUN")])) is None
+    # PREEMPTION gone at reconfig, or the job switched queue: it is still
+    # there to resume; a job a user stopped since is not.
+    ctl = _Ctl(cfg, [_row(1, LOW, "SSUSP", held), _row(2, LOW, "RUN"),
+                     _row(3, HIGH, "USUSP")])
+    ctl._preempted = {(1, 0), (3, 0)}
+    pre = preemption.view(ctl)
+    assert [(r.key, r.preempted) for r in pre.running] == [((1, 0), True)]
+    assert ctl._preempted == {(1, 0)}
+    assert preemption.waiting(pre)

@@ -34,27 +34,45 @@ def policy(cfg):
 
 
 def view(ctl):
-    """This pass's preempt.Preemption, or None without a policy.  Only
-    running (RUN) jobs and those it suspended itself are its to touch."""
+    """This pass's preempt.Preemption, or None when no queue may preempt
+    and no preempted job waits.  Only running (RUN) jobs of preemptable
+    queues and the jobs it suspended itself are its to touch; a suspended
+    job is resumed whatever its queue has become (bswitch, reconfig)."""
     pol = policy(ctl.cfg)
-    if pol is None:
+    held = _held(ctl)
+    if pol is None and not held:
         return None
-    targets = pol.preemptable()
     running = []
-    for job in ctl.jobs.values():
-        if job["queue"] not in targets:
-            continue
-        held = preempted(job)
-        if job["stat"] != states.RUN and not (
-                held and job["stat"] == states.SSUSP):
-            continue
-        hosts = {}
-        for name in (job["exec_hosts"] or "").split():
-            hosts[name] = hosts.get(name, 0) + 1
-        running.append(preempt.RunningJob(
-            (job["jobid"], job["idx"]), job["queue"], hosts,
-            job["start_time"] or 0.0, held))
-    return preempt.Preemption(pol, running)
+    if pol is not None:
+        targets = pol.preemptable()
+        running = [_running(job) for job in ctl.jobs.values()
+                   if job["stat"] == states.RUN and job["queue"] in targets]
+    for key in sorted(held):
+        job = ctl.jobs.get(key)
+        if job is None or job["stat"] != states.SSUSP or not preempted(job):
+            held.discard(key)       # resumed, stopped, ended: not ours
+        else:
+            running.append(_running(job, True))
+    return preempt.Preemption(pol or preempt.Policy({}), running)
+
+
+def _held(ctl):
+    """Keys of the jobs preemption suspended: found once (after a
+    restart, from their spec), then kept as it suspends them, so that a
+    pass without a policy costs nothing when there are none."""
+    keys = getattr(ctl, "_preempted", None)
+    if keys is None:
+        keys = ctl._preempted = {key for key, job in ctl.jobs.items()
+                                 if preempted(job)}
+    return keys
+
+
+def _running(job, held=False):
+    hosts = {}
+    for name in (job["exec_hosts"] or "").split():
+        hosts[name] = hosts.get(name, 0) + 1
+    return preempt.RunningJob((job["jobid"], job["idx"]), job["queue"], hosts,
+                              job["start_time"] or 0.0, held)
 
 
 def waiting(pre):
@@ -74,8 +92,10 @@ def carry_out(ctl, decisions):
         job = ctl.jobs[key]
         ctl.emit("STATUS", job, stat=states.SSUSP, reason=PREEMPTED,
                  by=show(*by))
+        _held(ctl).add(key)
         ctl.send_signal(job, signal.SIGSTOP, None)
     for key in decisions.resume:
         job = ctl.jobs[key]
         ctl.emit("STATUS", job, stat=states.RUN, reason=PREEMPTED)
+        _held(ctl).discard(key)
         ctl.send_signal(job, signal.SIGCONT, None)
