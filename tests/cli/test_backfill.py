@@ -55,6 +55,14 @@ def test_short_job_backfills_and_the_wide_job_is_not_delayed(make_cluster):
     r = cluster.run("bhosts", "-l")
     reserved = [ln for ln in r.out.splitlines() if "Reserved" in ln]
     assert reserved and reserved[0].split()[-1] == "2", r.out
+    r = cluster.run("bqueues", "-l", "resv")
+    assert r.rc == 0 and r.err == "", r
+    lines = r.out.splitlines()
+    stats = lines[lines.index("PARAMETERS/STATISTICS") + 2].split()
+    assert stats[-1] == "2", r.out                  # RSV
+    assert "SCHEDULING POLICIES:  BACKFILL" in lines, r.out
+    # MAX_RESERVE_TIME[1000] x MBD_SLEEP_TIME 10 (the default)
+    assert "Maximum slot reservation time: 10000 seconds" in lines, r.out
     # A job without a run limit may not use the reserved slots...
     plain = cluster.submit("-q", "resv", "true")
     # ...one that ends (-W 1) before the wide job's predicted start may.

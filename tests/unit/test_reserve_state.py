@@ -68,8 +68,9 @@ def test_record_sets_the_next_expiry_and_publishes_once():
     assert not ctl.dirty
     key, text = ctl.store.meta[-1]
     assert key == "reservations"
-    assert json.loads(text)[0] == {"job": 3, "idx": 0, "since": 990.0,
-                                   "hosts": {"a": 2}, "start": 1600.0}
+    assert json.loads(text)[0] == {"job": 3, "idx": 0, "queue": "resv",
+                                   "since": 990.0, "hosts": {"a": 2},
+                                   "start": 1600.0}
     reserve.record(ctl, out)                        # unchanged: no write
     assert len(ctl.store.meta) == 1
     assert reserve.due(ctl)                         # now 1000 >= 980

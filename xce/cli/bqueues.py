@@ -21,6 +21,9 @@ def cli(wide, long, host, user, names):
     queues = _select(reader.queues(), names, host, user)
     counts = info_queues.slot_counts(reader.job_counts())
     if long:
+        info_queues.add_reserved(counts, reader.reservations())
+        info_queues.add_reserve_time(queues, reader.params())
+    if long:
         from xce.client.info_shares import share_lines
         params = reader.params()
         print(info_queues.long_blocks(

@@ -6,6 +6,7 @@ each.  Counts are job slots, as LSF counts them.
 """
 
 from xce.client.info import cell, cut_front, lcell, line, num, rcell
+from xce.config.model import MBD_SLEEP_TIME
 
 HEADER = line(cell("QUEUE_NAME", 15), cell("PRIO", 4), cell("STATUS", 14),
               rcell("MAX", 4), rcell("JL/U", 4), rcell("JL/P", 4),
@@ -39,6 +40,30 @@ def slot_counts(job_counts):
         per[column] += slots
         per["njobs"] += slots
     return out
+
+
+def add_reserved(counts, reservations):
+    """Put the slots pending jobs hold (Reader.reservations) in each
+    queue's counts, as ``rsv`` (bqueues -l RSV)."""
+    for held in reservations.values():
+        per = counts.setdefault(held.get("queue"), dict.fromkeys(
+            ("pend", "run", "ssusp", "ususp", "njobs"), 0))
+        per["rsv"] = per.get("rsv", 0) + sum(held["hosts"].values())
+    return counts
+
+
+def add_reserve_time(queues, params):
+    """SLOT_RESERVE's MAX_RESERVE_TIME[n] in seconds (n x MBD_SLEEP_TIME
+    of the parameters in force), for bqueues -l."""
+    try:
+        sleep = int(params.get("MBD_SLEEP_TIME") or MBD_SLEEP_TIME)
+    except ValueError:
+        sleep = MBD_SLEEP_TIME
+    for q in queues:
+        if q["conf"].get("slot_reserve"):
+            q["conf"]["slot_reserve_seconds"] = q["conf"]["slot_reserve"] * \
+                sleep
+    return queues
 
 
 def _counts(counts, name):
@@ -98,7 +123,7 @@ def _long_block(queue, counts, n_default, shares=None):
     stats = (f"{queue['priority']:>3}  " + f"{0:>3}  " +
              cell(status(queue, long=True), 14) + _limits(conf, long=True) +
              f"{c['njobs']:>5} {c['pend']:>5} {c['run']:>5} "
-             f"{c['ssusp']:>5} {c['ususp']:>5} {0:>4}")
+             f"{c['ssusp']:>5} {c['ususp']:>5} {c.get('rsv', 0):>4}")
     out = [f"QUEUE: {queue['name']}", desc, "", "PARAMETERS/STATISTICS",
            LONG_HEADER, stats.rstrip()]
     out += _limit_lines(conf)
@@ -114,13 +139,18 @@ def _long_block(queue, counts, n_default, shares=None):
     res_req = (conf.get("lsf") or {}).get("RES_REQ")
     if res_req:
         out.append(f"RES_REQ:  {' '.join(str(res_req).split())}")
+    if conf.get("slot_reserve_seconds"):
+        out.append("Maximum slot reservation time: "
+                   f"{conf['slot_reserve_seconds']} seconds")
     return "\n".join(x.rstrip() for x in out) + "\n"
 
 
 def _policy_lines(conf):
-    """SCHEDULING POLICIES (EXCLUSIVE, PREEMPTIVE, PREEMPTABLE) and the
+    """SCHEDULING POLICIES (BACKFILL, FAIRSHARE, EXCLUSIVE, PREEMPTIVE,
+    PREEMPTABLE) and the
     PREEMPTION value as configured."""
-    names = ["FAIRSHARE"] if (conf.get("lsf") or {}).get("FAIRSHARE") \
+    names = ["BACKFILL"] if conf.get("backfill") else []
+    names += ["FAIRSHARE"] if (conf.get("lsf") or {}).get("FAIRSHARE") \
         else []
     names += ["EXCLUSIVE"] if conf.get("exclusive") else []
     preemption = conf.get("preemption") or ""

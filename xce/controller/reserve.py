@@ -92,8 +92,8 @@ def _since(ctl):
 
 
 def _publish(ctl, held):
-    rows = [{"job": key[0], "idx": key[1], "since": since, "hosts": hosts,
-             "start": start}
+    rows = [{"job": key[0], "idx": key[1], "queue": ctl.jobs[key]["queue"],
+             "since": since, "hosts": hosts, "start": start}
             for key, (since, hosts, start) in sorted(held.items())]
     text = json.dumps(rows)
     # Written when it changed (and once at start, over a stale value).
