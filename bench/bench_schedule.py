@@ -16,6 +16,9 @@ a few passes, so a loaded machine does not blur them:
       at their run limit, pending jobs with and without -W
   schedule_10000_pending_100_hosts_preempt ms  every slot taken by jobs
       of queue low, which queue high may preempt (PREEMPTIVE[low])
+  schedule_10000_pending_100_hosts_asked ms  as the first, with one job in
+      five asking for hosts (bsub -m): five distinct lists, some with
+      preference levels or others
 """
 
 import random
@@ -24,6 +27,7 @@ import time
 from _common import emit, note
 
 from xce.scheduler import resreq
+from xce.scheduler.asked import AskedHosts
 from xce.scheduler.backfill import Context
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
@@ -68,7 +72,7 @@ def reserving(queues, hosts, jobs, now=1000.0):
     rnd = random.Random(2)
     for q in queues:
         q.reserve_time, q.backfill = 600.0, True
-    for i, job in enumerate(jobs):
+    for job in jobs:
         job.runlimit = rnd.choice([None, 60.0, 3600.0])
     ends = {}
     for h in hosts[::2]:
@@ -91,6 +95,21 @@ def preempting(queues, hosts):
     return lambda: Preemption(policy, [
         RunningJob(key, "low", {name: 1}, start)
         for key, name, start in running])
+
+
+def asking(hosts, jobs, seed=2):
+    """One job in five gets one of five -m lists (shared objects, as the
+    controller shares them per distinct list)."""
+    rnd = random.Random(seed)
+    names = [h.name for h in hosts]
+    lists = [AskedHosts({n: 0 for n in names[:10]}),
+             AskedHosts({n: i % 3 for i, n in enumerate(names[10:40])}),
+             AskedHosts({names[50]: 2}, others=0),
+             AskedHosts({n: 1 for n in names[::7]}, others=0),
+             AskedHosts({names[-1]: 0})]
+    for job in jobs:
+        if rnd.random() < 0.2:
+            job.asked = rnd.choice(lists)
 
 
 def after_one_ends(queues, hosts, jobs, first, runs=5):
@@ -151,6 +170,12 @@ def main():
     note(f"preempting: {len(out.dispatch)} dispatched, "
          f"{len(out.preempt)} suspended")
     emit("schedule_10000_pending_100_hosts_preempt", ms, "ms")
+    queues, hosts, jobs = snapshot(10000, 100)
+    asking(hosts, jobs)
+    ms, out = timed(queues, hosts, jobs)
+    note(f"asking: {len(out.dispatch)} dispatched, "
+         f"{len(out.reasons)} with reasons")
+    emit("schedule_10000_pending_100_hosts_asked", ms, "ms")
 
 
 if __name__ == "__main__":

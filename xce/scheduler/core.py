@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field
 
 from xce.scheduler import backfill, exclusive, fairshare, rusage_held
+from xce.scheduler.asked import R_NOT_ASKED
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.placement import place
 
@@ -105,6 +106,8 @@ class PendingJob:
     project: str = "default"
     exclusive: bool = False     # bsub -x
     runlimit: float = None      # seconds (-W or the queue's RUNLIMIT)
+    # bsub -m: an asked.AskedHosts shared by the jobs with the same list.
+    asked: object = None
 
 
 @dataclass
@@ -147,20 +150,22 @@ class _Pass:
         self.preempt = None     # preempt.Preemption, when configured
         self.alts = {}          # key -> rusage alternative taken, if not 0
 
-    def candidates(self, q, select, local_type):
+    def candidates(self, q, select, local_type, asked=None):
         """Hosts a job could use whatever their load, and why the others
-        cannot.  States, queue membership and a select[] over static
-        resources do not change within a pass, and a full host stays full:
-        the list is worked out once and pruned as hosts fill."""
+        cannot.  States, queue membership, a -m list and a select[] over
+        static resources do not change within a pass, and a full host
+        stays full: the list is worked out once (per distinct -m list too)
+        and pruned as hosts fill."""
         dynamic = _is_dynamic(select)
         key = (q.name, id(q.select), None if dynamic else id(select),
-               local_type)
+               local_type, asked)
         found = self.static.get(key)
         if found is None:
             names, blocked = [], {}
             for name in sorted(self.hosts):
                 why = _host_blocked(self.hosts[name], q,
-                                    None if dynamic else select, local_type)
+                                    None if dynamic else select, local_type,
+                                    asked)
                 if why is None:
                     names.append(name)
                 else:
@@ -287,7 +292,8 @@ def _one_job(job, q, state, out):
         # so needs no per-job placement work.
         state.full = [[R_HOST_FULL, sorted(state.hosts)]]
     if state.full is not None and q.select is None and (
-            job.resreq is None or job.resreq.select is None):
+            job.resreq is None or job.resreq.select is None) and \
+            job.asked is None:
         out.reasons[job.key] = state.full
     else:
         _consider(job, q, state, out)
@@ -321,7 +327,7 @@ def _usable(job, q, state):
     """The job's select and every host it could use, full ones too (a
     fresh list: reservation and backfill change hosts' free slots)."""
     select = job.resreq.select if job.resreq is not None else None
-    found = state.candidates(q, select, job.local_type)
+    found = state.candidates(q, select, job.local_type, job.asked)
     every = getattr(found, "every", None)   # names and full: fixed
     if every is None:
         every = found.every = sorted(found.names + found.full)
@@ -389,7 +395,8 @@ def _consider(job, q, state, out):
     # Within a pass hosts only fill up, so a job just like one that did not
     # fit will not fit either: reuse its reasons (the whole list).
     cls = (q.name, job.user, job.nslots, job.max_slots, id(job.resreq),
-           job.mem_per_task, job.local_type, job.project, job.exclusive)
+           job.mem_per_task, job.local_type, job.project, job.exclusive,
+           job.asked)
     failed = state.failed.get(cls)
     if failed is not None:
         out.reasons[job.key] = failed
@@ -398,7 +405,7 @@ def _consider(job, q, state, out):
     best = None
     rr = job.resreq
     select = rr.select if rr is not None else None
-    cands = state.candidates(q, select, job.local_type)
+    cands = state.candidates(q, select, job.local_type, job.asked)
     if _simple(job, q, state, hi, select):
         name, room = cands.roomiest(state.hosts)
         if room >= hi:      # what _place would choose, without the scan
@@ -426,7 +433,8 @@ def _simple(job, q, state, hi, select):
     slots that do not depend on the user or queue."""
     rr = job.resreq
     if q.hjob_limit is not None or q.pjob_limit is not None or \
-            state.per_user or job.exclusive:
+            state.per_user or job.exclusive or \
+            (job.asked is not None and job.asked.ranked):
         return False
     if state.limits is not None and \
             state.limits.split(job.user, q.name, job.project)[1]:
@@ -455,14 +463,16 @@ def _place(job, hi, free, host_max, hosts):
     rr = job.resreq
     order = rr.order if rr is not None else None
     span = rr.span if rr is not None else None
-    if order is None and span is None and free:
+    prefer = job.asked if job.asked is not None and job.asked.ranked \
+        else None
+    if order is None and span is None and free and prefer is None:
         # The common case needs no sort: the roomiest host, if it holds
         # the job (ties go to the first name).
         best = max(free, key=free.__getitem__)  # names come sorted
         n = min(hi, sum(free.values()))
         if free[best] >= n >= job.nslots:
             return place(n, n, {best: free[best]}, [best])
-    ranked = _rank(free, order, hosts)
+    ranked = _rank(free, order, hosts, prefer)
     if rr is not None and rr.same is not None:
         return _place_same(job, hi, free, ranked, host_max, hosts)
     return place(job.nslots, hi, free, ranked, span, host_max)
@@ -605,8 +615,10 @@ def _limit_room(n, job, q, host, mem, limits):
     return n, why
 
 
-def _host_blocked(h, q, select, local_type):
+def _host_blocked(h, q, select, local_type, asked=None):
     """Why this host can take none of the job whatever its load; or None."""
+    if asked is not None and not asked.allows(h.name):
+        return R_NOT_ASKED
     if q.hosts is not None and h.name not in q.hosts:
         return R_HOST_QUEUE
     if h.status in ("unavail", "unreach"):
@@ -657,9 +669,14 @@ def _mem_fits(h, mem):
     return h.mem_total - h.mem_reserved >= mem
 
 
-def _rank(free, order, hosts):
+def _rank(free, order, hosts, prefer=None):
     """Candidates best first: by order[] if given, else most free slots
-    first (so a job that fits on one host goes there), then by name."""
+    first (so a job that fits on one host goes there), then by name; a
+    -m list with preference levels puts higher levels first (the sort is
+    stable: within a level, that order)."""
+    if prefer is not None:
+        return sorted(_rank(free, order, hosts),
+                      key=lambda n: -prefer.level(n))
     if order is None:
         return sorted(free, key=lambda n: (-free[n], n))
     return sorted(free, key=lambda n: (order.sort_key(hosts[n].resources),

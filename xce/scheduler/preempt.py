@@ -259,7 +259,7 @@ def _try(job, q, state, release):
         select = rr.select if rr is not None else None
         names = [n for n in sorted(hosts) if core._host_blocked(
             hosts[n], q, None if core._is_dynamic(select) else select,
-            job.local_type) is None]
+            job.local_type, job.asked) is None]
         # Suspend no more than the job needs: -n min,max gets min slots.
         hi = job.nslots
         for mem in core._mem_alternatives(job):

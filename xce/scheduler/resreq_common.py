@@ -18,6 +18,10 @@ NUMERIC_RESOURCES = frozenset({
 })
 BUILTIN_RESOURCES = STRING_RESOURCES | BOOLEAN_RESOURCES | NUMERIC_RESOURCES
 
+# Load indices a select[] or order[] reads as the host's agent last
+# reported them (lsload); mem, swp and tmp are what is left to reserve.
+LOAD_INDICES = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it")
+
 # LSF accepts `swap` for `swp`; canonical output always says `swp`.
 ALIASES = {"swap": "swp"}
 

@@ -86,7 +86,8 @@ def _hosts(job, q, state):
     static = None if core._is_dynamic(select) else select
     names, blocked = [], {}
     for name in sorted(state.hosts):
-        why = core._host_blocked(state.hosts[name], q, static, job.local_type)
+        why = core._host_blocked(state.hosts[name], q, static, job.local_type,
+                                 job.asked)
         if why is None:
             names.append(name)
         else:
@@ -115,6 +116,9 @@ def _host_details(why, h, q, job, select, mem):
     """What the host had against what the job (or its queue) wanted."""
     if why == core.R_HOST_QUEUE:
         return [_d("host", h.name, "one of " + " ".join(q.hosts or ()))]
+    if why == core.R_NOT_ASKED:
+        return [_d("host", h.name,
+                   "one of -m " + " ".join(sorted(job.asked.levels)))]
     if why in (core.R_HOST_UNAVAIL, core.R_HOST_CLOSED, exclusive.R_RUNNING):
         return [_d("status", h.status, "ok")]
     if why == core.R_QUEUE_RESREQ:

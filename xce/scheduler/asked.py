@@ -1,0 +1,106 @@
+"""bsub -m "host_list": the hosts a job may run on, and which it prefers.
+
+Each word is a host or host group name, optionally followed by ``+`` and a
+preference level (``+`` alone is level 1, no ``+`` level 0), or the keyword
+``others`` (every host not named, at its own level).  Higher levels are
+tried first; hosts of one level keep the scheduler's usual order.  A host
+that is neither named nor covered by ``others`` is not used, with LSF's
+per-host reason.  Pure: parsing here checks the syntax only; the controller
+checks the names against the configuration and expands the groups.
+"""
+
+import re
+
+R_NOT_ASKED = "Not specified in job submission"
+OTHERS = "others"
+
+_WORD = re.compile(r"(?P<name>[^\s+!@]+)(?:\+(?P<level>\d*))?")
+
+
+class BadHostList(ValueError):
+    """``str()`` is bsub's message before ". Job not submitted."."""
+
+
+def parse(words):
+    """[(name, level)] of the words of -m, in order; BadHostList when a
+    word is malformed.  First execution host marks (``!``) and remote
+    clusters (``@``) are refused rather than ignored."""
+    out = []
+    for word in words:
+        if word.endswith("!"):
+            raise BadHostList(f"{word}: first execution host candidates "
+                              "(!) are not supported by xce")
+        m = _WORD.fullmatch(word)
+        if m is None:
+            raise BadHostList(f"{word}: Bad host name, host group name or "
+                              "cluster name")
+        level = m.group("level")
+        out.append((m.group("name"),
+                    0 if level is None else int(level) if level else 1))
+    if not out:
+        raise BadHostList("Bad host name, host group name or cluster name")
+    if all(name == OTHERS for name, _ in out):
+        # `others` means "the hosts not named": it needs a named one.
+        raise BadHostList(f"{OTHERS}: Bad host name, host group name or "
+                          "cluster name")
+    return out
+
+
+def split(text):
+    """The words of one -m value (several may be given, LSF joins them)."""
+    return text.split() if isinstance(text, str) else \
+        [w for part in text for w in str(part).split()]
+
+
+class AskedHosts:
+    """A job's -m list with its groups expanded: host -> level, and the
+    level of every other host (None: other hosts are not used).  Jobs
+    with the same list share one object, so the scheduler keys its
+    per-pass candidate lists and failures by its identity."""
+
+    __slots__ = ("levels", "others", "ranked")
+
+    def __init__(self, levels, others=None):
+        self.levels = dict(levels)
+        self.others = others
+        used = set(self.levels.values())
+        if others is not None:
+            used.add(others)
+        # Only a list with two levels changes the order hosts are tried in.
+        self.ranked = len(used) > 1
+
+    def allows(self, name):
+        return name in self.levels or self.others is not None
+
+    def level(self, name):
+        found = self.levels.get(name)
+        return self.others if found is None else found
+
+    def __repr__(self):
+        return f"AskedHosts({self.levels!r}, others={self.others!r})"
+
+
+def expand(pairs, hosts, groups):
+    """An AskedHosts from parsed pairs: *hosts* is every host name,
+    *groups* maps a host group to its member host names.  A name named
+    twice keeps its highest level.  Unknown names are the caller's to
+    refuse (see unknown())."""
+    levels, others = {}, None
+    for name, level in pairs:
+        if name == OTHERS:
+            others = level if others is None else max(others, level)
+            continue
+        members = groups.get(name, [name] if name in hosts else [])
+        for member in members:
+            if member in hosts:
+                levels[member] = max(level, levels.get(member, level))
+    return AskedHosts(levels, others)
+
+
+def unknown(pairs, hosts, groups):
+    """The position of the first name that is neither a host, a host
+    group nor others; None when every name is known."""
+    for pos, (name, _) in enumerate(pairs):
+        if name != OTHERS and name not in hosts and name not in groups:
+            return pos
+    return None
