@@ -18,6 +18,7 @@ MESSAGES = {
     "QUEUE_USER": "User cannot use the queue",
     "BAD_RESREQ": "Bad resource requirement syntax",
     "BAD_HOST": "Bad host name, host group name or cluster name",
+    "QUEUE_HOST": "Host or host group is not used by the queue",
     "TOO_MANY_PROCS": "Too many processors requested",
     "TOO_FEW_PROCS": "Too few processors requested",
     "BAD_JOB_NAME": "Bad job name",

@@ -19,6 +19,8 @@ def _flag(name, dest, what):
 @click.option("-M", "memlimit", metavar="limit[unit]", help="Memory limit.")
 @click.option("-R", "resreq", multiple=True, metavar="res_req",
               help="Resource requirement (replaces the old one).")
+@click.option("-m", "hosts", metavar="host_list",
+              help="Run only on these hosts or host groups (replaces -m).")
 @click.option("-J", "name", metavar="job_name", help="Job name.")
 @click.option("-o", "stdout", metavar="file", help="Append stdout to file.")
 @click.option("-oo", "stdout_over", metavar="file", help="Write stdout to file.")
@@ -32,6 +34,7 @@ def _flag(name, dest, what):
 @_flag("-Wn", "no_runlimit", "the run limit")
 @_flag("-Mn", "no_memlimit", "the memory limit")
 @_flag("-Rn", "no_resreq", "the resource requirement")
+@_flag("-mn", "no_hosts", "the host list (-m)")
 @_flag("-Jn", "no_name", "the job name")
 @_flag("-on", "no_stdout", "the output file")
 @_flag("-en", "no_stderr", "the error file")

@@ -31,6 +31,8 @@ OPTIONS = [
     Opt("-M", "memlimit", metavar="limit[unit]", help="Memory limit."),
     Opt("-env", "env", metavar="all|none|vars", help="Environment to pass."),
     Opt("-w", "depend", metavar="'dependency_expression'", help="Dependency condition."),
+    Opt("-m", "hosts", metavar='"host_name[+[pref_level]] ..."',
+        help="Run only on these hosts or host groups; +N prefers them (higher first)."),
     Opt("-R", "resreq", multiple=True, metavar="res_req", help="Resource requirement (repeatable)."),
     Opt("-P", "project", metavar="project", help="Project name."),
     Opt("-G", "user_group", metavar="user_group", help="User group the job is charged to."),
@@ -134,6 +136,8 @@ def build_spec(opts, site):
     for key in _NAMED:
         if opts.get(key):
             spec[key] = opts[key]
+    if opts.get("hosts") is not None:
+        spec["asked_hosts"] = sub.parse_hosts(opts["hosts"])
     if opts.get("exclusive"):
         spec["exclusive"] = True
     if opts.get("rerunnable") or opts.get("not_rerunnable"):

@@ -112,6 +112,9 @@ def _request_items(spec):
     depend = spec.get("depend") or spec.get("dependency")
     if depend:
         items.append(f"Dependency Condition <{depend}>")
+    if spec.get("asked_hosts"):
+        items.append("Specified Hosts " + ", ".join(
+            f"<{w}>" for w in spec["asked_hosts"]))
     return items
 
 

@@ -79,6 +79,8 @@ def modify_spec(opts, unit):
         new["user_priority"] = opts["priority"]
     if opts.get("project"):
         new["project"] = opts["project"]
+    if opts.get("hosts") is not None:
+        new["asked_hosts"] = sub.parse_hosts(opts["hosts"])
     if opts.get("resreq"):
         new["resreq"] = list(opts["resreq"])
         merged = _merged_resreq(new["resreq"])
@@ -96,6 +98,7 @@ REMOVALS = {"no_queue": ("queue",), "no_slots": ("nslots",),
             "no_name": ("name",), "no_stdout": ("stdout", "stdout_mode"),
             "no_stderr": ("stderr", "stderr_mode"),
             "no_priority": ("user_priority",), "no_project": ("project",),
+            "no_hosts": ("asked_hosts",),
             "no_resreq": ("resreq", "resreq_merged")}
 
 

@@ -17,6 +17,7 @@ NON_CANDIDATE = frozenset({
     "Closed by LSF administrator",
     "Queue's resource requirements not satisfied",
     "Job's resource requirements not satisfied",
+    "Not specified in job submission",
 })
 
 

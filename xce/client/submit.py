@@ -55,6 +55,18 @@ def parse_slots(value):
     return [lo, hi]
 
 
+def parse_hosts(value):
+    """The words of -m, their syntax checked (the controller checks the
+    names against the configuration and the queue)."""
+    from xce.scheduler import asked
+    words = asked.split(value)
+    try:
+        asked.parse(words)
+    except asked.BadHostList as e:
+        raise SubmitError(str(e))
+    return words
+
+
 def parse_runlimit(value):
     if value is None:
         return None

@@ -3,13 +3,14 @@ decision to the agent's start message."""
 
 import json
 
-from xce.controller import jobreq, limitconf, reserve
+from xce.controller import asked, jobreq, limitconf, reserve
 from xce.model import states
 from xce.model.jobid import show
 from xce.scheduler import depend, exclusive, fairshare, rusage_held
 from xce.scheduler.core import HostView, PendingJob, QueueView
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.limits import Limits
+from xce.scheduler.resreq_common import LOAD_INDICES
 
 
 def snapshot(ctl):
@@ -157,7 +158,8 @@ def _pending(ctl, job, per_task, hosts, epoch):
             array_limit=spec.get("array_limit") if job["idx"] else None,
             project=_project(ctl, spec),
             exclusive=bool(spec.get("exclusive")),
-            runlimit=reserve.runlimit_seconds(spec))
+            runlimit=reserve.runlimit_seconds(spec),
+            asked=asked.view(ctl.cfg, spec.get("asked_hosts")))
         job["_pending"] = (stamp, spec, pj, epoch)
     pj.depend = _depend_state(ctl, job)
     return pj
@@ -205,6 +207,11 @@ def _host_view(ctl, name, unit):
         total = jobreq.kb_to_unit(facts.get("max" + index), unit)
         if total is not None:
             res["max" + index] = res[index] = total
+    # The load indices the agent last reported (a new view each pass, so
+    # select[] and order[] see the latest; the jobs' views need no rebuild).
+    load = facts.get("load")
+    if load:
+        res.update((k, load[k]) for k in LOAD_INDICES if k in load)
     res.update(jobreq.host_resources(hc.resources))
     return HostView(name, host_status(ctl, name), h["max_slots"],
                     jl_u=hc.jl_u, resources=res, mem_total=maxmem)

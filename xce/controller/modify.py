@@ -10,8 +10,8 @@ import json
 
 from xce.controller import joblimits
 from xce.controller.control import select_jobs
-from xce.controller.submit import (Rejected, check_limits, check_slots,
-                                   choose_queue)
+from xce.controller.submit import (Rejected, check_hosts, check_limits,
+                                   check_slots, choose_queue)
 from xce.errors import text
 from xce.model import states
 
@@ -120,6 +120,8 @@ def _bmod_changes(ctl, job, body):
         if "nslots" in new or "nslots" in gone:
             spec.setdefault("nslots", [1, 1])
             check_slots(ctl, q, spec)
+        if "asked_hosts" in new or "queue" in new:
+            check_hosts(ctl, q, spec)
     return new, gone
 
 

@@ -4,7 +4,7 @@ import pwd
 import re
 
 from xce.config.lsf import hostnames
-from xce.controller import jobreq
+from xce.controller import asked, jobreq
 from xce.errors import text
 from xce.model import arrayspec
 from xce.scheduler import depend
@@ -70,6 +70,15 @@ def check_slots(ctl, q, spec):
     capacity = sum(h["max_slots"] for h in usable)
     if capacity and lo > capacity:
         raise Rejected(text("TOO_MANY_PROCS"))
+
+
+def check_hosts(ctl, q, spec):
+    """-m names known hosts or host groups, some of which the queue uses."""
+    words = spec.get("asked_hosts")
+    if words:
+        why = asked.problem(ctl.cfg, q, words)
+        if why is not None:
+            raise Rejected(why)
 
 
 def check_resreq(ctl, q, spec):
@@ -189,6 +198,7 @@ def new_job(ctl, req_uid, spec, now):
         raise Rejected(text("QUEUE_EXCLUSIVE", q.name))
     check_limits(q, spec)
     check_slots(ctl, q, spec)
+    check_hosts(ctl, q, spec)
     jobid = ctl.next_jobid()
     spec["uid"], spec["gid"] = req_uid, gid
     job = dict.fromkeys(JOB_COLUMNS)
