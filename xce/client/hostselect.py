@@ -9,10 +9,7 @@ in LSF_UNIT_FOR_LIMITS, as the numbers of the expression are.
 
 from xce.errors import XceError
 from xce.scheduler import resreq
-from xce.scheduler.resreq_common import ResReqError, unit_power
-
-# Load indices a select[] may compare, as the agent reports them.
-_LOAD = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it")
+from xce.scheduler.resreq_common import LOAD_INDICES, ResReqError, unit_power
 
 
 def _in_unit(kb, unit):
@@ -41,7 +38,7 @@ def resources(host, unit):
         if kb is not None:
             res["max" + name] = res[name] = _in_unit(kb, unit)
     load = host.get("load") or {}
-    res.update((k, load[k]) for k in _LOAD if load.get(k) is not None)
+    res.update((k, load[k]) for k in LOAD_INDICES if load.get(k) is not None)
     res.update(_configured((host.get("conf") or {}).get("resources")))
     return res
 

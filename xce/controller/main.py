@@ -36,6 +36,9 @@ RESCAN = 1.0            # seconds between spool scans without a doorbell
 # The longest a pending job's reasons lag behind (LSF also refreshes them
 # once per scheduling session); passes in between only start jobs.
 REASONS_EVERY = 1.0
+# A load report changes what select[] and order[] see: pending jobs are
+# looked at again, but at most this often (every agent reports every 15 s).
+LOAD_PASS_EVERY = 5.0
 # Request ids are kept while their file could still be re-read after a
 # crash (it is removed right after the commit), with a wide margin.
 REQUEST_ID_KEEP = 3600.0
@@ -80,6 +83,9 @@ class Controller:
         # start (scheduler reasons=False) and leave the others' as they are.
         self.reasons_at = float("-inf")
         self.reasons_stale = False
+        # Set by a load report (reconcile); the time of the last pass.
+        self.load_changed = False
+        self.pass_at = float("-inf")
         self.agents_down = set()    # hosts held down by badmin hshutdown
         self.stopping = False
         self.now = time.time()
@@ -282,7 +288,8 @@ class Controller:
         for host, msgs in inbox:
             reconcile.handle(self, host, msgs)
         hostloss.check(self, self.now)
-        if self.dirty or reserve.due(self) or self._reasons_due():
+        if self.dirty or reserve.due(self) or self._reasons_due() or \
+                self._load_due():
             self._schedule()
         self._host_rows()
         if self.now >= self._next_housekeeping:
@@ -383,8 +390,14 @@ class Controller:
         return self.reasons_stale and \
             self.now - self.reasons_at >= REASONS_EVERY
 
+    def _load_due(self):
+        """New load indices, jobs waiting, and no pass for a while."""
+        return self.load_changed and bool(self.pending_views) and \
+            self.now - self.pass_at >= LOAD_PASS_EVERY
+
     def _schedule(self):
-        self.dirty = False
+        self.dirty = self.load_changed = False
+        self.pass_at = self.now
         every_reason = self.now - self.reasons_at >= REASONS_EVERY
         queues, hosts, pending, arrays, limits = dispatch.snapshot(self)
         dispatch.publish_limit_usage(self, limits)

@@ -101,9 +101,12 @@ def _indices(load):
 
 
 def _load(ctl, host, load):
-    """The agent's periodic load report: kept for lsload and bhosts -l.
-    Only the host row's load column changes, so it costs one update."""
+    """The agent's periodic load report: kept for lsload and bhosts -l,
+    and for the next pass's host view (select[], order[]).  Only the host
+    row's load column changes, so it costs one update; the pending jobs'
+    views stay as they are (no view_epoch bump)."""
     load = ctl.hosts[host]["facts"]["load"] = _indices(load)
+    ctl.load_changed = True
     ctl.store.execute("UPDATE hosts SET load=? WHERE name=?",
                       (json.dumps(load), host))
 

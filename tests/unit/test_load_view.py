@@ -1,0 +1,64 @@
+"""Load reports and the scheduler's host view: the indices an agent last
+reported are what select[] and order[] read in the next pass, and a
+report changes neither the pending jobs' views (no view epoch bump) nor
+anything but the host's load; it asks for a pass, at most every
+LOAD_PASS_EVERY seconds while jobs wait."""
+
+from types import SimpleNamespace
+
+from xce.config.model import HostConf
+from xce.controller import dispatch, main, reconcile
+from xce.scheduler import resreq
+
+
+class _Store:
+    def __init__(self):
+        self.updates = []
+
+    def execute(self, sql, args=()):
+        self.updates.append((sql, args))
+
+
+def _ctl():
+    host = {"conf": HostConf("h1", type="X86_64"), "facts": {"maxmem": 4096},
+            "max_slots": 4, "adm_closed": False, "seen": True}
+    return SimpleNamespace(
+        hosts={"h1": host}, links={"h1": SimpleNamespace(connected=True)},
+        excl_hosts=set(), store=_Store(), view_epoch=7, load_changed=False)
+
+
+LOAD = {"r15s": 0.5, "r1m": 1.25, "r15m": 2.0, "ut": 0.3, "pg": 4.0,
+        "io": 10.0, "ls": 2, "it": 30, "tmp": 900.0, "swp": 10.0,
+        "mem": 512.0, "bogus": 1}
+
+
+def test_a_load_report_reaches_the_next_host_view_only():
+    ctl = _ctl()
+    before = dispatch._host_view(ctl, "h1", "MB").resources
+    assert "r1m" not in before
+    reconcile.handle(ctl, "h1", [{"op": "load", "load": LOAD}])
+    assert ctl.view_epoch == 7          # pending jobs' views stand
+    assert ctl.load_changed is True
+    assert len(ctl.store.updates) == 1  # the host row's load column
+    res = dispatch._host_view(ctl, "h1", "MB").resources
+    assert {k: res[k] for k in ("r15s", "r1m", "r15m", "ut", "pg", "io",
+                                "ls", "it")} == {
+        "r15s": 0.5, "r1m": 1.25, "r15m": 2.0, "ut": 0.3, "pg": 4.0,
+        "io": 10.0, "ls": 2.0, "it": 30.0}
+    # mem stays what is left to reserve (maxmem here), not the free memory.
+    assert res["mem"] == 4.0 and "bogus" not in res
+    assert resreq.parse("select[r1m<2 && ut<0.5]").select.matches(res)
+    assert not resreq.parse("select[ut>2]").select.matches(res)
+
+
+def test_a_load_report_asks_for_a_pass_at_most_every_few_seconds():
+    ctl = SimpleNamespace(load_changed=True, pending_views={(1, 0): None},
+                          now=100.0, pass_at=100.0 - main.LOAD_PASS_EVERY)
+    due = main.Controller._load_due
+    assert due(ctl)
+    ctl.pass_at = 99.0
+    assert not due(ctl)                 # a pass just ran
+    ctl.pass_at, ctl.pending_views = 0.0, {}
+    assert not due(ctl)                 # nothing waits
+    ctl.pending_views, ctl.load_changed = {(1, 0): None}, False
+    assert not due(ctl)                 # nothing new
