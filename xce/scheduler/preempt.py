@@ -1,4 +1,5 @@
-"""Queue-based preemption: lsb.queues PREEMPTION = PREEMPTIVE[...] PREEMPTABLE[...].
+"""Queue-based preemption: lsb.queues PREEMPTION = PREEMPTIVE[...] and/or
+PREEMPTABLE[...].
 
 A pending job of a preemptive queue that finds no free slots may take the
 slots of running jobs of queues it may preempt: those jobs are suspended
