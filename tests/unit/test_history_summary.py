@@ -66,3 +66,11 @@ def test_usage_events_are_not_read_for_the_table(tmp_path):
     assert [kind for _, kind, *_ in steps] == [
         "SUBMIT", "STATUS", "START", "STATUS", "STATUS", "FINISH"]
     assert steps[0][3] == 1 and steps[-1][4] == 133.7
+
+
+def test_events_decoded_in_one_go_or_each_alone_when_one_is_bad():
+    texts = ['{"a":1}', None, '[1]', '{"b":"x,y"}']
+    assert history._decode_all(texts) == [{"a": 1}, {}, {}, {"b": "x,y"}]
+    # A broken row (or one that would split into two) is read alone.
+    for bad in ('{"a":', '1,2'):
+        assert history._decode_all(['{"a":1}', bad]) == [{"a": 1}, {}]

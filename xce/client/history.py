@@ -89,13 +89,27 @@ SUMMARY_COLUMNS = ("jobid", "idx", "stat", "user", "queue", "name",
 def histories(reader, rows):
     """[(row, [(time, kind, data), ...])] with each job's events, oldest first."""
     found = reader.job_events((r["jobid"], r["idx"]) for r in rows)
+    datas = iter(_decode_all([data for raw in found.values()
+                              for _, _, data in raw]))
+    decoded = {key: [(t, kind, next(datas)) for t, kind, _ in raw]
+               for key, raw in found.items()}
     out = []
     for row in rows:
-        raw = found.get((row["jobid"], row["idx"]))
-        events = [(t, kind, _decode(data)) for t, kind, data in raw] \
-            if raw else rebuilt_events(row)
-        out.append((row, events))
+        events = decoded.get((row["jobid"], row["idx"]))
+        out.append((row, events or rebuilt_events(row)))
     return out
+
+
+def _decode_all(texts):
+    """The events' JSON objects, parsed as one array: one call instead of
+    one per event (which cost most of ``bhist -l -a`` at 100,000 jobs)."""
+    try:
+        values = json.loads("[" + ",".join(t or "{}" for t in texts) + "]")
+    except ValueError:
+        values = None
+    if values is None or len(values) != len(texts):
+        return [_decode(t) for t in texts]      # one bad row: each alone
+    return [v if isinstance(v, dict) else {} for v in values]
 
 
 def _decode(data):
