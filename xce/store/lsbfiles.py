@@ -84,7 +84,7 @@ class EventFiles:
             errors="replace")
         state = LogState.parse(text)
         events = self.dir / EVENTS
-        fresh = not events.exists() or events.stat().st_size == 0
+        fresh = _size(events) == 0
         if state is None:
             state = self._first_state(fresh, now)
         elif state.events_size < 0:         # a position alone: older xce
@@ -95,8 +95,7 @@ class EventFiles:
         for name, size in ((EVENTS, state.events_size),
                            (ACCT, state.acct_size)):
             _cut(self.dir / name, size)
-        if fresh and state.events_size <= 0:
-            _cut(events, 0)
+        if _size(events) == 0:
             events.write_text(lsbrotate.HEADER)
         state.events_size = _size(events)
         state.acct_size = _size(self.dir / ACCT)
@@ -221,7 +220,7 @@ def records(row, events, acct, db=None):
 
 def _job_new(job, data, jobid, idx, db):
     spec = spec_of(job)
-    asked = spec.get("hosts") or []
+    asked = spec.get("asked_hosts") or spec.get("hosts") or []   # bsub -m
     if isinstance(asked, str):
         asked = asked.split()
     lo, hi = (spec.get("nslots") or [1, 1])[:2]
