@@ -4,7 +4,8 @@
 # apt index is refreshed at most once per run (only if something is missing).
 set -eu
 
-PKGS="openssh-server iproute2 util-linux procps passwd groff-base"
+# time: GNU time measures each job's peak memory (xce-agent(8)).
+PKGS="openssh-server iproute2 util-linux procps passwd groff-base time"
 
 missing=""
 for p in $PKGS; do

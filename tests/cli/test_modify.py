@@ -322,4 +322,5 @@ def test_bmod_w_of_a_finished_job_is_refused(cluster):
     cluster.wait_stat(jobid, "DONE")
     r = cmd(cluster, "bmod", "-W", "5", str(jobid))
     assert (r.rc, r.out) == (255, ""), r
-    assert r.err == f"Job <{jobid}>: Job has already finished\n", r
+    assert r.err == (f"Job <{jobid}>: Job has already finished. "
+                     "Job not modified.\n"), r

@@ -20,16 +20,22 @@ log = logging.getLogger("xce.agent")
 
 SAMPLE_INTERVAL = 2.0       # seconds between usage samples of running jobs
 ADOPTED_POLL = 0.5          # how often to look at jobs that are not our children
+GROUP_RETRY = 0.02          # a signal before the job's session exists waits
 
 
 class Running:
     """A job this agent started (or adopted after a restart)."""
 
-    def __init__(self, key, msg, prefix, pid, ptime, child):
+    def __init__(self, key, msg, prefix, pid, ptime, child, measured=False):
         # prefix: the path the job's files share (.hosts, .job, .pid,
         # .status, ...), in its user's own directory.
         self.key, self.msg, self.prefix = key, msg, prefix
         self.pid, self.ptime, self.child = pid, ptime, child
+        # The job's process group and session.  The spawned process itself,
+        # unless it is GNU time measuring the job (spawn.measured_argv):
+        # then its child, learnt from the wrapper's .pid file (_group).
+        self.measured = measured
+        self.group = None if measured else pid
         self.start_time = msg.get("start_time") or time.time()
         self.reason = None          # exit reason once the agent kills it
         self.max_mem = 0
@@ -48,6 +54,9 @@ class JobTable:
         self.jobs_dir = workdir / "jobs"
         self.jobs_dir.mkdir(parents=True, exist_ok=True)
         os.chmod(self.jobs_dir, 0o711)
+        # Where GNU time writes each job's peak: the agent's, not the user's.
+        self.peak_dir = workdir / "peak"
+        self.peak_dir.mkdir(mode=0o700, exist_ok=True)
         self.output_dir = output_dir
         self.now = now
         self.journal = Journal(workdir / "journal")
@@ -141,14 +150,32 @@ class JobTable:
                                   msg.get("stderr_mode", "a"),
                                   "" if msg.get("jobfile") else
                                   msg["command"], msg.get("args") or ())
+        if spawn.MEASURED:
+            _remove(self._peak_path(key))
+            argv = spawn.measured_argv(argv, self._peak_path(key))
         pid = spawn.spawn(argv, env)
         msg["start_time"] = self.now()
-        job = Running(key, msg, prefix, pid, procs.start_ticks(pid), True)
+        job = Running(key, msg, prefix, pid, procs.start_ticks(pid), True,
+                      spawn.MEASURED)
         job.spawn_peak = procs.own_peak_kb()
         self.journal.append("pid", key, pid=pid, ptime=job.ptime,
                             start_time=msg["start_time"], stdout=stdout,
-                            home=home)
+                            home=home, measured=job.measured)
         self._track(job)
+
+    def _peak_path(self, key):
+        return str(self.peak_dir / f"{key[0]}.{key[1]}.{key[2]}")
+
+    def _group(self, job):
+        """The job's process group (and session), once known.  Under GNU
+        time it is the wrapper, which writes its pid first thing; the file
+        is the user's, so the pid counts only if it leads a session and
+        its parent is our time process."""
+        if job.group is None:
+            pid = procs.read_small_int(job.prefix + ".pid")
+            if pid and procs.leads_session_under(pid, job.pid):
+                job.group = pid
+        return job.group
 
     def _default_output(self, msg):
         """No -o: the output stays under the spool, in the user's own directory."""
@@ -231,8 +258,14 @@ class JobTable:
         self._send(job, sig)
 
     def _send(self, job, sig):
+        group = self._group(job)
+        if group is None:
+            # Spawned but not yet in its session (a few ms): try again.
+            if procs.alive(job.pid, job.ptime):
+                self.at(self.now() + GROUP_RETRY, "signal", job.key, sig)
+            return
         try:
-            os.killpg(job.pid, sig)
+            os.killpg(group, sig)
         except ProcessLookupError:
             pass
 
@@ -264,7 +297,8 @@ class JobTable:
         """One /proc pass: usage of every running job (with the blaunch
         tasks it has here, from *tasks*), memory limits; the tasks of jobs
         that run elsewhere report theirs."""
-        sids = [j.pid for j in self.running.values()]
+        groups = {j.key: self._group(j) for j in self.running.values()}
+        sids = [g for g in groups.values() if g]
         if tasks is not None:
             sids += tasks.sessions()
         if not sids:
@@ -273,7 +307,7 @@ class JobTable:
         if tasks is not None:
             tasks.report_usage(usage, self.running)
         for job in list(self.running.values()):
-            u = usage.get(job.pid)
+            u = usage.get(groups.get(job.key))
             if tasks is not None:
                 u = tasks.add_to(job.key, u, usage)
             if not u or not u["nprocs"]:
@@ -330,7 +364,8 @@ class JobTable:
         if job is not None and os.path.exists(job.prefix + ".failed"):
             reason = "TERM_CWD_NOTEXIST"
         end = self.now()
-        peak = _final_peak(job, usage) if job is not None else 0
+        peak = _final_peak(job, usage, self._peak_path(key)) \
+            if job is not None else 0
         result = {
             "stat": "DONE" if code == 0 else "EXIT", "exit_code": code,
             "reason": reason or (job.reason if job else None),
@@ -378,6 +413,7 @@ class JobTable:
             return
         self.journal.append("ack", key)
         _remove_files(rec["dir"])
+        _remove(self._peak_path(key))
         self.journal.compact()
 
     # -- after a restart -----------------------------------------------------
@@ -393,7 +429,8 @@ class JobTable:
                         if k in rec})
             prefix = rec["dir"]
             pid = rec.get("pid") or _read_int(prefix + ".pid")
-            job = Running(key, msg, prefix, pid, rec.get("ptime"), False)
+            job = Running(key, msg, prefix, pid, rec.get("ptime"), False,
+                          bool(rec.get("measured") and rec.get("pid")))
             if pid and procs.alive(pid, job.ptime):
                 log.info("job %s: re-adopted running pid %s", key, pid)
                 self._track(job)
@@ -447,11 +484,12 @@ def _append_own(out, text, jobid):
                     jobid, out, e)
 
 
-def _final_peak(job, usage):
+def _final_peak(job, usage, measured_path):
     """The job's peak RSS in KB: the largest of its /proc samples, its
-    wrapper's ru_maxrss when that is its own, and what the wrapper wrote
-    at its end (so a job shorter than a sample interval has one too)."""
+    wrapper's ru_maxrss when that is its own, and what GNU time or the
+    wrapper wrote at its end (so a job shorter than a sample has one too)."""
     return max(job.max_mem, usage.get("peak", 0),
+               procs.read_peak_file(measured_path) if job.measured else 0,
                procs.read_peak_file(job.prefix + ".peak"))
 
 
@@ -478,8 +516,12 @@ JOB_FILES = (".hosts", ".job", ".pid", ".status", ".failed", ".report",
 
 def _remove_files(prefix):
     for ext in JOB_FILES:
-        try:
-            os.unlink(prefix + ext)
-        except FileNotFoundError:
-            pass
+        _remove(prefix + ext)
+
+
+def _remove(path):
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 

@@ -35,6 +35,13 @@ def alive(pid, ticks):
     return ticks is None or int(fields[19]) == ticks
 
 
+def leads_session_under(pid, parent):
+    """True if *pid* is a live session leader whose parent is *parent*."""
+    fields = _stat_fields(pid)
+    return bool(fields) and fields[0] != b"Z" and \
+        int(fields[1]) == parent and int(fields[3]) == pid
+
+
 def sample_sessions(sids):
     """sid -> {cpu seconds, rss KB, nprocs, pids} for the given sessions."""
     usage = {sid: {"cpu": 0.0, "rss": 0, "nprocs": 0, "pids": []}
