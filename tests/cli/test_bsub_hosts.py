@@ -128,3 +128,22 @@ def test_bmod_m_refuses_bad_names_and_keeps_the_job(three):
     assert r.err == ("nosuch: Bad host name, host group name or cluster "
                      "name. Job not modified.\n"), r
     assert "Specified Hosts <vh000>" in _long(three, waiting)
+
+
+def test_bswitch_to_a_queue_using_none_of_the_hosts_is_refused(three):
+    waiting = three.submit("-H", "-m", "pair", "sleep", "60")
+    r = three.run("bswitch", "first", str(waiting))
+    assert (r.rc, r.out) == (255, ""), r
+    assert r.err == "first: Host or host group is not used by the queue\n"
+    assert three.run("bjobs", "-noheader", "-o", "queue",
+                     str(waiting)).out.strip() == "normal"
+
+
+def test_lsb_events_job_new_records_the_asked_hosts(three):
+    jobid = three.submit("-H", "-m", "vh000 pair+2", "sleep", "60")
+    events = three.spool / "testclu" / "logdir" / "lsb.events"
+    line = wait_for(lambda: events.exists() and next(
+        (l for l in events.read_text().splitlines()
+         if l.startswith('"JOB_NEW"') and f" {jobid} " in l), None),
+        what="the JOB_NEW record")
+    assert ' 2 "vh000" "pair+2" ' in line, line

@@ -153,7 +153,12 @@ def _switch_one(ctl, user, job, dest):
         return str(e), True
     if job["stat"] in states.RUNNING and q.hosts is not None and \
             not set((job["exec_hosts"] or "").split()) <= set(q.hosts):
-        return text("Host or host group is not used by the queue", dest), True
+        return text("QUEUE_HOST", dest), True
+    if job["stat"] in states.PENDING and spec.get("asked_hosts"):
+        try:
+            check_hosts(ctl, q, spec)   # -m: the new queue must use some
+        except Rejected:
+            return text("QUEUE_HOST", dest), True
     ctl.emit("SWITCH", job, queue=dest, by=user,
              runlimit=spec.get("runlimit"), memlimit=spec.get("memlimit"))
     return None, False
