@@ -157,3 +157,16 @@ def test_select_over_load_indices_is_checked_per_host():
     assert out.dispatch == [((1, 0), ["b"])]
     assert out.reasons[(2, 0)] == [
         ["Job's resource requirements not satisfied", ["a", "b"]]]
+
+
+def test_xce_explain_says_which_hosts_the_list_names():
+    from xce.scheduler.trace import Tracer
+    hosts = _hosts(("a", 4, 0, {}), ("b", 4, 0, {}))
+    job = _job(1, AskedHosts({"b": 0}))
+    tracer = Tracer([(1, 0)])
+    out = schedule([QueueView("normal", 30)], hosts, [job], trace=tracer)
+    rows = {r["host"]: r for r in out.traces[(1, 0)]["hosts"]}
+    assert rows["a"]["reason"] == R_NOT_ASKED
+    assert rows["a"]["details"] == [
+        {"what": "host", "had": "a", "wanted": "one of -m b"}]
+    assert rows["b"]["usable"] and out.dispatch == [((1, 0), ["b"])]
