@@ -274,3 +274,17 @@ def test_readopted_tasks_still_die_with_bkill(jobs, blclu):
     for host, pid in tasks:
         wait_for(lambda: not _alive(pid), timeout=20,
                  what=f"the task on {host} to die")
+
+
+def test_a_task_exit_while_the_controller_is_down_reaches_blaunch(jobs, blclu):
+    jobid = _job(jobs)
+    tasks = _all_tasks(jobs, jobid)
+    blclu.kill_controller()
+    jobs.release(jobid, 4)
+    # The tasks end with nobody to tell: their agents keep the exits.
+    for host, pid in tasks:
+        wait_for(lambda: not _alive(pid), timeout=20,
+                 what=f"the task on {host} to end")
+    blclu.start()
+    assert jobs.wait_finished(jobid)[0] == "DONE"
+    assert (jobs.work / f"{jobid}.rc").read_text().strip() == "blaunch=4"

@@ -24,14 +24,17 @@ def test_task_records_outlive_the_agent_and_compaction(tmp_path):
     j = Journal(tmp_path / "journal")
     _journal_task(j, 101, tmp_path / "a")
     _journal_task(j, 102, tmp_path / "b")
-    j.end_task(101)
+    j.end_task(101, KEY, "7.0.2.r1.0", {"op": "task_exit"})
     j.flush()
     again = Journal(tmp_path / "journal")
     assert list(again.tasks) == [102]
+    assert list(again.task_done) == ["7.0.2.r1.0"]
     assert again.jobs == {}         # tasks are no jobs here
     again._dead = 1000              # as after 1000 acknowledged jobs
     again.compact()
-    assert list(Journal(tmp_path / "journal").tasks) == [102]
+    compacted = Journal(tmp_path / "journal")
+    assert list(compacted.tasks) == [102]
+    assert list(compacted.task_done) == ["7.0.2.r1.0"]
 
 
 def test_a_task_that_ended_while_the_agent_was_down_is_reported(tmp_path):
@@ -82,3 +85,20 @@ def test_a_reused_pid_is_not_taken_for_the_task(tmp_path):
     TaskTable(out, lambda: 0.0, Journal(tmp_path / "journal")).recover()
     assert [(m["op"], m["exit_code"]) for m in out] == \
         [("task_exit", 128 + signal.SIGKILL)]
+
+
+def test_an_exit_is_kept_until_the_controller_acknowledges_it(tmp_path):
+    status = tmp_path / "st"
+    status.write_text("6\n")
+    j = Journal(tmp_path / "journal")
+    _journal_task(j, 999999, status)
+    out = []
+    table = TaskTable(out, lambda: 0.0, Journal(tmp_path / "journal"))
+    table.recover()
+    # Not acknowledged: a restarted agent sends it again at its hello.
+    again = TaskTable([], lambda: 0.0, Journal(tmp_path / "journal"))
+    assert [m["exit_code"] for m in again.hello_exits()] == [6]
+    again.acked(out[0])
+    again.journal.flush()
+    assert TaskTable([], lambda: 0.0,
+                     Journal(tmp_path / "journal")).hello_exits() == []

@@ -4,8 +4,9 @@ Append-only JSON lines, handed to the kernel (flush) before a job is
 spawned and before its exit is reported, so a restarted agent neither starts
 a job twice nor loses an exit status.  Records of jobs the controller has
 acknowledged are dropped when the file is compacted.  The blaunch tasks
-running here have records too (``task``, ``task_end``, by pid), so that a
-restarted agent re-adopts them.
+running here have records too (``task``, ``task_end``, ``task_ack``), so
+that a restarted agent re-adopts them and no task's exit is lost before the
+controller has it.
 
 Why flush and not fsync on that path: the page cache survives the agent's
 own crash (kill -9), which is what invariant 4 is about.  An fsync guards
@@ -28,6 +29,9 @@ class Journal:
         self.path = path
         self.jobs = {}          # (job, idx, attempt) -> record dict
         self.tasks = {}         # pid of a live blaunch task -> record dict
+        # Ended tasks whose exit the controller has not acknowledged yet:
+        # task id (xce.agent.tasks.tid) -> task_end record.
+        self.task_done = {}
         self._dead = 0
         self._dirty = False         # records not yet handed to the kernel
         self.unsynced_since = None  # first record not yet fsynced (monotonic)
@@ -55,6 +59,10 @@ class Journal:
             return
         if kind == "task_end":
             self.tasks.pop(rec["pid"], None)
+            self.task_done[rec["tid"]] = rec
+            return
+        if kind == "task_ack":
+            self.task_done.pop(rec["tid"], None)
             return
         if kind == "start":
             self.jobs[key] = {"msg": rec["msg"], "dir": rec["dir"]}
@@ -77,8 +85,13 @@ class Journal:
         """A blaunch task spawned here (see xce.agent.tasks)."""
         self.append("task", key, pid=pid, **fields)
 
-    def end_task(self, pid):
-        self.append("task_end", (0, 0, 0), pid=pid)
+    def end_task(self, pid, key, tid, report):
+        """The task ended; *report* is its task_exit, kept until acked."""
+        self.append("task_end", key, pid=pid, tid=tid, report=report)
+
+    def ack_task(self, tid):
+        if tid in self.task_done:
+            self.append("task_ack", (0, 0, 0), tid=tid)
 
     def flush(self):
         """Hand every record so far to the kernel: they survive the
@@ -120,7 +133,7 @@ class Journal:
                 elif rest:
                     f.write(json.dumps(dict(rest, t="pid", key=list(key)))
                             + "\n")
-            for rec in self.tasks.values():
+            for rec in [*self.tasks.values(), *self.task_done.values()]:
                 f.write(json.dumps(rec) + "\n")
             f.flush()
             os.fsync(f.fileno())

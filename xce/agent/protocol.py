@@ -7,7 +7,9 @@ a report from a stale copy of a requeued job is recognised and ignored.
 import json
 
 # 2: the controller may send "limits" (bmod -W/-M of a running job).
-VERSION = 2
+# 3: it acknowledges each task_exit ("task_ack"); the hello lists running
+#    tasks and unacknowledged task exits.
+VERSION = 3
 MAX_LINE = 64 * 1024 * 1024
 
 

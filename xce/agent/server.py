@@ -154,7 +154,8 @@ class AgentServer:
                 "pid": os.getpid(), "facts": hostinfo.facts(),
                 "load": self.load,
                 "jobs": self.table.hello_jobs(),
-                "tasks": self.tasks.hello_tasks()}
+                "tasks": self.tasks.hello_tasks(),
+                "task_exits": self.tasks.hello_exits()}
 
     def _drop(self, why):
         log.info("controller connection closed: %s", why)
@@ -194,6 +195,8 @@ class AgentServer:
                     self.tasks.kill_job(msg)
                 elif op == "limits":
                     self.table.set_limits(msg)
+                elif op == "task_ack":
+                    self.tasks.acked(msg)
                 elif op == "ack":
                     self.table.acked(msg)
                 elif op == "ping":

@@ -109,16 +109,25 @@ class TaskTable:
         acc = self.usage.get(task.key)
         if acc is not None:
             acc["cpu"] += max(cpu, task.cpu)
+        report = self._report(task.key, task.msg, code, max(cpu, task.cpu))
         if self.journal is not None:
-            self.journal.end_task(task.pid)
+            # Kept until the controller acknowledges it (task_ack): an
+            # exit that finds no controller is sent again at the hello.
+            self.journal.end_task(task.pid, task.key, tid(report), report)
         _unlink(task.status)
-        self._report(task.key, task.msg, code, max(cpu, task.cpu))
 
     def _report(self, key, msg, code, cpu):
-        self.outbox.append({"op": "task_exit", "job": key[0], "idx": key[1],
-                            "attempt": key[2], "task": msg.get("task"),
-                            "n": msg.get("n"), "exit_code": code,
-                            "cpu_time": round(cpu, 3)})
+        report = {"op": "task_exit", "job": key[0], "idx": key[1],
+                  "attempt": key[2], "task": msg.get("task"),
+                  "n": msg.get("n"), "exit_code": code,
+                  "cpu_time": round(cpu, 3)}
+        self.outbox.append(report)
+        return report
+
+    def acked(self, msg):
+        """The controller has recorded a task's exit."""
+        if self.journal is not None:
+            self.journal.ack_task(tid(msg))
 
     # -- after a restart ---------------------------------------------------
     def recover(self):
@@ -152,6 +161,12 @@ class TaskTable:
         return [{"job": t.key[0], "idx": t.key[1], "attempt": t.key[2],
                  "pid": t.pid, "task": t.msg.get("task"), "n": t.msg.get("n")}
                 for t in self.by_pid.values()]
+
+    def hello_exits(self):
+        """Task exits the controller has not acknowledged, sent again."""
+        if self.journal is None:
+            return []
+        return [rec["report"] for rec in self.journal.task_done.values()]
 
     # -- usage -------------------------------------------------------------
     def sessions(self):
@@ -235,6 +250,12 @@ class TaskTable:
         while self.timers and self.timers[0][0] <= now:
             _, _, action, pid, arg = heapq.heappop(self.timers)
             getattr(self, "_timer_" + action)(pid, arg)
+
+
+def tid(msg):
+    """One task of one attempt: what a task_exit and its ack share."""
+    return f"{msg['job']}.{msg.get('idx', 0)}.{msg['attempt']}." \
+        f"{msg.get('task')}.{msg.get('n')}"
 
 
 def _slim(msg):

@@ -64,12 +64,18 @@ def _task_message(job, doc, argv, n):
     return msg
 
 
-def task_exit(ctl, host, msg):
-    """An agent's report that a task ended; a stale attempt's is dropped."""
+def task_exit(ctl, host, msg, again=False):
+    """An agent's report that a task ended, acknowledged so that the agent
+    forgets it; a stale attempt's is dropped, and one sent *again* (at a
+    hello) is recorded only if it was not already."""
+    ctl.links[host].queue({"op": "task_ack", **{
+        k: msg.get(k) for k in ("job", "idx", "attempt", "task", "n")}})
     job = ctl.jobs.get((int(msg["job"]), int(msg.get("idx", 0))))
     if job is None or job["attempt"] != msg["attempt"]:
         log.info("ignoring a stale task report of job %s attempt %s",
                  msg["job"], msg["attempt"])
+        return
+    if again and _recorded(ctl, job, msg):
         return
     ctl.store.event(ctl.now, "TASK_EXIT", job["jobid"], job["idx"],
                     task=msg["task"], n=msg.get("n"), host=host,
@@ -86,6 +92,22 @@ def task_usage(ctl, host, msg):
     cpu, mem = jobusage.report(ctl, job, host, msg.get("cpu_time"),
                                msg.get("mem"))
     ctl.emit("USAGE", job, cpu_time=cpu, max_mem=mem)
+
+
+def _recorded(ctl, job, msg):
+    return ctl.store.db.execute(
+        "SELECT 1 FROM events WHERE jobid=? AND idx=? AND kind='TASK_EXIT' "
+        "AND json_extract(data, '$.task')=? AND json_extract(data, '$.n')=? "
+        "LIMIT 1", (job["jobid"], job["idx"], msg.get("task"),
+                    msg.get("n"))).fetchone() is not None
+
+
+def hello(ctl, host, msg):
+    """What an agent's hello says of its tasks: exits the controller may
+    have missed, and tasks of jobs that are over."""
+    for report in msg.get("task_exits") or []:
+        task_exit(ctl, host, report, again=True)
+    fence_tasks(ctl, host, msg.get("tasks") or [])
 
 
 def fence_tasks(ctl, host, tasks):

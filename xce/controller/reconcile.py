@@ -82,7 +82,7 @@ def _hello(ctl, host, msg):
         elif entry["state"] == "running":
             _started(ctl, host, entry)
     hostloss.zombies_unknown_to(ctl, host, known)
-    blaunch.fence_tasks(ctl, host, msg.get("tasks") or [])
+    blaunch.hello(ctl, host, msg)
     # Dispatched here but never heard of by the agent: the start was lost
     # when the controller stopped before sending it.  Send it again.
     for job in list(ctl.jobs.values()):
