@@ -2,9 +2,12 @@
 takes the peak RSS of the job's processes when it reaps the job, not only
 from its /proc samples (every two seconds)."""
 
+import os
 import re
 
 import pytest
+
+from tests.lib.xcecluster import _alive, wait_for
 
 
 def _max_mem_mb(cluster, jobid):
@@ -38,3 +41,26 @@ def test_the_final_figure_is_the_jobs_own_peak(cluster, mb):
     assert mb <= got < mb + 40, got
     r = cluster.run("bjobs", "-noheader", "-o", "max_mem", str(jobid))
     assert r.rc == 0 and r.out.strip() != "-", r
+
+
+def test_a_running_jobs_pgid_is_its_own_process_group(cluster):
+    """The agent may run a measuring process above the job: bjobs -l still
+    names the job's own process group, whose processes are listed."""
+    jobid = cluster.submit("sleep 60")
+    cluster.wait_stat(jobid, "RUN")
+    found = wait_for(lambda: list(cluster.spool.glob(
+        f"agents/*/jobs/*/{jobid}.0.*.pid")), what="the job's pid file")
+    leader = int(found[0].read_text())
+
+    def pgid_line():
+        r = cluster.run("bjobs", "-l", str(jobid))
+        lines = [x for x in r.out.splitlines() if "PGID:" in x]
+        return lines and lines[0]
+    line = wait_for(lambda: pgid_line() and
+                    f"PGID: {leader};" in pgid_line() and pgid_line(),
+                    timeout=20, what="the job's PGID in bjobs -l")
+    pids = [int(p) for p in line.split("PIDs:")[1].split()]
+    assert leader in pids
+    assert all(os.getpgid(p) == leader for p in pids if _alive(p))
+    assert cluster.run("bkill", str(jobid)).rc == 0
+    cluster.wait_stat(jobid, "EXIT")

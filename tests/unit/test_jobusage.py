@@ -40,3 +40,16 @@ def test_the_final_figures_add_the_other_hosts_and_forget_the_job():
     jobusage.report(ctl, job, "h3", 0.5, 50)
     assert jobusage.at_finish(ctl, job, 1.2, 120) == (3.7, 300)
     assert jobusage.at_finish(ctl, job, 1.2, None) == (1.2, 300)
+
+
+def test_parts_of_jobs_that_ended_without_a_report_are_swept():
+    ctl = _ctl()
+    ctl.jobs = {}
+    for n in range(jobusage.PURGE_EVERY - 1):
+        job = dict(_job(), jobid=n)
+        ctl.jobs[(n, 0)] = job
+        jobusage.report(ctl, job, "h2", 1.0, 1)
+    live = ctl.jobs[(0, 0)]
+    ctl.jobs = {(0, 0): live}           # the others were removed (bkill -r)
+    jobusage.report(ctl, dict(_job(), jobid=10 ** 6), "h2", 1.0, 1)
+    assert set(ctl._usage_parts) == {(0, 0), (10 ** 6, 0)}

@@ -175,6 +175,8 @@ class JobTable:
             pid = procs.read_small_int(job.prefix + ".pid")
             if pid and procs.leads_session_under(pid, job.pid):
                 job.group = pid
+                # The controller shows the group as the job's PGID.
+                self.outbox.append(self._started_msg(job))
         return job.group
 
     def _default_output(self, msg):
@@ -225,7 +227,7 @@ class JobTable:
 
     def _started_msg(self, job):
         return {"op": "started", "job": job.key[0], "idx": job.key[1],
-                "attempt": job.key[2], "pid": job.pid,
+                "attempt": job.key[2], "pid": job.group or job.pid,
                 "start_time": job.start_time, "stdout": job.msg["stdout"]}
 
     # -- signals -----------------------------------------------------------
@@ -449,7 +451,7 @@ class JobTable:
                 entry.update(state="finished", result=rec["result"])
             elif key in self.running:
                 j = self.running[key]
-                entry.update(state="running", pid=j.pid,
+                entry.update(state="running", pid=j.group or j.pid,
                              start_time=j.start_time, stdout=j.msg["stdout"])
             else:
                 entry.update(state="starting")

@@ -9,6 +9,7 @@ down meanwhile.
 """
 
 MAIN = ""           # the first host's part: the job's own report
+PURGE_EVERY = 1000  # new entries between sweeps of jobs that are over
 
 
 def _parts(ctl, job):
@@ -16,8 +17,21 @@ def _parts(ctl, job):
     key = (job["jobid"], job["idx"])
     parts = table.get(key)
     if parts is None or parts["attempt"] != job["attempt"]:
+        _sweep(ctl, table)
         parts = table[key] = {"attempt": job["attempt"], "hosts": {}}
     return parts["hosts"]
+
+
+def _sweep(ctl, table):
+    """Drop the parts of jobs that ended without a finish report (bkill
+    -r, host loss, requeue): at most once every PURGE_EVERY new entries."""
+    count = ctl.__dict__.get("_usage_new", 0) + 1
+    ctl.__dict__["_usage_new"] = count % PURGE_EVERY
+    if count < PURGE_EVERY:
+        return
+    for key in [k for k, p in table.items() if
+                (ctl.jobs.get(k) or {}).get("attempt") != p["attempt"]]:
+        del table[key]
 
 
 def report(ctl, job, host, cpu, mem):
