@@ -6,130 +6,34 @@ states, resource requirements (select, order, rusage[mem], span), -n
 min,max, the %N running limit of job arrays and dependency states worked
 out by the caller.  No I/O, no clock, no randomness: same snapshot, same
 answer.
+
+This module holds the pass itself (order, job-wide checks, placement,
+taking slots); views.py the data it is given and gives back, hostfit.py
+the per-host checks, and backfill, preempt, asked, exclusive, rusage_held
+and trace the policies that hook into the pass.
 """
 
-import heapq
-import math
-from dataclasses import dataclass, field
-
-from xce.scheduler import backfill, exclusive, fairshare, rusage_held
+from xce.scheduler import backfill, exclusive, fairshare, hostfit, rusage_held
 from xce.scheduler.asked import R_NOT_ASKED
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.placement import place
+# The views and reason texts are part of this module's interface (callers
+# import them from here).
+from xce.scheduler.views import (
+    DYNAMIC_RESOURCES, Decisions, HostView, PendingJob, QueueView,
+    R_NEW, R_QUEUE_INACTIVE, R_QUEUE_LIMIT, R_USER_QUEUE_LIMIT, R_HELD,
+    R_DEPEND, R_DEPEND_NEVER, R_ARRAY_LIMIT, R_SPAN, R_HOST_FULL,
+    R_HOST_CLOSED, R_HOST_UNAVAIL, R_HOST_QUEUE, R_HOST_QUEUE_LIMIT,
+    R_HOST_PJOB_LIMIT, R_HOST_USER_LIMIT, R_RESREQ, R_QUEUE_RESREQ,
+    R_RESERVE_MEM)
 
-# Pend reasons (LSF's texts).  Host-level ones are shown with host counts.
-R_NEW = "New job is waiting for scheduling"
-R_QUEUE_INACTIVE = "The queue is inactivated by the administrator"
-R_QUEUE_LIMIT = "The queue has reached its job slot limit"
-R_USER_QUEUE_LIMIT = "User has reached the per-user job slot limit of the queue"
-R_HELD = "The job was suspended by the user while pending"
-R_DEPEND = "Job dependency condition not satisfied"
-R_DEPEND_NEVER = "Dependency condition invalid or never satisfied"
-R_ARRAY_LIMIT = "The job array has reached its running element limit"
-R_SPAN = "Not enough hosts to meet the job's spanning requirement"
-R_HOST_FULL = "Not enough job slot(s)"
-R_HOST_CLOSED = "Closed by LSF administrator"
-R_HOST_UNAVAIL = "Unable to reach slave batch server"
-R_HOST_QUEUE = "Not usable to the queue"
-R_HOST_QUEUE_LIMIT = "Queue's per-host job slot limit reached"
-R_HOST_PJOB_LIMIT = "Queue's per-CPU job slot limit reached"
-R_HOST_USER_LIMIT = "Host's per-user job slot limit reached"
-R_RESREQ = "Job's resource requirements not satisfied"
-R_QUEUE_RESREQ = "Queue's resource requirements not satisfied"
-R_RESERVE_MEM = "Job's requirements for reserving resource (mem) not satisfied"
-
-# Resources that change as jobs are placed within a pass; a select[] that
-# reads one is evaluated per job, any other once per pass.
-DYNAMIC_RESOURCES = frozenset({"mem", "swp", "tmp", "slots"})
-
-
-@dataclass
-class HostView:
-    name: str
-    status: str                 # ok, closed_Adm, unavail, unreach
-    max_slots: int
-    used: int = 0
-    user_used: dict = field(default_factory=dict)   # user -> slots
-    jl_u: int = None
-    # What select[] and order[] see: hname, type, model, ncpus, maxmem,
-    # mem, configured resources.  "mem" and "slots" are kept current.
-    resources: dict = field(default_factory=dict)
-    mem_total: float = None     # maxmem in LSF_UNIT_FOR_LIMITS; None: unknown
-    mem_reserved: float = 0.0   # rusage[mem] of the jobs running there
-    # rusage[] of swp, tmp and site resources: name -> (total, held); see
-    # rusage_held.py.
-    held: dict = field(default_factory=dict)
-
-
-@dataclass
-class QueueView:
-    name: str
-    priority: int
-    active: bool = True
-    hosts: list = None          # None: all hosts
-    qjob_limit: int = None
-    ujob_limit: int = None
-    hjob_limit: int = None
-    pjob_limit: float = None    # slots per CPU of a host
-    used: int = 0
-    user_used: dict = field(default_factory=dict)
-    host_used: dict = field(default_factory=dict)   # host -> slots
-    select: object = None       # the queue's RES_REQ select (resreq.Select)
-    # FAIRSHARE: a fairshare.Policy, and the share accounts' use of the
-    # queue (fairshare.Usage by user) worked out by the caller.
-    fairshare: object = None
-    fair_usage: dict = field(default_factory=dict)
-    # SLOT_RESERVE: seconds a reservation lasts (None: the queue's jobs do
-    # not reserve); BACKFILL=Y.  See backfill.py.
-    reserve_time: float = None
-    backfill: bool = False
-
-
-@dataclass
-class PendingJob:
-    key: tuple                  # (jobid, idx)
-    queue: str
-    user: str
-    nslots: int                 # -n min
-    seq: int
-    user_priority: int = 0
-    held: bool = False
-    max_slots: int = None       # -n max; None: nslots
-    # The job's own select, and order/span/rusage merged with the queue's
-    # RES_REQ (resreq.ResReq).  Jobs with equal requirements should share
-    # one object: failures are remembered per object within a pass.
-    resreq: object = None
-    mem_per_task: bool = False  # RESOURCE_RESERVE_PER_TASK=Y
-    local_type: str = None      # what `type == local` means for this job
-    array_limit: int = None     # %N of the job's array (key[0] is the array)
-    depend: object = None       # None: none or satisfied; "wait"; "never"
-    project: str = "default"
-    exclusive: bool = False     # bsub -x
-    runlimit: float = None      # seconds (-W or the queue's RUNLIMIT)
-    # bsub -m: an asked.AskedHosts shared by the jobs with the same list.
-    asked: object = None
-
-
-@dataclass
-class Decisions:
-    dispatch: list = field(default_factory=list)    # (key, [host per slot])
-    reasons: dict = field(default_factory=dict)     # key -> [[text, hosts]]
-    # key -> decision trace, only for the jobs a trace.Tracer asked for.
-    traces: dict = field(default_factory=dict)
-    # Slot reservations (only with a backfill.Context): key -> (since,
-    # {host: slots}, predicted start or None); keys whose time ran out.
-    reserved: dict = field(default_factory=dict)
-    expired: list = field(default_factory=list)
-    # True when the pass stopped once no job could start (reasons=False):
-    # the jobs after that point were not looked at and have no reasons here.
-    partial: bool = False
-    # Preemption (preempt.Preemption): (running job to suspend, the job
-    # it makes room for), and preempted jobs to resume.
-    preempt: list = field(default_factory=list)
-    resume: list = field(default_factory=list)
-    # key -> which rusage `||` alternative a started job took, when not
-    # the first; the controller keeps it with the job (its reservation).
-    rusage_alt: dict = field(default_factory=dict)
+__all__ = ["schedule", "R_NOT_ASKED", "DYNAMIC_RESOURCES", "Decisions",
+           "HostView", "PendingJob", "QueueView", "R_NEW",
+           "R_QUEUE_INACTIVE", "R_QUEUE_LIMIT", "R_USER_QUEUE_LIMIT",
+           "R_HELD", "R_DEPEND", "R_DEPEND_NEVER", "R_ARRAY_LIMIT", "R_SPAN",
+           "R_HOST_FULL", "R_HOST_CLOSED", "R_HOST_UNAVAIL", "R_HOST_QUEUE",
+           "R_HOST_QUEUE_LIMIT", "R_HOST_PJOB_LIMIT", "R_HOST_USER_LIMIT",
+           "R_RESREQ", "R_QUEUE_RESREQ", "R_RESERVE_MEM"]
 
 
 class _Pass:
@@ -156,65 +60,22 @@ class _Pass:
         static resources do not change within a pass, and a full host
         stays full: the list is worked out once (per distinct -m list too)
         and pruned as hosts fill."""
-        dynamic = _is_dynamic(select)
+        dynamic = hostfit.is_dynamic(select)
         key = (q.name, id(q.select), None if dynamic else id(select),
                local_type, asked)
         found = self.static.get(key)
         if found is None:
             names, blocked = [], {}
             for name in sorted(self.hosts):
-                why = _host_blocked(self.hosts[name], q,
+                why = hostfit.host_blocked(self.hosts[name], q,
                                     None if dynamic else select, local_type,
                                     asked)
                 if why is None:
                     names.append(name)
                 else:
                     blocked[name] = why
-            found = self.static[key] = _Candidates(names, blocked)
+            found = self.static[key] = hostfit.Candidates(names, blocked)
         return found
-
-
-class _Candidates:
-    def __init__(self, names, blocked):
-        self.names = names          # may have room, in name order
-        self.blocked = blocked      # name -> reason, for good this pass
-        self.full = []              # found full since
-        self.heap = None            # (-free slots, name), see _roomiest
-
-    def roomiest(self, hosts):
-        """The host with the most free slots (first name on a tie), kept
-        in a heap whose stale entries are fixed as they surface: free
-        slots only go down within a pass, so a fresh top is the maximum."""
-        heap = self.heap
-        if heap is None:
-            heap = self.heap = [(hosts[n].used - hosts[n].max_slots, n)
-                                for n in self.names]
-            heapq.heapify(heap)
-        while heap:
-            key, name = heap[0]
-            h = hosts[name]
-            room = h.max_slots - h.used
-            if -key == room:
-                return name, room
-            if room > 0:
-                heapq.heapreplace(heap, (-room, name))
-            else:
-                heapq.heappop(heap)
-        return None, 0
-
-    def prune(self, hosts):
-        still = [n for n in self.names
-                 if hosts[n].used < hosts[n].max_slots]
-        if len(still) != len(self.names):
-            gone = set(self.names).difference(still)
-            self.full += sorted(gone)
-            self.names = still
-
-    def all_blocked(self, blocked):
-        out = dict(self.blocked)
-        out.update((n, R_HOST_FULL) for n in self.full)
-        out.update(blocked)
-        return out
 
 
 def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
@@ -317,8 +178,8 @@ def _reserve_turn(job, q, state, out):
         book.started(job, out.dispatch[-1][1])
     elif book.may_reserve(job, q, state.full is not None):
         select, cands = _usable(job, q, state)
-        free = {} if state.full is not None else _free_slots(
-            job, q, state.hosts, _mem_alternatives(job)[0], cands, select,
+        free = {} if state.full is not None else hostfit.free_slots(
+            job, q, state.hosts, hostfit.mem_alternatives(job)[0], cands, select,
             state.limits)[0]
         book.reserve(job, state.hosts, free, cands.names)
 
@@ -331,15 +192,15 @@ def _usable(job, q, state):
     every = getattr(found, "every", None)   # names and full: fixed
     if every is None:
         every = found.every = sorted(found.names + found.full)
-    return select, _Candidates(every, found.blocked)
+    return select, hostfit.Candidates(every, found.blocked)
 
 
 def _fit(job, q, state):
     """(slots, rusage[mem]) of a placement that fits now, or None."""
     select, cands = _usable(job, q, state)
     hi = _slot_cap(job, q, state.limits)
-    for mem in _mem_alternatives(job):
-        free, _, host_max = _free_slots(job, q, state.hosts, mem, cands,
+    for mem in hostfit.mem_alternatives(job):
+        free, _, host_max = hostfit.free_slots(job, q, state.hosts, mem, cands,
                                         select, state.limits)
         result = _place(job, hi, free, host_max, state.hosts)
         if result.slots is not None:
@@ -382,7 +243,7 @@ def _job_reason(job, q, state):
         why = R_USER_QUEUE_LIMIT
     elif state.limits is not None:
         why = state.limits.job_room(job.user, q.name, job.project,
-                                    job.nslots, _job_mem(job))[1]
+                                    job.nslots, hostfit.job_mem(job))[1]
     if why is None:
         return None
     shared = state.job_reasons.get(why)
@@ -412,8 +273,8 @@ def _consider(job, q, state, out):
             _take(job, q, state, [name] * hi, 0)
             out.dispatch.append((job.key, [name] * hi))
             return
-    for mem in _mem_alternatives(job):
-        free, blocked, host_max = _free_slots(job, q, state.hosts, mem,
+    for mem in hostfit.mem_alternatives(job):
+        free, blocked, host_max = hostfit.free_slots(job, q, state.hosts, mem,
                                               cands, select, state.limits)
         result = _place(job, hi, free, host_max, state.hosts)
         if result.slots is not None:
@@ -421,7 +282,7 @@ def _consider(job, q, state, out):
             out.dispatch.append((job.key, result.slots))
             return
         if best is None:
-            best = _host_reasons(cands.all_blocked(blocked), free,
+            best = hostfit.host_reasons(cands.all_blocked(blocked), free,
                                  result.span_failed)
     state.failed[cls] = best
     out.reasons[job.key] = best
@@ -441,22 +302,7 @@ def _simple(job, q, state, hi, select):
         return False        # per-host limits cut the free slots
     return rr is None or (rr.order is None and rr.span is None and
                           rr.same is None and rr.rusage is None and
-                          not _is_dynamic(select))
-
-
-_DYNAMIC = {}       # id(select) -> (select, reads a dynamic resource)
-
-
-def _is_dynamic(select):
-    if select is None:
-        return False
-    found = _DYNAMIC.get(id(select))
-    if found is None or found[0] is not select:
-        if len(_DYNAMIC) > 10000:
-            _DYNAMIC.clear()
-        found = _DYNAMIC[id(select)] = (
-            select, not select.names.isdisjoint(DYNAMIC_RESOURCES))
-    return found[1]
+                          not hostfit.is_dynamic(select))
 
 
 def _place(job, hi, free, host_max, hosts):
@@ -472,7 +318,7 @@ def _place(job, hi, free, host_max, hosts):
         n = min(hi, sum(free.values()))
         if free[best] >= n >= job.nslots:
             return place(n, n, {best: free[best]}, [best])
-    ranked = _rank(free, order, hosts, prefer)
+    ranked = hostfit.rank(free, order, hosts, prefer)
     if rr is not None and rr.same is not None:
         return _place_same(job, hi, free, ranked, host_max, hosts)
     return place(job.nslots, hi, free, ranked, span, host_max)
@@ -511,26 +357,10 @@ def _slot_cap(job, q, limits=None):
     return max(hi, job.nslots)
 
 
-def _job_mem(job):
-    """The rusage[mem] the whole job reserves (first alternative), as
-    allocation limits count it."""
-    mem = _mem_alternatives(job)[0]
-    return mem * job.nslots if job.mem_per_task else mem
-
-
-def _mem_alternatives(job):
-    """rusage[mem] amounts to try in order (|| alternatives); 0: none."""
-    rusage = job.resreq.rusage if job.resreq is not None else None
-    if rusage is None:
-        return (0,)
-    return tuple(rusage_held.need(alt.amounts())
-                 for alt in rusage.alternatives)
-
-
 def _take(job, q, state, slots, mem):
     if mem or rusage_held.others(mem):
         # Alternatives are tried in order: the first with these amounts.
-        alt = [(a, rusage_held.others(a)) for a in _mem_alternatives(job)
+        alt = [(a, rusage_held.others(a)) for a in hostfit.mem_alternatives(job)
                ].index((mem, rusage_held.others(mem)))
         if alt:
             state.alts[job.key] = alt
@@ -561,136 +391,3 @@ def _take(job, q, state, slots, mem):
     if job.exclusive:
         exclusive.take_hosts(state.hosts, per_host)
 
-
-def _free_slots(job, q, hosts, mem, cands, select, limits=None):
-    """Over the candidate hosts: host -> usable free slots, host -> why a
-    host is not usable, and host -> its slot count (for ptile='!')."""
-    free, blocked, host_max = {}, {}, {}
-    dynamic = _is_dynamic(select)
-    if limits is not None and \
-            not limits.split(job.user, q.name, job.project)[1]:
-        limits = None       # no per-host limit applies to this job
-    full = 0
-    for name in cands.names:
-        h = hosts[name]
-        excl = exclusive.host_reason(h, job)
-        if excl is not None:
-            blocked[name] = excl
-            continue
-        if h.used >= h.max_slots:
-            blocked[name] = R_HOST_FULL
-            full += 1
-            continue
-        why = None
-        if dynamic and not select.matches(h.resources, job.local_type):
-            why = R_RESREQ
-        if why is None:
-            n = _room(h, q, job.user)
-            if n <= 0:
-                why = _full_reason(h, q, job.user)
-            elif limits is not None:
-                n, why = _limit_room(n, job, q, name, mem, limits)
-            if why is None and mem and not _mem_fits(h, mem):
-                why = R_RESERVE_MEM
-            if why is None and rusage_held.others(mem):
-                n, why = rusage_held.room(h, rusage_held.others(mem), n,
-                                          job.mem_per_task)
-            if why is None:
-                if mem and job.mem_per_task and h.mem_total is not None:
-                    n = min(n, int((h.mem_total - h.mem_reserved) // mem))
-                free[name] = n
-                host_max[name] = h.max_slots
-                continue
-        blocked[name] = why
-    if full > 8 and full * 4 > len(cands.names):
-        cands.prune(hosts)
-    return free, blocked, host_max
-
-
-def _limit_room(n, job, q, host, mem, limits):
-    """Free slots on a host cut by the per-host allocation limits."""
-    room, why = limits.host_room(job.user, q.name, job.project, host, mem)
-    if why is None and room is not None:
-        n = min(n, room)
-    return n, why
-
-
-def _host_blocked(h, q, select, local_type, asked=None):
-    """Why this host can take none of the job whatever its load; or None."""
-    if asked is not None and not asked.allows(h.name):
-        return R_NOT_ASKED
-    if q.hosts is not None and h.name not in q.hosts:
-        return R_HOST_QUEUE
-    if h.status in ("unavail", "unreach"):
-        return R_HOST_UNAVAIL
-    if h.status == "closed_Adm":
-        return R_HOST_CLOSED
-    if h.status == exclusive.STATUS:
-        return exclusive.R_RUNNING
-    if q.select is not None and not q.select.matches(h.resources, local_type):
-        return R_QUEUE_RESREQ
-    if select is not None and not select.matches(h.resources, local_type):
-        return R_RESREQ
-    return None
-
-
-def _room(h, q, user):
-    n = h.max_slots - h.used
-    if q.hjob_limit is not None:
-        n = min(n, q.hjob_limit - q.host_used.get(h.name, 0))
-    if q.pjob_limit is not None:
-        n = min(n, _pjob_slots(h, q) - q.host_used.get(h.name, 0))
-    if h.jl_u is not None:
-        n = min(n, h.jl_u - h.user_used.get(user, 0))
-    return n
-
-
-def _pjob_slots(h, q):
-    """PJOB_LIMIT: the queue's slots on a host, rounded up as LSF does
-    (a host that reports no CPUs counts as one)."""
-    return math.ceil(q.pjob_limit * (h.resources.get("ncpus") or 1))
-
-
-def _full_reason(h, q, user):
-    if h.max_slots - h.used <= 0:
-        return R_HOST_FULL
-    if q.hjob_limit is not None and \
-            q.hjob_limit - q.host_used.get(h.name, 0) <= 0:
-        return R_HOST_QUEUE_LIMIT
-    if q.pjob_limit is not None and \
-            _pjob_slots(h, q) - q.host_used.get(h.name, 0) <= 0:
-        return R_HOST_PJOB_LIMIT
-    return R_HOST_USER_LIMIT
-
-
-def _mem_fits(h, mem):
-    if h.mem_total is None:
-        return False        # nothing known to reserve against
-    return h.mem_total - h.mem_reserved >= mem
-
-
-def _rank(free, order, hosts, prefer=None):
-    """Candidates best first: by order[] if given, else most free slots
-    first (so a job that fits on one host goes there), then by name; a
-    -m list with preference levels puts higher levels first (the sort is
-    stable: within a level, that order)."""
-    if prefer is not None:
-        return sorted(_rank(free, order, hosts),
-                      key=lambda n: -prefer.level(n))
-    if order is None:
-        return sorted(free, key=lambda n: (-free[n], n))
-    return sorted(free, key=lambda n: (order.sort_key(hosts[n].resources),
-                                       -free[n], n))
-
-
-def _host_reasons(blocked, free, span_failed):
-    """Group unusable hosts by reason; hosts with some room count as full
-    unless the job failed on its span[] shape."""
-    groups = {}
-    for name, why in blocked.items():
-        groups.setdefault(why, []).append(name)
-    out = [[R_SPAN, None]] if span_failed else []
-    if not span_failed:
-        for name in free:       # usable but not enough in total
-            groups.setdefault(R_HOST_FULL, []).append(name)
-    return out + [[why, sorted(names)] for why, names in sorted(groups.items())]

@@ -27,7 +27,7 @@ hands it to core.schedule, which calls `resume` before each queue and
 import re
 from dataclasses import dataclass, field
 
-from xce.scheduler import core
+from xce.scheduler import core, hostfit
 
 _PART = re.compile(r"\s*(PREEMPTIVE|PREEMPTABLE)\s*(?:\[([^\[\]]*)\])?",
                    re.IGNORECASE)
@@ -258,14 +258,14 @@ def _try(job, q, state, release):
     try:
         rr = job.resreq
         select = rr.select if rr is not None else None
-        names = [n for n in sorted(hosts) if core._host_blocked(
-            hosts[n], q, None if core._is_dynamic(select) else select,
+        names = [n for n in sorted(hosts) if hostfit.host_blocked(
+            hosts[n], q, None if hostfit.is_dynamic(select) else select,
             job.local_type, job.asked) is None]
         # Suspend no more than the job needs: -n min,max gets min slots.
         hi = job.nslots
-        for mem in core._mem_alternatives(job):
-            cands = core._Candidates(list(names), {})
-            free, _, host_max = core._free_slots(job, q, hosts, mem, cands,
+        for mem in hostfit.mem_alternatives(job):
+            cands = hostfit.Candidates(list(names), {})
+            free, _, host_max = hostfit.free_slots(job, q, hosts, mem, cands,
                                                  select, state.limits)
             result = core._place(job, hi, free, host_max, hosts)
             if result.slots is not None:

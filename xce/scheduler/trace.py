@@ -8,7 +8,7 @@ what the pass did; this module adds only what the host had and what the
 job wanted.  It reads the pass's state and never changes it.
 """
 
-from xce.scheduler import core, exclusive, rusage_held
+from xce.scheduler import core, exclusive, hostfit, rusage_held
 from xce.scheduler.resreq_common import format_number
 from xce.scheduler.trace_select import unmet
 
@@ -53,7 +53,7 @@ class Tracer:
 
 def _wants(job, q):
     rr = job.resreq
-    mem = core._mem_alternatives(job)[0]
+    mem = hostfit.mem_alternatives(job)[0]
     return {"slots": [job.nslots, max(job.max_slots or job.nslots,
                                       job.nslots)],
             "resreq": str(rr) if rr is not None else "",
@@ -83,19 +83,19 @@ def _hosts(job, q, state):
     """Every host with the scheduler's verdict on it for this job."""
     rr = job.resreq
     select = rr.select if rr is not None else None
-    static = None if core._is_dynamic(select) else select
+    static = None if hostfit.is_dynamic(select) else select
     names, blocked = [], {}
     for name in sorted(state.hosts):
-        why = core._host_blocked(state.hosts[name], q, static, job.local_type,
+        why = hostfit.host_blocked(state.hosts[name], q, static, job.local_type,
                                  job.asked)
         if why is None:
             names.append(name)
         else:
             blocked[name] = why
     # A fresh candidate list: the pass's cached ones stay untouched.
-    cands = core._Candidates(names, blocked)
-    mem = core._mem_alternatives(job)[0]
-    free, more, _ = core._free_slots(job, q, state.hosts, mem, cands, select,
+    cands = hostfit.Candidates(names, blocked)
+    mem = hostfit.mem_alternatives(job)[0]
+    free, more, _ = hostfit.free_slots(job, q, state.hosts, mem, cands, select,
                                      state.limits)
     verdicts = cands.all_blocked(more)
     rows = []
@@ -133,7 +133,7 @@ def _host_details(why, h, q, job, select, mem):
                    f"fewer than HJOB_LIMIT {q.hjob_limit}")]
     if why == core.R_HOST_PJOB_LIMIT:
         return [_d("queue's slots on the host", q.host_used.get(h.name, 0),
-                   f"fewer than {core._pjob_slots(h, q)} (PJOB_LIMIT "
+                   f"fewer than {hostfit.pjob_slots(h, q)} (PJOB_LIMIT "
                    f"{q.pjob_limit} x ncpus)")]
     if why == core.R_HOST_USER_LIMIT:
         return [_d("user's slots on the host", h.user_used.get(job.user, 0),

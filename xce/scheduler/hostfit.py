@@ -1,0 +1,224 @@
+"""Which hosts can take a job now and how many of its slots: the per-host
+checks of a scheduling pass (queue membership, host state, select[], slot
+limits, memory and other rusage reservations), the candidate list a pass
+keeps per kind of job, and how unusable hosts are grouped into reasons.
+Pure, like the rest of the scheduler; core.py, trace.py and preempt.py use
+the same checks so their verdicts agree."""
+
+import heapq
+import math
+
+from xce.scheduler import exclusive, rusage_held
+from xce.scheduler.asked import R_NOT_ASKED
+from xce.scheduler.views import (
+    DYNAMIC_RESOURCES, R_HOST_CLOSED, R_HOST_FULL, R_HOST_PJOB_LIMIT,
+    R_HOST_QUEUE, R_HOST_QUEUE_LIMIT, R_HOST_UNAVAIL, R_HOST_USER_LIMIT,
+    R_QUEUE_RESREQ, R_RESERVE_MEM, R_RESREQ, R_SPAN)
+
+
+class Candidates:
+    def __init__(self, names, blocked):
+        self.names = names          # may have room, in name order
+        self.blocked = blocked      # name -> reason, for good this pass
+        self.full = []              # found full since
+        self.heap = None            # (-free slots, name), see _roomiest
+
+    def roomiest(self, hosts):
+        """The host with the most free slots (first name on a tie), kept
+        in a heap whose stale entries are fixed as they surface: free
+        slots only go down within a pass, so a fresh top is the maximum."""
+        heap = self.heap
+        if heap is None:
+            heap = self.heap = [(hosts[n].used - hosts[n].max_slots, n)
+                                for n in self.names]
+            heapq.heapify(heap)
+        while heap:
+            key, name = heap[0]
+            h = hosts[name]
+            room = h.max_slots - h.used
+            if -key == room:
+                return name, room
+            if room > 0:
+                heapq.heapreplace(heap, (-room, name))
+            else:
+                heapq.heappop(heap)
+        return None, 0
+
+    def prune(self, hosts):
+        still = [n for n in self.names
+                 if hosts[n].used < hosts[n].max_slots]
+        if len(still) != len(self.names):
+            gone = set(self.names).difference(still)
+            self.full += sorted(gone)
+            self.names = still
+
+    def all_blocked(self, blocked):
+        out = dict(self.blocked)
+        out.update((n, R_HOST_FULL) for n in self.full)
+        out.update(blocked)
+        return out
+
+
+_DYNAMIC = {}       # id(select) -> (select, reads a dynamic resource)
+
+
+def is_dynamic(select):
+    if select is None:
+        return False
+    found = _DYNAMIC.get(id(select))
+    if found is None or found[0] is not select:
+        if len(_DYNAMIC) > 10000:
+            _DYNAMIC.clear()
+        found = _DYNAMIC[id(select)] = (
+            select, not select.names.isdisjoint(DYNAMIC_RESOURCES))
+    return found[1]
+
+
+def job_mem(job):
+    """The rusage[mem] the whole job reserves (first alternative), as
+    allocation limits count it."""
+    mem = mem_alternatives(job)[0]
+    return mem * job.nslots if job.mem_per_task else mem
+
+
+def mem_alternatives(job):
+    """rusage[mem] amounts to try in order (|| alternatives); 0: none."""
+    rusage = job.resreq.rusage if job.resreq is not None else None
+    if rusage is None:
+        return (0,)
+    return tuple(rusage_held.need(alt.amounts())
+                 for alt in rusage.alternatives)
+
+
+def free_slots(job, q, hosts, mem, cands, select, limits=None):
+    """Over the candidate hosts: host -> usable free slots, host -> why a
+    host is not usable, and host -> its slot count (for ptile='!')."""
+    free, blocked, host_max = {}, {}, {}
+    dynamic = is_dynamic(select)
+    if limits is not None and \
+            not limits.split(job.user, q.name, job.project)[1]:
+        limits = None       # no per-host limit applies to this job
+    full = 0
+    for name in cands.names:
+        h = hosts[name]
+        excl = exclusive.host_reason(h, job)
+        if excl is not None:
+            blocked[name] = excl
+            continue
+        if h.used >= h.max_slots:
+            blocked[name] = R_HOST_FULL
+            full += 1
+            continue
+        why = None
+        if dynamic and not select.matches(h.resources, job.local_type):
+            why = R_RESREQ
+        if why is None:
+            n = room(h, q, job.user)
+            if n <= 0:
+                why = full_reason(h, q, job.user)
+            elif limits is not None:
+                n, why = limit_room(n, job, q, name, mem, limits)
+            if why is None and mem and not mem_fits(h, mem):
+                why = R_RESERVE_MEM
+            if why is None and rusage_held.others(mem):
+                n, why = rusage_held.room(h, rusage_held.others(mem), n,
+                                          job.mem_per_task)
+            if why is None:
+                if mem and job.mem_per_task and h.mem_total is not None:
+                    n = min(n, int((h.mem_total - h.mem_reserved) // mem))
+                free[name] = n
+                host_max[name] = h.max_slots
+                continue
+        blocked[name] = why
+    if full > 8 and full * 4 > len(cands.names):
+        cands.prune(hosts)
+    return free, blocked, host_max
+
+
+def limit_room(n, job, q, host, mem, limits):
+    """Free slots on a host cut by the per-host allocation limits."""
+    room, why = limits.host_room(job.user, q.name, job.project, host, mem)
+    if why is None and room is not None:
+        n = min(n, room)
+    return n, why
+
+
+def host_blocked(h, q, select, local_type, asked=None):
+    """Why this host can take none of the job whatever its load; or None."""
+    if asked is not None and not asked.allows(h.name):
+        return R_NOT_ASKED
+    if q.hosts is not None and h.name not in q.hosts:
+        return R_HOST_QUEUE
+    if h.status in ("unavail", "unreach"):
+        return R_HOST_UNAVAIL
+    if h.status == "closed_Adm":
+        return R_HOST_CLOSED
+    if h.status == exclusive.STATUS:
+        return exclusive.R_RUNNING
+    if q.select is not None and not q.select.matches(h.resources, local_type):
+        return R_QUEUE_RESREQ
+    if select is not None and not select.matches(h.resources, local_type):
+        return R_RESREQ
+    return None
+
+
+def room(h, q, user):
+    n = h.max_slots - h.used
+    if q.hjob_limit is not None:
+        n = min(n, q.hjob_limit - q.host_used.get(h.name, 0))
+    if q.pjob_limit is not None:
+        n = min(n, pjob_slots(h, q) - q.host_used.get(h.name, 0))
+    if h.jl_u is not None:
+        n = min(n, h.jl_u - h.user_used.get(user, 0))
+    return n
+
+
+def pjob_slots(h, q):
+    """PJOB_LIMIT: the queue's slots on a host, rounded up as LSF does
+    (a host that reports no CPUs counts as one)."""
+    return math.ceil(q.pjob_limit * (h.resources.get("ncpus") or 1))
+
+
+def full_reason(h, q, user):
+    if h.max_slots - h.used <= 0:
+        return R_HOST_FULL
+    if q.hjob_limit is not None and \
+            q.hjob_limit - q.host_used.get(h.name, 0) <= 0:
+        return R_HOST_QUEUE_LIMIT
+    if q.pjob_limit is not None and \
+            pjob_slots(h, q) - q.host_used.get(h.name, 0) <= 0:
+        return R_HOST_PJOB_LIMIT
+    return R_HOST_USER_LIMIT
+
+
+def mem_fits(h, mem):
+    if h.mem_total is None:
+        return False        # nothing known to reserve against
+    return h.mem_total - h.mem_reserved >= mem
+
+
+def rank(free, order, hosts, prefer=None):
+    """Candidates best first: by order[] if given, else most free slots
+    first (so a job that fits on one host goes there), then by name; a
+    -m list with preference levels puts higher levels first (the sort is
+    stable: within a level, that order)."""
+    if prefer is not None:
+        return sorted(rank(free, order, hosts),
+                      key=lambda n: -prefer.level(n))
+    if order is None:
+        return sorted(free, key=lambda n: (-free[n], n))
+    return sorted(free, key=lambda n: (order.sort_key(hosts[n].resources),
+                                       -free[n], n))
+
+
+def host_reasons(blocked, free, span_failed):
+    """Group unusable hosts by reason; hosts with some room count as full
+    unless the job failed on its span[] shape."""
+    groups = {}
+    for name, why in blocked.items():
+        groups.setdefault(why, []).append(name)
+    out = [[R_SPAN, None]] if span_failed else []
+    if not span_failed:
+        for name in free:       # usable but not enough in total
+            groups.setdefault(R_HOST_FULL, []).append(name)
+    return out + [[why, sorted(names)] for why, names in sorted(groups.items())]

@@ -1,0 +1,119 @@
+"""What the scheduler is given and what it gives back: views of hosts,
+queues and pending jobs, the decisions of a pass, and LSF's pend reason
+texts.  Plain data; the callers (controller, explain, tests) build them."""
+
+from dataclasses import dataclass, field
+
+# Pend reasons (LSF's texts).  Host-level ones are shown with host counts.
+R_NEW = "New job is waiting for scheduling"
+R_QUEUE_INACTIVE = "The queue is inactivated by the administrator"
+R_QUEUE_LIMIT = "The queue has reached its job slot limit"
+R_USER_QUEUE_LIMIT = "User has reached the per-user job slot limit of the queue"
+R_HELD = "The job was suspended by the user while pending"
+R_DEPEND = "Job dependency condition not satisfied"
+R_DEPEND_NEVER = "Dependency condition invalid or never satisfied"
+R_ARRAY_LIMIT = "The job array has reached its running element limit"
+R_SPAN = "Not enough hosts to meet the job's spanning requirement"
+R_HOST_FULL = "Not enough job slot(s)"
+R_HOST_CLOSED = "Closed by LSF administrator"
+R_HOST_UNAVAIL = "Unable to reach slave batch server"
+R_HOST_QUEUE = "Not usable to the queue"
+R_HOST_QUEUE_LIMIT = "Queue's per-host job slot limit reached"
+R_HOST_PJOB_LIMIT = "Queue's per-CPU job slot limit reached"
+R_HOST_USER_LIMIT = "Host's per-user job slot limit reached"
+R_RESREQ = "Job's resource requirements not satisfied"
+R_QUEUE_RESREQ = "Queue's resource requirements not satisfied"
+R_RESERVE_MEM = "Job's requirements for reserving resource (mem) not satisfied"
+
+# Resources that change as jobs are placed within a pass; a select[] that
+# reads one is evaluated per job, any other once per pass.
+DYNAMIC_RESOURCES = frozenset({"mem", "swp", "tmp", "slots"})
+
+
+@dataclass
+class HostView:
+    name: str
+    status: str                 # ok, closed_Adm, unavail, unreach
+    max_slots: int
+    used: int = 0
+    user_used: dict = field(default_factory=dict)   # user -> slots
+    jl_u: int = None
+    # What select[] and order[] see: hname, type, model, ncpus, maxmem,
+    # mem, configured resources.  "mem" and "slots" are kept current.
+    resources: dict = field(default_factory=dict)
+    mem_total: float = None     # maxmem in LSF_UNIT_FOR_LIMITS; None: unknown
+    mem_reserved: float = 0.0   # rusage[mem] of the jobs running there
+    # rusage[] of swp, tmp and site resources: name -> (total, held); see
+    # rusage_held.py.
+    held: dict = field(default_factory=dict)
+
+
+@dataclass
+class QueueView:
+    name: str
+    priority: int
+    active: bool = True
+    hosts: list = None          # None: all hosts
+    qjob_limit: int = None
+    ujob_limit: int = None
+    hjob_limit: int = None
+    pjob_limit: float = None    # slots per CPU of a host
+    used: int = 0
+    user_used: dict = field(default_factory=dict)
+    host_used: dict = field(default_factory=dict)   # host -> slots
+    select: object = None       # the queue's RES_REQ select (resreq.Select)
+    # FAIRSHARE: a fairshare.Policy, and the share accounts' use of the
+    # queue (fairshare.Usage by user) worked out by the caller.
+    fairshare: object = None
+    fair_usage: dict = field(default_factory=dict)
+    # SLOT_RESERVE: seconds a reservation lasts (None: the queue's jobs do
+    # not reserve); BACKFILL=Y.  See backfill.py.
+    reserve_time: float = None
+    backfill: bool = False
+
+
+@dataclass
+class PendingJob:
+    key: tuple                  # (jobid, idx)
+    queue: str
+    user: str
+    nslots: int                 # -n min
+    seq: int
+    user_priority: int = 0
+    held: bool = False
+    max_slots: int = None       # -n max; None: nslots
+    # The job's own select, and order/span/rusage merged with the queue's
+    # RES_REQ (resreq.ResReq).  Jobs with equal requirements should share
+    # one object: failures are remembered per object within a pass.
+    resreq: object = None
+    mem_per_task: bool = False  # RESOURCE_RESERVE_PER_TASK=Y
+    local_type: str = None      # what `type == local` means for this job
+    array_limit: int = None     # %N of the job's array (key[0] is the array)
+    depend: object = None       # None: none or satisfied; "wait"; "never"
+    project: str = "default"
+    exclusive: bool = False     # bsub -x
+    runlimit: float = None      # seconds (-W or the queue's RUNLIMIT)
+    # bsub -m: an asked.AskedHosts shared by the jobs with the same list.
+    asked: object = None
+
+
+@dataclass
+class Decisions:
+    dispatch: list = field(default_factory=list)    # (key, [host per slot])
+    reasons: dict = field(default_factory=dict)     # key -> [[text, hosts]]
+    # key -> decision trace, only for the jobs a trace.Tracer asked for.
+    traces: dict = field(default_factory=dict)
+    # Slot reservations (only with a backfill.Context): key -> (since,
+    # {host: slots}, predicted start or None); keys whose time ran out.
+    reserved: dict = field(default_factory=dict)
+    expired: list = field(default_factory=list)
+    # True when the pass stopped once no job could start (reasons=False):
+    # the jobs after that point were not looked at and have no reasons here.
+    partial: bool = False
+    # Preemption (preempt.Preemption): (running job to suspend, the job
+    # it makes room for), and preempted jobs to resume.
+    preempt: list = field(default_factory=list)
+    resume: list = field(default_factory=list)
+    # key -> which rusage `||` alternative a started job took, when not
+    # the first; the controller keeps it with the job (its reservation).
+    rusage_alt: dict = field(default_factory=dict)
