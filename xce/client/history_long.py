@@ -5,7 +5,7 @@ behind 21 spaces); jobs are separated by 78 dashes.  The wording follows
 LSF's, because scripts grep it (Snakemake: ``Project <([^<>]+)>``).
 """
 
-import signal as _signal
+import signal
 import time
 
 from xce.client import history
@@ -136,7 +136,7 @@ def signal_name(sig):
     """``KILL`` for 9 or ``SIGKILL``; other text as given."""
     if isinstance(sig, int) or (isinstance(sig, str) and sig.isdigit()):
         try:
-            return _signal.Signals(int(sig)).name[3:]
+            return signal.Signals(int(sig)).name[3:]
         except ValueError:
             return str(sig)
     sig = str(sig)
