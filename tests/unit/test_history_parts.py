@@ -83,3 +83,9 @@ def test_wait_status_of_exit_codes_and_signals():
 def test_history_commands_import_nothing_heavy(command):
     from tests.unit.test_imports import test_command_imports_are_light
     test_command_imports_are_light(command)
+
+
+def test_signal_names_from_numbers_and_names():
+    from xce.client.history_long import signal_name
+    assert (signal_name(9), signal_name("10"), signal_name("SIGTERM")) == \
+        ("KILL", "USR1", "TERM")
