@@ -22,6 +22,8 @@ if str(REPO) not in sys.path:
 
 from tests.lib.xcecluster import BIN, Cluster, wait_for  # noqa: E402
 
+__all__ = ["BIN", "Cluster", "wait_for"]   # wait_for: for the benches
+
 # Generous: the store polls below cover bulk work on a 2-core machine.
 LONG = 600.0
 

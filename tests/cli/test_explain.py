@@ -20,7 +20,7 @@ def test_select_on_mem_pending_job_is_explained_host_by_host(cluster):
     assert f"Job <{jobid}>, User <root>, Queue <normal>" in r.out
     assert f"{host}" in r.out
     assert "not usable: Job's resource requirements not satisfied" in r.out
-    assert f"mem: had " in r.out and f"wanted mem > {HUGE}" in r.out
+    assert "mem: had " in r.out and f"wanted mem > {HUGE}" in r.out
     assert "Decision: stays pending: Job's resource requirements not " \
         "satisfied: 1 host" in r.out
 

@@ -1,6 +1,5 @@
 """A migrated LSF site starts, and its commands show what the LSF files say."""
 
-import shutil
 import subprocess
 from pathlib import Path
 

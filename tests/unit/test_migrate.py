@@ -181,7 +181,7 @@ def test_yaml_loads_back_and_names_sources_in_comments(site):
     text = site.yaml_text
     assert f"    PRIORITY: 30  # {CONFIGDIR}/lsb.queues:4\n" in text
     assert "NICE" not in text
-    assert f"    RUN_WINDOW: 19:00-7:00" not in text   # would be a number
+    assert "    RUN_WINDOW: 19:00-7:00" not in text   # would be a number
     assert "# Not carried over from the LSF files:" in text
     assert "#   lsf.conf:5: lsf.conf LSF_MASTER_LIST" in text
 
