@@ -172,12 +172,16 @@ class JobTable:
         is the user's, so the pid counts only if it leads a session and
         its parent is our time process."""
         if job.group is None:
-            pid = procs.read_small_int(job.prefix + ".pid")
-            if pid and procs.leads_session_under(pid, job.pid):
-                job.group = pid
+            job.group = self._session_of_wrapper(job)
+            if job.group is not None:
                 # The controller shows the group as the job's PGID.
                 self.outbox.append(self._started_msg(job))
         return job.group
+
+    def _session_of_wrapper(self, job):
+        pid = procs.read_small_int(job.prefix + ".pid")
+        return pid if pid and procs.leads_session_under(pid, job.pid) \
+            else None
 
     def _default_output(self, msg):
         """No -o: the output stays under the spool, in the user's own directory."""
@@ -435,6 +439,8 @@ class JobTable:
                           bool(rec.get("measured") and rec.get("pid")))
             if pid and procs.alive(pid, job.ptime):
                 log.info("job %s: re-adopted running pid %s", key, pid)
+                if job.measured:
+                    job.group = self._session_of_wrapper(job)
                 self._track(job)
             else:
                 self.running[key] = job
