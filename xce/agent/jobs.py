@@ -143,20 +143,23 @@ class JobTable:
                 os.chown(path, uid, gid)
         env, home = job_environment(msg, prefix, owned[0])
         msg["home"] = home
+        exact = bool(msg.get("exact_peak"))     # see spawn.WRAPPER_EXACT_PEAK
         argv = spawn.wrapper_argv(uid, gid, prefix, msg["cwd"],
                                   msg.get("stdin"), stdout,
                                   msg.get("stdout_mode", "a"),
                                   msg.get("stderr"),
                                   msg.get("stderr_mode", "a"),
                                   "" if msg.get("jobfile") else
-                                  msg["command"], msg.get("args") or ())
-        if spawn.MEASURED:
+                                  msg["command"], msg.get("args") or (),
+                                  exact_peak=exact)
+        measured = exact and spawn.MEASURED
+        if measured:
             _remove(self._peak_path(key))
             argv = spawn.measured_argv(argv, self._peak_path(key))
         pid = spawn.spawn(argv, env)
         msg["start_time"] = self.now()
         job = Running(key, msg, prefix, pid, procs.start_ticks(pid), True,
-                      spawn.MEASURED)
+                      measured)
         job.spawn_peak = procs.own_peak_kb()
         self.journal.append("pid", key, pid=pid, ptime=job.ptime,
                             start_time=msg["start_time"], stdout=stdout,

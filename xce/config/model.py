@@ -82,3 +82,8 @@ class Config:
             return int(self.params.get(name, default))
         except (TypeError, ValueError):
             return default
+
+    def param_flag(self, name):
+        """A Y/N parameter: Y, YES (any case) or a YAML true are on."""
+        value = self.params.get(name)
+        return value is True or str(value).upper() in ("Y", "YES")

@@ -20,8 +20,7 @@ def snapshot(ctl):
     hosts = {name: _host_view(ctl, name, unit) for name in ctl.hosts}
     queues = {name: _queue_view(ctl, name, q, unit)
               for name, q in ctl.cfg.queues.items()}
-    per_task = str(ctl.cfg.params.get("RESOURCE_RESERVE_PER_TASK", "N")
-                   ).upper() in ("Y", "YES")
+    per_task = ctl.cfg.param_flag("RESOURCE_RESERVE_PER_TASK")
     ctl.index.configure(ctl.cfg.params)
     limits = Limits(limitconf.limits(ctl.cfg))
     fair = {n for n, q in queues.items() if q.fairshare is not None}
@@ -316,6 +315,7 @@ def start_message(ctl, job):
         "terminate_interval": ctl.cfg.param_int("JOB_TERMINATE_INTERVAL", 10),
         "from_host": job["from_host"], "submit_time": job["submit_time"],
         "cluster": ctl.cfg.cluster_name, "restart": job["attempt"] > 1,
+        "exact_peak": ctl.cfg.param_flag("XCE_EXACT_JOB_PEAK"),
     }
 
 
