@@ -25,7 +25,7 @@ from xce.scheduler.views import (
     R_DEPEND, R_DEPEND_NEVER, R_ARRAY_LIMIT, R_SPAN, R_HOST_FULL,
     R_HOST_CLOSED, R_HOST_UNAVAIL, R_HOST_QUEUE, R_HOST_QUEUE_LIMIT,
     R_HOST_PJOB_LIMIT, R_HOST_USER_LIMIT, R_RESREQ, R_QUEUE_RESREQ,
-    R_RESERVE_MEM)
+    R_RESERVE_MEM, R_HOST_LIMIT)
 
 __all__ = ["schedule", "R_NOT_ASKED", "DYNAMIC_RESOURCES", "Decisions",
            "HostView", "PendingJob", "QueueView", "R_NEW",
@@ -33,7 +33,7 @@ __all__ = ["schedule", "R_NOT_ASKED", "DYNAMIC_RESOURCES", "Decisions",
            "R_HELD", "R_DEPEND", "R_DEPEND_NEVER", "R_ARRAY_LIMIT", "R_SPAN",
            "R_HOST_FULL", "R_HOST_CLOSED", "R_HOST_UNAVAIL", "R_HOST_QUEUE",
            "R_HOST_QUEUE_LIMIT", "R_HOST_PJOB_LIMIT", "R_HOST_USER_LIMIT",
-           "R_RESREQ", "R_QUEUE_RESREQ", "R_RESERVE_MEM"]
+           "R_RESREQ", "R_QUEUE_RESREQ", "R_RESERVE_MEM", "R_HOST_LIMIT"]
 
 
 class _Pass:
@@ -202,7 +202,7 @@ def _fit(job, q, state):
     for mem in hostfit.mem_alternatives(job):
         free, _, host_max = hostfit.free_slots(job, q, state.hosts, mem, cands,
                                         select, state.limits)
-        result = _place(job, hi, free, host_max, state.hosts)
+        result = _place(job, hi, free, host_max, state.hosts, q.host_limit)
         if result.slots is not None:
             return result.slots, mem
     return None
@@ -218,7 +218,8 @@ def _copy_queue(q):
     return QueueView(q.name, q.priority, q.active, q.hosts, q.qjob_limit,
                      q.ujob_limit, q.hjob_limit, q.pjob_limit, q.used,
                      dict(q.user_used), dict(q.host_used), q.select,
-                     q.fairshare, q.fair_usage, q.reserve_time, q.backfill)
+                     q.fairshare, q.fair_usage, q.reserve_time, q.backfill,
+                     q.host_limit)
 
 
 def _job_reason(job, q, state):
@@ -276,14 +277,14 @@ def _consider(job, q, state, out):
     for mem in hostfit.mem_alternatives(job):
         free, blocked, host_max = hostfit.free_slots(job, q, state.hosts, mem,
                                               cands, select, state.limits)
-        result = _place(job, hi, free, host_max, state.hosts)
+        result = _place(job, hi, free, host_max, state.hosts, q.host_limit)
         if result.slots is not None:
             _take(job, q, state, result.slots, mem)
             out.dispatch.append((job.key, result.slots))
             return
         if best is None:
             best = hostfit.host_reasons(cands.all_blocked(blocked), free,
-                                 result.span_failed)
+                                 result.span_failed, result.host_limited)
     state.failed[cls] = best
     out.reasons[job.key] = best
 
@@ -305,7 +306,7 @@ def _simple(job, q, state, hi, select):
                           not hostfit.is_dynamic(select))
 
 
-def _place(job, hi, free, host_max, hosts):
+def _place(job, hi, free, host_max, hosts, host_limit=None):
     rr = job.resreq
     order = rr.order if rr is not None else None
     span = rr.span if rr is not None else None
@@ -320,11 +321,12 @@ def _place(job, hi, free, host_max, hosts):
             return place(n, n, {best: free[best]}, [best])
     ranked = hostfit.rank(free, order, hosts, prefer)
     if rr is not None and rr.same is not None:
-        return _place_same(job, hi, free, ranked, host_max, hosts)
-    return place(job.nslots, hi, free, ranked, span, host_max)
+        return _place_same(job, hi, free, ranked, host_max, hosts,
+                           host_limit)
+    return place(job.nslots, hi, free, ranked, span, host_max, host_limit)
 
 
-def _place_same(job, hi, free, ranked, host_max, hosts):
+def _place_same(job, hi, free, ranked, host_max, hosts, host_limit=None):
     """same[type:model]: all hosts of the job share those values.  Groups
     are tried in the order of their best host."""
     names = job.resreq.same.names
@@ -336,7 +338,7 @@ def _place_same(job, hi, free, ranked, host_max, hosts):
     for members in groups.values():
         sub = {n: free[n] for n in members}
         result = place(job.nslots, hi, sub, members, job.resreq.span,
-                       host_max)
+                       host_max, host_limit)
         if result.slots is not None:
             return result
         first = first or result

@@ -11,7 +11,8 @@ import math
 from xce.scheduler import exclusive, rusage_held
 from xce.scheduler.asked import R_NOT_ASKED
 from xce.scheduler.views import (
-    DYNAMIC_RESOURCES, R_HOST_CLOSED, R_HOST_FULL, R_HOST_PJOB_LIMIT,
+    DYNAMIC_RESOURCES, R_HOST_CLOSED, R_HOST_FULL, R_HOST_LIMIT,
+    R_HOST_PJOB_LIMIT,
     R_HOST_QUEUE, R_HOST_QUEUE_LIMIT, R_HOST_UNAVAIL, R_HOST_USER_LIMIT,
     R_QUEUE_RESREQ, R_RESERVE_MEM, R_RESREQ, R_SPAN)
 
@@ -211,14 +212,16 @@ def rank(free, order, hosts, prefer=None):
                                        -free[n], n))
 
 
-def host_reasons(blocked, free, span_failed):
+def host_reasons(blocked, free, span_failed, host_limited=False):
     """Group unusable hosts by reason; hosts with some room count as full
-    unless the job failed on its span[] shape."""
+    unless the job failed on its span[] shape or the queue's host limit
+    (then that job-wide reason comes first)."""
     groups = {}
     for name, why in blocked.items():
         groups.setdefault(why, []).append(name)
-    out = [[R_SPAN, None]] if span_failed else []
-    if not span_failed:
+    out = [[R_SPAN, None]] if span_failed else \
+        [[R_HOST_LIMIT, None]] if host_limited else []
+    if not out:
         for name in free:       # usable but not enough in total
             groups.setdefault(R_HOST_FULL, []).append(name)
     return out + [[why, sorted(names)] for why, names in sorted(groups.items())]

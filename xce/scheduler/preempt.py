@@ -267,7 +267,8 @@ def _try(job, q, state, release):
             cands = hostfit.Candidates(list(names), {})
             free, _, host_max = hostfit.free_slots(job, q, hosts, mem, cands,
                                                  select, state.limits)
-            result = core._place(job, hi, free, host_max, hosts)
+            result = core._place(job, hi, free, host_max, hosts,
+                                 q.host_limit)
             if result.slots is not None:
                 return result.slots, mem
         return None, 0

@@ -14,6 +14,10 @@ R_DEPEND = "Job dependency condition not satisfied"
 R_DEPEND_NEVER = "Dependency condition invalid or never satisfied"
 R_ARRAY_LIMIT = "The job array has reached its running element limit"
 R_SPAN = "Not enough hosts to meet the job's spanning requirement"
+# HOSTLIMIT_PER_JOB: the job would fit now, but only on more hosts than
+# the queue lets one job use.
+R_HOST_LIMIT = ("The number of hosts the job needs exceeds the queue's "
+                "per-job host limit")
 R_HOST_FULL = "Not enough job slot(s)"
 R_HOST_CLOSED = "Closed by LSF administrator"
 R_HOST_UNAVAIL = "Unable to reach slave batch server"
@@ -70,6 +74,8 @@ class QueueView:
     # not reserve); BACKFILL=Y.  See backfill.py.
     reserve_time: float = None
     backfill: bool = False
+    # HOSTLIMIT_PER_JOB: the most hosts one job may use (None: no limit).
+    host_limit: int = None
 
 
 @dataclass
