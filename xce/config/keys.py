@@ -53,6 +53,8 @@ _LIMITS = ("CPULIMIT SWAPLIMIT PROCESSLIMIT DATALIMIT STACKLIMIT FILELIMIT "
 # --- lsb.queues -----------------------------------------------------------
 _add("queue", ENFORCED, "PRIORITY UJOB_LIMIT HJOB_LIMIT QJOB_LIMIT "
      "PJOB_LIMIT RUNLIMIT MEMLIMIT")
+# The most hosts one parallel job may use (placement never goes beyond).
+_add("queue", ENFORCED, "HOSTLIMIT_PER_JOB")
 _add("queue", ENFORCED, "USERS HOSTS", "list")
 _add("queue", ENFORCED, "DESCRIPTION", "text")
 _add("queue", ACCEPTED, "ADMINISTRATORS FAIRSHARE_QUEUES", "list")

@@ -229,6 +229,7 @@ def _queues(cfg, node, check):
         for key in ("UJOB_LIMIT", "QJOB_LIMIT", "HJOB_LIMIT"):
             setattr(q, key.lower(), _int(props, key, check))
         q.pjob_limit = _float(props, "PJOB_LIMIT", check)
+        q.host_limit = _positive(props, "HOSTLIMIT_PER_JOB", check)
         q.exclusive = str(props.get("EXCLUSIVE", "N")).upper() in ("Y", "YES")
         if props.get("PREEMPTION"):
             q.preemption = " ".join(str(props["PREEMPTION"]).split())
@@ -295,6 +296,19 @@ def _int(node, key, check):
     except (TypeError, ValueError):
         check.error(node, key, f"{value!r} is not a whole number")
         return None
+
+
+def _positive(node, key, check):
+    """A whole number above 0, or None when the key is absent.  Stricter
+    than _int: 2.5 or yes is refused, not rounded or taken as 1."""
+    value = node.get(key)
+    if value is None:
+        return None
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.isdigit() or int(text) < 1:
+        check.error(node, key, f"{value!r} is not a whole number above 0")
+        return None
+    return int(text)
 
 
 def _float(node, key, check):

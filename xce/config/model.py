@@ -19,6 +19,7 @@ class QueueConf:
     qjob_limit: int = None      # QJOB_LIMIT: slots in the queue
     hjob_limit: int = None      # HJOB_LIMIT: slots per host
     pjob_limit: float = None    # PJOB_LIMIT: slots per processor
+    host_limit: int = None      # HOSTLIMIT_PER_JOB: hosts one job may use
     runlimit: tuple = None      # (default, max) minutes
     memlimit: tuple = None      # (default, max) in KB
     exclusive: bool = False

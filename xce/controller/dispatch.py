@@ -98,7 +98,7 @@ def _queue_view(ctl, name, q, unit):
                      pjob_limit=q.pjob_limit, select=_queue_select(q, unit),
                      fairshare=limitconf.policy(ctl.cfg, q),
                      reserve_time=reserve.window(ctl.cfg, q),
-                     backfill=q.backfill)
+                     backfill=q.backfill, host_limit=q.host_limit)
 
 
 def _fair_use(ctl, job, qv):

@@ -17,6 +17,7 @@ _WHOLE_NUMBERS = ("PRIORITY", "UJOB_LIMIT", "HJOB_LIMIT", "QJOB_LIMIT",
                   "MAX_JOBS", "JL/U", "MAX_JOB_NUM", "ACCT_ARCHIVE_SIZE",
                   "ACCT_ARCHIVE_AGE", "MAX_ACCT_ARCHIVE_FILE")
 _SLOT_COUNTS = ("MXJ",)
+_POSITIVE = ("HOSTLIMIT_PER_JOB",)
 
 
 def convert_params(mig, lsb_params):
@@ -208,6 +209,9 @@ def value_problem(name, value):
                 units.size_bytes(word)
         elif name in _WHOLE_NUMBERS and not cells.is_int(value.strip()):
             raise ValueError(f"{value}: not a whole number")
+        elif name in _POSITIVE and not (cells.is_int(value.strip()) and
+                                        int(value) > 0):
+            raise ValueError(f"{value}: not a whole number above 0")
         elif name in _SLOT_COUNTS and not (cells.is_int(value.strip())
                                            or value.strip() == "!"):
             raise ValueError(f"{value}: not a whole number or !")

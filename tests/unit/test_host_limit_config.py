@@ -1,0 +1,67 @@
+"""Queue HOSTLIMIT_PER_JOB: loaded and validated from xce.yaml (a whole
+number above 0, errors with file:line), carried over from lsb.queues by
+the migrator, marked enforced."""
+
+import pytest
+
+from xce.config import keys
+from xce.config.load import ConfigError, load
+from xce.config.migrate import migrate
+
+BASE = """\
+cluster:
+  name: c
+parameters:
+  DEFAULT_QUEUE: normal
+queues:
+  normal:
+    PRIORITY: 30
+"""
+
+
+def _load(tmp_path, text):
+    (tmp_path / "xce.yaml").write_text(BASE + text)
+    return load(tmp_path)
+
+
+@pytest.mark.parametrize("text, limit", [
+    ("    HOSTLIMIT_PER_JOB: 2\n", 2), ("    HOSTLIMIT_PER_JOB: '20'\n", 20),
+    ("", None)])
+def test_host_limit_loads(tmp_path, text, limit):
+    assert _load(tmp_path, text).queues["normal"].host_limit == limit
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "2.5", "two", "yes"])
+def test_bad_values_name_file_line_and_key(tmp_path, value):
+    with pytest.raises(ConfigError) as e:
+        _load(tmp_path, f"    HOSTLIMIT_PER_JOB: {value}\n")
+    assert len(e.value.errors) == 1
+    error = e.value.errors[0]
+    assert error.startswith(f"{tmp_path / 'xce.yaml'}:8: "), error
+    assert "HOSTLIMIT_PER_JOB" in error
+    assert "is not a whole number above 0" in error
+
+
+def test_key_is_enforced():
+    assert "HOSTLIMIT_PER_JOB" in keys.enforced("queue")
+
+
+def _migrate(tmp_path, value):
+    source = tmp_path / "lsf"
+    source.mkdir()
+    (source / "lsb.queues").write_text(
+        "Begin Queue\nQUEUE_NAME = wide\nPRIORITY = 40\n"
+        f"HOSTLIMIT_PER_JOB = {value}\nEnd Queue\n")
+    return migrate(str(source), str(tmp_path / "etc"))
+
+
+def test_migrated_lsb_queues_carry_the_limit_and_load_back(tmp_path):
+    result = _migrate(tmp_path, "4")
+    assert result.tree["queues"]["wide"]["HOSTLIMIT_PER_JOB"] == 4
+    assert load(tmp_path / "etc").queues["wide"].host_limit == 4
+
+
+def test_migrator_leaves_out_a_limit_xce_could_not_load(tmp_path):
+    result = _migrate(tmp_path, "0")
+    assert "HOSTLIMIT_PER_JOB" not in result.tree["queues"]["wide"]
+    load(tmp_path / "etc")      # the written file still loads
