@@ -8,19 +8,11 @@ from xce.config import keys
 from xce.config.load import ConfigError, load
 from xce.config.migrate import migrate
 
-BASE = """\
-cluster:
-  name: c
-parameters:
-  DEFAULT_QUEUE: normal
-queues:
-  normal:
-    PRIORITY: 30
-"""
-
-
-def _load(tmp_path, text):
-    (tmp_path / "xce.yaml").write_text(BASE + text)
+def _load(tmp_path, queue_lines):
+    """A one-queue xce.yaml whose queue keys start at line 6."""
+    head = "cluster: {name: c}\nparameters: {DEFAULT_QUEUE: wide}\n" \
+        "queues:\n  wide:\n    PRIORITY: 30\n"
+    (tmp_path / "xce.yaml").write_text(head + queue_lines)
     return load(tmp_path)
 
 
@@ -28,7 +20,7 @@ def _load(tmp_path, text):
     ("    HOSTLIMIT_PER_JOB: 2\n", 2), ("    HOSTLIMIT_PER_JOB: '20'\n", 20),
     ("", None)])
 def test_host_limit_loads(tmp_path, text, limit):
-    assert _load(tmp_path, text).queues["normal"].host_limit == limit
+    assert _load(tmp_path, text).queues["wide"].host_limit == limit
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "2.5", "two", "yes"])
@@ -37,7 +29,7 @@ def test_bad_values_name_file_line_and_key(tmp_path, value):
         _load(tmp_path, f"    HOSTLIMIT_PER_JOB: {value}\n")
     assert len(e.value.errors) == 1
     error = e.value.errors[0]
-    assert error.startswith(f"{tmp_path / 'xce.yaml'}:8: "), error
+    assert error.startswith(f"{tmp_path / 'xce.yaml'}:6: "), error
     assert "HOSTLIMIT_PER_JOB" in error
     assert "is not a whole number above 0" in error
 
