@@ -21,6 +21,8 @@ MESSAGES = {
     "QUEUE_HOST": "Host or host group is not used by the queue",
     "TOO_MANY_PROCS": "Too many processors requested",
     "TOO_FEW_PROCS": "Too few processors requested",
+    "HOST_LIMIT": "The number of hosts requested exceeds the queue's "
+                  "per-job host limit",
     "BAD_JOB_NAME": "Bad job name",
     "BAD_ARGUMENT": "Bad argument",
     "BAD_TIME": "Bad time specification",

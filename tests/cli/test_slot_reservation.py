@@ -4,6 +4,7 @@ and badmin."""
 
 import re
 
+from tests.lib.reconfig import assert_reconfig_refuses
 from tests.lib.xcecluster import wait_for
 
 QUEUE = """\
@@ -103,14 +104,10 @@ def test_reservation_expires_and_other_jobs_get_a_turn(make_cluster):
 
 def test_bad_slot_reserve_is_refused_by_reconfig(make_cluster):
     cluster = _cluster(make_cluster)
-    yaml = cluster.envdir / "xce.yaml"
-    yaml.write_text(yaml.read_text().replace(
-        "MAX_RESERVE_TIME[1000]", "MAX_RESERVE_TIME[soon]"))
-    r = cluster.run("badmin", "reconfig")
-    assert r.rc == 255 and r.out == ""
-    assert re.search(r"xce\.yaml:\d+: SLOT_RESERVE: 'MAX_RESERVE_TIME"
-                     r"\[soon\]' is not MAX_RESERVE_TIME\[n\]", r.err), r.err
-    assert r.err.endswith("Reconfiguration aborted.\n")
+    assert_reconfig_refuses(
+        cluster, "MAX_RESERVE_TIME[1000]", "MAX_RESERVE_TIME[soon]",
+        r"SLOT_RESERVE: 'MAX_RESERVE_TIME\[soon\]' is not "
+        r"MAX_RESERVE_TIME\[n\]")
     # The controller runs on with the configuration it had.
     job = cluster.submit("-q", "resv", "true")
     cluster.wait_stat(job, "DONE")

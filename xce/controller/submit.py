@@ -89,6 +89,21 @@ def check_resreq(ctl, q, spec):
         jobreq.check_reservable(ctl.cfg, rr)
     except jobreq.BadRequirement as e:
         raise Rejected(str(e))
+    check_host_limit(q, rr, spec)
+
+
+def check_host_limit(q, rr, spec):
+    """HOSTLIMIT_PER_JOB: with span[ptile=n] the hosts a job needs are
+    known now (its -n minimum over n, rounded up), and LSF refuses a job
+    that needs more than the limit; any other job is left to the
+    scheduler, which never places it on more hosts."""
+    span = rr.span if rr is not None else None
+    if q.host_limit is None or span is None or \
+            not isinstance(span.ptile, int):
+        return
+    lo = (spec.get("nslots") or [1])[0]
+    if -(-lo // span.ptile) > q.host_limit:
+        raise Rejected(text("HOST_LIMIT", q.name))
 
 
 # A job group is an absolute path of names: /proj/run1.
