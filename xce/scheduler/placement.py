@@ -26,6 +26,8 @@ def place(lo, hi, free, ranked, span=None, host_max=None, host_limit=None):
     if total < lo:
         return Placement(None, False)
     if host_limit is None or host_limit >= len(free):
+        if span is None or span.hosts == -1:     # the common case
+            return _fill(min(hi, total), free, ranked)
         return _shape(lo, hi, free, ranked, span, host_max, None)
     if span is not None and span.hosts == 1:
         return _one_host(lo, hi, free, ranked)
@@ -43,7 +45,9 @@ def place(lo, hi, free, ranked, span=None, host_max=None, host_limit=None):
 
 def _shape(lo, hi, free, ranked, span, host_max, limit):
     if span is None or span.hosts == -1:
-        return _fill(lo, hi, free, ranked, limit)
+        use = ranked if limit is None else ranked[:limit]
+        n = min(hi, sum(free[name] for name in use))
+        return _fill(n, free, use) if n >= lo else Placement(None, False)
     if span.hosts == 1:
         return _one_host(lo, hi, free, ranked)
     if span.ptile is not None:
@@ -52,15 +56,11 @@ def _shape(lo, hi, free, ranked, span, host_max, limit):
     return _block(lo, hi, free, ranked, span.block, limit)
 
 
-def _fill(lo, hi, free, ranked, limit=None):
+def _fill(n, free, ranked):
     """Fill the best hosts first: one host when the best holds the job.
-    Under a host limit, the most slots the first `limit` hosts hold."""
-    use = ranked if limit is None else ranked[:limit]
-    n = min(hi, sum(free[name] for name in use))
-    if n < lo:
-        return Placement(None, False)
+    (Under a host limit `ranked` holds only the hosts the job may use.)"""
     slots = []
-    for name in use:
+    for name in ranked:
         take = min(free[name], n - len(slots))
         slots += [name] * take
         if len(slots) == n:
