@@ -404,6 +404,7 @@ class Controller:
         pre = preemption.view(self)
         if not pending and not preemption.waiting(pre):
             reserve.record(self, None)
+            self.reasons_stale = False      # no pending job to give any
             return
         decisions = scheduler.schedule(queues, hosts, pending, arrays,
                                        limits, preempt=pre,
