@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import pytest
 
 from tests.cluster.test_ssh_cluster import HOSTS, SLOTS, Jobs
-from tests.lib.xcecluster import Cluster, _alive, wait_for
+from tests.lib.xcecluster import _alive, shared_cluster, wait_for
 
 # A task: record where it runs, wait for the go file, exit with its status.
 TASK = ('echo "$(hostname) $$" >>{d}/$LSB_JOBID.tasks; '
@@ -27,15 +27,8 @@ TASK = ('echo "$(hostname) $$" >>{d}/$LSB_JOBID.tasks; '
 def blclu(ssh_hosts):
     if not ssh_hosts.users:
         pytest.skip("test users need root")
-    root = tempfile.mkdtemp(prefix="xcebl-")
-    os.chmod(root, 0o755)
-    c = Cluster(root, ssh_hosts=ssh_hosts, mxj=SLOTS)
-    try:
-        c.start()
+    with shared_cluster("xcebl-", ssh_hosts=ssh_hosts, mxj=SLOTS) as c:
         yield c
-    finally:
-        c.stop()
-        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from tests.cluster.test_ssh_cluster import JOB, Jobs, _host_status
-from tests.lib.xcecluster import Cluster, _alive, wait_for
+from tests.lib.xcecluster import Cluster, _alive, shared_cluster, wait_for
 
 GRACE = 12          # seconds; long enough for a cut host to come back
 VICTIM = "xh3"
@@ -26,16 +26,9 @@ def lossclu(ssh_hosts):
         pytest.skip(ssh_hosts.why_no_cut)
     if not ssh_hosts.users:
         pytest.skip("test users need root")
-    root = tempfile.mkdtemp(prefix="xceloss-")
-    os.chmod(root, 0o755)
-    c = Cluster(root, ssh_hosts=ssh_hosts, mxj=2,
-                extra_params=f"  XCE_HOST_LOST_GRACE: {GRACE}")
-    try:
-        c.start()
+    with shared_cluster("xceloss-", ssh_hosts=ssh_hosts, mxj=2,
+                        extra_params=f"  XCE_HOST_LOST_GRACE: {GRACE}") as c:
         yield c
-    finally:
-        c.stop()
-        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture

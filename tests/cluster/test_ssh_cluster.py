@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.lib.xcecluster import AGENT_DIRS, Cluster, _alive, wait_for
+from tests.lib.xcecluster import (AGENT_DIRS, Cluster, _alive,
+                                  shared_cluster, wait_for)
 
 HOSTS = ("xh1", "xh2", "xh3")
 SLOTS = 2                   # MXJ of every host
@@ -39,15 +40,8 @@ def clu(ssh_hosts, user):
     """One controller on this machine, one agent per test host over SSH.
     Under /tmp rather than pytest's private tmp dirs: the job owner must
     reach the spool, and short paths keep the agents' socket paths short."""
-    root = tempfile.mkdtemp(prefix="xcessh-")
-    os.chmod(root, 0o755)
-    c = Cluster(root, ssh_hosts=ssh_hosts, mxj=SLOTS)
-    try:
-        c.start()
+    with shared_cluster("xcessh-", ssh_hosts=ssh_hosts, mxj=SLOTS) as c:
         yield c
-    finally:
-        c.stop()
-        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture

@@ -5,10 +5,13 @@ the local agent.  ``stop()`` ends both and kills any job process left,
 each by the PID this cluster recorded.
 """
 
+import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -235,3 +238,19 @@ def _alive(pid):
     except OSError:
         return False
     return data[data.rindex(b")") + 2:][:1] != b"Z"
+
+
+@contextlib.contextmanager
+def shared_cluster(prefix, **kw):
+    """A started cluster in a fresh directory under /tmp that every user
+    may enter (job owners must reach the spool; short paths keep the
+    agents' socket paths short); stopped and removed afterwards."""
+    root = tempfile.mkdtemp(prefix=prefix)
+    os.chmod(root, 0o755)
+    c = Cluster(root, **kw)
+    try:
+        c.start()
+        yield c
+    finally:
+        c.stop()
+        shutil.rmtree(root, ignore_errors=True)
