@@ -98,3 +98,21 @@ def test_group_cycles_are_errors(tmp_path):
         _load(tmp_path, "host_groups:\n  a: [b]\n  b: [a]\n"
               "queues:\n  normal: {PRIORITY: 1}\n")
     assert "group cycle" in e.value.errors[0]
+
+
+@pytest.mark.parametrize("value, shown", [("2.5", "2.5"), ("true", "True"),
+                                          ("'1e3'", "'1e3'")])
+def test_whole_number_keys_refuse_fractions_and_booleans(tmp_path, value,
+                                                          shown):
+    """Not rounded to 2, nor read as 1: a clear file:line error."""
+    with pytest.raises(ConfigError) as e:
+        _load(tmp_path, f"queues:\n  normal:\n    UJOB_LIMIT: {value}\n")
+    assert e.value.errors == [f"{tmp_path / 'xce.yaml'}:7: UJOB_LIMIT: "
+                              f"{shown} is not a whole number"]
+
+
+def test_whole_number_keys_take_integers_and_their_text(tmp_path):
+    cfg = _load(tmp_path, "queues:\n  normal:\n    UJOB_LIMIT: 4\n"
+                "    QJOB_LIMIT: '12'\n")
+    q = cfg.queues["normal"]
+    assert (q.ujob_limit, q.qjob_limit) == (4, 12)

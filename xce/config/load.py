@@ -288,14 +288,19 @@ def _limit(node, key, convert, check):
 
 
 def _int(node, key, check):
+    """A whole number (a YAML integer or its text), None when absent or
+    "-".  2.5 or yes is refused, never rounded or taken as 1."""
     value = node.get(key)
     if value is None or value == "-":
         return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        check.error(node, key, f"{value!r} is not a whole number")
-        return None
+    text = str(value).strip()
+    if not isinstance(value, bool) and _WHOLE.fullmatch(text):
+        return int(text)
+    check.error(node, key, f"{value!r} is not a whole number")
+    return None
+
+
+_WHOLE = re.compile(r"[+-]?\d+")
 
 
 def _positive(node, key, check):
