@@ -6,19 +6,14 @@ import json
 
 import pytest
 
+from tests.lib.xcecluster import blocked
+
 
 def _spec(cluster, jobid):
     from xce.store.reader import Reader
     with Reader(cluster.spool / "store" / "xce.db") as r:
         row = r.jobs("jobid=?", (jobid,))[0]
     return json.loads(row["spec"] or "{}")
-
-
-def _blocked(make_cluster):
-    cluster = make_cluster(mxj=1)
-    blocker = cluster.submit("sleep 60")
-    cluster.wait_stat(blocker, "RUN")
-    return cluster, blocker
 
 
 def test_several_R_options_merge_as_one_requirement(cluster):
@@ -44,7 +39,7 @@ def test_several_R_options_merge_as_one_requirement(cluster):
 ])
 def test_M_is_in_LSF_UNIT_FOR_LIMITS_unless_suffixed(make_cluster, unit,
                                                      value, kb):
-    cluster, _ = _blocked(make_cluster)
+    cluster, _ = blocked(make_cluster)
     jobid = cluster.submit("-M", value, "true",
                            env={"LSF_UNIT_FOR_LIMITS": unit})
     assert _spec(cluster, jobid)["memlimit"] == kb
@@ -53,7 +48,7 @@ def test_M_is_in_LSF_UNIT_FOR_LIMITS_unless_suffixed(make_cluster, unit,
 @pytest.mark.parametrize("value, minutes", [
     ("45", 45), ("1:30", 90), ("01:05", 65), ("0:59", 59)])
 def test_W_is_minutes_or_hours_and_minutes(make_cluster, value, minutes):
-    cluster, _ = _blocked(make_cluster)
+    cluster, _ = blocked(make_cluster)
     jobid = cluster.submit("-W", value, "true")
     assert _spec(cluster, jobid)["runlimit"] == minutes
     r = cluster.run("bjobs", "-l", str(jobid))
@@ -61,7 +56,7 @@ def test_W_is_minutes_or_hours_and_minutes(make_cluster, value, minutes):
 
 
 def test_bkill_of_several_ids_terminates_each(make_cluster):
-    cluster, blocker = _blocked(make_cluster)
+    cluster, blocker = blocked(make_cluster)
     pending = [cluster.submit("sleep 60") for _ in range(3)]
     ids = [blocker] + pending
     r = cluster.run("bkill", *map(str, ids))

@@ -5,15 +5,9 @@ import re
 
 import pytest
 
+from tests.lib.xcecluster import blocked
+
 COMMANDS = ("bpost", "bread", "bjdepinfo", "lsadmin")
-
-
-def _blocked(make_cluster):
-    """A one-slot cluster whose slot is taken, so new jobs stay pending."""
-    cluster = make_cluster(mxj=1)
-    blocker = cluster.submit("sleep 60")
-    cluster.wait_stat(blocker, "RUN")
-    return cluster, blocker
 
 
 @pytest.mark.parametrize("name", COMMANDS)
@@ -27,7 +21,7 @@ def test_help_and_usage(cluster, name):
 
 # -- bpost / bread --------------------------------------------------------------
 def test_bpost_then_bread_shows_the_message_table(make_cluster, tmp_path):
-    cluster, _ = _blocked(make_cluster)
+    cluster, _ = blocked(make_cluster)
     jobid = cluster.submit("sleep 1")
     r = cluster.run("bpost", "-d", "step one", str(jobid))
     assert (r.rc, r.out, r.err) == (
@@ -77,7 +71,7 @@ def test_bpost_and_bread_errors(cluster):
 
 # -- bjdepinfo --------------------------------------------------------------------
 def test_bjdepinfo_parents_children_and_levels(make_cluster):
-    cluster, _ = _blocked(make_cluster)
+    cluster, _ = blocked(make_cluster)
     a = cluster.submit("-J", "first", "sleep 1")
     b = cluster.submit("-w", f"done({a})", "-J", "second", "sleep 1")
     c = cluster.submit("-w", "ended(second)", "-J", "third", "sleep 1")
@@ -157,7 +151,7 @@ def test_badmin_mbdrestart_is_a_checked_reconfig(cluster):
 
 # -- bjobs -p levels and -UF ----------------------------------------------------
 def test_bjobs_pending_levels(make_cluster):
-    cluster, _ = _blocked(make_cluster)
+    cluster, _ = blocked(make_cluster)
     jobid = cluster.submit("sleep 1")
     r0 = cluster.run("bjobs", "-p0", str(jobid))
     r = cluster.run("bjobs", "-p", str(jobid))

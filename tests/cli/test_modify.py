@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tests.lib.xcecluster import BIN, wait_for
+from tests.lib.xcecluster import BIN, blocked, wait_for
 
 COMMANDS = ("bmod", "bswitch", "brequeue", "btop", "bbot")
 
@@ -26,14 +26,6 @@ def _row(cluster, jobid):
     return row
 
 
-def _blocked(make_cluster):
-    """A one-slot cluster whose slot is taken, so new jobs stay pending."""
-    cluster = make_cluster(mxj=1)
-    blocker = cluster.submit("sleep 60")
-    cluster.wait_stat(blocker, "RUN")
-    return cluster, blocker
-
-
 @pytest.mark.parametrize("name", COMMANDS)
 def test_help_and_usage(cluster, name):
     r = cmd(cluster, name, "--help")
@@ -45,7 +37,7 @@ def test_help_and_usage(cluster, name):
 
 # -- bmod ---------------------------------------------------------------------
 def test_bmod_pending_job_changes_limits_name_and_queue(make_cluster):
-    cluster, _ = _blocked(make_cluster)
+    cluster, _ = blocked(make_cluster)
     jobid = cluster.submit("-J", "before", "sleep 1")
     r = cmd(cluster, "bmod", "-W", "30", "-M", "2G", "-J", "after",
             "-q", "short", "-n", "1", str(jobid))
@@ -60,7 +52,7 @@ def test_bmod_pending_job_changes_limits_name_and_queue(make_cluster):
 
 
 def test_bmod_removal_forms(make_cluster):
-    cluster, _ = _blocked(make_cluster)
+    cluster, _ = blocked(make_cluster)
     jobid = cluster.submit("-W", "10", "-M", "100M", "-J", "nm", "sleep 1")
     r = cmd(cluster, "bmod", "-Wn", "-Mn", "-Jn", str(jobid))
     assert r.rc == 0, r
@@ -72,7 +64,7 @@ def test_bmod_removal_forms(make_cluster):
 
 def test_bmod_removing_the_run_limit_falls_back_to_the_queue_default(
         make_cluster):
-    cluster, _ = _blocked(make_cluster)
+    cluster, _ = blocked(make_cluster)
     jobid = cluster.submit("-q", "short", "-W", "5", "sleep 1")
     assert cmd(cluster, "bmod", "-Wn", str(jobid)).rc == 0
     assert _row(cluster, jobid)["spec"]["runlimit"] == 60
@@ -96,7 +88,7 @@ def test_bmod_running_job_allows_limits_refuses_queue(cluster):
 
 
 def test_bmod_bad_input(make_cluster):
-    cluster, _ = _blocked(make_cluster)
+    cluster, _ = blocked(make_cluster)
     jobid = cluster.submit("sleep 1")
     cases = [
         (("-q", "nosuch", str(jobid)),
@@ -124,7 +116,7 @@ def test_bmod_bad_input(make_cluster):
 
 
 def test_bmod_bad_resource_requirement_is_refused(make_cluster):
-    cluster, _ = _blocked(make_cluster)
+    cluster, _ = blocked(make_cluster)
     jobid = cluster.submit("sleep 1")
     r = cmd(cluster, "bmod", "-R", "select[", str(jobid))
     assert r.rc == 255 and r.err.endswith(". Job not modified.\n")
@@ -135,7 +127,7 @@ def test_bmod_bad_resource_requirement_is_refused(make_cluster):
 
 # -- bswitch ------------------------------------------------------------------
 def test_bswitch_pending_and_running_jobs(make_cluster):
-    cluster, blocker = _blocked(make_cluster)
+    cluster, blocker = blocked(make_cluster)
     pending = cluster.submit("sleep 1")
     r = cmd(cluster, "bswitch", "short", str(pending), str(blocker))
     assert (r.rc, r.err) == (0, "")
@@ -147,7 +139,7 @@ def test_bswitch_pending_and_running_jobs(make_cluster):
 
 
 def test_bswitch_errors(make_cluster):
-    cluster, _ = _blocked(make_cluster)
+    cluster, _ = blocked(make_cluster)
     jobid = cluster.submit("sleep 1")
     r = cmd(cluster, "bswitch")
     assert (r.rc, r.err) == (255, "The destination queue name must be "
@@ -191,7 +183,7 @@ def test_brequeue_hold_puts_the_job_in_psusp(cluster):
 
 
 def test_brequeue_errors(make_cluster):
-    cluster, blocker = _blocked(make_cluster)
+    cluster, blocker = blocked(make_cluster)
     pending = cluster.submit("sleep 1")
     r = cmd(cluster, "brequeue", str(pending))
     assert (r.rc, r.err) == (255, f"Job <{pending}>: Job has not started "
@@ -217,7 +209,7 @@ def _order(cluster):
 
 
 def test_btop_and_bbot_reorder_pending_jobs(make_cluster):
-    cluster, blocker = _blocked(make_cluster)
+    cluster, blocker = blocked(make_cluster)
     a, b, c = (cluster.submit("sleep 1") for _ in range(3))
     r = cmd(cluster, "btop", str(c))
     assert (r.rc, r.out, r.err) == (
@@ -242,7 +234,7 @@ def test_btop_and_bbot_reorder_pending_jobs(make_cluster):
 
 
 def test_btop_errors(make_cluster):
-    cluster, blocker = _blocked(make_cluster)
+    cluster, blocker = blocked(make_cluster)
     r = cmd(cluster, "btop", str(blocker))
     assert (r.rc, r.err) == (255, f"{blocker}: Job has already started\n")
     r = cmd(cluster, "btop", "5555")

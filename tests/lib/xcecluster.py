@@ -254,3 +254,12 @@ def shared_cluster(prefix, **kw):
     finally:
         c.stop()
         shutil.rmtree(root, ignore_errors=True)
+
+
+def blocked(make_cluster):
+    """A one-slot cluster whose slot is taken, so new jobs stay pending:
+    (cluster, the blocking job's id)."""
+    cluster = make_cluster(mxj=1)
+    blocker = cluster.submit("sleep 60")
+    cluster.wait_stat(blocker, "RUN")
+    return cluster, blocker
