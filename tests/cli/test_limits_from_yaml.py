@@ -1,4 +1,4 @@
-"""The enforcement map (issue 4 item 5): each scheduling key written in
+"""The enforcement map: each scheduling key written in
 xce.yaml acts on a live cluster, with LSF's pend reason or submit error.
 
 Then the lsb.resources Limit sections (``limits:``) end to end."""

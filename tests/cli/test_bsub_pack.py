@@ -1,9 +1,7 @@
-"""bsub -pack (one request for the whole file) and the bsub flags of
-issue 6: -nnodes refused clearly, -cwd ."""
+"""bsub -pack: one request for the whole file, each line reported by its
+line number, and the errors of a pack file."""
 
 import re
-
-import pytest
 
 
 def test_pack_submits_every_line_and_reports_each(make_cluster, tmp_path):
@@ -61,23 +59,3 @@ def test_pack_line_without_command_or_with_K_is_an_error(cluster, tmp_path):
         "Line#1: No command is specified. Job not submitted.",
         "Line#2: -K: Option not allowed in a pack file. Job not submitted."]
     assert r.out == "2 lines parsed, 0 jobs submitted, 2 errors found.\n"
-
-
-def test_nnodes_is_refused_clearly(cluster):
-    r = cluster.run("bsub", "-nnodes", "2", "sleep", "0")
-    assert r.rc == 255 and r.out == ""
-    assert r.err.startswith("-nnodes: Option not supported")
-    assert r.err.endswith(". Job not submitted.\n")
-
-
-@pytest.mark.parametrize("cwd_arg", [".", "./"])
-def test_cwd_dot_is_the_submission_directory(cluster, tmp_path, cwd_arg):
-    work = tmp_path / "work dir"
-    work.mkdir()
-    out = tmp_path / "pwd.txt"
-    jobid = cluster.submit("-cwd", cwd_arg, "-o", str(out), "pwd",
-                           cwd=str(work))
-    cluster.wait_stat(jobid, "DONE")
-    assert str(work) in out.read_text().splitlines()
-    r = cluster.run("bjobs", "-noheader", "-o", "exec_cwd", str(jobid))
-    assert r.out.strip() == str(work)

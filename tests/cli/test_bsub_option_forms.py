@@ -1,6 +1,7 @@
-"""LSF behaviours real tools depend on (issue 6 item 4, reference section 7)
-that no other test pinned down: -R given several times, -M units, -W forms,
-bkill of several ids in one call, bjobs -noheader -o 'jobid stat' IDS."""
+"""bsub options in the forms workflow tools write them: -R given several
+times, -M in LSF_UNIT_FOR_LIMITS or with a unit, -W as minutes or
+hours:minutes, -cwd . as the submission directory, and -nnodes refused
+clearly."""
 
 import json
 
@@ -55,28 +56,21 @@ def test_W_is_minutes_or_hours_and_minutes(make_cluster, value, minutes):
     assert f" {float(minutes):.1f} min" in r.out
 
 
-def test_bkill_of_several_ids_terminates_each(make_cluster):
-    cluster, blocker = blocked(make_cluster)
-    pending = [cluster.submit("sleep 60") for _ in range(3)]
-    ids = [blocker] + pending
-    r = cluster.run("bkill", *map(str, ids))
-    assert (r.rc, r.err) == (0, "")
-    assert r.out == "".join(f"Job <{j}> is being terminated\n" for j in ids)
-    for j in ids:
-        cluster.wait_stat(j, "EXIT")
+def test_nnodes_is_refused_clearly(cluster):
+    r = cluster.run("bsub", "-nnodes", "2", "sleep", "0")
+    assert r.rc == 255 and r.out == ""
+    assert r.err.startswith("-nnodes: Option not supported")
+    assert r.err.endswith(". Job not submitted.\n")
 
 
-def test_bjobs_noheader_jobid_stat_for_given_ids(cluster):
-    done = cluster.submit("true")
-    cluster.wait_stat(done, "DONE")
-    live = cluster.submit("sleep 60")
-    cluster.wait_stat(live, "RUN")
-    r = cluster.run("bjobs", "-noheader", "-o", "jobid stat", str(done),
-                    str(live))
-    assert (r.rc, r.err) == (0, "")
-    assert [l.split() for l in r.out.splitlines()] == [
-        [str(done), "DONE"], [str(live), "RUN"]]
-    r = cluster.run("bjobs", "-noheader", "-o", "jobid stat", str(live),
-                    "99999")
-    assert r.rc == 0 and r.out.split() == [str(live), "RUN"]
-    assert r.err == "Job <99999> is not found\n"
+@pytest.mark.parametrize("cwd_arg", [".", "./"])
+def test_cwd_dot_is_the_submission_directory(cluster, tmp_path, cwd_arg):
+    work = tmp_path / "work dir"
+    work.mkdir()
+    out = tmp_path / "pwd.txt"
+    jobid = cluster.submit("-cwd", cwd_arg, "-o", str(out), "pwd",
+                           cwd=str(work))
+    cluster.wait_stat(jobid, "DONE")
+    assert str(work) in out.read_text().splitlines()
+    r = cluster.run("bjobs", "-noheader", "-o", "exec_cwd", str(jobid))
+    assert r.out.strip() == str(work)
