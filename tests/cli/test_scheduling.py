@@ -1,7 +1,7 @@
 """Scheduling end to end: -R (select, span, rusage), -n min,max, job
 arrays and -w dependencies, through bsub, bjobs and bkill."""
 
-from tests.lib.xcecluster import wait_for
+from tests.lib.xcecluster import virtual_names, wait_for
 
 
 def _reasons(cluster, label):
@@ -58,6 +58,20 @@ def test_ptile_beyond_one_host_pends_on_spanning(make_cluster):
     _wait_reason(cluster, jobid,
                  " Not enough hosts to meet the job's spanning requirement;")
     assert cluster.stat(jobid) == "PEND"
+
+
+def test_block_with_n_not_a_multiple_runs_with_a_final_partial_block(
+        make_cluster):
+    """-n 3 with span[block=2] on two 2-slot hosts: a block of 2 on one
+    host and the last slot on the other, not a pend for ever."""
+    cluster = make_cluster(virtual_hosts=virtual_names(2), mxj=2)
+    jobid = cluster.submit("-n", "3", "-R", "span[block=2]", "-o", "b.out",
+                           "echo $LSB_MCPU_HOSTS")
+    cluster.wait_stat(jobid, "DONE")
+    words = (cluster.root / "b.out").read_text().split()[:4]
+    per_host = dict(zip(words[::2], words[1::2]))
+    assert sorted(per_host) == virtual_names(2), words
+    assert sorted(per_host.values()) == ["1", "2"], words
 
 
 def test_rusage_mem_beyond_the_host_pends_with_reservation_reason(cluster):

@@ -53,6 +53,11 @@ class _Span:
     (4, 4, {"a": 3, "b": 1}, _Span(block=2), None),
     (4, 4, {"a": 2, "b": 2}, _Span(block=2), ["a", "a", "b", "b"]),
     (2, 7, {"a": 5, "b": 3}, _Span(block=2), ["a"] * 4 + ["b"] * 2),
+    # -n not a multiple of the block: a final partial block, on one host.
+    (3, 3, {"a": 2, "b": 2}, _Span(block=2), ["a", "a", "b"]),
+    (3, 3, {"a": 3, "b": 1}, _Span(block=2), ["a", "a", "a"]),
+    (5, 5, {"a": 3, "b": 3}, _Span(block=2), ["a"] * 2 + ["b"] * 3),
+    (3, 3, {"a": 1, "b": 1, "c": 1}, _Span(block=2), None),
     (3, 3, {"a": 1, "b": 1}, None, None),
 ])
 def test_place_shapes(lo, hi, free, span, expect):

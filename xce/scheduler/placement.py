@@ -103,16 +103,23 @@ def _ptile(lo, hi, free, ranked, ptile, host_max, limit=None):
 
 
 def _block(lo, hi, free, ranked, block, limit=None):
-    """Blocks of `block` slots, each block on one host; a multiple of it."""
-    want = hi - hi % block
+    """Blocks of `block` slots, each block on one host, as many on a host as
+    fit (each host looked at once).  A multiple of `block` when one lies in
+    [lo, hi]; else (bsub -n 3 with block=2) the full blocks and one final
+    partial block of the remaining slots, also on one host."""
+    want = hi - hi % block          # the slots in full blocks
+    partial = hi % block if want < lo else 0
     slots, hosts = [], 0
     for name in ranked:
         room = min(free[name], want - len(slots))
         room -= room % block
+        if partial and len(slots) + room == want and \
+                free[name] - room >= partial:
+            room, partial = room + partial, 0
         if room:
             slots += [name] * room
             hosts += 1
-        if len(slots) == want or hosts == limit:
+        if (len(slots) >= want and not partial) or hosts == limit:
             break
     if len(slots) < lo or not slots:
         return Placement(None, True)
