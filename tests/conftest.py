@@ -1,5 +1,8 @@
-"""Fixtures shared by the end-to-end tests."""
+"""Fixtures shared by the end-to-end tests, and the suite's wall time."""
 
+import time
+
+import psutil
 import pytest
 
 from tests.lib.xcecluster import Cluster
@@ -31,3 +34,21 @@ def make_cluster(tmp_path):
     finally:
         for c in made:
             c.stop()
+
+
+# The whole suite is meant to run in under 20 minutes (`make test`); the
+# figure is printed at the end of every run so a slow change shows.  It is
+# counted from the start of the pytest process: this file may be loaded
+# only at collection, after the session has started.
+SUITE_BUDGET_S = 20 * 60
+
+
+def pytest_unconfigure(config):
+    # After pytest's own "N passed in ..." line, so it is the last line.
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return
+    spent = time.time() - psutil.Process().create_time()
+    verdict = "within" if spent <= SUITE_BUDGET_S else "OVER"
+    reporter.write_line(f"suite_wall_time {spent:.0f} s ({verdict} the "
+                        f"budget of {SUITE_BUDGET_S} s for the whole suite)")
