@@ -26,7 +26,7 @@ import time
 
 from _common import emit, note
 
-from xce.scheduler import resreq
+from xce.lang import resreq
 from xce.scheduler.asked import AskedHosts
 from xce.scheduler.backfill import Context
 from xce.scheduler.order import PendingOrder

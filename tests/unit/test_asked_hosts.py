@@ -3,7 +3,8 @@ scheduler's use of it (which hosts, in what order, with which reasons)."""
 
 import pytest
 
-from xce.scheduler import asked, resreq
+from xce.lang import resreq
+from xce.scheduler import asked
 from xce.scheduler.core import (HostView, PendingJob, QueueView,
                                 R_HOST_FULL, R_HOST_QUEUE, schedule)
 from xce.scheduler.asked import R_NOT_ASKED, AskedHosts

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from xce.scheduler.depend import (
+from xce.lang.depend import (
     NEVER, Condition, DependError, JobFacts, JobRef, check_references,
     evaluate, parse, refs,
 )

@@ -4,7 +4,7 @@ within the limit starts, and a job that cannot pends with the reason."""
 
 import pytest
 
-from xce.scheduler import resreq
+from xce.lang import resreq
 from xce.scheduler.core import (
     R_HOST_FULL, R_HOST_LIMIT, HostView, PendingJob, QueueView, schedule)
 from xce.scheduler.placement import place

@@ -4,7 +4,7 @@ start, and says so (Decisions.partial)."""
 
 import random
 
-from xce.scheduler import resreq
+from xce.lang import resreq
 from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
 from xce.scheduler.order import PendingOrder
 

@@ -10,7 +10,8 @@ import pytest
 from xce.config.load import ConfigError, load
 from xce.config.model import Config
 from xce.controller import limitconf
-from xce.scheduler import fairshare, resreq
+from xce.lang import resreq
+from xce.scheduler import fairshare
 from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
 from xce.scheduler.limits import Consumer, Limit, Limits
 

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 from xce.config.model import HostConf
 from xce.controller import dispatch, main, reconcile
-from xce.scheduler import resreq
+from xce.lang import resreq
 
 
 class _Store:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from xce.cli import bsub
 from xce.client import submit as sub
 from xce.controller import jobreq
-from xce.scheduler import depend, resreq
+from xce.lang import depend, resreq
 from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
 
 # Inputs per parser (XCE_PROPERTY_EXAMPLES trims the run while working on a

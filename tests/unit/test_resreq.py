@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from xce.scheduler.resreq import (
+from xce.lang.resreq import (
     ResReq, ResReqError, effective, merge, merge_with_queue, parse,
 )
 

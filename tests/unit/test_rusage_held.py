@@ -6,7 +6,8 @@ import pytest
 
 from xce.config.model import Config, HostConf
 from xce.controller import jobreq
-from xce.scheduler import resreq, rusage_held
+from xce.lang import resreq
+from xce.scheduler import rusage_held
 from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
 
 REASON = "Job's requirements for reserving resource ({}) not satisfied"

@@ -5,7 +5,8 @@ import random
 
 import pytest
 
-from xce.scheduler import core, resreq
+from xce.lang import resreq
+from xce.scheduler import core
 from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
 from xce.scheduler.placement import place
 
@@ -240,7 +241,7 @@ def test_unsatisfiable_class_shares_one_reasons_list():
 # ------------------------------------------------ the controller's job index
 def test_job_index_answers_by_id_name_element_and_after_finish():
     from xce.controller.jobindex import JobIndex
-    from xce.scheduler import depend
+    from xce.lang import depend
 
     class Ctl:
         jobs = {}

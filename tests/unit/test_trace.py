@@ -5,7 +5,8 @@ and that asking for a trace changes no decision."""
 import json
 import random
 
-from xce.scheduler import core, resreq
+from xce.lang import resreq
+from xce.scheduler import core
 from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
 from xce.scheduler.trace import Tracer
 from xce.scheduler.trace_select import unmet

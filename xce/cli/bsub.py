@@ -172,7 +172,7 @@ def _check_resreq(spec):
     if not spec["resreq"]:
         return
     try:
-        from xce.scheduler import resreq
+        from xce.lang import resreq
     except ImportError:
         return
     try:

@@ -7,7 +7,7 @@ the expressions of the other jobs, so both directions need no index.
 
 import json
 
-from xce.scheduler import depend
+from xce.lang import depend
 
 COLUMNS = "{:<14} {:<14} {:<14} {:<12} {}"
 _FIELDS = "jobid, idx, stat, name, user, exit_code, spec"

@@ -8,8 +8,8 @@ in LSF_UNIT_FOR_LIMITS, as the numbers of the expression are.
 """
 
 from xce.errors import XceError
-from xce.scheduler import resreq
-from xce.scheduler.resreq_common import LOAD_INDICES, ResReqError, unit_power
+from xce.lang import resreq
+from xce.lang.resreq.common import LOAD_INDICES, ResReqError, unit_power
 
 
 def _in_unit(kb, unit):

@@ -7,7 +7,7 @@ names in the expression refer to the caller's own jobs, as in bsub -w.
 import time
 
 from xce.errors import XceError
-from xce.scheduler import depend
+from xce.lang import depend
 
 POLL = 0.5
 NEVER_TEXT = "Wait condition is never satisfied"

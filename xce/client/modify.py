@@ -105,7 +105,7 @@ REMOVALS = {"no_queue": ("queue",), "no_slots": ("nslots",),
 def _merged_resreq(words):
     """Check -R as bsub does (the scheduler's parser is pure and light)."""
     try:
-        from xce.scheduler import resreq
+        from xce.lang import resreq
     except ImportError:
         return None
     try:

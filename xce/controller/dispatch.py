@@ -6,11 +6,12 @@ import json
 from xce.controller import asked, jobreq, limitconf, reserve
 from xce.model import states
 from xce.model.jobid import show
-from xce.scheduler import depend, exclusive, fairshare, rusage_held
+from xce.lang import depend
+from xce.scheduler import exclusive, fairshare, rusage_held
 from xce.scheduler.core import HostView, PendingJob, QueueView
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.limits import Limits
-from xce.scheduler.resreq_common import LOAD_INDICES
+from xce.lang.resreq.common import LOAD_INDICES
 
 
 def snapshot(ctl):

@@ -10,7 +10,7 @@ for every event the controller applies.
 from collections import namedtuple
 
 from xce.model import states
-from xce.scheduler import depend
+from xce.lang import depend
 
 Finished = namedtuple("Finished", "state exit_code end_time user")
 

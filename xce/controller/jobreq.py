@@ -7,8 +7,8 @@ thing share one object (the scheduler remembers failures per object within
 a pass).  `-w` expressions likewise.
 """
 
-from xce.scheduler import depend, resreq
-from xce.scheduler.resreq_common import BUILTIN_CONSUMABLE, unit_power
+from xce.lang import depend, resreq
+from xce.lang.resreq.common import BUILTIN_CONSUMABLE, unit_power
 
 _RESREQ = {}            # (job strings, queue string, unit) -> ResReq
 _SELECT = {}            # (queue string, unit) -> Select or None

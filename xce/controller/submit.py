@@ -7,7 +7,7 @@ from xce.config.lsf import hostnames
 from xce.controller import asked, jobreq
 from xce.errors import text
 from xce.model import arrayspec
-from xce.scheduler import depend
+from xce.lang import depend
 from xce.store.schema import JOB_COLUMNS
 
 

@@ -9,7 +9,7 @@ job wanted.  It reads the pass's state and never changes it.
 """
 
 from xce.scheduler import core, exclusive, hostfit, rusage_held
-from xce.scheduler.resreq_common import format_number
+from xce.lang.resreq.common import format_number
 from xce.scheduler.trace_select import unmet
 
 

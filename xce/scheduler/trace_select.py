@@ -4,9 +4,9 @@ Used only when a user asks why a job pends (xce explain), never on the
 scheduling path: it compiles the parts of the expression as it goes.
 """
 
-from .resreq_eval import compile_predicate
-from .resreq_parse_select import referenced_names
-from .resreq_select import BoolOp
+from xce.lang.resreq.eval import compile_predicate
+from xce.lang.resreq.parse_select import referenced_names
+from xce.lang.resreq.select import BoolOp
 
 
 def unmet(expr, resources, local_type=None):

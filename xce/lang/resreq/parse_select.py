@@ -1,10 +1,10 @@
-"""Recursive-descent parser for `select[]` expressions (see resreq_select)."""
+"""Recursive-descent parser for `select[]` expressions (see select)."""
 
-from .resreq_common import (
+from .common import (
     BUILTIN_RESOURCES, MEMORY_RESOURCES, STRING_RESOURCES, ResReqError,
     canonical_name, convert_units,
 )
-from .resreq_select import (
+from .select import (
     ORDERING, RELOPS, Arith, BoolOp, Cmp, Defined, Neg, Not, Num, Ref, Str,
     _MAX_DEPTH, _Sized, tokenize,
 )

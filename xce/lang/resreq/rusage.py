@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from .resreq_common import (
+from .common import (
     BUILTIN_CONSUMABLE, MEMORY_RESOURCES, ResReqError, convert_units,
 )
-from .resreq_sections import check_name
+from .sections import check_name
 
 _VALUE = re.compile(r"(\d+\.?\d*|\.\d+)([A-Za-z]*)\Z")
 _DURATION = re.compile(r"(\d{1,9})([smh]?)\Z")

@@ -10,7 +10,7 @@ protect brackets and keywords inside values.
 
 import re
 
-from .resreq_common import ResReqError
+from .common import ResReqError
 
 SECTIONS = ("select", "order", "rusage", "span", "same", "cu", "affinity")
 _SECTION_START = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[")

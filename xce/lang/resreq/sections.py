@@ -4,7 +4,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Tuple, Union
 
-from .resreq_common import (
+from .common import (
     BUILTIN_RESOURCES, ResReqError, canonical_name,
 )
 

@@ -10,24 +10,24 @@ Pure: no I/O, no clock.  Every rejection is a ResReqError whose `message`
 is what bsub prints before ". Job not submitted.".  Sections xce parses but
 does not implement (cu, affinity, compound and alternative requirements,
 multi-phase rusage) are rejected with a message that says so, never dropped.
-The splitting of a string into sections lives in resreq_split; each
+The splitting of a string into sections lives in split; each
 section's syntax in its own module.
 """
 
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
-from .resreq_common import (
+from .common import (
     NUMERIC_RESOURCES, SYNTAX_MESSAGE, ResReqError,
 )
-from .resreq_eval import compile_predicate
-from .resreq_parse_select import parse_expression, referenced_names
-from .resreq_rusage import Rusage, RusageAlternative, parse_rusage
-from .resreq_sections import (
+from .eval import compile_predicate
+from .parse_select import parse_expression, referenced_names
+from .rusage import Rusage, RusageAlternative, parse_rusage
+from .sections import (
     Order, OrderKey, Same, Span, parse_order, parse_same, parse_span,
 )
-from .resreq_select import BoolOp, Cmp, Ref, Str
-from .resreq_split import split_sections
+from .select import BoolOp, Cmp, Ref, Str
+from .split import split_sections
 
 __all__ = [
     "ResReq", "ResReqError", "Select", "Order", "OrderKey", "Rusage",

@@ -9,7 +9,7 @@ false, and `defined(name)` is the way to ask about presence.
 
 import operator
 
-from .resreq_select import Arith, BoolOp, Cmp, Defined, Neg, Not, Num, Ref, Str
+from .select import Arith, BoolOp, Cmp, Defined, Neg, Not, Num, Ref, Str
 
 MISSING = object()
 

@@ -14,14 +14,14 @@ Grammar (C precedence, lowest first):
 
 A bare WORD is a resource, except where it is compared with a string
 resource (`type == X86_64`): there it is the string value itself, which is
-how LSF reads it.  Evaluation lives in resreq_eval.
+how LSF reads it.  Evaluation lives in eval.
 """
 
 import re
 from dataclasses import dataclass, field
 from typing import Tuple
 
-from .resreq_common import ResReqError, format_number
+from .common import ResReqError, format_number
 
 _TOKEN = re.compile(r"""
     (?P<ws>\s+)
