@@ -16,7 +16,10 @@ jobs a reference names (several for a shared name or a wildcard).
 
 import re
 from dataclasses import dataclass
-from typing import Optional, Tuple, Union
+from typing import Optional, Union
+
+from xce.lang import boolexpr
+from xce.lang.boolexpr import Not
 
 CONDITIONS = ("done", "ended", "exit", "started", "post_done", "post_err")
 UNSUPPORTED = ("external", "numrun", "numdone", "numexit", "numended",
@@ -32,7 +35,6 @@ _TOKEN = re.compile(r"""
 _INDEX = re.compile(r"(.*)\[(\*|[1-9]\d{0,8})\]\Z", re.DOTALL)
 # Unquoted names may not look like numbers: no leading digit or sign.
 _BARE_NAME = re.compile(r"[A-Za-z_*/.@%^~:][^\s()\"',&|!<>=\[\]]*\Z")
-_MAX_DEPTH = 40
 
 
 def one_line(text):
@@ -117,35 +119,6 @@ class Condition:
         return "%s(%s,%s)" % (self.kind, self.ref, test)
 
 
-@dataclass(frozen=True)
-class Not:
-    operand: object
-    prec = 3
-
-    def __str__(self):
-        return "!" + _wrap(self.operand, self.operand.prec < self.prec)
-
-
-@dataclass(frozen=True)
-class BoolOp:
-    op: str  # "&&" or "||"
-    items: Tuple[object, ...]
-
-    @property
-    def prec(self):
-        return 2 if self.op == "&&" else 1
-
-    def __str__(self):
-        # Parenthesise any nested && / || so precedence never has to be
-        # remembered by the reader of bjobs -l.
-        parts = [_wrap(i, isinstance(i, BoolOp)) for i in self.items]
-        return (" %s " % self.op).join(parts)
-
-
-def _wrap(node, paren):
-    return "(%s)" % node if paren else str(node)
-
-
 # -------------------------------------------------------------------- parser
 def parse(text):
     """Parse a `-w` expression; DependError with LSF's text if malformed."""
@@ -167,77 +140,20 @@ def _tokenize(text):
     return tokens
 
 
-class _Parser:
+class _Parser(boolexpr.Parser):
     def __init__(self, text):
+        super().__init__(_tokenize(text))
         self.text = text
-        self.tokens = _tokenize(text)
-        self.pos = 0
-        self.depth = 0
-        if not self.tokens:
-            raise self.error()
 
     def error(self):
         return DependError("%s: Dependency condition syntax error"
                            % one_line(self.text))
 
-    def peek(self):
-        if self.pos < len(self.tokens):
-            return self.tokens[self.pos]
-        return ("end", None)
-
-    def take(self):
-        token = self.peek()
-        if token[0] == "end":
-            raise self.error()
-        self.pos += 1
-        return token
-
-    def expect(self, value):
-        if self.take() != ("op", value):
-            raise self.error()
-
-    def parse(self):
-        tree = self.parse_bool("||")
-        if self.peek()[0] != "end":
-            raise self.error()
-        return tree
-
-    def parse_bool(self, op):
-        sub = (lambda: self.parse_bool("&&")) if op == "||" else self.parse_not
-        items = [sub()]
-        while self.peek() == ("op", op):
-            self.take()
-            items.append(sub())
-        if len(items) == 1:
-            return items[0]
-        flat = []
-        for item in items:
-            same = isinstance(item, BoolOp) and item.op == op
-            flat.extend(item.items if same else [item])
-        return BoolOp(op, tuple(flat))
-
-    def parse_not(self):
-        if self.peek() == ("op", "!"):
-            self.take()
-            return Not(self.nested(self.parse_not))
-        return self.parse_primary()
-
-    def nested(self, parse):
-        self.depth += 1
-        if self.depth > _MAX_DEPTH:
-            raise self.error()
-        try:
-            return parse()
-        finally:
-            self.depth -= 1
-
-    def parse_primary(self):
+    def parse_operand(self):
         kind, value = self.take()
         if (kind, value) == ("op", "("):
-            node = self.nested(lambda: self.parse_bool("||"))
-            self.expect(")")
-            return node
-        if kind == "word" and self.peek() == ("op", "("):
+            return self.parse_group()
+        if kind == "word" and self.at_op("("):
             return self.parse_call(value)
         if kind in ("word", "str"):
             return Condition("done", self.job_ref(kind, value))

@@ -17,6 +17,8 @@ section's syntax in its own module.
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
+from xce.lang.boolexpr import join
+
 from .common import (
     NUMERIC_RESOURCES, SYNTAX_MESSAGE, ResReqError,
 )
@@ -143,15 +145,7 @@ def _as_resreq(value, options):
 
 
 def _and(exprs):
-    if not exprs:
-        return None
-    if len(exprs) == 1:
-        return Select(exprs[0])
-    items = []
-    for expr in exprs:
-        flat = isinstance(expr, BoolOp) and expr.op == "&&"
-        items.extend(expr.items if flat else [expr])
-    return Select(BoolOp("&&", tuple(items)))
+    return Select(join("&&", exprs, BoolOp)) if exprs else None
 
 
 def _only_one(reqs, section):

@@ -1,12 +1,14 @@
 """Recursive-descent parser for `select[]` expressions (see select)."""
 
+from xce.lang import boolexpr
+
 from .common import (
     BUILTIN_RESOURCES, MEMORY_RESOURCES, STRING_RESOURCES, ResReqError,
     canonical_name, convert_units,
 )
 from .select import (
     ORDERING, RELOPS, Arith, BoolOp, Cmp, Defined, Neg, Not, Num, Ref, Str,
-    _MAX_DEPTH, _Sized, tokenize,
+    _Sized, tokenize,
 )
 
 
@@ -26,63 +28,20 @@ def parse_expression(text, unit="KB", known=None, strings=()):
     return tree
 
 
-class _Parser:
+class _Parser(boolexpr.Parser):
+    Not = Not
+    BoolOp = BoolOp
+
     def __init__(self, tokens, strings, unit):
-        self.tokens = tokens
-        self.pos = 0
-        self.depth = 0
+        super().__init__(tokens)
         self.strings = strings
         self.unit = unit
 
-    # ------------------------------------------------------------ helpers
-    def peek(self):
-        if self.pos < len(self.tokens):
-            return self.tokens[self.pos]
-        return ("end", None)
-
-    def take(self):
-        token = self.peek()
-        if token[0] == "end":
-            raise ResReqError()
-        self.pos += 1
-        return token
-
-    def expect(self, value):
-        if self.take() != ("op", value):
-            raise ResReqError()
-
-    def at_op(self, *values):
-        kind, value = self.peek()
-        return kind == "op" and value in values
+    def error(self):
+        return ResReqError()
 
     # ------------------------------------------------------------ grammar
-    def parse(self):
-        if not self.tokens:
-            raise ResReqError()
-        tree = self.parse_bool("||")
-        if self.peek()[0] != "end":
-            raise ResReqError()
-        return tree
-
-    def parse_bool(self, op):
-        sub = (lambda: self.parse_bool("&&")) if op == "||" else self.parse_not
-        items = [sub()]
-        while self.at_op(op):
-            self.take()
-            items.append(sub())
-        if len(items) == 1:
-            return items[0]
-        # Flatten a && b && c into one node: same meaning, flatter output.
-        flat = []
-        for item in items:
-            same = isinstance(item, BoolOp) and item.op == op
-            flat.extend(item.items if same else [item])
-        return BoolOp(op, tuple(flat))
-
-    def parse_not(self):
-        if self.at_op("!"):
-            self.take()
-            return Not(self._nested(self.parse_not))
+    def parse_operand(self):
         return self.parse_cmp()
 
     def parse_cmp(self):
@@ -109,7 +68,7 @@ class _Parser:
         while self.at_op(*ops):
             op = self.take()[1]
             links += 1
-            if self.depth + links > _MAX_DEPTH:
+            if self.depth + links > boolexpr.MAX_DEPTH:
                 raise ResReqError()
             node = Arith(op, node, operand())
         return node
@@ -117,7 +76,7 @@ class _Parser:
     def parse_unary(self):
         if self.at_op("-"):
             self.take()
-            operand = self._nested(self.parse_unary)
+            operand = self.nested(self.parse_unary)
             if isinstance(operand, Num):
                 return Num(-operand.value)
             return Neg(operand)
@@ -133,9 +92,7 @@ class _Parser:
         if kind == "word":
             return self._word(value)
         if (kind, value) == ("op", "("):
-            node = self._nested(lambda: self.parse_bool("||"))
-            self.expect(")")
-            return node
+            return self.parse_group()
         raise ResReqError()
 
     def _word(self, word):
@@ -147,15 +104,6 @@ class _Parser:
             self.expect(")")
             return Defined(canonical_name(name))
         return Ref(canonical_name(word))
-
-    def _nested(self, parse):
-        self.depth += 1
-        if self.depth > _MAX_DEPTH:
-            raise ResReqError()
-        try:
-            return parse()
-        finally:
-            self.depth -= 1
 
     # ----------------------------------------------------------- semantics
     def _comparison(self, op, left, right):

@@ -19,7 +19,9 @@ how LSF reads it.  Evaluation lives in eval.
 
 import re
 from dataclasses import dataclass, field
-from typing import Tuple
+
+from xce.lang import boolexpr
+from xce.lang.boolexpr import wrap
 
 from .common import ResReqError, format_number
 
@@ -34,7 +36,6 @@ _TOKEN = re.compile(r"""
 _WORD_OPS = {"and": "&&", "or": "||", "not": "!"}
 RELOPS = ("==", "!=", ">=", "<=", ">", "<")
 ORDERING = (">=", "<=", ">", "<")
-_MAX_DEPTH = 40  # deep enough for people, shallow enough for the C stack
 _BARE_OK = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
 
 
@@ -86,7 +87,7 @@ class Neg:
     prec = 7
 
     def __str__(self):
-        return "-" + _wrap(self.operand, self.operand.prec < self.prec)
+        return "-" + wrap(self.operand, self.operand.prec < self.prec)
 
 
 @dataclass(frozen=True)
@@ -100,8 +101,8 @@ class Arith:
         return 6 if self.op in "*/" else 5
 
     def __str__(self):
-        left = _wrap(self.left, self.left.prec < self.prec)
-        right = _wrap(self.right, self.right.prec <= self.prec)
+        left = wrap(self.left, self.left.prec < self.prec)
+        right = wrap(self.right, self.right.prec <= self.prec)
         return "%s %s %s" % (left, self.op, right)
 
 
@@ -113,38 +114,19 @@ class Cmp:
     prec = 4
 
     def __str__(self):
-        left = _wrap(self.left, self.left.prec <= self.prec)
-        right = _wrap(self.right, self.right.prec <= self.prec)
+        left = wrap(self.left, self.left.prec <= self.prec)
+        right = wrap(self.right, self.right.prec <= self.prec)
         return "%s %s %s" % (left, self.op, right)
 
 
-@dataclass(frozen=True)
-class Not:
-    operand: object
-    prec = 3
-
-    def __str__(self):
-        bare = isinstance(self.operand, (Ref, Defined, Not))
-        return "!" + _wrap(self.operand, not bare)
+class Not(boolexpr.Not):
+    def bare(self, operand):
+        return isinstance(operand, (Ref, Defined, Not))
 
 
-@dataclass(frozen=True)
-class BoolOp:
-    op: str  # "&&" or "||"
-    items: Tuple[object, ...]
-
-    @property
-    def prec(self):
-        return 2 if self.op == "&&" else 1
-
-    def __str__(self):
-        bare = (Ref, Defined, Not, Num)
-        parts = [_wrap(i, not isinstance(i, bare)) for i in self.items]
-        return (" %s " % self.op).join(parts)
-
-
-def _wrap(node, paren):
-    return "(%s)" % node if paren else str(node)
+class BoolOp(boolexpr.BoolOp):
+    def bare(self, item):
+        return isinstance(item, (Ref, Defined, Not, Num))
 
 
 @dataclass(frozen=True)
