@@ -2,49 +2,40 @@
 idle hosts, and a host running one takes nothing else."""
 
 from xce.scheduler import exclusive
-from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
+
+from tests.lib.builders import host, one_pass, pending
 
 
 def _hosts(*specs):
     """("a", slots, used[, status]) -> HostView list."""
-    out = []
-    for name, slots, used, *status in specs:
-        out.append(HostView(name, status[0] if status else "ok", slots, used,
-                            resources={"hname": name, "maxslots": slots,
-                                       "slots": slots - used}))
-    return out
-
-
-def _job(n, lo=1, excl=False):
-    return PendingJob((n, 0), "normal", "u", lo, n, exclusive=excl)
-
-
-def _run(hosts, jobs):
-    return schedule([QueueView("normal", 30)], hosts, jobs)
+    return [host(name, slots, used, *status)
+            for name, slots, used, *status in specs]
 
 
 def test_exclusive_job_skips_busy_hosts_and_takes_an_idle_one():
-    out = _run(_hosts(("a", 4, 1), ("b", 4, 0)), [_job(1, excl=True)])
+    out = one_pass(_hosts(("a", 4, 1), ("b", 4, 0)),
+                   [pending(1, exclusive=True)])
     assert out.dispatch == [((1, 0), ["b"])]
 
 
 def test_exclusive_job_pends_while_every_host_is_busy():
-    out = _run(_hosts(("a", 4, 1), ("b", 4, 3)), [_job(1, excl=True)])
+    out = one_pass(_hosts(("a", 4, 1), ("b", 4, 3)),
+                   [pending(1, exclusive=True)])
     assert out.dispatch == []
     assert out.reasons[(1, 0)] == [[exclusive.R_BUSY, ["a", "b"]]]
 
 
 def test_host_running_an_exclusive_job_takes_no_other_job():
     hosts = _hosts(("a", 4, 1, exclusive.STATUS), ("b", 4, 4))
-    out = _run(hosts, [_job(1)])
+    out = one_pass(hosts, [pending(1)])
     assert out.dispatch == []
     assert out.reasons[(1, 0)] == [
         ["Not enough job slot(s)", ["b"]], [exclusive.R_RUNNING, ["a"]]]
 
 
 def test_hosts_given_to_an_exclusive_job_are_closed_for_the_rest_of_the_pass():
-    jobs = [_job(1, excl=True), _job(2), _job(3, excl=True)]
-    out = _run(_hosts(("a", 4, 0), ("b", 4, 0)), jobs)
+    jobs = [pending(1, exclusive=True), pending(2), pending(3, exclusive=True)]
+    out = one_pass(_hosts(("a", 4, 0), ("b", 4, 0)), jobs)
     placed = dict(out.dispatch)
     assert placed[(1, 0)] == ["a"]
     assert placed[(2, 0)] == ["b"]      # a ordinary job takes the other host
@@ -54,6 +45,6 @@ def test_hosts_given_to_an_exclusive_job_are_closed_for_the_rest_of_the_pass():
 
 
 def test_parallel_exclusive_job_takes_whole_idle_hosts_only():
-    out = _run(_hosts(("a", 2, 0), ("b", 2, 1), ("c", 2, 0)),
-               [_job(1, lo=4, excl=True)])
+    out = one_pass(_hosts(("a", 2, 0), ("b", 2, 1), ("c", 2, 0)),
+                   [pending(1, lo=4, exclusive=True)])
     assert sorted(dict(out.dispatch)[(1, 0)]) == ["a", "a", "c", "c"]

@@ -8,24 +8,10 @@ from xce.config.model import Config, HostConf
 from xce.controller import jobreq
 from xce.lang import resreq
 from xce.scheduler import rusage_held
-from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
+
+from tests.lib.builders import host, one_pass, pending
 
 REASON = "Job's requirements for reserving resource ({}) not satisfied"
-
-
-def _host(name, slots=4, **res):
-    resources = {"hname": name, "maxslots": slots, "slots": slots}
-    resources.update(res)
-    return HostView(name, "ok", slots, resources=resources)
-
-
-def _job(n, rr, lo=1, hi=None, per_task=False):
-    return PendingJob((n, 0), "normal", "u", lo, n, max_slots=hi,
-                      resreq=resreq.parse(rr), mem_per_task=per_task)
-
-
-def _run(hosts, jobs):
-    return schedule([QueueView("normal", 30)], hosts, jobs)
 
 
 def _placed(out):
@@ -34,25 +20,26 @@ def _placed(out):
 
 @pytest.mark.parametrize("hosts, jobs, placed, waiting", [
     # swp from maxswp: the second job finds too little left.
-    ([_host("a", maxswp=100, swp=100)],
-     [_job(1, "rusage[swp=60]"), _job(2, "rusage[swp=60]")],
+    ([host("a", 4, maxswp=100, swp=100)],
+     [pending(1, rr="rusage[swp=60]"), pending(2, rr="rusage[swp=60]")],
      {1: ["a"]}, {2: "swp"}),
     # tmp on a host that does not say how much it has: nowhere.
-    ([_host("a", maxswp=100)], [_job(1, "rusage[tmp=10]")], {}, {1: "tmp"}),
+    ([host("a", 4, maxswp=100)], [pending(1, rr="rusage[tmp=10]")], {},
+     {1: "tmp"}),
     # A site resource: two licences on a, none on b.
-    ([_host("a", lic=2), _host("b")],
-     [_job(n, "rusage[lic=1]") for n in (1, 2, 3)],
+    ([host("a", 4, lic=2), host("b", 4)],
+     [pending(n, rr="rusage[lic=1]") for n in (1, 2, 3)],
      {1: ["a"], 2: ["a"]}, {3: "lic"}),
     # Per task: three licences hold three of the four slots asked for.
-    ([_host("a", lic=3)], [_job(1, "rusage[lic=1]", lo=2, hi=4,
-                                per_task=True)],
+    ([host("a", 4, lic=3)], [pending(1, rr="rusage[lic=1]", lo=2, hi=4,
+                                     mem_per_task=True)],
      {1: ["a", "a", "a"]}, {}),
     # Not per task: one amount per host, whatever the slots.
-    ([_host("a", lic=1)], [_job(1, "rusage[lic=1]", lo=4)],
+    ([host("a", 4, lic=1)], [pending(1, rr="rusage[lic=1]", lo=4)],
      {1: ["a"] * 4}, {}),
 ])
 def test_reservations_hold_and_run_out(hosts, jobs, placed, waiting):
-    out = _run(hosts, jobs)
+    out = one_pass(hosts, jobs)
     assert _placed(out) == placed
     for n, name in waiting.items():
         texts = [text for text, _ in out.reasons[(n, 0)]]
@@ -60,25 +47,26 @@ def test_reservations_hold_and_run_out(hosts, jobs, placed, waiting):
 
 
 def test_second_alternative_is_taken_and_recorded():
-    out = _run([_host("a", maxswp=100, swp=100, maxtmp=50, tmp=50)],
-               [_job(1, "rusage[swp=200 || tmp=10]")])
+    out = one_pass([host("a", 4, maxswp=100, swp=100, maxtmp=50, tmp=50)],
+                   [pending(1, rr="rusage[swp=200 || tmp=10]")])
     assert _placed(out) == {1: ["a"]}
     assert out.rusage_alt == {(1, 0): 1}
 
 
 def test_select_sees_what_is_left():
-    out = _run([_host("a", maxswp=100, swp=100)],
-               [_job(1, "rusage[swp=60]"), _job(2, "select[swp>50]")])
+    out = one_pass([host("a", 4, maxswp=100, swp=100)],
+                   [pending(1, rr="rusage[swp=60]"),
+                    pending(2, rr="select[swp>50]")])
     assert _placed(out) == {1: ["a"]}
     assert out.reasons[(2, 0)] == [
         ["Job's resource requirements not satisfied", ["a"]]]
 
 
 def test_running_jobs_held_by_the_caller_count():
-    h = _host("a", lic=2)
+    h = host("a", 4, lic=2)
     rusage_held.charge(h, {"lic": 2}, 1, False)
     assert h.held == {"lic": (2, 2)} and h.resources["lic"] == 0
-    out = _run([h], [_job(1, "rusage[lic=1]")])
+    out = one_pass([h], [pending(1, rr="rusage[lic=1]")])
     assert _placed(out) == {}
     assert out.reasons[(1, 0)] == [[REASON.format("lic"), ["a"]]]
 

@@ -7,32 +7,16 @@ import pytest
 
 from xce.lang import resreq
 from xce.scheduler import core
-from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
+from xce.scheduler.core import QueueView, schedule
 from xce.scheduler.placement import place
+
+from tests.lib.builders import host, one_pass, pending
 
 
 def _hosts(*specs):
     """("a", 4) or ("a", 4, {"mem": ...}) -> HostView list."""
-    out = []
-    for spec in specs:
-        name, slots = spec[:2]
-        res = {"hname": name, "type": "X86_64", "ncpus": slots,
-               "maxslots": slots, "slots": slots}
-        res.update(spec[2] if len(spec) > 2 else {})
-        out.append(HostView(name, "ok", slots, resources=res,
-                            mem_total=res.get("maxmem")))
-    return out
-
-
-def _job(n, lo=1, hi=None, rr=None, queue="normal", user="u", **kw):
-    rr = resreq.parse(rr) if isinstance(rr, str) else rr
-    return PendingJob((n, kw.pop("idx", 0)), queue, user, lo, n,
-                      max_slots=hi, resreq=rr, **kw)
-
-
-def _run(hosts, jobs, queues=None, arrays=None):
-    queues = queues or [QueueView("normal", 30)]
-    return schedule(queues, hosts, jobs, arrays)
+    return [host(name, slots, **(extra[0] if extra else {}))
+            for name, slots, *extra in specs]
 
 
 # ------------------------------------------------------------------ placement
@@ -77,16 +61,16 @@ def test_ptile_bang_takes_each_hosts_slot_count():
 # ------------------------------------------------------------- -R and reasons
 def test_select_filters_hosts_with_resreq_reason():
     hosts = _hosts(("a", 4, {"maxmem": 1000}), ("b", 4, {"maxmem": 8000}))
-    out = _run(hosts, [_job(1, rr="select[maxmem>4000]")])
+    out = one_pass(hosts, [pending(1, rr="select[maxmem>4000]")])
     assert out.dispatch == [((1, 0), ["b"])]
-    out = _run(hosts, [_job(1, rr="select[maxmem>9000]")])
+    out = one_pass(hosts, [pending(1, rr="select[maxmem>9000]")])
     assert out.reasons[(1, 0)] == [[core.R_RESREQ, ["a", "b"]]]
 
 
 def test_full_cluster_still_names_the_unsatisfied_select():
     hosts = _hosts(("a", 1), ("b", 1, {"bigmem": True}))
     hosts[0].used = hosts[1].used = 1
-    out = _run(hosts, [_job(1), _job(2, rr="bigmem")])
+    out = one_pass(hosts, [pending(1), pending(2, rr="bigmem")])
     assert out.reasons[(1, 0)] == [[core.R_HOST_FULL, ["a", "b"]]]
     assert out.reasons[(2, 0)] == [[core.R_RESREQ, ["a"]],
                                    [core.R_HOST_FULL, ["b"]]]
@@ -95,37 +79,37 @@ def test_full_cluster_still_names_the_unsatisfied_select():
 def test_queue_res_req_gives_its_own_host_reason():
     hosts = _hosts(("a", 4), ("b", 4, {"bigmem": True}))
     q = QueueView("normal", 30, select=resreq.parse("bigmem").select)
-    out = _run(hosts, [_job(1, lo=6)], queues=[q])
+    out = one_pass(hosts, [pending(1, lo=6)], queues=[q])
     assert out.reasons[(1, 0)] == [[core.R_HOST_FULL, ["b"]],
                                    [core.R_QUEUE_RESREQ, ["a"]]]
 
 
 def test_order_sorts_candidates():
     hosts = _hosts(("a", 4, {"maxmem": 1000}), ("b", 4, {"maxmem": 8000}))
-    out = _run(hosts, [_job(1, rr="order[maxmem]")])
+    out = one_pass(hosts, [pending(1, rr="order[maxmem]")])
     assert out.dispatch == [((1, 0), ["b"])]
-    out = _run(hosts, [_job(1, rr="order[-maxmem]")])
+    out = one_pass(hosts, [pending(1, rr="order[-maxmem]")])
     assert out.dispatch == [((1, 0), ["a"])]
 
 
 def test_span_failure_is_a_job_reason():
-    out = _run(_hosts(("a", 2), ("b", 2)), [_job(1, lo=3,
-                                                 rr="span[hosts=1]")])
+    out = one_pass(_hosts(("a", 2), ("b", 2)),
+                   [pending(1, lo=3, rr="span[hosts=1]")])
     assert out.reasons[(1, 0)] == [[core.R_SPAN, None]]
 
 
 def test_rusage_mem_reserves_for_later_jobs():
     hosts = _hosts(("a", 8, {"maxmem": 1000, "mem": 1000}))
-    jobs = [_job(i, rr="rusage[mem=400]") for i in (1, 2, 3)]
-    out = _run(hosts, jobs)
+    jobs = [pending(i, rr="rusage[mem=400]") for i in (1, 2, 3)]
+    out = one_pass(hosts, jobs)
     assert [k for k, _ in out.dispatch] == [(1, 0), (2, 0)]
     assert out.reasons[(3, 0)] == [[core.R_RESERVE_MEM, ["a"]]]
 
 
 def test_rusage_alternatives_take_the_first_that_fits():
     hosts = _hosts(("a", 8, {"maxmem": 1000, "mem": 1000}))
-    out = _run(hosts, [_job(1, rr="rusage[mem=5000 || mem=500]"),
-                       _job(2, rr="rusage[mem=300 || mem=200]")])
+    out = one_pass(hosts, [pending(1, rr="rusage[mem=5000 || mem=500]"),
+                           pending(2, rr="rusage[mem=300 || mem=200]")])
     assert out.dispatch == [((1, 0), ["a"]), ((2, 0), ["a"])]
     # The alternative each start took, when not the first.
     assert out.rusage_alt == {(1, 0): 1}
@@ -133,41 +117,41 @@ def test_rusage_alternatives_take_the_first_that_fits():
 
 def test_select_sees_memory_left_after_reservations():
     hosts = _hosts(("a", 8, {"maxmem": 1000, "mem": 1000}))
-    jobs = [_job(1, rr="rusage[mem=800]"), _job(2, rr="select[mem>500]")]
-    out = _run(hosts, jobs)
+    jobs = [pending(1, rr="rusage[mem=800]"), pending(2, rr="select[mem>500]")]
+    out = one_pass(hosts, jobs)
     assert out.reasons[(2, 0)] == [[core.R_RESREQ, ["a"]]]
 
 
 def test_same_keeps_a_parallel_job_on_one_kind_of_host():
     hosts = _hosts(("a", 2, {"model": "m1"}), ("b", 2, {"model": "m2"}),
                    ("c", 2, {"model": "m2"}))
-    out = _run(hosts, [_job(1, lo=4, rr="same[model]")])
+    out = one_pass(hosts, [pending(1, lo=4, rr="same[model]")])
     assert out.dispatch == [((1, 0), ["b", "b", "c", "c"])]
-    out = _run(hosts, [_job(1, lo=5, rr="same[model]")])
+    out = one_pass(hosts, [pending(1, lo=5, rr="same[model]")])
     assert out.reasons[(1, 0)] == [[core.R_HOST_FULL, ["a", "b", "c"]]]
 
 
 def test_n_min_max_takes_what_fits():
     hosts = _hosts(("a", 4))
     hosts[0].used = 1
-    out = _run(hosts, [_job(1, lo=2, hi=6)])
+    out = one_pass(hosts, [pending(1, lo=2, hi=6)])
     assert out.dispatch == [((1, 0), ["a"] * 3)]
-    out = _run(hosts, [_job(1, lo=4, hi=6)])
+    out = one_pass(hosts, [pending(1, lo=4, hi=6)])
     assert out.reasons[(1, 0)] == [[core.R_HOST_FULL, ["a"]]]
 
 
 def test_n_max_respects_queue_slot_limit():
     q = QueueView("normal", 30, qjob_limit=3)
-    out = _run(_hosts(("a", 8)), [_job(1, lo=1, hi=8)], queues=[q])
+    out = one_pass(_hosts(("a", 8)), [pending(1, lo=1, hi=8)], queues=[q])
     assert out.dispatch == [((1, 0), ["a"] * 3)]
 
 
 # -------------------------------------------------------- arrays and -w state
 def test_array_limit_counts_running_and_new_elements():
-    jobs = [_job(7, idx=i, array_limit=2) for i in (1, 2, 3)]
+    jobs = [pending(7, idx=i, array_limit=2) for i in (1, 2, 3)]
     for j in jobs:
         j.seq = 7
-    out = _run(_hosts(("a", 8)), jobs, arrays={7: 1})
+    out = one_pass(_hosts(("a", 8)), jobs, arrays={7: 1})
     assert [k for k, _ in out.dispatch] == [(7, 1)]
     assert out.reasons[(7, 2)] == [[core.R_ARRAY_LIMIT, None]]
 
@@ -175,14 +159,14 @@ def test_array_limit_counts_running_and_new_elements():
 @pytest.mark.parametrize("state, reason", [
     ("wait", core.R_DEPEND), ("never", core.R_DEPEND_NEVER)])
 def test_dependency_states_become_job_reasons(state, reason):
-    out = _run(_hosts(("a", 8)), [_job(1, depend=state)])
+    out = one_pass(_hosts(("a", 8)), [pending(1, depend=state)])
     assert out.reasons[(1, 0)] == [[reason, None]]
 
 
 def test_dependency_reason_wins_over_full_hosts():
     hosts = _hosts(("a", 1))
     hosts[0].used = 1
-    out = _run(hosts, [_job(1, depend="wait"), _job(2)])
+    out = one_pass(hosts, [pending(1, depend="wait"), pending(2)])
     assert out.reasons[(1, 0)] == [[core.R_DEPEND, None]]
     assert out.reasons[(2, 0)] == [[core.R_HOST_FULL, ["a"]]]
 
@@ -191,7 +175,7 @@ def test_dependency_reason_wins_over_full_hosts():
 def test_input_is_not_mutated_and_answers_repeat():
     hosts = _hosts(("a", 4), ("b", 2))
     q = QueueView("normal", 30)
-    jobs = [_job(i, lo=1 + i % 3) for i in range(1, 8)]
+    jobs = [pending(i, lo=1 + i % 3) for i in range(1, 8)]
     first = schedule([q], hosts, jobs)
     assert hosts[0].used == 0 and q.used == 0
     assert schedule([q], hosts, jobs) == first
@@ -206,8 +190,8 @@ def test_random_snapshots_are_deterministic():
         reqs = [None, resreq.parse("select[maxmem>2000]"),
                 resreq.parse("span[hosts=1]"), resreq.parse("span[ptile=2]"),
                 resreq.parse("rusage[mem=1500]")]
-        jobs = [_job(i, lo=rnd.randint(1, 3), hi=rnd.randint(3, 5),
-                     rr=rnd.choice(reqs)) for i in range(1, 20)]
+        jobs = [pending(i, lo=rnd.randint(1, 3), hi=rnd.randint(3, 5),
+                        rr=rnd.choice(reqs)) for i in range(1, 20)]
         a = schedule([QueueView("normal", 30)], hosts, jobs)
         b = schedule([QueueView("normal", 30)], hosts, list(reversed(jobs)))
         assert a == b
@@ -223,7 +207,7 @@ def test_roomiest_host_shortcut_decides_as_the_full_scan(monkeypatch):
     hosts = _hosts(*[(f"h{i:02d}", rnd.randint(1, 6)) for i in range(30)])
     for h in hosts:
         h.used = rnd.randint(0, h.max_slots)
-    jobs = [_job(i, lo=rnd.randint(1, 3), hi=rnd.randint(3, 6))
+    jobs = [pending(i, lo=rnd.randint(1, 3), hi=rnd.randint(3, 6))
             for i in range(1, 120)]
     fast = schedule([QueueView("normal", 30)], hosts, jobs)
     monkeypatch.setattr(core, "_simple", lambda *args: False)
@@ -231,10 +215,10 @@ def test_roomiest_host_shortcut_decides_as_the_full_scan(monkeypatch):
 
 
 def test_unsatisfiable_class_shares_one_reasons_list():
-    jobs = [_job(i, rr=resreq.parse("select[maxmem>1]")) for i in range(3)]
+    jobs = [pending(i, rr=resreq.parse("select[maxmem>1]")) for i in range(3)]
     for j in jobs[1:]:
         j.resreq = jobs[0].resreq
-    out = _run(_hosts(("a", 4)), jobs)
+    out = one_pass(_hosts(("a", 4)), jobs)
     assert out.reasons[(0, 0)] is out.reasons[(2, 0)]
 
 

@@ -7,21 +7,11 @@ import random
 
 from xce.lang import resreq
 from xce.scheduler import core
-from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
+from xce.scheduler.core import QueueView, schedule
 from xce.scheduler.trace import Tracer
 from xce.scheduler.trace_select import unmet
 
-
-def _host(name, slots, status="ok", **res):
-    resources = {"hname": name, "type": "X86_64", "ncpus": slots,
-                 "maxslots": slots, "slots": slots, **res}
-    return HostView(name, status, slots, resources=resources,
-                    mem_total=res.get("maxmem"))
-
-
-def _job(n, lo=1, rr=None, queue="normal", user="u"):
-    rr = resreq.parse(rr) if isinstance(rr, str) else rr
-    return PendingJob((n, 0), queue, user, lo, n, resreq=rr)
+from tests.lib.builders import host, pending
 
 
 def _trace(queues, hosts, jobs, key, limits=None):
@@ -34,10 +24,10 @@ def _row(trace, host):
 
 
 def test_select_on_mem_names_the_host_and_what_it_had_against_what_was_wanted():
-    hosts = [_host("a", 4, mem=3900, maxmem=3900),
-             _host("b", 4, mem=200000, maxmem=200000, status="closed_Adm")]
+    hosts = [host("a", 4, mem=3900, maxmem=3900),
+             host("b", 4, mem=200000, maxmem=200000, status="closed_Adm")]
     out, trace = _trace([QueueView("normal", 30)], hosts,
-                        [_job(1, rr="select[mem>100000]")], (1, 0))
+                        [pending(1, rr="select[mem>100000]")], (1, 0))
     a = _row(trace, "a")
     assert not a["usable"] and a["reason"] == core.R_RESREQ
     assert a["details"] == [{"what": "mem", "had": 3900,
@@ -65,8 +55,8 @@ def test_an_and_reports_only_its_false_members():
 
 
 def test_position_and_the_slots_the_jobs_ahead_took():
-    hosts = [_host("a", 2)]
-    jobs = [_job(1, lo=2), _job(2), _job(3)]
+    hosts = [host("a", 2)]
+    jobs = [pending(1, lo=2), pending(2), pending(3)]
     out, trace = _trace([QueueView("normal", 30), QueueView("low", 10)],
                         hosts, jobs, (2, 0))
     assert trace["queue_rank"] == [1, 2]
@@ -80,8 +70,8 @@ def test_position_and_the_slots_the_jobs_ahead_took():
 
 
 def test_a_placed_job_shows_its_hosts_and_free_slots():
-    hosts = [_host("a", 2), _host("b", 4)]
-    out, trace = _trace([QueueView("normal", 30)], hosts, [_job(1, lo=3)],
+    hosts = [host("a", 2), host("b", 4)]
+    out, trace = _trace([QueueView("normal", 30)], hosts, [pending(1, lo=3)],
                         (1, 0))
     assert trace["decision"] == {"action": "dispatch",
                                  "hosts": ["b", "b", "b"]}
@@ -91,19 +81,19 @@ def test_a_placed_job_shows_its_hosts_and_free_slots():
 
 def test_job_wide_reason_with_the_queue_limit_compared():
     q = QueueView("normal", 30, qjob_limit=2, used=2)
-    out, trace = _trace([q], [_host("a", 4)], [_job(1)], (1, 0))
+    out, trace = _trace([q], [host("a", 4)], [pending(1)], (1, 0))
     assert trace["job_reason"]["reason"] == core.R_QUEUE_LIMIT
     assert trace["job_reason"]["details"][0]["had"] == 2
     assert trace["hosts"] == []
 
 
 def test_queue_hosts_jl_u_and_memory_reservation_are_explained():
-    hosts = [_host("a", 4), _host("b", 4, maxmem=100, mem=100),
-             _host("c", 4)]
+    hosts = [host("a", 4), host("b", 4, maxmem=100, mem=100),
+             host("c", 4)]
     hosts[2].jl_u, hosts[2].user_used = 1, {"u": 1}
     hosts[2].used = 1
     q = QueueView("normal", 30, hosts=["b", "c"])
-    out, trace = _trace([q], hosts, [_job(1, rr="rusage[mem=500]")],
+    out, trace = _trace([q], hosts, [pending(1, rr="rusage[mem=500]")],
                         (1, 0))
     assert _row(trace, "a")["reason"] == core.R_HOST_QUEUE
     b = _row(trace, "b")
@@ -120,10 +110,10 @@ def test_tracing_changes_no_decision():
     reqs = [None, "select[maxmem>2000]", "span[hosts=1]", "rusage[mem=1500]",
             "select[mem>1000] order[-mem]"]
     for _ in range(40):
-        hosts = [_host(f"h{i}", rnd.randint(1, 4),
-                       maxmem=rnd.choice([1000, 4000]), mem=900)
+        hosts = [host(f"h{i}", rnd.randint(1, 4),
+                      maxmem=rnd.choice([1000, 4000]), mem=900)
                  for i in range(rnd.randint(1, 5))]
-        jobs = [_job(i, lo=rnd.randint(1, 3), rr=rnd.choice(reqs))
+        jobs = [pending(i, lo=rnd.randint(1, 3), rr=rnd.choice(reqs))
                 for i in range(1, 15)]
         plain = schedule([QueueView("normal", 30)], hosts, jobs)
         keys = [j.key for j in rnd.sample(jobs, 3)]
@@ -139,8 +129,8 @@ def test_tracing_changes_no_decision():
 
 
 def test_a_pass_that_stops_early_stops_at_the_same_job_when_traced():
-    hosts = [_host("a", 2), _host("b", 1)]
-    jobs = [_job(i) for i in range(1, 8)]
+    hosts = [host("a", 2), host("b", 1)]
+    jobs = [pending(i) for i in range(1, 8)]
     plain = schedule([QueueView("normal", 30)], hosts, jobs, reasons=False)
     traced = schedule([QueueView("normal", 30)], hosts, jobs, reasons=False,
                       trace=Tracer([(2, 0), (7, 0)]))
@@ -152,9 +142,9 @@ def test_a_pass_that_stops_early_stops_at_the_same_job_when_traced():
 
 
 def test_a_host_short_of_reservable_swp_shows_what_is_left():
-    hosts = [_host("a", 4, maxswp=100, swp=100)]
+    hosts = [host("a", 4, maxswp=100, swp=100)]
     out, trace = _trace([QueueView("normal", 30)], hosts,
-                        [_job(1, rr="rusage[swp=500]")], (1, 0))
+                        [pending(1, rr="rusage[swp=500]")], (1, 0))
     a = _row(trace, "a")
     assert a["reason"] == \
         "Job's requirements for reserving resource (swp) not satisfied"
@@ -164,9 +154,9 @@ def test_a_host_short_of_reservable_swp_shows_what_is_left():
 
 
 def test_a_host_running_an_exclusive_job_says_so():
-    hosts = [_host("a", 4, status="closed_Excl"), _host("b", 1)]
+    hosts = [host("a", 4, status="closed_Excl"), host("b", 1)]
     hosts[1].used = 1
-    out, trace = _trace([QueueView("normal", 30)], hosts, [_job(1)], (1, 0))
+    out, trace = _trace([QueueView("normal", 30)], hosts, [pending(1)], (1, 0))
     assert _row(trace, "a")["reason"] == "Running an exclusive job"
     assert _row(trace, "a")["details"] == [
         {"what": "status", "had": "closed_Excl", "wanted": "ok"}]

@@ -1,0 +1,53 @@
+"""Builders for unit tests: the pure scheduler's snapshot (hosts, queues,
+pending jobs) and one pass over it, the job rows the store and the
+controller keep, and a site loaded from xce.yaml text.
+
+Defaults are the plainest case (queue "normal", user "u", a host that is
+ok and idle); a test names only what it is about."""
+
+from xce.config.load import load
+from xce.lang import resreq
+from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
+from xce.store import schema
+
+NORMAL = "normal"
+
+
+def host(name, slots, used=0, status="ok", **resources):
+    """A host of `slots` slots, `used` of them taken.  What select[] and
+    order[] read: its name, type X86_64, one CPU per slot, the slots left,
+    and `resources` (maxmem also gives the memory the host can reserve)."""
+    res = {"hname": name, "type": "X86_64", "ncpus": slots,
+           "maxslots": slots, "slots": slots - used, **resources}
+    return HostView(name, status, slots, used, resources=res,
+                    mem_total=res.get("maxmem"))
+
+
+def pending(n, lo=1, hi=None, rr=None, queue=NORMAL, user="u", idx=0,
+            **fields):
+    """Pending job n (element idx) asking -n lo[,hi]; rr is -R text (or an
+    already parsed requirement); fields are any other PendingJob field."""
+    rr = resreq.parse(rr) if isinstance(rr, str) else rr
+    return PendingJob((n, idx), queue, user, lo, n, max_slots=hi,
+                      resreq=rr, **fields)
+
+
+def one_pass(hosts, jobs, queues=None, **options):
+    """One scheduling pass; one queue "normal" unless queues are given."""
+    return schedule(queues or [QueueView(NORMAL, 30)], hosts, jobs,
+                    **options)
+
+
+def job_row(jobid, stat="PEND", **fields):
+    """A job as the store keeps it (every column, None when not given)."""
+    row = dict.fromkeys(schema.JOB_COLUMNS)
+    row.update(jobid=jobid, idx=0, stat=stat, user="alice", queue=NORMAL,
+               seq=jobid, spec={})
+    row.update(fields)
+    return row
+
+
+def site(directory, yaml_text):
+    """The configuration loaded from `yaml_text` written as xce.yaml."""
+    (directory / "xce.yaml").write_text(yaml_text)
+    return load(directory)
