@@ -4,40 +4,20 @@ import json
 import os
 import pwd
 import shutil
-import subprocess
 import tempfile
 
 import pytest
 
-from tests.cluster.users import make_users, remove_users
+from tests.lib.realusers import real_users
 from tests.lib.xcecluster import BIN, Cluster, wait_for
 
 NAMES = [f"xcu{os.getpid() % 100000}a", f"xcu{os.getpid() % 100000}b"]
 
 
-def _usable_by(user):
-    r = subprocess.run(["/usr/bin/setpriv", f"--reuid={user}",
-                        f"--regid={user}", "--init-groups", "--",
-                        str(BIN / "python"), "-c", "import xce, click"],
-                       capture_output=True)
-    return r.returncode == 0
-
-
 @pytest.fixture(scope="module")
 def users():
-    if os.geteuid() != 0:
-        pytest.skip("creating users needs root")
-    made = make_users(NAMES)
-    try:
-        if not _usable_by(NAMES[0]):
-            msg = ("the installed Python is not reachable by other users "
-                   "(build the venv from the system Python: make test does)")
-            if os.environ.get("CI"):
-                pytest.fail(msg)
-            pytest.skip(msg)
+    with real_users(NAMES) as made:
         yield made
-    finally:
-        remove_users(NAMES)
 
 
 @pytest.fixture(scope="module")

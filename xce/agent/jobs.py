@@ -12,6 +12,7 @@ import time
 
 from xce.agent import procs, spawn
 from xce.agent.jobenv import job_environment
+from xce.agent.joboutput import OPEN_ERRORS, fallback_output
 from xce.agent.journal import Journal
 from xce.agent.protocol import job_key
 from xce.agent.report import job_report
@@ -136,7 +137,8 @@ class JobTable:
                         "".join(h + "\n" for h in msg["hosts"]))]
         if msg.get("jobfile"):
             owned.append(_write(prefix + ".job", msg["jobfile"], 0o700))
-        stdout = msg.get("stdout") or self._default_output(msg)
+        fallback = self._default_output(msg)
+        stdout = msg.get("stdout") or fallback
         msg["stdout"] = stdout
         if os.geteuid() == 0:
             for path in owned:
@@ -151,7 +153,7 @@ class JobTable:
                                   msg.get("stderr_mode", "a"),
                                   "" if msg.get("jobfile") else
                                   msg["command"], msg.get("args") or (),
-                                  exact_peak=exact)
+                                  exact_peak=exact, fallback=fallback)
         measured = exact and spawn.MEASURED
         if measured:
             _remove(self._peak_path(key))
@@ -187,17 +189,23 @@ class JobTable:
             else None
 
     def _default_output(self, msg):
-        """No -o: the output stays under the spool, in the user's own directory."""
-        userdir = self.output_dir / msg["user"]
+        """No -o: the output stays under the spool, in the user's own
+        directory (made here).  Output whose -o/-e file the user cannot
+        open goes there too, where LSF would mail it."""
+        path = self._default_output_path(msg)
+        userdir = path.parent
         if not userdir.exists():
             # Agents of virtual hosts share this directory: another one may
             # make it at the same moment (and it gives it the same owner).
             userdir.mkdir(mode=0o700, exist_ok=True)
             if os.geteuid() == 0:
                 os.chown(userdir, msg["uid"], msg["gid"])
+        return str(path)
+
+    def _default_output_path(self, msg):
         label = f"{msg['job']}.{msg['idx']}" if msg.get("idx") else \
             str(msg["job"])
-        return str(userdir / f"{label}.out")
+        return self.output_dir / msg["user"] / f"{label}.out"
 
     def _track(self, job):
         self.running[job.key] = job
@@ -388,6 +396,11 @@ class JobTable:
             "max_procs": job.max_procs if job else None,
             "error": error,
         }
+        if job is not None:
+            moved = fallback_output(job.prefix,
+                                    str(self._default_output_path(job.msg)))
+            if moved:
+                result["output_fallback"] = moved
         self.journal.append("exit", key, result=result)
         if job is not None:
             try:
@@ -401,7 +414,8 @@ class JobTable:
         text = job_report(msg, result, msg.get("command_lines", []),
                           msg.get("home", "/"), msg["cwd"],
                           msg.get("stderr"))
-        out = msg["stdout"]
+        moved = result.get("output_fallback") or {}
+        out = moved["to"] if "stdout" in moved else msg["stdout"]
         if not out.startswith("/"):
             out = os.path.join(msg["cwd"], out)
         if msg["uid"] == os.geteuid():
@@ -522,7 +536,7 @@ def _read_int(path, strict=False):
 # The files a job leaves beside its prefix, all removed once its exit is
 # acknowledged.
 JOB_FILES = (".hosts", ".job", ".pid", ".status", ".failed", ".report",
-             ".peak")
+             ".peak") + OPEN_ERRORS
 
 
 def _remove_files(prefix):

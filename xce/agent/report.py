@@ -2,6 +2,8 @@
 
 import time
 
+from xce.model.joboutput import fallback_sentences
+
 RULE = "-" * 60
 
 EXIT_REASON_TEXT = {
@@ -64,9 +66,16 @@ def job_report(job, result, command_lines, home, cwd, errfile=None):
             lines.append(reason)
         lines.append(f"Exited with exit code {result['exit_code']}.")
     lines += _usage(result, start, end, job)
+    moved = result.get("output_fallback") or {}
+    if "stderr" in moved:
+        errfile = moved["to"]
+    if errfile or moved:
+        lines += ["", "PS:", ""]
+        lines += fallback_sentences(moved)
     if errfile:
-        lines += ["", "PS:", "", f"Read file <{errfile}> for stderr output "
-                  "of this job.", ""]
+        lines += [f"Read file <{errfile}> for stderr output of this job.", ""]
+    elif moved:
+        lines.append("")
     return "\n".join(lines) + "\n"
 
 

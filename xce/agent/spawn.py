@@ -18,9 +18,17 @@ SETSID = "/usr/bin/setsid"
 
 # Positional parameters: 1 the job's file prefix (in its user's directory), 2 cwd, 3 stdin, 4 stdout, 5 stdout mode,
 # 6 stderr ("" = merged into stdout), 7 stderr mode, 8 the command line of
-# a command-line job ("" for a script job: run $d.job), then the job's own
-# arguments.  "command exec" keeps the shell alive when a redirection fails,
-# so the failure is reported.  A directory given as -o/-e gets <jobid>.out/err.
+# a command-line job ("" for a script job: run $d.job), 9 the fallback
+# output file, then the job's own arguments.  "command exec" keeps the
+# shell alive when a redirection fails, so the failure is reported.  A
+# directory given as -o/-e gets <jobid>.out/err.
+#
+# An -o/-e file the user cannot open is LSF's "system has trouble writing
+# to it": LSF then mails the output, and xce's mail is the fallback file
+# (where output goes without -o).  The shell's complaint, then the name,
+# go to $d.oerr/$d.eerr for the agent's job report (empty: opened).  The
+# file is opened on fd 3 first: a failed open leaves stdout/stderr as
+# they were.
 WRAPPER = r'''
 d=$1
 echo $$ >"$d.pid"
@@ -28,11 +36,18 @@ if ! cd "$2" 2>/dev/null; then echo cwd >"$d.failed"; exit 1; fi
 command exec <"$3" 2>/dev/null || exec </dev/null
 o=$4; [ -d "$o" ] && o="$o/$LSB_JOBID.out"
 e=$6; [ -n "$e" ] && [ -d "$e" ] && e="$e/$LSB_JOBID.err"
-if [ "$5" = w ]; then command exec >"$o"; else command exec >>"$o"; fi
+f=$9
+if { if [ "$5" = w ]; then command exec 3>"$o"; else command exec 3>>"$o"
+     fi; } 2>"$d.oerr"; then exec >&3 3>&-
+else printf '%s\n' "$o" >>"$d.oerr"; command exec >>"$f" || exec >/dev/null
+fi
 if [ -z "$e" ]; then exec 2>&1
-elif [ "$7" = w ]; then command exec 2>"$e"; else command exec 2>>"$e"; fi
+elif { if [ "$7" = w ]; then command exec 3>"$e"; else command exec 3>>"$e"
+       fi; } 2>"$d.eerr"; then exec 2>&3 3>&-
+else printf '%s\n' "$e" >>"$d.eerr"; command exec 2>>"$f" || exec 2>/dev/null
+fi
 c=$8
-shift 8
+shift 9
 trap : INT TERM HUP USR1 USR2 QUIT
 if [ -n "$c" ]; then /bin/sh -c "$c"; else "$d.job" "$@"; fi
 rc=$?
@@ -114,11 +129,14 @@ def as_user_argv(uid, gid, argv):
 
 
 def wrapper_argv(uid, gid, jobdir, cwd, stdin, stdout, stdout_mode,
-                 stderr, stderr_mode, command="", args=(), exact_peak=False):
+                 stderr, stderr_mode, command="", args=(), exact_peak=False,
+                 fallback="/dev/null"):
+    """*fallback*: the file for output whose -o/-e file cannot be opened."""
     script = WRAPPER_EXACT_PEAK if exact_peak else WRAPPER
     return as_user_argv(uid, gid, [
         SHELL, "-c", script, "xce-job", jobdir, cwd, stdin or "/dev/null",
-        stdout, stdout_mode, stderr or "", stderr_mode, command, *args])
+        stdout, stdout_mode, stderr or "", stderr_mode, command, fallback,
+        *args])
 
 
 def spawn(argv, env, stdin_path="/dev/null"):

@@ -13,6 +13,7 @@ from xce.client import jobvalues as jv
 from xce.client.joblong import SEPARATOR, submitted_line
 from xce.client.joblong_wrap import wrap
 from xce.client.jobfmt import job_label
+from xce.model.joboutput import fallback_sentences
 
 SUMMARY_BY = "Summary of time in seconds spent in various states by"
 STATE_HEADER = "  PEND     PSUSP    RUN      USUSP    SSUSP    UNKWN    TOTAL"
@@ -101,11 +102,12 @@ def _status(row, spec, home, data):
 def _finish(row, spec, home, data):
     cpu = data.get("cpu_time")
     used = "" if cpu is None else f" The CPU time used is {cpu:.1f} seconds"
+    moved = fallback_sentences(data.get("output_fallback"))
     if data.get("stat") == "DONE":
-        return [f"Done successfully.{used};"]
+        return [f"Done successfully.{used};"] + moved
     code = data.get("exit_code")
     text = f"Exited with exit code {code}." if code else "Exited."
-    return [text + used + ";", _completed(data)]
+    return [text + used + ";", _completed(data)] + moved
 
 
 def _completed(data):

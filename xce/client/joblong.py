@@ -13,6 +13,7 @@ import time
 from xce.client import jobfmt
 from xce.client import jobvalues as jv
 from xce.client.joblong_wrap import CONTINUATION, wrap
+from xce.model.joboutput import fallback_sentences
 
 SEPARATOR = "-" * 78
 # LSF's SUSP_MBD_PREEMPT: suspended by the scheduler for a higher-priority
@@ -196,7 +197,9 @@ def finish_lines(row):
         reason = jv.exit_reason(row)
         completed = f"Completed <exit>; {reason}." if reason \
             else "Completed <exit>."
-    return [f"{end}: {text}", f"{end}: {completed}"]
+    moved = fallback_sentences(jv.spec(row).get("output_fallback"))
+    return [f"{end}: {text}", f"{end}: {completed}"] + \
+        [f"{end}: {sentence}" for sentence in moved]
 
 
 def limit_lines(spec, runlimit):

@@ -55,6 +55,7 @@ def _start(job, data, now):
         job["spec"]["rusage_alt"] = data["rusage_alt"]
     else:
         job["spec"].pop("rusage_alt", None)
+    job["spec"].pop("output_fallback", None)    # a new run, new files
 
 
 def _running(job, data, now):
@@ -81,6 +82,11 @@ def _finish(job, data, now):
     job["max_mem"] = data.get("max_mem") or job.get("max_mem")
     job["avg_mem"] = data.get("avg_mem")
     job["pend_reason"] = None
+    if data.get("output_fallback"):
+        # -o/-e files the user could not open: bjobs -l says where the
+        # output went instead.
+        job["spec"] = dict(job["spec"] or {},
+                           output_fallback=data["output_fallback"])
 
 
 def _status(job, data, now):

@@ -152,13 +152,21 @@ def _finished(ctl, host, msg):
         ctl.emit("FINISH", job, stat=msg["stat"],
                  exit_code=msg.get("exit_code"), reason=msg.get("reason"),
                  end_time=msg.get("end_time"), cpu_time=cpu,
-                 max_mem=max_mem, avg_mem=msg.get("avg_mem"))
+                 max_mem=max_mem, avg_mem=msg.get("avg_mem"),
+                 **_fallback(msg))
     elif _already_final(ctl, msg):
         pass
     else:
         log.info("ignoring a stale report of job %s attempt %s",
                  msg["job"], msg["attempt"])
     _ack(ctl, host, msg)
+
+
+def _fallback(msg):
+    """The agent's record of -o/-e files the user could not open (their
+    output went to the fallback file), kept with the FINISH event."""
+    moved = msg.get("output_fallback")
+    return {"output_fallback": moved} if isinstance(moved, dict) else {}
 
 
 def _already_final(ctl, msg):

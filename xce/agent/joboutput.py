@@ -1,0 +1,68 @@
+"""Which of a job's -o/-e files its user could not open (pure but for reads).
+
+The job wrapper (xce.agent.spawn) writes the shell's complaint and then the
+file's name to <prefix>.oerr / <prefix>.eerr when it cannot open the job's
+output / error file, and sends that stream to the fallback file instead.
+Those files are in the user's own directory and written with the user's
+rights, so the agent reads them as untrusted: never through a link, never
+blocking on a FIFO, a bounded number of bytes, printable text only.
+"""
+
+import os
+import stat
+
+# Suffixes of the wrapper's notes, by the stream they are about.
+OPEN_ERRORS = (".oerr", ".eerr")
+_STREAMS = (("stdout", ".oerr"), ("stderr", ".eerr"))
+
+MAX_NOTE_BYTES = 8192       # a path may be 4094 bytes, its complaint twice that
+MAX_FIELD = 4096
+
+
+def read_user_note(path, limit=MAX_NOTE_BYTES):
+    """The text of a small regular file the user may have tampered with;
+    '' when it is missing, not a regular file, or unreadable."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return ""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        return os.read(fd, limit).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+
+
+def _printable(text):
+    return "".join(c if c.isprintable() else "?" for c in text)[:MAX_FIELD]
+
+
+def parse_note(text):
+    """(file, reason) from a wrapper note, or None for an empty one.  The
+    shell says ``xce-job: 12: cannot create /x/y: Permission denied``; the
+    last line is the file's name as the wrapper tried it."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return None
+    name = lines[-1]
+    complaint = lines[0] if len(lines) > 1 else ""
+    reason = complaint.rsplit(": ", 1)[-1] if ": " in complaint else \
+        "cannot be opened"
+    return _printable(name), _printable(reason)
+
+
+def fallback_output(prefix, fallback):
+    """{"stdout": {"file", "reason"}, "stderr": ..., "to": fallback} for the
+    streams that went to *fallback*, or None when every file opened."""
+    moved = {}
+    for stream, suffix in _STREAMS:
+        parsed = parse_note(read_user_note(prefix + suffix))
+        if parsed:
+            moved[stream] = {"file": parsed[0], "reason": parsed[1]}
+    if not moved:
+        return None
+    moved["to"] = fallback
+    return moved
