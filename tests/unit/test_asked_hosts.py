@@ -3,11 +3,11 @@ scheduler's use of it (which hosts, in what order, with which reasons)."""
 
 import pytest
 
-from xce.lang import resreq
 from xce.scheduler import asked
-from xce.scheduler.core import (HostView, PendingJob, QueueView,
-                                R_HOST_FULL, R_HOST_QUEUE, schedule)
+from xce.scheduler.core import R_HOST_FULL, R_HOST_QUEUE, QueueView, schedule
 from xce.scheduler.asked import R_NOT_ASKED, AskedHosts
+
+from tests.lib.builders import host, one_pass, pending
 
 
 # ----------------------------------------------------------------- parsing
@@ -58,19 +58,9 @@ def test_only_two_levels_change_the_order(levels, others, ranked):
 
 # --------------------------------------------------------------- scheduling
 def _hosts(*specs):
-    out = []
-    for name, slots, used, load in specs:
-        res = {"hname": name, "type": "X86_64", "maxslots": slots,
-               "slots": slots - used}
-        res.update(load)
-        out.append(HostView(name, "ok", slots, used, resources=res))
-    return out
-
-
-def _job(n, asked_hosts=None, lo=1, rr=None):
-    rr = resreq.parse(rr) if rr else None
-    return PendingJob((n, 0), "normal", "u", lo, n, resreq=rr,
-                      asked=asked_hosts)
+    """("a", slots, used, {load index: value}) -> HostView list."""
+    return [host(name, slots, used, **load)
+            for name, slots, used, load in specs]
 
 
 FOUR = (("a", 4, 0, {}), ("b", 4, 0, {}), ("c", 4, 0, {}), ("d", 4, 0, {}))
@@ -106,15 +96,15 @@ FOUR = (("a", 4, 0, {}), ("b", 4, 0, {}), ("c", 4, 0, {}), ("d", 4, 0, {}))
 def test_placement_follows_the_list(name, levels, others, lo, hosts,
                                     expect):
     rr = "order[r15s]" if name == "order within level" else None
-    job = _job(1, AskedHosts(levels, others), lo=lo, rr=rr)
-    out = schedule([QueueView("normal", 30)], _hosts(*hosts), [job])
+    job = pending(1, asked=AskedHosts(levels, others), lo=lo, rr=rr)
+    out = one_pass(_hosts(*hosts), [job])
     assert out.dispatch == [((1, 0), expect)], name
 
 
 def test_unlisted_hosts_get_not_specified_in_job_submission():
     hosts = _hosts(("a", 1, 1, {}), ("b", 4, 0, {}), ("c", 4, 0, {}))
-    job = _job(1, AskedHosts({"a": 0}))
-    out = schedule([QueueView("normal", 30)], hosts, [job])
+    job = pending(1, asked=AskedHosts({"a": 0}))
+    out = one_pass(hosts, [job])
     assert out.dispatch == []
     assert out.reasons[(1, 0)] == [[R_HOST_FULL, ["a"]],
                                    [R_NOT_ASKED, ["b", "c"]]]
@@ -123,7 +113,7 @@ def test_unlisted_hosts_get_not_specified_in_job_submission():
 def test_a_listed_host_the_queue_does_not_use_says_so():
     hosts = _hosts(*FOUR)
     queue = QueueView("normal", 30, hosts=["a", "b"])
-    job = _job(1, AskedHosts({"c": 0}))
+    job = pending(1, asked=AskedHosts({"c": 0}))
     out = schedule([queue], hosts, [job])
     assert out.reasons[(1, 0)] == [[R_NOT_ASKED, ["a", "b", "d"]],
                                    [R_HOST_QUEUE, ["c"]]]
@@ -132,8 +122,8 @@ def test_a_listed_host_the_queue_does_not_use_says_so():
 def test_every_slot_taken_still_names_the_unlisted_hosts():
     # The all-full shortcut must not hide "Not specified in job submission".
     hosts = _hosts(("a", 1, 1, {}), ("b", 1, 1, {}))
-    plain, listed = _job(1), _job(2, AskedHosts({"a": 0}))
-    out = schedule([QueueView("normal", 30)], hosts, [plain, listed])
+    plain, listed = pending(1), pending(2, asked=AskedHosts({"a": 0}))
+    out = one_pass(hosts, [plain, listed])
     assert out.reasons[(1, 0)] == [[R_HOST_FULL, ["a", "b"]]]
     assert out.reasons[(2, 0)] == [[R_HOST_FULL, ["a"]],
                                    [R_NOT_ASKED, ["b"]]]
@@ -142,8 +132,8 @@ def test_every_slot_taken_still_names_the_unlisted_hosts():
 def test_jobs_with_one_list_share_their_candidates_and_failures():
     shared = AskedHosts({"a": 0})
     hosts = _hosts(("a", 2, 0, {}), ("b", 4, 0, {}))
-    jobs = [_job(n, shared) for n in range(1, 5)]
-    out = schedule([QueueView("normal", 30)], hosts, jobs)
+    jobs = [pending(n, asked=shared) for n in range(1, 5)]
+    out = one_pass(hosts, jobs)
     assert [d[1] for d in out.dispatch] == [["a"], ["a"]]
     # Jobs 3 and 4 fail alike: one reasons list, not two.
     assert out.reasons[(3, 0)] is out.reasons[(4, 0)]
@@ -152,9 +142,9 @@ def test_jobs_with_one_list_share_their_candidates_and_failures():
 def test_select_over_load_indices_is_checked_per_host():
     hosts = _hosts(("a", 4, 0, {"r1m": 3.0, "ut": 0.9}),
                    ("b", 4, 0, {"r1m": 0.2, "ut": 0.1}))
-    ok = _job(1, rr="select[r1m<1] order[r15s]")
-    never = _job(2, rr="select[ut>2]")
-    out = schedule([QueueView("normal", 30)], hosts, [ok, never])
+    ok = pending(1, rr="select[r1m<1] order[r15s]")
+    never = pending(2, rr="select[ut>2]")
+    out = one_pass(hosts, [ok, never])
     assert out.dispatch == [((1, 0), ["b"])]
     assert out.reasons[(2, 0)] == [
         ["Job's resource requirements not satisfied", ["a", "b"]]]
@@ -163,9 +153,9 @@ def test_select_over_load_indices_is_checked_per_host():
 def test_xce_explain_says_which_hosts_the_list_names():
     from xce.scheduler.trace import Tracer
     hosts = _hosts(("a", 4, 0, {}), ("b", 4, 0, {}))
-    job = _job(1, AskedHosts({"b": 0}))
+    job = pending(1, asked=AskedHosts({"b": 0}))
     tracer = Tracer([(1, 0)])
-    out = schedule([QueueView("normal", 30)], hosts, [job], trace=tracer)
+    out = one_pass(hosts, [job], trace=tracer)
     rows = {r["host"]: r for r in out.traces[(1, 0)]["hosts"]}
     assert rows["a"]["reason"] == R_NOT_ASKED
     assert rows["a"]["details"] == [

@@ -2,25 +2,21 @@
 scheduler: table-driven cases over one snapshot each, and determinism."""
 
 import random
+from functools import partial
 
 import pytest
 
 from xce.scheduler import core
 from xce.scheduler.backfill import Context
-from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
+from xce.scheduler.core import QueueView, schedule
+
+from tests.lib.builders import host, pending
 
 NOW = 10_000.0
 HOUR = 3600.0
 
-
-def _host(name, slots, used=0):
-    return HostView(name, "ok", slots, used=used,
-                    resources={"hname": name, "maxslots": slots,
-                               "slots": slots - used})
-
-
-def _job(n, lo=1, queue="resv", runlimit=None, user="u"):
-    return PendingJob((n, 0), queue, user, lo, n, runlimit=runlimit)
+# The jobs here wait in the reserving queue.
+_job = partial(pending, queue="resv")
 
 
 def _queue(name="resv", prio=30, reserve=600.0, backfill=True):
@@ -64,7 +60,7 @@ def _started(out):
 def test_one_wide_job_and_a_later_one(case, queue, job2, ends, started,
                                       held):
     ends = ends or {"a": [(NOW + HOUR, 2)]}
-    out = _run([_host("a", 4, used=2)], [_job(1, lo=4), job2], [queue],
+    out = _run([host("a", 4, used=2)], [_job(1, lo=4), job2], [queue],
                ends=ends)
     assert _started(out) == started, case
     assert {k[0]: v[1] for k, v in out.reserved.items()} == held, case
@@ -75,7 +71,7 @@ def test_one_wide_job_and_a_later_one(case, queue, job2, ends, started,
 def test_predicted_start_is_when_running_jobs_free_enough_slots():
     ends = {"a": [(NOW + 600, 1), (NOW + HOUR, 1)],
             "b": [(NOW + 2 * HOUR, 2)]}
-    hosts = [_host("a", 2, used=2), _host("b", 2, used=2)]
+    hosts = [host("a", 2, used=2), host("b", 2, used=2)]
     out = _run(hosts, [_job(1, lo=3)], ends=ends, since={(1, 0): NOW - 5})
     since, held, start = out.reserved[(1, 0)]
     assert (since, held) == (NOW - 5, {})   # nothing free now: none held
@@ -84,15 +80,15 @@ def test_predicted_start_is_when_running_jobs_free_enough_slots():
 
 
 def test_nothing_free_and_no_reservation_yet_makes_none():
-    out = _run([_host("a", 2, used=2)], [_job(1, lo=2)], since={},
+    out = _run([host("a", 2, used=2)], [_job(1, lo=2)], since={},
                ends={"a": [(NOW + 60, 2)]})
     assert out.reserved == {}
     assert out.reasons[(1, 0)] == [[core.R_HOST_FULL, ["a"]]]
 
 
 def test_reservation_accumulates_across_hosts_and_keeps_its_start():
-    hosts = [_host("a", 2, used=1), _host("b", 2, used=0),
-             _host("c", 2, used=2)]
+    hosts = [host("a", 2, used=1), host("b", 2, used=0),
+             host("c", 2, used=2)]
     out = _run(hosts, [_job(1, lo=5), _job(2)], since={(1, 0): NOW - 60},
                ends={"a": [(NOW + 60, 1)], "c": [(NOW + 120, 2)]})
     since, held, start = out.reserved[(1, 0)]
@@ -101,13 +97,13 @@ def test_reservation_accumulates_across_hosts_and_keeps_its_start():
 
 
 def test_a_sequential_job_does_not_reserve():
-    out = _run([_host("a", 1, used=1)], [_job(1), _job(2)])
+    out = _run([host("a", 1, used=1)], [_job(1), _job(2)])
     assert out.reserved == {}
 
 
 def test_expired_reservation_skips_one_pass_and_others_run():
     ends = {"a": [(NOW + HOUR, 2)]}
-    out = _run([_host("a", 4, used=2)], [_job(1, lo=4), _job(2)],
+    out = _run([host("a", 4, used=2)], [_job(1, lo=4), _job(2)],
                [_queue(reserve=600.0, backfill=False)],
                since={(1, 0): NOW - 600}, ends=ends)
     assert out.expired == [(1, 0)]
@@ -116,7 +112,7 @@ def test_expired_reservation_skips_one_pass_and_others_run():
 
 
 def test_reservation_within_its_time_stands():
-    out = _run([_host("a", 4, used=2)], [_job(1, lo=4), _job(2)],
+    out = _run([host("a", 4, used=2)], [_job(1, lo=4), _job(2)],
                [_queue(reserve=600.0, backfill=False)],
                since={(1, 0): NOW - 599}, ends={"a": [(NOW + 60, 2)]})
     assert out.expired == []
@@ -124,7 +120,7 @@ def test_reservation_within_its_time_stands():
 
 
 def test_wide_job_starts_when_room_appears():
-    out = _run([_host("a", 4)], [_job(1, lo=4), _job(2)],
+    out = _run([host("a", 4)], [_job(1, lo=4), _job(2)],
                since={(1, 0): NOW - 30})
     assert _started(out) == {1: ["a"] * 4}
     assert out.reserved == {}
@@ -137,7 +133,7 @@ def test_higher_priority_queue_goes_first_and_lower_backfills_only():
               _queue("low", 10, reserve=None, backfill=True)]
     jobs = [_job(1, lo=4), _job(2, queue="high", runlimit=2 * HOUR),
             _job(3, queue="low"), _job(4, queue="low", runlimit=60)]
-    out = _run([_host("a", 4, used=1)], jobs, queues,
+    out = _run([host("a", 4, used=1)], jobs, queues,
                ends={"a": [(NOW + HOUR, 1)]})
     # high takes a free slot first; the wide job holds the other two; the
     # low job with a run limit backfills one of them.
@@ -147,7 +143,7 @@ def test_higher_priority_queue_goes_first_and_lower_backfills_only():
     # Had the high job no run limit, the wide job's start would be
     # unknown, and nothing could backfill.
     jobs[1] = _job(2, queue="high")
-    out = _run([_host("a", 4, used=1)], jobs, queues,
+    out = _run([host("a", 4, used=1)], jobs, queues,
                ends={"a": [(NOW + HOUR, 1)]})
     assert _started(out) == {2: ["a"]}
     assert out.reserved[(1, 0)][1:] == ({"a": 2}, None)
@@ -157,7 +153,7 @@ def test_backfill_job_started_in_the_pass_moves_no_predicted_start():
     # The backfill job ends before the wide job's start: the prediction,
     # worked out when the reservation is made, is the running job's end.
     ends = {"a": [(NOW + HOUR, 2)]}
-    out = _run([_host("a", 4, used=2)],
+    out = _run([host("a", 4, used=2)],
                [_job(1, lo=4), _job(2, runlimit=60), _job(3, runlimit=60)],
                ends=ends)
     assert _started(out) == {2: ["a"], 3: ["a"]}
@@ -165,7 +161,7 @@ def test_backfill_job_started_in_the_pass_moves_no_predicted_start():
 
 
 def test_no_context_means_no_reservation_work():
-    out = schedule([_queue()], [_host("a", 4, used=2)],
+    out = schedule([_queue()], [host("a", 4, used=2)],
                    [_job(1, lo=4), _job(2)])
     assert _started(out) == {2: ["a"]}
     assert out.reserved == {} and out.expired == []
@@ -173,7 +169,7 @@ def test_no_context_means_no_reservation_work():
 
 def _snapshot(seed):
     rng = random.Random(seed)
-    hosts = [_host(f"h{i}", 4, used=rng.randint(0, 4)) for i in range(6)]
+    hosts = [host(f"h{i}", 4, used=rng.randint(0, 4)) for i in range(6)]
     ends = {h.name: [(NOW + rng.choice([60, 600, HOUR])
                       if rng.random() < 0.8 else None, h.used)]
             for h in hosts if h.used}

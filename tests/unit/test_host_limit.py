@@ -2,28 +2,23 @@
 than its queue allows, the roomiest hosts are tried so a job that fits
 within the limit starts, and a job that cannot pends with the reason."""
 
+from functools import partial
+
 import pytest
 
-from xce.lang import resreq
-from xce.scheduler.core import (
-    R_HOST_FULL, R_HOST_LIMIT, HostView, PendingJob, QueueView, schedule)
+from xce.scheduler.core import R_HOST_FULL, R_HOST_LIMIT, QueueView, schedule
 from xce.scheduler.placement import place
+
+from tests.lib.builders import host, pending
 
 
 def _hosts(*slots):
     """Hosts h1, h2, ... with the given slot counts."""
-    out = []
-    for i, n in enumerate(slots, 1):
-        name = f"h{i}"
-        out.append(HostView(name, "ok", n, resources={
-            "hname": name, "type": "X86_64", "ncpus": n, "maxslots": n,
-            "slots": n}))
-    return out
+    return [host(f"h{i}", n) for i, n in enumerate(slots, 1)]
 
 
-def _job(key, lo, hi=None, rr=None):
-    rr = resreq.parse(rr) if rr else None
-    return PendingJob((key, 0), "q", "u", lo, key, max_slots=hi, resreq=rr)
+# The jobs here are in queue q, the one whose host limit a test sets.
+_job = partial(pending, queue="q")
 
 
 def _spread(decisions, key):

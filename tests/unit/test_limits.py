@@ -10,24 +10,18 @@ import pytest
 from xce.config.load import ConfigError, load
 from xce.config.model import Config
 from xce.controller import limitconf
-from xce.lang import resreq
 from xce.scheduler import fairshare
-from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
+from xce.scheduler.core import QueueView, schedule
 from xce.scheduler.limits import Consumer, Limit, Limits
+
+from tests.lib.builders import host, one_pass, pending
 
 
 def _hosts(*specs):
-    out = []
-    for name, slots, *rest in specs:
-        res = {"hname": name, "ncpus": rest[0] if rest else slots,
-               "maxmem": 1000, "mem": 1000}
-        out.append(HostView(name, "ok", slots, resources=res, mem_total=1000))
-    return out
-
-
-def _job(n, user="u", queue="normal", lo=1, rr=None, project="default"):
-    rr = resreq.parse(rr) if rr else None
-    return PendingJob((n, 0), queue, user, lo, n, resreq=rr, project=project)
+    """("a", slots[, ncpus]) -> HostView list, 1000 MB of memory each."""
+    return [host(name, slots, ncpus=ncpus[0] if ncpus else slots,
+                 maxmem=1000, mem=1000)
+            for name, slots, *ncpus in specs]
 
 
 def _users(*names, per=False, excluded=()):
@@ -52,7 +46,7 @@ def _text(out, n):
 # ------------------------------------------------------------- job-wide limits
 def test_users_limit_sums_its_users_per_user_counts_each():
     summed = Limit(slots=2, users=_users("u", "v"))
-    jobs = [_job(1, "u"), _job(2, "v"), _job(3, "u")]
+    jobs = [pending(1, user="u"), pending(2, user="v"), pending(3, user="u")]
     out = _run([summed], jobs)
     assert _started(out) == [1, 2]
     assert _text(out, 3) == ("Resource (slot) limit defined on user or "
@@ -63,7 +57,8 @@ def test_users_limit_sums_its_users_per_user_counts_each():
 
 def test_all_with_an_exclusion():
     lim = Limit(slots=1, users=_users("all", per=True, excluded=("boss",)))
-    jobs = [_job(1, "u"), _job(2, "u"), _job(3, "boss"), _job(4, "boss")]
+    jobs = [pending(1, user="u"), pending(2, user="u"),
+            pending(3, user="boss"), pending(4, user="boss")]
     assert _started(_run([lim], jobs)) == [1, 3, 4]
 
 
@@ -79,31 +74,32 @@ def test_reason_names_the_consumer_kind(kind, text):
         lim.queues = Consumer(frozenset(["normal"]))
     elif kind == "projects":
         lim.projects = Consumer(frozenset(["p1"]))
-    out = _run([lim], [_job(1, project="p1"), _job(2, project="p1")])
+    out = _run([lim], [pending(1, project="p1"), pending(2, project="p1")])
     assert _started(out) == [1]
     assert _text(out, 2) == text
 
 
 def test_per_queue_and_per_project_count_each_separately():
     lim = Limit(slots=1, queues=Consumer(None, per=True))
-    jobs = [_job(1), _job(2), _job(3, queue="q2")]
+    jobs = [pending(1), pending(2), pending(3, queue="q2")]
     assert _started(_run([lim], jobs)) == [1, 3]
     lim = Limit(slots=1, projects=Consumer(None, per=True))
-    jobs = [_job(1, project="x"), _job(2, project="y"), _job(3, project="x")]
+    jobs = [pending(1, project="x"), pending(2, project="y"),
+            pending(3, project="x")]
     assert _started(_run([lim], jobs)) == [1, 2]
 
 
 def test_jobs_limit_counts_jobs_not_slots():
     lim = Limit(jobs=2)
-    out = _run([lim], [_job(1, lo=4), _job(2, lo=2), _job(3)])
+    out = _run([lim], [pending(1, lo=4), pending(2, lo=2), pending(3)])
     assert _started(out) == [1, 2]
     assert _text(out, 3) == "JOBS limit defined cluster-wide has been reached"
 
 
 def test_mem_limit_counts_rusage_mem():
     lim = Limit(mem=500, users=_users("u"))
-    jobs = [_job(1, rr="rusage[mem=300]"), _job(2, rr="rusage[mem=300]"),
-            _job(3)]
+    jobs = [pending(1, rr="rusage[mem=300]"), pending(2, rr="rusage[mem=300]"),
+            pending(3)]
     out = _run([lim], jobs)
     assert _started(out) == [1, 3]
     assert _text(out, 2) == ("Resource (mem) limit defined on user or user "
@@ -112,13 +108,13 @@ def test_mem_limit_counts_rusage_mem():
 
 def test_zero_forbids_and_other_consumers_are_free():
     lim = Limit(slots=0, users=_users("guest"))
-    out = _run([lim], [_job(1, "guest"), _job(2, "u")])
+    out = _run([lim], [pending(1, user="guest"), pending(2, user="u")])
     assert _started(out) == [2]
 
 
 def test_n_max_is_cut_to_what_the_limit_leaves():
     lim = Limit(slots=3)
-    job = PendingJob((1, 0), "normal", "u", 1, 1, max_slots=8)
+    job = pending(1, hi=8)
     out = _run([lim], [job])
     assert out.dispatch == [((1, 0), ["a"] * 3)]
 
@@ -126,8 +122,7 @@ def test_n_max_is_cut_to_what_the_limit_leaves():
 def test_running_jobs_charged_by_the_caller_count():
     lim = Limits([Limit(slots=2, users=_users("u"))])
     lim.charge("u", "normal", "default", {"a": 2})
-    out = schedule([QueueView("normal", 30)], _hosts(("a", 8)), [_job(1)],
-                   None, lim)
+    out = one_pass(_hosts(("a", 8)), [pending(1)], limits=lim)
     assert out.dispatch == []
     assert lim.used[(0, "*", "*", "*", "*")] == [2, 1, 0.0]   # not mutated
 
@@ -135,7 +130,7 @@ def test_running_jobs_charged_by_the_caller_count():
 # ------------------------------------------------------------ per-host limits
 def test_per_host_limit_is_a_host_reason():
     lim = Limit(slots=1, hosts=Consumer(None, per=True))
-    out = _run([lim], [_job(i) for i in (1, 2, 3)],
+    out = _run([lim], [pending(i) for i in (1, 2, 3)],
                hosts=_hosts(("a", 4), ("b", 4)))
     assert _started(out) == [1, 2]
     assert out.reasons[(3, 0)] == [[
@@ -145,7 +140,7 @@ def test_per_host_limit_is_a_host_reason():
 
 def test_hosts_limit_only_on_its_hosts():
     lim = Limit(slots=1, hosts=Consumer(frozenset(["a"])))
-    out = _run([lim], [_job(i) for i in (1, 2, 3)],
+    out = _run([lim], [pending(i) for i in (1, 2, 3)],
                hosts=_hosts(("a", 4), ("b", 1)))
     assert _started(out) == [1, 2]
     assert sorted(h for _, hs in out.dispatch for h in hs) == ["a", "b"]
@@ -153,7 +148,7 @@ def test_hosts_limit_only_on_its_hosts():
 
 def test_per_host_jobs_limit():
     lim = Limit(jobs=1, hosts=Consumer(None, per=True))
-    out = _run([lim], [_job(1, lo=2), _job(2)], hosts=_hosts(("a", 4)))
+    out = _run([lim], [pending(1, lo=2), pending(2)], hosts=_hosts(("a", 4)))
     assert _started(out) == [1]
     assert out.reasons[(2, 0)][0][0] == ("JOBS limit defined on host or "
                                          "host group has been reached")
@@ -162,7 +157,7 @@ def test_per_host_jobs_limit():
 # ---------------------------------------------------------------- PJOB_LIMIT
 def test_pjob_limit_rounds_up_per_cpu():
     q = QueueView("normal", 30, pjob_limit=1.5)
-    out = schedule([q], _hosts(("a", 8, 1)), [_job(i) for i in (1, 2, 3)])
+    out = schedule([q], _hosts(("a", 8, 1)), [pending(i) for i in (1, 2, 3)])
     assert _started(out) == [1, 2]          # ceil(1.5 x 1 CPU) = 2
     assert out.reasons[(3, 0)] == [["Queue's per-CPU job slot limit "
                                     "reached", ["a"]]]
@@ -258,15 +253,15 @@ def _fair_queue(pairs, usage=None, running=None, groups=None):
 
 def test_fairshare_alternates_equal_users():
     q = _fair_queue([("default", 1)])
-    jobs = [_job(i, "a", "fair") for i in (1, 2, 3)] + \
-        [_job(i, "b", "fair") for i in (4, 5, 6)]
+    jobs = [pending(i, user="a", queue="fair") for i in (1, 2, 3)] + \
+        [pending(i, user="b", queue="fair") for i in (4, 5, 6)]
     out = schedule([q], _hosts(("h", 4)), jobs)
     assert _started(out) == [1, 2, 4, 5]
 
 
 def test_fairshare_favours_shares_and_less_use():
-    jobs = [_job(i, "a", "fair") for i in (1, 2, 3)] + \
-        [_job(i, "b", "fair") for i in (4, 5, 6)]
+    jobs = [pending(i, user="a", queue="fair") for i in (1, 2, 3)] + \
+        [pending(i, user="b", queue="fair") for i in (4, 5, 6)]
     q = _fair_queue([("a", 3), ("b", 1)])
     assert _started(schedule([q], _hosts(("h", 4)), jobs)) == [1, 2, 3, 4]
     q = _fair_queue([("default", 1)], running={"a": 2})
@@ -279,8 +274,8 @@ def test_fairshare_favours_shares_and_less_use():
 def test_fairshare_group_members_share_one_account_fcfs():
     q = _fair_queue([("chem", 1), ("default", 1)],
                     groups={"chem": ["a", "c"]})
-    jobs = [_job(1, "a", "fair"), _job(2, "c", "fair"), _job(3, "b", "fair"),
-            _job(4, "b", "fair")]
+    jobs = [pending(n, user=user, queue="fair")
+            for n, user in ((1, "a"), (2, "c"), (3, "b"), (4, "b"))]
     # chem (a, c) and b alternate; within chem, FCFS.
     out = schedule([q], _hosts(("h", 2)), jobs)
     assert _started(out) == [1, 3]
@@ -293,8 +288,9 @@ def test_same_snapshot_same_answer_with_limits_and_fairshare():
             Limit(jobs=2, hosts=Consumer(None, per=True)),
             Limit(slots=5, queues=Consumer(frozenset(["fair"])))]
     hosts = _hosts(*[(f"h{i}", 4) for i in range(6)])
-    jobs = [_job(i, rng.choice("abcd"), rng.choice(["normal", "fair"]),
-                 lo=rng.choice([1, 1, 2])) for i in range(1, 60)]
+    jobs = [pending(i, user=rng.choice("abcd"),
+                    queue=rng.choice(["normal", "fair"]),
+                    lo=rng.choice([1, 1, 2])) for i in range(1, 60)]
     queues = [QueueView("normal", 30), _fair_queue([("default", 1)])]
     first = schedule(queues, hosts, jobs, None, Limits(lims))
     again = schedule(queues, hosts, list(reversed(jobs)), None, Limits(lims))

@@ -11,7 +11,7 @@ from xce.scheduler.core import QueueView, schedule
 from xce.scheduler.trace import Tracer
 from xce.scheduler.trace_select import unmet
 
-from tests.lib.builders import host, pending
+from tests.lib.builders import host, one_pass, pending
 
 
 def _trace(queues, hosts, jobs, key, limits=None):
@@ -115,9 +115,9 @@ def test_tracing_changes_no_decision():
                  for i in range(rnd.randint(1, 5))]
         jobs = [pending(i, lo=rnd.randint(1, 3), rr=rnd.choice(reqs))
                 for i in range(1, 15)]
-        plain = schedule([QueueView("normal", 30)], hosts, jobs)
+        plain = one_pass(hosts, jobs)
         keys = [j.key for j in rnd.sample(jobs, 3)]
-        traced = schedule([QueueView("normal", 30)], hosts, jobs,
+        traced = one_pass(hosts, jobs,
                           trace=Tracer(keys))
         assert (traced.dispatch, traced.reasons) == \
             (plain.dispatch, plain.reasons)
@@ -131,8 +131,8 @@ def test_tracing_changes_no_decision():
 def test_a_pass_that_stops_early_stops_at_the_same_job_when_traced():
     hosts = [host("a", 2), host("b", 1)]
     jobs = [pending(i) for i in range(1, 8)]
-    plain = schedule([QueueView("normal", 30)], hosts, jobs, reasons=False)
-    traced = schedule([QueueView("normal", 30)], hosts, jobs, reasons=False,
+    plain = one_pass(hosts, jobs, reasons=False)
+    traced = one_pass(hosts, jobs, reasons=False,
                       trace=Tracer([(2, 0), (7, 0)]))
     assert (traced.dispatch, traced.reasons, traced.partial) == \
         (plain.dispatch, plain.reasons, plain.partial)
