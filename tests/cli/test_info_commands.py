@@ -389,6 +389,7 @@ def test_non_admin_can_look_but_not_control(shared, plain_user):
                              "...... Host control failed: User permission "
                              "denied\n")
     r = as_user("badmin", "reconfig")
-    assert r.rc == 255 and r.err.endswith("User permission denied\n")
+    assert r.rc == 255 and r.err.endswith(
+        "User permission denied\n\nReconfiguration aborted.\n"), r.err
     assert "Open:Active" in _row(shared.run("bqueues").out, "normal")
     assert shared.run("bhosts").out.splitlines()[1].split()[1] == "ok"

@@ -112,8 +112,8 @@ def test_reconfig_refuses_a_bad_max_job_num_and_applies_a_good_one(
                                              "MAX_JOB_NUM: many"))
     r = cluster.run("badmin", "reconfig")
     assert r.rc == 255 and r.out == ""
-    assert re.search(r"xce\.yaml:\d+: MAX_JOB_NUM: many: must be a positive "
-                     r"whole number \(finished jobs\)\n", r.err), r.err
+    assert re.search(r"xce\.yaml:\d+: MAX_JOB_NUM: many: must be a whole "
+                     r"number from 1 to 2147483646 \(finished jobs\)\n", r.err), r.err
     assert r.err.endswith("Reconfiguration aborted.\n")
     first = _run_jobs(cluster, 1)       # the controller runs on
     yaml.write_text(yaml.read_text().replace("MAX_JOB_NUM: many",

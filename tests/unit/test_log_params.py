@@ -33,12 +33,12 @@ def test_good_values_reach_the_writer(tmp_path):
 
 
 @pytest.mark.parametrize("line, message", [
-    ("MAX_JOB_NUM: 0", "MAX_JOB_NUM: 0: must be a positive whole number "
-     "(finished jobs)"),
-    ("ACCT_ARCHIVE_SIZE: 10MB", "ACCT_ARCHIVE_SIZE: 10MB: must be a positive "
-     "whole number (kilobytes)"),
-    ("ACCT_ARCHIVE_AGE: -3", "ACCT_ARCHIVE_AGE: -3: must be a positive whole "
-     "number (days)"),
+    ("MAX_JOB_NUM: 0", "MAX_JOB_NUM: 0: must be a whole number from 1 to "
+     "2147483646 (finished jobs)"),
+    ("ACCT_ARCHIVE_SIZE: 10MB", "ACCT_ARCHIVE_SIZE: 10MB: must be a whole "
+     "number from 1 to 2147483646 (kilobytes)"),
+    ("ACCT_ARCHIVE_AGE: -3", "ACCT_ARCHIVE_AGE: -3: must be a whole number "
+     "from 1 to 2147483646 (days)"),
     ("ACCT_ARCHIVE_TIME: noon", "ACCT_ARCHIVE_TIME: noon: must be a time of "
      "day, hh:mm"),
 ])

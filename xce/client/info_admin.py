@@ -96,22 +96,28 @@ def host_control(site, op, names, comment=None, full=()):
     return EXIT_FAILURE if failed else 0
 
 
-def reconfig(site, check_only):
-    """badmin reconfig / ckconfig: the controller checks (and applies)."""
+def reconfig(site, check_only, aborted="Reconfiguration aborted.",
+             initiated="Reconfiguration initiated"):
+    """badmin reconfig / ckconfig (and mbdrestart, with its own words):
+    the controller checks (and applies).  Every refusal, whatever its
+    cause, ends with LSF's *aborted* line."""
     print("\nChecking configuration files ...\n", file=sys.stderr)
     reply = call(site, "admin", {"op": "reconfig", "check": check_only})
     if reply.get("errors"):
         print("There are fatal errors.\n", file=sys.stderr)
         for err in reply["errors"]:
             print(err, file=sys.stderr)
+    elif not reply.get("ok"):
+        print(reply.get("error") or "Request failed", file=sys.stderr)
+    if reply.get("errors") or not reply.get("ok"):
         if not check_only:
-            print("\nReconfiguration aborted.", file=sys.stderr)
+            print(f"\n{aborted}", file=sys.stderr)
         return EXIT_FAILURE
-    if not reply.get("ok"):
-        raise XceError(reply.get("error") or "Request failed")
+    for warning in reply.get("warnings") or ():
+        print(f"Warning: {warning}", file=sys.stderr)
     print("No errors found.\n", file=sys.stderr)
     if not check_only:
-        print("Reconfiguration initiated")
+        print(initiated)
     return 0
 
 

@@ -7,11 +7,8 @@ answered with LSF's mbdrestart wording.
 """
 
 import json
-import sys
 import time
 
-from xce.errors import EXIT_FAILURE, XceError
-from xce.spool.client import call
 
 _STAMP = "%a %b %d %H:%M:%S %Y"
 
@@ -84,16 +81,6 @@ def showstatus_text(reader):
 
 def mbdrestart(site):
     """The reconfig check and request, with mbdrestart's words."""
-    print("\nChecking configuration files ...\n", file=sys.stderr)
-    reply = call(site, "admin", {"op": "reconfig", "check": False})
-    if reply.get("errors"):
-        print("There are fatal errors.\n", file=sys.stderr)
-        for err in reply["errors"]:
-            print(err, file=sys.stderr)
-        print("\nMBD restart aborted.", file=sys.stderr)
-        return EXIT_FAILURE
-    if not reply.get("ok"):
-        raise XceError(reply.get("error") or "Request failed")
-    print("No errors found.\n", file=sys.stderr)
-    print("MBD restart initiated")
-    return 0
+    from xce.client.info_admin import reconfig
+    return reconfig(site, check_only=False, aborted="MBD restart aborted.",
+                    initiated="MBD restart initiated")

@@ -8,7 +8,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from xce.config import keys, limitcheck, logcheck, units
+from xce.config import keys, limitcheck, logcheck, ranges, units
 from xce.config.lsf import hostnames
 from xce.config.model import Config, HostConf, QueueConf
 
@@ -44,9 +44,16 @@ class _Checker:
     def __init__(self, path):
         self.path = path
         self.errors = []
+        self._flagged = set()       # (line, key) already reported
 
     def error(self, node, key, message):
+        """Report *key* of *node*; only the first problem of a key is
+        reported (a value the type check refused is not out of range
+        too), and a problem found without a line covers the key."""
         line = _line_of(node, key)
+        if (line, key) in self._flagged or (None, key) in self._flagged:
+            return
+        self._flagged.add((line, key))
         where = f"{self.path}:{line}" if line else str(self.path)
         self.errors.append(f"{where}: {key}: {message}")
 
@@ -91,6 +98,7 @@ def load(envdir):
     _queues(cfg, raw.get("queues") or {}, check)
     limitcheck.check(cfg, raw, check)
     logcheck.check(raw, check)
+    ranges.check(raw, check)
     if not cfg.queues:
         check.errors.append(f"{path}: queues: at least one queue is needed")
     for name in cfg.default_queues:
@@ -280,11 +288,18 @@ class _Quiet:
 
 
 def _limit(node, key, convert, check):
+    """A ``[default] maximum`` limit; both above 0, the default not
+    above the maximum (LSF: "must be positive integers")."""
     try:
-        return units.limit_pair(node.get(key), convert)
+        pair = units.limit_pair(node.get(key), convert)
     except ValueError as e:
         check.error(node, key, str(e))
         return None
+    if pair is not None and (min(pair) <= 0 or pair[0] > pair[1]):
+        check.error(node, key, f"{node.get(key)}: must be one or two values "
+                    "above 0, the default not above the maximum")
+        return None
+    return pair
 
 
 def _int(node, key, check):

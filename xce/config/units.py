@@ -9,8 +9,15 @@ _MEM_UNITS = {"K": 1, "KB": 1, "M": 1024, "MB": 1024, "G": 1024 ** 2,
               "GB": 1024 ** 2, "T": 1024 ** 3, "TB": 1024 ** 3,
               "P": 1024 ** 4, "PB": 1024 ** 4, "E": 1024 ** 5, "EB": 1024 ** 5,
               "Z": 1024 ** 6, "ZB": 1024 ** 6}
-_MEM = re.compile(r"^\s*(\d+(?:\.\d*)?)\s*([KMGTPEZ]B?)?\s*$", re.I)
-_RUNTIME = re.compile(r"^\s*(?:(\d+):)?(\d+(?:\.\d+)?)\s*$")
+# ASCII digits only: a full-width or other Unicode digit is refused, as
+# LSF refuses it, rather than read as the number it looks like.
+_MEM = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?)\s*([KMGTPEZ]B?)?\s*$",
+                  re.I | re.A)
+_RUNTIME = re.compile(r"^\s*(?:([0-9]+):)?([0-9]+(?:\.[0-9]+)?)\s*$", re.A)
+# The largest run limit LSF keeps: 2147483647 seconds, in whole minutes.
+RUNLIMIT_MAX_MINUTES = 2147483647 // 60
+# The largest memory limit: 2**63 bytes, in KB.
+MEMLIMIT_MAX_KB = 2 ** 53
 
 
 def minutes(text):
@@ -22,7 +29,10 @@ def minutes(text):
     mins = float(m.group(2))
     if m.group(1) is not None and mins >= 60:
         raise ValueError(f"{text}: bad RUNLIMIT value")
-    return hours * 60 + mins
+    total = hours * 60 + mins
+    if total > RUNLIMIT_MAX_MINUTES:
+        raise ValueError(f"{text}: bad RUNLIMIT value")
+    return total
 
 
 def memory_kb(text, unit="KB"):
@@ -33,7 +43,10 @@ def memory_kb(text, unit="KB"):
     suffix = (m.group(2) or unit or "KB").upper()
     if suffix not in _MEM_UNITS:
         raise ValueError(f"{text}: bad MEMLIMIT unit")
-    return int(float(m.group(1)) * _MEM_UNITS[suffix])
+    kb = float(m.group(1)) * _MEM_UNITS[suffix]
+    if kb > MEMLIMIT_MAX_KB:
+        raise ValueError(f"{text}: bad MEMLIMIT value")
+    return int(kb)
 
 
 def limit_pair(value, convert):

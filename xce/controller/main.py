@@ -14,6 +14,7 @@ import socket
 import time
 
 from xce.config import load as config_load
+from xce.config import restart as config_restart
 from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
 from xce.controller import preemption, reconcile, reserve
@@ -263,15 +264,28 @@ class Controller:
                 link.queue(msg)
 
     def reconfig(self, check_only=False):
+        """Check xce.yaml and put it in force; a refusal (bad value, or a
+        key only a restart can change) leaves the running one in force."""
         try:
             cfg = config_load.load(self.envdir)
         except config_load.ConfigError as e:
             return {"ok": False, "errors": e.errors}
-        if not check_only:
+        needs_restart = config_restart.changed(self.cfg, cfg)
+        if check_only:
+            return {"ok": True, "warnings": needs_restart}
+        if needs_restart:
+            return {"ok": False, "errors": needs_restart}
+        running = self.cfg
+        try:
             self._apply_config(cfg)
-            self.store.set_meta("admins", " ".join(cfg.admins))
-            self.store.event(self.now, "RECONFIG")
             write_lsf_view(self.envdir, _plain(cfg.raw), cfg.spool)
+        except Exception as e:      # noqa: BLE001 -- back to the running one
+            log.exception("reconfig failed; the running configuration stays")
+            self._apply_config(running)
+            return {"ok": False, "errors": [f"{cfg.path}: cannot be put in "
+                                            f"force: {e}"]}
+        self.store.set_meta("admins", " ".join(cfg.admins))
+        self.store.event(self.now, "RECONFIG")
         return {"ok": True}
 
     # -- one turn ------------------------------------------------------------

@@ -3,7 +3,7 @@ lsb.modules -> xce.yaml ``parameters``, ``queues``, ``users``,
 ``user_groups``, ``limits`` and ``applications``.
 """
 
-from xce.config import keys
+from xce.config import keys, ranges
 from xce.config.lsf import cells, hostnames, units
 from xce.scheduler import preempt
 
@@ -12,12 +12,6 @@ _LIMIT_ALIASES = {"PER_PROJECTS": "PER_PROJECT"}
 _TIME_LIMITS = ("RUNLIMIT", "CPULIMIT")
 _SIZE_LIMITS = ("MEMLIMIT", "SWAPLIMIT", "STACKLIMIT", "DATALIMIT",
                 "FILELIMIT", "CORELIMIT")
-_WHOLE_NUMBERS = ("PRIORITY", "UJOB_LIMIT", "HJOB_LIMIT", "QJOB_LIMIT",
-                  "NICE", "CLEAN_PERIOD", "JOB_TERMINATE_INTERVAL",
-                  "MAX_JOBS", "JL/U", "MAX_JOB_NUM", "ACCT_ARCHIVE_SIZE",
-                  "ACCT_ARCHIVE_AGE", "MAX_ACCT_ARCHIVE_FILE")
-_SLOT_COUNTS = ("MXJ",)
-_POSITIVE = ("HOSTLIMIT_PER_JOB",)
 
 
 def convert_params(mig, lsb_params):
@@ -190,7 +184,7 @@ def carry_checked(mig, scope, path, name, value, origin, label):
     """Carry a key unless its value is one xce could not read; such a value
     is reported as not carried (and warned about) so that the written
     xce.yaml still loads."""
-    problem = value_problem(name, value)
+    problem = value_problem(scope, name, value)
     if problem is None:
         return mig.carry(scope, path, name, value, origin, label)
     mig.warn(origin, f"{label} {name}: {problem}; not carried")
@@ -198,8 +192,9 @@ def carry_checked(mig, scope, path, name, value, origin, label):
     return None
 
 
-def value_problem(name, value):
-    """Why *value* of limit-like key *name* is unreadable, or None."""
+def value_problem(scope, name, value):
+    """Why *value* of key *name* is unreadable or out of its range
+    (config/ranges.py, the table xce.yaml's loader uses), or None."""
     try:
         if name in _TIME_LIMITS:
             for word in units.limit_pair(value):
@@ -207,16 +202,10 @@ def value_problem(name, value):
         elif name in _SIZE_LIMITS:
             for word in units.limit_pair(value):
                 units.size_bytes(word)
-        elif name in _WHOLE_NUMBERS and not cells.is_int(value.strip()):
-            raise ValueError(f"{value}: not a whole number")
-        elif name in _POSITIVE and not (cells.is_int(value.strip()) and
-                                        int(value) > 0):
-            raise ValueError(f"{value}: not a whole number above 0")
-        elif name in _SLOT_COUNTS and not (cells.is_int(value.strip())
-                                           or value.strip() == "!"):
-            raise ValueError(f"{value}: not a whole number or !")
         elif name == "PREEMPTION":
             preempt.parse(value)
+        elif ranges.problem(scope, name, value) is not None:
+            raise ValueError(ranges.problem(scope, name, value))
     except ValueError as exc:
         # The messages start with the value, which the report shows already.
         return str(exc).split(": ", 1)[-1]
