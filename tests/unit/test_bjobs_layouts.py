@@ -4,13 +4,15 @@ the submit-time profile checks."""
 import json
 import sqlite3
 import time
-from types import SimpleNamespace
 
 import pytest
 
 from xce.client import jobarray, jobwide, pendsum
 from xce.client.jobselect import Filters
+from xce.config.model import Config
 from xce.controller.submit import Rejected, check_profiles
+
+from tests.lib.fake_controller import FakeController
 
 
 def _pending(jobid, reasons=None, stat="PEND"):
@@ -122,10 +124,10 @@ def test_filters_select_on_the_submission_and_the_hosts():
 
 
 def _ctl(apps=(), slas=(), groups=None, admins=()):
-    cfg = SimpleNamespace(raw={"applications": {a: {} for a in apps},
-                               "service_classes": {s: {} for s in slas}},
-                          user_groups=groups or {})
-    return SimpleNamespace(cfg=cfg, is_admin=lambda u: u in admins)
+    cfg = Config(path=None, admins=list(admins), user_groups=groups or {},
+                 raw={"applications": {a: {} for a in apps},
+                      "service_classes": {s: {} for s in slas}})
+    return FakeController(cfg)
 
 
 @pytest.mark.parametrize("spec, message", [

@@ -1,34 +1,27 @@
 """Host loss decisions on a stand-in controller: UNKWN with a record that
 outlives the controller, then requeue or TERM_ZOMBIE after the grace period."""
 
-from types import SimpleNamespace
-
+from xce.config.model import Config, QueueConf
 from xce.controller import hostloss
 from xce.controller.apply import apply
 from xce.model import states
 
+from tests.lib.builders import job_row
+from tests.lib.fake_controller import FakeController
 
-class FakeCtl:
-    def __init__(self, grace=10, queue_rerun=None):
-        raw = {} if queue_rerun is None else {"RERUNNABLE": queue_rerun}
-        self.cfg = SimpleNamespace(
-            param_int=lambda name, d: grace if name == hostloss.GRACE_PARAM else d,
-            queues={"normal": SimpleNamespace(raw=raw)})
-        self.hosts = {"h1": {"seen": True}, "h2": {"seen": True}}
-        self.jobs, self.events, self.now = {}, [], 0.0
 
-    def add(self, jobid, host, stat=states.RUN, **spec):
-        self.jobs[(jobid, 0)] = {"jobid": jobid, "idx": 0, "stat": stat,
-                                 "exec_hosts": host, "queue": "normal",
-                                 "attempt": 1, "spec": dict(spec)}
-        return self.jobs[(jobid, 0)]
+def _ctl(grace=10, queue_rerun=None):
+    """Hosts h1 and h2 both seen; queue normal RERUNNABLE as given."""
+    raw = {} if queue_rerun is None else {"RERUNNABLE": queue_rerun}
+    cfg = Config(path=None, params={hostloss.GRACE_PARAM: grace},
+                 queues={"normal": QueueConf("normal", raw=raw)})
+    return FakeController(cfg, hosts={"h1": {"seen": True},
+                                      "h2": {"seen": True}})
 
-    def emit(self, kind, job, **data):
-        apply(job, kind, data, self.now)
-        self.events.append((kind, job["jobid"], data))
 
-    def label(self, job):
-        return str(job["jobid"])
+def _job_on(ctl, jobid, host, stat=states.RUN, **spec):
+    return ctl.add(job_row(jobid, stat, exec_hosts=host, attempt=1,
+                           spec=dict(spec)))
 
 
 def _lose(ctl, host, now):
@@ -38,8 +31,8 @@ def _lose(ctl, host, now):
 
 
 def test_jobs_of_a_lost_host_are_unknown_with_their_state_kept_on_the_spec():
-    ctl = FakeCtl()
-    a, b = ctl.add(1, "h1", states.USUSP), ctl.add(2, "h2")
+    ctl = _ctl()
+    a, b = _job_on(ctl, 1, "h1", states.USUSP), _job_on(ctl, 2, "h2")
     _lose(ctl, "h1", 100.0)
     assert (a["stat"], b["stat"]) == (states.UNKWN, states.RUN)
     assert a["spec"]["unkwn"] == {"was": states.USUSP, "since": 100.0}
@@ -48,8 +41,9 @@ def test_jobs_of_a_lost_host_are_unknown_with_their_state_kept_on_the_spec():
 
 
 def test_after_the_grace_period_rerunnable_jobs_requeue_and_others_exit():
-    ctl = FakeCtl(grace=10)
-    rerun, once = ctl.add(1, "h1", rerunnable=True), ctl.add(2, "h1")
+    ctl = _ctl(grace=10)
+    rerun = _job_on(ctl, 1, "h1", rerunnable=True)
+    once = _job_on(ctl, 2, "h1")
     _lose(ctl, "h1", 100.0)
     hostloss.check(ctl, 109.0)
     assert rerun["stat"] == once["stat"] == states.UNKWN
@@ -60,10 +54,10 @@ def test_after_the_grace_period_rerunnable_jobs_requeue_and_others_exit():
 
 
 def test_the_grace_period_counts_from_the_recorded_time_after_a_restart():
-    ctl = FakeCtl(grace=10, queue_rerun="yes")
-    job = ctl.add(1, "h1")
+    ctl = _ctl(grace=10, queue_rerun="yes")
+    job = _job_on(ctl, 1, "h1")
     _lose(ctl, "h1", 100.0)
-    restarted = FakeCtl(grace=10, queue_rerun="yes")
+    restarted = _ctl(grace=10, queue_rerun="yes")
     restarted.jobs = {(1, 0): job}          # as loaded from the store
     restarted.hosts["h1"]["seen"] = False
     hostloss.check(restarted, 111.0)
@@ -71,15 +65,16 @@ def test_the_grace_period_counts_from_the_recorded_time_after_a_restart():
 
 
 def test_bsub_rn_wins_over_a_rerunnable_queue():
-    ctl = FakeCtl(queue_rerun="Y")
-    assert hostloss.rerunnable(ctl, ctl.add(1, "h1"))
-    assert not hostloss.rerunnable(ctl, ctl.add(2, "h1", rerunnable=False))
-    assert not hostloss.rerunnable(FakeCtl(), ctl.add(3, "h1"))
+    ctl = _ctl(queue_rerun="Y")
+    assert hostloss.rerunnable(ctl, _job_on(ctl, 1, "h1"))
+    assert not hostloss.rerunnable(ctl, _job_on(ctl, 2, "h1",
+                                                rerunnable=False))
+    assert not hostloss.rerunnable(_ctl(), _job_on(ctl, 3, "h1"))
 
 
 def test_a_zombi_job_is_left_alone_past_the_grace_period():
-    ctl = FakeCtl(grace=10)
-    job = ctl.add(1, "h1")
+    ctl = _ctl(grace=10)
+    job = _job_on(ctl, 1, "h1")
     _lose(ctl, "h1", 100.0)
     hostloss.check(ctl, 101.0)
     apply(job, "STATUS", {"stat": states.ZOMBI, "reason": "TERM_OWNER"}, 102)
@@ -89,8 +84,9 @@ def test_a_zombi_job_is_left_alone_past_the_grace_period():
 
 
 def test_zombi_jobs_the_returned_agent_does_not_have_end_with_their_kill_reason():
-    ctl = FakeCtl()
-    gone, there, other = ctl.add(1, "h1"), ctl.add(2, "h1"), ctl.add(3, "h2")
+    ctl = _ctl()
+    gone, there, other = (_job_on(ctl, 1, "h1"), _job_on(ctl, 2, "h1"),
+                          _job_on(ctl, 3, "h2"))
     for job in (gone, there):
         apply(job, "STATUS", {"stat": states.UNKWN, "was": states.RUN}, 1)
         apply(job, "STATUS", {"stat": states.ZOMBI, "reason": "TERM_ADMIN"}, 2)

@@ -10,21 +10,15 @@ from xce.config.model import HostConf
 from xce.controller import dispatch, main, reconcile
 from xce.lang import resreq
 
-
-class _Store:
-    def __init__(self):
-        self.updates = []
-
-    def execute(self, sql, args=()):
-        self.updates.append((sql, args))
+from tests.lib.fake_controller import FakeController
 
 
 def _ctl():
     host = {"conf": HostConf("h1", type="X86_64"), "facts": {"maxmem": 4096},
             "max_slots": 4, "adm_closed": False, "seen": True}
-    return SimpleNamespace(
+    return FakeController(
         hosts={"h1": host}, links={"h1": SimpleNamespace(connected=True)},
-        excl_hosts=set(), store=_Store(), view_epoch=7, load_changed=False)
+        view_epoch=7)
 
 
 LOAD = {"r15s": 0.5, "r1m": 1.25, "r15m": 2.0, "ut": 0.3, "pg": 4.0,
@@ -52,8 +46,8 @@ def test_a_load_report_reaches_the_next_host_view_only():
 
 
 def test_a_load_report_asks_for_a_pass_at_most_every_few_seconds():
-    ctl = SimpleNamespace(load_changed=True, pending_views={(1, 0): None},
-                          now=100.0, pass_at=100.0 - main.LOAD_PASS_EVERY)
+    ctl = FakeController(load_changed=True, pending_views={(1, 0): None},
+                         now=100.0, pass_at=100.0 - main.LOAD_PASS_EVERY)
     due = main.Controller._load_due
     assert due(ctl)
     ctl.pass_at = 99.0

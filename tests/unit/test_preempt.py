@@ -5,8 +5,11 @@ preempted jobs are resumed (table-driven against core.schedule)."""
 import pytest
 
 from xce.scheduler import preempt
-from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
+from xce.scheduler.core import QueueView, schedule
 from xce.scheduler.preempt import Policy, Preemption, RunningJob
+
+from tests.lib.builders import host, job_row, pending
+from tests.lib.fake_controller import FakeController
 
 HIGH, LOW = "high", "low"
 
@@ -60,14 +63,13 @@ def test_policy_who_may_preempt_whom(queues, hi, lo, expect):
 
 
 # ------------------------------------------------------------------ passes
-def _pass(hosts, running, pending, queues):
+def _pass(hosts, running, waiting, queues):
     """hosts: {name: slots}; running: (id, queue, {host: n}, start,
-    preempted); pending: (id, queue, nslots); queues: name=(prio, text).
+    preempted); waiting: (id, queue, nslots); queues: name=(prio, text).
     Every running job's slots count on its hosts, suspended or not."""
     views = {}
     for name, slots in hosts.items():
-        views[name] = HostView(name, "ok", slots, resources={
-            "hname": name, "maxslots": slots, "ncpus": slots})
+        views[name] = host(name, slots)
     jobs = []
     for jobid, queue, where, start, held in running:
         jobs.append(RunningJob((jobid, 0), queue, dict(where), start, held))
@@ -76,8 +78,7 @@ def _pass(hosts, running, pending, queues):
     for h in views.values():
         h.resources["slots"] = h.max_slots - h.used
     qviews = [QueueView(name, prio) for name, (prio, _) in queues.items()]
-    pend = [PendingJob((jobid, 0), queue, "u", n, jobid)
-            for jobid, queue, n in pending]
+    pend = [pending(jobid, n, queue=queue) for jobid, queue, n in waiting]
     pre = Preemption(_policy(**queues), jobs)
     return schedule(qviews, list(views.values()), pend, preempt=pre)
 
@@ -161,8 +162,8 @@ def test_a_job_that_still_cannot_start_keeps_its_pend_reason():
 
 
 def test_a_held_preemptive_job_preempts_nothing():
-    views = [HostView("a", "ok", 1, used=1, resources={"hname": "a"})]
-    job = PendingJob((3, 0), HIGH, "u", 1, 3, held=True)
+    views = [host("a", 1, used=1)]
+    job = pending(3, queue=HIGH, held=True)
     pre = Preemption(_policy(**_TWO),
                      [RunningJob((1, 0), LOW, {"a": 1}, 10)])
     out = schedule([QueueView(HIGH, 50), QueueView(LOW, 10)], views, [job],
@@ -252,8 +253,8 @@ def test_only_queues_never_widens_a_list():
 
 
 def test_a_min_max_job_suspends_only_what_min_needs():
-    views = [HostView("a", "ok", 2, used=2, resources={"hname": "a"})]
-    job = PendingJob((3, 0), HIGH, "u", 1, 3, max_slots=2)
+    views = [host("a", 2, used=2)]
+    job = pending(3, hi=2, queue=HIGH)
     pre = Preemption(_policy(**_TWO), [
         RunningJob((1, 0), LOW, {"a": 1}, 10),
         RunningJob((2, 0), LOW, {"a": 1}, 20)])
@@ -264,16 +265,9 @@ def test_a_min_max_job_suspends_only_what_min_needs():
 
 
 # ------------------------------------------------------------------ controller
-class _Ctl:
-    def __init__(self, cfg, jobs):
-        self.cfg = cfg
-        self.jobs = {(j["jobid"], j["idx"]): j for j in jobs}
-
-
 def _row(jobid, queue, stat, spec=None):
-    return {"jobid": jobid, "idx": 0, "queue": queue, "stat": stat,
-            "exec_hosts": "a", "start_time": 10.0 + jobid,
-            "spec": spec or {}}
+    return job_row(jobid, stat, queue=queue, exec_hosts="a",
+                   start_time=10.0 + jobid, spec=spec or {})
 
 
 def test_controller_view_resumes_its_own_jobs_whatever_the_policy(tmp_path):
@@ -283,11 +277,11 @@ def test_controller_view_resumes_its_own_jobs_whatever_the_policy(tmp_path):
         "queues:\n  high:\n    PRIORITY: 50\n  low:\n    PRIORITY: 10\n")
     cfg = load(tmp_path)
     held = {"preempted": {"since": 1.0}}
-    assert preemption.view(_Ctl(cfg, [_row(1, LOW, "RUN")])) is None
+    assert preemption.view(FakeController(cfg, [_row(1, LOW, "RUN")])) is None
     # PREEMPTION gone at reconfig, or the job switched queue: it is still
     # there to resume; a job a user stopped since is not.
-    ctl = _Ctl(cfg, [_row(1, LOW, "SSUSP", held), _row(2, LOW, "RUN"),
-                     _row(3, HIGH, "USUSP")])
+    ctl = FakeController(cfg, [_row(1, LOW, "SSUSP", held),
+                               _row(2, LOW, "RUN"), _row(3, HIGH, "USUSP")])
     ctl._preempted = {(1, 0), (3, 0)}
     pre = preemption.view(ctl)
     assert [(r.key, r.preempted) for r in pre.running] == [((1, 0), True)]

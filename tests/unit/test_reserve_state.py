@@ -3,33 +3,25 @@ MAX_RESERVE_TIME in seconds, the running jobs' predicted ends, expiry
 deadlines and what is published for bhosts and bjobs."""
 
 import json
-from types import SimpleNamespace
+from functools import partial
 
 from xce.config.model import Config, QueueConf
 from xce.controller import reserve
 from xce.scheduler.core import Decisions, QueueView
 
-
-class _Store:
-    def __init__(self):
-        self.meta = []
-
-    def set_meta(self, key, value):
-        self.meta.append((key, value))
+from tests.lib.builders import job_row
+from tests.lib.fake_controller import FakeController
 
 
 def _ctl(params=None, jobs=None, now=1000.0):
     cfg = Config(path=None, params=dict(params or {}))
     cfg.queues = {"resv": QueueConf("resv", slot_reserve=3, backfill=True),
                   "normal": QueueConf("normal")}
-    return SimpleNamespace(cfg=cfg, jobs=dict(jobs or {}), now=now,
-                           store=_Store(), dirty=False)
+    return FakeController(cfg, (jobs or {}).values(), now=now)
 
 
-def _job(jobid, stat, queue="resv", hosts="", start=None, runlimit=None):
-    return {"jobid": jobid, "idx": 0, "stat": stat, "queue": queue,
-            "exec_hosts": hosts, "start_time": start,
-            "spec": {"runlimit": runlimit} if runlimit else {}}
+# The jobs here are in the reserving queue unless they say otherwise.
+_job = partial(job_row, queue="resv")
 
 
 def test_window_is_cycles_times_mbd_sleep_time():
@@ -46,9 +38,10 @@ def test_no_context_without_a_reserving_or_backfill_queue():
 
 
 def test_context_carries_running_ends_and_live_starts():
-    jobs = {(1, 0): _job(1, "RUN", hosts="a a b", start=100.0, runlimit=10),
-            (2, 0): _job(2, "SSUSP", hosts="b", start=200.0),
-            (3, 0): _job(3, "PEND"), (4, 0): _job(4, "DONE", hosts="a")}
+    jobs = {(1, 0): _job(1, "RUN", exec_hosts="a a b", start_time=100.0,
+                         spec={"runlimit": 10}),
+            (2, 0): _job(2, "SSUSP", exec_hosts="b", start_time=200.0),
+            (3, 0): _job(3, "PEND"), (4, 0): _job(4, "DONE", exec_hosts="a")}
     ctl = _ctl(jobs=jobs)
     ctl.reserve_since = {(3, 0): 900.0, (9, 0): 1.0}   # job 9 is gone
     ctl.started_keys = {(1, 0), (2, 0), (4, 0), (8, 0)}  # as snapshot keeps
