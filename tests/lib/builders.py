@@ -1,11 +1,13 @@
 """Builders for unit tests: the pure scheduler's snapshot (hosts, queues,
 pending jobs) and one pass over it, the job rows the store and the
-controller keep, and a site loaded from xce.yaml text.
+controller keep, and a site: loaded from xce.yaml text, or migrated from
+LSF configuration files.
 
 Defaults are the plainest case (queue "normal", user "u", a host that is
 ok and idle); a test names only what it is about."""
 
 from xce.config.load import load
+from xce.config.migrate import migrate
 from xce.lang import resreq
 from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
 from xce.store import schema
@@ -42,7 +44,7 @@ def job_row(jobid, stat="PEND", **fields):
     """A job as the store keeps it (every column, None when not given)."""
     row = dict.fromkeys(schema.JOB_COLUMNS)
     row.update(jobid=jobid, idx=0, stat=stat, user="alice", queue=NORMAL,
-               seq=jobid, spec={})
+               seq=jobid, spec={"command": "true"})
     row.update(fields)
     return row
 
@@ -51,3 +53,13 @@ def site(directory, yaml_text):
     """The configuration loaded from `yaml_text` written as xce.yaml."""
     (directory / "xce.yaml").write_text(yaml_text)
     return load(directory)
+
+
+def migrated_site(directory, files):
+    """Migrate the LSF files given (name -> text), written under
+    directory/lsf, to directory/etc; the migration's result."""
+    source = directory / "lsf"
+    source.mkdir()
+    for name, text in files.items():
+        (source / name).write_text(text)
+    return migrate(str(source), str(directory / "etc"))

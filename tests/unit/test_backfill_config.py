@@ -5,7 +5,8 @@ import pytest
 
 from xce.config import keys
 from xce.config.load import ConfigError, load
-from xce.config.migrate import migrate
+
+from tests.lib.builders import migrated_site, site
 
 BASE = """\
 cluster:
@@ -19,8 +20,7 @@ queues:
 
 
 def _load(tmp_path, text):
-    (tmp_path / "xce.yaml").write_text(BASE + text)
-    return load(tmp_path)
+    return site(tmp_path, BASE + text)
 
 
 @pytest.mark.parametrize("value, cycles", [
@@ -66,12 +66,9 @@ def test_keys_are_enforced():
 
 
 def test_migrated_lsb_queues_load_back(tmp_path):
-    source = tmp_path / "lsf"
-    source.mkdir()
-    (source / "lsb.queues").write_text(
+    result = migrated_site(tmp_path, {"lsb.queues": (
         "Begin Queue\nQUEUE_NAME = wide\nPRIORITY = 40\n"
-        "SLOT_RESERVE = MAX_RESERVE_TIME[5]\nBACKFILL = Y\nEnd Queue\n")
-    result = migrate(str(source), str(tmp_path / "etc"))
+        "SLOT_RESERVE = MAX_RESERVE_TIME[5]\nBACKFILL = Y\nEnd Queue\n")})
     assert result.tree["queues"]["wide"]["SLOT_RESERVE"] == \
         "MAX_RESERVE_TIME[5]"
     q = load(tmp_path / "etc").queues["wide"]

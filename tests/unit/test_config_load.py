@@ -2,7 +2,9 @@
 
 import pytest
 
-from xce.config.load import ConfigError, load
+from xce.config.load import ConfigError
+
+from tests.lib.builders import site
 
 BASE = """\
 cluster:
@@ -13,8 +15,7 @@ parameters:
 
 
 def _load(tmp_path, text):
-    (tmp_path / "xce.yaml").write_text(BASE + text)
-    return load(tmp_path)
+    return site(tmp_path, BASE + text)
 
 
 def test_unknown_queue_key_names_file_line_and_a_guess(tmp_path):

@@ -9,7 +9,8 @@ import pytest
 
 from xce.config import ranges, restart
 from xce.config.load import ConfigError, load
-from xce.config.migrate import migrate
+
+from tests.lib.builders import migrated_site
 
 MAN = Path(__file__).resolve().parents[2] / "man" / "man5" / "xce.yaml.5"
 BASE = """\
@@ -142,15 +143,11 @@ def test_the_keys_named_in_the_lsf_documentation_have_ranges():
 
 
 def test_the_migrator_leaves_out_a_value_out_of_its_range(tmp_path):
-    source = tmp_path / "lsf"
-    source.mkdir()
-    (source / "lsb.params").write_text(
-        "Begin Parameters\nCLEAN_PERIOD = -1\nMAX_JOB_ARRAY_SIZE = 5000\n"
-        "End Parameters\n")
-    (source / "lsb.queues").write_text(
-        "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = -30\nUJOB_LIMIT = 4\n"
-        "End Queue\n")
-    result = migrate(str(source), str(tmp_path / "etc"))
+    result = migrated_site(tmp_path, {
+        "lsb.params": "Begin Parameters\nCLEAN_PERIOD = -1\n"
+                      "MAX_JOB_ARRAY_SIZE = 5000\nEnd Parameters\n",
+        "lsb.queues": "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = -30\n"
+                      "UJOB_LIMIT = 4\nEnd Queue\n"})
     assert "CLEAN_PERIOD" not in result.tree["parameters"]
     assert result.tree["parameters"]["MAX_JOB_ARRAY_SIZE"] == 5000
     assert "PRIORITY" not in result.tree["queues"]["normal"]

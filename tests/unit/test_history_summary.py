@@ -1,19 +1,18 @@
 """bhist's time table read through SQLite (json_extract) agrees with the one
 built from fully decoded events, on a store written by the real writer."""
 
+from functools import partial
+
 from xce.client import history
 from xce.store.reader import Reader
 from xce.store.writer import Store
 
+from tests.lib.builders import job_row
+
 NOW = 10_000
 
-
-def _job(jobid, stat, **kw):
-    row = {"jobid": jobid, "idx": 0, "stat": stat, "user": "ann",
-           "queue": "normal", "name": f"j{jobid}", "seq": jobid,
-           "submit_time": 100, "spec": {}}
-    row.update(kw)
-    return row
+# The jobs here are ann's, submitted at 100 unless they say otherwise.
+_job = partial(job_row, user="ann", submit_time=100)
 
 
 def _fill(path):
@@ -28,14 +27,14 @@ def _fill(path):
     ev(120, "STATUS", 1, 0, stat="USUSP")
     ev(125, "STATUS", 1, 0, stat="RUN")
     ev(130, "FINISH", 1, 0, stat="DONE", end_time=133.7)
-    store.save_job(_job(1, "DONE", end_time=133.7))
+    store.save_job(_job(1, "DONE", name="j1", end_time=133.7))
     # Requeued after a run; still pending at NOW.
     ev(200, "SUBMIT", 2, 0, queue="normal", user="ann", hold=False)
     ev(205, "START", 2, 0, hosts=["h"], attempt=1)
     ev(210, "REQUEUE", 2, 0, stat="PEND", by="ann")
-    store.save_job(_job(2, "PEND"))
+    store.save_job(_job(2, "PEND", name="j2"))
     # A row without events: its history is rebuilt from the row.
-    store.save_job(_job(3, "EXIT", submit_time=300, start_time=302,
+    store.save_job(_job(3, "EXIT", name="j3", submit_time=300, start_time=302,
                         exec_hosts="h", end_time=310))
     store.commit()
     store.close()

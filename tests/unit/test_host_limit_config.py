@@ -6,14 +6,15 @@ import pytest
 
 from xce.config import keys
 from xce.config.load import ConfigError, load
-from xce.config.migrate import migrate
+
+from tests.lib.builders import migrated_site, site
+
 
 def _load(tmp_path, queue_lines):
     """A one-queue xce.yaml whose queue keys start at line 6."""
     head = "cluster: {name: c}\nparameters: {DEFAULT_QUEUE: wide}\n" \
         "queues:\n  wide:\n    PRIORITY: 30\n"
-    (tmp_path / "xce.yaml").write_text(head + queue_lines)
-    return load(tmp_path)
+    return site(tmp_path, head + queue_lines)
 
 
 @pytest.mark.parametrize("text, limit", [
@@ -39,12 +40,9 @@ def test_key_is_enforced():
 
 
 def _migrate(tmp_path, value):
-    source = tmp_path / "lsf"
-    source.mkdir()
-    (source / "lsb.queues").write_text(
+    return migrated_site(tmp_path, {"lsb.queues": (
         "Begin Queue\nQUEUE_NAME = wide\nPRIORITY = 40\n"
-        f"HOSTLIMIT_PER_JOB = {value}\nEnd Queue\n")
-    return migrate(str(source), str(tmp_path / "etc"))
+        f"HOSTLIMIT_PER_JOB = {value}\nEnd Queue\n")})
 
 
 def test_migrated_lsb_queues_carry_the_limit_and_load_back(tmp_path):

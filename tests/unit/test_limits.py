@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from xce.config.load import ConfigError, load
+from xce.config.load import ConfigError
 from xce.config.model import Config
 from xce.controller import limitconf
 from xce.scheduler import fairshare
 from xce.scheduler.core import QueueView, schedule
 from xce.scheduler.limits import Consumer, Limit, Limits
 
-from tests.lib.builders import host, one_pass, pending
+from tests.lib.builders import host, one_pass, pending, site
 
 
 def _hosts(*specs):
@@ -197,13 +197,12 @@ def test_yaml_limit_sections_and_max_jobs():
 
 
 def test_bad_limits_users_and_fairshare_are_config_errors(tmp_path):
-    (tmp_path / "xce.yaml").write_text(
-        "queues:\n  normal:\n    FAIRSHARE: USER_SHARES[[a]]\n"
-        "users:\n  alice:\n    MAX_JOBS: lots\n"
-        "limits:\n  - NAME: bad\n    SLOTS: many\n    SLOTZ: 1\n"
-        "    MEM: 12XB\n")
     with pytest.raises(ConfigError) as caught:
-        load(tmp_path)
+        site(tmp_path,
+             "queues:\n  normal:\n    FAIRSHARE: USER_SHARES[[a]]\n"
+             "users:\n  alice:\n    MAX_JOBS: lots\n"
+             "limits:\n  - NAME: bad\n    SLOTS: many\n    SLOTZ: 1\n"
+             "    MEM: 12XB\n")
     text = "\n".join(caught.value.errors)
     assert "xce.yaml:3: FAIRSHARE: USER_SHARES[[a]]: each entry" in text
     assert "xce.yaml:6: MAX_JOBS: 'lots' is not a whole number" in text

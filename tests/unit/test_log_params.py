@@ -6,8 +6,9 @@ import pytest
 
 from xce.config import keys
 from xce.config.load import ConfigError, load
-from xce.config.migrate import migrate
 from xce.store import lsbrotate
+
+from tests.lib.builders import migrated_site, site
 
 BASE = """\
 cluster:
@@ -21,8 +22,7 @@ parameters:
 
 
 def _load(tmp_path, text):
-    (tmp_path / "xce.yaml").write_text(BASE + text)
-    return load(tmp_path)
+    return site(tmp_path, BASE + text)
 
 
 def test_good_values_reach_the_writer(tmp_path):
@@ -54,12 +54,9 @@ def test_keys_are_enforced():
 
 
 def test_migrated_lsb_params_load_back(tmp_path):
-    source = tmp_path / "lsf"
-    source.mkdir()
-    (source / "lsb.params").write_text(
+    result = migrated_site(tmp_path, {"lsb.params": (
         "Begin Parameters\nMAX_JOB_NUM = 2000\nACCT_ARCHIVE_SIZE = 512\n"
-        "ACCT_ARCHIVE_AGE = 30\nEnd Parameters\n")
-    result = migrate(str(source), str(tmp_path / "etc"))
+        "ACCT_ARCHIVE_AGE = 30\nEnd Parameters\n")})
     params = result.tree["parameters"]
     assert (params["MAX_JOB_NUM"], params["ACCT_ARCHIVE_SIZE"],
             params["ACCT_ARCHIVE_AGE"]) == (2000, 512, 30)
@@ -69,10 +66,7 @@ def test_migrated_lsb_params_load_back(tmp_path):
 
 
 def test_a_migrated_non_number_is_not_carried(tmp_path):
-    source = tmp_path / "lsf"
-    source.mkdir()
-    (source / "lsb.params").write_text(
-        "Begin Parameters\nMAX_JOB_NUM = lots\nEnd Parameters\n")
-    result = migrate(str(source), str(tmp_path / "etc"))
+    result = migrated_site(tmp_path, {"lsb.params": (
+        "Begin Parameters\nMAX_JOB_NUM = lots\nEnd Parameters\n")})
     assert "MAX_JOB_NUM" not in (result.tree.get("parameters") or {})
     load(tmp_path / "etc")

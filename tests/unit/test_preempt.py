@@ -8,7 +8,7 @@ from xce.scheduler import preempt
 from xce.scheduler.core import QueueView, schedule
 from xce.scheduler.preempt import Policy, Preemption, RunningJob
 
-from tests.lib.builders import host, job_row, pending
+from tests.lib.builders import host, job_row, pending, site
 from tests.lib.fake_controller import FakeController
 
 HIGH, LOW = "high", "low"
@@ -183,13 +183,12 @@ def test_same_pass_same_answer():
 
 # ------------------------------------------------------------------ xce.yaml
 def test_unknown_queue_or_bad_preemption_is_a_file_line_error(tmp_path):
-    from xce.config.load import ConfigError, load
-    (tmp_path / "xce.yaml").write_text(
-        "queues:\n  high:\n    PRIORITY: 50\n"
-        "    PREEMPTION: PREEMPTIVE[low nosuch+2]\n"
-        "  low:\n    PRIORITY: 10\n    PREEMPTION: PREEMPTABLE[high\n")
+    from xce.config.load import ConfigError
     with pytest.raises(ConfigError) as caught:
-        load(tmp_path)
+        site(tmp_path,
+             "queues:\n  high:\n    PRIORITY: 50\n"
+             "    PREEMPTION: PREEMPTIVE[low nosuch+2]\n"
+             "  low:\n    PRIORITY: 10\n    PREEMPTION: PREEMPTABLE[high\n")
     text = "\n".join(caught.value.errors)
     assert "xce.yaml:4: PREEMPTION: nosuch: No such queue" in text
     assert "xce.yaml:7: PREEMPTION: PREEMPTABLE[high: expected " \
@@ -198,13 +197,11 @@ def test_unknown_queue_or_bad_preemption_is_a_file_line_error(tmp_path):
 
 
 def test_controller_policy_from_yaml(tmp_path):
-    from xce.config.load import load
     from xce.controller import preemption
-    (tmp_path / "xce.yaml").write_text(
-        "queues:\n  high:\n    PRIORITY: 50\n"
-        "    PREEMPTION: '  PREEMPTIVE[low] '\n"
-        "  low:\n    PRIORITY: 10\n  other:\n    PRIORITY: 5\n")
-    cfg = load(tmp_path)
+    cfg = site(tmp_path,
+               "queues:\n  high:\n    PRIORITY: 50\n"
+               "    PREEMPTION: '  PREEMPTIVE[low] '\n"
+               "  low:\n    PRIORITY: 10\n  other:\n    PRIORITY: 5\n")
     assert cfg.queues["high"].preemption == "PREEMPTIVE[low]"
     pol = preemption.policy(cfg)
     assert pol.may_preempt("high", "low")
@@ -271,11 +268,9 @@ def _row(jobid, queue, stat, spec=None):
 
 
 def test_controller_view_resumes_its_own_jobs_whatever_the_policy(tmp_path):
-    from xce.config.load import load
     from xce.controller import preemption
-    (tmp_path / "xce.yaml").write_text(
-        "queues:\n  high:\n    PRIORITY: 50\n  low:\n    PRIORITY: 10\n")
-    cfg = load(tmp_path)
+    cfg = site(tmp_path, "queues:\n  high:\n    PRIORITY: 50\n"
+                         "  low:\n    PRIORITY: 10\n")
     held = {"preempted": {"since": 1.0}}
     assert preemption.view(FakeController(cfg, [_row(1, LOW, "RUN")])) is None
     # PREEMPTION gone at reconfig, or the job switched queue: it is still

@@ -9,12 +9,7 @@ from xce.store import schema
 from xce.store.reader import Reader
 from xce.store.writer import Store, StoreTooNew
 
-
-def _job(jobid, stat="PEND"):
-    row = dict.fromkeys(schema.JOB_COLUMNS)
-    row.update(jobid=jobid, idx=0, stat=stat, user="alice", queue="normal",
-               seq=jobid, spec={"command": "true"})
-    return row
+from tests.lib.builders import job_row
 
 
 def test_an_old_store_is_migrated_forward(tmp_path):
@@ -43,7 +38,7 @@ def test_a_batch_commits_events_and_rows_together(tmp_path):
     store.set_meta("cluster", "c")
     for n in range(1, 4):
         store.event(1.0, "SUBMIT", n, 0)
-        store.save_job(_job(n))
+        store.save_job(job_row(n))
     with Reader(tmp_path / "xce.db") as reader:
         assert reader.jobs() == []          # nothing visible before commit
     store.commit()
@@ -58,7 +53,7 @@ def test_a_failed_batch_changes_nothing(tmp_path):
     store = Store(tmp_path / "xce.db")
     store.set_meta("cluster", "c")
     store.commit()
-    store.save_job(_job(1))
+    store.save_job(job_row(1))
     store.execute("INSERT INTO no_such_table VALUES(1)")
     with pytest.raises(sqlite3.OperationalError):
         store.commit()
