@@ -27,11 +27,12 @@ import time
 from _common import emit, note
 
 from xce.lang import resreq
+from xce.lang.preempt import Policy, parse
 from xce.scheduler.asked import AskedHosts
 from xce.scheduler.backfill import Context
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
-from xce.scheduler.preempt import Policy, Preemption, RunningJob, parse
+from xce.scheduler.preempt import Preemption, RunningJob
 
 REQS = [None, "select[maxmem>2000]", "span[hosts=1]", "rusage[mem=500]",
         "select[bigmem] order[-maxmem]", "span[ptile=2]",

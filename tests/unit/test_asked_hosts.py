@@ -3,6 +3,7 @@ scheduler's use of it (which hosts, in what order, with which reasons)."""
 
 import pytest
 
+from xce.lang import hostlist
 from xce.scheduler import asked
 from xce.scheduler.core import R_HOST_FULL, R_HOST_QUEUE, QueueView, schedule
 from xce.scheduler.asked import R_NOT_ASKED, AskedHosts
@@ -19,7 +20,7 @@ from tests.lib.builders import host, one_pass, pending
     ("  hostA   hostB+0 ", [("hostA", 0), ("hostB", 0)]),
 ])
 def test_parse_gives_names_and_preference_levels(text, pairs):
-    assert asked.parse(asked.split(text)) == pairs
+    assert hostlist.parse(hostlist.split(text)) == pairs
 
 
 @pytest.mark.parametrize("text, message", [
@@ -31,8 +32,8 @@ def test_parse_gives_names_and_preference_levels(text, pairs):
                "supported by xce"),
 ])
 def test_parse_refuses_bad_words_with_one_line(text, message):
-    with pytest.raises(asked.BadHostList) as err:
-        asked.parse(asked.split(text))
+    with pytest.raises(hostlist.BadHostList) as err:
+        hostlist.parse(hostlist.split(text))
     assert str(err.value) == message
 
 

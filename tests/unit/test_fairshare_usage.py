@@ -4,7 +4,7 @@ pure functions the controller's scheduling and bqueues -l both use."""
 import pytest
 
 from xce.client.info_shares import _accounts
-from xce.scheduler import fairshare
+from xce.model import fairshare
 
 
 def test_running_job_charges_its_run_time_times_slots():

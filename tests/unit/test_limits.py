@@ -10,7 +10,7 @@ import pytest
 from xce.config.load import ConfigError
 from xce.config.model import Config
 from xce.controller import limitconf
-from xce.scheduler import fairshare
+from xce.model import fairshare
 from xce.scheduler.core import QueueView, schedule
 from xce.scheduler.limits import Consumer, Limit, Limits
 

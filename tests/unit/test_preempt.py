@@ -4,9 +4,10 @@ preempted jobs are resumed (table-driven against core.schedule)."""
 
 import pytest
 
-from xce.scheduler import preempt
+from xce.lang import preempt
+from xce.lang.preempt import Policy
 from xce.scheduler.core import QueueView, schedule
-from xce.scheduler.preempt import Policy, Preemption, RunningJob
+from xce.scheduler.preempt import Preemption, RunningJob
 
 from tests.lib.builders import host, job_row, pending, site
 from tests.lib.fake_controller import FakeController

@@ -13,7 +13,7 @@ import time
 
 from xce.client.info_more import expand, sections
 from xce.client.jobquery import DEFAULT_CLEAN_PERIOD
-from xce.scheduler import fairshare
+from xce.model import fairshare
 
 HEADER = (" USER/GROUP   SHARES  PRIORITY  STARTED  RESERVED  CPU_TIME  "
           "RUN_TIME   ADJUST")

@@ -58,7 +58,7 @@ def parse_slots(value):
 def parse_hosts(value):
     """The words of -m, their syntax checked (the controller checks the
     names against the configuration and the queue)."""
-    from xce.scheduler import asked
+    from xce.lang import hostlist as asked
     words = asked.split(value)
     try:
         asked.parse(words)

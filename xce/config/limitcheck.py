@@ -60,7 +60,7 @@ def _whole(node, key, check_):
 
 
 def _fairshare(props, check_):
-    from xce.scheduler import fairshare     # pure, stdlib only
+    from xce.model import fairshare
     try:
         fairshare.parse(props["FAIRSHARE"])
     except fairshare.FairshareError as e:
@@ -69,7 +69,7 @@ def _fairshare(props, check_):
 
 def _preemption(queues, check_):
     """PREEMPTIVE[...] and PREEMPTABLE[...] readable, naming queues."""
-    from xce.scheduler import preempt       # pure, stdlib only
+    from xce.lang import preempt
     for props in queues.values():
         if not props or not props.get("PREEMPTION"):
             continue

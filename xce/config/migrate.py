@@ -17,7 +17,7 @@ from xce.config.lsf import convert_batch as batch
 from xce.config.lsf import convert_hosts as hosts
 from xce.config.lsf.build import Migration
 from xce.config.lsf.diag import Diagnostics, Origin
-from xce.scheduler import preempt
+from xce.lang import preempt
 
 YAML_NAME = "xce.yaml"
 DEFAULT_CLUSTER = "xce"

@@ -9,6 +9,7 @@ per-pass candidate lists by that object.
 
 from xce.config.lsf import hostnames
 from xce.errors import text
+from xce.lang import hostlist
 from xce.scheduler import asked
 
 _SHARED = {}            # words -> (cfg, AskedHosts)
@@ -20,8 +21,8 @@ def problem(cfg, q, words):
     """Why *words* (the -m list as given) cannot be used with queue *q*;
     None when it can.  The text is bsub's before ". Job not submitted."."""
     try:
-        pairs = asked.parse(words)
-    except asked.BadHostList as e:
+        pairs = hostlist.parse(words)
+    except hostlist.BadHostList as e:
         return str(e)
     groups = _groups(cfg)
     bad = asked.unknown(pairs, cfg.hosts, groups)
@@ -32,7 +33,7 @@ def problem(cfg, q, words):
     found = asked.expand(pairs, cfg.hosts, groups)
     if found.others is not None or set(found.levels) & set(q.hosts):
         return None
-    first = next(w for w, (n, _) in zip(words, pairs) if n != asked.OTHERS)
+    first = next(w for w, (n, _) in zip(words, pairs) if n != hostlist.OTHERS)
     return text("QUEUE_HOST", first)
 
 
@@ -46,8 +47,8 @@ def view(cfg, words):
     if found is not None and found[0] is cfg:
         return found[1]
     try:
-        pairs = asked.parse(words)
-    except asked.BadHostList:
+        pairs = hostlist.parse(words)
+    except hostlist.BadHostList:
         pairs = []
     value = asked.expand(pairs, cfg.hosts, _groups(cfg))
     if len(_SHARED) >= _CACHE_MAX:

@@ -7,7 +7,8 @@ from xce.controller import asked, jobreq, limitconf, reserve
 from xce.model import states
 from xce.model.jobid import show
 from xce.lang import depend
-from xce.scheduler import exclusive, fairshare, rusage_held
+from xce.model import fairshare
+from xce.scheduler import exclusive, rusage_held
 from xce.scheduler.core import HostView, PendingJob, QueueView
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.limits import Limits

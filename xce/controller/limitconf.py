@@ -10,7 +10,7 @@ import logging
 
 from xce.config import units
 from xce.config.lsf import hostnames
-from xce.scheduler import fairshare
+from xce.model import fairshare
 from xce.scheduler.limits import (R_UGROUP_LIMIT, R_USER_LIMIT, Consumer,
                                   Limit)
 

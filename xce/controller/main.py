@@ -26,7 +26,7 @@ from xce.errors import text
 from xce.model import states
 from xce.model.jobid import show
 from xce.scheduler import core as scheduler
-from xce.scheduler import fairshare
+from xce.model import fairshare
 from xce.spool.server import SpoolServer
 from xce.store.writer import Store
 

@@ -7,9 +7,10 @@ import logging
 import signal
 
 from xce.controller.apply import PREEMPTED
+from xce.lang import preempt
 from xce.model import states
 from xce.model.jobid import show
-from xce.scheduler import preempt
+from xce.scheduler.preempt import Preemption, RunningJob
 
 log = logging.getLogger("xce.controller")
 
@@ -53,7 +54,7 @@ def view(ctl):
             held.discard(key)       # resumed, stopped, ended: not ours
         else:
             running.append(_running(job, True))
-    return preempt.Preemption(pol or preempt.Policy({}), running)
+    return Preemption(pol or preempt.Policy({}), running)
 
 
 def _held(ctl):
@@ -71,7 +72,7 @@ def _running(job, held=False):
     hosts = {}
     for name in (job["exec_hosts"] or "").split():
         hosts[name] = hosts.get(name, 0) + 1
-    return preempt.RunningJob((job["jobid"], job["idx"]), job["queue"], hosts,
+    return RunningJob((job["jobid"], job["idx"]), job["queue"], hosts,
                               job["start_time"] or 0.0, held)
 
 

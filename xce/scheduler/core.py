@@ -13,7 +13,8 @@ the per-host checks, and backfill, preempt, asked, exclusive, rusage_held
 and trace the policies that hook into the pass.
 """
 
-from xce.scheduler import backfill, exclusive, fairshare, hostfit, rusage_held
+from xce.scheduler import (backfill, exclusive, hostfit, rusage_held,
+                           share_order)
 from xce.scheduler.asked import R_NOT_ASKED
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.placement import place
@@ -115,7 +116,7 @@ def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
             preempt.resume(q, state, out)
         if q.fairshare is not None and count:
             # Users take turns by dynamic priority, FCFS within a user.
-            jobs = fairshare.Order(q.fairshare, q.fair_usage, q.user_used,
+            jobs = share_order.Order(q.fairshare, q.fair_usage, q.user_used,
                                    jobs)
         if trace is None:
             for job in jobs:

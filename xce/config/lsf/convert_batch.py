@@ -5,7 +5,7 @@ lsb.modules -> xce.yaml ``parameters``, ``queues``, ``users``,
 
 from xce.config import keys, ranges
 from xce.config.lsf import cells, hostnames, units
-from xce.scheduler import preempt
+from xce.lang import preempt
 
 # Old spelling seen in OpenLava's own stock lsb.resources (reference §14.13).
 _LIMIT_ALIASES = {"PER_PROJECTS": "PER_PROJECT"}
