@@ -26,12 +26,13 @@ def host(name, slots, used=0, status="ok", **resources):
 
 
 def pending(n, lo=1, hi=None, rr=None, queue=NORMAL, user="u", idx=0,
-            **fields):
+            seq=None, **fields):
     """Pending job n (element idx) asking -n lo[,hi]; rr is -R text (or an
-    already parsed requirement); fields are any other PendingJob field."""
+    already parsed requirement); seq, its place in submission order, is n
+    unless given; fields are any other PendingJob field."""
     rr = resreq.parse(rr) if isinstance(rr, str) else rr
-    return PendingJob((n, idx), queue, user, lo, n, max_slots=hi,
-                      resreq=rr, **fields)
+    return PendingJob((n, idx), queue, user, lo, n if seq is None else seq,
+                      max_slots=hi, resreq=rr, **fields)
 
 
 def one_pass(hosts, jobs, queues=None, **options):

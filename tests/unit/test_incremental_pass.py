@@ -8,6 +8,8 @@ from xce.lang import resreq
 from xce.scheduler.core import HostView, PendingJob, QueueView, schedule
 from xce.scheduler.order import PendingOrder
 
+from tests.lib.builders import host, one_pass, pending
+
 REQS = [None, "select[maxmem>2000]", "span[hosts=1]", "rusage[mem=500]",
         "span[ptile=2]", "select[hname==nosuch]"]
 
@@ -57,17 +59,16 @@ def test_same_starts_as_a_full_pass_on_random_snapshots():
 
 
 def test_a_full_cluster_stops_the_walk_after_the_freed_slot_is_taken():
-    hosts = [HostView("h1", "ok", 2, used=1, resources={"hname": "h1"})]
-    jobs = [PendingJob((n, 0), "normal", "u", 1, n) for n in range(1, 1001)]
+    hosts = [host("h1", 2, used=1)]
+    jobs = [pending(n) for n in range(1, 1001)]
     order = PendingOrder.of(jobs)
-    out = schedule([QueueView("normal", 30)], hosts, (), order=order,
-                   reasons=False)
+    out = one_pass(hosts, (), order=order, reasons=False)
     assert out.dispatch == [((1, 0), ["h1"])]
     assert out.partial and len(out.reasons) <= 1
 
 
 def test_every_reason_is_given_by_default():
-    hosts = [HostView("h1", "ok", 1, used=1, resources={"hname": "h1"})]
-    jobs = [PendingJob((n, 0), "normal", "u", 1, n) for n in range(1, 50)]
-    out = schedule([QueueView("normal", 30)], hosts, jobs)
+    hosts = [host("h1", 1, used=1)]
+    jobs = [pending(n) for n in range(1, 50)]
+    out = one_pass(hosts, jobs)
     assert not out.partial and len(out.reasons) == 49

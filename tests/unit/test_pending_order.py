@@ -3,13 +3,13 @@ whatever mix of adds, new views (btop, bmod, bswitch) and drops."""
 
 import random
 
-from xce.scheduler.core import PendingJob
 from xce.scheduler.order import PendingOrder, sort_key
+
+from tests.lib.builders import pending
 
 
 def view(jobid, queue="normal", seq=None, prio=0):
-    return PendingJob((jobid, 0), queue, "u", 1,
-                      jobid if seq is None else seq, prio)
+    return pending(jobid, queue=queue, seq=seq, user_priority=prio)
 
 
 def expected(live, queue):
