@@ -73,7 +73,7 @@ def _tasks(jobs, jobid):
     return [(h, int(p)) for h, p in (line.split() for line in text.splitlines())]
 
 
-def _job(jobs, extra=""):
+def _blaunch_on_each_host(jobs, extra=""):
     """A 6-slot job over the three hosts whose script blaunches a task on
     each distinct host and reports blaunch's exit status."""
     task = TASK.format(d=jobs.work).replace("'", "'\\''")
@@ -84,7 +84,7 @@ def _job(jobs, extra=""):
 
 
 def test_blaunch_runs_a_task_on_each_host_and_returns_their_status(jobs, ssh_hosts):
-    jobid = _job(jobs)
+    jobid = _blaunch_on_each_host(jobs)
     try:
         wait_for(lambda: len(_tasks(jobs, jobid)) == 3, timeout=30,
                  what="a task on each host")
@@ -102,7 +102,7 @@ def test_blaunch_runs_a_task_on_each_host_and_returns_their_status(jobs, ssh_hos
 
 
 def test_blaunch_tasks_die_with_bkill(jobs, ssh_hosts):
-    jobid = _job(jobs)
+    jobid = _blaunch_on_each_host(jobs)
     wait_for(lambda: len(_tasks(jobs, jobid)) == 3, timeout=30,
              what="a task on each host")
     tasks = _tasks(jobs, jobid)
@@ -169,7 +169,7 @@ def _all_tasks(jobs, jobid):
 
 
 def test_bstop_and_bresume_reach_the_tasks_on_every_host(jobs):
-    jobid = _job(jobs)
+    jobid = _blaunch_on_each_host(jobs)
     tasks = _all_tasks(jobs, jobid)
     assert jobs.clu.run("bstop", str(jobid)).rc == 0
     for host, pid in tasks:
@@ -228,7 +228,7 @@ def test_the_tasks_cpu_and_memory_count_in_the_jobs_usage(jobs):
 
 def test_a_killed_agent_readopts_its_tasks_and_reports_their_exit(jobs, blclu, ssh_hosts):
     from tests.cluster.test_ssh_cluster import _agent_pid
-    jobid = _job(jobs)
+    jobid = _blaunch_on_each_host(jobs)
     tasks = _all_tasks(jobs, jobid)
     first = jobs.fields(jobid)[2]
     victims = [first] + [h for h, _ in tasks if h != first][:1] \
@@ -252,7 +252,7 @@ def test_a_killed_agent_readopts_its_tasks_and_reports_their_exit(jobs, blclu, s
 
 def test_readopted_tasks_still_die_with_bkill(jobs, blclu):
     from tests.cluster.test_ssh_cluster import _agent_pid
-    jobid = _job(jobs)
+    jobid = _blaunch_on_each_host(jobs)
     tasks = _all_tasks(jobs, jobid)
     old = {h: _agent_pid(blclu, h) for h in HOSTS}
     for pid in old.values():
@@ -270,7 +270,7 @@ def test_readopted_tasks_still_die_with_bkill(jobs, blclu):
 
 
 def test_a_task_exit_while_the_controller_is_down_reaches_blaunch(jobs, blclu):
-    jobid = _job(jobs)
+    jobid = _blaunch_on_each_host(jobs)
     tasks = _all_tasks(jobs, jobid)
     blclu.kill_controller()
     jobs.release(jobid, 4)

@@ -44,7 +44,7 @@ class TestUser:
     groups: tuple
 
 
-def _run(argv):
+def _shadow_tool(argv):
     """Run a shadow-utils command, retrying while another holds its lock."""
     deadline = time.monotonic() + LOCK_RETRY_SECONDS
     while True:
@@ -99,13 +99,13 @@ def make_users(names, group=GROUP, home_root=None):
 
 
 def _add_user(name, group, home):
-    res = _run(["groupadd", "-f", group])
+    res = _shadow_tool(["groupadd", "-f", group])
     if res.returncode != 0:
         raise RuntimeError(f"groupadd {group}: {res.stderr.strip()}")
-    res = _run(["useradd", "--create-home", "--home-dir", str(home), "--shell", "/bin/sh",
-                "--user-group", "--groups", group, "--password", "*",
-                "--comment", f"{COMMENT} {os.getpid()} {_procs.start_time(os.getpid())}",
-                name])
+    res = _shadow_tool(["useradd", "--create-home", "--home-dir", str(home), "--shell", "/bin/sh",
+                        "--user-group", "--groups", group, "--password", "*",
+                        "--comment", f"{COMMENT} {os.getpid()} {_procs.start_time(os.getpid())}",
+                        name])
     if res.returncode != 0:
         raise RuntimeError(f"useradd {name}: {res.stderr.strip()}")
 
@@ -129,7 +129,7 @@ def remove_users(names, group=GROUP):
         _kill_user_processes(pw.pw_uid)
         # --force: init reaps orphans lazily here, and userdel would refuse
         # while a zombie of the user's last ssh session is still listed.
-        res = _run(["userdel", "--force", "--remove", name])
+        res = _shadow_tool(["userdel", "--force", "--remove", name])
         # userdel exits 12 when only the mail spool was missing
         if res.returncode not in (0, 12):
             raise RuntimeError(f"userdel {name}: {res.stderr.strip()}")
@@ -194,4 +194,4 @@ def _remove_group_if_empty(group):
     except KeyError:
         return
     if not members:
-        _run(["groupdel", group])
+        _shadow_tool(["groupdel", group])

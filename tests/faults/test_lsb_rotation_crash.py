@@ -51,7 +51,7 @@ def _contents(logdir):
             if p.name.startswith("lsb.")}
 
 
-def _run(tmp, crash_at=None, monkeypatch=None):
+def _two_turns(tmp, crash_at=None, monkeypatch=None):
     """Two commits' worth of events, appended in two turns; with *crash_at*,
     the writer stops there and a new one takes over.  Returns the files and
     whether the crash point was reached."""
@@ -92,7 +92,7 @@ def _run(tmp, crash_at=None, monkeypatch=None):
         files.append_new(now=30)
     files.close()
     store.close()
-    _run.calls = calls[0]
+    _two_turns.calls = calls[0]
     return _contents(logdir), crashed
 
 
@@ -105,9 +105,9 @@ def _jobs(tmp):
 
 
 def test_rotation_happens_without_a_crash(tmp_path, monkeypatch):
-    files, crashed = _run(tmp_path, 10 ** 9, monkeypatch)
+    files, crashed = _two_turns(tmp_path, 10 ** 9, monkeypatch)
     assert not crashed
-    assert _run.calls < CRASH_POINTS      # every call is a crash point
+    assert _two_turns.calls < CRASH_POINTS      # every call is a crash point
     # 9 finished jobs, 2 a file; lsb.acct passed 1 KB after the first turn.
     assert sorted(files) == ["lsb.acct", "lsb.acct.1", "lsb.events",
                              "lsb.events.1", "lsb.events.2", "lsb.events.3",
@@ -121,8 +121,8 @@ def test_rotation_happens_without_a_crash(tmp_path, monkeypatch):
 @pytest.mark.parametrize("crash_at", range(1, CRASH_POINTS))
 def test_a_crash_at_any_step_loses_and_doubles_nothing(tmp_path, crash_at,
                                                       monkeypatch):
-    expected, _ = _run(tmp_path / "clean")
-    got, crashed = _run(tmp_path / "crashed", crash_at, monkeypatch)
+    expected, _ = _two_turns(tmp_path / "clean")
+    got, crashed = _two_turns(tmp_path / "crashed", crash_at, monkeypatch)
     if not crashed:
         pytest.skip("the run makes fewer calls than this")
     # lsb.events switches at a count, so its files are the same; lsb.acct

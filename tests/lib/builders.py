@@ -3,8 +3,9 @@ pending jobs) and one pass over it, the job rows the store and the
 controller keep, and a site: loaded from xce.yaml text, or migrated from
 LSF configuration files.
 
-Defaults are the plainest case (queue "normal", user "u", a host that is
-ok and idle); a test names only what it is about."""
+Defaults are the plainest case (queue "normal", a host that is ok and
+idle, user "u" in a snapshot and "alice" in a row); a test names only what
+it is about."""
 
 from xce.config.load import load
 from xce.config.migrate import migrate

@@ -15,6 +15,7 @@ from xce.scheduler.core import QueueView, schedule
 from xce.scheduler.limits import Consumer, Limit, Limits
 
 from tests.lib.builders import host, one_pass, pending, site
+from tests.lib.fake_controller import FakeController
 
 
 def _hosts(*specs):
@@ -300,15 +301,14 @@ def test_same_snapshot_same_answer_with_limits_and_fairshare():
 def test_controller_charges_running_and_decayed_finished_hours():
     from xce.controller import dispatch
 
-    class Ctl:
-        now = 10 * 3600.0
+    ctl = FakeController(now=10 * 3600.0)
     qv = QueueView("fair", 30, fairshare=fairshare.Policy([("default", 1)]))
     running = {"stat": "RUN", "start_time": 9 * 3600.0, "end_time": None,
                "nslots": 2, "user": "u", "cpu_time": 1800}
     done = {"stat": "DONE", "start_time": 0.0, "end_time": 5 * 3600.0,
             "nslots": 1, "user": "u", "cpu_time": 3600}
-    dispatch._fair_use(Ctl, running, qv)
-    dispatch._fair_use(Ctl, done, qv)
+    dispatch._fair_use(ctl, running, qv)
+    dispatch._fair_use(ctl, done, qv)
     use = qv.fair_usage["u"]
     assert use.run_hours == pytest.approx(2.0)      # 1 hour x 2 slots
     # Finished 5 hours ago with HIST_HOURS 5: a tenth of its 5 hours.

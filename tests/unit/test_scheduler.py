@@ -10,7 +10,8 @@ from xce.scheduler import core
 from xce.scheduler.core import QueueView, schedule
 from xce.scheduler.placement import place
 
-from tests.lib.builders import host, one_pass, pending
+from tests.lib.builders import host, job_row, one_pass, pending
+from tests.lib.fake_controller import FakeController
 
 
 def _hosts(*specs):
@@ -227,16 +228,12 @@ def test_job_index_answers_by_id_name_element_and_after_finish():
     from xce.controller.jobindex import JobIndex
     from xce.lang import depend
 
-    class Ctl:
-        jobs = {}
-    ctl = Ctl()
+    ctl = FakeController()
     index = JobIndex(ctl)
 
     def add(jobid, idx, name, stat="PEND", user="u", array=None):
-        job = {"jobid": jobid, "idx": idx, "stat": stat, "user": user,
-               "name": name, "exit_code": None, "end_time": None,
-               "spec": {"array_name": array} if array else {}}
-        ctl.jobs[(jobid, idx)] = job
+        job = ctl.add(job_row(jobid, stat, idx=idx, user=user, name=name,
+                              spec={"array_name": array} if array else {}))
         index.note(job)
         return job
     first = add(1, 0, "build")
