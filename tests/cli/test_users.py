@@ -128,7 +128,7 @@ def test_a_uid_field_in_the_request_is_ignored(shared, users):
 
 def test_replies_are_readable_by_their_requester_only(shared, users):
     replies = shared.spool / "replies"
-    assert os.stat(replies).st_mode & 0o1777 == 0o1777
+    assert os.stat(replies).st_mode & 0o7777 == 0o711
     # A reply left behind (the requester gave up) is the requester's, 0600.
     from xce.spool.server import Claimed, SpoolServer
     server = SpoolServer(shared.spool)

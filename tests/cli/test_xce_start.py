@@ -1,6 +1,8 @@
 """The newcomer's path: xce start on the shipped configuration, a job, xce stop."""
 
+import re
 import shutil
+import sqlite3
 
 from tests.lib.xcecluster import BIN, Cluster, wait_for
 
@@ -44,3 +46,26 @@ def test_finished_jobs_leave_bjobs_a_after_the_clean_period(make_cluster):
              timeout=20, what="the job to age out of bjobs -a")
     r = cluster.run("bjobs", str(jobid))      # by id it is still known
     assert r.rc == 0 and "DONE" in r.out
+
+
+def test_xce_start_says_so_when_the_controller_dies_at_start_up(tmp_path):
+    c = Cluster(tmp_path)
+    store = c.spool / "store"
+    store.mkdir(parents=True)
+    # A store written by a newer xce: the controller refuses it and exits.
+    db = sqlite3.connect(store / "xce.db")
+    db.execute("PRAGMA user_version=999")
+    db.close()
+    try:
+        r = c.run("xce", "start", "--envdir", str(c.envdir))
+    finally:
+        c.stop()
+    assert r.rc == 255, r
+    first, *tail = r.err.splitlines()
+    assert re.fullmatch(r"xce-controller (\(pid \d+\) exited during "
+                        r"start-up|did not start); the end of .*"
+                        r"controller\.log:", first), r.err
+    assert any("store schema 999 is newer than this xce" in line
+               for line in tail), r.err
+    r = c.run("xce", "status", "--envdir", str(c.envdir))
+    assert r.rc == 1

@@ -4,6 +4,9 @@ import subprocess
 
 from tests.lib.xcecluster import BIN, wait_for
 
+START_LINE = ("The xce controller is not running: start it with 'xce start' "
+              "(or 'make run' in a checkout).\n")
+
 
 def _bsub_background(cluster, *argv, timeout="30"):
     return subprocess.Popen(
@@ -25,20 +28,27 @@ def test_bsub_waits_for_a_stopped_controller(cluster):
     cluster.start()
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0
-    assert err == "Cannot connect to LSF. Please wait ...\n"
+    assert err == "Cannot connect to LSF. Please wait ...\n" + START_LINE
     assert out.startswith("Job <") and "is submitted to default queue" in out
     jobid = out.split("<")[1].split(">")[0]
     assert _jobs_named(cluster, "waiter") == [jobid]
 
 
-def test_a_request_left_by_bsub_that_gave_up_runs_once(cluster):
+def test_bsub_with_the_controller_down_says_how_to_start_it_and_exits_3(
+        cluster):
+    """Accepted, will run when the controller returns: exit 3, which a
+    script tells from a refusal (255), so it does not submit twice."""
     cluster.kill_controller()
     r = cluster.run("bsub", "-J", "orphan", "-o", "orphan.out", "echo ran",
                     env={"XCE_REQUEST_TIMEOUT": "0.5"})
-    assert r.rc == 255 and r.out == ""
-    lines = r.err.splitlines()
-    assert lines[0] == "Cannot connect to LSF. Please wait ..."
-    assert lines[1].startswith("Request <") and "still spooled" in lines[1]
+    assert r.rc == 3 and r.out == ""
+    lines = r.err.splitlines(keepends=True)
+    assert lines[:2] == ["Cannot connect to LSF. Please wait ...\n",
+                         START_LINE]
+    assert len(lines) == 3
+    assert lines[2].startswith("Request <") and lines[2].endswith(
+        "> is accepted and spooled: the controller is not running; it takes "
+        "effect when the controller processes it. Do not submit it again.\n")
     cluster.start()
     wait_for(lambda: _jobs_named(cluster, "orphan"), what="the orphan job")
     jobid = int(_jobs_named(cluster, "orphan")[0])

@@ -14,6 +14,7 @@ from xce.errors import XceError
 
 STOP_TIMEOUT = 15.0
 READY_TIMEOUT = 20.0
+LOG_LINES = 10          # of the controller's log, shown when it died
 
 
 def _config(envdir):
@@ -59,10 +60,60 @@ def start(envdir):
     argv = [sys.executable, "-m", "xce.cli.xce_controller", "--envdir",
             str(envdir)]
     code = _run_wait(argv)
-    if code:
-        raise XceError("xce-controller did not start")
+    pid = _controller_pid(cfg)
+    if code or not pid:
+        raise XceError("xce-controller did not start" + _log_tail(cfg))
+    _wait_answer(cfg, pid)
     _wait_hosts(cfg)
     return 0
+
+
+def _wait_answer(cfg, pid):
+    """Wait until the controller answers a request: up, not just spawned."""
+    from xce.spool.client import read_reply, ring
+    deadline = time.monotonic() + READY_TIMEOUT
+    req = None
+    try:
+        while True:
+            if req is None:
+                req = _ask(cfg)     # once the controller has set up its spool
+            elif read_reply(cfg.spool, req.id, req.ctl_uid) is not None:
+                return
+            if not daemon.pid_alive(pid):
+                raise XceError(f"xce-controller (pid {pid}) exited during "
+                               "start-up" + _log_tail(cfg))
+            if time.monotonic() > deadline:
+                raise XceError(f"xce-controller (pid {pid}) has not answered "
+                               f"within {READY_TIMEOUT:g} seconds" +
+                               _log_tail(cfg))
+            ring(cfg.spool)
+            time.sleep(0.05)
+    except XceError:
+        if req is not None:     # a later controller need not answer it
+            (cfg.spool / "incoming" / f"{req.id}.json").unlink(
+                missing_ok=True)
+        raise
+    finally:
+        if req is not None:
+            req.listener.close()
+
+
+def _ask(cfg):
+    from types import SimpleNamespace
+    from xce.spool.client import Request
+    try:
+        return Request(SimpleNamespace(spool=cfg.spool), "ping", {})
+    except XceError:
+        return None
+
+
+def _log_tail(cfg):
+    path = cfg.spool / "store" / "controller.log"
+    try:
+        lines = path.read_text(errors="replace").splitlines()[-LOG_LINES:]
+    except OSError:
+        return f"; see {path}"
+    return f"; the end of {path}:\n" + "\n".join(f"  {x}" for x in lines)
 
 
 def _run_wait(argv):

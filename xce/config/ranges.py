@@ -149,6 +149,14 @@ _add("params", "MAX_PEND_JOBS MAX_PEND_SLOTS", 0)
 _add("params", "XCE_HOST_LOST_GRACE", 0, unit="seconds")
 _fraction("params", "XCE_REQUEST_TIMEOUT", 0, 86400, above_low=True,
           unit="seconds")
+# Spool bounds (defaults in config/spoolparams.py).
+_add("params", "XCE_SPOOL_MIN_FREE", 0, unit="megabytes")
+_add("params", "XCE_SPOOL_USER_REQUESTS", 1, unit="requests")
+_add("params", "XCE_SPOOL_USER_MB", 1, unit="megabytes")
+_add("params", "XCE_REJECTED_USER_FILES", 0, unit="files")
+_add("params", "XCE_REJECTED_USER_MB XCE_REJECTED_MAX_MB", 0,
+     unit="megabytes")
+_add("params", "XCE_REJECTED_KEEP_DAYS", 0, unit="days")
 
 # xce.yaml section -> the scope of its keys in the table.
 SECTION_SCOPES = {"parameters": "params", "queues": "queue",

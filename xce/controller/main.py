@@ -19,6 +19,7 @@ from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
 from xce.controller import preemption, reconcile, reserve
 from xce.controller import blaunch, explain, hostloss, messages, modify
+from xce.controller import spoolspace
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller.submit import Rejected, new_jobs, user_of
@@ -55,7 +56,8 @@ class Controller:
     def __init__(self, cfg, envdir):
         self.cfg = cfg
         self.envdir = envdir
-        self.spool = SpoolServer(cfg.spool)
+        self.spool = SpoolServer(cfg.spool, spoolspace.limits(cfg))
+        self.space = spoolspace.Space(cfg.spool)
         self.store = None
         self.jobs = {}              # unfinished jobs: (jobid, idx) -> row
         self.queue_state = {}       # queue -> {"open", "active"}
@@ -114,7 +116,7 @@ class Controller:
         self.store.set_meta("controller_pid", os.getpid())
         self.store.set_meta("started", self.now)
         self.store.event(self.now, "CONTROLLER_START", pid=os.getpid())
-        self.store.commit()
+        spoolspace.commit(self)
         write_lsf_view(self.envdir, _plain(self.cfg.raw), self.cfg.spool)
         # What start-up loaded lives as long as the daemon: keep the cyclic
         # garbage collector from walking it again at every collection.
@@ -284,6 +286,7 @@ class Controller:
             self._apply_config(running)
             return {"ok": False, "errors": [f"{cfg.path}: cannot be put in "
                                             f"force: {e}"]}
+        self.spool.limits = spoolspace.limits(cfg)
         self.store.set_meta("admins", " ".join(cfg.admins))
         self.store.event(self.now, "RECONFIG")
         return {"ok": True}
@@ -296,7 +299,11 @@ class Controller:
             if name not in self.agents_down and link.try_connect(self.now):
                 self.dirty = True
         self.spool.drain_doorbell()
-        claimed = self.spool.claim(BATCH)
+        self.space.measure(self.spool.limits)
+        # Requests answered in a batch that is not committed yet (a full
+        # spool) are not taken again.
+        claimed = self.spool.claim(BATCH, skip={
+            req.name for req, _ in self.replies})
         for req in claimed:
             self._request(req)
         for host, msgs in inbox:
@@ -311,7 +318,9 @@ class Controller:
             self.index.expire(self.now - self.clean_period())
             self.store.execute("DELETE FROM requests WHERE time < ?",
                                (self.now - REQUEST_ID_KEEP,))
-        self.store.commit()
+            self.spool.prune(self.now)
+        if not spoolspace.commit(self):
+            return RESCAN
         self._after_commit()
         if len(claimed) == BATCH:
             return 0.0
@@ -326,6 +335,10 @@ class Controller:
             self.replies.append((req, {"ok": False, "error": req.error}))
             return
         stored = self.store.request_reply(req.id)
+        if stored is None and self.space.refuses(req.doc["kind"]):
+            # Nothing is recorded: the refusal must not need the space.
+            self.space.answer(self.spool, req)
+            return
         if stored is None:
             stored = self._handle(req)
             self.store.request_done(req.id, self.now, req.uid,
@@ -337,6 +350,8 @@ class Controller:
         try:
             user, _ = user_of(req.uid)
             kind = doc["kind"]
+            if kind == "ping":          # xce start: the controller answers
+                return {"ok": True}
             if kind == "submit":
                 return self._submit(req.uid, doc["spec"])
             if kind == "submit_many":
@@ -532,7 +547,7 @@ class Controller:
                    for name, link in self.links.items()):
                 timeout = min(timeout, agents.RETRY)
         log.info("controller stopping")
-        self.store.commit()
+        spoolspace.commit(self, stopping=True)
         self.store.close()
         self.spool.close()
 

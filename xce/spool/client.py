@@ -1,9 +1,11 @@
 """The command side of the spool: write a request atomically, wait for its reply."""
 
+import errno
 import json
 import os
 import select
 import socket
+import stat
 import sys
 import time
 
@@ -20,14 +22,6 @@ def new_request_id():
     return f"{time.time_ns():020d}-{os.getpid()}-{os.urandom(4).hex()}"
 
 
-def _fsync_dir(path):
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def write_request(spool, kind, body, req_id=None):
     """Spool one request; return its id.  The file's owner is the requester."""
     req_id = req_id or new_request_id()
@@ -37,13 +31,26 @@ def write_request(spool, kind, body, req_id=None):
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
-            os.write(fd, data)
+            view = memoryview(data)
+            while view:     # a nearly full disk takes part of a write
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+            os.replace(tmp, spool / "incoming" / f"{req_id}.json")
+            # incoming/ cannot be opened by its users (they may not list
+            # it), so its fsync is not theirs to make: the rename changed
+            # the file's inode, and its second fsync commits the journal
+            # that holds the rename (ext4, XFS).
             os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, spool / "incoming" / f"{req_id}.json")
-        _fsync_dir(spool / "incoming")
     except OSError as e:
+        try:
+            os.unlink(tmp)      # no part left behind to fill the spool
+        except OSError:
+            pass
+        if e.errno == errno.ENOSPC:
+            raise XceError(f"No space left in the spool: {spool}: the "
+                           "request cannot be written")
         raise XceError(f"Cannot write a request into the spool: {e.strerror}")
     return req_id
 
@@ -64,6 +71,76 @@ def ring(spool):
         s.close()
 
 
+# A request that stays spooled (the controller is down or has not answered
+# in time) is accepted: it takes effect when the controller processes it.
+# Commands exit with this status then, so that a script can tell it from a
+# refusal (255) and does not submit twice.  See bsub(1).
+EXIT_SPOOLED = 3
+START_HINT = "start it with 'xce start' (or 'make run' in a checkout)"
+
+
+class Spooled(XceError):
+    exit_code = EXIT_SPOOLED
+
+
+def _trusted_dir(path, owners):
+    """*path* is a directory (not a link) owned by one of *owners* that no
+    one else can write: every file in it was put there by them."""
+    st = os.lstat(path)
+    return stat.S_ISDIR(st.st_mode) and st.st_uid in owners and \
+        not st.st_mode & 0o022
+
+
+def controller_uid(spool):
+    """The controller's uid: the owner of the replies/ directory it made,
+    when neither it nor the spool can be written by anyone else."""
+    try:
+        uid = os.lstat(spool / "replies").st_uid
+        if _trusted_dir(spool / "replies", (uid,)) and \
+                _trusted_dir(spool, (0, uid)):
+            return uid
+    except FileNotFoundError:
+        raise XceError(f"The xce controller has never run on the spool "
+                       f"{spool}: {START_HINT}.")
+    except OSError:
+        pass
+    raise XceError(f"The spool {spool} cannot carry trusted replies: its "
+                   "replies/ directory is missing or writable by other "
+                   "users; restart the controller to set its modes")
+
+
+def read_reply(spool, req_id, ctl_uid):
+    """The controller's reply document, or None while there is none.  Only
+    a regular file of the controller's (or given by it to this user) in
+    replies/ is believed; anything else is not the controller's."""
+    path = spool / "replies" / f"{req_id}.json"
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or \
+                st.st_uid not in (ctl_uid, os.getuid()) or \
+                st.st_size > layout.MAX_REPLY_BYTES:
+            return None
+        data = os.read(fd, layout.MAX_REPLY_BYTES + 1)
+    finally:
+        os.close(fd)
+    try:
+        os.unlink(path)     # when the controller runs as this user
+    except OSError:
+        pass                # else the controller prunes it
+    try:
+        doc = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        doc = None
+    if not isinstance(doc, dict) or not isinstance(doc.get("ok"), bool):
+        raise XceError(f"Request <{req_id}>: the controller's reply cannot "
+                       "be read")
+    return doc
+
+
 class Request:
     """One request in flight; ``wait()`` returns the controller's reply."""
 
@@ -71,6 +148,9 @@ class Request:
         self.site = site
         self.spool = site.spool
         self.id = new_request_id()
+        # Before spooling: a request is not sent down a channel whose
+        # replies could be forged.
+        self.ctl_uid = controller_uid(self.spool)
         # Listen before spooling so the controller's wake-up cannot be missed.
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         try:
@@ -79,19 +159,6 @@ class Request:
             pass    # the reply file is polled as well
         write_request(self.spool, kind, body, self.id)
 
-    def _read_reply(self):
-        path = self.spool / "replies" / f"{self.id}.json"
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except FileNotFoundError:
-            return None
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
-        return json.loads(data)
-
     def wait(self, timeout=None):
         """Wait for the reply; say once on stderr if the controller is down."""
         if timeout is None:
@@ -99,27 +166,36 @@ class Request:
         deadline = time.monotonic() + timeout
         up = ring(self.spool)
         warned = False
-        while True:
-            reply = self._read_reply()
-            if reply is not None:
-                self.listener.close()
-                return reply
-            now = time.monotonic()
-            if now >= deadline:
-                self.listener.close()
-                raise XceError(
-                    f"Request <{self.id}> is still spooled; the controller "
-                    "will process it when it returns.")
-            if not up and not warned:
-                print("Cannot connect to LSF. Please wait ...", file=sys.stderr)
-                warned = True
-            select.select([self.listener], [], [], min(0.5, deadline - now))
-            try:
-                self.listener.recv(16, socket.MSG_DONTWAIT)
-            except OSError:
-                pass
-            if not up:
-                up = ring(self.spool)
+        try:
+            while True:
+                reply = read_reply(self.spool, self.id, self.ctl_uid)
+                if reply is not None:
+                    return reply
+                now = time.monotonic()
+                if now >= deadline:
+                    raise Spooled(self._spooled_message(up, timeout))
+                if not up and not warned:
+                    print("Cannot connect to LSF. Please wait ...",
+                          file=sys.stderr)
+                    print(f"The xce controller is not running: {START_HINT}.",
+                          file=sys.stderr, flush=True)
+                    warned = True
+                select.select([self.listener], [], [], min(0.5, deadline - now))
+                try:
+                    self.listener.recv(16, socket.MSG_DONTWAIT)
+                except OSError:
+                    pass
+                if not up:
+                    up = ring(self.spool)
+        finally:
+            self.listener.close()
+
+    def _spooled_message(self, up, timeout):
+        why = (f"the controller has not answered within {timeout:g} seconds"
+               if up else "the controller is not running")
+        return (f"Request <{self.id}> is accepted and spooled: {why}; it "
+                "takes effect when the controller processes it. Do not "
+                "submit it again.")
 
 
 def call(site, kind, body, timeout=None):

@@ -1,9 +1,9 @@
 """Names and modes of the spool directory tree (see xce-spool(5)).
 
-    spool/tmp/        requests being written (sticky, world-writable)
-    spool/incoming/   complete requests, processed in name order
-    spool/replies/    one reply per request, owned by its requester, 0600
-    spool/rejected/   requests the controller refused to parse, kept
+    spool/tmp/        requests being written (sticky, writable, not listable)
+    spool/incoming/   complete requests, processed in name order (same)
+    spool/replies/    one reply per request, written by the controller only
+    spool/rejected/   requests the controller refused to parse, kept a while
     spool/store/      the SQLite state store, pid, lock and log files
     spool/doorbell    UNIX datagram socket that wakes the controller
     spool/agents/H/   per-host agent state: socket, journal, job dirs
@@ -13,12 +13,16 @@
 import re
 
 VERSION = 1
-SHARED_DIRS = {"tmp": 0o1777, "incoming": 0o1777, "replies": 0o1777,
-               "output": 0o1777}
-PRIVATE_DIRS = {"rejected": 0o700, "store": 0o755, "agents": 0o711}
+# Users may create files in tmp/ and incoming/ but not list them: the ids
+# of other users' requests stay unknown.  Only the controller writes
+# replies/, so a reply found there comes from it (see client.read_reply).
+SHARED_DIRS = {"tmp": 0o1733, "incoming": 0o1733, "output": 0o1777}
+PRIVATE_DIRS = {"replies": 0o711, "rejected": 0o700, "store": 0o755,
+                "agents": 0o711}
 DOORBELL = "doorbell"
 REQUEST_NAME = re.compile(r"^(\d{20}-\d+-[0-9a-f]{8})\.json$")
 MAX_REQUEST_BYTES = 64 * 1024 * 1024
+MAX_REPLY_BYTES = 64 * 1024 * 1024
 
 
 def reply_socket_name(request_id):

@@ -10,11 +10,16 @@ import logging
 import os
 import socket
 import stat
+import time
 from dataclasses import dataclass, field
 
-from xce.spool import layout
+from xce.spool import bounds, layout
 
 log = logging.getLogger("xce.spool")
+
+# A reply nobody took within this many seconds is removed (a command that
+# runs as another user than the controller cannot remove its reply).
+REPLY_KEEP = 600.0
 
 
 @dataclass
@@ -23,13 +28,16 @@ class Claimed:
     name: str
     id: str
     uid: int = -1
+    size: int = 0
     doc: dict = field(default_factory=dict)
     error: str = ""
 
 
 class SpoolServer:
-    def __init__(self, spool_dir):
+    def __init__(self, spool_dir, limits=None):
         self.dir = spool_dir
+        self.limits = limits or bounds.SpoolLimits()
+        self.rejected = bounds.Rejected(spool_dir / "rejected")
         self.doorbell = None
 
     def setup(self):
@@ -40,6 +48,8 @@ class SpoolServer:
             path = self.dir / name
             path.mkdir(exist_ok=True)
             os.chmod(path, mode)
+        # What a user may have left in replies/ when it was writable.
+        bounds.prune_replies(self.dir / "replies", time.time() - REPLY_KEEP)
         bell = self.dir / layout.DOORBELL
         try:
             bell.unlink()
@@ -69,12 +79,42 @@ class SpoolServer:
         except FileNotFoundError:
             return []
 
-    def claim(self, limit=None):
-        """Read up to *limit* requests in name order."""
-        names = self.pending_names()
+    def claim(self, limit=None, skip=()):
+        """Read up to *limit* requests in name order, leaving out the names
+        in *skip* (taken, not yet done).  Requests past their owner's bound
+        are refused here, and removed."""
+        names = [n for n in self.pending_names() if n not in skip]
+        listed = bounds.entries(self.dir / "incoming", names)
+        over = bounds.over_bound(listed, self.limits)
+        if over:
+            self._refuse_over_bound(over)
+            dropped = {name for name, _ in over}
+            names = [name for name, _ in listed if name not in dropped]
         if limit:
             names = names[:limit]
         return [self._read(name) for name in names]
+
+    def _refuse_over_bound(self, over):
+        lim = self.limits
+        error = ("Too many requests of this user are waiting in the spool "
+                 f"(at most {lim.user_requests} requests and "
+                 f"{lim.user_bytes // bounds.MB} MB): request refused")
+        per_uid = bounds.Tally()
+        for name, st in over:
+            m = layout.REQUEST_NAME.match(name)
+            req = Claimed(name=name, id=m.group(1) if m else "",
+                          uid=st.st_uid, error=error)
+            # Removed first: a full spool gets room for the reply.
+            bounds.unlink(self.dir / "incoming" / name)
+            per_uid.add(st.st_uid, st.st_size)
+            try:
+                self.reply(req, {"ok": False, "error": error})
+            except OSError as e:
+                log.error("cannot reply to %s: %s", req.id, e)
+        for uid, (count, size) in per_uid.by_uid.items():
+            log.warning("refused and removed %d spool files (%d bytes) of "
+                        "uid %d: past its bound on waiting requests",
+                        count, size, uid)
 
     def _read(self, name):
         m = layout.REQUEST_NAME.match(name)
@@ -91,7 +131,7 @@ class SpoolServer:
             return req
         try:
             st = os.fstat(fd)
-            req.uid = st.st_uid
+            req.uid, req.size = st.st_uid, st.st_size
             if not stat.S_ISREG(st.st_mode):
                 req.error = "request file is not a regular file"
             elif st.st_size > layout.MAX_REQUEST_BYTES:
@@ -109,15 +149,23 @@ class SpoolServer:
         data = json.dumps(doc, separators=(",", ":")).encode()
         final = self.dir / "replies" / f"{req.id}.json"
         tmp = self.dir / "replies" / f".{req.id}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW,
-                     0o600)
+        # Only the controller writes replies/; still, whatever is found
+        # under the temporary name is removed, never opened, so that no
+        # link or FIFO there can redirect or block this write.
+        bounds.unlink(tmp)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL |
+                     os.O_NOFOLLOW | os.O_NONBLOCK, 0o600)
         try:
-            os.write(fd, data)
-            if req.uid >= 0 and req.uid != os.geteuid():
-                os.fchown(fd, req.uid, -1)
-        finally:
-            os.close(fd)
-        os.replace(tmp, final)
+            try:
+                _write_all(fd, data)
+                if req.uid >= 0 and req.uid != os.geteuid():
+                    os.fchown(fd, req.uid, -1)
+            finally:
+                os.close(fd)
+            os.replace(tmp, final)
+        except OSError:
+            bounds.unlink(tmp)      # a full spool: leave no part behind
+            raise
         self._notify(req.id)
 
     def _notify(self, req_id):
@@ -130,15 +178,31 @@ class SpoolServer:
             s.close()
 
     def remove(self, req):
-        """Drop a processed request; a bad one is kept in rejected/."""
+        """Drop a processed request; a bad one is kept in rejected/ while
+        its owner's share of rejected/ allows."""
         src = self.dir / "incoming" / req.name
         try:
-            if req.error:
+            if req.error and self.rejected.admit(req.uid, req.size,
+                                                 self.limits):
                 os.replace(src, self.dir / "rejected" / req.name)
             else:
                 os.unlink(src)
         except FileNotFoundError:
             pass
+
+    def prune(self, now):
+        """Housekeeping: rejected/ by age and size, replies nobody took."""
+        try:
+            self.rejected.prune(now, self.limits)
+            bounds.prune_replies(self.dir / "replies", now - REPLY_KEEP)
+        except OSError as e:
+            log.warning("cannot prune the spool: %s", e)
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _read_all(fd):

@@ -3,6 +3,7 @@
 Only the controller opens the store through this module (invariant 1).
 """
 
+import errno
 import json
 import os
 import sqlite3
@@ -15,6 +16,10 @@ _SAVE_JOB = (f"INSERT OR REPLACE INTO jobs({','.join(JOB_COLUMNS)}) "
 
 class StoreTooNew(RuntimeError):
     pass
+
+
+class StoreFull(Exception):
+    """The file system of the store is full; the batch is kept."""
 
 
 class Store:
@@ -109,19 +114,33 @@ class Store:
         jobs = [tuple(_column(j, c) for c in JOB_COLUMNS)
                 for j in self._jobs.values()]
         db = self.db
-        db.execute("BEGIN IMMEDIATE")
         try:
+            db.execute("BEGIN IMMEDIATE")
             for sql, args in self._stmts:
                 db.execute(sql, args)
             db.executemany("INSERT INTO events(time,kind,jobid,idx,data) "
                            "VALUES(?,?,?,?,?)", self._events)
             db.executemany(_SAVE_JOB, jobs)
             db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        finally:
+        except BaseException as e:
+            # SQLite may have rolled back already (a full disk does).
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            if _disk_full(e):
+                raise StoreFull(str(e)) from e      # the batch is kept
             self._events, self._jobs, self._stmts = [], {}, []
+            raise
+        self._events, self._jobs, self._stmts = [], {}, []
+
+
+def _disk_full(error):
+    """SQLITE_FULL, or an I/O error from a write the disk had no room for."""
+    if isinstance(error, OSError):
+        return error.errno == errno.ENOSPC
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(error, sqlite3.Error) and (
+        code == sqlite3.SQLITE_FULL or "disk is full" in str(error) or
+        code is not None and code & 0xff == sqlite3.SQLITE_IOERR)
 
 
 def _column(job, name):
