@@ -83,12 +83,13 @@ class Spooled(XceError):
     exit_code = EXIT_SPOOLED
 
 
-def _trusted_dir(path, owners):
+def _trusted_dir(path, owners, sticky_ok=False):
     """*path* is a directory (not a link) owned by one of *owners* that no
-    one else can write: every file in it was put there by them."""
+    one else can write (or, when *sticky_ok*, sticky: no one else can
+    rename what the owners put in it)."""
     st = os.lstat(path)
-    return stat.S_ISDIR(st.st_mode) and st.st_uid in owners and \
-        not st.st_mode & 0o022
+    return stat.S_ISDIR(st.st_mode) and st.st_uid in owners and (
+        not st.st_mode & 0o022 or sticky_ok and st.st_mode & stat.S_ISVTX)
 
 
 def controller_uid(spool):
@@ -97,7 +98,7 @@ def controller_uid(spool):
     try:
         uid = os.lstat(spool / "replies").st_uid
         if _trusted_dir(spool / "replies", (uid,)) and \
-                _trusted_dir(spool, (0, uid)):
+                _trusted_dir(spool, (0, uid), sticky_ok=True):
             return uid
     except FileNotFoundError:
         raise XceError(f"The xce controller has never run on the spool "
