@@ -77,8 +77,14 @@ def test_env_rules(cluster):
     assert _out(cluster, "list.out").startswith("unset b\n")
 
 
+FRACTIONS = {"XCE_FRACTIONAL_RUNLIMIT": "Y"}
+
+
 def test_runlimit_kills_with_term_runlimit(cluster):
-    jobid = cluster.submit("-W", "0.02", "-o", "rl.out", "sleep 60")
+    # Minutes with decimals (seconds, for a short test) need
+    # XCE_FRACTIONAL_RUNLIMIT=Y; LSF and the default take whole minutes.
+    jobid = cluster.submit("-W", "0.02", "-o", "rl.out", "sleep 60",
+                           env=FRACTIONS)
     cluster.wait_stat(jobid, "EXIT", timeout=40)
     out = _out(cluster, "rl.out")
     assert "TERM_RUNLIMIT: job killed after reaching LSF run time limit." in out
@@ -139,10 +145,12 @@ def test_no_o_keeps_output_under_the_spool(cluster):
     (["-z", "true"], "bsub: illegal option -- z\n"),
     (["-W", "abc", "true"], "abc: Bad RUNLIMIT specification. Job not submitted.\n"),
     (["-W", "1:75", "true"], "1:75: Bad RUNLIMIT specification. Job not submitted.\n"),
-    (["-M", "12XB", "true"], "12XB: Bad MEMLIMIT specification. Job not submitted.\n"),
-    (["-n", "0", "true"], "0: Bad argument. Job not submitted.\n"),
-    (["-n", "4,2", "true"], "4,2: Bad argument. Job not submitted.\n"),
-    (["-n", "x", "true"], "x: Bad argument. Job not submitted.\n"),
+    (["-M", "12XB", "true"],
+     "12XB: MEMLIMIT value should be a positive integer. Job not submitted.\n"),
+    (["-n", "0", "true"], "The number of processors must be a positive "
+     "integer. Job not submitted.\n"),
+    (["-n", "4,2", "true"], "Bad argument for option -n. Job not submitted.\n"),
+    (["-n", "x", "true"], "Bad argument for option -n. Job not submitted.\n"),
     (["-n", "999", "true"], "Too many processors requested. Job not submitted.\n"),
     (["-q", "nosuch", "true"], "nosuch: No such queue. Job not submitted.\n"),
     (["-J", "a[b", "true"], "Bad job name. Job not submitted.\n"),

@@ -11,6 +11,11 @@ from tests.lib.xcecluster import BIN, blocked, wait_for
 COMMANDS = ("bmod", "bswitch", "brequeue", "btop", "bbot")
 
 
+# Minutes with decimals (seconds, for short tests) need this setting; LSF
+# and the default take whole minutes only.
+FRACTIONS = {"XCE_FRACTIONAL_RUNLIMIT": "Y"}
+
+
 def cmd(cluster, name, *argv, **kw):
     """Run a command, through ``python -m`` until it is installed."""
     if (BIN / name).exists():
@@ -256,7 +261,7 @@ def _started_for(cluster, jobid):
 def test_bmod_w_of_a_running_job_is_enforced_from_its_start(cluster):
     jobid = cluster.submit("-o", "rl.out", "sleep 60")
     cluster.wait_stat(jobid, "RUN")
-    r = cmd(cluster, "bmod", "-W", "0.02", str(jobid))   # 1.2 s
+    r = cmd(cluster, "bmod", "-W", "0.02", str(jobid), env=FRACTIONS)  # 1.2 s
     assert (r.rc, r.err) == (0, ""), r
     cluster.wait_stat(jobid, "EXIT", timeout=40)
     out = (cluster.root / "rl.out").read_text()
@@ -266,7 +271,8 @@ def test_bmod_w_of_a_running_job_is_enforced_from_its_start(cluster):
 
 
 def test_bmod_w_longer_than_the_submitted_limit_lets_the_job_run_on(cluster):
-    jobid = cluster.submit("-W", "0.08", "-o", "rl.out", "sleep 60")   # 4.8 s
+    jobid = cluster.submit("-W", "0.08", "-o", "rl.out", "sleep 60",
+                           env=FRACTIONS)   # 4.8 s
     cluster.wait_stat(jobid, "RUN")
     r = cmd(cluster, "bmod", "-W", "10", str(jobid))
     assert r.rc == 0, r
@@ -297,7 +303,8 @@ def test_a_run_limit_changed_by_bmod_survives_an_agent_kill9(cluster):
     import signal
     jobid = cluster.submit("-W", "10", "-o", "rl.out", "sleep 60")
     cluster.wait_stat(jobid, "RUN")
-    assert cmd(cluster, "bmod", "-W", "0.1", str(jobid)).rc == 0    # 6 s
+    assert cmd(cluster, "bmod", "-W", "0.1", str(jobid),
+               env=FRACTIONS).rc == 0    # 6 s
     wait_for(lambda: any('"t":"limits"' in p.read_text() for p in
                          cluster.spool.glob("agents/*/journal")),
              timeout=10, what="the agent to journal the new limit")

@@ -3,6 +3,7 @@
 import pytest
 
 from xce.cli import bsub
+from xce.client import submit as sub
 from xce.errors import XceError
 
 
@@ -21,5 +22,7 @@ def test_a_line_reads_as_a_command_line(words, name, command):
 def test_a_bad_line_is_an_error_naming_the_option():
     with pytest.raises(XceError, match="illegal option -- Z"):
         bsub._parse_line(["-Z", "true"])
-    with pytest.raises(XceError, match="-sp"):
-        bsub._parse_line(["-sp", "notanumber", "true"])
+    # -sp is read when the job is built, with LSF's words.
+    opts = bsub._parse_line(["-sp", "notanumber", "true"])
+    with pytest.raises(XceError, match="notanumber: Illegal job priority"):
+        sub.parse_priority(opts["priority"])

@@ -8,6 +8,7 @@ import click
 from xce.cli.common import lsf_command, run
 from xce.envdir import Site
 from xce.errors import EXIT_FAILURE, XceError
+from xce.model import numbers
 from xce.store.reader import Reader
 
 
@@ -35,7 +36,7 @@ def cli(all_jobs, done, pending, running, suspended, brief, long, wide,
     # in a cycle, built once before exit: the cyclic collector would scan
     # them over and over for nothing (about 2 s of bhist -l -a at 100,000).
     gc.disable()
-    if logfiles is not None and not logfiles.replace(",", "").isdigit():
+    if logfiles is not None and not numbers.digits(logfiles.replace(",", "")):
         raise XceError("bhist: The number of event log files must be a "
                        "positive integer.")
     windows = acct_window.windows(completed, submitted, dispatched)

@@ -3,7 +3,7 @@ the jobs waiting for it."""
 
 import click
 
-from xce.cli.common import lsf_command, run
+from xce.cli.common import Whole, lsf_command, run
 from xce.client import depinfo_fmt
 from xce.client.info import open_state
 from xce.client.messages import parse_id
@@ -11,7 +11,7 @@ from xce.client.messages import parse_id
 
 @lsf_command(help="Show the jobs a job depends on (or, with -c, the jobs "
              "that depend on it).")
-@click.option("-r", "level", type=click.IntRange(1), default=1,
+@click.option("-r", "level", type=Whole(1), default=1,
               metavar="level", help="Follow dependencies this many levels.")
 @click.option("-l", "long_out", is_flag=True,
               help="Also print each condition and whether it is satisfied.")

@@ -26,7 +26,7 @@ def _flag(name, dest, what):
 @click.option("-oo", "stdout_over", metavar="file", help="Write stdout to file.")
 @click.option("-e", "stderr", metavar="file", help="Append stderr to file.")
 @click.option("-eo", "stderr_over", metavar="file", help="Write stderr to file.")
-@click.option("-sp", "priority", type=int, metavar="priority",
+@click.option("-sp", "priority", metavar="priority",
               help="User priority.")
 @click.option("-P", "project", metavar="project", help="Project name.")
 @_flag("-qn", "no_queue", "-q: back to the default queue")

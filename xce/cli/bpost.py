@@ -2,13 +2,13 @@
 
 import click
 
-from xce.cli.common import lsf_command, run
+from xce.cli.common import Whole, lsf_command, run
 from xce.client import messages
 from xce.envdir import Site
 
 
 @lsf_command(help="Post a message (and a file) to a job; bread reads it.")
-@click.option("-i", "msg_id", type=click.IntRange(0), default=0,
+@click.option("-i", "msg_id", type=Whole(0), default=0,
               metavar="message_index", help="Message index (default 0); "
               "a new post replaces the message of that index.")
 @click.option("-d", "description", metavar='"description"',

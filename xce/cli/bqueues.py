@@ -18,7 +18,7 @@ def cli(wide, long, host, user, names):
     if wide and long:
         raise click.UsageError("-w and -l cannot be used together")
     _, reader = open_state()
-    queues = _select(reader.queues(), names, host, user)
+    queues = _select(reader, reader.queues(), names, host, user)
     counts = info_queues.slot_counts(reader.job_counts())
     if long:
         info_queues.add_reserved(counts, reader.reservations())
@@ -35,7 +35,29 @@ def cli(wide, long, host, user, names):
     return 0
 
 
-def _select(queues, names, host, user):
+def _known_hosts(reader, name):
+    """-m: a host, a host group (its members) or the cluster; anything
+    else is LSF's "Bad host name, host group name or cluster name"."""
+    from xce.client.info_more import expand, sections
+    from xce.client.jobselect import hosts_of
+    return hosts_of(name, reader, sections(reader)["host_groups"], expand)
+
+
+def _check_user(reader, name):
+    """-u: a user of this system, or a user group or user row of the
+    configuration; anything else is LSF's "Unknown user"."""
+    import pwd
+    from xce.client.info_more import sections
+    conf = sections(reader)
+    if name in conf["user_groups"] or name in conf["users"]:
+        return
+    try:
+        pwd.getpwnam(name)
+    except (KeyError, ValueError):      # ValueError: a NUL in the name
+        raise XceError(text("UNKNOWN_USER", name))
+
+
+def _select(reader, queues, names, host, user):
     by_name = {q["name"]: q for q in queues}
     if names and names != ("default",):
         for name in names:
@@ -45,9 +67,11 @@ def _select(queues, names, host, user):
     elif names:
         queues = [q for q in queues if q["conf"].get("default")]
     if host:
-        queues = [q for q in queues
-                  if not q["conf"].get("hosts") or host in q["conf"]["hosts"]]
+        usable = _known_hosts(reader, host)
+        queues = [q for q in queues if not q["conf"].get("hosts")
+                  or usable & set(q["conf"]["hosts"])]
     if user and user != "all":
+        _check_user(reader, user)
         queues = [q for q in queues
                   if not q["conf"].get("users") or user in q["conf"]["users"]
                   or "all" in q["conf"]["users"]]

@@ -2,13 +2,13 @@
 
 import click
 
-from xce.cli.common import lsf_command, run
+from xce.cli.common import Whole, lsf_command, run
 from xce.client import messages
 from xce.client.info import open_state
 
 
 @lsf_command(help="Show the messages posted to a job.")
-@click.option("-i", "msg_id", type=click.IntRange(0), metavar="message_index",
+@click.option("-i", "msg_id", type=Whole(0), metavar="message_index",
               help="Only this message.")
 @click.option("-a", "save_to", metavar="file_name",
               help="Save the attachment of the message (index -i, "

@@ -39,7 +39,7 @@ OPTIONS = [
     Opt("-g", "job_group", metavar="job_group_name", help="Job group (an absolute path such as /proj/run)."),
     Opt("-app", "app", metavar="application_profile_name", help="Application profile."),
     Opt("-sla", "sla", metavar="service_class_name", help="Service class."),
-    Opt("-sp", "priority", type=int, metavar="priority", help="User priority."),
+    Opt("-sp", "priority", metavar="priority", help="User priority."),
     Opt("-H", "hold", takes=False, help="Hold the job (PSUSP) until bresume."),
     Opt("-x", "exclusive", takes=False, help="Exclusive execution: the job's hosts run no other job."),
     Opt("-K", "block", takes=False, help="Wait for the job to finish."),
@@ -98,6 +98,8 @@ def _job_text(opts):
     script = sub.read_script_file(words[0]) if len(words) >= 1 and \
         ("/" in words[0] or os.path.isfile(words[0])) else None
     command = " ".join(words)
+    if not command.strip():
+        raise sub.SubmitError("Empty job")      # bsub '' (LSBE_EMPTY_JOB)
     if script is not None:
         return command, script, words[1:]
     return command, None, []
@@ -123,13 +125,15 @@ def build_spec(opts, site):
         "stderr": stderr, "stderr_mode": "w" if opts["stderr_over"] else "a",
         "stdin": opts["stdin"], "specified_cwd": opts["cwd"],
         "cwd": sub.resolve_cwd(opts["cwd"], subcwd), "subcwd": subcwd,
-        "runlimit": sub.parse_runlimit(opts["runlimit"]),
+        "runlimit": sub.parse_runlimit(
+            opts["runlimit"], sub.fractional_runlimit(site)),
         "memlimit": sub.parse_memlimit(opts["memlimit"], unit),
         "env_rule": opts["env"] or "all",
         "env": sub.job_environment(opts["env"], os.environ),
         "resreq": list(opts["resreq"]), "project": opts["project"] or
         os.environ.get("LSB_DEFAULTPROJECT") or "default",
-        "user_priority": opts["priority"], "hold": bool(opts["hold"]),
+        "user_priority": sub.parse_priority(opts["priority"]),
+        "hold": bool(opts["hold"]),
         "depend": opts["depend"],
         "from_host": sub.from_host(),
     }

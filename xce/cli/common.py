@@ -10,6 +10,25 @@ from xce.errors import EXIT_FAILURE, XceError
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
+class Whole(click.ParamType):
+    """A whole number of ASCII digits from *low* to a C int, as LSF's
+    commands read one (click's INT takes ``３`` as 3 and any length)."""
+    name = "integer"
+
+    def __init__(self, low=0):
+        self.low = low
+
+    def convert(self, value, param, ctx):
+        from xce.model import numbers
+        if isinstance(value, int):
+            return value
+        number = numbers.whole(str(value).strip(), low=self.low)
+        if number is None:
+            self.fail(f"{value!r} is not a whole number from {self.low} to "
+                      f"{numbers.INT_MAX}", param, ctx)
+        return number
+
+
 def lsf_command(**kwargs):
     """A click command that accepts LSF's single-dash options."""
     settings = dict(CONTEXT, **kwargs.pop("context_settings", {}))

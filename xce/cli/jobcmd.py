@@ -9,6 +9,7 @@ import click
 from xce.cli.common import lsf_command
 from xce.client.control import control_request
 from xce.envdir import Site
+from xce.model import numbers
 
 
 def control_command(action, help_text):
@@ -35,12 +36,9 @@ def move_command(where, help_text):
         from xce.client.modify import move
         if jobid is None:
             raise click.UsageError("Job ID must be specified.")
-        if position is None:
-            pos = 1
-        elif not position.isdigit() or int(position) <= 0:
+        pos = 1 if position is None else numbers.whole(position, low=1)
+        if pos is None:
             raise click.UsageError(
                 f"{position}: Position value must be a positive integer.")
-        else:
-            pos = int(position)
         return move(Site(), where, jobid, pos)
     return cli

@@ -12,6 +12,7 @@ import datetime
 import time
 
 from xce.errors import XceError, text as err_text
+from xce.model import numbers
 
 DAY = 86400
 
@@ -40,9 +41,7 @@ def _point(text, now):
     if text == ".":
         return now, now
     if text.startswith(".-"):
-        days = int(text[2:])
-        if days < 0:
-            raise ValueError(text)
+        days = _number(text[2:])
         t = now - days * DAY
         return t, t
     if not text:
@@ -73,7 +72,7 @@ def _point(text, now):
 
 
 def _number(text):
-    if not text.isdigit():
+    if not numbers.digits(text) or len(text) > 9:
         raise ValueError(text)
     return int(text)
 

@@ -3,6 +3,7 @@
 import signal as _signal
 
 from xce.errors import XceError
+from xce.model import numbers
 from xce.spool.client import call
 
 NO_TARGET = "Job ID or one of '-m', '-u' '-q' and '-J' must be specified."
@@ -11,7 +12,7 @@ NO_TARGET = "Job ID or one of '-m', '-u' '-q' and '-J' must be specified."
 def parse_signal(value):
     """``TERM``, ``SIGTERM`` or ``15`` -> 15; LSF's message otherwise."""
     text = value.strip().upper()
-    if text.isdigit():
+    if numbers.digits(text):
         num = int(text)
         if 0 < num < _signal.NSIG:
             return num

@@ -66,7 +66,7 @@ def _known_user(name):
     try:
         pwd.getpwnam(name)
         return True
-    except KeyError:
+    except (KeyError, ValueError):      # ValueError: a NUL in the name
         return False
 
 

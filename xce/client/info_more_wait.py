@@ -8,6 +8,7 @@ import time
 
 from xce.errors import XceError
 from xce.lang import depend
+from xce.model import numbers
 
 POLL = 0.5
 NEVER_TEXT = "Wait condition is never satisfied"
@@ -25,7 +26,7 @@ def parse_timeout(text):
     """Minutes, a positive integer, as LSF's -t takes them."""
     if text is None:
         return None
-    if not text.isdigit() or int(text) <= 0:
+    if numbers.whole(text, low=1, high=numbers.INT_MAX // 60) is None:
         raise XceError(f"{text}: Bad time specification")
     return int(text) * 60
 

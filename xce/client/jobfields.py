@@ -21,7 +21,8 @@ from xce.errors import XceError
 
 _DELIMITER = re.compile(r"""delimiter\s*=\s*(?:'([^']*)'|"([^"]*)"|(\S*))""",
                         re.I)
-_WIDTH = re.compile(r"^(-?)(\d*)$")
+# ASCII digits, at most 4: a width is a column, not a memory request.
+_WIDTH = re.compile(r"^(-?)(\d{0,4})$", re.ASCII)
 _UNITS = {"K", "KB", "M", "MB", "G", "GB", "T", "TB", "P", "PB", "E", "EB",
           "Z", "ZB", "S"}
 

@@ -30,7 +30,7 @@ class Filters:
         from xce.client.info_more import expand, sections
         conf = sections(reader)
         if self.host:
-            self.hosts = _hosts_of(self.host, reader, conf["host_groups"],
+            self.hosts = hosts_of(self.host, reader, conf["host_groups"],
                                    expand)
         if self.app and self.app not in conf["applications"]:
             raise XceError(text("APP_NULL", self.app))
@@ -80,7 +80,7 @@ def _glob(text):
     return "".join(f"[{c}]" if c in "*?[" else c for c in text)
 
 
-def _hosts_of(name, reader, host_groups, expand):
+def hosts_of(name, reader, host_groups, expand):
     """-m: a host, a host group (its members expanded) or the cluster."""
     names = {h["name"] for h in reader.hosts()}
     if name in names:

@@ -55,15 +55,16 @@ def selection(ids, user=None, queue=None, name=None, host=None):
 
 
 # -- bmod ---------------------------------------------------------------------
-def modify_spec(opts, unit):
-    """The spec keys bmod sets and the ones its ``-Xn`` forms remove."""
+def modify_spec(opts, unit, fractions=False):
+    """The spec keys bmod sets and the ones its ``-Xn`` forms remove
+    (*fractions*: XCE_FRACTIONAL_RUNLIMIT, minutes of -W with decimals)."""
     new, gone = {}, []
     if opts.get("queue"):
         new["queue"] = opts["queue"]
     if opts.get("slots"):
         new["nslots"] = sub.parse_slots(opts["slots"])
     if opts.get("runlimit"):
-        new["runlimit"] = sub.parse_runlimit(opts["runlimit"])
+        new["runlimit"] = sub.parse_runlimit(opts["runlimit"], fractions)
     if opts.get("memlimit"):
         new["memlimit"] = sub.parse_memlimit(opts["memlimit"], unit)
     if opts.get("name") is not None:
@@ -74,9 +75,7 @@ def modify_spec(opts, unit):
             if opts.get(opt):
                 new[key], new[mode] = opts[opt], flag
     if opts.get("priority") is not None:
-        if opts["priority"] < 1:
-            raise sub.SubmitError(f"{opts['priority']}: Bad user priority")
-        new["user_priority"] = opts["priority"]
+        new["user_priority"] = sub.parse_priority(opts["priority"])
     if opts.get("project"):
         new["project"] = opts["project"]
     if opts.get("hosts") is not None:
@@ -119,8 +118,9 @@ def bmod(site, label, opts):
     if label == "0":
         raise XceError(f"{label}: Illegal job ID.")
     try:
-        new, gone = modify_spec(opts, site.setting("LSF_UNIT_FOR_LIMITS",
-                                                   "KB"))
+        new, gone = modify_spec(
+            opts, site.setting("LSF_UNIT_FOR_LIMITS", "KB"),
+            sub.fractional_runlimit(site))
     except sub.SubmitError as e:
         raise XceError(f"{e}{NOT_MODIFIED}")
     if not new and not gone:

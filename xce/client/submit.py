@@ -7,6 +7,7 @@ import socket
 
 from xce.config import units
 from xce.errors import XceError
+from xce.model import numbers
 
 _JOB_NAME_BAD = re.compile(r"[\[\]]")
 
@@ -43,16 +44,34 @@ def read_script_file(word):
 
 
 def parse_slots(value):
+    """-n min[,max]: LSF's "Bad argument for option -n" for what is not
+    one or two whole numbers (ASCII digits, within an int), and its
+    "must be a positive integer" for 0 or less."""
     if value is None:
         return [1, 1]
-    m = re.fullmatch(r"\s*(\d+)\s*(?:,\s*(\d+)\s*)?", value)
-    if not m:
-        raise SubmitError(f"{value}: Bad argument")
-    lo = int(m.group(1))
-    hi = int(m.group(2) or lo)
-    if lo < 1 or hi < lo:
-        raise SubmitError(f"{value}: Bad argument")
+    m = re.fullmatch(r"\s*([+-]?[0-9]+)\s*(?:,\s*([+-]?[0-9]+)\s*)?", value,
+                     re.ASCII)
+    pair = [numbers.whole(g, low=None) for g in m.groups()] if m else [None]
+    if None in pair[:1] or (m and m.group(2) and pair[1] is None):
+        raise SubmitError("Bad argument for option -n")
+    lo = pair[0]
+    hi = lo if pair[1] is None else pair[1]
+    if lo <= 0 or hi <= 0:
+        raise SubmitError("The number of processors must be a positive "
+                          "integer")
+    if hi < lo:
+        raise SubmitError("Bad argument for option -n")
     return [lo, hi]
+
+
+def parse_priority(value):
+    """-sp: a whole number above 0 (LSF's "Illegal job priority")."""
+    if value is None:
+        return None
+    priority = numbers.whole(str(value).strip(), low=1)
+    if priority is None:
+        raise SubmitError(f"{value}: Illegal job priority")
+    return priority
 
 
 def parse_hosts(value):
@@ -67,16 +86,32 @@ def parse_hosts(value):
     return words
 
 
-def parse_runlimit(value):
+_RUNLIMIT = re.compile(r"(?:([0-9]+):)?([0-9]+)(\.[0-9]+)?\Z", re.ASCII)
+
+
+def parse_runlimit(value, fractions=False):
+    """-W [hour:]minute in whole minutes, LSF's words for each refusal.
+    With *fractions* (XCE_FRACTIONAL_RUNLIMIT=Y) minutes may have
+    decimals, so that tests and demonstrations can use seconds."""
     if value is None:
         return None
-    try:
-        minutes = units.minutes(value)
-    except ValueError:
-        minutes = -1
-    if minutes <= 0:
+    m = _RUNLIMIT.match(str(value).strip())
+    if not m or (m.group(3) and not fractions) or \
+            (m.group(1) and int(m.group(2)) >= 60):
         raise SubmitError(f"{value}: Bad RUNLIMIT specification")
+    minutes = int(m.group(1) or 0) * 60 + float(m.group(2) + (m.group(3) or ""))
+    if minutes > units.RUNLIMIT_MAX_MINUTES:
+        raise SubmitError(f"{value}: RUNLIMIT value is too big")
+    if minutes <= 0:
+        raise SubmitError(f"{value}: RUNLIMIT value should be a positive "
+                          "integer")
     return minutes
+
+
+def fractional_runlimit(site):
+    """XCE_FRACTIONAL_RUNLIMIT=Y (xce.yaml parameters, or the environment)."""
+    return str(site.setting("XCE_FRACTIONAL_RUNLIMIT") or "").upper() in \
+        ("Y", "YES", "TRUE")
 
 
 def parse_memlimit(value, unit):
@@ -87,7 +122,8 @@ def parse_memlimit(value, unit):
     except ValueError:
         kb = -1
     if kb <= 0:
-        raise SubmitError(f"{value}: Bad MEMLIMIT specification")
+        raise SubmitError(f"{value}: MEMLIMIT value should be a positive "
+                          "integer")
     return kb
 
 

@@ -32,7 +32,7 @@ _TOKEN = re.compile(r"""
   | (?P<str>"[^"]*")
   | (?P<word>[^\s()"',&|!<>=]+)
 """, re.VERBOSE)
-_INDEX = re.compile(r"(.*)\[(\*|[1-9]\d{0,8})\]\Z", re.DOTALL)
+_INDEX = re.compile(r"(.*)\[(\*|[1-9]\d{0,8})\]\Z", re.DOTALL | re.ASCII)
 # Unquoted names may not look like numbers: no leading digit or sign.
 _BARE_NAME = re.compile(r"[A-Za-z_*/.@%^~:][^\s()\"',&|!<>=\[\]]*\Z")
 
@@ -180,7 +180,7 @@ class _Parser(boolexpr.Parser):
         if self.peek()[0] == "op" and self.peek()[1] in EXIT_OPS:
             op = self.take()[1]
         kind, value = self.take()
-        if kind != "word" or not re.fullmatch(r"\d{1,9}", value):
+        if kind != "word" or not re.fullmatch(r"\d{1,9}", value, re.ASCII):
             raise self.error()
         return op, int(value)
 
@@ -193,7 +193,7 @@ class _Parser(boolexpr.Parser):
         base, index = (match.group(1), match.group(2)) if match else (value,
                                                                       None)
         index = _index_value(index)
-        if re.fullmatch(r"\d+", base):
+        if re.fullmatch(r"\d+", base, re.ASCII):
             if int(base) == 0 or len(base) > 18:
                 raise self.error()
             return JobRef(job_id=int(base), index=index)

@@ -11,7 +11,7 @@ import re
 
 OTHERS = "others"
 
-_WORD = re.compile(r"(?P<name>[^\s+!@]+)(?:\+(?P<level>\d*))?")
+_WORD = re.compile(r"(?P<name>[^\s+!@]+)(?:\+(?P<level>\d{0,9}))?", re.ASCII)
 
 
 class BadHostList(ValueError):

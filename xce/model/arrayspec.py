@@ -23,8 +23,8 @@ INDEX_TOO_LARGE = "Job array index too large"
 
 _SPEC = re.compile(r"(?P<name>[^\[\]]*)\[(?P<spec>[^\[\]]*)\]"
                    r"(?:%(?P<limit>[^\[\]]*))?\Z", re.DOTALL)
-_ITEM = re.compile(r"(\d+)(?:-(\d+)(?::(\d+))?)?\Z")
-_SPEC_CHARS = re.compile(r"[\d\s,:\-]*\Z")
+_ITEM = re.compile(r"(\d+)(?:-(\d+)(?::(\d+))?)?\Z", re.ASCII)
+_SPEC_CHARS = re.compile(r"[\d\s,:\-]*\Z", re.ASCII)
 
 
 class ArraySpecError(ValueError):
@@ -119,7 +119,7 @@ def _item_bounds(item):
 def _parse_limit(text):
     if text is None:
         return None
-    if not re.fullmatch(r"\s*\d{1,9}\s*", text) or int(text) < 1:
+    if not re.fullmatch(r"\s*\d{1,9}\s*", text, re.ASCII) or int(text) < 1:
         raise ArraySpecError(INDEX_ERROR)
     return int(text)
 
@@ -157,7 +157,7 @@ def name_matches(job_name, pattern):
     return bool(match) and regex.fullmatch(match.group(1)) is not None
 
 
-_ELEMENT = re.compile(r"(.*)\[\d+\]\Z", re.DOTALL)
+_ELEMENT = re.compile(r"(.*)\[\d+\]\Z", re.DOTALL | re.ASCII)
 _REGEXES = {}
 
 

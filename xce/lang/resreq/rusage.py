@@ -16,8 +16,8 @@ from .common import (
 )
 from .sections import check_name
 
-_VALUE = re.compile(r"(\d+\.?\d*|\.\d+)([A-Za-z]*)\Z")
-_DURATION = re.compile(r"(\d{1,9})([smh]?)\Z")
+_VALUE = re.compile(r"(\d+\.?\d*|\.\d+)([A-Za-z]*)\Z", re.ASCII)
+_DURATION = re.compile(r"(\d{1,9})([smh]?)\Z", re.ASCII)
 _SECONDS = {"s": 1, "m": 60, "": 60, "h": 3600}
 
 

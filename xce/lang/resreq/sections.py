@@ -124,7 +124,7 @@ def _ptile(value):
 
 
 def _int(text):
-    if not re.fullmatch(r"-?\d{1,9}", text):
+    if not re.fullmatch(r"-?\d{1,9}", text, re.ASCII):
         raise ResReqError()
     return int(text)
 

@@ -31,7 +31,7 @@ _TOKEN = re.compile(r"""
   | (?P<str>'[^']*'|"[^"]*")
   | (?P<word>[A-Za-z_][A-Za-z0-9_.]*)
   | (?P<op>&&|\|\||==|!=|>=|<=|[><=!()+\-*/])
-""", re.VERBOSE)
+""", re.VERBOSE | re.ASCII)
 
 _WORD_OPS = {"and": "&&", "or": "||", "not": "!"}
 RELOPS = ("==", "!=", ">=", "<=", ">", "<")
