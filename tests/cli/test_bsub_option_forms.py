@@ -3,18 +3,9 @@ times, -M in LSF_UNIT_FOR_LIMITS or with a unit, -W as minutes or
 hours:minutes, -cwd . as the submission directory, and -nnodes refused
 clearly."""
 
-import json
-
 import pytest
 
 from tests.lib.xcecluster import blocked
-
-
-def _spec(cluster, jobid):
-    from xce.store.reader import Reader
-    with Reader(cluster.spool / "store" / "xce.db") as r:
-        row = r.jobs("jobid=?", (jobid,))[0]
-    return json.loads(row["spec"] or "{}")
 
 
 def test_several_R_options_merge_as_one_requirement(cluster):
@@ -22,7 +13,7 @@ def test_several_R_options_merge_as_one_requirement(cluster):
     jobid = cluster.submit("-R", "select[mem>=1] rusage[mem=10]",
                            "-R", "span[hosts=1]",
                            "-R", "select[hname==nosuchhost]", "true")
-    merged = _spec(cluster, jobid)["resreq_merged"]
+    merged = cluster.stored_job(jobid)["spec"]["resreq_merged"]
     assert merged == ("select[(mem >= 1) && (hname == nosuchhost)] "
                       "rusage[mem=10.00] span[hosts=1]")
     # The select of a later -R counts as much as the first one.
@@ -43,7 +34,7 @@ def test_M_is_in_LSF_UNIT_FOR_LIMITS_unless_suffixed(make_cluster, unit,
     cluster, _ = blocked(make_cluster)
     jobid = cluster.submit("-M", value, "true",
                            env={"LSF_UNIT_FOR_LIMITS": unit})
-    assert _spec(cluster, jobid)["memlimit"] == kb
+    assert cluster.stored_job(jobid)["spec"]["memlimit"] == kb
 
 
 @pytest.mark.parametrize("value, minutes", [
@@ -51,7 +42,7 @@ def test_M_is_in_LSF_UNIT_FOR_LIMITS_unless_suffixed(make_cluster, unit,
 def test_W_is_minutes_or_hours_and_minutes(make_cluster, value, minutes):
     cluster, _ = blocked(make_cluster)
     jobid = cluster.submit("-W", value, "true")
-    assert _spec(cluster, jobid)["runlimit"] == minutes
+    assert cluster.stored_job(jobid)["spec"]["runlimit"] == minutes
     r = cluster.run("bjobs", "-l", str(jobid))
     assert f" {float(minutes):.1f} min" in r.out
 

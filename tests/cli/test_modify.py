@@ -1,7 +1,6 @@
 """bmod, bswitch, brequeue, btop, bbot: LSF's messages and exit codes,
 and what each one changes."""
 
-import json
 import sys
 
 import pytest
@@ -23,14 +22,6 @@ def cmd(cluster, name, *argv, **kw):
     return cluster.run(sys.executable, "-m", f"xce.cli.{name}", *argv, **kw)
 
 
-def _row(cluster, jobid):
-    from xce.store.reader import Reader
-    with Reader(cluster.spool / "store" / "xce.db") as r:
-        row = r.jobs("jobid=?", (jobid,))[0]
-    row["spec"] = json.loads(row["spec"] or "{}")
-    return row
-
-
 @pytest.mark.parametrize("name", COMMANDS)
 def test_help_and_usage(cluster, name):
     r = cmd(cluster, name, "--help")
@@ -48,7 +39,7 @@ def test_bmod_pending_job_changes_limits_name_and_queue(make_cluster):
             "-q", "short", "-n", "1", str(jobid))
     assert (r.rc, r.out, r.err) == (
         0, f"Parameters of job <{jobid}> are being changed\n", "")
-    row = _row(cluster, jobid)
+    row = cluster.stored_job(jobid)
     assert (row["name"], row["queue"]) == ("after", "short")
     assert row["spec"]["runlimit"] == 30
     assert row["spec"]["memlimit"] == 2 * 1024 * 1024
@@ -61,7 +52,7 @@ def test_bmod_removal_forms(make_cluster):
     jobid = cluster.submit("-W", "10", "-M", "100M", "-J", "nm", "sleep 1")
     r = cmd(cluster, "bmod", "-Wn", "-Mn", "-Jn", str(jobid))
     assert r.rc == 0, r
-    row = _row(cluster, jobid)
+    row = cluster.stored_job(jobid)
     assert "runlimit" not in row["spec"] or row["spec"]["runlimit"] is None
     assert not row["spec"].get("memlimit")
     assert row["name"] == "sleep 1"
@@ -72,7 +63,7 @@ def test_bmod_removing_the_run_limit_falls_back_to_the_queue_default(
     cluster, _ = blocked(make_cluster)
     jobid = cluster.submit("-q", "short", "-W", "5", "sleep 1")
     assert cmd(cluster, "bmod", "-Wn", str(jobid)).rc == 0
-    assert _row(cluster, jobid)["spec"]["runlimit"] == 60
+    assert cluster.stored_job(jobid)["spec"]["runlimit"] == 60
 
 
 def test_bmod_running_job_allows_limits_refuses_queue(cluster):
@@ -80,7 +71,7 @@ def test_bmod_running_job_allows_limits_refuses_queue(cluster):
     cluster.wait_stat(jobid, "RUN")
     r = cmd(cluster, "bmod", "-W", "20", str(jobid))
     assert (r.rc, r.out) == (0, f"Parameters of job <{jobid}> are being changed\n")
-    assert _row(cluster, jobid)["spec"]["runlimit"] == 20
+    assert cluster.stored_job(jobid)["spec"]["runlimit"] == 20
     r = cmd(cluster, "bmod", "-q", "short", str(jobid))
     assert r.rc == 255 and r.out == ""
     assert r.err == (f"Job <{jobid}>: Only the following parameters can be "
@@ -127,7 +118,7 @@ def test_bmod_bad_resource_requirement_is_refused(make_cluster):
     assert r.rc == 255 and r.err.endswith(". Job not modified.\n")
     r = cmd(cluster, "bmod", "-R", "rusage[mem=100]", str(jobid))
     assert r.rc == 0, r
-    assert _row(cluster, jobid)["spec"]["resreq"] == ["rusage[mem=100]"]
+    assert cluster.stored_job(jobid)["spec"]["resreq"] == ["rusage[mem=100]"]
 
 
 # -- bswitch ------------------------------------------------------------------
@@ -138,8 +129,8 @@ def test_bswitch_pending_and_running_jobs(make_cluster):
     assert (r.rc, r.err) == (0, "")
     assert r.out == (f"Job <{pending}> is switched to queue <short>\n"
                      f"Job <{blocker}> is switched to queue <short>\n")
-    assert _row(cluster, pending)["queue"] == "short"
-    assert _row(cluster, blocker)["queue"] == "short"
+    assert cluster.stored_job(pending)["queue"] == "short"
+    assert cluster.stored_job(blocker)["queue"] == "short"
     assert cluster.stat(blocker) == "RUN"
 
 
@@ -163,11 +154,11 @@ def test_bswitch_errors(make_cluster):
 def test_brequeue_running_job_runs_again_with_a_new_attempt(cluster):
     jobid = cluster.submit("-o", "rq.out", "echo run; sleep 60")
     cluster.wait_stat(jobid, "RUN")
-    wait_for(lambda: _row(cluster, jobid)["pgid"], what="the job's pid")
-    first = _row(cluster, jobid)["attempt"]
+    wait_for(lambda: cluster.stored_job(jobid)["pgid"], what="the job's pid")
+    first = cluster.stored_job(jobid)["attempt"]
     r = cmd(cluster, "brequeue", str(jobid))
     assert (r.rc, r.out, r.err) == (0, f"Job <{jobid}> is being requeued\n", "")
-    wait_for(lambda: _row(cluster, jobid)["attempt"] > first and
+    wait_for(lambda: cluster.stored_job(jobid)["attempt"] > first and
              cluster.stat(jobid) == "RUN", what="the second attempt")
     cluster.run("bkill", str(jobid))
     cluster.wait_stat(jobid, "EXIT")
@@ -182,7 +173,7 @@ def test_brequeue_hold_puts_the_job_in_psusp(cluster):
     r = cmd(cluster, "brequeue", "-H", str(jobid))
     assert r.rc == 0
     assert cluster.stat(jobid) == "PSUSP"
-    assert _row(cluster, jobid)["exec_hosts"] is None
+    assert cluster.stored_job(jobid)["exec_hosts"] is None
     assert cluster.run("bresume", str(jobid)).rc == 0
     cluster.wait_stat(jobid, "RUN")
 
@@ -255,7 +246,7 @@ def test_btop_errors(make_cluster):
 def _started_for(cluster, jobid):
     """Seconds since the job started, from the store."""
     import time
-    return time.time() - _row(cluster, jobid)["start_time"]
+    return time.time() - cluster.stored_job(jobid)["start_time"]
 
 
 def test_bmod_w_of_a_running_job_is_enforced_from_its_start(cluster):
@@ -289,7 +280,7 @@ def test_bmod_m_of_a_running_job_kills_it_beyond_the_new_limit(cluster):
         "-o", "ml.out",
         "python3 -c 'x = b\"x\" * (60 << 20); import time; time.sleep(60)'")
     cluster.wait_stat(jobid, "RUN")
-    wait_for(lambda: (_row(cluster, jobid)["max_mem"] or 0) > 50 * 1024,
+    wait_for(lambda: (cluster.stored_job(jobid)["max_mem"] or 0) > 50 * 1024,
              timeout=20, what="a sample of the job's memory")
     r = cmd(cluster, "bmod", "-M", "20M", str(jobid))
     assert (r.rc, r.err) == (0, ""), r

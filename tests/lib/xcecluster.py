@@ -6,6 +6,7 @@ each by the PID this cluster recorded.
 """
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -213,6 +214,14 @@ class Cluster:
         r = self.run("bsub", *argv, **kw)
         assert r.rc == 0, r
         return int(r.out.split("<", 1)[1].split(">", 1)[0])
+
+    def stored_job(self, jobid):
+        """The job's row as the controller stored it, its spec decoded."""
+        from xce.store.reader import Reader
+        with Reader(self.spool / "store" / "xce.db") as reader:
+            row = reader.jobs("jobid=?", (jobid,))[0]
+        row["spec"] = json.loads(row["spec"] or "{}")
+        return row
 
     def stat(self, jobid):
         r = self.run("bjobs", "-noheader", "-w", str(jobid))
