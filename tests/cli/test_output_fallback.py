@@ -14,17 +14,19 @@ from pathlib import Path
 import pytest
 from xce.client.joblong_wrap import unwrap
 
-from tests.lib.realusers import real_users, user_names
+from tests.lib.realusers import user_names, users_fixture
 from tests.lib.xcecluster import shared_cluster, wait_for
 
 NAMES = user_names("of")
 FORBIDDEN = "/root/xce-output-fallback-test"
 
 
+users = users_fixture(NAMES[:1])
+
+
 @pytest.fixture(scope="module")
-def user():
-    with real_users(NAMES[:1]) as made:
-        yield made[0]
+def user(users):
+    return users[0]
 
 
 @pytest.fixture(scope="module")

@@ -8,29 +8,20 @@ import tempfile
 
 import pytest
 
-from tests.lib.realusers import real_users
-from tests.lib.xcecluster import BIN, Cluster, wait_for
+from tests.lib.realusers import users_fixture
+from tests.lib.xcecluster import BIN, Cluster, shared_cluster, wait_for
 
 NAMES = [f"xcu{os.getpid() % 100000}a", f"xcu{os.getpid() % 100000}b"]
 
 
-@pytest.fixture(scope="module")
-def users():
-    with real_users(NAMES) as made:
-        yield made
+users = users_fixture(NAMES)
 
 
 @pytest.fixture(scope="module")
 def shared(users):
     """A cluster every user can reach (pytest's tmp dirs are private)."""
-    root = tempfile.mkdtemp(prefix="xce-users-")
-    os.chmod(root, 0o755)
-    c = Cluster(root).start()
-    try:
+    with shared_cluster("xce-users-") as c:
         yield c
-    finally:
-        c.stop()
-        shutil.rmtree(root, ignore_errors=True)
 
 
 def _as(shared, user, *argv, **kw):

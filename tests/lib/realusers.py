@@ -3,6 +3,8 @@
     with real_users(["xcu1a", "xcu1b"]) as users:   # TestUser list
         ...
 
+or, for a whole test module, ``users = users_fixture(names)``.
+
 Skips the test when not root, or when the installed Python cannot be
 run by another user (fails instead under CI).  Tests using it must run
 under the machine-wide real-users lock (see tests/cluster/README.md).
@@ -41,6 +43,16 @@ def real_users(names):
         yield made
     finally:
         remove_users(names)
+
+
+def users_fixture(names):
+    """A module-scoped fixture: the TestUsers *names*, removed after the
+    module (``users = users_fixture(NAMES)`` in a test module)."""
+    @pytest.fixture(scope="module")
+    def users():
+        with real_users(names) as made:
+            yield made
+    return users
 
 
 def user_names(tag):

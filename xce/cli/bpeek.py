@@ -1,11 +1,10 @@
 """bpeek: show the output of an unfinished job so far."""
 
-import getpass
-
 import click
 
 from xce.cli.common import lsf_command, run
 from xce.client.info import open_state
+from xce.client.jobquery import current_user
 from xce.client.peek import peek
 from xce.store.reader import Reader
 
@@ -25,7 +24,7 @@ def cli(follow, queue, host, name, jobid):
                                "-q, -J or jobId are specified.")
     site, reader = open_state()
     reader.close()
-    return peek(lambda: Reader(site.store_path), getpass.getuser(), jobid,
+    return peek(lambda: Reader(site.store_path), current_user(), jobid,
                 queue, host, name, follow)
 
 

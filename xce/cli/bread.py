@@ -5,6 +5,7 @@ import click
 from xce.cli.common import Whole, lsf_command, run
 from xce.client import messages
 from xce.client.info import open_state
+from xce.client.jobquery import current_user
 
 
 @lsf_command(help="Show the messages posted to a job.")
@@ -19,7 +20,7 @@ def cli(msg_id, save_to, jobid):
     if save_to and msg_id is None:
         msg_id = 0
     with reader:
-        return messages.read(reader, jobid, msg_id, save_to)
+        return messages.read(reader, jobid, msg_id, save_to, current_user())
 
 
 def main(argv=None):

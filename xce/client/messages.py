@@ -9,6 +9,7 @@ import time
 
 from xce.errors import EXIT_FAILURE, XceError, text
 from xce.model import jobid as jobids
+from xce.model import permissions
 from xce.spool.client import call
 
 HEADER = "MSG_ID FROM       POST_TIME      MESSAGE                        " \
@@ -53,11 +54,16 @@ def rows(reader, jobid, idx, msg_id):
     return reader.db.execute(sql + " ORDER BY idx, msg_id", args).fetchall()
 
 
+def job_owners(reader, jobid, idx):
+    """The users who own the job (or the array's elements); empty: none."""
+    return {user for (user,) in reader.db.execute(
+        "SELECT DISTINCT user FROM jobs WHERE jobid=?" +
+        ("" if idx is None else " AND idx=?"),
+        (jobid,) if idx is None else (jobid, idx))}
+
+
 def job_exists(reader, jobid, idx):
-    return reader.db.execute(
-        "SELECT 1 FROM jobs WHERE jobid=?" + ("" if idx is None else
-                                             " AND idx=?"),
-        (jobid,) if idx is None else (jobid, idx)).fetchone() is not None
+    return bool(job_owners(reader, jobid, idx))
 
 
 def message_line(row):
@@ -67,11 +73,16 @@ def message_line(row):
     return f"{msg_id:<6} {user or '':<10.10} {stamp:<14} {message:<30} {flag}"
 
 
-def read(reader, word, msg_id, save_to):
-    """bread: the job's messages as LSF's table, or one attachment saved."""
+def read(reader, word, msg_id, save_to, me):
+    """bread: the job's messages as LSF's table, or one attachment saved
+    (the caller's own jobs only: xce.model.permissions)."""
     jobid, idx = parse_id(word)
-    if not job_exists(reader, jobid, idx):
+    owners = job_owners(reader, jobid, idx)
+    if not owners:
         raise XceError(f"Job <{word}>: {text('NO_JOB')}")
+    if save_to and not all(permissions.may("bread -a", me, owner)
+                           for owner in owners):
+        raise XceError(f"Job <{word}>: {text('PERMISSION')}")
     found = rows(reader, jobid, idx, msg_id)
     if not found:
         print(f"Job <{word}>: No message available", file=sys.stderr)

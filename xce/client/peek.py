@@ -13,15 +13,12 @@ import time
 
 from xce.errors import XceError
 from xce.model import jobid as jobids
+from xce.model import permissions
 from xce.model.arrayspec import name_matches
 from xce.model.jobid import show
 
 FOLLOW_POLL = 0.5
 _UNFINISHED = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP", "UNKWN", "ZOMBI")
-
-
-def _is_admin(user, meta):
-    return user == "root" or user in (meta.get("admins") or "").split()
 
 
 def find_job(reader, me, label=None, queue=None, host=None, name=None):
@@ -57,7 +54,8 @@ def _by_id(reader, me, label):
     if idx is None and job["idx"]:
         # An array's id names no one element: LSF wants "jobid[index]".
         raise XceError("bpeek: Cannot operate on job array")
-    if job["user"] != me and not _is_admin(me, reader.meta()):
+    admins = (reader.meta().get("admins") or "").split()
+    if not permissions.may("bpeek", me, job["user"], admins):
         raise XceError(f"Job <{label}>: User permission denied")
     return job
 

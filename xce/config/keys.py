@@ -57,7 +57,8 @@ _add("queue", ENFORCED, "PRIORITY UJOB_LIMIT HJOB_LIMIT QJOB_LIMIT "
 _add("queue", ENFORCED, "HOSTLIMIT_PER_JOB")
 _add("queue", ENFORCED, "USERS HOSTS", "list")
 _add("queue", ENFORCED, "DESCRIPTION", "text")
-_add("queue", ACCEPTED, "ADMINISTRATORS FAIRSHARE_QUEUES", "list")
+_add("queue", ENFORCED, "ADMINISTRATORS", "list")
+_add("queue", ACCEPTED, "FAIRSHARE_QUEUES", "list")
 _add("queue", ACCEPTED, "RES_REQ GPU_REQ", "text")
 _add("queue", ACCEPTED, "PRE_EXEC POST_EXEC HOST_PRE_EXEC HOST_POST_EXEC "
      "JOB_STARTER JOB_CONTROLS", "raw")

@@ -199,6 +199,17 @@ def _queue_users(cfg, q, value, node, check):
     q.users = None if "all" in names else names
 
 
+def _queue_admins(cfg, props, check):
+    """ADMINISTRATORS: users and user groups (expanded) who may act on
+    any job in the queue."""
+    members = _words(props.get("ADMINISTRATORS"))
+    try:
+        return hostnames.expand(members, cfg.user_groups) if members else []
+    except hostnames.PatternError as e:
+        check.error(props, "ADMINISTRATORS", str(e))
+        return []
+
+
 def _remote(cfg, name, launch, merged, check):
     """How the controller reaches a host's agent, and where its spool is.
 
@@ -233,6 +244,7 @@ def _queues(cfg, node, check):
         q.priority = _int(props, "PRIORITY", check) or 1
         q.description = " ".join(str(props.get("DESCRIPTION", "")).split())
         _queue_users(cfg, q, props.get("USERS"), props, check)
+        q.admins = _queue_admins(cfg, props, check)
         q.hosts = _queue_hosts(cfg, props.get("HOSTS"), props, check)
         for key in ("UJOB_LIMIT", "QJOB_LIMIT", "HJOB_LIMIT"):
             setattr(q, key.lower(), _int(props, key, check))

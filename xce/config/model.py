@@ -14,6 +14,8 @@ class QueueConf:
     description: str = ""
     users: list = None          # None: all users (but users_excluded)
     users_excluded: list = field(default_factory=list)
+    # ADMINISTRATORS: act on any job in this queue (xce.model.permissions)
+    admins: list = field(default_factory=list)
     hosts: list = None          # None: all hosts
     ujob_limit: int = None      # UJOB_LIMIT: slots per user
     qjob_limit: int = None      # QJOB_LIMIT: slots in the queue

@@ -31,7 +31,7 @@ def handle(ctl, user, doc, now):
     job = ctl.jobs.get((jobid, idx))
     if job is None or job["stat"] not in states.RUNNING:
         return {"ok": False, "error": f"Job <{label}>: Job is not running"}
-    if user != job["user"] and not ctl.is_admin(user):
+    if not ctl.may("blaunch", user, job):
         return {"ok": False, "error": f"Job <{label}>: User permission denied"}
     allocated = (job["exec_hosts"] or "").split()
     hosts = [str(h) for h in doc["hosts"]]

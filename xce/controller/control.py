@@ -9,6 +9,9 @@ from xce.model.arrayspec import name_matches
 # action -> the message LSF prints for a job it acted on
 DONE_TEXT = {"kill": "is being terminated", "signal": "is being signaled",
              "stop": "is being stopped", "resume": "is being resumed"}
+# action -> its command in the permission table (xce.model.permissions)
+COMMAND = {"kill": "bkill", "signal": "bkill", "stop": "bstop",
+           "resume": "bresume"}
 TERMINATING = {_signal.SIGKILL, _signal.SIGTERM, _signal.SIGINT}
 
 
@@ -65,7 +68,7 @@ def control(ctl, req_user, body, now):
     admin = ctl.is_admin(req_user)
     for label, job in targets:
         shown = label or ctl.label(job)
-        if job["user"] != req_user and not admin:
+        if not ctl.may(COMMAND[action], req_user, job):
             err = text("PERMISSION")
         elif job["stat"] in states.FINISHED:
             err = text("JOB_FINISHED")

@@ -24,7 +24,7 @@ def handle(ctl, user, doc, now):
     jobs = ctl.find_jobs(int(doc["jobid"]), doc.get("idx"))
     if not jobs:
         return {"ok": False, "code": "NO_JOB", "error": text("NO_JOB")}
-    if any(j["user"] != user for j in jobs) and not ctl.is_admin(user):
+    if not all(ctl.may("xce explain", user, j) for j in jobs):
         return {"ok": False, "code": "PERMISSION",
                 "error": text("PERMISSION")}
     keys = [(j["jobid"], j["idx"]) for j in jobs if j["stat"] == states.PEND]

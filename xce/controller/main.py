@@ -24,7 +24,7 @@ from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller.submit import Rejected, new_jobs, user_of
 from xce.errors import text
-from xce.model import states
+from xce.model import permissions, states
 from xce.model.jobid import show
 from xce.scheduler import core as scheduler
 from xce.model import fairshare
@@ -209,6 +209,12 @@ class Controller:
     def is_admin(self, user):
         return user == "root" or user in self.cfg.admins
 
+    def may(self, action, user, job):
+        """May *user* take *action* (xce.model.permissions) on *job*?"""
+        queue = self.cfg.queues.get(job.get("queue"))
+        return permissions.may(action, user, job["user"], self.cfg.admins,
+                               queue.admins if queue else ())
+
     def next_jobid(self):
         jobid = self._next_jobid
         self._next_jobid += 1
@@ -247,11 +253,11 @@ class Controller:
             [self.jobs[(jobid, idx)]] if (jobid, idx) in self.jobs else []
         if not found:
             cur = self.store.db.execute(
-                "SELECT jobid, idx, stat, user FROM jobs WHERE jobid=?" +
+                "SELECT jobid, idx, stat, user, queue FROM jobs WHERE jobid=?" +
                 ("" if idx is None else " AND idx=?"),
                 (jobid,) if idx is None else (jobid, idx))
-            found = [{"jobid": a, "idx": b, "stat": c, "user": d}
-                     for a, b, c, d in cur]
+            found = [{"jobid": a, "idx": b, "stat": c, "user": d, "queue": q}
+                     for a, b, c, d, q in cur]
         return found
 
     def send_signal(self, job, sig, reason):

@@ -25,7 +25,9 @@ def handle(ctl, user, doc, now):
     jobs = ctl.find_jobs(jobid, idx)
     if not jobs:
         return {"ok": False, "error": text("NO_JOB")}
-    if any(j["user"] != user for j in jobs) and not ctl.is_admin(user):
+    action = "bstatus -d" if doc.get("status") else \
+        "bpost -a" if doc.get("data") is not None else "bpost"
+    if not all(ctl.may(action, user, j) for j in jobs):
         return {"ok": False, "error": text("PERMISSION")}
     # bstatus -d: the status of a done or exited job cannot change.
     if doc.get("status") and any(j["stat"] in states.FINISHED for j in jobs):

@@ -40,23 +40,23 @@ def handle(ctl, user, body, now):
     return move(ctl, user, body)
 
 
-def _allowed(ctl, user, job):
-    """None if *user* may change *job*, else the error text."""
-    if job["user"] != user and not ctl.is_admin(user):
+def _allowed(ctl, user, job, action):
+    """None if *user* may take *action* on *job*, else the error text."""
+    if not ctl.may(action, user, job):
         return text("PERMISSION")
     if job["stat"] in states.FINISHED:
         return text("JOB_FINISHED")
     return None
 
 
-def _one_job(ctl, user, body):
+def _one_job(ctl, user, body, action):
     """(label, jobs, error) for a request naming exactly one job."""
     label, jobid, idx = body["ids"][0]
     jobs = ctl.find_jobs(jobid, idx)
     if not jobs:
         return label, [], text("NO_JOB")
     for job in jobs:
-        err = _allowed(ctl, user, job)
+        err = _allowed(ctl, user, job, action)
         if err:
             return label, [], err
     return label, jobs, None
@@ -64,7 +64,7 @@ def _one_job(ctl, user, body):
 
 # -- bmod ---------------------------------------------------------------------
 def bmod(ctl, user, body):
-    label, jobs, err = _one_job(ctl, user, body)
+    label, jobs, err = _one_job(ctl, user, body, "bmod")
     if err:
         return {"ok": False, "job": label, "error": err}
     if len(jobs) > 1 and ("queue" in (body.get("set") or {}) or
@@ -134,7 +134,7 @@ def switch(ctl, user, body):
     results = [{"job": label or "", "error": err} for label, err in errors]
     for label, job in targets:
         shown = label or ctl.label(job)
-        err, plain = _allowed(ctl, user, job), False
+        err, plain = _allowed(ctl, user, job, "bswitch"), False
         if err is None:
             err, plain = _switch_one(ctl, user, job, dest)
         # Queue refusals name the queue, not the job (LSF's printErrMsg).
@@ -179,7 +179,7 @@ def requeue(ctl, user, body):
 
 
 def _requeue_one(ctl, user, job, wanted, hold):
-    if job["user"] != user and not ctl.is_admin(user):
+    if not ctl.may("brequeue", user, job):
         return text("PERMISSION")
     stat = job["stat"]
     new = states.PSUSP if hold else states.PEND
@@ -231,7 +231,8 @@ def _full_row(ctl, job):
 
 # -- btop / bbot --------------------------------------------------------------
 def move(ctl, user, body):
-    label, jobs, err = _one_job(ctl, user, body)
+    action = "btop" if body.get("where", "top") == "top" else "bbot"
+    label, jobs, err = _one_job(ctl, user, body, action)
     if not err and len(jobs) != 1:
         err = text("ARRAY_INDEX")
     if not err and jobs[0]["stat"] not in states.PENDING:
@@ -245,8 +246,11 @@ def move(ctl, user, body):
                       if j["queue"] == job["queue"] and j is not job and
                       j["stat"] in states.PENDING),
                      key=lambda j: (j["seq"], j["idx"]))
-    # A user moves a job among their own jobs, an administrator among all.
-    mine = pending if ctl.is_admin(user) else \
+    # A user moves a job among their own jobs, an administrator (of the
+    # cluster or of this queue: who may move it without owning it) among
+    # all.
+    admin = ctl.may(action, user, dict(job, user=None))
+    mine = pending if admin else \
         [j for j in pending if j["user"] == job["user"]]
     position = min(asked, len(mine) + 1)
     seq = _new_seq([j["seq"] for j in pending],

@@ -1,0 +1,62 @@
+"""The one permission table (xce.model.permissions): its rules, and the
+PERMISSIONS section of xce.yaml(5) that prints it row for row."""
+
+from pathlib import Path
+
+import pytest
+
+from xce.model import permissions as perm
+
+PAGE = Path(__file__).resolve().parents[2] / "man" / "man5" / "xce.yaml.5"
+
+
+def roff_rows():
+    """The table as the man page's .TP entries."""
+    def esc(text):
+        return text.replace("\\", "\\\\").replace("-", "\\-")
+    return "".join(f'.TP\n.B "{esc(action)}"\n{esc(who)}: {esc(why)}.\n'
+                   for action, who, why in perm.table_rows())
+
+
+def test_the_man_page_prints_the_table_row_for_row():
+    text = PAGE.read_text()
+    section = text.split(".SH PERMISSIONS\n", 1)[1].split("\n.SH ", 1)[0]
+    assert roff_rows() in section
+
+
+def test_every_role_named_in_the_table_is_known():
+    known = {perm.OWNER, perm.QUEUE_ADMIN, perm.CLUSTER_ADMIN, perm.ANYONE}
+    for roles, _ in perm.TABLE.values():
+        assert set(roles) <= known and roles
+
+
+def test_the_owner_may_do_anything_to_their_job():
+    for action in perm.TABLE:
+        assert perm.may(action, "ann", "ann")
+
+
+def test_another_user_may_only_read():
+    for action in perm.TABLE:
+        allowed = perm.may(action, "bob", "ann")
+        assert allowed == (perm.ANYONE in perm.roles_of(action)), action
+
+
+def test_root_and_cluster_admins_may_control_any_job_but_not_attachments():
+    for admin, admins in (("root", ()), ("adm", ("adm",))):
+        assert perm.may("bkill", admin, "ann", admins)
+        assert perm.may("bpost", admin, "ann", admins)
+        assert not perm.may("bpost -a", admin, "ann", admins)
+        assert not perm.may("bread -a", admin, "ann", admins)
+
+
+def test_a_queue_admin_controls_jobs_of_that_queue_only():
+    assert perm.may("bkill", "qa", "ann", (), ("qa",))
+    assert perm.may("btop", "qa", "ann", (), ("qa",))
+    assert not perm.may("bkill", "qa", "ann", (), ("other",))
+    assert not perm.may("bpost", "qa", "ann", (), ("qa",))
+    assert not perm.may("bpeek", "qa", "ann", (), ("qa",))
+
+
+def test_an_unknown_action_is_an_error_not_a_refusal():
+    with pytest.raises(perm.UnknownAction):
+        perm.may("bfly", "ann", "ann")
