@@ -28,3 +28,16 @@ def test_small_numbers_are_read_without_following_a_link(tmp_path):
     assert procs.read_small_int(str(tmp_path / "link")) is None
     assert procs.read_small_int(str(tmp_path / "none")) is None
     assert procs.read_peak_file(str(tmp_path / "none")) == 0
+
+
+def test_a_fifo_where_a_number_is_read_neither_blocks_nor_counts(tmp_path):
+    """The job's user owns the directory of the job's files: a FIFO under
+    the exit status name must not hang the agent that reads it."""
+    os.mkfifo(tmp_path / "status")
+    assert procs.read_small_int(str(tmp_path / "status")) is None
+    writer = os.open(tmp_path / "status", os.O_RDWR)     # one with data
+    try:
+        os.write(writer, b"7\n")
+        assert procs.read_small_int(str(tmp_path / "status")) is None
+    finally:
+        os.close(writer)

@@ -524,13 +524,12 @@ def _finished_msg(key, result):
 
 
 def _read_int(path, strict=False):
-    try:
-        with open(path) as f:
-            return int(f.read().strip())
-    except (OSError, ValueError):
-        if strict:
-            raise
-        return None
+    """A number the wrapper wrote, as the job's user, into the user's own
+    directory: read without following a link or waiting on a FIFO."""
+    value = procs.read_small_int(path)
+    if value is None and strict:
+        raise ValueError(f"{path}: no number in a regular file")
+    return value
 
 
 # The files a job leaves beside its prefix, all removed once its exit is

@@ -6,6 +6,7 @@ per-process calls when many jobs run.
 """
 
 import os
+import stat
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
@@ -88,6 +89,8 @@ def read_small_int(path):
     except OSError:
         return None
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None     # a FIFO or device the user put there
         return int(os.read(fd, 64).split()[0])
     except (OSError, ValueError, IndexError):
         return None
