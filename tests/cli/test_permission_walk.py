@@ -10,6 +10,7 @@ permission denied").  Run under the real-users lock.
 
 import os
 import socket
+import sqlite3
 import tempfile
 from dataclasses import dataclass
 
@@ -239,3 +240,24 @@ def _kill(walk, jobid):
     walk.c.run("bkill", str(jobid))
     wait_for(lambda: walk.c.stat(jobid) in ("EXIT", "DONE", None),
              what=f"job {jobid} to end")
+
+
+def test_an_attached_file_is_kept_out_of_the_store_for_its_owner_alone(
+        shared, users):
+    owner, other = users
+    walk = Walk(shared, owner)
+    jobid = walk.job("posted", "normal")
+    db = sqlite3.connect(f"file:{shared.spool / 'store' / 'xce.db'}?mode=ro",
+                         uri=True)
+    try:
+        row = db.execute("SELECT attachment, data FROM job_messages WHERE "
+                         "jobid=? AND msg_id=0", (jobid,)).fetchone()
+    finally:
+        db.close()
+    assert row == (walk.attached, None)
+    kept = shared.spool / "attachments" / f"{jobid}.0.0"
+    st = os.stat(kept)
+    assert (st.st_uid, st.st_mode & 0o777) == (owner.uid, 0o600)
+    r = shared.run("cat", str(kept), user=other.name, cwd=other.home)
+    assert r.rc != 0 and "Permission denied" in r.err
+    _kill(walk, jobid)

@@ -16,11 +16,12 @@ from xce.client.jobquery import current_user
               "default 0) in this file.")
 @click.argument("jobid")
 def cli(msg_id, save_to, jobid):
-    _, reader = open_state()
+    site, reader = open_state()
     if save_to and msg_id is None:
         msg_id = 0
     with reader:
-        return messages.read(reader, jobid, msg_id, save_to, current_user())
+        return messages.read(reader, jobid, msg_id, save_to, current_user(),
+                             site.spool / "attachments")
 
 
 def main(argv=None):

@@ -4,6 +4,7 @@ bpost goes through the controller (``post`` request); bread reads the
 store's ``job_messages`` table directly, like the other query commands.
 """
 
+import os
 import sys
 import time
 
@@ -11,6 +12,7 @@ from xce.errors import EXIT_FAILURE, XceError, text
 from xce.model import jobid as jobids
 from xce.model import permissions
 from xce.spool.client import call
+from xce.spool.layout import attachment_name
 
 HEADER = "MSG_ID FROM       POST_TIME      MESSAGE                        " \
     "ATTACHMENT"
@@ -73,9 +75,10 @@ def message_line(row):
     return f"{msg_id:<6} {user or '':<10.10} {stamp:<14} {message:<30} {flag}"
 
 
-def read(reader, word, msg_id, save_to, me):
+def read(reader, word, msg_id, save_to, me, attachments=None):
     """bread: the job's messages as LSF's table, or one attachment saved
-    (the caller's own jobs only: xce.model.permissions)."""
+    (the caller's own jobs only: xce.model.permissions) from the
+    *attachments* folder of the spool."""
     jobid, idx = parse_id(word)
     owners = job_owners(reader, jobid, idx)
     if not owners:
@@ -88,7 +91,7 @@ def read(reader, word, msg_id, save_to, me):
         print(f"Job <{word}>: No message available", file=sys.stderr)
         return EXIT_FAILURE
     if save_to:
-        return _save(found[0], save_to)
+        return _save(found[0], save_to, attachments)
     by_job = {}
     for row in found:
         by_job.setdefault((row[0], row[1]), []).append(row)
@@ -99,12 +102,20 @@ def read(reader, word, msg_id, save_to, me):
     return 0
 
 
-def _save(row, path):
+def _save(row, path, attachments):
     if row[6] is None:
         raise XceError(f"Message <{row[2]}> has no attachment")
+    data = row[7]
+    if data is None:        # kept apart from the store (xce-spool(5))
+        name = attachment_name(row[0], row[1], row[2])
+        try:
+            with open(os.path.join(attachments, name), "rb") as f:
+                data = f.read().decode("utf-8", "replace")
+        except OSError as e:
+            raise XceError(f"Message <{row[2]}>: attachment: {e.strerror}")
     try:
         with open(path, "w") as f:
-            f.write(row[7] or "")
+            f.write(data)
     except OSError as e:
         raise XceError(f"{path}: {e.strerror}")
     print(f"Attachment of message <{row[2]}> saved in <{path}>.")

@@ -2,10 +2,17 @@
 
 A message lives in the store's ``job_messages`` table under its index; a new
 post to an index replaces the old one.  bread reads the table directly.
+An attached file is kept apart, in attachments/<jobid>.<idx>.<msg_id> of
+the spool, owned by the poster (who owns the job: xce.model.permissions)
+and readable by them alone, because every user may read the store.
 """
+
+import os
+import pwd
 
 from xce.errors import text
 from xce.model import states
+from xce.spool.layout import attachment_name
 
 KINDS = ("post",)
 MAX_INDEX = 127          # LSF's default MAX_JOB_MSG_NUM is 128 (0..127)
@@ -34,11 +41,46 @@ def handle(ctl, user, doc, now):
         return {"ok": False, "error": text("JOB_FINISHED")}
     # An array id without an index posts to every element, as LSF does.
     for job in jobs:
+        if data is not None:
+            # Written before the commit: a crash leaves a file that the
+            # replayed request writes again, never a row without its file.
+            _keep_attachment(ctl, job, msg_id, user, data)
         ctl.store.execute(
             "INSERT OR REPLACE INTO job_messages VALUES(?,?,?,?,?,?,?,?)",
             (job["jobid"], job["idx"], msg_id, user, now,
-             doc.get("text") or "", doc.get("attachment"), data))
+             doc.get("text") or "", doc.get("attachment"), None))
         ctl.store.event(now, "JOB_MSG", job["jobid"], job["idx"],
                         msg_id=msg_id, user=user, text=doc.get("text") or "",
                         size=len(data or ""))
     return {"ok": True}
+
+
+def _keep_attachment(ctl, job, msg_id, user, data):
+    """attachments/<name>, replaced atomically, 0600 and the user's."""
+    folder = ctl.cfg.spool / "attachments"
+    final = folder / attachment_name(job["jobid"], job["idx"], msg_id)
+    tmp = folder / (final.name + ".new")
+    try:
+        os.unlink(tmp)
+    except FileNotFoundError:
+        pass
+    # The folder is the controller's alone: no link or FIFO can be there.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                 0o600)
+    with os.fdopen(fd, "wb") as f:
+        if os.geteuid() == 0:
+            owner = _ids_of(user)
+            if owner:
+                os.fchown(fd, *owner)
+        f.write(data.encode("utf-8", "replace"))
+        f.flush()
+        os.fsync(fd)
+    os.replace(tmp, final)
+
+
+def _ids_of(user):
+    try:
+        pw = pwd.getpwnam(user)
+    except KeyError:        # no such account here: the file stays ours
+        return None
+    return pw.pw_uid, pw.pw_gid

@@ -13,8 +13,10 @@ Roles:
 
 Actions are enforced by the controller (the requester is the owner of the
 request's spool file); reads by the commands, which open the store
-read-only -- see READ_ONLY_IN_COMMANDS for what that can and cannot keep
-from a user.  man xce.yaml(5), PERMISSIONS, prints this table.
+read-only.  Every user may read the store file, so what a read must keep
+from other users is kept by file modes as well: attached files live apart,
+readable by their owner only, and bpeek opens output files with the
+caller's own rights.  xce.yaml(5), PERMISSIONS, prints this table.
 """
 
 OWNER = "owner"
@@ -56,12 +58,6 @@ TABLE = {
     "blaunch": ((OWNER, CLUSTER_ADMIN), "start tasks in a running job's "
                 "allocation"),
 }
-
-# Actions decided by the commands (from the store, which every user may
-# read); the others go to the controller, which decides.
-READ_ONLY_IN_COMMANDS = ("bread", "bread -a", "bstatus", "bpeek",
-                         "bjobs -l", "bhist -l", "bacct -l", "bjdepinfo")
-
 
 class UnknownAction(KeyError):
     pass

@@ -8,6 +8,7 @@
     spool/doorbell    UNIX datagram socket that wakes the controller
     spool/agents/H/   per-host agent state: socket, journal, job dirs
     spool/output/     job output when bsub had no -o (per-user files)
+    spool/attachments/  files attached with bpost -a, each its owner's (0600)
 """
 
 import re
@@ -17,12 +18,19 @@ VERSION = 1
 # of other users' requests stay unknown.  Only the controller writes
 # replies/, so a reply found there comes from it (see client.read_reply).
 SHARED_DIRS = {"tmp": 0o1733, "incoming": 0o1733, "output": 0o1777}
+# attachments/: the controller's, not listable; each file is readable by
+# its job's owner only (bread -a), unlike the store every user may read.
 PRIVATE_DIRS = {"replies": 0o711, "rejected": 0o700, "store": 0o755,
-                "agents": 0o711}
+                "agents": 0o711, "attachments": 0o711}
 DOORBELL = "doorbell"
 REQUEST_NAME = re.compile(r"^(\d{20}-\d+-[0-9a-f]{8})\.json$")
 MAX_REQUEST_BYTES = 64 * 1024 * 1024
 MAX_REPLY_BYTES = 64 * 1024 * 1024
+
+
+def attachment_name(jobid, idx, msg_id):
+    """The file under attachments/ of a job's message."""
+    return f"{int(jobid)}.{int(idx)}.{int(msg_id)}"
 
 
 def reply_socket_name(request_id):
