@@ -39,6 +39,10 @@ class Running:
         self.group = None if measured else pid
         self.start_time = msg.get("start_time") or time.time()
         self.reason = None          # exit reason once the agent kills it
+        # Killed as a stale copy of a job that runs again elsewhere (the
+        # controller's fence): its end writes no job report, which would
+        # land in the output file of the attempt that counts.
+        self.fenced = False
         self.max_mem = 0
         self.mem_sum = 0
         self.samples = 0
@@ -259,6 +263,7 @@ class JobTable:
         else:
             if msg.get("reason"):
                 job.reason = msg["reason"]
+            job.fenced = job.fenced or bool(msg.get("fence"))
             self._killpg(job, int(sig))
         return True
 
@@ -402,7 +407,7 @@ class JobTable:
             if moved:
                 result["output_fallback"] = moved
         self.journal.append("exit", key, result=result)
-        if job is not None:
+        if job is not None and not job.fenced:
             try:
                 self._append_report(job, result)
             except OSError as e:    # the report is owed, the agent more so

@@ -9,7 +9,9 @@ import json
 # 2: the controller may send "limits" (bmod -W/-M of a running job).
 # 3: it acknowledges each task_exit ("task_ack"); the hello lists running
 #    tasks and unacknowledged task exits.
-VERSION = 3
+# 4: the signal that kills a stale copy of a job carries "fence": true;
+#    the agent then appends no job report to the job's output file.
+VERSION = 4
 MAX_LINE = 64 * 1024 * 1024
 
 

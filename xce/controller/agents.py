@@ -2,14 +2,19 @@
 
 The local agent is started with posix_spawn in its own session, so it and
 its jobs outlive the controller; a restarted controller reattaches to it.
+A stopped or hung agent keeps its socket open: it is pinged, and its link
+dropped when it stops answering (heartbeat.py).
 """
 
 import logging
+import select
 import socket
 import sys
+import time
 
 from xce import daemon
 from xce.agent.protocol import LineReader, ProtocolError, encode
+from xce.controller import heartbeat
 
 log = logging.getLogger("xce.controller")
 
@@ -24,20 +29,25 @@ def link_for(host, spool, conf):
     if conf.launch in ("ssh", "none"):
         from xce.controller.sshlink import SSHLink
         return SSHLink(host, conf)
-    return AgentLink(host, spool, conf.launch)
+    return AgentLink(host, spool, conf)
 
 
 class AgentLink:
-    def __init__(self, host, spool, launch="local"):
+    def __init__(self, host, spool, conf):
         self.host = host
         self.dir = spool / "agents" / host
         self.spool = spool
-        self.launch = launch
+        self.launch = conf.launch
         self.sock = None
         self.reader = None
         self.next_try = 0.0
         self.launched_at = None
         self.out = []
+        self.reason = None          # why the agent was last given up on
+        self.beat = heartbeat.Heartbeat(0.0)
+        # Seconds a ping may go unanswered (the controller sets it from
+        # the configuration).
+        self.agent_timeout = heartbeat.timeout({}, conf)
 
     @property
     def connected(self):
@@ -49,13 +59,20 @@ class AgentLink:
             return False
         self.next_try = now + RETRY
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        # Not blocking: the backlog of a stopped agent fills up, and a
+        # blocking connect would then stall the controller.
+        s.setblocking(False)
         try:
             s.connect(str(self.dir / "agent.sock"))
         except OSError:
             s.close()
             self._maybe_launch(now)
             return False
+        # A send blocked this long means the agent did not read for the
+        # whole deadline: it is silent (sendall raises, the link is lost).
+        s.settimeout(self.agent_timeout)
         self.sock, self.reader = s, LineReader()
+        self.beat = heartbeat.Heartbeat(time.monotonic())
         self.launched_at = None
         log.info("connected to the agent on %s", self.host)
         return True
@@ -89,6 +106,8 @@ class AgentLink:
             data = b""
         if not data:
             return None
+        self.beat.heard()
+        self.reason = None
         try:
             return self.reader.feed(data)
         except ProtocolError as e:
@@ -99,6 +118,9 @@ class AgentLink:
         self.out.append(msg)
 
     def flush(self):
+        if self.sock is not None and not heartbeat.keep_alive(
+                self, time.monotonic(), _readable(self.sock)):
+            return False
         if not self.out or self.sock is None:
             return True
         data = b"".join(encode(m) for m in self.out)
@@ -109,3 +131,8 @@ class AgentLink:
         except OSError as e:
             log.warning("agent %s: send failed: %s", self.host, e)
             return False
+
+
+def _readable(sock):
+    """Bytes from the agent wait unread."""
+    return bool(select.select([sock], [], [], 0)[0])

@@ -180,4 +180,5 @@ def _fence(ctl, host, msg):
     ctl.links[host].queue({"op": "signal", "job": msg["job"],
                            "idx": msg.get("idx", 0),
                            "attempt": msg["attempt"],
-                           "signal": int(signal.SIGKILL), "reason": None})
+                           "signal": int(signal.SIGKILL), "reason": None,
+                           "fence": True})

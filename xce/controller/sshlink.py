@@ -11,6 +11,9 @@ Host keys are checked strictly (RejectPolicy) under the host's logical name
 while the socket goes to its address.  Every connect and channel has a
 timeout; TCP_USER_TIMEOUT plus keepalives make a dead peer end the
 transport, which closes the channel and wakes the controller's select.
+A hung sshd, host or agent still ACKs, so neither TCP nor paramiko notices
+it: the agent is pinged and the link dropped when it stops answering
+(heartbeat.py).
 
 Connecting runs in a thread so that an unreachable host never stalls the
 controller's loop; the loop only collects the result in ``try_connect``.
@@ -30,6 +33,7 @@ import time
 import paramiko
 
 from xce.agent.protocol import LineReader, ProtocolError, encode
+from xce.controller import heartbeat
 
 log = logging.getLogger("xce.controller")
 
@@ -38,10 +42,6 @@ RETRY_MAX = 5.0
 # An attempt that outlives this many timeouts is stuck (a hung sshd still
 # ACKs, so no TCP timeout fires): its connection is closed to free it.
 STUCK_FACTOR = 4
-# A hung sshd or host still ACKs, so neither TCP nor paramiko notices it:
-# the agent is pinged every ssh_timeout and the link dropped after this
-# many timeouts without a byte from it.
-SILENCE_FACTOR = 3
 
 
 class SSHLink:
@@ -62,8 +62,10 @@ class SSHLink:
         # unavail, while its agent does not).
         self.ssh_reached = False
         self._stale = None          # the last channel's selectable, closed later
-        self.pinged = 0.0           # monotonic time of the last ping
-        self.unanswered = None      # first ping sent since the agent spoke
+        self.beat = heartbeat.Heartbeat(0.0)
+        # Seconds a ping may go unanswered (the controller sets it from
+        # the configuration).
+        self.agent_timeout = heartbeat.timeout({}, conf)
 
     @property
     def connected(self):
@@ -101,7 +103,7 @@ class SSHLink:
         self.reader = LineReader()
         self.reason = None
         self.ssh_reached = True
-        self.pinged, self.unanswered = time.monotonic(), None
+        self.beat = heartbeat.Heartbeat(time.monotonic())
         log.info("attached to the agent on %s over SSH", self.host)
         return True
 
@@ -150,7 +152,7 @@ class SSHLink:
         if not data:
             return None
         self.backoff = RETRY_MIN        # the agent talks: the link is good
-        self.unanswered = None
+        self.beat.heard()
         try:
             return self.reader.feed(data)
         except ProtocolError as e:
@@ -161,7 +163,8 @@ class SSHLink:
         self.out.append(msg)
 
     def flush(self):
-        if self.chan is not None and not self._heartbeat(time.monotonic()):
+        if self.chan is not None and not heartbeat.keep_alive(
+                self, time.monotonic(), self.chan.recv_ready()):
             return False
         if not self.out or self.chan is None:
             return True
@@ -174,30 +177,6 @@ class SSHLink:
             log.warning("agent %s: send failed: %s", self.host,
                         _describe(e))
             return False
-
-    def _heartbeat(self, now):
-        """Ping when due; False when a ping went unanswered too long.
-
-        The clock runs from the first ping sent since the agent last spoke,
-        so a controller busy for a while (not reading, not pinging) never
-        mistakes its own delay for the agent's silence."""
-        timeout = self.conf.ssh_timeout
-        if self.chan.recv_ready():
-            self.unanswered = None      # it spoke; we just did not read yet
-        elif self.unanswered is not None and \
-                now - self.unanswered > SILENCE_FACTOR * timeout:
-            log.warning("agent %s: no answer for %.0f s", self.host,
-                        now - self.unanswered)
-            self.reason = (f"the agent did not answer for "
-                           f"{now - self.unanswered:.0f} s")
-            return False
-        if now - self.pinged >= timeout:
-            self.out.append({"op": "ping"})
-            self.pinged = now
-            if self.unanswered is None:
-                self.unanswered = now
-        return True
-
 
 class _Selectable:
     """A duplicate of the channel's event pipe: paramiko closes its pipe
