@@ -36,8 +36,10 @@ class Opt:
 
 class Parser:
     def __init__(self, prog, opts, args_metavar="", help_text="",
-                 stop_at_first_arg=False):
+                 stop_at_first_arg=False, refused=()):
         self.prog, self.opts = prog, opts
+        # LSF options refused as a whole, so that -Jd is never read as -J d.
+        self.refused = frozenset(refused)
         self.args_metavar, self.help_text = args_metavar, help_text
         self.stop_at_first_arg = stop_at_first_arg
         self.by_flag = {f: o for o in opts for f in o.flags}
@@ -62,6 +64,8 @@ class Parser:
         return values, args
 
     def _option(self, word, words, values):
+        if word in self.refused:
+            raise UsageError(f"{self.prog}: illegal option -- {word[1:]}")
         opt = self.by_flag.get(word)
         if opt is not None:
             self._take(opt, word, None, words, values)

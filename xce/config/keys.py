@@ -59,7 +59,9 @@ _add("queue", ENFORCED, "USERS HOSTS", "list")
 _add("queue", ENFORCED, "DESCRIPTION", "text")
 _add("queue", ENFORCED, "ADMINISTRATORS", "list")
 _add("queue", ACCEPTED, "FAIRSHARE_QUEUES", "list")
-_add("queue", ACCEPTED, "RES_REQ GPU_REQ", "text")
+# The queue's RES_REQ joins each job's -R (xce.yaml(5)).
+_add("queue", ENFORCED, "RES_REQ", "text")
+_add("queue", ACCEPTED, "GPU_REQ", "text")
 _add("queue", ACCEPTED, "PRE_EXEC POST_EXEC HOST_PRE_EXEC HOST_POST_EXEC "
      "JOB_STARTER JOB_CONTROLS", "raw")
 _add("queue", ACCEPTED, _LIMITS + " " + _LOAD)
@@ -71,9 +73,12 @@ _add("queue", ENFORCED, "FAIRSHARE")
 _add("queue", ENFORCED, "SLOT_RESERVE BACKFILL")
 # PREEMPTIVE/PREEMPTABLE: the scheduler suspends lower-priority jobs.
 _add("queue", ENFORCED, "PREEMPTION")
-_add("queue", ACCEPTED, "NICE EXCLUSIVE INTERACTIVE "
+# bsub -x is taken only by an EXCLUSIVE queue; RERUNNABLE: a job of a lost
+# host is requeued (bsub -r).
+_add("queue", ENFORCED, "EXCLUSIVE RERUNNABLE")
+_add("queue", ACCEPTED, "NICE INTERACTIVE "
      "NEW_JOB_SCHED_DELAY JOB_ACCEPT_INTERVAL DISPATCH_WINDOW RUN_WINDOW "
-     "PRE_POST_EXEC_USER REQUEUE_EXIT_VALUES RERUNNABLE "
+     "PRE_POST_EXEC_USER REQUEUE_EXIT_VALUES "
      "SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT MIG STOP_COND "
      "RESUME_COND TERMINATE_WHEN IGNORE_DEADLINE DEFAULT_HOST_SPEC "
      "ROUND_ROBIN_POLICY RUNTIME ESTIMATED_RUNTIME CHUNK_JOB_SIZE "
@@ -103,12 +108,18 @@ _add("host_group", NOT_CARRIED, "CONDENSE GROUP_ADMIN GROUP_SLOT MAX_SLOTS",
      why="xce host groups hold members only")
 
 # --- lsf.cluster Host columns (xce's own lower-case names) ----------------
-_add("cluster_host", ACCEPTED, "model type server")
-_add("cluster_host", ACCEPTED, "RESOURCES", "list")
+# select[type==...], select[model==...] and select[resource] see them; a
+# host with server 0 runs no jobs.
+_add("cluster_host", ENFORCED, "model type server")
+_add("cluster_host", ENFORCED, "RESOURCES", "list")
 _add("cluster_host", NOT_CARRIED, _LOAD,
      why="LIM busy threshold; xce has no LIM (use lsb.hosts thresholds)")
 _add("cluster_host", NOT_CARRIED, "REXPRI RUNWINDOW nd",
      why="LIM/RES setting with no xce equivalent")
+
+# --- lsf.cluster ClusterAdmins ---------------------------------------------
+# They may act on every job and run badmin (cluster.admins).
+_add("cluster", ENFORCED, "ADMINISTRATORS")
 
 # --- lsb.users --------------------------------------------------------------
 _add("user", ENFORCED, "MAX_JOBS")

@@ -55,17 +55,17 @@ def convert_cluster(mig, name, name_origin, cluster_file):
     if admins is not None:
         item = admins.items.get("ADMINISTRATORS") or admins.items.get(
             "MANAGER")
+    status = keys.lookup("cluster", "ADMINISTRATORS").status
     if item is not None:
         members = cells.split_list(item.value)
-        mig.set(("cluster", "admins"), members, item.origin, keys.ENFORCED)
-        mig.note(keys.ACCEPTED, item.origin,
-                 f"cluster admins = {' '.join(members)}")
+        mig.set(("cluster", "admins"), members, item.origin, status)
+        mig.note(status, item.origin, f"cluster admins = {' '.join(members)}")
         if cells.looks_like_placeholder(item.value):
             mig.warn(item.origin, f"Administrators = {item.value} looks "
                      "like an install-time placeholder; carried as written")
     else:
         mig.set(("cluster", "admins"), ["root"], None)
-        mig.note(keys.ACCEPTED, None, "cluster admins = root",
+        mig.note(status, None, "cluster admins = root",
                  "no ClusterAdmins found; xce's default")
     mig.set(("cluster", "spool"), "../spool", None)
     _drop_sections(mig, cluster_file, ("parameters", "remoteclusters"),
