@@ -7,13 +7,15 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # Skip the machine setup (apt packages) with SKIP_DEPS=1.
 SKIP_DEPS ?=
+# The cluster that run, stop and status act on (its xce.yaml).
+ENVDIR ?= etc
 
 .PHONY: run stop status test deps venv install bench clean
 
 run: install
-	$(VENV)/bin/xce start --envdir etc
+	$(VENV)/bin/xce start --envdir $(ENVDIR)
 	@echo
-	@echo "xce is running: one host, configuration etc/xce.yaml, spool in spool/."
+	@echo "xce is running: configuration $(ENVDIR)/xce.yaml."
 	@echo "Submit a job:"
 	@echo "  export PATH=\"$(CURDIR)/bin:\$$PATH\""
 	@echo "  bsub -o out.%J echo hello"
@@ -21,11 +23,15 @@ run: install
 	@echo "Stop it with: make stop"
 
 stop:
-	@if [ -x $(VENV)/bin/xce ]; then $(VENV)/bin/xce stop --envdir etc; \
+	@if [ -x $(VENV)/bin/xce ]; then $(VENV)/bin/xce stop --envdir $(ENVDIR); \
 	else echo "xce is not installed"; fi
 
+# xce status exits 1 when the controller is stopped (xce(1)); for make
+# that is an answer, not a failure.
 status: install
-	$(VENV)/bin/xce status --envdir etc
+	@$(VENV)/bin/xce status --envdir $(ENVDIR); rc=$$?; \
+	if [ $$rc = 1 ]; then echo "xce is not running (start it with: make run)"; \
+	elif [ $$rc != 0 ]; then exit $$rc; fi
 
 $(PY):
 	$(PYTHON) -m venv $(VENV) || { \
