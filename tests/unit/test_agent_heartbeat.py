@@ -36,6 +36,7 @@ def test_the_deadline_is_the_parameter_else_three_ssh_timeouts():
     host = HostConf(name="h", ssh_timeout=5.0)
     assert heartbeat.timeout({}, host) == 15.0
     assert heartbeat.timeout({"XCE_AGENT_TIMEOUT": "4"}, host) == 4.0
+    assert heartbeat.timeout({"XCE_AGENT_TIMEOUT": "-"}, host) == 15.0
 
 
 def test_keep_alive_queues_pings_and_keeps_the_reason_of_a_silent_agent():

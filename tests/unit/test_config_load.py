@@ -117,13 +117,3 @@ def test_whole_number_keys_take_integers_and_their_text(tmp_path):
                 "    QJOB_LIMIT: '12'\n")
     q = cfg.queues["normal"]
     assert (q.ujob_limit, q.qjob_limit) == (4, 12)
-
-
-@pytest.mark.parametrize("value, shown", [("0", "0"), ("true", "True"),
-                                          ("soon", "'soon'")])
-def test_agent_timeout_must_be_seconds_above_0(tmp_path, value, shown):
-    with pytest.raises(ConfigError) as e:
-        _load(tmp_path, f"  XCE_AGENT_TIMEOUT: {value}\n"
-              "queues:\n  normal: {PRIORITY: 1}\n")
-    assert e.value.errors == [f"{tmp_path / 'xce.yaml'}:5: XCE_AGENT_TIMEOUT: "
-                              f"{shown} is not a number of seconds above 0"]

@@ -96,7 +96,6 @@ def load(envdir):
     _hosts(cfg, raw.get("hosts") or {}, check)
     _groups(cfg, raw, check)
     _queues(cfg, raw.get("queues") or {}, check)
-    _seconds(raw.get("parameters") or {}, "XCE_AGENT_TIMEOUT", check)
     limitcheck.check(cfg, raw, check)
     logcheck.check(raw, check)
     ranges.check(raw, check)
@@ -342,20 +341,6 @@ def _positive(node, key, check):
         check.error(node, key, f"{value!r} is not a whole number above 0")
         return None
     return int(text)
-
-
-def _seconds(node, key, check):
-    """A number of seconds above 0 when the key is set (yes is refused)."""
-    value = node.get(key)
-    if value is None:
-        return
-    try:
-        ok = not isinstance(value, bool) and float(value) > 0
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        check.error(node, key, f"{value!r} is not a number of seconds "
-                    "above 0")
 
 
 def _float(node, key, check):

@@ -24,9 +24,9 @@ SILENT = "silent"
 
 def timeout(params, host_conf):
     """The deadline for HOST_CONF's agent, in seconds.  The configuration
-    loader has checked that the parameter, when set, is a positive number."""
+    loader has checked the parameter's range (config/ranges.py)."""
     value = params.get(PARAM)
-    if value is None or isinstance(value, bool):
+    if value is None or str(value).strip() in ("", "-"):
         return PINGS_PER_TIMEOUT * host_conf.ssh_timeout
     return float(value)
 
