@@ -22,6 +22,14 @@ RETRY = 0.2             # seconds between connection attempts
 LAUNCH_GRACE = 5.0      # how long a launched agent may take to listen
 
 
+def keep_link(links, host, cfg, conf):
+    """The link to HOST in LINKS, made when it has none, with the ping
+    deadline of configuration CFG (a reconfig may change it)."""
+    if host not in links:
+        links[host] = link_for(host, cfg.spool, conf)
+    links[host].agent_timeout = heartbeat.timeout(cfg.params, conf)
+
+
 def link_for(host, spool, conf):
     """The link to HOST's agent: over SSH for launch ssh or none (the agent
     lives on another host, or is kept there by systemd), else the local

@@ -18,8 +18,8 @@ from xce.config import restart as config_restart
 from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
 from xce.controller import preemption, reconcile, reserve
-from xce.controller import blaunch, explain, heartbeat, hostloss, messages
-from xce.controller import modify, spoolspace
+from xce.controller import blaunch, explain, hostloss, messages, modify
+from xce.controller import spoolspace
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller.submit import Rejected, new_jobs, user_of
@@ -148,9 +148,7 @@ class Controller:
                                        bool((saved_h or {}).get(name))),
                 "max_slots": 0}
             self._update_slots(name)
-            if name not in self.links:
-                self.links[name] = agents.link_for(name, cfg.spool, hc)
-            self.links[name].agent_timeout = heartbeat.timeout(cfg.params, hc)
+            agents.keep_link(self.links, name, cfg, hc)
         self.store.execute("DELETE FROM queues")
         self.store.execute("DELETE FROM params")
         for seq, name in enumerate(cfg.queues):
