@@ -2,9 +2,10 @@
 
 import pytest
 
-from xce.config.lsf import cells, files, hostnames, lexer, sections, units
+from xce.config.lsf import cells, files, hostnames, lexer, sections
 from xce.config.lsf.diag import Diagnostics
 from xce.config.lsf.yamlout import dump, scalar
+from xce.lang import units
 
 
 def write(tmp_path, name, text):

@@ -5,7 +5,7 @@ import re
 import shlex
 import socket
 
-from xce.config import units
+from xce.lang import units
 from xce.errors import XceError
 from xce.model import numbers
 

@@ -3,7 +3,8 @@ read: ``limits:`` (lsb.resources Limit sections), ``users:`` MAX_JOBS,
 queue FAIRSHARE and PREEMPTION.  Errors name file, line and key through
 the loader's checker; nothing here changes the configuration."""
 
-from xce.config import keys, units
+from xce.config import keys
+from xce.lang import units
 
 _COUNTS = ("SLOTS", "JOBS")
 

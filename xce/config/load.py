@@ -8,9 +8,10 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from xce.config import keys, limitcheck, logcheck, ranges, units
+from xce.config import keys, limitcheck, logcheck, ranges
 from xce.config.lsf import hostnames
 from xce.config.model import Config, HostConf, QueueConf
+from xce.lang import units
 
 CONFIG_FILE = "xce.yaml"
 SECTIONS = ("cluster", "parameters", "hosts", "host_groups", "queues",
@@ -93,6 +94,7 @@ def load(envdir):
     cfg = Config(path=path, raw=raw)
     _cluster(cfg, raw.get("cluster") or {}, check, path.parent)
     cfg.params = {str(k): v for k, v in (raw.get("parameters") or {}).items()}
+    _unit_for_limits(cfg, raw, check)
     _hosts(cfg, raw.get("hosts") or {}, check)
     _groups(cfg, raw, check)
     _queues(cfg, raw.get("queues") or {}, check)
@@ -299,15 +301,29 @@ class _Quiet:
         pass
 
 
+def _unit_for_limits(cfg, raw, check):
+    """LSF_UNIT_FOR_LIMITS: one of LSF's units (KB when unset)."""
+    value = cfg.params.get("LSF_UNIT_FOR_LIMITS")
+    if value is not None:
+        try:
+            units.normal_unit(value)
+        except ValueError as e:
+            check.error(raw["parameters"], "LSF_UNIT_FOR_LIMITS", str(e))
+
+
 def _limit(node, key, convert, check):
     """A ``[default] maximum`` limit; both above 0, the default not
-    above the maximum (LSF: "must be positive integers")."""
+    above the maximum (LSF: "must be positive integers").  Absent, empty
+    or ``-``: no limit."""
+    value = node.get(key)
+    if value is None or str(value).strip() in ("", "-"):
+        return None
     try:
-        pair = units.limit_pair(node.get(key), convert)
+        pair = tuple(units.limit_pair(value, convert))
     except ValueError as e:
         check.error(node, key, str(e))
         return None
-    if pair is not None and (min(pair) <= 0 or pair[0] > pair[1]):
+    if min(pair) <= 0 or pair[0] > pair[1]:
         check.error(node, key, f"{node.get(key)}: must be one or two values "
                     "above 0, the default not above the maximum")
         return None

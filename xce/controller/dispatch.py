@@ -4,15 +4,14 @@ decision to the agent's start message."""
 import json
 
 from xce.controller import asked, jobreq, limitconf, reserve
-from xce.model import states
+from xce.lang import depend, units
+from xce.lang.resreq.common import LOAD_INDICES
+from xce.model import fairshare, states
 from xce.model.jobid import show
-from xce.lang import depend
-from xce.model import fairshare
 from xce.scheduler import exclusive, rusage_held
 from xce.scheduler.core import HostView, PendingJob, QueueView
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.limits import Limits
-from xce.lang.resreq.common import LOAD_INDICES
 
 
 def snapshot(ctl):
@@ -194,7 +193,7 @@ def _depend_state(ctl, job):
 def _host_view(ctl, name, unit):
     h = ctl.hosts[name]
     hc, facts = h["conf"], h["facts"]
-    maxmem = jobreq.kb_to_unit(hc.maxmem or facts.get("maxmem"), unit)
+    maxmem = units.kb_in_unit(hc.maxmem or facts.get("maxmem"), unit)
     res = {"hname": name, "server": True,
            "type": hc.type or facts.get("type") or "",
            "model": hc.model or facts.get("model") or "",
@@ -205,7 +204,7 @@ def _host_view(ctl, name, unit):
     if maxmem is not None:
         res["maxmem"] = res["mem"] = maxmem
     for index in ("swp", "tmp"):    # what rusage[swp/tmp] reserves from
-        total = jobreq.kb_to_unit(facts.get("max" + index), unit)
+        total = units.kb_in_unit(facts.get("max" + index), unit)
         if total is not None:
             res["max" + index] = res[index] = total
     # The load indices the agent last reported (a new view each pass, so

@@ -8,7 +8,7 @@ a pass).  `-w` expressions likewise.
 """
 
 from xce.lang import depend, resreq
-from xce.lang.resreq.common import BUILTIN_CONSUMABLE, unit_power
+from xce.lang.resreq.common import BUILTIN_CONSUMABLE
 
 _RESREQ = {}            # (job strings, queue string, unit) -> ResReq
 _SELECT = {}            # (queue string, unit) -> Select or None
@@ -22,14 +22,6 @@ class BadRequirement(ValueError):
 
 def unit(cfg):
     return str(cfg.params.get("LSF_UNIT_FOR_LIMITS", "KB"))
-
-
-def kb_to_unit(kb, unit_name):
-    """A KB amount in LSF_UNIT_FOR_LIMITS (host facts are in KB)."""
-    if kb is None:
-        return None
-    power = unit_power(unit_name) or 1
-    return kb / (1024.0 ** (power - 1))
 
 
 def _remember(table, key, value):

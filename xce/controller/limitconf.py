@@ -8,7 +8,7 @@ kept on it; what running jobs use is charged per snapshot by dispatch.
 
 import logging
 
-from xce.config import units
+from xce.lang import units
 from xce.config.lsf import hostnames
 from xce.model import fairshare
 from xce.scheduler.limits import (R_UGROUP_LIMIT, R_USER_LIMIT, Consumer,

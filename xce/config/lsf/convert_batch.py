@@ -4,8 +4,8 @@ lsb.modules -> xce.yaml ``parameters``, ``queues``, ``users``,
 """
 
 from xce.config import keys, ranges
-from xce.config.lsf import cells, hostnames, units
-from xce.lang import preempt
+from xce.config.lsf import cells, hostnames
+from xce.lang import preempt, units
 
 # Old spelling seen in OpenLava's own stock lsb.resources (reference §14.13).
 _LIMIT_ALIASES = {"PER_PROJECTS": "PER_PROJECT"}
@@ -198,7 +198,11 @@ def value_problem(scope, name, value):
     try:
         if name in _TIME_LIMITS:
             for word in units.limit_pair(value):
-                units.limit_minutes(word)
+                _, host = units.limit_minutes(word)
+                if host is not None and name == "RUNLIMIT":
+                    # xce runs limits unnormalised; its loader refuses it.
+                    raise ValueError(f"{word}: a normalising host or model "
+                                     "is not supported by xce")
         elif name in _SIZE_LIMITS:
             for word in units.limit_pair(value):
                 units.size_bytes(word)

@@ -5,9 +5,10 @@ Fills ``cluster``, the lsf.conf part of ``parameters``, ``hosts``,
 """
 
 from xce.config import keys
-from xce.config.lsf import cells, hostnames, units
+from xce.config.lsf import cells, hostnames
 from xce.config.lsf.convert_batch import carry_checked
 from xce.config.lsf.diag import Origin
+from xce.lang import units
 
 # The xce name of each lsf.cluster Host column carried.
 _CLUSTER_HOST_NAMES = {"model": "model", "type": "type", "server": "server",

@@ -1,8 +1,12 @@
 """Shared vocabulary of the resource requirement language.
 
 Pure and stdlib-only: the error type, the built-in resource names and the
-memory unit conversion used by both the select and the rusage parsers.
+memory unit conversion (xce.lang.units) used by both the select and the
+rusage parsers.
 """
+
+from xce.lang import units
+from xce.lang.units import unit_power
 
 SYNTAX_MESSAGE = "Bad resource requirement syntax"
 
@@ -32,7 +36,6 @@ MEMORY_RESOURCES = frozenset({"mem", "swp", "tmp"})
 # Resources a job can reserve without site configuration.
 BUILTIN_CONSUMABLE = frozenset({"mem", "swp", "tmp", "slots"})
 
-_UNIT_POWERS = {"K": 1, "M": 2, "G": 3, "T": 4, "P": 5, "E": 6, "Z": 7}
 
 
 class ResReqError(ValueError):
@@ -55,27 +58,12 @@ def canonical_name(name):
     return ALIASES.get(name, name)
 
 
-def unit_power(unit):
-    """Power of 1024 above bytes/1024 for a unit such as `MB`, `g`, `KB`.
-
-    Returns None for a string that is not a unit.
-    """
-    text = unit.strip().upper()
-    if text.endswith("B") and len(text) == 2:
-        text = text[0]
-    return _UNIT_POWERS.get(text)
-
-
 def convert_units(value, suffix, unit_for_limits):
-    """Express `value` `suffix` (e.g. 4096, "MB") in `unit_for_limits`."""
-    have = unit_power(suffix)
-    want = unit_power(unit_for_limits)
-    if have is None:
+    """Express `value` `suffix` (e.g. 4096, "MB") in `unit_for_limits`;
+    a suffix that is not a memory unit is a syntax error."""
+    if unit_power(suffix) is None:
         raise ResReqError()
-    if want is None:
-        raise ValueError("bad LSF_UNIT_FOR_LIMITS unit: %r" % unit_for_limits)
-    result = value * (1024.0 ** (have - want))
-    return int(result) if float(result).is_integer() else result
+    return units.in_unit(value, suffix, unit_for_limits)
 
 
 def format_number(value):
