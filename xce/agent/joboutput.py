@@ -8,8 +8,7 @@ rights, so the agent reads them as untrusted: never through a link, never
 blocking on a FIFO, a bounded number of bytes, printable text only.
 """
 
-import os
-import stat
+from xce.agent.procs import read_user_file
 
 # Suffixes of the wrapper's notes, by the stream they are about.
 OPEN_ERRORS = (".oerr", ".eerr")
@@ -22,18 +21,7 @@ MAX_FIELD = 4096
 def read_user_note(path, limit=MAX_NOTE_BYTES):
     """The text of a small regular file the user may have tampered with;
     '' when it is missing, not a regular file, or unreadable."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return ""
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return ""
-        return os.read(fd, limit).decode("utf-8", "replace")
-    except OSError:
-        return ""
-    finally:
-        os.close(fd)
+    return read_user_file(path, limit).decode("utf-8", "replace")
 
 
 def _printable(text):

@@ -81,21 +81,31 @@ def own_peak_kb():
     return 0
 
 
-def read_small_int(path):
-    """The number in a small file a job's or task's wrapper wrote as the
-    job's user, or None.  Opened without following a link."""
+def read_user_file(path, limit):
+    """Up to *limit* bytes of a small file written with a job's user's
+    rights, b'' when it is missing or not a regular file.  Never follows
+    a link, never blocks on a FIFO the user put there."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
-        return None
+        return b""
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None     # a FIFO or device the user put there
-        return int(os.read(fd, 64).split()[0])
-    except (OSError, ValueError, IndexError):
-        return None
+            return b""
+        return os.read(fd, limit)
+    except OSError:
+        return b""
     finally:
         os.close(fd)
+
+
+def read_small_int(path):
+    """The number in a small file a job's or task's wrapper wrote as the
+    job's user, or None."""
+    try:
+        return int(read_user_file(path, 64).split()[0])
+    except (ValueError, IndexError):
+        return None
 
 
 def read_peak_file(path):
