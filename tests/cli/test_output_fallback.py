@@ -111,3 +111,18 @@ def test_output_files_the_user_can_open_say_nothing_of_a_fallback(
     assert not _fallback_file(shared, user, jobid).exists()
     for cmd in ("bjobs", "bhist"):
         assert "could not be opened" not in _long(shared, user, cmd, jobid)
+
+
+def test_bpeek_shows_output_that_went_to_the_fallback_file(shared, user):
+    jobid = _submit(shared, user, "-o", FORBIDDEN + ".peek",
+                    "echo early; sleep 60")
+    shared.wait_stat(jobid, "RUN")
+    fallback = _fallback_file(shared, user, jobid)
+    wait_for(lambda: fallback.exists() and fallback.read_text() == "early\n",
+             what="output in the fallback file")
+    r = shared.run("bpeek", str(jobid), user=user.name, cwd=user.home)
+    assert (r.rc, r.out, r.err) == \
+        (0, "<< output from stdout >>\nearly\n", ""), r
+    r = shared.run("bkill", str(jobid), user=user.name, cwd=user.home)
+    assert r.rc == 0, r
+    shared.wait_stat(jobid, "EXIT")

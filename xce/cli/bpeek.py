@@ -25,7 +25,7 @@ def cli(follow, queue, host, name, jobid):
     site, reader = open_state()
     reader.close()
     return peek(lambda: Reader(site.store_path), current_user(), jobid,
-                queue, host, name, follow)
+                queue, host, name, follow, site.spool / "output")
 
 
 def main(argv=None):

@@ -112,11 +112,17 @@ def _copy(path, offset):
 
 
 def peek(reader_factory, me, label=None, queue=None, host=None, name=None,
-         follow=False):
+         follow=False, output_dir=None):
+    """*output_dir*: the spool's output/, where a job's output goes when
+    its -o/-e file cannot be opened by its user (bsub(1))."""
     with reader_factory() as reader:
         job = find_job(reader, me, label, queue, host, name)
     check_state(job)
     out, err = output_files(job)
+    if output_dir is not None:
+        fallback = _fallback_file(output_dir, job)
+        out, err = (_or_fallback(out, fallback), _or_fallback(err, fallback))
+        err = None if err == out else err
     offsets = {}
     if out:
         print("<< output from stdout >>", flush=True)
@@ -127,6 +133,21 @@ def peek(reader_factory, me, label=None, queue=None, host=None, name=None,
     if follow:
         _follow(reader_factory, job, offsets)
     return 0
+
+
+def _fallback_file(output_dir, job):
+    """Where the agent sends output whose file the user cannot open."""
+    label = f"{job['jobid']}.{job['idx']}" if job["idx"] else \
+        str(job["jobid"])
+    return os.path.join(output_dir, job["user"], f"{label}.out")
+
+
+def _or_fallback(path, fallback):
+    """*path*, unless the caller cannot read it and the fallback file
+    exists: the job's output went there instead."""
+    if path and not os.access(path, os.R_OK) and os.path.exists(fallback):
+        return fallback
+    return path
 
 
 def _follow(reader_factory, job, offsets):
