@@ -31,11 +31,14 @@ class FakeController:
 
     cfg: the configuration (an empty one unless given); jobs: job rows,
     kept by (jobid, idx); hosts: host name -> runtime record; state: any
-    other attribute a part reads (view_epoch, started_keys, ...).  Nothing
-    has changed yet (dirty is False) and the clock stands at `now`."""
+    other attribute a part reads (view_epoch, links, ...).  Each part's
+    own state (passes, reservations, preempted, usage, lost_hosts) is
+    built as the controller builds it.  Nothing has changed yet (dirty is
+    False) and the clock stands at `now`."""
 
     is_admin = Controller.is_admin
     label = Controller.label
+    declare_parts = Controller.declare_parts
 
     def __init__(self, cfg=None, jobs=(), hosts=None, now=0.0, **state):
         self.cfg = cfg if cfg is not None else Config(path=None)
@@ -43,14 +46,15 @@ class FakeController:
         for job in jobs:
             self.add(job)
         self.hosts = dict(hosts or {})
-        self.excl_hosts = set()
         self.links = {}
+        self.agents_down = set()
         self.store = FakeStore()
         self.events = []        # (kind, jobid, data) as emitted
         self.dirty = False
         self.load_changed = False
         self.view_epoch = 0
         self.now = now
+        self.declare_parts()
         self.__dict__.update(state)
 
     def add(self, job):

@@ -52,4 +52,4 @@ def test_parts_of_jobs_that_ended_without_a_report_are_swept():
     live = ctl.jobs[(0, 0)]
     ctl.jobs = {(0, 0): live}           # the others were removed (bkill -r)
     jobusage.report(ctl, dict(_running(), jobid=10 ** 6), "h2", 1.0, 1)
-    assert set(ctl._usage_parts) == {(0, 0), (10 ** 6, 0)}
+    assert set(ctl.usage.parts) == {(0, 0), (10 ** 6, 0)}

@@ -46,13 +46,14 @@ def test_a_load_report_reaches_the_next_host_view_only():
 
 
 def test_a_load_report_asks_for_a_pass_at_most_every_few_seconds():
-    ctl = FakeController(load_changed=True, pending_views={(1, 0): None},
-                         now=100.0, pass_at=100.0 - main.LOAD_PASS_EVERY)
+    ctl = FakeController(load_changed=True, now=100.0,
+                         pass_at=100.0 - main.LOAD_PASS_EVERY)
+    ctl.passes.views = {(1, 0): None}
     due = main.Controller._load_due
     assert due(ctl)
     ctl.pass_at = 99.0
     assert not due(ctl)                 # a pass just ran
-    ctl.pass_at, ctl.pending_views = 0.0, {}
+    ctl.pass_at, ctl.passes.views = 0.0, {}
     assert not due(ctl)                 # nothing waits
-    ctl.pending_views, ctl.load_changed = {(1, 0): None}, False
+    ctl.passes.views, ctl.load_changed = {(1, 0): None}, False
     assert not due(ctl)                 # nothing new

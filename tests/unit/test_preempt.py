@@ -278,8 +278,8 @@ def test_controller_view_resumes_its_own_jobs_whatever_the_policy(tmp_path):
     # there to resume; a job a user stopped since is not.
     ctl = FakeController(cfg, [_row(1, LOW, "SSUSP", held),
                                _row(2, LOW, "RUN"), _row(3, HIGH, "USUSP")])
-    ctl._preempted = {(1, 0), (3, 0)}
+    ctl.preempted.held = {(1, 0), (3, 0)}
     pre = preemption.view(ctl)
     assert [(r.key, r.preempted) for r in pre.running] == [((1, 0), True)]
-    assert ctl._preempted == {(1, 0)}
+    assert ctl.preempted.held == {(1, 0)}
     assert preemption.waiting(pre)

@@ -43,8 +43,8 @@ def test_context_carries_running_ends_and_live_starts():
             (2, 0): _job(2, "SSUSP", exec_hosts="b", start_time=200.0),
             (3, 0): _job(3, "PEND"), (4, 0): _job(4, "DONE", exec_hosts="a")}
     ctl = _ctl(jobs=jobs)
-    ctl.reserve_since = {(3, 0): 900.0, (9, 0): 1.0}   # job 9 is gone
-    ctl.started_keys = {(1, 0), (2, 0), (4, 0), (8, 0)}  # as snapshot keeps
+    ctl.reservations.since = {(3, 0): 900.0, (9, 0): 1.0}   # job 9 is gone
+    ctl.passes.started = {(1, 0), (2, 0), (4, 0), (8, 0)}  # as snapshot keeps
     ctx = reserve.context(ctl, [QueueView("resv", 30, reserve_time=30)])
     assert ctx.now == 1000.0
     assert ctx.ends == {"a": [(700.0, 2)], "b": [(700.0, 1), (None, 1)]}
@@ -56,8 +56,8 @@ def test_record_sets_the_next_expiry_and_publishes_once():
     out = Decisions(reserved={(3, 0): (990.0, {"a": 2}, 1600.0),
                               (5, 0): (950.0, {}, None)})
     reserve.record(ctl, out)
-    assert ctl.reserve_since == {(3, 0): 990.0, (5, 0): 950.0}
-    assert ctl.reserve_deadline == 980.0            # 950 + 3 x 10
+    assert ctl.reservations.since == {(3, 0): 990.0, (5, 0): 950.0}
+    assert ctl.reservations.deadline == 980.0            # 950 + 3 x 10
     assert not ctl.dirty
     key, text = ctl.store.meta[-1]
     assert key == "reservations"
@@ -83,6 +83,6 @@ def test_a_reserving_job_that_leaves_pend_asks_for_a_pass():
 def test_expired_reservations_ask_for_another_pass_and_clear():
     ctl = _ctl(jobs={(3, 0): _job(3, "PEND")})
     reserve.record(ctl, Decisions(expired=[(3, 0)]))
-    assert ctl.dirty and ctl.reserve_since == {}
-    assert ctl.reserve_deadline is None and not reserve.due(ctl)
+    assert ctl.dirty and ctl.reservations.since == {}
+    assert ctl.reservations.deadline is None and not reserve.due(ctl)
     assert ctl.store.meta == [("reservations", "[]")]

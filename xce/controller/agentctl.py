@@ -35,7 +35,7 @@ def load(ctl):
 
 
 def held(ctl, name):
-    return name in getattr(ctl, "agents_down", ())
+    return name in ctl.agents_down
 
 
 def restarting(ctl, name, now):

@@ -2,6 +2,7 @@
 decision to the agent's start message."""
 
 import json
+from dataclasses import dataclass, field
 
 from xce.controller import asked, jobreq, limitconf, reserve
 from xce.lang import depend, units
@@ -12,6 +13,25 @@ from xce.scheduler import exclusive, rusage_held
 from xce.scheduler.core import HostView, PendingJob, QueueView
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.limits import Limits
+
+
+@dataclass
+class PassState:
+    """What dispatch keeps from one scheduling pass to the next (the
+    controller's ``passes``), so that a pass costs what changed, not what
+    waits (see _update_views)."""
+    # The scheduler's view of each pending job, by key, reused across
+    # passes; an event on the job drops its view (Controller.emit).
+    views: dict = field(default_factory=dict)
+    # What the views were built against: (view_epoch, per-task rusage).
+    epoch: tuple = None
+    order: PendingOrder = None      # the pending jobs in order
+    started: set = field(default_factory=set)   # unfinished, started
+    dependent: set = field(default_factory=set)  # pending with a -w
+    changed: set = field(default_factory=set)   # an event since the pass
+    # Hosts running an exclusive job: closed_Excl (see host_status).
+    excl_hosts: set = field(default_factory=set)
+    limit_usage: str = None     # what blimits was last given (meta)
 
 
 def snapshot(ctl):
@@ -27,9 +47,9 @@ def snapshot(ctl):
     fair = {n for n, q in queues.items() if q.fairshare is not None}
     arrays, excl = {}, set()
     views = _update_views(ctl, per_task, hosts)
-    for key in ctl.depend_keys:
+    for key in ctl.passes.dependent:
         views[key].depend = _depend_state(ctl, ctl.jobs[key])
-    for key in ctl.started_keys:
+    for key in ctl.passes.started:
         job = ctl.jobs[key]
         stat = job["stat"]
         if stat in states.RUNNING:
@@ -42,7 +62,7 @@ def snapshot(ctl):
             _fair_use(ctl, job, queues[job["queue"]])
     # Hosts running an exclusive job are closed_Excl (bhosts reads the
     # status through host_status) until a pass finds the job gone.
-    ctl.excl_hosts = excl
+    ctl.passes.excl_hosts = excl
     for h in hosts.values():
         h.status = host_status(ctl, h.name)
         h.resources["slots"] = h.max_slots - h.used
@@ -53,24 +73,24 @@ def snapshot(ctl):
 
 
 def _update_views(ctl, per_task, hosts):
-    """Bring the pending jobs' views, their order (ctl.pending_order) and
-    the sets of started and dependent jobs up to date with the jobs that
-    had an event since the last pass (ctl.changed_keys): a view stands
-    until its job's next event, so a pass costs what changed, not what
-    waits.  A new epoch (reconfig, a host's facts) rebuilds them all."""
+    """Bring the pending jobs' views, their order and the sets of started
+    and dependent jobs (ctl.passes) up to date with the jobs that had an
+    event since the last pass (passes.changed): a view stands until its
+    job's next event, so a pass costs what changed, not what waits.  A
+    new epoch (reconfig, a host's facts) rebuilds them all."""
+    kept = ctl.passes
     epoch = (ctl.view_epoch, per_task)
-    views = ctl.pending_views
-    if ctl.pending_views_epoch != epoch:
+    views = kept.views
+    if kept.epoch != epoch:
         views.clear()
-        ctl.pending_views_epoch = epoch
-        ctl.pending_order = PendingOrder()
-        ctl.started_keys, ctl.depend_keys = set(), set()
+        kept.epoch = epoch
+        kept.order = PendingOrder()
+        kept.started, kept.dependent = set(), set()
         changed = list(ctl.jobs)
     else:
-        changed = ctl.changed_keys
-    ctl.changed_keys = set()
-    order, started, dependent = (ctl.pending_order, ctl.started_keys,
-                                 ctl.depend_keys)
+        changed = kept.changed
+    kept.changed = set()
+    order, started, dependent = kept.order, kept.started, kept.dependent
     for key in changed:
         job = ctl.jobs.get(key)
         if job is None or job["stat"] != states.PEND:
@@ -278,7 +298,7 @@ def host_status(ctl, name):
         return "unavail"
     if h["adm_closed"]:
         return "closed_Adm"
-    if name in ctl.excl_hosts:
+    if name in ctl.passes.excl_hosts:
         return exclusive.STATUS
     return "ok"
 
@@ -334,6 +354,6 @@ def publish_limit_usage(ctl, limits):
                      "hosts": counter[4], "slots": slots, "jobs": jobs,
                      "mem": mem})
     text = json.dumps(rows)
-    if getattr(ctl, "_limit_usage", None) != text:
-        ctl._limit_usage = text
+    if ctl.passes.limit_usage != text:
+        ctl.passes.limit_usage = text
         ctl.store.set_meta("limit_usage", text)

@@ -37,6 +37,6 @@ def handle(ctl, user, doc, now):
     decisions = scheduler.schedule(
         queues, hosts, pending, arrays, limits, trace=Tracer(keys),
         preempt=preemption.view(ctl), reserve=reserve.context(ctl, queues),
-        order=ctl.pending_order, reasons=True)
+        order=ctl.passes.order, reasons=True)
     return {"ok": True, "traces": [decisions.traces[k] for k in sorted(keys)
                                    if k in decisions.traces]}

@@ -19,6 +19,7 @@ period too.
 
 import json
 import logging
+from dataclasses import dataclass, field
 
 from xce.controller import agentctl, dispatch
 from xce.model import states
@@ -46,22 +47,30 @@ def first_host(job):
     return hosts[0] if hosts else None
 
 
+@dataclass
+class State:
+    """What host loss keeps on the controller (``ctl.lost_hosts``)."""
+    next_check: float = 0.0     # no look before this time
+    since: float = None         # the first look: counted as the start
+    marked: set = field(default_factory=set)    # hosts whose jobs went UNKWN
+    # The keys of the jobs that may be UNKWN, so that a look costs what is
+    # lost, not what the cluster runs: None until the first look fills it
+    # from every job.
+    unknown: set = None
+
+
 def _state(ctl, now):
-    """This module's bookkeeping on the controller.  ``unknown`` holds the
-    keys of the jobs that may be UNKWN, so that a look costs what is lost,
-    not what the cluster runs (filled once from every job at start)."""
-    st = ctl.__dict__.get("_hostloss")
-    if st is None:
-        st = ctl.__dict__["_hostloss"] = {
-            "next": 0.0, "start": now, "marked": set(),
-            "unknown": {k for k, j in ctl.jobs.items()
-                        if j["stat"] == states.UNKWN}}
+    st = ctl.lost_hosts
+    if st.unknown is None:
+        st.since = now
+        st.unknown = {k for k, j in ctl.jobs.items()
+                      if j["stat"] == states.UNKWN}
     return st
 
 
 def mark_unknown(ctl, name):
     """NAME's agent is gone: its live jobs go UNKWN, remembering their state."""
-    unknown = _state(ctl, ctl.now)["unknown"]
+    unknown = _state(ctl, ctl.now).unknown
     for key, job in list(ctl.jobs.items()):
         if job["stat"] in _LIVE and first_host(job) == name:
             ctl.emit("STATUS", job, stat=states.UNKWN, was=job["stat"])
@@ -71,9 +80,9 @@ def mark_unknown(ctl, name):
 def check(ctl, now):
     """One look, at most every CHECK_EVERY seconds, while a host is lost."""
     st = _state(ctl, now)
-    if now < st["next"]:
+    if now < st.next_check:
         return
-    st["next"] = now + CHECK_EVERY
+    st.next_check = now + CHECK_EVERY
     lost = {name for name, h in ctl.hosts.items() if not h.get("seen")}
     # A restarting agent has RESTART_WAIT to come back before its jobs are
     # in doubt (badmin hrestart).
@@ -81,15 +90,15 @@ def check(ctl, now):
     if not lost:
         return
     limit = grace(ctl)
-    if now - st["start"] >= min(limit, HELLO_WAIT):
+    if now - st.since >= min(limit, HELLO_WAIT):
         # Never heard of since this controller started: lost all along.
-        for name in lost - st["marked"]:
-            st["marked"].add(name)
+        for name in lost - st.marked:
+            st.marked.add(name)
             mark_unknown(ctl, name)
-    for key in list(st["unknown"]):
+    for key in list(st.unknown):
         job = ctl.jobs.get(key)
         if job is None or job["stat"] != states.UNKWN:
-            st["unknown"].discard(key)      # known again, or over
+            st.unknown.discard(key)         # known again, or over
             continue
         if first_host(job) not in lost:
             continue
@@ -146,7 +155,7 @@ def zombies_unknown_to(ctl, host, known):
 
 def reset_after_hello(ctl, name):
     """NAME answered: should it be lost again, its jobs are marked anew."""
-    _state(ctl, ctl.now)["marked"].discard(name)
+    _state(ctl, ctl.now).marked.discard(name)
     ctl.hosts[name].pop("restart_until", None)
 
 

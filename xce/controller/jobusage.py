@@ -8,12 +8,22 @@ only the last one of each host, in memory: after a restart the next reports
 down meanwhile.
 """
 
+from dataclasses import dataclass, field
+
 MAIN = ""           # the first host's part: the job's own report
 PURGE_EVERY = 1000  # new entries between sweeps of jobs that are over
 
 
+@dataclass
+class State:
+    """The last report of each host of each running job (``ctl.usage``)."""
+    # (jobid, idx) -> {"attempt": n, "hosts": {host: (cpu, mem)}}
+    parts: dict = field(default_factory=dict)
+    new_entries: int = 0        # since the last sweep (see _sweep)
+
+
 def _parts(ctl, job):
-    table = ctl.__dict__.setdefault("_usage_parts", {})
+    table = ctl.usage.parts
     key = (job["jobid"], job["idx"])
     parts = table.get(key)
     if parts is None or parts["attempt"] != job["attempt"]:
@@ -25,8 +35,8 @@ def _parts(ctl, job):
 def _sweep(ctl, table):
     """Drop the parts of jobs that ended without a finish report (bkill
     -r, host loss, requeue): at most once every PURGE_EVERY new entries."""
-    count = ctl.__dict__.get("_usage_new", 0) + 1
-    ctl.__dict__["_usage_new"] = count % PURGE_EVERY
+    count = ctl.usage.new_entries + 1
+    ctl.usage.new_entries = count % PURGE_EVERY
     if count < PURGE_EVERY:
         return
     for key in [k for k, p in table.items() if
@@ -47,7 +57,7 @@ def report(ctl, job, host, cpu, mem):
 def at_finish(ctl, job, cpu, max_mem):
     """The final (cpu_time, max_mem): the first host's figures plus what
     the job's tasks used elsewhere; the parts are dropped."""
-    hosts = ctl.__dict__.get("_usage_parts", {}).pop(
+    hosts = ctl.usage.parts.pop(
         (job["jobid"], job["idx"]), {"hosts": {}})["hosts"]
     others = [v for h, v in hosts.items() if h != MAIN]
     cpu = float(cpu or 0.0) + sum(c for c, _ in others)

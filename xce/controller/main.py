@@ -18,7 +18,8 @@ from xce.config import restart as config_restart
 from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
 from xce.controller import preemption, reconcile, reserve
-from xce.controller import blaunch, explain, hostloss, messages, modify
+from xce.controller import blaunch, explain, hostloss, jobusage, messages
+from xce.controller import modify
 from xce.controller import spoolspace
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
@@ -62,7 +63,6 @@ class Controller:
         self.jobs = {}              # unfinished jobs: (jobid, idx) -> row
         self.queue_state = {}       # queue -> {"open", "active"}
         self.hosts = {}             # host -> runtime record
-        self.excl_hosts = set()     # hosts running an exclusive job
         self.links = {}             # host -> AgentLink
         self.replies = []           # (claimed request, reply) after commit
         self.new_job_data = {}      # job data not yet committed, by key
@@ -71,16 +71,7 @@ class Controller:
         # Bumped when what every pending job's view is made of changes
         # (configuration, host facts): the views are then rebuilt.
         self.view_epoch = 0
-        # The scheduler's view of each pending job, by key, reused across
-        # passes; an event on the job drops its view (see emit).
-        self.pending_views = {}
-        self.pending_views_epoch = None
-        # Kept by dispatch.snapshot from pass to pass: the pending jobs in
-        # order, the unfinished jobs that started, the pending ones with
-        # a -w, and the jobs that had an event since the last pass.
-        self.pending_order = None
-        self.started_keys, self.depend_keys = set(), set()
-        self.changed_keys = set()
+        self.declare_parts()
         # Pend reasons of every job are worked out at most every
         # REASONS_EVERY seconds; passes in between stop once no job can
         # start (scheduler reasons=False) and leave the others' as they are.
@@ -94,6 +85,15 @@ class Controller:
         self.now = time.time()
         self._next_jobid = 1
         self._next_housekeeping = 0.0
+
+    def declare_parts(self):
+        """What each part of the controller keeps from turn to turn, each
+        declared by its part: attributes are never added later."""
+        self.passes = dispatch.PassState()       # pending views, order
+        self.reservations = reserve.State()
+        self.preempted = preemption.State()
+        self.usage = jobusage.State()           # per-host usage reports
+        self.lost_hosts = hostloss.State()
 
     # -- start-up ----------------------------------------------------------
     def start(self):
@@ -236,8 +236,8 @@ class Controller:
         self.store.event(self.now, kind, job["jobid"], job["idx"], **data)
         self.store.save_job(job)
         key = (job["jobid"], job["idx"])
-        self.pending_views.pop(key, None)
-        self.changed_keys.add(key)      # for dispatch.snapshot
+        self.passes.views.pop(key, None)
+        self.passes.changed.add(key)    # for dispatch.snapshot
         if job["stat"] in states.FINISHED:
             self.jobs.pop(key, None)
         else:
@@ -426,7 +426,7 @@ class Controller:
 
     def _load_due(self):
         """New load indices, jobs waiting, and no pass for a while."""
-        return self.load_changed and bool(self.pending_views) and \
+        return self.load_changed and bool(self.passes.views) and \
             self.now - self.pass_at >= LOAD_PASS_EVERY
 
     def _schedule(self):
@@ -443,7 +443,7 @@ class Controller:
         decisions = scheduler.schedule(queues, hosts, pending, arrays,
                                        limits, preempt=pre,
                                        reserve=reserve.context(self, queues),
-                                       order=self.pending_order,
+                                       order=self.passes.order,
                                        reasons=every_reason)
         if every_reason:
             self.reasons_at, self.reasons_stale = self.now, False
@@ -458,7 +458,7 @@ class Controller:
                       attempt=job["attempt"] + 1,
                       **({"rusage_alt": alt} if alt else {}))
             if job["spec"].get("exclusive"):
-                self.excl_hosts.update(placement)     # closed_Excl now
+                self.passes.excl_hosts.update(placement)     # closed_Excl now
             self.links[placement[0]].queue(dispatch.start_message(self, job))
         encoded = {}        # many jobs share one reasons list
         for key, reasons in decisions.reasons.items():

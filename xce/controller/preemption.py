@@ -5,6 +5,7 @@ or RUN status event, then SIGSTOP or SIGCONT through the job's agent."""
 
 import logging
 import signal
+from dataclasses import dataclass
 
 from xce.controller.apply import PREEMPTED
 from xce.lang import preempt
@@ -13,6 +14,13 @@ from xce.model.jobid import show
 from xce.scheduler.preempt import Preemption, RunningJob
 
 log = logging.getLogger("xce.controller")
+
+
+@dataclass
+class State:
+    """The jobs preemption suspended (``ctl.preempted``): their keys, or
+    None until the first look (see _held)."""
+    held: set = None
 
 
 def policy(cfg):
@@ -61,10 +69,10 @@ def _held(ctl):
     """Keys of the jobs preemption suspended: found once (after a
     restart, from their spec), then kept as it suspends them, so that a
     pass without a policy costs nothing when there are none."""
-    keys = getattr(ctl, "_preempted", None)
-    if keys is None:
-        keys = ctl._preempted = {key for key, job in ctl.jobs.items()
-                                 if preempted(job)}
+    st = ctl.preempted
+    if st.held is None:
+        st.held = {key for key, job in ctl.jobs.items() if preempted(job)}
+    keys = st.held
     return keys
 
 

@@ -13,12 +13,21 @@ bhosts (RSV) and bjobs -l.
 """
 
 import json
+from dataclasses import dataclass, field
 
 from xce.config.model import MBD_SLEEP_TIME
 from xce.model import states
 from xce.scheduler.backfill import Context
 
 META_KEY = "reservations"
+
+
+@dataclass
+class State:
+    """What lasts between passes (``ctl.reservations``)."""
+    since: dict = field(default_factory=dict)  # job key -> reserving since
+    deadline: float = None      # the first reservation to run out
+    published: str = None       # what bhosts and bjobs were last given
 
 
 def window(cfg, q):
@@ -42,7 +51,7 @@ def context(ctl, queues):
     ends = {}
     # The jobs that have started (dispatch.snapshot keeps the set), not
     # every job: a pass costs what runs, not what waits.
-    for key in getattr(ctl, "started_keys", ctl.jobs):
+    for key in ctl.passes.started:
         job = ctl.jobs.get(key)
         if job is None or job["stat"] not in states.RUNNING:
             continue
@@ -54,18 +63,19 @@ def context(ctl, queues):
             per_host[name] = per_host.get(name, 0) + 1
         for name, n in per_host.items():
             ends.setdefault(name, []).append((end, n))
-    since = {key: t for key, t in _since(ctl).items() if key in ctl.jobs}
+    since = {key: t for key, t in ctl.reservations.since.items()
+             if key in ctl.jobs}
     return Context(ctl.now, since, ends)
 
 
 def due(ctl):
     """Must a pass run for the reservations: has one's time run out, or
     has a reserving job left PEND (bstop, bkill) and so its slots?"""
-    deadline = getattr(ctl, "reserve_deadline", None)
+    deadline = ctl.reservations.deadline
     if deadline is not None and ctl.now >= deadline:
         return True
     return any(ctl.jobs.get(key, _GONE)["stat"] != states.PEND
-               for key in _since(ctl))
+               for key in ctl.reservations.since)
 
 
 _GONE = {"stat": None}
@@ -74,21 +84,18 @@ _GONE = {"stat": None}
 def record(ctl, decisions):
     """Keep when reservations began, set the next expiry, publish."""
     held = decisions.reserved if decisions is not None else {}
-    ctl.reserve_since = {key: v[0] for key, v in held.items()}
+    st = ctl.reservations
+    st.since = {key: v[0] for key, v in held.items()}
     deadlines = []
-    for key, since in ctl.reserve_since.items():
+    for key, since in st.since.items():
         q = ctl.cfg.queues.get(ctl.jobs[key]["queue"])
         seconds = window(ctl.cfg, q) if q is not None else None
         if seconds is not None:
             deadlines.append(since + seconds)
-    ctl.reserve_deadline = min(deadlines) if deadlines else None
+    st.deadline = min(deadlines) if deadlines else None
     if decisions is not None and decisions.expired:
         ctl.dirty = True        # the jobs reserve again at the next pass
     _publish(ctl, held)
-
-
-def _since(ctl):
-    return getattr(ctl, "reserve_since", None) or {}
 
 
 def _publish(ctl, held):
@@ -97,6 +104,6 @@ def _publish(ctl, held):
             for key, (since, hosts, start) in sorted(held.items())]
     text = json.dumps(rows)
     # Written when it changed (and once at start, over a stale value).
-    if getattr(ctl, "_reservations", None) != text:
-        ctl._reservations = text
+    if ctl.reservations.published != text:
+        ctl.reservations.published = text
         ctl.store.set_meta(META_KEY, text)
