@@ -1,15 +1,23 @@
 """A stand-in for the controller in unit tests of the controller's parts
-(host loss, usage, reservation, load reports, profile checks, preemption).
+(host loss, usage, reservation, load reports, profile checks, preemption),
+and the spool and agent links the real controller is given when a test
+drives its turns in process (FakeSpool, FakeAgentLink).
 
 Those parts read and write state on the controller object they are given
-(`ctl`); this one holds that state with no daemon, spool, store or agents
-behind it, so a test sets up exactly the jobs and hosts it is about and
-reads back what the part did: the events emitted and what would have been
-written to the store."""
+(`ctl`); FakeController holds that state with no daemon, spool, store or
+agents behind it, so a test sets up exactly the jobs and hosts it is about
+and reads back what the part did: the events emitted and what would have
+been written to the store."""
+
+import itertools
+import os
 
 from xce.config.model import Config
 from xce.controller.apply import apply
 from xce.controller.main import Controller
+from xce.spool import layout
+from xce.spool.bounds import SpoolLimits
+from xce.spool.server import Claimed
 
 
 class FakeStore:
@@ -66,3 +74,82 @@ class FakeController:
         """Apply an event to the job as the controller does; keep it."""
         apply(job, kind, data, self.now)
         self.events.append((kind, job["jobid"], data))
+
+
+class FakeSpool:
+    """The controller's side of the spool, in memory.  A test puts requests
+    in as a command of this process's user would (put) and reads the
+    controller's answers (replies, by request id).  No free-space floor:
+    the spool's file system is not the test's subject."""
+
+    def __init__(self):
+        self.limits = SpoolLimits(min_free=0)
+        self.doorbell = None
+        self.incoming = []          # Claimed requests not yet removed
+        self.replies = {}           # request id -> reply
+        self._ids = itertools.count(1)
+
+    def put(self, kind, body, uid=None):
+        """Spool one request; returns its id."""
+        req_id = f"{next(self._ids):020d}-{os.getpid()}-00000000"
+        doc = dict(body, version=layout.VERSION, kind=kind, id=req_id)
+        self.incoming.append(Claimed(
+            name=f"{req_id}.json", id=req_id,
+            uid=os.getuid() if uid is None else uid, doc=doc))
+        return req_id
+
+    def setup(self):
+        return None
+
+    def close(self):
+        pass
+
+    def drain_doorbell(self):
+        pass
+
+    def claim(self, limit=None, skip=()):
+        found = [req for req in self.incoming if req.name not in skip]
+        return found[:limit] if limit else found
+
+    def reply(self, req, doc):
+        self.replies[req.id] = doc
+
+    def remove(self, req):
+        self.incoming.remove(req)
+
+    def prune(self, now):
+        pass
+
+
+class FakeAgentLink:
+    """A host's agent link that is always up: what the controller queued
+    for the agent is kept in `sent` once flushed (after the commit)."""
+
+    sock = None
+
+    def __init__(self, host, spool=None, conf=None):
+        self.host = host
+        self.connected = False
+        self.out = []
+        self.sent = []
+
+    def try_connect(self, now):
+        if self.connected:
+            return False
+        self.connected = True
+        return True
+
+    def queue(self, msg):
+        self.out.append(msg)
+
+    def flush(self):
+        self.sent += self.out
+        self.out = []
+        return True
+
+    def recv(self):
+        return []
+
+    def close(self):
+        self.connected = False
+        self.out = []

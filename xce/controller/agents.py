@@ -22,11 +22,12 @@ RETRY = 0.2             # seconds between connection attempts
 LAUNCH_GRACE = 5.0      # how long a launched agent may take to listen
 
 
-def keep_link(links, host, cfg, conf):
-    """The link to HOST in LINKS, made when it has none, with the ping
-    deadline of configuration CFG (a reconfig may change it)."""
+def keep_link(links, host, cfg, conf, make=None):
+    """The link to HOST in LINKS, made when it has none (by MAKE, the
+    in-process tests' seam, else link_for), with the ping deadline of
+    configuration CFG (a reconfig may change it)."""
     if host not in links:
-        links[host] = link_for(host, cfg.spool, conf)
+        links[host] = (make or link_for)(host, cfg.spool, conf)
     links[host].agent_timeout = heartbeat.timeout(cfg.params, conf)
 
 

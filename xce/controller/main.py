@@ -54,10 +54,13 @@ _QUEUE_SHOWN = ("RES_REQ", "FAIRSHARE") + fairshare.FACTOR_KEYS
 
 
 class Controller:
-    def __init__(self, cfg, envdir):
+    def __init__(self, cfg, envdir, spool=None, link_for=agents.link_for):
+        """spool (a SpoolServer) and link_for (host, spool dir, host
+        config -> its agent link) are seams the in-process tests fill."""
         self.cfg = cfg
         self.envdir = envdir
-        self.spool = SpoolServer(cfg.spool, spoolspace.limits(cfg))
+        self.spool = spool or SpoolServer(cfg.spool, spoolspace.limits(cfg))
+        self.link_for = link_for
         self.space = spoolspace.Space(cfg.spool)
         self.store = None
         self.jobs = {}              # unfinished jobs: (jobid, idx) -> row
@@ -148,7 +151,7 @@ class Controller:
                                        bool((saved_h or {}).get(name))),
                 "max_slots": 0}
             self._update_slots(name)
-            agents.keep_link(self.links, name, cfg, hc)
+            agents.keep_link(self.links, name, cfg, hc, self.link_for)
         self.store.execute("DELETE FROM queues")
         self.store.execute("DELETE FROM params")
         for seq, name in enumerate(cfg.queues):

@@ -1,0 +1,111 @@
+"""The controller's turn, run_once(now), driven in process: a request goes
+in through the spool, the agent link sees the start, the agent's reports
+come back in the inbox, and the store ends with the job DONE.  The spool
+and the agent links are the in-memory fakes of tests/lib; the store, the
+handlers, the scheduler and the reconciliation are the real ones."""
+
+import pytest
+
+from xce.controller.main import Controller
+from xce.store.reader import Reader
+
+from tests.lib.builders import site
+from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+
+SITE = """\
+cluster:
+  name: turns
+  admins: [root]
+  spool: ../spool
+parameters:
+  DEFAULT_QUEUE: normal
+hosts:
+  h1:
+    MXJ: 2
+queues:
+  normal:
+    PRIORITY: 30
+"""
+
+HELLO = {"op": "hello", "v": 1, "host": "h1", "jobs": [],
+         "facts": {"ncpus": 2, "maxmem": 4096, "type": "X86_64"}}
+
+
+def _spec(command="true"):
+    """A submission as bsub writes it (the parts the controller reads)."""
+    return {"command": command, "name": None, "queue": None,
+            "nslots": [1, 1], "stdout": None, "stderr": None,
+            "cwd": "/tmp", "subcwd": "/tmp", "resreq": [], "depend": None,
+            "env": {"A": "1"}, "from_host": "h1", "project": "default"}
+
+
+def _report(op, **fields):
+    """A report of job 1's first attempt, as the agent sends it."""
+    return {"op": op, "job": 1, "idx": 0, "attempt": 1, **fields}
+
+
+@pytest.fixture
+def controller(tmp_path):
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    ctl = Controller(site(etc, SITE), etc, spool=FakeSpool(),
+                     link_for=FakeAgentLink)
+    declared = set(vars(ctl))
+    ctl.start()
+    yield ctl, declared
+    ctl.store.close()
+
+
+def _stored(ctl, column):
+    with Reader(ctl.store.path) as reader:
+        return [row[column] for row in reader.jobs()]
+
+
+def test_a_submitted_job_starts_on_the_agent_and_ends_done(controller):
+    ctl, _ = controller
+    req = ctl.spool.put("submit", {"spec": _spec()})
+    ctl.run_once(1000.0, inbox=[("h1", [HELLO])])
+    assert ctl.spool.replies[req] == {"ok": True, "jobid": 1,
+                                      "queue": "normal", "default": True}
+    assert ctl.spool.incoming == []
+    starts = [m for m in ctl.links["h1"].sent if m["op"] == "start"]
+    assert [(m["job"], m["idx"], m["attempt"], m["command"], m["hosts"])
+            for m in starts] == [(1, 0, 1, "true", ["h1"])]
+    assert _stored(ctl, "stat") == ["RUN"]
+
+    ctl.run_once(1001.0, inbox=[("h1", [
+        _report("started", pid=4242, start_time=1001.0, stdout=None),
+        _report("usage", cpu_time=0.5, mem=2048)])])
+    assert _stored(ctl, "pgid") == [4242]
+
+    ctl.run_once(1002.0, inbox=[("h1", [
+        _report("finished", stat="DONE", exit_code=0, end_time=1002.0,
+                cpu_time=0.75, max_mem=2048)])])
+    assert _stored(ctl, "stat") == ["DONE"]
+    assert _stored(ctl, "cpu_time") == [0.75]
+    assert ctl.jobs == {}
+    assert ctl.links["h1"].sent[-1] == {"op": "ack", "job": 1, "idx": 0,
+                                        "attempt": 1}
+
+
+def test_no_turn_adds_an_attribute_to_the_controller(controller):
+    """What each part keeps between turns is declared at construction
+    (Controller.declare_parts), never added to the controller later."""
+    ctl, declared = controller
+    assert _added(ctl, declared) == []
+    ctl.spool.put("submit", {"spec": _spec()})
+    ctl.spool.put("submit", {"spec": dict(_spec(), name="a[1-3]")})
+    turns = [[HELLO], [_report("started", pid=7, start_time=1001.0),
+                       _report("usage", cpu_time=1.0, mem=10)],
+             [_report("finished", stat="EXIT", exit_code=1,
+                      end_time=1002.0)], []]
+    for n, msgs in enumerate(turns):
+        ctl.run_once(1000.0 + n, inbox=[("h1", msgs)])
+        assert _added(ctl, declared) == [], f"turn {n}"
+    ctl.link_lost("h1")         # its jobs go UNKWN: host loss's state
+    ctl.run_once(2000.0)
+    assert _added(ctl, declared) == []
+
+
+def _added(ctl, declared):
+    return sorted(set(vars(ctl)) - declared)
