@@ -145,6 +145,15 @@ _add("params", ACCEPTED, "DEFAULT_PROJECT DEFAULT_HOST_SPEC MBD_SLEEP_TIME "
      "JOB_DEP_LAST_SUB DEFAULT_APPLICATION COMPUTE_UNIT_TYPES "
      "FAIRSHARE_ADJUSTMENT_FACTOR RELAX_JOB_DISPATCH_ORDER "
      "EADMIN_TRIGGER_DURATION")
+# Who may see and do what is xce.model.permissions, LSF's defaults.
+_add("params", NOT_CARRIED, "SECURE_JOB_INFO_LEVEL SECURE_INFODIR_USER_ACCESS "
+     "ENABLE_JOB_INFO_BY_ADMIN_ROLE",
+     why="xce shows every job's details to every user (LSF's default, "
+     "level 0); see PERMISSIONS in xce.yaml(5)")
+_add("params", NOT_CARRIED, "JOB_POSITION_CONTROL_BY_ADMIN "
+     "PRIVILEGED_USER_FORCE_BKILL",
+     why="btop, bbot and bkill -r stay open to a job's owner, as by LSF's "
+     "default; see PERMISSIONS in xce.yaml(5)")
 _add("params", NOT_CARRIED, "PREEMPT_FOR PREEMPTABLE_RESOURCES "
      "MAX_JOB_PREEMPT MAX_JOB_PREEMPT_RESET NO_PREEMPT_RUN_TIME "
      "NO_PREEMPT_FINISH_TIME NO_PREEMPT_INTERVAL PREEMPT_JOBTYPE "
