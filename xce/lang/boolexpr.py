@@ -5,7 +5,8 @@ expressions share: `!`, `&&`, `||` and parentheses, with C precedence.
     and  := not ("&&" not)*
     not  := "!" not | operand          (the operand is the language's own)
 
-A language subclasses Parser (its tokens, its error, its operand) and Not
+scan() cuts a text into tokens with the language's pattern.  A language
+subclasses Parser (its tokens, its error, its operand) and Not
 and BoolOp (how much of its own syntax prints without parentheses).
 `a && b && c` is one BoolOp of three items, so the text printed back is
 flat and the tree is shallow.
@@ -15,6 +16,20 @@ from dataclasses import dataclass
 from typing import Tuple
 
 MAX_DEPTH = 40  # deep enough for people, shallow enough for the C stack
+
+
+def scan(pattern, text):
+    """The matches of the token *pattern* (a compiled regular expression
+    with one named group per kind) that cover *text* end to end, or None
+    when some character starts no token."""
+    matches, pos = [], 0
+    while pos < len(text):
+        match = pattern.match(text, pos)
+        if match is None:
+            return None
+        matches.append(match)
+        pos = match.end()
+    return matches
 
 
 def wrap(node, paren):

@@ -129,15 +129,11 @@ def parse(text):
 
 
 def _tokenize(text):
-    tokens, pos = [], 0
-    while pos < len(text):
-        match = _TOKEN.match(text, pos)
-        if match is None:
-            return None
-        pos = match.end()
-        if match.lastgroup != "ws":
-            tokens.append((match.lastgroup, match.group(match.lastgroup)))
-    return tokens
+    matches = boolexpr.scan(_TOKEN, text)
+    if matches is None:
+        return None
+    return [(m.lastgroup, m.group(m.lastgroup)) for m in matches
+            if m.lastgroup != "ws"]
 
 
 class _Parser(boolexpr.Parser):

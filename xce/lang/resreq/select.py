@@ -140,14 +140,11 @@ class _Sized:
 # -------------------------------------------------------------------- tokens
 def tokenize(text):
     """Split a select expression into (kind, value) pairs."""
-    tokens, pos = [], 0
-    while pos < len(text):
-        match = _TOKEN.match(text, pos)
-        if match is None:
-            raise ResReqError()
-        pos = match.end()
-        kind = match.lastgroup if match.lastgroup != "unit" else "num"
-        tokens.append(_token(kind, match))
+    matches = boolexpr.scan(_TOKEN, text)
+    if matches is None:
+        raise ResReqError()
+    tokens = [_token("num" if m.lastgroup == "unit" else m.lastgroup, m)
+              for m in matches]
     return [t for t in tokens if t[0] != "ws"]
 
 
