@@ -7,8 +7,10 @@ import time
 
 import pytest
 
-from xce.client import jobarray, jobwide, pendsum
-from xce.client.jobselect import Filters
+from xce.client.jobs import arrays as jobarray
+from xce.client.jobs import wide as jobwide
+from xce.client.jobs import pending as pendsum
+from xce.client.jobs.filters import Filters
 from xce.config.model import Config
 from xce.controller.submit import Rejected, check_profiles
 

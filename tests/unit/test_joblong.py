@@ -3,10 +3,10 @@
 import json
 import re
 
-from xce.client import joblong
-from xce.client.joblong import SEPARATOR, long_format
+from xce.client.jobs import long as joblong
+from xce.client.jobs.long import SEPARATOR, long_format
 from xce.client.joblong_wrap import unwrap, wrap
-from xce.client.jobvalues import long_time
+from xce.client.jobs.values import long_time
 from xce.store.schema import JOB_COLUMNS
 
 NOW = 1_700_000_000.0

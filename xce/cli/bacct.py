@@ -26,7 +26,7 @@ from xce.store.reader import Reader
 def cli(brief, long, done, exited, completed, submitted, dispatched, host,
         project, queue, user, ids):
     from xce.client import acct, acct_window, history
-    from xce.client.jobquery import current_user
+    from xce.client.jobs.query import current_user
     windows = acct_window.windows(completed, submitted, dispatched)
     stats = {"DONE", "EXIT"}
     if done != exited:

@@ -4,9 +4,9 @@ import sys
 from types import SimpleNamespace
 
 from xce.cli.lsfargs import Opt, Parser, run
-from xce.client import jobfmt
-from xce.client.jobquery import Query
-from xce.client.jobselect import Filters
+from xce.client.jobs import table as jobfmt
+from xce.client.jobs.query import Query
+from xce.client.jobs.filters import Filters
 from xce.envdir import Site
 from xce.errors import EXIT_FAILURE, XceError
 from xce.store.reader import Reader
@@ -77,7 +77,7 @@ def bjobs(o, ids):
     rows = query.filter_names(reader.jobs(where, args, columns,
                                           readonly=table))
     if o.pend_eligible != o.pend_ineligible:
-        from xce.client.pendsum import select
+        from xce.client.jobs.pending import select
         rows = select(rows, bool(o.pend_eligible))
     missing = _missing_ids(query, rows)
     if not o.as_json:
@@ -86,7 +86,7 @@ def bjobs(o, ids):
     if o.as_json and not o.fields:
         raise XceError("bjobs: -json must be used with -o")
     if o.fields:
-        from xce.client.jobfields import format_fields
+        from xce.client.jobs.format import format_fields
         out = format_fields(rows, o.fields, o.as_json, o.noheader, reader,
                             params, missing=missing)
         if out:
@@ -104,7 +104,7 @@ def bjobs(o, ids):
 def _show(o, rows, reader, params, site, query, missing):
     """Print *rows* in the layout the options chose."""
     if o.long:
-        from xce.client.joblong import long_format
+        from xce.client.jobs.long import long_format
         text = long_format(rows, reader, params)
         if o.unformatted:
             from xce.client.joblong_wrap import unwrap
@@ -113,7 +113,7 @@ def _show(o, rows, reader, params, site, query, missing):
     elif o.array:
         return _print_arrays(o, rows, reader, query)
     elif o.psum:
-        from xce.client.pendsum import summary
+        from xce.client.jobs.pending import summary
         print(summary(rows, reader.meta().get("cluster", "")))
     elif o.pending:
         _print_pending(rows, o.wide, o.noheader, o.plevel, reader)
@@ -125,10 +125,10 @@ def _show(o, rows, reader, params, site, query, missing):
 def _print_list(o, rows, reader, site):
     """The default, -w and -W tables, with the -WL/-WF/-WP columns."""
     if site.setting("LSB_SHORT_HOSTLIST") == "1" and not o.uncondensed:
-        from xce.client.jobwide import condensed
+        from xce.client.jobs.wide import condensed
         rows = [condensed(r) for r in rows]
     if o.wide_usage or o.extra:
-        from xce.client import jobwide
+        from xce.client.jobs import wide as jobwide
         header = jobwide.W_HEADER if o.wide_usage else jobfmt.HEADER
         lines = [] if o.noheader else [header +
                                        jobwide.extra_header(o.extra)]
@@ -145,7 +145,7 @@ def _print_list(o, rows, reader, site):
 
 
 def _print_arrays(o, rows, reader, query):
-    from xce.client import jobarray
+    from xce.client.jobs import arrays as jobarray
     for label, jobid, _ in query.ids:
         if any(r["jobid"] == jobid and not jobarray.is_element(r)
                for r in rows):
@@ -189,7 +189,7 @@ def _print_pending(rows, wide, noheader, level=None, reader=None):
         if level is None:
             print("\n".join(jobfmt.pend_reasons(row)))
         else:
-            from xce.client.pendlevels import reason_lines
+            from xce.client.jobs.pend_levels import reason_lines
             print("\n".join(reason_lines(row, level, n_hosts)))
         print()
 

@@ -39,7 +39,7 @@ def _known_hosts(reader, name):
     """-m: a host, a host group (its members) or the cluster; anything
     else is LSF's "Bad host name, host group name or cluster name"."""
     from xce.client.info_more import expand, sections
-    from xce.client.jobselect import hosts_of
+    from xce.client.jobs.filters import hosts_of
     return hosts_of(name, reader, sections(reader)["host_groups"], expand)
 
 

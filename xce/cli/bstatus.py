@@ -3,9 +3,9 @@
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client import jobstatus
+from xce.client.jobs import external_status as jobstatus
 from xce.client.info import open_state
-from xce.client.jobquery import current_user
+from xce.client.jobs.query import current_user
 
 
 @lsf_command(help="Show a job's external status, or set it with -d (the "

@@ -7,9 +7,9 @@ jobs; ``-l`` reads the rows themselves.
 
 import time
 
-from xce.client import jobvalues as jv
+from xce.client.jobs import values as jv
 from xce.client.history_long import _completed
-from xce.client.joblong import SEPARATOR, header_line, submitted_line
+from xce.client.jobs.long import SEPARATOR, header_line, submitted_line
 from xce.client.joblong_wrap import wrap
 
 TABLE_HEADER = ("     CPU_T     WAIT     TURNAROUND   STATUS     HOG_FACTOR"

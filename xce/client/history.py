@@ -11,8 +11,8 @@ import json
 import time
 
 from xce.client import acct_window
-from xce.client.jobfmt import cut_name, job_label
-from xce.client.jobquery import Query, current_user
+from xce.client.jobs.table import cut_name, job_label
+from xce.client.jobs.query import Query, current_user
 
 PENDING = ("PEND", "PSUSP")
 FINISHED = ("DONE", "EXIT")

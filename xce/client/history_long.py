@@ -9,10 +9,10 @@ import signal
 import time
 
 from xce.client import history
-from xce.client import jobvalues as jv
-from xce.client.joblong import SEPARATOR, submitted_line
+from xce.client.jobs import values as jv
+from xce.client.jobs.long import SEPARATOR, submitted_line
 from xce.client.joblong_wrap import wrap
-from xce.client.jobfmt import job_label
+from xce.client.jobs.table import job_label
 from xce.model.joboutput import fallback_sentences
 
 SUMMARY_BY = "Summary of time in seconds spent in various states by"

@@ -8,7 +8,7 @@ for LSF_UNIT_FOR_LIMITS.
 
 import time
 
-from xce.client.jobquery import DEFAULT_CLEAN_PERIOD
+from xce.client.jobs.query import DEFAULT_CLEAN_PERIOD
 from xce.config.model import MBD_SLEEP_TIME
 
 # lsb.params defaults that the summary and -l show (LSF 10.1 defaults).

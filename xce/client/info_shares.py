@@ -12,7 +12,7 @@ holds: running ones, and those finished within the clean period.
 import time
 
 from xce.client.info_more import expand, sections
-from xce.client.jobquery import DEFAULT_CLEAN_PERIOD
+from xce.client.jobs.query import DEFAULT_CLEAN_PERIOD
 from xce.model import fairshare
 
 HEADER = (" USER/GROUP   SHARES  PRIORITY  STARTED  RESERVED  CPU_TIME  "

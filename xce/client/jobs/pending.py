@@ -12,7 +12,7 @@ occurrences (one per job and host), most frequent first.
 import json
 import time
 
-from xce.client import jobfmt
+from xce.client.jobs import table
 
 # The scheduler's job-wide texts that make a job ineligible.
 INELIGIBLE = frozenset({
@@ -45,10 +45,10 @@ def select(rows, want_eligible):
 def _job_reasons(row):
     """(job-wide texts, {host text: occurrences}) of one pending job."""
     if row["stat"] == "PSUSP":
-        return [jobfmt.PSUSP_REASON], {}
+        return [table.PSUSP_REASON], {}
     reasons = _reasons(row)
     if not reasons:
-        return [jobfmt.NEW_REASON], {}
+        return [table.NEW_REASON], {}
     wide = [t for t, hosts in reasons if hosts is None]
     per_host = {t: len(hosts) for t, hosts in reasons if hosts is not None}
     return wide, per_host

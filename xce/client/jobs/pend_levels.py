@@ -10,7 +10,7 @@ scheduler's "whatever its load" reasons.
 
 import json
 
-from xce.client import jobfmt
+from xce.client.jobs import table
 
 NON_CANDIDATE = frozenset({
     "Not usable to the queue", "Unable to reach slave batch server",
@@ -38,7 +38,7 @@ def key_reason(row):
     """-p1: the job-wide reason, else the host reason on the most hosts."""
     reasons = _reasons(row)
     if row["stat"] == "PSUSP" or not reasons:
-        return jobfmt.pend_reasons(row)[:1]
+        return table.pend_reasons(row)[:1]
     wide = [t for t, hosts in reasons if hosts is None]
     if wide:
         return [f" {wide[0]};"]
@@ -50,7 +50,7 @@ def categorized(row, n_hosts, names):
     """-p2 (counts) and -p3 (host names)."""
     reasons = _reasons(row)
     if row["stat"] == "PSUSP" or not reasons:
-        return jobfmt.pend_reasons(row)
+        return table.pend_reasons(row)
     lines = [f" {t};" for t, hosts in reasons if hosts is None]
     cand = [(t, h) for t, h in reasons if h is not None and
             t not in NON_CANDIDATE]
@@ -73,4 +73,4 @@ def reason_lines(row, level, n_hosts):
         return key_reason(row)
     if level in (2, 3):
         return categorized(row, n_hosts, level == 3)
-    return jobfmt.pend_reasons(row)
+    return table.pend_reasons(row)

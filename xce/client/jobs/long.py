@@ -10,8 +10,8 @@ wording follows LSF's.
 
 import time
 
-from xce.client import jobfmt
-from xce.client import jobvalues as jv
+from xce.client.jobs import table
+from xce.client.jobs import values as jv
 from xce.client.joblong_wrap import CONTINUATION, wrap
 from xce.model.joboutput import fallback_sentences
 
@@ -55,7 +55,7 @@ _FILED_UNDER = (("app", "Application"), ("user_group", "User Group"),
 
 
 def header_line(row, spec):
-    items = [f"Job <{jobfmt.job_label(row)}>"]
+    items = [f"Job <{table.job_label(row)}>"]
     if spec.get("name"):                  # only a name the user gave (-J)
         items.append(f"Job Name <{row.get('name')}>")
     items += [f"User <{row.get('user')}>",
@@ -148,7 +148,7 @@ def reserved_line(held):
 def state_lines(row, now):
     stat = row.get("stat")
     if stat in ("PEND", "PSUSP"):
-        return [" PENDING REASONS:"] + jobfmt.pend_reasons(row,
+        return [" PENDING REASONS:"] + table.pend_reasons(row,
                                                           host_names=True)
     if stat in ("DONE", "EXIT"):
         return finish_lines(row)

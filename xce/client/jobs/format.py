@@ -14,9 +14,9 @@ import os
 import re
 import time
 
-from xce.client import jobfmt
-from xce.client import jobvalues as jv
-from xce.client.jobfields_table import FIELDS, MEMORY_FIELDS, NAMES, Job
+from xce.client.jobs import table
+from xce.client.jobs import values as jv
+from xce.client.jobs.fields import FIELDS, MEMORY_FIELDS, NAMES, Job
 from xce.errors import XceError
 
 _DELIMITER = re.compile(r"""delimiter\s*=\s*(?:'([^']*)'|"([^"]*)"|(\S*))""",
@@ -111,7 +111,7 @@ def _fit(text, column, header=False):
         return text
     if len(text) > column.width:
         if column.name == "job_name" and not header:
-            text = jobfmt.cut_name(text, column.width)
+            text = table.cut_name(text, column.width)
         else:
             text = text[:column.width]
     return text.rjust(column.width) if column.right \

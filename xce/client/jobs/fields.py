@@ -8,8 +8,8 @@ Field names LSF knows but xce has no value for are still valid names.
 
 import functools
 
-from xce.client import jobfmt
-from xce.client import jobvalues as jv
+from xce.client.jobs import table
+from xce.client.jobs import values as jv
 
 
 class Job:
@@ -47,7 +47,7 @@ def _exit_code(j):
 def _pend_reason(j):
     if j.row.get("stat") not in ("PEND", "PSUSP"):
         return ""
-    return " ".join(line.strip() for line in jobfmt.pend_reasons(j.row))
+    return " ".join(line.strip() for line in table.pend_reasons(j.row))
 
 
 def _exec_host(j):
@@ -86,7 +86,7 @@ def _req_proc(i):
 
 @functools.lru_cache(maxsize=4096)
 def _minute(t):
-    return jobfmt.short_time(t)
+    return table.short_time(t)
 
 
 def _short_time(t):

@@ -11,11 +11,11 @@ With ``LSB_SHORT_HOSTLIST=1`` the execution hosts print as ``4*hostA``;
 
 import time
 
-from xce.client import jobfmt
-from xce.client import jobvalues as jv
-from xce.client.jobfields_table import FIELDS, Job
+from xce.client.jobs import table
+from xce.client.jobs import values as jv
+from xce.client.jobs.fields import FIELDS, Job
 
-W_HEADER = jobfmt.HEADER + ("  PROJ_NAME CPU_USED MEM SWAP PIDS START_TIME "
+W_HEADER = table.HEADER + ("  PROJ_NAME CPU_USED MEM SWAP PIDS START_TIME "
                             "FINISH_TIME")
 # flag -> header and width of the column it adds, in LSF's order (the
 # widths of bjobs -o time_left and finish_time)
@@ -48,7 +48,7 @@ def w_line(job):
     pids = ",".join((row.get("pids") or "").split()) \
         if started and not jv.finished(row) else ""
     mem = (row.get("max_mem") or 0) if started else 0
-    return (f"{jobfmt.job_label(row):<7} {row['user']:<7} {row['stat']:<5.5} "
+    return (f"{table.job_label(row):<7} {row['user']:<7} {row['stat']:<5.5} "
             f"{row['queue']:<10} {row['from_host']:<11} {exec_host:<11} "
             f"{row['name']:<10} {wide_time(row['submit_time']):<14.14} "
             f"{job.spec.get('project') or 'default':<10} "

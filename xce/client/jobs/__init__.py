@@ -1,0 +1,1 @@
+"""bjobs and the job queries: selection, values, and every bjobs layout."""
