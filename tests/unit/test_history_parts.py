@@ -4,7 +4,8 @@ import datetime
 
 import pytest
 
-from xce.client import acct_window, history
+from xce.client.history import windows as acct_window
+from xce.client.history import events as history
 from xce.errors import XceError
 from xce.store import lsbfiles
 
@@ -86,6 +87,6 @@ def test_history_commands_import_nothing_heavy(command):
 
 
 def test_signal_names_from_numbers_and_names():
-    from xce.client.history_long import signal_name
+    from xce.client.history.long import signal_name
     assert (signal_name(9), signal_name("10"), signal_name("SIGTERM")) == \
         ("KILL", "USR1", "TERM")

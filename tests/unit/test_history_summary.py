@@ -3,7 +3,7 @@ built from fully decoded events, on a store written by the real writer."""
 
 from functools import partial
 
-from xce.client import history
+from xce.client.history import events as history
 from xce.store.reader import Reader
 from xce.store.writer import Store
 

@@ -25,7 +25,9 @@ from xce.store.reader import Reader
 @click.argument("ids", nargs=-1)
 def cli(brief, long, done, exited, completed, submitted, dispatched, host,
         project, queue, user, ids):
-    from xce.client import acct, acct_window, history
+    from xce.client.history import acct
+    from xce.client.history import windows as acct_window
+    from xce.client.history import events as history
     from xce.client.jobs.query import current_user
     windows = acct_window.windows(completed, submitted, dispatched)
     stats = {"DONE", "EXIT"}

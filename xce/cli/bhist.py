@@ -31,7 +31,8 @@ from xce.store.reader import Reader
 @click.argument("ids", nargs=-1)
 def cli(all_jobs, done, pending, running, suspended, brief, long, wide,
         logfiles, completed, submitted, dispatched, name, queue, user, ids):
-    from xce.client import acct_window, history
+    from xce.client.history import windows as acct_window
+    from xce.client.history import events as history
     # A history of every job is hundreds of thousands of small objects, none
     # in a cycle, built once before exit: the cyclic collector would scan
     # them over and over for nothing (about 2 s of bhist -l -a at 100,000).
@@ -51,7 +52,7 @@ def cli(all_jobs, done, pending, running, suspended, brief, long, wide,
             print("No matching job found")
             return EXIT_FAILURE
         if long:
-            from xce.client.history_long import long_history
+            from xce.client.history.long import long_history
             text = long_history(history.histories(reader, rows))
         else:
             text = history.summary_of_rows(reader, rows, wide)

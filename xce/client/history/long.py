@@ -8,7 +8,7 @@ LSF's, because scripts grep it (Snakemake: ``Project <([^<>]+)>``).
 import signal
 import time
 
-from xce.client import history
+from xce.client.history.events import FINISHED, STATES, durations
 from xce.client.jobs import values as jv
 from xce.client.jobs.long import SEPARATOR, submitted_line
 from xce.client.joblong_wrap import wrap
@@ -32,8 +32,8 @@ def job_history(row, events, now):
     lines = [header_line(row, spec)]
     for t, kind, data in events:
         lines += event_lines(row, spec, home, t, kind, data)
-    spent, until = history.durations(events, now)
-    values = [spent[s] for s in history.STATES]
+    spent, until = durations(events, now)
+    values = [spent[s] for s in STATES]
     numbers = "".join(f"{v:<9d}" for v in values) + f"{sum(values):<12d}"
     text = "\n" + "\n".join(wrap(line) for line in lines) + "\n"
     return (text + f"\n{SUMMARY_BY}  {jv.long_time(until)}\n"
@@ -93,7 +93,7 @@ def _signal(row, spec, home, data):
 
 def _status(row, spec, home, data):
     stat = data.get("stat")
-    if stat in history.FINISHED:
+    if stat in FINISHED:
         return [f"Signal <KILL> requested by user or administrator "
                 f"<{data.get('by')}>;", "Exited;", _completed(data)]
     return [_status_text(stat, data) + ";"]

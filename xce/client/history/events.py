@@ -10,7 +10,7 @@ finished.
 import json
 import time
 
-from xce.client import acct_window
+from xce.client.history.windows import sql_clause
 from xce.client.jobs.table import cut_name, job_label
 from xce.client.jobs.query import Query, current_user
 
@@ -69,7 +69,7 @@ class Selection:
             clauses.append("queue=?")
             args.append(self.queue)
         for column, window in self.windows.items():
-            acct_window.sql_clause(column, window, clauses, args)
+            sql_clause(column, window, clauses, args)
         return " AND ".join(clauses), args
 
     def rows(self, reader, columns=None):

@@ -8,7 +8,7 @@ jobs; ``-l`` reads the rows themselves.
 import time
 
 from xce.client.jobs import values as jv
-from xce.client.history_long import _completed
+from xce.client.history.long import _completed
 from xce.client.jobs.long import SEPARATOR, header_line, submitted_line
 from xce.client.joblong_wrap import wrap
 

@@ -1,0 +1,1 @@
+"""bhist and bacct: job histories, time windows and accounting."""
