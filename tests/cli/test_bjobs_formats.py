@@ -3,7 +3,7 @@
 import json
 import re
 
-from xce.client.joblong_wrap import unwrap
+from xce.client.text.wrap import unwrap
 
 
 def _long(cluster, jobid):

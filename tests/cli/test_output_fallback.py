@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
-from xce.client.joblong_wrap import unwrap
+from xce.client.text.wrap import unwrap
 
 from tests.lib.realusers import user_names, users_fixture
 from tests.lib.xcecluster import shared_cluster, wait_for

@@ -3,7 +3,7 @@ pure functions the controller's scheduling and bqueues -l both use."""
 
 import pytest
 
-from xce.client.info_shares import _accounts
+from xce.client.cluster.shares import _accounts
 from xce.model import fairshare
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from xce.client.hostselect import matching, resources
+from xce.client.cluster.host_select import matching, resources
 from xce.errors import XceError
 
 

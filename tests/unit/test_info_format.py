@@ -2,7 +2,10 @@
 
 import re
 
-from xce.client import info, info_hosts, info_params, info_queues
+from xce.client.cluster import lsid as info
+from xce.client.cluster import hosts as info_hosts
+from xce.client.cluster import params as info_params
+from xce.client.cluster import queues as info_queues
 
 
 def _queue(name="normal", prio=30, open_=True, active=True, **conf):

@@ -5,7 +5,7 @@ import re
 
 from xce.client.jobs import long as joblong
 from xce.client.jobs.long import SEPARATOR, long_format
-from xce.client.joblong_wrap import unwrap, wrap
+from xce.client.text.wrap import unwrap, wrap
 from xce.client.jobs.values import long_time
 from xce.store.schema import JOB_COLUMNS
 

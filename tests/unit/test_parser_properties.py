@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from xce.cli import bsub
-from xce.client import submit as sub
+from xce.client.submit import options as sub
 from xce.controller import jobreq
 from xce.lang import depend, resreq
 from xce.scheduler.core import HostView, PendingJob, QueueView, schedule

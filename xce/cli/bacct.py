@@ -5,9 +5,7 @@ import sys
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.envdir import Site
 from xce.errors import EXIT_FAILURE
-from xce.store.reader import Reader
 
 
 @lsf_command(help="Display accounting information about finished jobs.")
@@ -26,10 +24,10 @@ from xce.store.reader import Reader
 def cli(brief, long, done, exited, completed, submitted, dispatched, host,
         project, queue, user, ids):
     from xce.client.history import acct
-    from xce.client.history import windows as acct_window
+    from xce.client.history import windows as time_windows
     from xce.client.history import events as history
-    from xce.client.jobs.query import current_user
-    windows = acct_window.windows(completed, submitted, dispatched)
+    from xce.client.site import current_user, open_store
+    windows = time_windows.windows(completed, submitted, dispatched)
     stats = {"DONE", "EXIT"}
     if done != exited:
         stats = {"DONE"} if done else {"EXIT"}
@@ -43,7 +41,7 @@ def cli(brief, long, done, exited, completed, submitted, dispatched, host,
         where += (" AND COALESCE(json_extract(spec, '$.project'), "
                   "'default') = ?")
         args.append(project)
-    with Reader(Site().store_path) as reader:
+    with open_store() as reader:
         totals = acct.totals(reader, where, args)
         found = totals["done"] + totals["exited"]
         if ids and not found:

@@ -3,8 +3,9 @@
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client import info_admin, info_params
-from xce.client.info import open_state
+from xce.client.cluster import params as cluster_params
+from xce.client.admin import control as admin_control
+from xce.client.site import open_state
 from xce.errors import XceError
 
 COMMENT = click.option("-C", "comment", metavar="comment",
@@ -33,8 +34,8 @@ def _queue_op(op, verb):
     @click.argument("names", nargs=-1)
     def command(comment, names):
         site, reader = open_state()
-        return info_admin.queue_control(
-            site, op, info_admin.queue_names(reader, list(names)), comment)
+        return admin_control.queue_control(
+            site, op, admin_control.queue_names(reader, list(names)), comment)
     return command
 
 
@@ -45,10 +46,10 @@ def _host_op(op, verb):
     @click.argument("names", nargs=-1)
     def command(comment, names):
         site, reader = open_state()
-        targets = info_admin.host_names(reader, list(names),
+        targets = admin_control.host_names(reader, list(names),
                                         reader.meta().get("cluster"))
-        full = info_admin.full_hosts(reader) if op == "hopen" else ()
-        return info_admin.host_control(site, op, targets, comment, full)
+        full = admin_control.full_hosts(reader) if op == "hopen" else ()
+        return admin_control.host_control(site, op, targets, comment, full)
     return command
 
 
@@ -68,9 +69,9 @@ def _agent_op(op, verb):
     @click.argument("names", nargs=-1)
     def command(force, names):
         site, reader = open_state()
-        targets = info_admin.agent_targets(reader, op, list(names), force,
+        targets = admin_control.agent_targets(reader, op, list(names), force,
                                            reader.meta().get("cluster"))
-        return info_admin.agent_control(site, op, targets)
+        return admin_control.agent_control(site, op, targets)
     return command
 
 
@@ -85,7 +86,7 @@ for _op, _verb in (("hrestart", "Restart"), ("hshutdown", "Shut down"),
 @click.option("-f", "force", is_flag=True, help="Accepted for compatibility.")
 def reconfig(verbose, force):
     site, _ = open_state()
-    return info_admin.reconfig(site, check_only=False)
+    return admin_control.reconfig(site, check_only=False)
 
 
 @cli.command("ckconfig", context_settings={"help_option_names": ["-h", "--help"]},
@@ -93,7 +94,7 @@ def reconfig(verbose, force):
 @click.option("-v", "verbose", is_flag=True, help="Accepted for compatibility.")
 def ckconfig(verbose):
     site, _ = open_state()
-    return info_admin.reconfig(site, check_only=True)
+    return admin_control.reconfig(site, check_only=True)
 
 
 @cli.command("mbdrestart",
@@ -103,7 +104,7 @@ def ckconfig(verbose):
 @click.option("-v", "verbose", is_flag=True, help="Accepted for compatibility.")
 @click.option("-f", "force", is_flag=True, help="Accepted for compatibility.")
 def mbdrestart(verbose, force):
-    from xce.client.info_status import mbdrestart as restart
+    from xce.client.admin.status import mbdrestart as restart
     site, _ = open_state()
     return restart(site)
 
@@ -113,7 +114,7 @@ def mbdrestart(verbose, force):
              help="Summary of hosts, jobs and users, and the controller's "
              "start time and pid.")
 def showstatus():
-    from xce.client.info_status import showstatus_text
+    from xce.client.admin.status import showstatus_text
     _, reader = open_state()
     with reader:
         print(showstatus_text(reader))
@@ -126,8 +127,8 @@ def showstatus():
 @click.argument("hosts", nargs=-1)
 def showconf(daemon, hosts):
     site, reader = open_state()
-    values = info_params.effective(reader.params(), reader.queues())
-    print(info_params.showconf_text(daemon, values, site.conf))
+    values = cluster_params.effective(reader.params(), reader.queues())
+    print(cluster_params.showconf_text(daemon, values, site.conf))
     return 0
 
 

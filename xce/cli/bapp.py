@@ -3,8 +3,8 @@
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client.info import open_state
-from xce.client.info_more import bapp_table
+from xce.client.site import open_state
+from xce.client.cluster.apps import bapp_table
 
 
 @lsf_command(help="Show application profiles.")

@@ -6,10 +6,8 @@ import sys
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.envdir import Site
 from xce.errors import EXIT_FAILURE, XceError
 from xce.model import numbers
-from xce.store.reader import Reader
 
 
 @lsf_command(help="Display the history of jobs.")
@@ -31,8 +29,9 @@ from xce.store.reader import Reader
 @click.argument("ids", nargs=-1)
 def cli(all_jobs, done, pending, running, suspended, brief, long, wide,
         logfiles, completed, submitted, dispatched, name, queue, user, ids):
-    from xce.client.history import windows as acct_window
+    from xce.client.history import windows as time_windows
     from xce.client.history import events as history
+    from xce.client.site import open_store
     # A history of every job is hundreds of thousands of small objects, none
     # in a cycle, built once before exit: the cyclic collector would scan
     # them over and over for nothing (about 2 s of bhist -l -a at 100,000).
@@ -40,12 +39,12 @@ def cli(all_jobs, done, pending, running, suspended, brief, long, wide,
     if logfiles is not None and not numbers.digits(logfiles.replace(",", "")):
         raise XceError("bhist: The number of event log files must be a "
                        "positive integer.")
-    windows = acct_window.windows(completed, submitted, dispatched)
+    windows = time_windows.windows(completed, submitted, dispatched)
     stats = _stats(all_jobs, done or completed is not None, pending, running,
                    suspended)
     selection = history.Selection(user=user, queue=queue, name=name,
                                   ids=ids, stats=stats, windows=windows)
-    with Reader(Site().store_path) as reader:
+    with open_store() as reader:
         rows = selection.rows(reader, None if long else
                               history.SUMMARY_COLUMNS)
         if not rows:

@@ -3,8 +3,8 @@
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client import info_hosts
-from xce.client.info import open_state
+from xce.client.cluster import hosts as host_layouts
+from xce.client.site import open_state
 from xce.errors import XceError, text
 
 
@@ -19,7 +19,7 @@ def cli(wide, long, res_req, names):
     _, reader = open_state()
     hosts = _select(reader.hosts(), names, reader.meta().get("cluster"))
     if res_req is not None:
-        from xce.client.hostselect import matching
+        from xce.client.cluster.host_select import matching
         unit = reader.params().get("LSF_UNIT_FOR_LIMITS") or "KB"
         hosts = matching(hosts, res_req, unit)
         if not hosts:
@@ -27,9 +27,9 @@ def cli(wide, long, res_req, names):
             raise XceError("Not enough host(s) currently eligible")
     counts = reader.host_counts()
     if long:
-        print(info_hosts.long_blocks(hosts, counts), end="")
+        print(host_layouts.long_blocks(hosts, counts), end="")
     else:
-        print(info_hosts.short_table(hosts, counts, wide))
+        print(host_layouts.short_table(hosts, counts, wide))
     return 0
 
 

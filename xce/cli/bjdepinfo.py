@@ -4,8 +4,8 @@ the jobs waiting for it."""
 import click
 
 from xce.cli.common import Whole, lsf_command, run
-from xce.client import depinfo_fmt
-from xce.client.info import open_state
+from xce.client.depend import report
+from xce.client.site import open_state
 from xce.client.messages import parse_id
 
 
@@ -26,9 +26,9 @@ def cli(level, long_out, pending_only, child, jobid):
     number, idx = parse_id(jobid)
     _, reader = open_state()
     with reader:
-        lines = depinfo_fmt.report(reader.db, jobid, number, idx, level,
+        lines = report.report(reader.db, jobid, number, idx, level,
                                    child, pending_only, long_out)
-    return depinfo_fmt.print_report(lines, jobid, child)
+    return report.print_report(lines, jobid, child)
 
 
 def main(argv=None):

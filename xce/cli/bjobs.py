@@ -5,12 +5,10 @@ from types import SimpleNamespace
 
 from xce.cli.lsfargs import Opt, Parser, run
 from xce.client.jobs import table as jobfmt
-from xce.client.jobs.query import Query
+from xce.client.jobs.query import ALL_COLUMNS, Query
 from xce.client.jobs.filters import Filters
-from xce.envdir import Site
+from xce.client.site import open_state
 from xce.errors import EXIT_FAILURE, XceError
-from xce.store.reader import Reader
-from xce.store.schema import JOB_COLUMNS
 
 
 OPTIONS = [
@@ -58,8 +56,7 @@ def bjobs(o, ids):
     o.long = o.long or o.unformatted
     o.extra = {f for f, on in (("WL", o.time_left), ("WF", o.finish_time),
                                ("WP", o.percent)) if on}
-    site = Site()
-    reader = Reader(site.store_path)
+    site, reader = open_state()
     params = reader.params()
     if o.queue and o.queue not in {q["name"] for q in reader.queues()}:
         raise XceError(f"{o.queue}: No such queue")
@@ -73,7 +70,7 @@ def bjobs(o, ids):
         o.fields = site.setting("LSB_BJOBS_FORMAT")
     # The plain tables need a few columns; the others read whole rows.
     table = not (o.fields or o.long or o.array or o.wide_usage or o.extra)
-    columns = jobfmt.LIST_COLUMNS if table else JOB_COLUMNS
+    columns = jobfmt.LIST_COLUMNS if table else ALL_COLUMNS
     rows = query.filter_names(reader.jobs(where, args, columns,
                                           readonly=table))
     if o.pend_eligible != o.pend_ineligible:
@@ -107,7 +104,7 @@ def _show(o, rows, reader, params, site, query, missing):
         from xce.client.jobs.long import long_format
         text = long_format(rows, reader, params)
         if o.unformatted:
-            from xce.client.joblong_wrap import unwrap
+            from xce.client.text.wrap import unwrap
             text = unwrap(text)
         print(text)
     elif o.array:

@@ -6,7 +6,7 @@ import click
 
 from xce.cli.common import lsf_command, run
 from xce.client.control import control_request, parse_signal
-from xce.envdir import Site
+from xce.client.site import Site
 
 
 @lsf_command(help="Send a signal to jobs; by default kill them "

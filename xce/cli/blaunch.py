@@ -9,7 +9,7 @@ import click
 
 from xce.cli.common import lsf_command, run
 from xce.client import blaunch as bl
-from xce.envdir import Site
+from xce.client.site import Site
 from xce.errors import XceError
 
 

@@ -3,8 +3,8 @@
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client.info import open_state
-from xce.client.info_more import blimits_text
+from xce.client.site import open_state
+from xce.client.cluster.limits import blimits_text
 
 
 @lsf_command(help="Show the configured resource allocation limits.")

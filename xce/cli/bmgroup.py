@@ -3,8 +3,8 @@
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client.info import open_state
-from xce.client.info_more import groups_table
+from xce.client.site import open_state
+from xce.client.cluster.users import groups_table
 
 @lsf_command(help="Show host groups and their members.")
 @click.option("-r", "recursive", is_flag=True, help="Expand subgroups.")

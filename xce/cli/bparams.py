@@ -3,8 +3,8 @@
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client import info_params
-from xce.client.info import open_state
+from xce.client.cluster import params as cluster_params
+from xce.client.site import open_state
 
 
 @lsf_command(help="Display the batch system's configuration parameters.")
@@ -12,13 +12,13 @@ from xce.client.info import open_state
 @click.option("-a", "all_params", is_flag=True, help="Every parameter, as NAME = value.")
 def cli(long, all_params):
     site, reader = open_state()
-    values = info_params.effective(reader.params(), reader.queues())
+    values = cluster_params.effective(reader.params(), reader.queues())
     if all_params:
-        print(info_params.all_text(values, site.conf))
+        print(cluster_params.all_text(values, site.conf))
     elif long:
-        print(info_params.long_text(values))
+        print(cluster_params.long_text(values))
     else:
-        print(info_params.summary(values))
+        print(cluster_params.summary(values))
     return 0
 
 

@@ -3,10 +3,8 @@
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client.info import open_state
-from xce.client.jobquery import current_user
 from xce.client.peek import peek
-from xce.store.reader import Reader
+from xce.client.site import current_user, open_state, open_store
 
 
 @lsf_command(help="Show the stdout (and a separate stderr) a running job has "
@@ -24,7 +22,7 @@ def cli(follow, queue, host, name, jobid):
                                "-q, -J or jobId are specified.")
     site, reader = open_state()
     reader.close()
-    return peek(lambda: Reader(site.store_path), current_user(), jobid,
+    return peek(lambda: open_store(site), current_user(), jobid,
                 queue, host, name, follow, site.spool / "output")
 
 

@@ -4,7 +4,7 @@ import click
 
 from xce.cli.common import Whole, lsf_command, run
 from xce.client import messages
-from xce.envdir import Site
+from xce.client.site import Site
 
 
 @lsf_command(help="Post a message (and a file) to a job; bread reads it.")

@@ -3,8 +3,8 @@
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client import info_queues
-from xce.client.info import open_state
+from xce.client.cluster import queues as queue_layouts
+from xce.client.site import open_state
 from xce.errors import XceError, text
 
 
@@ -19,26 +19,27 @@ def cli(wide, long, host, user, names):
         raise click.UsageError("-w and -l cannot be used together")
     _, reader = open_state()
     queues = _select(reader, reader.queues(), names, host, user)
-    counts = info_queues.slot_counts(reader.job_counts())
+    counts = queue_layouts.slot_counts(reader.job_counts())
     if long:
-        info_queues.add_reserved(counts, reader.reservations())
-        info_queues.add_reserve_time(queues, reader.params())
+        queue_layouts.add_reserved(counts, reader.reservations())
+        queue_layouts.add_reserve_time(queues, reader.params())
     if long:
-        from xce.client.info_shares import share_lines
+        from xce.client.cluster.shares import share_lines
         params = reader.params()
-        print(info_queues.long_blocks(
+        print(queue_layouts.long_blocks(
             queues, counts,
             lambda q: share_lines(reader, q["name"], q["conf"], params)),
             end="")
     else:
-        print(info_queues.short_table(queues, counts, wide))
+        print(queue_layouts.short_table(queues, counts, wide))
     return 0
 
 
 def _known_hosts(reader, name):
     """-m: a host, a host group (its members) or the cluster; anything
     else is LSF's "Bad host name, host group name or cluster name"."""
-    from xce.client.info_more import expand, sections
+    from xce.client.cluster.users import expand
+    from xce.client.site import sections
     from xce.client.jobs.filters import hosts_of
     return hosts_of(name, reader, sections(reader)["host_groups"], expand)
 
@@ -47,7 +48,7 @@ def _check_user(reader, name):
     """-u: a user of this system, or a user group or user row of the
     configuration; anything else is LSF's "Unknown user"."""
     import pwd
-    from xce.client.info_more import sections
+    from xce.client.site import sections
     conf = sections(reader)
     if name in conf["user_groups"] or name in conf["users"]:
         return

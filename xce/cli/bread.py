@@ -4,8 +4,7 @@ import click
 
 from xce.cli.common import Whole, lsf_command, run
 from xce.client import messages
-from xce.client.info import open_state
-from xce.client.jobquery import current_user
+from xce.client.site import current_user, open_state
 
 
 @lsf_command(help="Show the messages posted to a job.")

@@ -4,7 +4,7 @@ import click
 
 from xce.cli.common import lsf_command, run
 from xce.client.modify import print_results, selection
-from xce.envdir import Site
+from xce.client.site import Site
 from xce.spool.client import call
 
 

@@ -4,8 +4,7 @@ import click
 
 from xce.cli.common import lsf_command, run
 from xce.client.jobs import external_status as jobstatus
-from xce.client.info import open_state
-from xce.client.jobs.query import current_user
+from xce.client.site import current_user, open_state
 
 
 @lsf_command(help="Show a job's external status, or set it with -d (the "

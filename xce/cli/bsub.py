@@ -9,8 +9,8 @@ import os
 import sys
 
 from xce.cli.lsfargs import Opt, Parser, UsageError, run
-from xce.client import submit as sub
-from xce.envdir import Site
+from xce.client.submit import options as sub
+from xce.client.site import Site
 from xce.errors import XceError
 from xce.spool.client import call
 
@@ -220,14 +220,14 @@ def submit(opts):
         print(line, file=sys.stderr if os.environ.get("BSUB_STDERR")
               else sys.stdout, flush=True)
     if opts["block"]:
-        from xce.client.wait import wait_for_job
+        from xce.client.submit.wait import wait_for_job
         return wait_for_job(site, jobid)
     return 0
 
 
 def _submit_pack(opts, site):
     """bsub -pack file: the file's lines are the only submissions."""
-    from xce.client.pack import submit_pack
+    from xce.client.submit.pack import submit_pack
     if opts["command"]:
         raise XceError("-pack: No other options or command may be given"
                        f"{NOT_SUBMITTED}")

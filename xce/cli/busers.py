@@ -5,8 +5,8 @@ import getpass
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client.info import open_state
-from xce.client.info_more import busers_table
+from xce.client.site import open_state
+from xce.client.cluster.users import busers_table
 
 
 @lsf_command(help="Show job slot counts and limits of users and user groups.")

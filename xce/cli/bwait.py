@@ -5,9 +5,8 @@ import getpass
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client.info import open_state
-from xce.client.info_more_wait import parse_timeout, wait
-from xce.store.reader import Reader
+from xce.client.site import open_state, open_store
+from xce.client.depend.wait import parse_timeout, wait
 
 
 @lsf_command(help="Wait until the condition (bsub -w syntax) is true.")
@@ -21,7 +20,7 @@ def cli(expr, timeout, rereg):
     seconds = parse_timeout(timeout)
     site, reader = open_state()
     reader.close()
-    return wait(lambda: Reader(site.store_path), getpass.getuser(), expr,
+    return wait(lambda: open_store(site), getpass.getuser(), expr,
                 seconds)
 
 

@@ -57,8 +57,8 @@ def run(command, prog, argv=None):
     except sqlite3.Error as e:
         # Reading the store failed (an older schema, a damaged file): one
         # line, as for any other error, never a traceback.
-        from xce.store.reader import read_error
-        print(read_error(e), file=sys.stderr)
+        from xce.client.site import store_error
+        print(store_error(e), file=sys.stderr)
         sys.exit(EXIT_FAILURE)
     except BrokenPipeError:
         sys.exit(EXIT_FAILURE)

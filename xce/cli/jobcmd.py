@@ -8,7 +8,7 @@ import click
 
 from xce.cli.common import lsf_command
 from xce.client.control import control_request
-from xce.envdir import Site
+from xce.client.site import Site
 from xce.model import numbers
 
 

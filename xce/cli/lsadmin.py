@@ -9,7 +9,7 @@ daemon-control subcommands are refused with a clear message.
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.envdir import Site
+from xce.client.site import Site
 from xce.errors import XceError
 
 NO_LIM = ("limrestart", "limstartup", "limshutdown", "limlock",
@@ -39,7 +39,7 @@ def cli():
 @click.argument("daemon", type=click.Choice(["lim", "res"]))
 @click.argument("hosts", nargs=-1)
 def showconf(daemon, hosts):
-    from xce.client.info_params import showconf_text
+    from xce.client.cluster.params import showconf_text
     site = Site()
     conf = dict(site.conf)
     conf.setdefault("LSF_UNIT_FOR_LIMITS", "KB")    # LSF's default unit
@@ -51,7 +51,7 @@ def showconf(daemon, hosts):
              help="Check the configuration only.")
 @click.option("-v", "verbose", is_flag=True, help="Accepted for compatibility.")
 def ckconfig(verbose):
-    from xce.client.info_admin import reconfig
+    from xce.client.admin.control import reconfig
     return reconfig(Site(), check_only=True)
 
 

@@ -3,7 +3,8 @@
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client.info import lsclusters_text, open_state
+from xce.client.cluster.lsid import lsclusters_text
+from xce.client.site import open_state
 from xce.errors import XceError
 
 

@@ -1,10 +1,9 @@
 """lsid: the LSF version xce reproduces, the cluster name and the master host."""
 
 from xce.cli.common import lsf_command, run
-from xce.client.info import lsid_text
-from xce.envdir import Site
+from xce.client.cluster.lsid import lsid_text
+from xce.client.site import Site, open_store
 from xce.errors import XceError
-from xce.store.reader import Reader
 
 
 @lsf_command(help="Display the LSF version, the cluster name and the "
@@ -12,7 +11,7 @@ from xce.store.reader import Reader
 def cli():
     site = Site()
     try:
-        meta = Reader(site.store_path).meta()
+        meta = open_store(site).meta()
     except XceError:
         meta = {}       # no store yet: the names come from lsf.conf
     print(lsid_text(meta, site))

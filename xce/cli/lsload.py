@@ -3,8 +3,8 @@
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client.info import open_state
-from xce.client.info_more_hosts import lsload_table, pick
+from xce.client.site import open_state
+from xce.client.cluster.host_load import lsload_table, pick
 
 
 @lsf_command(help="Show host load indices.")

@@ -123,12 +123,12 @@ def _run_wait(argv):
 
 def _wait_hosts(cfg):
     """Wait until every local agent has said hello (its host is usable)."""
-    from xce.store.reader import Reader
+    from xce.client.site import store_at
     deadline = time.monotonic() + READY_TIMEOUT
     store = cfg.spool / "store" / "xce.db"
     while time.monotonic() < deadline:
         try:
-            hosts = Reader(store).hosts()
+            hosts = store_at(store).hosts()
         except XceError:
             hosts = []
         local = [h for h in hosts if h["conf"] is not None]

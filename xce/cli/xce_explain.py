@@ -6,7 +6,7 @@ module; parsed with the light LSF parser, so no click on this path.
 
 from xce.cli.lsfargs import Opt, Parser, UsageError, run
 from xce.client import explain
-from xce.client.info import open_state
+from xce.client.site import open_state
 
 PARSER = Parser(
     "xce explain",

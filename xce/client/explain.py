@@ -8,7 +8,7 @@ the job's decision trace for one scheduling pass (see xce-explain(1)).
 
 import json
 
-from xce.client.jobs.query import current_user
+from xce.client.site import current_user
 from xce.errors import XceError
 from xce.model import jobid as jobids
 from xce.model.jobid import show

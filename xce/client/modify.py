@@ -6,7 +6,7 @@ Each command sends one request (kinds ``modify``, ``switch``, ``requeue``,
 
 import sys
 
-from xce.client import submit as sub
+from xce.client.submit import options as sub
 from xce.client.control import NO_TARGET
 from xce.errors import EXIT_FAILURE, XceError
 from xce.model import jobid as jobids

@@ -10,7 +10,7 @@ import time
 from xce.client.jobs import values as jv
 from xce.client.history.long import _completed
 from xce.client.jobs.long import SEPARATOR, header_line, submitted_line
-from xce.client.joblong_wrap import wrap
+from xce.client.text.wrap import wrap
 
 TABLE_HEADER = ("     CPU_T     WAIT     TURNAROUND   STATUS     HOG_FACTOR"
                 "    MEM    SWAP")

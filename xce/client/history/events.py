@@ -12,7 +12,8 @@ import time
 
 from xce.client.history.windows import sql_clause
 from xce.client.jobs.table import cut_name, job_label
-from xce.client.jobs.query import Query, current_user
+from xce.client.jobs.query import Query
+from xce.client.site import current_user
 
 PENDING = ("PEND", "PSUSP")
 FINISHED = ("DONE", "EXIT")

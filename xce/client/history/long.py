@@ -11,7 +11,7 @@ import time
 from xce.client.history.events import FINISHED, STATES, durations
 from xce.client.jobs import values as jv
 from xce.client.jobs.long import SEPARATOR, submitted_line
-from xce.client.joblong_wrap import wrap
+from xce.client.text.wrap import wrap
 from xce.client.jobs.table import job_label
 from xce.model.joboutput import fallback_sentences
 

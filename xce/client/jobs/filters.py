@@ -27,7 +27,8 @@ class Filters:
         """Refuse a name the cluster does not have (LSF's wording)."""
         if not self:
             return
-        from xce.client.info_more import expand, sections
+        from xce.client.cluster.users import expand
+        from xce.client.site import sections
         conf = sections(reader)
         if self.host:
             self.hosts = hosts_of(self.host, reader, conf["host_groups"],

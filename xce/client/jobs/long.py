@@ -12,7 +12,7 @@ import time
 
 from xce.client.jobs import table
 from xce.client.jobs import values as jv
-from xce.client.joblong_wrap import CONTINUATION, wrap
+from xce.client.text.wrap import CONTINUATION, wrap
 from xce.model.joboutput import fallback_sentences
 
 SEPARATOR = "-" * 78

@@ -1,20 +1,15 @@
 """Which jobs a bjobs-style query selects, as SQL over the store."""
 
-import os
-import pwd
 import time
 
+from xce.client.site import current_user
 from xce.errors import XceError
 from xce.model import jobid as jobids
+from xce.store.reader import JOB_COLUMNS
 
 DEFAULT_CLEAN_PERIOD = 3600
-
-
-def current_user():
-    try:
-        return pwd.getpwuid(os.getuid()).pw_name
-    except KeyError:
-        return str(os.getuid())
+# Every column of a job row, for the layouts that read whole rows.
+ALL_COLUMNS = JOB_COLUMNS
 
 
 class Query:

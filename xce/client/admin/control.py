@@ -65,7 +65,7 @@ def queue_control(site, op, names, comment=None):
 
 def full_hosts(reader):
     """Hosts whose slots are all taken: hopen leaves them closed_Full."""
-    from xce.client.info_hosts import host_view
+    from xce.client.cluster.hosts import host_view
     counts = reader.host_counts()
     return {h["name"] for h in reader.hosts()
             if host_view(dict(h, status="ok"), counts)["status"] ==

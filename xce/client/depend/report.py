@@ -1,36 +1,36 @@
 """bjdepinfo's walk over dependency levels and its LSF-style table."""
 
-from xce.client import depinfo
+from xce.client.depend import tree
 from xce.errors import XceError, text
 
-PARENT_HEADER = depinfo.COLUMNS.format(
+PARENT_HEADER = tree.COLUMNS.format(
     "JOBID", "PARENT", "PARENT_STATUS", "PARENT_NAME", "LEVEL")
-CHILD_HEADER = depinfo.COLUMNS.format(
+CHILD_HEADER = tree.COLUMNS.format(
     "JOBID", "CHILD", "CHILD_STATUS", "CHILD_NAME", "LEVEL")
 
 
 def _line(job, other, level):
-    return depinfo.COLUMNS.format(
-        depinfo._label(job[0], job[1]), depinfo._label(other[0], other[1]),
+    return tree.COLUMNS.format(
+        tree._label(job[0], job[1]), tree._label(other[0], other[1]),
         other[2], other[3] or "", level)
 
 
 def _parents(db, row, pending_only):
     """(condition lines for -l, parent rows) of one job."""
     notes, found = [], []
-    for cond, ok, parents in depinfo.conditions(db, row):
+    for cond, ok, parents in tree.conditions(db, row):
         if pending_only and ok:
             continue
         word = "satisfied" if ok else "not satisfied"
         notes.append(f"The dependency condition of job "
-                     f"<{depinfo._label(row[0], row[1])}> is {word}: {cond}")
+                     f"<{tree._label(row[0], row[1])}> is {word}: {cond}")
         found += [p for p in parents if p not in found]
     return notes, found
 
 
 def report(db, word, jobid, idx, level, child, pending_only, long_out):
     """The lines bjdepinfo prints, walking up to LEVEL levels."""
-    start = depinfo._row(db, jobid, idx)
+    start = tree._row(db, jobid, idx)
     if not start:
         raise XceError(f"Job <{word}>: {text('NO_JOB')}")
     lines, seen = [], set()
@@ -42,7 +42,7 @@ def report(db, word, jobid, idx, level, child, pending_only, long_out):
             continue
         seen.add(key)
         if child:
-            others = depinfo.children(db, row)
+            others = tree.children(db, row)
         else:
             notes, others = _parents(db, row, pending_only)
             if long_out:

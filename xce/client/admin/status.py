@@ -81,6 +81,6 @@ def showstatus_text(reader):
 
 def mbdrestart(site):
     """The reconfig check and request, with mbdrestart's words."""
-    from xce.client.info_admin import reconfig
+    from xce.client.admin.control import reconfig
     return reconfig(site, check_only=False, aborted="MBD restart aborted.",
                     initiated="MBD restart initiated")

@@ -1,60 +1,13 @@
-"""What the information commands share: the site's state, LSF's column
-helpers, and the small outputs of lsid and lsclusters.
-
-LSF builds its tables from fixed-width cells, each followed by one blank
-(volclava ``prtWord``/``prtValue``/``prtDash``); these helpers do the same so
-every table lines up with the real commands'.
-"""
+"""lsid and lsclusters: the cluster's name, its master and its version."""
 
 import socket
 
 from xce import LSF_COMPAT_VERSION, __version__
-from xce.envdir import Site
-from xce.store.reader import Reader
 
 # lsf.conf key the controller writes with the cluster's name.
 CLUSTER_KEY = "XCE_CLUSTER_NAME"
 
 
-def open_state():
-    """The site and a read-only view of its store."""
-    site = Site()
-    return site, Reader(site.store_path)
-
-
-def cell(text, width):
-    """Left-justified and cut to *width* (``prtWord(len, w, 0)``)."""
-    return f"{text:<{width}.{width}} "
-
-
-def lcell(text, width):
-    """Left-justified, never cut (``prtWordL``: wide output)."""
-    return f"{text:<{width}} "
-
-
-def rcell(text, width):
-    """Right-justified header cell, cut to *width*."""
-    return f"{text:>{width}.{width}} "
-
-
-def num(value, width):
-    """A limit: the number, or ``-`` when unlimited (``prtValue``/``prtDash``)."""
-    return f"{'-' if value is None else value:>{width}} "
-
-
-def cut_front(name, width):
-    """Long names lose their front and gain a ``*`` (LSF 10.1's default view)."""
-    if len(name) <= width:
-        return name
-    return "*" + name[-(width - 1):]
-
-
-def line(*cells):
-    """Join cells; LSF's trailing blank is dropped so lines end cleanly."""
-    return "".join(cells).rstrip()
-
-
-# -- lsid -------------------------------------------------------------------
 def lsid_text(meta, site):
     """lsid's lines.  Line 1 keeps IBM's shape: Toil extracts the version
     with ``IBM Spectrum LSF Standard (.*),``, so it holds exactly one comma."""
@@ -70,7 +23,6 @@ def lsid_text(meta, site):
     ])
 
 
-# -- lsclusters ---------------------------------------------------------------
 LSCLUSTERS_WIDTHS = (14, 8, 22, 8, 8, 8)
 
 

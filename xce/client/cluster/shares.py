@@ -11,7 +11,8 @@ holds: running ones, and those finished within the clean period.
 
 import time
 
-from xce.client.info_more import expand, sections
+from xce.client.cluster.users import expand
+from xce.client.site import sections
 from xce.client.jobs.query import DEFAULT_CLEAN_PERIOD
 from xce.model import fairshare
 

@@ -5,7 +5,7 @@ STATUS 14, MAX/JL/U/JL/P/JL/H 4, NJOBS/PEND/RUN/SUSP 5, one blank after
 each.  Counts are job slots, as LSF counts them.
 """
 
-from xce.client.info import cell, cut_front, lcell, line, num, rcell
+from xce.client.text.cells import cell, cut_front, lcell, line, num, rcell
 from xce.config.model import MBD_SLEEP_TIME
 
 HEADER = line(cell("QUEUE_NAME", 15), cell("PRIO", 4), cell("STATUS", 14),
@@ -107,7 +107,7 @@ def short_table(queues, counts, wide=False):
 
 def long_blocks(queues, counts, shares=None):
     """Every queue's -l block, separated by LSF's dashed line; *shares*
-    gives the fairshare lines of a queue (see info_shares)."""
+    gives the fairshare lines of a queue (see shares.py)."""
     n_default = sum(1 for q in queues if q["conf"].get("default"))
     blocks = [_long_block(q, counts, n_default, shares) for q in queues]
     return "\n" + f"\n{SEPARATOR}\n\n".join(blocks)

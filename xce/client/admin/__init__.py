@@ -1,0 +1,1 @@
+"""badmin: queue, host and daemon control, reconfig, showstatus, mbdrestart."""

@@ -1,0 +1,63 @@
+"""bapp: application profiles and the jobs filed under each."""
+
+import json
+
+from xce.client.site import sections
+from xce.client.text.cells import cell, lcell, line, rcell
+from xce.errors import XceError
+
+BAPP_HEADER = line(cell("APPLICATION_NAME", 18), rcell("NJOBS", 6),
+                   rcell("PEND", 6), rcell("RUN", 6), rcell("SUSP", 6))
+
+
+def bapp_table(reader, asked, long_format=False, wide=False):
+    apps = sections(reader)["applications"]
+    if not apps:
+        raise XceError("No application profiles found.")
+    for name in asked:
+        if name not in apps:
+            raise XceError(f"{name}: No such application")
+    names = list(asked) or list(apps)
+    counts = _app_counts(reader)
+    if long_format:
+        return "\n".join(_bapp_long(n, apps[n] or {}, counts.get(n, {}))
+                         for n in names).rstrip("\n")
+    rows = [BAPP_HEADER]
+    name_cell = lcell if wide else cell      # -w: names never cut
+    for name in names:
+        c = counts.get(name, {})
+        rows.append(line(name_cell(name, 18), *_app_numbers(c)))
+    return "\n".join(rows)
+
+
+def _app_numbers(c):
+    pend = c.get("PEND", 0) + c.get("PSUSP", 0)
+    run = c.get("RUN", 0)
+    susp = c.get("USUSP", 0) + c.get("SSUSP", 0)
+    return (f"{pend + run + susp:>6} ", f"{pend:>6} ", f"{run:>6} ",
+            f"{susp:>6} ")
+
+
+def _app_counts(reader):
+    """app -> {stat: slots}; a job names its profile with ``-app``."""
+    counts = {}
+    cur = reader.db.execute("SELECT stat, nslots, spec FROM jobs WHERE stat "
+                            "NOT IN ('DONE','EXIT')")
+    for stat, slots, spec in cur:
+        app = json.loads(spec or "{}").get("app")
+        if app:
+            per = counts.setdefault(app, {})
+            per[stat] = per.get(stat, 0) + (slots or 0)
+    return counts
+
+
+def _bapp_long(name, conf, counts):
+    out = [f"APPLICATION NAME: {name}",
+           f" -- {conf.get('DESCRIPTION') or 'No description provided.'}",
+           "", "STATISTICS:", "   NJOBS     PEND      RUN     SUSP",
+           "".join(f"{v.strip():>9}" for v in _app_numbers(counts)), ""]
+    params = {k: v for k, v in conf.items() if k != "DESCRIPTION"}
+    if params:
+        out += ["PARAMETERS:", ""] + [f"{k} = {v}" for k, v in params.items()]
+        out.append("")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,84 @@
+"""blimits: each configured resource limit, its scope and its use."""
+
+import json
+
+from xce.client.site import sections
+from xce.client.text.cells import cell, lcell, line, rcell
+from xce.errors import XceError
+
+LIMIT_COLUMNS = ("SLOTS", "MEM", "TMP", "SWP", "JOBS")
+SCOPE_COLUMNS = (("USERS", ("USERS", "PER_USER")),
+                 ("QUEUES", ("QUEUES", "PER_QUEUE")),
+                 ("HOSTS", ("HOSTS", "PER_HOST")),
+                 ("PROJECTS", ("PROJECTS", "PER_PROJECT")))
+
+
+def blimits_text(reader, names=(), wide=False):
+    """Each configured limit with its scope and its limit values.  Where
+    running jobs use a limit, one row per consumer in use shows
+    ``used/limit`` as the controller last counted it (``limit_usage`` in
+    the meta table); an unused limit shows ``-/limit``."""
+    limits = [lim for lim in sections(reader)["limits"]
+              if isinstance(lim, dict)]
+    if names:
+        limits = [lim for lim in limits if str(lim.get("NAME")) in names]
+    if not limits:
+        raise XceError("No resource usage found.")
+    usage = _limit_usage(reader)
+    head = line(cell("NAME", 18), cell("USERS", 12), cell("QUEUES", 12),
+                cell("HOSTS", 12), cell("PROJECTS", 12),
+                *[rcell(c, 10) for c in LIMIT_COLUMNS])
+    rows = ["", "INTERNAL RESOURCE LIMITS:", "", head]
+    text_cell = lcell if wide else cell      # -w: names and scopes never cut
+    for i, lim in enumerate(limits):
+        name = str(lim.get("NAME") or f"limit{i + 1}")
+        for used in usage.get(name) or [None]:
+            scope = [_scope(lim, keys, used) for _, keys in SCOPE_COLUMNS]
+            values = [_limit_cell(lim.get(c), used, c)
+                      for c in LIMIT_COLUMNS]
+            rows.append(line(text_cell(name, 18),
+                             *[text_cell(s, 12) for s in scope],
+                             *[f"{v:>10} " for v in values]))
+    return "\n".join(rows)
+
+
+def _limit_usage(reader):
+    """limit name -> its counters in use (dicts), from the meta table."""
+    try:
+        found = json.loads(reader.meta().get("limit_usage") or "[]")
+    except ValueError:
+        found = []
+    out = {}
+    for row in found:
+        if isinstance(row, dict):
+            out.setdefault(str(row.get("name")), []).append(row)
+    return out
+
+
+def _scope(lim, keys, used=None):
+    if used is not None:
+        # A PER_ limit counts each consumer: the row names the one in use.
+        mine = used.get(keys[0].lower())
+        if mine not in (None, "*"):
+            return str(mine)
+    for key in keys:
+        value = lim.get(key)
+        if value not in (None, ""):
+            words = value if isinstance(value, str) else \
+                " ".join(str(v) for v in value)
+            return words + ("/" if key.startswith("PER_") else "")
+    return "-"
+
+
+_USED = {"SLOTS": "slots", "JOBS": "jobs", "MEM": "mem"}
+
+
+def _limit_cell(value, used=None, column=None):
+    if value in (None, ""):
+        return "-"
+    if used is None or column not in _USED:
+        return f"-/{value}"
+    amount = used.get(_USED[column]) or 0
+    if isinstance(amount, float):
+        amount = int(amount) if amount.is_integer() else round(amount, 1)
+    return f"{amount}/{value}"

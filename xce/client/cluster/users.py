@@ -1,0 +1,138 @@
+"""busers, bugroup and bmgroup: users, user groups and host groups.
+
+The controller keeps the configuration sections these commands need
+(``users``, ``user_groups``, ``host_groups``) in the store (see
+``xce.client.site.sections``).  Widths follow openlava's busers.c/bmgroup.c
+(reference section 4.4).
+"""
+
+import pwd
+
+from xce.client.site import sections
+from xce.client.text.cells import cell, lcell, line, num, rcell
+from xce.errors import XceError
+
+BUSERS_HEADER = line(cell("USER/GROUP", 18), rcell("JL/P", 5),
+                     rcell("MAX", 6), rcell("NJOBS", 6), rcell("PEND", 6),
+                     rcell("RUN", 6), rcell("SSUSP", 6), rcell("USUSP", 6),
+                     rcell("RSV", 6))
+_UNFINISHED = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP", "UNKWN")
+
+
+def group_members(groups, name):
+    """Members of a user or host group: a list of words."""
+    value = groups.get(name)
+    if isinstance(value, dict):
+        value = value.get("members") or value.get("GROUP_MEMBER")
+    if value is None:
+        return []
+    return value.split() if isinstance(value, str) else [str(v) for v in value]
+
+
+def expand(groups, name, seen=()):
+    """Every plain member of *name*, subgroups expanded."""
+    out = []
+    for m in group_members(groups, name):
+        if m in groups and m not in seen:
+            out += [x for x in expand(groups, m, seen + (name,))
+                    if x not in out]
+        elif m not in out:
+            out.append(m)
+    return out
+
+
+# -- busers -------------------------------------------------------------------
+def user_counts(reader):
+    """user -> {stat: slots} over the unfinished jobs."""
+    cur = reader.db.execute(
+        "SELECT user, stat, SUM(nslots) FROM jobs WHERE stat NOT IN "
+        "('DONE','EXIT') GROUP BY user, stat")
+    counts = {}
+    for user, stat, slots in cur:
+        counts.setdefault(user, {})[stat] = slots or 0
+    return counts
+
+
+def _known_user(name):
+    try:
+        pwd.getpwnam(name)
+        return True
+    except (KeyError, ValueError):      # ValueError: a NUL in the name
+        return False
+
+
+def busers_names(asked, me, sec, counts):
+    """The rows busers prints: the caller, named users/groups, or all."""
+    if not asked:
+        return [me]
+    if "all" in asked:
+        names = set(counts) | {u for u in sec["users"] if u != "default"}
+        names |= set(sec["user_groups"])
+        return sorted(names)
+    for name in asked:
+        if name not in sec["user_groups"] and name not in sec["users"] \
+                and name not in counts and not _known_user(name):
+            raise XceError(f"{name}: Unknown user")
+    return list(asked)
+
+
+def busers_row(name, sec, counts, wide):
+    conf = sec["users"].get(name) or {}
+    members = expand(sec["user_groups"], name) \
+        if name in sec["user_groups"] else [name]
+    per = {}
+    for m in members:
+        for stat, n in counts.get(m, {}).items():
+            per[stat] = per.get(stat, 0) + n
+    pend = per.get("PEND", 0) + per.get("PSUSP", 0)
+    run = per.get("RUN", 0) + per.get("UNKWN", 0)
+    ssusp, ususp = per.get("SSUSP", 0), per.get("USUSP", 0)
+    jlp = conf.get("JL/P")
+    jlp = f"{float(jlp):>5.1f} " if jlp not in (None, "-", "") else num(None, 5)
+    mx = conf.get("MAX_JOBS")
+    head = (lcell if wide else cell)(name, 18)
+    return line(head, jlp, num(None if mx in (None, "-", "") else mx, 6),
+                f"{pend + run + ssusp + ususp:>6} {pend:>6} {run:>6} "
+                f"{ssusp:>6} {ususp:>6} {0:>6}")
+
+
+def busers_table(reader, asked, me, wide=False):
+    sec = sections(reader)
+    counts = user_counts(reader)
+    names = busers_names(asked, me, sec, counts)
+    return "\n".join([BUSERS_HEADER] +
+                     [busers_row(n, sec, counts, wide) for n in names])
+
+
+# -- bugroup / bmgroup --------------------------------------------------------
+def groups_table(reader, kind, asked, recursive=False, wide=False,
+                 long_format=False):
+    """bugroup (kind "user") or bmgroup (kind "host")."""
+    groups = sections(reader)["user_groups" if kind == "user"
+                              else "host_groups"]
+    if not groups:
+        raise XceError(f"No {kind} group defined in the system")
+    for name in asked:
+        if name not in groups:
+            raise XceError(f"{name}: No such user/host group")
+    names = list(asked) or list(groups)
+    title = "USERS" if kind == "user" else "HOSTS"
+    fit = (lambda s: f"{s:<12}") if wide else (lambda s: f"{s:<12.12}")
+    rows = []
+    for name in names:
+        members = expand(groups, name) if recursive else \
+            [m + "/" if m in groups else m
+             for m in group_members(groups, name)]
+        shown = " ".join(members) or ("all users" if kind == "user"
+                                      else "all hosts used by the batch "
+                                      "system")
+        if members == ["all"]:
+            shown = "all users" if kind == "user" else \
+                "all hosts used by the batch system"
+        if long_format:
+            rows.append(f"GROUP_NAME:  {name}\n{title + ':':<12} {shown}\n")
+        else:
+            rows.append(line(fit(name), " ", shown))
+    if long_format:
+        return "\n".join(rows).rstrip("\n")
+    return "\n".join([f"{'GROUP_NAME':<12.12}  {title}"] + rows)

@@ -1,0 +1,1 @@
+"""Job dependencies: bjdepinfo's walk and table, and bwait."""

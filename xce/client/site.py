@@ -1,0 +1,58 @@
+"""Where a command finds its cluster and reads its state.
+
+Every query command starts here: the site (the environment directory and
+its ``lsf.conf``), a read-only view of the store, the caller's name and
+the configuration sections the controller keeps in the store.  Commands
+reach the store through ``xce.client`` (this module), never ``xce.store``.
+"""
+
+import json
+import os
+import pwd
+
+from xce.envdir import Site
+from xce.store.reader import Reader, read_error
+
+
+def open_state():
+    """The site and a read-only view of its store."""
+    site = Site()
+    return site, Reader(site.store_path)
+
+
+def open_store(site=None):
+    """A read-only view of the store of *site* (found from the environment
+    when not given); usable in a ``with`` block."""
+    return Reader((site or Site()).store_path)
+
+
+def store_at(path):
+    """A read-only view of the store file at *path*, for ``xce start``,
+    which knows its spool from the configuration rather than lsf.conf."""
+    return Reader(path)
+
+
+def store_error(error):
+    """The one line a command prints when reading the store failed."""
+    return read_error(error)
+
+
+def current_user():
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        return str(os.getuid())
+
+
+def sections(reader):
+    """The stored configuration sections, each {} (or []) when absent.
+
+    The controller keeps the sections the information commands need
+    (``users``, ``user_groups``, ``host_groups``, ``limits``,
+    ``applications``, ``service_classes``) as one JSON document in the
+    store's ``meta`` table (``config_sections``)."""
+    raw = reader.meta().get("config_sections")
+    data = json.loads(raw) if raw else {}
+    return {k: data.get(k) or ([] if k == "limits" else {})
+            for k in ("users", "user_groups", "host_groups", "limits",
+                      "applications", "service_classes")}

@@ -1,0 +1,1 @@
+"""bsub: building a submission, bsub -pack, and bsub -K waiting."""
