@@ -48,6 +48,7 @@ SOURCES := $(shell find xce -name '*.py') setup.cfg pyproject.toml
 
 $(STAMP): $(PY) $(SOURCES)
 	$(PY) -m pip install -q --upgrade pip
+	rm -rf build  # a stale build/lib would install modules that were moved away
 	$(PY) -m pip install -q .
 	touch $(STAMP)
 

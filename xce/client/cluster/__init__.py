@@ -1,0 +1,1 @@
+"""Cluster information: queues, hosts, users and groups, applications, limits, parameters and lsid."""

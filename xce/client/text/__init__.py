@@ -1,0 +1,1 @@
+"""Text layout shared by the commands: table cells and long-format wrapping."""
