@@ -5,8 +5,8 @@ import click
 
 from xce.cli.common import Whole, lsf_command, run
 from xce.client.depend import report
+from xce.client.ids import parse as parse_id
 from xce.client.site import open_state
-from xce.client.messages import parse_id
 
 
 @lsf_command(help="Show the jobs a job depends on (or, with -c, the jobs "

@@ -3,7 +3,7 @@
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client.modify import print_results, selection
+from xce.client.requests import print_results, selection
 from xce.client.site import Site
 from xce.spool.client import call
 

@@ -2,11 +2,11 @@
 
 import signal as _signal
 
+from xce.client import ids as job_ids
+from xce.client.requests import NO_TARGET, print_results
 from xce.errors import XceError
 from xce.model import numbers
 from xce.spool.client import call
-
-NO_TARGET = "Job ID or one of '-m', '-u' '-q' and '-J' must be specified."
 
 
 def parse_signal(value):
@@ -27,8 +27,7 @@ def parse_signal(value):
 def control_request(site, action, ids, user=None, queue=None, name=None,
                     host=None, sig=None, force=False):
     """Send one control request; print LSF's line per job; return the exit code."""
-    from xce.client.modify import parse_ids, print_results
-    parsed, every = parse_ids(ids)
+    parsed, every = job_ids.parse_list(ids)
     body = {"action": action, "user": user, "queue": queue, "name": name,
             "host": host, "signal": sig, "force": force, "ids": parsed}
     if every:

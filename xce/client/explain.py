@@ -8,15 +8,15 @@ the job's decision trace for one scheduling pass (see xce-explain(1)).
 
 import json
 
+from xce.client.ids import parse as parse_id
 from xce.client.site import current_user
 from xce.errors import XceError
-from xce.model import jobid as jobids
 from xce.model.jobid import show
 from xce.spool.client import call
 
 
 def explain(site, reader, word, as_json=False):
-    jobid, idx = _parse(word)
+    jobid, idx = parse_id(word)
     _check(reader, word, jobid, idx)
     reply = call(site, "explain", {"jobid": jobid, "idx": idx})
     if not reply.get("ok"):
@@ -30,13 +30,6 @@ def explain(site, reader, word, as_json=False):
     else:
         print("\n\n".join("\n".join(lines(t)) for t in traces))
     return 0
-
-
-def _parse(word):
-    try:
-        return jobids.parse(word)
-    except jobids.BadJobId:
-        raise XceError(f"{word}: Illegal job ID.")
 
 
 def _check(reader, word, jobid, idx):

@@ -8,6 +8,7 @@ import os
 import sys
 import time
 
+from xce.client.ids import parse as parse_id
 from xce.errors import EXIT_FAILURE, XceError, text
 from xce.model import jobid as jobids
 from xce.model import permissions
@@ -16,13 +17,6 @@ from xce.spool.layout import attachment_name
 
 HEADER = "MSG_ID FROM       POST_TIME      MESSAGE                        " \
     "ATTACHMENT"
-
-
-def parse_id(word):
-    try:
-        return jobids.parse(word)
-    except jobids.BadJobId:
-        raise XceError(f"{word}: Illegal job ID.")
 
 
 def post(site, word, msg_id, message, attach):

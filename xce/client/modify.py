@@ -6,52 +6,12 @@ Each command sends one request (kinds ``modify``, ``switch``, ``requeue``,
 
 import sys
 
+from xce.client import ids
 from xce.client.submit import options as sub
-from xce.client.control import NO_TARGET
-from xce.errors import EXIT_FAILURE, XceError
-from xce.model import jobid as jobids
+from xce.errors import XceError
 from xce.spool.client import call
 
 NOT_MODIFIED = ". Job not modified."
-
-
-def parse_ids(ids):
-    """``[label, jobid, idx]`` triples and whether ``0`` (all) was given."""
-    out, every = [], False
-    for label in ids:
-        if label == "0":
-            every = True
-            continue
-        try:
-            jobid, idx = jobids.parse(label)
-        except jobids.BadJobId:
-            raise XceError(f"{label}: Illegal job ID.")
-        out.append([label, jobid, idx])
-    return out, every
-
-
-def print_results(reply):
-    """One line per job, as bkill does; the exit code."""
-    if "results" not in reply:
-        raise XceError(reply.get("error") or "Request failed")
-    failed = False
-    for r in reply["results"]:
-        if r.get("error"):
-            failed = True
-            prefix = f"Job <{r['job']}>: " if r.get("job") else ""
-            print(f"{prefix}{r['error']}", file=sys.stderr)
-        else:
-            print(r["text"])
-    return EXIT_FAILURE if failed else 0
-
-
-def selection(ids, user=None, queue=None, name=None, host=None):
-    """The body that names jobs the way bkill's does."""
-    parsed, every = parse_ids(ids)
-    if not parsed and not every and not any((user, queue, name, host)):
-        raise XceError(NO_TARGET)
-    return {"ids": parsed, "all": every, "user": user, "queue": queue,
-            "name": name, "host": host}
 
 
 # -- bmod ---------------------------------------------------------------------
@@ -114,9 +74,9 @@ def _merged_resreq(words):
 
 
 def bmod(site, label, opts):
-    parsed, _ = parse_ids([label])
-    if label == "0":
-        raise XceError(f"{label}: Illegal job ID.")
+    if label == ids.ALL_JOBS:
+        raise ids.illegal(label)
+    parsed, _ = ids.parse_list([label])
     try:
         new, gone = modify_spec(
             opts, site.setting("LSF_UNIT_FOR_LIMITS", "KB"),
@@ -137,9 +97,9 @@ def bmod(site, label, opts):
 
 # -- btop / bbot --------------------------------------------------------------
 def move(site, where, label, position):
-    parsed, every = parse_ids([label])
-    if every:
-        raise XceError(f"{label}: Illegal job ID.")
+    if label == ids.ALL_JOBS:
+        raise ids.illegal(label)
+    parsed, _ = ids.parse_list([label])
     reply = call(site, "move", {"ids": parsed, "position": position,
                                 "where": where})
     if not reply.get("ok"):

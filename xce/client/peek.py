@@ -11,8 +11,8 @@ import os
 import sys
 import time
 
+from xce.client.ids import parse as parse_id
 from xce.errors import XceError
-from xce.model import jobid as jobids
 from xce.model import permissions
 from xce.model.arrayspec import name_matches
 from xce.model.jobid import show
@@ -42,10 +42,7 @@ def find_job(reader, me, label=None, queue=None, host=None, name=None):
 
 
 def _by_id(reader, me, label):
-    try:
-        jobid, idx = jobids.parse(label)
-    except jobids.BadJobId:
-        raise XceError(f"{label}: Illegal job ID.")
+    jobid, idx = parse_id(label)
     rows = reader.jobs("jobid=?" + ("" if idx is None else " AND idx=?"),
                        (jobid,) if idx is None else (jobid, idx))
     if not rows:

@@ -9,6 +9,7 @@ own jobs are matched, even for an administrator (LSF's rule).
 import time
 
 from xce.client import messages
+from xce.client.ids import parse as parse_id
 from xce.errors import XceError, text
 from xce.model import jobid as jobids
 from xce.model.arrayspec import name_matches
@@ -20,7 +21,7 @@ HEADER = "JOBID    FROM       UPDATE_TIME    STATUS"
 def targets(reader, me, word=None, name=None):
     """[(label, jobid, idx)] the command acts on."""
     if name is None:
-        jobid, idx = messages.parse_id(word)
+        jobid, idx = parse_id(word)
         if not messages.job_exists(reader, jobid, idx):
             raise XceError(f"Job <{word}>: {text('NO_JOB')}")
         return [(word, jobid, idx)]

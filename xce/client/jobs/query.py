@@ -2,9 +2,8 @@
 
 import time
 
+from xce.client.ids import parse as parse_id
 from xce.client.site import current_user
-from xce.errors import XceError
-from xce.model import jobid as jobids
 from xce.store.reader import JOB_COLUMNS
 
 DEFAULT_CLEAN_PERIOD = 3600
@@ -21,16 +20,9 @@ class Query:
         self.user = user                # None: the caller; "all": everyone
         self.queue = queue
         self.name = name
-        self.ids = [self._id(i) for i in ids]
+        self.ids = [(word, *parse_id(word)) for word in ids]
         self.finished = finished        # include recently finished jobs
         self.unfinished = unfinished
-
-    @staticmethod
-    def _id(text):
-        try:
-            return text, *jobids.parse(text)
-        except jobids.BadJobId:
-            raise XceError(f"{text}: Illegal job ID.")
 
     def where(self, params, now=None):
         clauses, args = [], []

@@ -1,0 +1,33 @@
+"""What the commands that act on jobs through the controller share: the
+body that names jobs the way bkill's does, and the per-job result lines."""
+
+import sys
+
+from xce.client import ids
+from xce.errors import EXIT_FAILURE, XceError
+
+NO_TARGET = "Job ID or one of '-m', '-u' '-q' and '-J' must be specified."
+
+
+def selection(words, user=None, queue=None, name=None, host=None):
+    """The body that names jobs the way bkill's does."""
+    parsed, every = ids.parse_list(words)
+    if not parsed and not every and not any((user, queue, name, host)):
+        raise XceError(NO_TARGET)
+    return {"ids": parsed, "all": every, "user": user, "queue": queue,
+            "name": name, "host": host}
+
+
+def print_results(reply):
+    """One line per job, as bkill does; the exit code."""
+    if "results" not in reply:
+        raise XceError(reply.get("error") or "Request failed")
+    failed = False
+    for r in reply["results"]:
+        if r.get("error"):
+            failed = True
+            prefix = f"Job <{r['job']}>: " if r.get("job") else ""
+            print(f"{prefix}{r['error']}", file=sys.stderr)
+        else:
+            print(r["text"])
+    return EXIT_FAILURE if failed else 0
