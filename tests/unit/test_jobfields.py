@@ -6,7 +6,7 @@ import pytest
 
 from xce.client.jobs import format as jobfields
 from xce.client.jobs.format import format_fields, parse_format, render_json
-from xce.client.jobs.values import mem_bytes, mem_in_unit
+from xce.client.text.units import mem_bytes, mem_in_unit
 from xce.errors import XceError
 from xce.store.schema import JOB_COLUMNS
 

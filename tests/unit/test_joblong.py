@@ -5,8 +5,8 @@ import re
 
 from xce.client.jobs import long as joblong
 from xce.client.jobs.long import SEPARATOR, long_format
+from xce.client.text.units import long_time
 from xce.client.text.wrap import unwrap, wrap
-from xce.client.jobs.values import long_time
 from xce.store.schema import JOB_COLUMNS
 
 NOW = 1_700_000_000.0

@@ -6,6 +6,7 @@ show as ``-`` until then.  Layouts: openlava's lshosts.c and the LSF 10.1
 lsload header (reference section 4.3).
 """
 
+from xce.client.text.units import host_memory, load_memory
 from xce.errors import XceError
 
 LSHOSTS_HEADER = (f"{'HOST_NAME':<11.11} {'type':>7.7} {'model':>8.8} "
@@ -21,22 +22,6 @@ LOAD_INDICES = (("r15s", 6, "{:.1f}"), ("r1m", 6, "{:.1f}"),
                 ("it", 6, "{:.0f}"), ("tmp", 6, "mem"), ("swp", 6, "mem"),
                 ("mem", 6, "mem"))
 LONG_ONLY = (("io", 6, "{:.0f}"),)
-
-
-def memory(kb):
-    """LSF 10.1 style: ``15.6G``, ``512M``; ``-`` when unknown."""
-    if not kb:
-        return "-"
-    mb = kb / 1024
-    if mb >= 1024:
-        return f"{mb / 1024:.1f}G"
-    return f"{mb:.0f}M"
-
-
-def load_memory(mb):
-    """A tmp, swp or mem load index (MB): as memory(), but a known zero
-    (a host without swap) is ``0M``, not unknown."""
-    return "0M" if mb == 0 else memory(mb * 1024)
 
 
 def pick(hosts, names):
@@ -64,7 +49,7 @@ def lshosts_table(hosts, wide=False):
         else:
             head = f"{name:<11.11} {typ:>7.7} {model:>8.8} "
         rows.append(head + f"{1.0:>5.1f} {h['ncpus'] or '-':>5} "
-                    f"{memory(h['maxmem']):>6} {memory(h['maxswp']):>6} "
+                    f"{host_memory(h['maxmem']):>6} {host_memory(h['maxswp']):>6} "
                     f"{'Yes':>6} {_resources(h)}")
     return "\n".join(rows)
 
@@ -77,8 +62,8 @@ def lshosts_long(hosts):
                 f"{'type':<10.10} {'model':>11.11} {'cpuf':>5} {'ncpus':>5} "
                 f"{'maxmem':>6} {'maxswp':>6} {'server':>6}",
                 f"{h['type'] or '-':<10} {h['model'] or '-':>11} {1.0:>5.1f} "
-                f"{h['ncpus'] or '-':>5} {memory(h['maxmem']):>6} "
-                f"{memory(h['maxswp']):>6} {'Yes':>6}",
+                f"{h['ncpus'] or '-':>5} {host_memory(h['maxmem']):>6} "
+                f"{host_memory(h['maxswp']):>6} {'Yes':>6}",
                 "", "RESOURCES: " + ("(" + " ".join(map(str, res)) + ")"
                                      if res else "Not defined"),
                 "RUN_WINDOWS:  (always open)"]

@@ -5,9 +5,9 @@ Widths follow LSF 10.1 (reference section 4.2): name 18, STATUS 11
 default view says ``closed`` for every closed state; -w and -l say which.
 """
 
-from xce.client.text.cells import cell, lcell, line, num, rcell
-from xce.client.cluster.host_load import load_memory
 from xce.client.cluster.queues import LOAD_HEADER
+from xce.client.text.cells import cell, lcell, line, num, rcell
+from xce.client.text.units import load_memory
 
 _COUNTS = (rcell("MAX", 6), rcell("NJOBS", 6), rcell("RUN", 6),
            rcell("SSUSP", 6), rcell("USUSP", 6), rcell("RSV", 6))

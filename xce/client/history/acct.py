@@ -7,9 +7,10 @@ jobs; ``-l`` reads the rows themselves.
 
 import time
 
-from xce.client.jobs import values as jv
 from xce.client.history.long import _completed
+from xce.client.jobs import values as jv
 from xce.client.jobs.long import SEPARATOR, header_line, submitted_line
+from xce.client.text import units
 from xce.client.text.wrap import wrap
 
 TABLE_HEADER = ("     CPU_T     WAIT     TURNAROUND   STATUS     HOG_FACTOR"
@@ -111,11 +112,11 @@ def job_block(row):
     spec = jv.spec(row)
     home = jv.home_of(row.get("user"))
     lines = [header_line(row, spec), submitted_line(row, spec, home)]
-    end = jv.long_time(row.get("end_time") or 0)
+    end = units.long_time(row.get("end_time") or 0)
     if row.get("start_time") and jv.hosts(row):
         hosts = jv.hosts(row)
         where = " ".join(f"<{h}>" for h in jv.counted_hosts(hosts))
-        lines.append(f"{jv.long_time(row['start_time'])}: Dispatched "
+        lines.append(f"{units.long_time(row['start_time'])}: Dispatched "
                      f"{len(hosts)} Task(s) on Host(s) {where};")
     if row.get("stat") == "DONE":
         lines.append(f"{end}: Completed <done>.")
@@ -135,14 +136,6 @@ def table_line(row):
     hog = cpu / turn if turn > 0 else 0.0
     status = "done" if row.get("stat") == "DONE" else "exit"
     return (f"{cpu:10.2f} {int(start - submit):8d} {turn:14d} {status:>8} "
-            f"{hog:14.4f} {_mem(row.get('max_mem')):>6} {'0M':>7}")
+            f"{hog:14.4f} {units.mem_compact(row.get('max_mem')):>6} {'0M':>7}")
 
 
-def _mem(kb):
-    """``5M``, ``222M``, ``3.2G``, ``900K`` as bacct prints memory."""
-    kb = int(kb or 0)
-    if kb < 1024:
-        return f"{kb}K"
-    if kb < 1024 ** 2:
-        return f"{kb // 1024}M"
-    return f"{kb / 1024 ** 2:.1f}G"

@@ -11,8 +11,9 @@ import time
 from xce.client.history.events import FINISHED, STATES, durations
 from xce.client.jobs import values as jv
 from xce.client.jobs.long import SEPARATOR, submitted_line
-from xce.client.text.wrap import wrap
 from xce.client.jobs.table import job_label
+from xce.client.text import units
+from xce.client.text.wrap import wrap
 from xce.model.joboutput import fallback_sentences
 
 SUMMARY_BY = "Summary of time in seconds spent in various states by"
@@ -36,7 +37,7 @@ def job_history(row, events, now):
     values = [spent[s] for s in STATES]
     numbers = "".join(f"{v:<9d}" for v in values) + f"{sum(values):<12d}"
     text = "\n" + "\n".join(wrap(line) for line in lines) + "\n"
-    return (text + f"\n{SUMMARY_BY}  {jv.long_time(until)}\n"
+    return (text + f"\n{SUMMARY_BY}  {units.long_time(until)}\n"
             f"{STATE_HEADER}\n  {numbers}\n")
 
 
@@ -53,7 +54,7 @@ def header_line(row, spec):
 
 def event_lines(row, spec, home, t, kind, data):
     """The dated line(s) one event prints; [] for events bhist does not show."""
-    stamp = jv.long_time(t) + ": "
+    stamp = units.long_time(t) + ": "
     fn = _EVENTS.get(kind)
     if fn is None:
         stat = data.get("stat")

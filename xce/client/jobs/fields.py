@@ -10,6 +10,7 @@ import functools
 
 from xce.client.jobs import table
 from xce.client.jobs import values as jv
+from xce.client.text import units
 
 
 class Job:
@@ -86,7 +87,7 @@ def _req_proc(i):
 
 @functools.lru_cache(maxsize=4096)
 def _minute(t):
-    return table.short_time(t)
+    return units.short_time(t)
 
 
 def _short_time(t):
@@ -118,7 +119,7 @@ def _time_left(j):
 
 def _cpu_used(j):
     cpu = j.row.get("cpu_time")
-    return jv.hms(cpu) if cpu is not None and jv.started(j.row) else ""
+    return units.hms(cpu) if cpu is not None and jv.started(j.row) else ""
 
 
 def _run_time(j):

@@ -15,8 +15,8 @@ import re
 import time
 
 from xce.client.jobs import table
-from xce.client.jobs import values as jv
 from xce.client.jobs.fields import FIELDS, MEMORY_FIELDS, NAMES, Job
+from xce.client.text import units
 from xce.errors import XceError
 
 _DELIMITER = re.compile(r"""delimiter\s*=\s*(?:'([^']*)'|"([^"]*)"|(\S*))""",
@@ -102,7 +102,7 @@ def _value(column, job, default_unit):
     value = FIELDS[column.name][2](job)
     if column.name in MEMORY_FIELDS:
         unit = column.unit or default_unit
-        value = jv.mem_in_unit(value, unit) if unit else jv.mem_bytes(value)
+        value = units.mem_in_unit(value, unit) if unit else units.mem_bytes(value)
     return "" if value is None else str(value)
 
 

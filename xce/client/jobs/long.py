@@ -12,6 +12,7 @@ import time
 
 from xce.client.jobs import table
 from xce.client.jobs import values as jv
+from xce.client.text import units
 from xce.client.text.wrap import CONTINUATION, wrap
 from xce.model.joboutput import fallback_sentences
 
@@ -79,7 +80,7 @@ def _file_item(label, path, mode):
 
 
 def submitted_line(row, spec, home):
-    text = (f"{jv.long_time(row.get('submit_time') or 0)}: "
+    text = (f"{units.long_time(row.get('submit_time') or 0)}: "
             f"Submitted from host <{row.get('from_host')}>")
     if spec.get("hold"):
         text += " with hold"
@@ -123,7 +124,7 @@ def started_line(row, spec, home):
     hosts = jv.hosts(row)
     where = " ".join(f"<{h}>" for h in jv.counted_hosts(hosts))
     n = len(hosts)
-    items = [f"{jv.long_time(row['start_time'])}: Started {n} Task(s) on "
+    items = [f"{units.long_time(row['start_time'])}: Started {n} Task(s) on "
              f"Host(s) {where}", f"Allocated {n} Slot(s) on Host(s) {where}"]
     if home:
         items.append(f"Execution Home <{home}>")
@@ -141,7 +142,7 @@ def reserved_line(held):
     n = sum(hosts.values())
     where = " ".join(f"<{k}*{h}>" if k > 1 else f"<{h}>"
                      for h, k in sorted(hosts.items()))
-    return (f"{jv.long_time(held['since'])}: Reserved <{n}> job slot"
+    return (f"{units.long_time(held['since'])}: Reserved <{n}> job slot"
             f"{'s' if n > 1 else ''} on host(s) {where};")
 
 
@@ -166,12 +167,12 @@ def usage_lines(row, now):
     pids = (row.get("pids") or "").split()
     if not (cpu or mem or pids):
         return []
-    lines = [f"{jv.long_time(now)}: Resource usage collected."]
+    lines = [f"{units.long_time(now)}: Resource usage collected."]
     if cpu:
         lines.append(f"{CONTINUATION}The CPU time used is {int(cpu)} "
                      "seconds.")
     if mem:
-        lines.append(f"{CONTINUATION}MEM: {jv.mem_bytes(mem)}")
+        lines.append(f"{CONTINUATION}MEM: {units.mem_bytes(mem)}")
     if pids:
         lines.append(f"{CONTINUATION}PGID: {row.get('pgid') or pids[0]};  "
                      f"PIDs: {' '.join(pids)}")
@@ -179,7 +180,7 @@ def usage_lines(row, now):
 
 
 def finish_lines(row):
-    end = jv.long_time(row.get("end_time") or 0)
+    end = units.long_time(row.get("end_time") or 0)
     code = row.get("exit_code")
     if row.get("stat") == "DONE":
         text = "Done successfully."
@@ -207,7 +208,7 @@ def limit_lines(spec, runlimit):
     if runlimit:
         lines += ["", f" {'RUNLIMIT':<24}", f" {runlimit:.1f} min"]
     if spec.get("memlimit"):
-        number, letter = jv.limit_amount(spec["memlimit"]).split()
+        number, letter = units.limit_amount(spec["memlimit"]).split()
         lines += ["", " MEMLIMIT", f" {number:>8} {letter}"]
     return lines
 
@@ -215,9 +216,9 @@ def limit_lines(spec, runlimit):
 def memory_lines(row):
     if not row.get("max_mem"):
         return []
-    avg = jv.mem_bytes(row.get("avg_mem")) or "-"
+    avg = units.mem_bytes(row.get("avg_mem")) or "-"
     return ["", " MEMORY USAGE:",
-            f" MAX MEM: {jv.mem_bytes(row['max_mem'])};  AVG MEM: {avg}"]
+            f" MAX MEM: {units.mem_bytes(row['max_mem'])};  AVG MEM: {avg}"]
 
 
 def resreq_lines(row, spec):

@@ -1,8 +1,8 @@
 """bjobs' table layouts: default, -w, -p (with pend reasons)."""
 
 import json
-import time
 
+from xce.client.text.units import short_time
 from xce.model.jobid import show
 
 HEADER = ("JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   "
@@ -15,23 +15,6 @@ EXEC_COLUMN = 45        # where continuation exec hosts line up
 # Columns the table layouts read: fetching only these keeps bjobs fast.
 LIST_COLUMNS = ("jobid", "idx", "stat", "user", "queue", "name", "from_host",
                 "exec_hosts", "submit_time", "pend_reason", "seq")
-
-_minute_text = {}
-
-
-def short_time(t):
-    """``Oct 22 09:22``; a one-digit day is space-padded as LSF prints it."""
-    if not t:
-        return "-"
-    minute = int(t // 60)
-    text = _minute_text.get(minute)
-    if text is None:        # many jobs share a minute: format it once
-        tm = time.localtime(t)
-        text = _minute_text[minute] = (
-            f"{time.strftime('%b', tm)} {tm.tm_mday:>2} "
-            f"{time.strftime('%H:%M', tm)}")
-    return text
-
 
 def cut_name(name, width):
     """LSF cuts long names from the front and marks them with ``*``."""

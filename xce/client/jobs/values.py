@@ -1,12 +1,11 @@
 """Values derived from a job row, shared by ``bjobs -l`` and ``bjobs -o``.
 
-Stdlib only and cheap: every bjobs call may import it.  Memory amounts in
-the store are KB; LSF prints them scaled, as ``Kbytes``/``Mbytes``/``Gbytes``.
+Stdlib only and cheap: every bjobs call may import it.  Memory and time
+text is in xce.client.text.units.
 """
 
 import functools
 import json
-import time
 
 # bacct/bjobs wording of the exit reasons (the -l line adds a final ".").
 EXIT_REASONS = {
@@ -32,11 +31,6 @@ EXIT_REASONS = {
     "TERM_UNKNOWN": "LSF cannot determine a termination reason",
     "TERM_ZOMBIE": "job exited while LSF is not available",
 }
-
-_SCALE = (("K", 1), ("M", 1024), ("G", 1024 ** 2), ("T", 1024 ** 3),
-          ("P", 1024 ** 4), ("E", 1024 ** 5), ("Z", 1024 ** 6))
-_UNIT_FACTOR = dict(_SCALE)
-
 
 def spec(row):
     """The submission (a dict) of a job row; {} if absent or unreadable."""
@@ -66,63 +60,6 @@ def counted_hosts(names):
     for h in names:
         counts[h] = counts.get(h, 0) + 1
     return [f"{n}*{h}" if n > 1 else h for h, n in counts.items()]
-
-
-def _trim(number, decimals=1):
-    """One decimal, but ``48`` rather than ``48.0`` as LSF prints."""
-    text = f"{number:.{decimals}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text
-
-
-def mem_bytes(kb):
-    """``344 Mbytes``, ``2.5 Gbytes``, ``900 Kbytes``; "" when unknown."""
-    if kb is None or kb <= 0:
-        return ""
-    kb = int(kb)
-    if kb < 1024:
-        return f"{kb} Kbytes"
-    if kb < 1024 ** 2:
-        return f"{kb // 1024} Mbytes"
-    for letter, factor in reversed(_SCALE):
-        if kb >= factor:
-            return f"{_trim(kb / factor)} {letter}bytes"
-    return f"{kb} Kbytes"
-
-
-def mem_in_unit(kb, unit):
-    """A memory amount in the unit a ``-o`` field asked for (``GB``, ``S``).
-
-    LSF keeps two decimals with a unit letter (``0.01G``); ``S`` scales
-    automatically and drops the ``bytes`` suffix.
-    """
-    if kb is None or kb <= 0:
-        return ""
-    letter = unit.upper()[:1]
-    if letter == "S":
-        text = mem_bytes(kb)
-        return text.replace(" ", "").replace("bytes", "")
-    return f"{kb / _UNIT_FACTOR[letter]:.2f}{letter}"
-
-
-def limit_amount(kb):
-    """A memory limit as bjobs -l prints it: ``3.9 G``, ``100 M``."""
-    for letter, factor in reversed(_SCALE):
-        if kb >= factor:
-            return f"{_trim(kb / factor)} {letter}"
-    return f"{int(kb)} K"
-
-
-def long_time(t):
-    """``Thu Mar 18 02:06:32``, the stamp of bjobs -l and history lines."""
-    return time.strftime("%a %b %d %H:%M:%S", time.localtime(t))
-
-
-def hms(seconds):
-    """``00:00:01`` (hours grow past 99 rather than wrap)."""
-    s = int(seconds or 0)
-    return f"{s // 3600:02d}:{s % 3600 // 60:02d}:{s % 60:02d}"
 
 
 @functools.lru_cache(maxsize=256)

@@ -14,6 +14,7 @@ import time
 from xce.client.jobs import table
 from xce.client.jobs import values as jv
 from xce.client.jobs.fields import FIELDS, Job
+from xce.client.text.units import cpu_text, wide_time
 
 W_HEADER = table.HEADER + ("  PROJ_NAME CPU_USED MEM SWAP PIDS START_TIME "
                             "FINISH_TIME")
@@ -21,23 +22,6 @@ W_HEADER = table.HEADER + ("  PROJ_NAME CPU_USED MEM SWAP PIDS START_TIME "
 # widths of bjobs -o time_left and finish_time)
 EXTRA = (("WL", "TIME_LEFT", 11), ("WF", "FINISH_TIME", 16),
          ("WP", "%COMPLETE", 11))
-
-
-def wide_time(t):
-    """``11/29-22:16:14``; ``-`` when unset."""
-    if not t:
-        return "-"
-    tm = time.localtime(t)
-    return (f"{tm.tm_mon:02d}/{tm.tm_mday:02d}-{tm.tm_hour:02d}:"
-            f"{tm.tm_min:02d}:{tm.tm_sec:02d}")
-
-
-def cpu_text(seconds):
-    """``000:00:01.25``: hours, minutes, seconds and hundredths."""
-    seconds = float(seconds or 0)
-    whole = int(seconds)
-    return (f"{whole // 3600:03d}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
-            f".{int(round((seconds - whole) * 100)) % 100:02d}")
 
 
 def w_line(job):
