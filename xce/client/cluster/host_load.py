@@ -6,7 +6,7 @@ show as ``-`` until then.  Layouts: openlava's lshosts.c and the LSF 10.1
 lsload header (reference section 4.3).
 """
 
-from xce.client.text.units import host_memory, load_memory
+from xce.client.text.units import host_memory, load_value
 from xce.errors import XceError
 
 LSHOSTS_HEADER = (f"{'HOST_NAME':<11.11} {'type':>7.7} {'model':>8.8} "
@@ -70,17 +70,6 @@ def lshosts_long(hosts):
     return "\n".join(out).lstrip("\n")
 
 
-def _value(load, name, fmt):
-    value = load.get(name)
-    if value is None:
-        return "-"
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        return str(value)
-    return load_memory(value) if fmt == "mem" else fmt.format(value)
-
-
 def _status(host):
     """lsload's status: the agent's reachability; closures are batch-only."""
     return "unavail" if host["status"] in ("unavail", "unreach") else "ok"
@@ -98,6 +87,6 @@ def lsload_table(hosts, long_format=False, wide=False):
         name = h["name"] if wide or long_format else h["name"][:name_w]
         row = f"{name:<{name_w}} {_status(h):>6}"
         if _status(h) == "ok":
-            row += "".join(f"{_value(load, n, f):>{w}}" for n, w, f in indices)
+            row += "".join(f"{load_value(load.get(n), f):>{w}}" for n, w, f in indices)
         rows.append(row)
     return "\n".join(rows)

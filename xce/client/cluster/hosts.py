@@ -7,7 +7,7 @@ default view says ``closed`` for every closed state; -w and -l say which.
 
 from xce.client.cluster.queues import LOAD_HEADER
 from xce.client.text.cells import cell, lcell, line, num, rcell
-from xce.client.text.units import load_memory
+from xce.client.text.units import load_value
 
 _COUNTS = (rcell("MAX", 6), rcell("NJOBS", 6), rcell("RUN", 6),
            rcell("SSUSP", 6), rcell("USUSP", 6), rcell("RSV", 6))
@@ -93,7 +93,7 @@ def _load_rows(load, v):
     """Total (current load, ``-`` when the agent reported none) and Reserved."""
     names = " " * 12 + "".join(f"{n:>{w}}" for n, w, _, _ in _LOAD)
     total = " " + f"{'Total':<11}" + "".join(
-        f"{_fmt(load.get(n), f):>{w}}" for n, w, f, _ in _LOAD)
+        f"{load_value(load.get(n), f):>{w}}" for n, w, f, _ in _LOAD)
     reserved = " " + f"{'Reserved':<11}" + "".join(
         f"{r:>{w}}" for n, w, _, r in _LOAD)
     # LSF 10.1 adds a slots column: the free slots, and those pending
@@ -101,14 +101,3 @@ def _load_rows(load, v):
     free = (v["max"] - v["njobs"] - v["rsv"]) if v["max"] else "-"
     return [names + f"{'slots':>7}", total + f"{free:>7}",
             reserved + f"{v['rsv'] or '-':>7}", ""]
-
-
-def _fmt(value, fmt):
-    if value is None:
-        return "-"
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        return str(value)
-    # Free tmp, swap and memory as LSF 10.1 shows them: 36G, 512M.
-    return load_memory(value) if fmt == "mem" else fmt.format(value)

@@ -85,6 +85,19 @@ def load_memory(mb):
     return "0M" if mb == 0 else host_memory(mb * 1024)
 
 
+def load_value(value, fmt):
+    """A load index as bhosts -l and lsload print it: *fmt* applied to the
+    number, free tmp, swap and memory as LSF 10.1 shows them (36G, 512M)
+    when *fmt* is ``mem``, ``-`` when unknown, text left as it is."""
+    if value is None:
+        return "-"
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return load_memory(value) if fmt == "mem" else fmt.format(value)
+
+
 # -- times -------------------------------------------------------------------
 _minute_text = {}
 
