@@ -3,9 +3,8 @@
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client.requests import print_results, selection
+from xce.client.requests import selection, send
 from xce.client.site import Site
-from xce.spool.client import call
 
 
 @lsf_command(help="Requeue jobs: running ones by default (-r).")
@@ -27,7 +26,7 @@ def cli(every, done, exited, running, pending, hold, user, name, ids):
             wanted.update(stats)
     body = selection(ids, user, None, name)
     body.update(states=sorted(wanted or {"RUN"}), hold=hold)
-    return print_results(call(Site(), "requeue", body))
+    return send(Site(), "requeue", body)
 
 
 def main(argv=None):

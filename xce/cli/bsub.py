@@ -9,10 +9,10 @@ import os
 import sys
 
 from xce.cli.lsfargs import Opt, Parser, UsageError, run
-from xce.client.submit import options as sub
+from xce.client.requests import call
 from xce.client.site import Site
+from xce.client.submit import options as sub
 from xce.errors import XceError
-from xce.spool.client import call
 
 NOT_SUBMITTED = ". Job not submitted."
 

@@ -3,10 +3,9 @@
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.client.requests import print_results, selection
+from xce.client.requests import selection, send
 from xce.client.site import Site
 from xce.errors import XceError
-from xce.spool.client import call
 
 NO_DEST = "The destination queue name must be specified."
 
@@ -23,7 +22,7 @@ def cli(queue, user, host, name, dest, ids):
         raise XceError(NO_DEST)
     body = selection(ids, user, queue, name, host)
     body["dest"] = dest
-    return print_results(call(Site(), "switch", body))
+    return send(Site(), "switch", body)
 
 
 def main(argv=None):

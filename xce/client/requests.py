@@ -1,10 +1,15 @@
-"""What the commands that act on jobs through the controller share: the
-body that names jobs the way bkill's does, and the per-job result lines."""
+"""Requests to the controller, as the commands make them: the body that
+names jobs the way bkill's does, and LSF's line per job of the answer.
+
+Commands reach the spool through this module (``call`` is the spool's
+client side), never through ``xce.spool`` themselves.
+"""
 
 import sys
 
 from xce.client import ids
 from xce.errors import EXIT_FAILURE, XceError
+from xce.spool.client import call
 
 NO_TARGET = "Job ID or one of '-m', '-u' '-q' and '-J' must be specified."
 
@@ -16,6 +21,11 @@ def selection(words, user=None, queue=None, name=None, host=None):
         raise XceError(NO_TARGET)
     return {"ids": parsed, "all": every, "user": user, "queue": queue,
             "name": name, "host": host}
+
+
+def send(site, kind, body):
+    """One request naming jobs; LSF's line per job; the exit code."""
+    return print_results(call(site, kind, body))
 
 
 def print_results(reply):
