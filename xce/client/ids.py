@@ -1,7 +1,10 @@
 """Job ids as users type them to any command, read in one place.
 
 ``123`` names a job (every element of an array), ``123[7]`` one element;
-anything else gets LSF's ``<word>: Illegal job ID.`` (exit 255).
+anything else gets LSF's ``<word>: Illegal job ID.`` (exit 255) -- as do
+numbers past LSF's range (the largest MAX_JOBID and MAX_JOB_ARRAY_SIZE
+LSF accepts), which no job can have and which the store's 64-bit
+integers could not even hold.
 """
 
 from xce.errors import XceError
@@ -9,6 +12,10 @@ from xce.model import jobid as jobids
 
 # The word control commands take for "every job that matches".
 ALL_JOBS = "0"
+# The largest job id and array index LSF can give (lsb.params MAX_JOBID and
+# MAX_JOB_ARRAY_SIZE both stop at 2147483646).
+LSF_MAX_JOBID = 2147483646
+LSF_MAX_INDEX = 2147483646
 
 
 def illegal(word):
@@ -19,9 +26,17 @@ def illegal(word):
 def parse(word):
     """``"123"`` -> (123, None); ``"123[7]"`` -> (123, 7)."""
     try:
-        return jobids.parse(word)
+        jobid, idx = jobids.parse(word)
     except jobids.BadJobId:
         raise illegal(word)
+    if not in_range(jobid, idx):
+        raise illegal(word)
+    return jobid, idx
+
+
+def in_range(jobid, idx=None):
+    """Whether a job could have this id: within LSF's range."""
+    return jobid <= LSF_MAX_JOBID and (idx or 0) <= LSF_MAX_INDEX
 
 
 def parse_list(words):

@@ -2,7 +2,8 @@
 
 import re
 
-_JOBID = re.compile(r"^\s*(\d+)(?:\[(\d+)\])?\s*$")
+# ASCII digits only: \d would also read "３" (a full-width digit) as 3.
+_JOBID = re.compile(r"^\s*([0-9]+)(?:\[([0-9]+)\])?\s*$")
 
 
 class BadJobId(ValueError):
