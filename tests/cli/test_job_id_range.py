@@ -5,7 +5,7 @@ request reaching the controller."""
 
 import pytest
 
-from tests.lib.xcecluster import Cluster
+from tests.lib.xcecluster import shared_cluster
 
 HUGE = "99999999999999999999"         # past a 64-bit integer, too
 PAST_LSF = "2147483647"                # one past LSF's largest job id
@@ -25,12 +25,9 @@ COMMANDS = {
 
 
 @pytest.fixture(scope="module")
-def running(tmp_path_factory):
-    c = Cluster(tmp_path_factory.mktemp("idrange") / "c")
-    try:
-        yield c.start()
-    finally:
-        c.stop()
+def running():
+    with shared_cluster("xceids-") as c:
+        yield c
 
 
 @pytest.mark.parametrize("word", [HUGE, PAST_LSF, HUGE_INDEX])
