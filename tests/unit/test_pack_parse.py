@@ -3,7 +3,7 @@
 import pytest
 
 from xce.cli import bsub
-from xce.client import submit as sub
+from xce.client.submit import options as sub
 from xce.errors import XceError
 
 
