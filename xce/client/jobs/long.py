@@ -2,7 +2,7 @@
 
 Each job is a list of logical lines (the header, then one line per event,
 then blocks such as RUNLIMIT and MEMORY USAGE) that are wrapped mechanically
-after 79 characters (see :mod:`xce.client.joblong_wrap`); jobs are separated
+after 79 characters (see :mod:`xce.client.text.wrap`); jobs are separated
 by a line of 78 dashes.  Tools parse these strings (Toil: ``Status <RUN>``,
 ``Done successfully``, ``Completed <exit>``, ``MAX MEM: (.*?);``), so the
 wording follows LSF's.
