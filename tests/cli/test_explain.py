@@ -84,8 +84,16 @@ def test_a_bad_explain_request_in_the_spool_is_answered_not_fatal(cluster):
     from xce.envdir import Site
     from xce.spool.client import call
     site = Site(str(cluster.envdir))
-    reply = call(site, "explain", {"jobid": "not-a-number"}, timeout=20)
-    assert reply == {"ok": False, "error": "Bad request"}
+    from xce.spool.client import new_request_id
+    # Written by hand: the command itself refuses to spool it.
+    req_id = new_request_id()
+    tmp = cluster.spool / "tmp" / f"{req_id}.json"
+    tmp.write_text(json.dumps({"version": 1, "kind": "explain", "id": req_id,
+                               "jobid": "not-a-number"}))
+    tmp.rename(cluster.spool / "incoming" / f"{req_id}.json")
     reply = call(site, "explain", {"jobid": 424242}, timeout=20)
     assert reply["ok"] is False and reply["code"] == "NO_JOB"
+    bad = cluster.spool / "replies" / f"{req_id}.json"
+    wait_for(bad.exists, what="the bad request's reply")
+    assert json.loads(bad.read_text())["error"].startswith("Bad request: ")
     assert cluster.proc.poll() is None

@@ -63,14 +63,27 @@ def test_fifo_in_spool_does_not_block_the_controller(cluster):
 
 
 def test_request_with_wrong_fields_gets_an_error_reply(cluster):
+    """The command refuses it before spooling; written anyway, the
+    controller refuses it with a one-line reply."""
+    import pytest
     from xce.envdir import Site
+    from xce.errors import XceError
     from xce.spool.client import call
     site = Site(cluster.envdir)
-    reply = call(site, "submit", {"spec": {"queue": "normal"}}, timeout=20)
-    assert reply == {"ok": False, "error": "Bad request"}
-    reply = call(site, "frobnicate", {}, timeout=20)
-    assert reply["ok"] is False and "unknown request kind" in reply["error"]
+    with pytest.raises(XceError, match=r"missing field 'command'"):
+        call(site, "submit", {"spec": {"queue": "normal"}}, timeout=20)
+    with pytest.raises(XceError, match="unknown request kind"):
+        call(site, "frobnicate", {}, timeout=20)
+    name = NAME.format(7)
+    _drop(cluster, name + ".json", json.dumps(
+        {"version": 1, "kind": "submit", "id": name,
+         "spec": {"queue": "normal"}}).encode())
     _still_serves(cluster)
+    wait_for(lambda: _rejected(cluster, name + ".json"), what="rejected")
+    reply = json.loads((cluster.spool / "replies" / f"{name}.json")
+                       .read_text())
+    assert reply == {"ok": False, "error": "Bad request: Object missing "
+                     "required field `command` - at `$.spec`"}
 
 
 def test_bkill_zero_with_no_jobs_says_no_matching_job(cluster):

@@ -12,7 +12,7 @@ USER_COMMANDS = ["bsub", "bjobs", "bkill", "bstop", "bresume", "bqueues",
                  "blimits", "lshosts", "lsload", "bpost", "bread", "bstatus",
                  "bjdepinfo", "lsadmin", "blaunch", "xce_explain"]
 HEAVY = ("paramiko", "psutil", "ruamel", "xce.controller", "xce.agent",
-         "tabulate", "filelock")
+         "tabulate", "filelock", "msgspec")
 
 PROBE = """
 import importlib, sys

@@ -11,6 +11,7 @@ import time
 
 from xce.errors import XceError
 from xce.spool import layout
+from xce.spool.check import BadRequest, check_request
 
 DEFAULT_TIMEOUT = 120.0
 # lsf.conf / environment key: how long a command waits for the controller.
@@ -25,8 +26,16 @@ def new_request_id():
 def write_request(spool, kind, body, req_id=None):
     """Spool one request; return its id.  The file's owner is the requester."""
     req_id = req_id or new_request_id()
-    doc = dict(body, version=layout.VERSION, kind=kind, id=req_id)
+    try:
+        check_request(kind, body)
+    except BadRequest as e:
+        raise XceError(f"Bad request: {e}")
+    # The kind first: the controller picks the request's schema by it.
+    doc = {"version": layout.VERSION, "kind": kind, "id": req_id, **body}
     data = json.dumps(doc, separators=(",", ":")).encode()
+    if len(data) > layout.MAX_REQUEST_BYTES:
+        raise XceError(f"Bad request: {len(data)} bytes is more than the "
+                       f"{layout.MAX_REQUEST_BYTES} a request may have")
     tmp = spool / "tmp" / f"{req_id}.json"
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

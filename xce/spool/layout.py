@@ -13,7 +13,9 @@
 
 import re
 
-VERSION = 1
+from xce.spool import fields
+
+VERSION = fields.VERSION
 # Users may create files in tmp/ and incoming/ but not list them: the ids
 # of other users' requests stay unknown.  Only the controller writes
 # replies/, so a reply found there comes from it (see client.read_reply).

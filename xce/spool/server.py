@@ -13,7 +13,7 @@ import stat
 import time
 from dataclasses import dataclass, field
 
-from xce.spool import bounds, layout
+from xce.spool import bounds, layout, schema
 
 log = logging.getLogger("xce.spool")
 
@@ -215,16 +215,12 @@ def _read_all(fd):
 
 
 def _parse(data, req_id):
+    """The request as a dict, checked against the declared schema
+    (xce.spool.fields), or the one-line reason it is refused."""
     try:
-        doc = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
-        return {}, "request file is not valid JSON (truncated?)"
-    if not isinstance(doc, dict):
-        return {}, "request is not a JSON object"
-    if doc.get("version") != layout.VERSION:
-        return {}, f"request version {doc.get('version')!r} is not supported"
-    if doc.get("id") != req_id:
-        return {}, "request id does not match its file name"
-    if not isinstance(doc.get("kind"), str):
-        return {}, "request has no kind"
+        doc = schema.decode(data)
+    except schema.BadRequest as e:
+        return {}, f"Bad request: {e}"
+    if doc["id"] != req_id:
+        return {}, "Bad request: its id does not match its file name"
     return doc, ""

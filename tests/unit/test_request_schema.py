@@ -1,0 +1,148 @@
+"""The declared request schema: the controller's reading (msgspec) refuses
+what it must, and the commands' reading (stdlib) agrees with it."""
+
+import json
+
+import pytest
+
+from tests.lib import requestfuzz
+from xce.spool import check, fields, schema
+
+ID = "00000000000000000001-1-00000001"
+SPEC = {"command": "true", "cwd": "/tmp", "nslots": [1, 1]}
+
+
+def _doc(kind="submit", **body):
+    return {"version": 1, "kind": kind, "id": ID, **body}
+
+
+def _decode(doc):
+    return schema.decode(json.dumps(doc).encode())
+
+
+def _refused(doc, where):
+    with pytest.raises(schema.BadRequest) as e:
+        _decode(doc)
+    assert where in str(e.value)
+    assert "\n" not in str(e.value)
+    return str(e.value)
+
+
+def test_every_kind_the_controller_handles_is_declared():
+    from xce.controller import blaunch, explain, messages, modify
+    handled = {"submit", "submit_many", "control", "admin", blaunch.KIND,
+               explain.KIND, *messages.KINDS, *modify.KINDS}
+    assert set(fields.REQUESTS) == handled
+
+
+def test_a_valid_submission_comes_back_as_sent():
+    doc = _doc(spec=dict(SPEC, name=None, memlimit=1024))
+    assert _decode(doc) == doc
+
+
+def test_memlimit_of_the_wrong_type_is_refused():
+    _refused(_doc(spec=dict(SPEC, memlimit={"a": 1})), "$.spec.memlimit")
+
+
+def test_numeric_command_is_refused():
+    _refused(_doc(spec=dict(SPEC, command=5)), "$.spec.command")
+
+
+def test_submission_without_cwd_is_refused():
+    spec = dict(SPEC)
+    del spec["cwd"]
+    assert "`cwd`" in _refused(_doc(spec=spec), "$.spec")
+
+
+def test_list_command_is_refused():
+    _refused(_doc(spec=dict(SPEC, command=[])), "$.spec.command")
+
+
+def test_runtime_keys_cannot_be_sent_by_a_user():
+    _refused(_doc(spec=dict(SPEC, uid=0)), "unknown field `uid`")
+    _refused(_doc("modify", ids=[["1", 1, None]], set={"uid": 0}),
+             "unknown field `uid`")
+    _refused(_doc("modify", ids=[["1", 1, None]], unset=["cwd"]),
+             "$.unset[0]")
+
+
+@pytest.mark.parametrize("levels", [1000, 100_000])
+def test_deep_nesting_is_refused(levels):
+    for value in ("[" * levels + "]" * levels,
+                  '{"a":' * levels + "1" + "}" * levels):
+        text = ('{"version":1,"kind":"submit","id":"%s","spec":%s}'
+                % (ID, value))
+        with pytest.raises(schema.BadRequest):
+            schema.decode(text.encode())
+        # Before the kind is known too (msgspec skips the value).
+        text = '{"x":%s,"kind":"submit"}' % value
+        with pytest.raises(schema.BadRequest):
+            schema.decode(text.encode())
+
+
+def test_out_of_range_and_too_long_values_are_refused():
+    _refused(_doc(spec=dict(SPEC, nslots=[1, 2**31])), "$.spec.nslots[1]")
+    _refused(_doc(spec=dict(SPEC, command="x" * (fields.ARG_MAX_STR + 1))),
+             "$.spec.command")
+    _refused(_doc("move", ids=[]), "$.ids")
+    _refused(_doc("control", action="explode"), "$.action")
+
+
+def test_unknown_kind_and_wrong_version_are_refused():
+    _refused(_doc("frobnicate"), "$.kind")
+    _refused(dict(_doc(spec=SPEC), version=2), "$.version")
+
+
+def test_stored_spec_with_a_wrong_type_is_found():
+    row = {"jobid": 1, "idx": 0, "user": "u", "queue": "normal",
+           "command": "true", "nslots": 1, "attempt": 0, "seq": 1,
+           "stat": "PEND"}
+    spec = dict(SPEC, uid=0, gid=0)
+    assert schema.stored_job_problem(row, spec) is None
+    assert "$.command" in schema.stored_job_problem(row, dict(spec,
+                                                              command=5))
+    assert "jobid" in schema.stored_job_problem(dict(row, jobid="1"), spec)
+    assert "stat" in schema.stored_job_problem(dict(row, stat="X"), spec)
+
+
+def _body(data):
+    """The request in a fuzz file as the command would have built it, or
+    None when the file is no such thing."""
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(doc, dict) or not isinstance(doc.get("kind"), str) \
+            or doc["kind"] not in fields.REQUESTS \
+            or type(doc.get("version")) is not int or doc["version"] != 1 \
+            or doc.get("id") != ID:
+        return None
+    return {k: v for k, v in doc.items() if k not in ("version", "id",
+                                                      "kind")}
+
+
+def test_commands_and_controller_agree_on_fuzzed_requests():
+    compared = 0
+    for _, data in requestfuzz.files(7, 3000):
+        try:
+            doc = json.loads(data)
+            doc["id"] = ID
+            data = json.dumps(doc).encode()
+        except (ValueError, TypeError, RecursionError):
+            continue
+        body = _body(data)
+        if body is None:
+            continue
+        try:
+            schema.decode(data)
+            controller_ok = True
+        except schema.BadRequest:
+            controller_ok = False
+        try:
+            check.check_request(json.loads(data)["kind"], body)
+            command_ok = True
+        except check.BadRequest:
+            command_ok = False
+        assert command_ok == controller_ok, data[:300]
+        compared += 1
+    assert compared > 1000

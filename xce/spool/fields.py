@@ -1,0 +1,244 @@
+"""The request schema: every request kind and every field, declared once.
+
+This table is the only place that names the fields of a request (see
+xce-spool(5)).  Two readers interpret it: the controller builds msgspec
+structs from it and decodes and validates each spool file in one pass
+(xce.spool.schema); the commands check their own request against it before
+spooling it (xce.spool.check, stdlib only, so that bsub and bjobs do not
+pay for importing msgspec).  Adding a field is adding one line here.
+
+Stdlib only: a command imports it.
+"""
+
+# Bounds.  A string the kernel would refuse in an argument or environment
+# string (MAX_ARG_STRLEN) is refused here too; a path is at most PATH_MAX.
+ARG_MAX_STR = 128 * 1024
+PATH_MAX = 4096
+NAME_MAX = 4096
+SCRIPT_MAX = 16 * 1024 * 1024
+LIST_MAX = 100_000
+ENV_MAX = 100_000
+PACK_MAX = 100_000
+INT32_MAX = 2**31 - 1
+JOBID_MAX = INT32_MAX
+ATTACHMENT_MAX = 1 << 20          # bpost -a: one MiB of text
+REQUEST_ID = r"^\d{20}-\d+-[0-9a-f]{8}$"
+VERSION = 1
+
+
+class Str:
+    """A string of min..max characters; ``null``: None is allowed too."""
+    __slots__ = ("min", "max", "null")
+
+    def __init__(self, max, min=0, null=True):
+        self.min, self.max, self.null = min, max, null
+
+
+class Int:
+    """A whole number in lo..hi (JSON true/false are not numbers)."""
+    __slots__ = ("lo", "hi", "null")
+
+    def __init__(self, lo, hi, null=True):
+        self.lo, self.hi, self.null = lo, hi, null
+
+
+class Num:
+    """A number above *above* and at most *hi*."""
+    __slots__ = ("above", "hi", "null")
+
+    def __init__(self, above, hi, null=True):
+        self.above, self.hi, self.null = above, hi, null
+
+
+class Bool:
+    __slots__ = ("null",)
+
+    def __init__(self, null=True):
+        self.null = null
+
+
+class OneOf:
+    """One of a few fixed strings."""
+    __slots__ = ("values", "null")
+
+    def __init__(self, *values, null=True):
+        self.values, self.null = values, null
+
+
+class ListOf:
+    __slots__ = ("item", "max", "min", "null")
+
+    def __init__(self, item, max, min=0, null=True):
+        self.item, self.max, self.min, self.null = item, max, min, null
+
+
+class Tuple:
+    """A JSON array of exactly these items, in order."""
+    __slots__ = ("items", "null")
+
+    def __init__(self, *items, null=True):
+        self.items, self.null = items, null
+
+
+class MapOf:
+    """A JSON object with string keys, at most *max* of them."""
+    __slots__ = ("key", "value", "max", "null")
+
+    def __init__(self, key, value, max, null=True):
+        self.key, self.value, self.max, self.null = key, value, max, null
+
+
+class Ref:
+    """Another declared structure, by name (SPEC, CHANGES)."""
+    __slots__ = ("name", "null")
+
+    def __init__(self, name, null=False):
+        self.name, self.null = name, null
+
+
+class Anything:
+    """Any JSON value: only in what the controller itself stores."""
+    __slots__ = ("null",)
+
+    def __init__(self):
+        self.null = True
+
+
+class Field:
+    """*required*: the request is refused without it.  *modifiable*: bmod
+    may set or remove it (a submission field only)."""
+    __slots__ = ("type", "required", "modifiable")
+
+    def __init__(self, type, required=False, modifiable=False):
+        self.type, self.required, self.modifiable = type, required, modifiable
+
+
+PATH = Str(PATH_MAX)
+NAME = Str(NAME_MAX)
+ARG = Str(ARG_MAX_STR)
+ENV = MapOf(Str(ARG_MAX_STR, null=False), Str(ARG_MAX_STR, null=False),
+            ENV_MAX)
+SLOTS = Int(1, INT32_MAX, null=False)
+JOBID = Int(0, JOBID_MAX, null=False)
+INDEX = Int(0, JOBID_MAX)
+# [label as typed, job id, array index or null]
+_JOB_ID = Tuple(Str(NAME_MAX, null=False), JOBID, INDEX, null=False)
+JOB_IDS = ListOf(_JOB_ID, LIST_MAX, null=False)
+ONE_JOB = ListOf(_JOB_ID, 1, min=1, null=False)     # bmod, btop, bbot
+NAMES = ListOf(Str(NAME_MAX, null=False), LIST_MAX)
+
+# What a submission may carry: bsub's options and what it worked out.
+SPEC = {
+    "command": Field(Str(ARG_MAX_STR, min=1, null=False), required=True),
+    "cwd": Field(Str(PATH_MAX, min=1, null=False), required=True),
+    "nslots": Field(Tuple(SLOTS, SLOTS, null=False), required=True,
+                    modifiable=True),
+    "name": Field(NAME, modifiable=True),
+    "queue": Field(NAME, modifiable=True),
+    "queue_is_default": Field(Bool()),
+    "stdout": Field(PATH, modifiable=True),
+    "stdout_mode": Field(OneOf("a", "w"), modifiable=True),
+    "stderr": Field(PATH, modifiable=True),
+    "stderr_mode": Field(OneOf("a", "w"), modifiable=True),
+    "stdin": Field(PATH),
+    "specified_cwd": Field(PATH),
+    "subcwd": Field(PATH),
+    "runlimit": Field(Num(0, INT32_MAX), modifiable=True),     # minutes
+    "memlimit": Field(Int(1, 2**53), modifiable=True),          # KB
+    "env_rule": Field(ARG),
+    "env": Field(ENV),
+    "env_shared": Field(Bool()),        # bsub -pack: the request's env
+    "resreq": Field(ListOf(Str(ARG_MAX_STR, null=False), 64),
+                    modifiable=True),
+    "resreq_merged": Field(ARG, modifiable=True),
+    "project": Field(NAME, modifiable=True),
+    "user_priority": Field(Int(0, INT32_MAX), modifiable=True),
+    "hold": Field(Bool()),
+    "depend": Field(ARG),
+    "from_host": Field(NAME),
+    "user_group": Field(NAME),
+    "job_group": Field(NAME),
+    "app": Field(NAME),
+    "sla": Field(NAME),
+    "asked_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX),
+                         modifiable=True),
+    "exclusive": Field(Bool()),
+    "rerunnable": Field(Bool()),
+    "jobfile": Field(Str(SCRIPT_MAX)),
+    "args": Field(ListOf(Str(ARG_MAX_STR, null=False), LIST_MAX)),
+}
+
+# Keys the controller adds to a stored job's spec (never from a request).
+RUNTIME = {
+    "uid": Field(Int(0, 2**32 - 1, null=False), required=True),
+    "gid": Field(Int(0, 2**32 - 1, null=False), required=True),
+    "array_name": Field(NAME),
+    "array_limit": Field(Int(0, INT32_MAX)),
+    "array_spec": Field(Str(LIST_MAX * 24)),
+    "rusage_alt": Field(Int(0, INT32_MAX)),
+    "unkwn": Field(MapOf(Str(64, null=False), Anything(), 8)),
+    "preempted": Field(MapOf(Str(64, null=False), Anything(), 8)),
+}
+
+# What bmod may set ("set") or remove ("unset").
+CHANGES = {name: Field(f.type) for name, f in SPEC.items() if f.modifiable}
+
+SELECTION = {       # the jobs a request names, as bkill's arguments do
+    "ids": Field(JOB_IDS),
+    "all": Field(Bool()),
+    "user": Field(NAME),
+    "queue": Field(NAME),
+    "name": Field(NAME),
+    "host": Field(NAME),
+}
+
+# Every request kind the controller handles, with its fields (besides
+# version, kind and id, which every request has).
+REQUESTS = {
+    "submit": {"spec": Field(Ref("spec"), required=True)},
+    "submit_many": {"specs": Field(ListOf(Ref("spec"), PACK_MAX, null=False),
+                                   required=True),
+                    "env": Field(ENV)},
+    # bkill, bkill -s, bstop and bresume
+    "control": {**SELECTION,
+                "action": Field(OneOf("kill", "signal", "stop", "resume",
+                                      null=False), required=True),
+                "signal": Field(Int(1, 64)),
+                "force": Field(Bool())},
+    "modify": {"ids": Field(ONE_JOB, required=True),
+               "set": Field(Ref("changes", null=True)),
+               "unset": Field(ListOf(OneOf(*CHANGES, null=False),
+                                     len(CHANGES)))},
+    "switch": {**SELECTION, "dest": Field(Str(NAME_MAX, null=False),
+                                          required=True)},
+    "requeue": {**SELECTION,
+                "states": Field(ListOf(OneOf("RUN", "PEND", "DONE", "EXIT",
+                                             null=False), 4)),
+                "hold": Field(Bool())},
+    "move": {"ids": Field(ONE_JOB, required=True),
+             "position": Field(Int(1, INT32_MAX)),
+             "where": Field(OneOf("top", "bottom"))},
+    "admin": {"op": Field(Str(64, null=False), required=True),
+              "names": Field(NAMES),
+              "comment": Field(ARG),
+              "check": Field(Bool())},
+    "post": {"jobid": Field(JOBID, required=True),
+             "idx": Field(INDEX),
+             "msg_id": Field(Int(0, INT32_MAX)),
+             "text": Field(ARG),
+             "attachment": Field(PATH),
+             "data": Field(Str(ATTACHMENT_MAX)),
+             "status": Field(Bool())},
+    "explain": {"jobid": Field(JOBID, required=True), "idx": Field(INDEX)},
+    "blaunch": {"job": Field(JOBID, required=True),
+                "idx": Field(INDEX),
+                "hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX,
+                                      min=1, null=False), required=True),
+                "argv": Field(ListOf(Str(ARG_MAX_STR, null=False), LIST_MAX,
+                                     min=1, null=False), required=True),
+                "cwd": Field(PATH),
+                "env": Field(ENV),
+                "stdout": Field(PATH)},
+}
+
+STRUCTS = {"spec": SPEC, "changes": CHANGES}
