@@ -4,7 +4,7 @@ decision to the agent's start message."""
 import json
 from dataclasses import dataclass, field
 
-from xce.controller import asked, jobreq, limitconf, reserve
+from xce.controller import asked, isolate, jobreq, limitconf, reserve
 from xce.lang import depend, units
 from xce.lang.resreq.common import LOAD_INDICES
 from xce.model import fairshare, states
@@ -103,7 +103,13 @@ def _update_views(ctl, per_task, hosts):
                 started.add(key)
             continue
         started.discard(key)
-        pj = views[key] = _pending(ctl, job, per_task, hosts, epoch)
+        try:
+            pj = views[key] = _pending(ctl, job, per_task, hosts, epoch)
+        except Exception as e:      # a job the scheduler cannot take
+            views.pop(key, None)
+            isolate.fail_job(ctl, job, "cannot be scheduled: " +
+                             isolate.failure(e))
+            continue
         order.put(pj)
         if job["spec"].get("depend"):
             dependent.add(key)

@@ -48,6 +48,21 @@ class JobIndex:
                                           job.get("end_time") or 0,
                                           job["user"])
 
+    def forget(self, job):
+        """A job that was never committed (its request was undone)."""
+        key = (job["jobid"], job["idx"])
+        self.generation += 1
+        self._stat.pop(key, None)
+        self.finished.pop(key, None)
+        idxs = self.ids.get(key[0])
+        if idxs is not None:
+            idxs.discard(key[1])
+            if not idxs:
+                del self.ids[key[0]]
+        keys = self.names.get(base_name(job))
+        if keys and key in keys:
+            keys.remove(key)
+
     def load(self, db, since):
         """At start: the unfinished jobs (already in ctl.jobs) and, from the
         store, the finished jobs that ended since `since` (CLEAN_PERIOD)."""

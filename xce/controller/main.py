@@ -18,9 +18,8 @@ from xce.config import restart as config_restart
 from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
 from xce.controller import preemption, reconcile, reserve
-from xce.controller import blaunch, explain, hostloss, jobusage, messages
-from xce.controller import modify
-from xce.controller import spoolspace
+from xce.controller import blaunch, explain, hostloss, isolate, jobusage
+from xce.controller import messages, modify, spoolspace
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller.submit import Rejected, new_jobs, user_of
@@ -85,6 +84,7 @@ class Controller:
         self.pass_at = float("-inf")
         self.agents_down = set()    # hosts held down by badmin hshutdown
         self.stopping = False
+        self.undo = None            # the request being handled (isolate)
         self.now = time.time()
         self._next_jobid = 1
         self._next_housekeeping = 0.0
@@ -104,9 +104,7 @@ class Controller:
         self.store = Store(self.cfg.spool / "store" / "xce.db")
         self._next_jobid = int(self.store.meta("next_jobid", 1))
         agentctl.load(self)
-        for row in self.store.load_jobs():
-            row["spec"] = json.loads(row["spec"] or "{}")
-            self.jobs[(row["jobid"], row["idx"])] = row
+        isolate.load_jobs(self)
         self.index.load(self.store.db, self.now - self.clean_period())
         saved_q = dict(self.store.db.execute(
             "SELECT name, open || ',' || active FROM queues"))
@@ -232,6 +230,8 @@ class Controller:
     def emit(self, kind, job, **data):
         """Record an event and apply it to the job, in the open batch."""
         hosts, attempt = job.get("exec_hosts"), job.get("attempt")
+        if self.undo is not None:
+            self.undo.before(job)
         apply(job, kind, data, self.now)
         if hosts and job["stat"] in states.FINISHED | states.PENDING:
             blaunch.job_ended(self, job, hosts, attempt)  # its tasks die
@@ -338,20 +338,36 @@ class Controller:
         return RESCAN
 
     def _request(self, req):
-        if req.error:
-            log.warning("rejected spool file %s: %s", req.name, req.error)
-            self.replies.append((req, {"ok": False, "error": req.error}))
-            return
-        stored = self.store.request_reply(req.id)
-        if stored is None and self.space.refuses(req.doc["kind"]):
-            # Nothing is recorded: the refusal must not need the space.
-            self.space.answer(self.spool, req)
-            return
-        if stored is None:
-            stored = self._handle(req)
-            self.store.request_done(req.id, self.now, req.uid,
-                                    req.doc["kind"], stored)
+        stored = None if req.error else self.store.request_reply(req.id)
+        if stored is None and not req.error:
+            if self.space.refuses(req.doc["kind"]):
+                # Nothing is recorded: the refusal must not need the space.
+                self.space.answer(self.spool, req)
+                return
+            stored = self._handle_alone(req)
+        if req.error:       # moved to rejected/ after the commit
+            log.warning("rejected spool file %s from uid %s: %s", req.name,
+                        req.uid, req.error)
+            stored = {"ok": False, "error": req.error}
         self.replies.append((req, stored))
+
+    def _handle_alone(self, req):
+        """The handler's reply, recorded with the request id; a handler
+        that raises is undone and its request rejected (req.error), and
+        the rest of the batch commits."""
+        self.undo = isolate.Undo(self)
+        try:
+            stored = self._handle(req)
+        except Exception as e:
+            self.undo.rollback()
+            req.error = "Request failed: " + isolate.failure(e)
+            log.debug("request %s failed", req.name, exc_info=True)
+            return None
+        finally:
+            self.undo = None
+        self.store.request_done(req.id, self.now, req.uid, req.doc["kind"],
+                                stored)
+        return stored
 
     def _handle(self, req):
         doc = req.doc
@@ -378,17 +394,8 @@ class Controller:
                 return modify.handle(self, user, doc, self.now)
             return {"ok": False, "error": f"{kind}: unknown request kind"}
         except Rejected as e:
+            self.undo.rollback()
             return {"ok": False, "error": str(e)}
-        except (KeyError, TypeError, ValueError, AttributeError) as e:
-            log.warning("bad request %s: %r", req.id, e)
-            return {"ok": False, "error": text("BAD_REQUEST")}
-        except states.IllegalTransition:
-            raise           # a broken invariant: stop loudly
-        except Exception:
-            # A bug must not make one request a poison pill that stops the
-            # controller again at every restart: answer it and go on.
-            log.exception("request %s failed", req.id)
-            return {"ok": False, "error": text("INTERNAL")}
 
     def _submit(self, uid, spec):
         data = {"env": spec.pop("env", None) or {},
@@ -419,8 +426,6 @@ class Controller:
                 results.append(self._submit(uid, spec))
             except Rejected as e:
                 results.append({"ok": False, "error": str(e)})
-            except (KeyError, TypeError, ValueError, AttributeError):
-                results.append({"ok": False, "error": text("BAD_REQUEST")})
         return {"ok": True, "results": results}
 
     def _reasons_due(self):
@@ -462,7 +467,13 @@ class Controller:
                       **({"rusage_alt": alt} if alt else {}))
             if job["spec"].get("exclusive"):
                 self.passes.excl_hosts.update(placement)     # closed_Excl now
-            self.links[placement[0]].queue(dispatch.start_message(self, job))
+            try:
+                msg = dispatch.start_message(self, job)
+            except Exception as e:      # a job that cannot start ends EXIT
+                isolate.fail_job(self, job, "cannot be started: " +
+                                 isolate.failure(e))
+                continue
+            self.links[placement[0]].queue(msg)
         encoded = {}        # many jobs share one reasons list
         for key, reasons in decisions.reasons.items():
             job = self.jobs[key]

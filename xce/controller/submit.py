@@ -62,9 +62,11 @@ def check_limits(q, spec):
 
 
 def check_slots(ctl, q, spec):
-    lo, _ = spec["nslots"]
+    lo, hi = spec["nslots"]
     if lo < 1:
         raise Rejected(text("TOO_FEW_PROCS"))
+    if hi < lo:
+        raise Rejected(f"{lo},{hi}: {text('BAD_ARGUMENT')}")
     usable = [h for name, h in ctl.hosts.items()
               if q.hosts is None or name in q.hosts]
     capacity = sum(h["max_slots"] for h in usable)

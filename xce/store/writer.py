@@ -104,6 +104,29 @@ class Store:
         self._stmts.append(("INSERT OR REPLACE INTO meta VALUES(?,?)",
                             (key, str(value))))
 
+    def mark(self):
+        """Where the open batch stands, for ``rollback_to``."""
+        return len(self._events), len(self._stmts), set(self._jobs)
+
+    def rollback_to(self, mark):
+        """Drop what was added to the open batch since *mark* (a request
+        whose handler failed); what came before it still commits."""
+        events, stmts, jobs = mark
+        del self._events[events:]
+        del self._stmts[stmts:]
+        for key in [k for k in self._jobs if k not in jobs]:
+            del self._jobs[key]
+
+    def set_aside_job(self, jobid, idx, now, reason):
+        """A stored job the controller cannot load ends EXIT with the
+        reason; the rest of its row (its spec) is kept for the admin."""
+        self.execute("UPDATE jobs SET stat='EXIT', exit_reason=?, "
+                     "end_time=?, pend_reason=NULL WHERE jobid=? AND idx=?",
+                     (reason, now, jobid, idx))
+        self.event(now, "FINISH", jobid if isinstance(jobid, int) else 0,
+                   idx if isinstance(idx, int) else 0, stat="EXIT",
+                   reason=reason)
+
     def pending_writes(self):
         return bool(self._events or self._jobs or self._stmts)
 

@@ -1,0 +1,140 @@
+"""One bad request, one bad stored row, one job that cannot start: each is
+set aside alone with its reason, and the controller goes on serving.
+
+The first tests drop request files that no command would write (the
+commands check the schema first) and that once killed the controller.
+"""
+
+import json
+import os
+import sqlite3
+
+import pytest
+
+from tests.lib.xcecluster import wait_for
+from xce.client.joblong_wrap import unwrap
+from xce.spool.client import new_request_id
+
+SPEC = {"command": "true", "cwd": "/tmp", "nslots": [1, 1]}
+
+
+def _drop(cluster, data):
+    """Spool raw bytes (or a body dict) as a request; return its file name."""
+    req_id = new_request_id()
+    if isinstance(data, dict):
+        data = json.dumps({"version": 1, "id": req_id, **data}).encode()
+    tmp = cluster.spool / "tmp" / f"{req_id}.json"
+    tmp.write_bytes(data)
+    os.rename(tmp, cluster.spool / "incoming" / f"{req_id}.json")
+    return f"{req_id}.json"
+
+
+def _rejected_alone(cluster, name):
+    """NAME is in rejected/, its reply is one line, one log line names it
+    with its owner; the controller still runs jobs."""
+    jobid = cluster.submit("-o", "/dev/null", "true")   # rings the doorbell
+    wait_for(lambda: (cluster.spool / "rejected" / name).exists(),
+             what=f"{name} to be rejected")
+    reply = json.loads((cluster.spool / "replies" / name).read_text())
+    assert reply["ok"] is False and "\n" not in reply["error"]
+    log = (cluster.spool / "store" / "controller.log").read_text()
+    lines = [line for line in log.splitlines() if name in line]
+    assert len(lines) == 1, lines
+    assert f"from uid {os.getuid()}: " in lines[0]
+    assert "Traceback" not in log
+    cluster.wait_stat(jobid, "DONE")
+    assert cluster.proc.poll() is None
+    return reply["error"]
+
+
+def _spec_without(key):
+    spec = dict(SPEC)
+    del spec[key]
+    return spec
+
+
+@pytest.mark.parametrize("spec, where", [
+    (dict(SPEC, memlimit={"a": 1}), "$.spec.memlimit"),
+    (dict(SPEC, command=5), "$.spec.command"),
+    (_spec_without("cwd"), "required field `cwd`"),
+    (dict(SPEC, command=[]), "$.spec.command"),
+], ids=["memlimit_object", "command_number", "no_cwd", "command_list"])
+def test_submission_of_the_wrong_shape_is_rejected_alone(cluster, spec,
+                                                         where):
+    name = _drop(cluster, {"kind": "submit", "spec": spec})
+    error = _rejected_alone(cluster, name)
+    assert error.startswith("Bad request: ") and where in error
+    # Nothing of it was committed: no job but the one that ran.
+    r = cluster.run("bjobs", "-a", "-noheader", "-o", "command")
+    assert r.out.split() == ["true"]
+
+
+def test_request_nested_a_thousand_levels_is_rejected_even_at_start(cluster):
+    cluster.stop()
+    deep = "[" * 1000 + "]" * 1000
+    name = _drop(cluster, b'{"version":1,"kind":"submit","id":"%s",'
+                 b'"spec":%s}' % (b"x", deep.encode()))
+    name2 = _drop(cluster, b'{"x":%s}' % deep.encode())
+    cluster.start()
+    _rejected_alone(cluster, name)
+    assert (cluster.spool / "rejected" / name2).exists()
+    assert not os.listdir(cluster.spool / "incoming")
+
+
+def _long(cluster, command, jobid):
+    r = cluster.run(command, "-l", str(jobid))
+    return " ".join(unwrap(r.out).split())
+
+
+def _pending_jobs(cluster, count):
+    assert cluster.run("badmin", "qinact", "normal").rc == 0
+    return [cluster.submit("-o", "/dev/null", "true") for _ in range(count)]
+
+
+def _edit_store(cluster, sql, *args):
+    db = sqlite3.connect(cluster.spool / "store" / "xce.db")
+    with db:
+        db.execute(sql, args)
+    db.close()
+
+
+def test_stored_row_that_cannot_be_loaded_is_set_aside(cluster):
+    bad_type, not_json, good = _pending_jobs(cluster, 3)
+    cluster.stop()
+    _edit_store(cluster, "UPDATE jobs SET spec=? WHERE jobid=?",
+                '{"command": 5}', bad_type)
+    _edit_store(cluster, "UPDATE jobs SET spec=? WHERE jobid=?",
+                "{not json", not_json)
+    cluster.start()
+    for jobid, why in ((bad_type, "Expected `str`, got `int` - at "
+                        "`$.command`"), (not_json, "spec is not JSON")):
+        cluster.wait_stat(jobid, "EXIT")
+        text = _long(cluster, "bjobs", jobid)
+        assert "Completed <exit>; Job set aside by the controller: " in text
+        assert why in text
+        assert "Job set aside by the controller: " in \
+            _long(cluster, "bhist", jobid)
+    # The row is kept as it was for the administrator.
+    db = sqlite3.connect(cluster.spool / "store" / "xce.db")
+    spec = db.execute("SELECT spec FROM jobs WHERE jobid=?",
+                      (bad_type,)).fetchone()[0]
+    db.close()
+    assert spec == '{"command": 5}'
+    assert cluster.run("badmin", "qact", "normal").rc == 0
+    cluster.wait_stat(good, "DONE")
+
+
+def test_job_that_cannot_be_started_ends_exit_with_the_reason(cluster):
+    broken, good = _pending_jobs(cluster, 2)
+    cluster.stop()
+    _edit_store(cluster, "UPDATE job_data SET env=? WHERE jobid=?",
+                "{not json", broken)
+    cluster.start()
+    assert cluster.run("badmin", "qact", "normal").rc == 0
+    cluster.wait_stat(broken, "EXIT")
+    cluster.wait_stat(good, "DONE")
+    for command in ("bjobs", "bhist"):
+        text = _long(cluster, command, broken)
+        assert "Job set aside by the controller: cannot be started: " \
+            "JSONDecodeError" in text, text
+    assert cluster.proc.poll() is None
