@@ -178,6 +178,8 @@ RUNTIME = {
     "rusage_alt": Field(Int(0, INT32_MAX)),
     "unkwn": Field(MapOf(Str(64, null=False), Anything(), 8)),
     "preempted": Field(MapOf(Str(64, null=False), Anything(), 8)),
+    # -o/-e files its user could not open, and where the output went
+    "output_fallback": Field(MapOf(Str(64, null=False), Anything(), 8)),
 }
 
 # What bmod may set ("set") or remove ("unset").
