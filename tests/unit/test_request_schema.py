@@ -146,3 +146,14 @@ def test_commands_and_controller_agree_on_fuzzed_requests():
         assert command_ok == controller_ok, data[:300]
         compared += 1
     assert compared > 1000
+
+
+def test_the_spool_page_names_every_kind_and_spec_field():
+    from pathlib import Path
+    page = (Path(__file__).parents[2] / "man" / "man5" /
+            "xce-spool.5").read_text()
+    words = set(page.replace("\\", " ").replace("(", " ").replace(
+        ",", " ").split())
+    missing = [name for name in (*fields.REQUESTS, *fields.SPEC,
+                                 *fields.RUNTIME) if name not in words]
+    assert missing == []
