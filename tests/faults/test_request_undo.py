@@ -79,8 +79,8 @@ def test_control_request_that_raises_half_way_is_undone_alone(
 
 def test_pack_submission_that_raises_leaves_no_job_or_job_id(
         ctl, monkeypatch):
-    from xce.controller import main
-    real_new_jobs = main.new_jobs
+    from xce.controller import submit
+    real_new_jobs = submit.new_jobs
     calls = []
 
     def new_jobs(ctl_, uid, spec, now):
@@ -88,7 +88,7 @@ def test_pack_submission_that_raises_leaves_no_job_or_job_id(
         if len(calls) == 2:
             raise KeyError("injected fault")
         return real_new_jobs(ctl_, uid, spec, now)
-    monkeypatch.setattr(main, "new_jobs", new_jobs)
+    monkeypatch.setattr(submit, "new_jobs", new_jobs)
     bad = write_request(ctl.cfg.spool, "submit_many",
                         {"specs": [_spec(ctl), _spec(ctl)]})
     ctl.run_once()

@@ -30,7 +30,8 @@ def _refused(doc, where):
 
 def test_every_kind_the_controller_handles_is_declared():
     from xce.controller import blaunch, explain, messages, modify
-    handled = {"submit", "submit_many", "control", "admin", blaunch.KIND,
+    handled = {"submit", "submit_many", "control", "admin", "ping",
+               blaunch.KIND,
                explain.KIND, *messages.KINDS, *modify.KINDS}
     assert set(fields.REQUESTS) == handled
 

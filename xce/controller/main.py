@@ -22,8 +22,8 @@ from xce.controller import blaunch, explain, hostloss, isolate, jobusage
 from xce.controller import messages, modify, spoolspace
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
-from xce.controller.submit import Rejected, new_jobs, user_of
-from xce.errors import text
+from xce.controller import submit
+from xce.controller.submit import Rejected, user_of
 from xce.model import permissions, states
 from xce.model.jobid import show
 from xce.scheduler import core as scheduler
@@ -377,9 +377,9 @@ class Controller:
             if kind == "ping":          # xce start: the controller answers
                 return {"ok": True}
             if kind == "submit":
-                return self._submit(req.uid, doc["spec"])
+                return submit.accept(self, req.uid, doc["spec"])
             if kind == "submit_many":
-                return self._submit_many(req.uid, doc)
+                return submit.accept_many(self, req.uid, doc)
             if kind in messages.KINDS:
                 return messages.handle(self, user, doc, self.now)
             if kind == blaunch.KIND:
@@ -396,37 +396,6 @@ class Controller:
         except Rejected as e:
             self.undo.rollback()
             return {"ok": False, "error": str(e)}
-
-    def _submit(self, uid, spec):
-        data = {"env": spec.pop("env", None) or {},
-                "jobfile": spec.pop("jobfile", None)}
-        jobs, explicit = new_jobs(self, uid, spec, self.now)
-        job = jobs[0]
-        # Array elements share one job_data row, under index 0.
-        key = (job["jobid"], 0)
-        self.new_job_data[key] = data
-        self.store.execute("INSERT OR REPLACE INTO job_data VALUES(?,?,?,?)",
-                           (*key, json.dumps(data["env"]), data["jobfile"]))
-        for job in jobs:
-            self.emit("SUBMIT", job, queue=job["queue"], user=job["user"],
-                      hold=bool(spec.get("hold")))
-        self.dirty = True
-        return {"ok": True, "jobid": job["jobid"], "queue": job["queue"],
-                "default": not explicit}
-
-    def _submit_many(self, uid, doc):
-        """bsub -pack: every line in this one request and one commit; a
-        refused line is answered alone and the others go on."""
-        shared_env = doc.get("env") or {}
-        results = []
-        for spec in doc["specs"]:
-            if spec.pop("env_shared", False):
-                spec["env"] = shared_env
-            try:
-                results.append(self._submit(uid, spec))
-            except Rejected as e:
-                results.append({"ok": False, "error": str(e)})
-        return {"ok": True, "results": results}
 
     def _reasons_due(self):
         return self.reasons_stale and \

@@ -1,5 +1,6 @@
 """The submit handler: check a job against the queues, then accept it."""
 
+import json
 import pwd
 import re
 
@@ -183,6 +184,41 @@ def _check_array_sizes(ctl, tree, user, size):
         if any(n != size for n in counts.values()):
             raise depend.DependError(
                 "Dependent arrays do not have the same size", "size")
+
+
+def accept(ctl, uid, spec):
+    """A submit request: the job (or array) is checked, emitted, and its
+    environment and script kept apart (job_data)."""
+    data = {"env": spec.pop("env", None) or {},
+            "jobfile": spec.pop("jobfile", None)}
+    jobs, explicit = new_jobs(ctl, uid, spec, ctl.now)
+    job = jobs[0]
+    # Array elements share one job_data row, under index 0.
+    key = (job["jobid"], 0)
+    ctl.new_job_data[key] = data
+    ctl.store.execute("INSERT OR REPLACE INTO job_data VALUES(?,?,?,?)",
+                      (*key, json.dumps(data["env"]), data["jobfile"]))
+    for job in jobs:
+        ctl.emit("SUBMIT", job, queue=job["queue"], user=job["user"],
+                 hold=bool(spec.get("hold")))
+    ctl.dirty = True
+    return {"ok": True, "jobid": job["jobid"], "queue": job["queue"],
+            "default": not explicit}
+
+
+def accept_many(ctl, uid, doc):
+    """bsub -pack: every line in this one request and one commit; a
+    refused line is answered alone and the others go on."""
+    shared_env = doc.get("env") or {}
+    results = []
+    for spec in doc["specs"]:
+        if spec.pop("env_shared", False):
+            spec["env"] = shared_env
+        try:
+            results.append(accept(ctl, uid, spec))
+        except Rejected as e:
+            results.append({"ok": False, "error": str(e)})
+    return {"ok": True, "results": results}
 
 
 def new_jobs(ctl, req_uid, spec, now):

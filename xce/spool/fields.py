@@ -232,6 +232,7 @@ REQUESTS = {
              "data": Field(Str(ATTACHMENT_MAX)),
              "status": Field(Bool())},
     "explain": {"jobid": Field(JOBID, required=True), "idx": Field(INDEX)},
+    "ping": {},         # xce start: is the controller answering?
     "blaunch": {"job": Field(JOBID, required=True),
                 "idx": Field(INDEX),
                 "hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX,
