@@ -59,8 +59,8 @@ class Undo:
                 ctl.jobs.pop(key, None)
                 if saved.get("stat") is None:
                     ctl.index.forget(job)
-            ctl.pending_views.pop(key, None)
-            ctl.changed_keys.add(key)
+            ctl.passes.views.pop(key, None)
+            ctl.passes.changed.add(key)
         ctl.dirty = True
 
 
