@@ -12,7 +12,7 @@ import sqlite3
 import pytest
 
 from tests.lib.xcecluster import wait_for
-from xce.client.joblong_wrap import unwrap
+from xce.client.text.wrap import unwrap
 from xce.spool.client import new_request_id
 
 SPEC = {"command": "true", "cwd": "/tmp", "nslots": [1, 1]}
