@@ -21,8 +21,8 @@ def shared(tmp_path_factory):
         c.stop()
 
 
-def _refused(cluster, argv, err):
-    r = cluster.run(*argv)
+def _refused(cluster, argv, err, env=None):
+    r = cluster.run(*argv, env=env)
     assert (r.rc, r.out, r.err) == (255, "", err), r
     assert cluster.proc.poll() is None
 
@@ -104,3 +104,13 @@ def test_other_commands_refuse_non_ascii_digits_in_one_line(shared, argv):
     r = shared.run(*argv)
     assert r.rc == 255 and r.out == "", r
     assert "Traceback" not in r.err and r.err.strip(), r
+
+
+@pytest.mark.parametrize("value", ["abc", FULL_WIDTH_3, "-1", "0", BIG])
+def test_a_bad_request_timeout_refuses_the_request_before_spooling(
+        shared, value):
+    before = shared.run("bjobs", "-a", "-noheader").out
+    _refused(shared, ["bsub", "true"],
+             f"XCE_REQUEST_TIMEOUT={value}: must be a number of seconds "
+             "above 0, at most 86400\n", env={"XCE_REQUEST_TIMEOUT": value})
+    assert shared.run("bjobs", "-a", "-noheader").out == before

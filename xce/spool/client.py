@@ -3,6 +3,7 @@
 import errno
 import json
 import os
+import re
 import select
 import socket
 import stat
@@ -151,12 +152,30 @@ def read_reply(spool, req_id, ctl_uid):
     return doc
 
 
+_SECONDS = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z", re.ASCII)
+
+
+def request_timeout(site):
+    """XCE_REQUEST_TIMEOUT (environment or lsf.conf): seconds above 0, at
+    most a day (the range xce.yaml(5) gives it), in ASCII digits."""
+    setting = getattr(site, "setting", None)    # xce start's ping: none
+    text = str(setting(TIMEOUT_KEY, DEFAULT_TIMEOUT) if setting else
+               DEFAULT_TIMEOUT).strip()
+    if _SECONDS.match(text) and 0 < float(text) <= 86400:
+        return float(text)
+    raise XceError(f"{TIMEOUT_KEY}={text}: must be a number of seconds "
+                   "above 0, at most 86400")
+
+
 class Request:
     """One request in flight; ``wait()`` returns the controller's reply."""
 
     def __init__(self, site, kind, body):
         self.site = site
         self.spool = site.spool
+        # Read before spooling: a bad setting refuses the request, it does
+        # not leave it spooled behind a traceback.
+        self.timeout = request_timeout(site)
         self.id = new_request_id()
         # Before spooling: a request is not sent down a channel whose
         # replies could be forged.
@@ -172,7 +191,7 @@ class Request:
     def wait(self, timeout=None):
         """Wait for the reply; say once on stderr if the controller is down."""
         if timeout is None:
-            timeout = float(self.site.setting(TIMEOUT_KEY, DEFAULT_TIMEOUT))
+            timeout = self.timeout
         deadline = time.monotonic() + timeout
         up = ring(self.spool)
         warned = False
