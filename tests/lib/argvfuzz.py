@@ -152,27 +152,6 @@ def _positionals(rnd, command):
     return [rnd.choice(pool) for _ in range(rnd.randrange(0, 3))]
 
 
-OVERFLOW = "OverflowError: Python int too large to convert to SQLite INTEGER"
-
-
-def job_ids_past_range_pending():
-    """True while the job id parser still takes ids past LSF's range
-    (their refusal lands with the job id range work): until then the
-    store's OverflowError for such an id is counted apart, as known."""
-    from xce.model import jobid
-    try:
-        jobid.parse("99999999999999999999")
-    except Exception:       # noqa: BLE001 -- any refusal means landed
-        return False
-    return True
-
-
-def known_pending(trace, argv):
-    """A traceback of a job id past LSF's range, while that is pending."""
-    return trace is not None and trace.strip().endswith(OVERFLOW) and \
-        any(len(word) > 18 for word in argv) and job_ids_past_range_pending()
-
-
 class Hung(BaseException):
     """A command ran past its time (BaseException: no ``except Exception``
     in a command may swallow it)."""
