@@ -12,8 +12,9 @@ import time
 import traceback
 
 # Order: quick ones first, so a partial run still says something.
-BENCHMARKS = ("schedule", "explain", "controller_sched", "bsub", "start", "bjobs",
-              "throughput", "bkill", "pack", "scale")
+BENCHMARKS = ("schedule", "explain", "controller_sched", "spool_claim",
+              "bsub", "start", "bjobs", "throughput", "bkill", "pack",
+              "scale")
 
 
 def main(argv=None):

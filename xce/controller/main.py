@@ -311,7 +311,7 @@ class Controller:
         # Requests answered in a batch that is not committed yet (a full
         # spool) are not taken again.
         claimed = self.spool.claim(BATCH, skip={
-            req.name for req, _ in self.replies})
+            req.name for req, _ in self.replies}, now=self.now)
         for req in claimed:
             self._request(req)
         for host, msgs in inbox:

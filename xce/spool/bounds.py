@@ -52,19 +52,6 @@ def entries(directory, names):
     return out
 
 
-def over_bound(listed, limits):
-    """Names of *listed* (name, lstat) in processing order that go past
-    their owner's bound on waiting requests."""
-    tally, over = Tally(), []
-    for name, st in listed:
-        if tally.fits(st.st_uid, st.st_size, limits.user_requests,
-                      limits.user_bytes):
-            tally.add(st.st_uid, st.st_size)
-        else:
-            over.append((name, st))
-    return over
-
-
 class Rejected:
     """rejected/: what it holds per user, kept within the bounds."""
 

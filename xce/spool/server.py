@@ -20,6 +20,9 @@ log = logging.getLogger("xce.spool")
 # A reply nobody took within this many seconds is removed (a command that
 # runs as another user than the controller cannot remove its reply).
 REPLY_KEEP = 600.0
+# A backlog past one batch is counted against the per-user bounds at most
+# this often (seconds): while it drains, every turn would pay for it.
+BACKLOG_COUNT_EVERY = 10.0
 
 
 @dataclass
@@ -29,6 +32,7 @@ class Claimed:
     id: str
     uid: int = -1
     size: int = 0
+    over: bool = False      # past its owner's bound: refused unread
     doc: dict = field(default_factory=dict)
     error: str = ""
 
@@ -38,6 +42,7 @@ class SpoolServer:
         self.dir = spool_dir
         self.limits = limits or bounds.SpoolLimits()
         self.rejected = bounds.Rejected(spool_dir / "rejected")
+        self.backlog_counted = float("-inf")
         self.doorbell = None
 
     def setup(self):
@@ -79,20 +84,43 @@ class SpoolServer:
         except FileNotFoundError:
             return []
 
-    def claim(self, limit=None, skip=()):
+    def claim(self, limit=None, skip=(), now=0.0):
         """Read up to *limit* requests in name order, leaving out the names
         in *skip* (taken, not yet done).  Requests past their owner's bound
         are refused here, and removed."""
         names = [n for n in self.pending_names() if n not in skip]
-        listed = bounds.entries(self.dir / "incoming", names)
-        over = bounds.over_bound(listed, self.limits)
+        tally, taken, over = bounds.Tally(), [], []
+        for pos, name in enumerate(names):
+            if limit and len(taken) >= limit:
+                if now >= self.backlog_counted + BACKLOG_COUNT_EVERY:
+                    self.backlog_counted = now
+                    over += self._count_backlog(tally, names[pos:])
+                break
+            req = self._read(name, tally)
+            if req.over:
+                over.append((name, req.uid, req.size))
+            else:
+                taken.append(req)
         if over:
             self._refuse_over_bound(over)
-            dropped = {name for name, _ in over}
-            names = [name for name, _ in listed if name not in dropped]
-        if limit:
-            names = names[:limit]
-        return [self._read(name) for name in names]
+        return taken
+
+    def _count_backlog(self, tally, names):
+        """A backlog past the batch is counted too (one lstat a name), so
+        that a flood goes at once rather than batch by batch."""
+        over = []
+        for name, st in bounds.entries(self.dir / "incoming", names):
+            if not self._admit(tally, st.st_uid, st.st_size):
+                over.append((name, st.st_uid, st.st_size))
+        return over
+
+    def _admit(self, tally, uid, size):
+        """Count one more waiting request of *uid*; False past its bound."""
+        if not tally.fits(uid, size, self.limits.user_requests,
+                          self.limits.user_bytes):
+            return False
+        tally.add(uid, size)
+        return True
 
     def _refuse_over_bound(self, over):
         lim = self.limits
@@ -100,13 +128,13 @@ class SpoolServer:
                  f"(at most {lim.user_requests} requests and "
                  f"{lim.user_bytes // bounds.MB} MB): request refused")
         per_uid = bounds.Tally()
-        for name, st in over:
+        for name, uid, size in over:
             m = layout.REQUEST_NAME.match(name)
-            req = Claimed(name=name, id=m.group(1) if m else "",
-                          uid=st.st_uid, error=error)
+            req = Claimed(name=name, id=m.group(1) if m else "", uid=uid,
+                          error=error)
             # Removed first: a full spool gets room for the reply.
             bounds.unlink(self.dir / "incoming" / name)
-            per_uid.add(st.st_uid, st.st_size)
+            per_uid.add(uid, size)
             try:
                 self.reply(req, {"ok": False, "error": error})
             except OSError as e:
@@ -116,7 +144,9 @@ class SpoolServer:
                         "uid %d: past its bound on waiting requests",
                         count, size, uid)
 
-    def _read(self, name):
+    def _read(self, name, tally):
+        """Open, check and parse one request; one past its owner's bound
+        is marked *over* and not read."""
         m = layout.REQUEST_NAME.match(name)
         req = Claimed(name=name, id=m.group(1) if m else "")
         if not m:
@@ -132,7 +162,9 @@ class SpoolServer:
         try:
             st = os.fstat(fd)
             req.uid, req.size = st.st_uid, st.st_size
-            if not stat.S_ISREG(st.st_mode):
+            if not self._admit(tally, req.uid, req.size):
+                req.over = True
+            elif not stat.S_ISREG(st.st_mode):
                 req.error = "request file is not a regular file"
             elif st.st_size > layout.MAX_REQUEST_BYTES:
                 req.error = "request file is too large"
