@@ -1,0 +1,180 @@
+"""Arrows point one way (DESIGN, invariant 11; README, Layout).
+
+Every module's imports, including those inside functions, are read with
+``ast`` (nothing is imported) and each arrow between xce modules must be in
+ALLOWED.  A failure names the importing module, its line and the import.
+"""
+
+import ast
+import sys
+from pathlib import Path
+
+XCE = Path(__file__).resolve().parents[2] / "xce"
+
+# The rooms of the tree.  A module belongs to the longest room naming it or
+# one of its packages.  Pure rooms import only the standard library.
+PURE = ("xce.lang", "xce.model")
+_BASE = {"xce", "xce.errors"}          # version constants; the messages
+_USER_COMMAND = _BASE | {"xce.envdir", "xce.client", "xce.lang", "xce.model"}
+# What every command's client code may reach outside xce.client.
+_CLIENT = _BASE | {"xce.envdir", "xce.lang", "xce.model", "xce.config",
+                   "xce.store.reader", "xce.spool.client", "xce.spool.layout"}
+# The client's shared pieces: every subject package may import them, and
+# they import no subject package, so there is no cycle between them.
+_CLIENT_SHARED = {"xce.client.site", "xce.client.ids", "xce.client.requests",
+                  "xce.client.text"}
+_CLI_SHARED = {"xce.cli.common", "xce.cli.lsfargs"}
+# room: the rooms and modules it may import (its own room always).
+ALLOWED = {
+    "xce": set(),
+    "xce.errors": set(),
+    "xce.lang": set(),
+    "xce.model": set(),
+    "xce.daemon": set(),               # pid files and start-up of daemons
+    "xce.envdir": {"xce.errors"},
+    "xce.scheduler": {"xce.lang", "xce.model"},
+    "xce.store": {"xce.errors", "xce.model"},
+    "xce.spool": {"xce.errors"},
+    "xce.config": _BASE | {"xce.envdir", "xce.lang", "xce.model"},
+    "xce.client": _CLIENT | _CLIENT_SHARED,
+    **{shared: _CLIENT | _CLIENT_SHARED for shared in _CLIENT_SHARED},
+    "xce.controller": _BASE | {
+        "xce.daemon", "xce.lang", "xce.model", "xce.scheduler",
+        "xce.config", "xce.spool.server", "xce.spool.layout",
+        "xce.spool.bounds", "xce.agent.protocol",
+        # the store's writer side: everything but the commands' reader
+        "xce.store.writer", "xce.store.schema", "xce.store.lsbfiles",
+        "xce.store.lsbchanges", "xce.store.lsbfields", "xce.store.lsbrotate"},
+    "xce.agent": {"xce", "xce.daemon", "xce.model"},
+    # User commands (b*, ls*, xce explain) and their shared argument code.
+    "xce.cli": _USER_COMMAND,
+    # The daemon entry points: only they start daemons or load the
+    # configuration with its YAML parser.
+    "xce.cli.xce": _USER_COMMAND | _CLI_SHARED | {
+        "xce.daemon", "xce.spool.client", "xce.cli.xce_controller",
+        "xce.cli.xce_explain"},
+    "xce.cli.xce_controller": _BASE | _CLI_SHARED | {
+        "xce.daemon", "xce.envdir", "xce.config", "xce.controller"},
+    "xce.cli.xce_agent": _BASE | _CLI_SHARED | {"xce.daemon", "xce.agent"},
+    "xce.cli.xce_migrate": _USER_COMMAND | _CLI_SHARED | {"xce.config"},
+}
+
+
+def module_name(path, root):
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def room_of(module):
+    """The longest ALLOWED key that is MODULE or one of its packages."""
+    if module == "xce":
+        return module
+    parts = module.split(".")
+    for end in range(len(parts), 1, -1):
+        if ".".join(parts[:end]) in ALLOWED:
+            return ".".join(parts[:end])
+    return None
+
+
+def _names(module, entries):
+    # "xce" names the package's own __init__ only, never all of xce.
+    return any(module == e or (e != "xce" and module.startswith(e + "."))
+               for e in entries)
+
+
+def imports_of(path, name, modules):
+    """(line, imported module) of every import in PATH, at any depth.
+
+    ``from pkg import name`` counts as importing ``pkg.name`` when that is
+    a module of the tree, else as importing ``pkg``."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(up + ([base] if base else []))
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                found.append((node.lineno, sub if sub in modules else base))
+    return found
+
+
+def layering_violations(root):
+    """'module:line imports target' for every arrow ALLOWED does not hold,
+    for the xce package under ROOT (a directory holding xce/)."""
+    paths = sorted((root / "xce").rglob("*.py"))
+    modules = {module_name(p, root): p for p in paths}
+    stdlib = sys.stdlib_module_names
+    bad = []
+    for name, path in modules.items():
+        room = room_of(name)
+        for line, target in imports_of(path, name, modules):
+            top = target.split(".")[0]
+            if top != "xce":
+                if room in PURE and top not in stdlib and top != "__future__":
+                    bad.append(f"{name}:{line} imports {target} (not stdlib)")
+                continue
+            if room is None:
+                bad.append(f"{name}:{line} has no room in ALLOWED")
+            elif room_of(target) != room and \
+                    not _names(target, ALLOWED[room]):
+                bad.append(f"{name}:{line} imports {target}")
+    return bad
+
+
+def test_every_import_follows_the_layers():
+    assert layering_violations(XCE.parent) == []
+
+
+def test_every_module_has_a_room():
+    names = [module_name(p, XCE.parent) for p in XCE.rglob("*.py")]
+    assert [n for n in names if room_of(n) is None] == []
+
+
+def _plant(root, files):
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_the_check_finds_planted_wrong_imports(tmp_path):
+    _plant(tmp_path, {
+        "xce/__init__.py": "",
+        "xce/errors.py": "",
+        "xce/lang/__init__.py": "",
+        "xce/lang/units.py": "import yaml\n",
+        "xce/model/__init__.py": "from . import states\n",
+        "xce/model/states.py": "",
+        "xce/scheduler/__init__.py": "from xce.store import writer\n",
+        "xce/store/__init__.py": "",
+        "xce/store/writer.py": "from xce.model import states\n",
+        "xce/store/reader.py": "",
+        "xce/controller/__init__.py": "",
+        "xce/client/__init__.py": "from xce.store import reader\n",
+        "xce/client/jobs.py": ("from ..model import states\n"
+                               "def query():\n"
+                               "    from xce.controller import main\n"
+                               "    from xce.cli import common\n"),
+        "xce/cli/__init__.py": "",
+        "xce/cli/common.py": "",
+        "xce/client/site.py": "from xce.client import jobs\n",
+        "xce/cli/bjobs.py": ("import xce.client.jobs\n"
+                             "def main():\n"
+                             "    from xce.agent.server import Server\n"),
+        "xce/agent/__init__.py": "",
+    })
+    assert layering_violations(tmp_path) == [
+        "xce.cli.bjobs:3 imports xce.agent.server",
+        "xce.client.jobs:3 imports xce.controller",
+        "xce.client.jobs:4 imports xce.cli.common",
+        "xce.client.site:1 imports xce.client.jobs",
+        "xce.lang.units:1 imports yaml (not stdlib)",
+        "xce.scheduler:1 imports xce.store.writer",
+    ]
