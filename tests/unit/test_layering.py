@@ -23,6 +23,8 @@ _CLIENT = _BASE | {"xce.envdir", "xce.lang", "xce.model", "xce.config",
 # they import no subject package, so there is no cycle between them.
 _CLIENT_SHARED = {"xce.client.site", "xce.client.ids", "xce.client.requests",
                   "xce.client.text"}
+_SPOOL_SHARED = {"xce.errors", "xce.model", "xce.spool.check",
+                 "xce.spool.fields", "xce.spool.layout"}
 _CLI_SHARED = {"xce.cli.common", "xce.cli.lsfargs"}
 # room: the rooms and modules it may import (its own room always).
 ALLOWED = {
@@ -34,14 +36,19 @@ ALLOWED = {
     "xce.envdir": {"xce.errors"},
     "xce.scheduler": {"xce.lang", "xce.model"},
     "xce.store": {"xce.errors", "xce.model"},
-    "xce.spool": {"xce.errors"},
+    # The spool's server side (schema, bounds, server) may use msgspec; its
+    # client side (client, check) and what both read (fields, layout) not.
+    "xce.spool": _SPOOL_SHARED,
+    **{side: _SPOOL_SHARED for side in ("xce.spool.client", "xce.spool.check",
+                                        "xce.spool.fields", "xce.spool.layout")},
     "xce.config": _BASE | {"xce.envdir", "xce.lang", "xce.model"},
     "xce.client": _CLIENT | _CLIENT_SHARED,
     **{shared: _CLIENT | _CLIENT_SHARED for shared in _CLIENT_SHARED},
     "xce.controller": _BASE | {
         "xce.daemon", "xce.lang", "xce.model", "xce.scheduler",
-        "xce.config", "xce.spool.server", "xce.spool.layout",
-        "xce.spool.bounds", "xce.agent.protocol",
+        "xce.config", "xce.spool.server", "xce.spool.schema",
+        "xce.spool.fields", "xce.spool.layout", "xce.spool.bounds",
+        "xce.agent.protocol",
         # the store's writer side: everything but the commands' reader
         "xce.store.writer", "xce.store.schema", "xce.store.lsbfiles",
         "xce.store.lsbchanges", "xce.store.lsbfields", "xce.store.lsbrotate"},
