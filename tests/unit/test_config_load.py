@@ -117,3 +117,17 @@ def test_whole_number_keys_take_integers_and_their_text(tmp_path):
                 "    QJOB_LIMIT: '12'\n")
     q = cfg.queues["normal"]
     assert (q.ujob_limit, q.qjob_limit) == (4, 12)
+
+
+def test_queue_administrators_take_users_and_expand_user_groups(tmp_path):
+    cfg = _load(tmp_path, """\
+user_groups:
+  ops: {members: [alice, bob]}
+queues:
+  normal:
+    ADMINISTRATORS: ops carol
+  night:
+    PRIORITY: 2
+""")
+    assert cfg.queues["normal"].admins == ["alice", "bob", "carol"]
+    assert cfg.queues["night"].admins == []
