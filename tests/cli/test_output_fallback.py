@@ -126,3 +126,23 @@ def test_bpeek_shows_output_that_went_to_the_fallback_file(shared, user):
     r = shared.run("bkill", str(jobid), user=user.name, cwd=user.home)
     assert r.rc == 0, r
     shared.wait_stat(jobid, "EXIT")
+
+
+def test_a_running_job_says_its_output_went_to_the_fallback_file(
+        shared, user):
+    target = FORBIDDEN + ".running"
+    jobid = _submit(shared, user, "-o", target, "sleep 60")
+    shared.wait_stat(jobid, "RUN")
+    fallback = _fallback_file(shared, user, jobid)
+    said = (f"Output file <{target}> could not be opened (Permission "
+            f"denied); the job's output was written to <{fallback}> "
+            f"instead.")
+    wait_for(lambda: said in _long(shared, user, "bjobs", jobid),
+             what="bjobs -l to say where the output went")
+    assert shared.stat(jobid) == "RUN"
+    assert said in _long(shared, user, "bhist", jobid)
+    r = shared.run("bkill", str(jobid), user=user.name, cwd=user.home)
+    assert r.rc == 0, r
+    shared.wait_stat(jobid, "EXIT")
+    text = _long(shared, user, "bhist", jobid)
+    assert text.count(said) == 1, text      # said once, when learnt

@@ -21,6 +21,7 @@ log = logging.getLogger("xce.agent")
 
 SAMPLE_INTERVAL = 2.0       # seconds between usage samples of running jobs
 ADOPTED_POLL = 0.5          # how often to look at jobs that are not our children
+OUTPUT_SETTLE = 1.0         # the wrapper has opened -o/-e well within this
 GROUP_RETRY = 0.02          # a signal before the job's session exists waits
 
 
@@ -51,6 +52,7 @@ class Running:
         # The agent's own peak RSS when it spawned the job: the wrapper's
         # ru_maxrss counts only above it (procs.own_peak_kb).
         self.spawn_peak = None
+        self.output_noted = False   # its -o/-e fallback looked at and said
 
 
 class JobTable:
@@ -319,6 +321,7 @@ class JobTable:
         """One /proc pass: usage of every running job (with the blaunch
         tasks it has here, from *tasks*), memory limits; the tasks of jobs
         that run elsewhere report theirs."""
+        self._note_output_fallbacks()
         groups = {j.key: self._group(j) for j in self.running.values()}
         sids = [g for g in groups.values() if g]
         if tasks is not None:
@@ -348,6 +351,21 @@ class JobTable:
                                 "idx": job.key[1], "attempt": job.key[2],
                                 "cpu_time": job.cpu, "mem": u["rss"],
                                 "max_mem": job.max_mem, "pids": u["pids"]})
+
+    def _note_output_fallbacks(self):
+        """Say, once, which -o/-e files a running job's user could not
+        open, so that bjobs -l tells it while the job runs."""
+        now = self.now()
+        for job in self.running.values():
+            if job.output_noted or now - job.start_time < OUTPUT_SETTLE:
+                continue
+            job.output_noted = True
+            moved = fallback_output(job.prefix, str(
+                self._default_output_path(job.msg)))
+            if moved:
+                self.outbox.append({"op": "output", "job": job.key[0],
+                                    "idx": job.key[1], "attempt": job.key[2],
+                                    "output_fallback": moved})
 
     def reap(self):
         """Collect every exited child; finish the jobs among them."""

@@ -82,9 +82,13 @@ def _finish(job, data, now):
     job["max_mem"] = data.get("max_mem") or job.get("max_mem")
     job["avg_mem"] = data.get("avg_mem")
     job["pend_reason"] = None
+    _output(job, data, now)
+
+
+def _output(job, data, now):
+    """-o/-e files the user could not open: bjobs -l says where the
+    output went instead."""
     if data.get("output_fallback"):
-        # -o/-e files the user could not open: bjobs -l says where the
-        # output went instead.
         job["spec"] = dict(job["spec"] or {},
                            output_fallback=data["output_fallback"])
 
@@ -159,4 +163,4 @@ def _move(job, data, now):
 _APPLY = {"SUBMIT": _submit, "START": _start, "RUNNING": _running,
           "USAGE": _usage, "FINISH": _finish, "STATUS": _status,
           "SIGNAL": _signal, "MODIFY": _modify, "SWITCH": _switch,
-          "REQUEUE": _requeue, "MOVE": _move}
+          "REQUEUE": _requeue, "MOVE": _move, "OUTPUT": _output}

@@ -28,6 +28,8 @@ def handle(ctl, host, msgs):
                 _usage(ctl, msg)
             elif op == "finished":
                 _finished(ctl, host, msg)
+            elif op == "output":
+                _output(ctl, msg)
             elif op == "task_exit":
                 blaunch.task_exit(ctl, host, msg)
             elif op == "task_usage":
@@ -153,7 +155,7 @@ def _finished(ctl, host, msg):
                  exit_code=msg.get("exit_code"), reason=msg.get("reason"),
                  end_time=msg.get("end_time"), cpu_time=cpu,
                  max_mem=max_mem, avg_mem=msg.get("avg_mem"),
-                 **_fallback(msg))
+                 **_fallback(job, msg))
     elif _already_final(ctl, msg):
         pass
     else:
@@ -162,11 +164,24 @@ def _finished(ctl, host, msg):
     _ack(ctl, host, msg)
 
 
-def _fallback(msg):
+def _fallback(job, msg):
     """The agent's record of -o/-e files the user could not open (their
-    output went to the fallback file), kept with the FINISH event."""
+    output went to the fallback file), for an event unless the job has
+    it already (an OUTPUT event said it while the job ran)."""
     moved = msg.get("output_fallback")
-    return {"output_fallback": moved} if isinstance(moved, dict) else {}
+    if not isinstance(moved, dict) or \
+            (job["spec"] or {}).get("output_fallback") == moved:
+        return {}
+    return {"output_fallback": moved}
+
+
+def _output(ctl, msg):
+    """A running job's -o/-e fallback, learnt a moment after its start."""
+    job = _current(ctl, msg)
+    if job is not None:
+        said = _fallback(job, msg)
+        if said:
+            ctl.emit("OUTPUT", job, **said)
 
 
 def _already_final(ctl, msg):

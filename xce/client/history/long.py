@@ -148,4 +148,6 @@ def signal_name(sig):
 
 _EVENTS = {"SUBMIT": _submit, "START": _start, "RUNNING": _running,
            "SIGNAL": _signal, "STATUS": _status, "FINISH": _finish,
-           "USAGE": lambda *a: []}
+           "USAGE": lambda *a: [],
+           "OUTPUT": lambda row, spec, home, data:
+           fallback_sentences(data.get("output_fallback"))}

@@ -42,6 +42,7 @@ def job_record(row, queue_conf=None, now=None, held=None):
     lines = [header_line(row, spec), submitted_line(row, spec, home)]
     if jv.started(row):
         lines.append(started_line(row, spec, home))
+        lines += output_lines(row, spec)
     elif held and held.get("hosts"):
         lines.append(reserved_line(held))
     lines += state_lines(row, now)
@@ -136,6 +137,14 @@ def started_line(row, spec, home):
     return ", ".join(items) + ";"
 
 
+def output_lines(row, spec):
+    """-o/-e files the job's user could not open, and where the output
+    went instead (known a moment after the start)."""
+    stamp = jv.long_time(row["start_time"])
+    return [f"{stamp}: {sentence}" for sentence in
+            fallback_sentences(spec.get("output_fallback"))]
+
+
 def reserved_line(held):
     """A pending job's reserved slots, as LSF words them."""
     hosts = held["hosts"]
@@ -198,9 +207,7 @@ def finish_lines(row):
         reason = jv.exit_reason(row)
         completed = f"Completed <exit>; {reason}." if reason \
             else "Completed <exit>."
-    moved = fallback_sentences(jv.spec(row).get("output_fallback"))
-    return [f"{end}: {text}", f"{end}: {completed}"] + \
-        [f"{end}: {sentence}" for sentence in moved]
+    return [f"{end}: {text}", f"{end}: {completed}"]
 
 
 def limit_lines(spec, runlimit):
