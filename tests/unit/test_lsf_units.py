@@ -122,3 +122,29 @@ def test_a_dash_is_unreadable_in_lsf_files():
     # LSF ignores RUNLIMIT = - with a warning; the migrator reports it.
     with pytest.raises(ValueError):
         units.limit_pair("-", units.limit_minutes)
+
+
+# bsub -W and bmod -W: the same clock syntax, LSF's words for each refusal.
+@pytest.mark.parametrize("text, fractions, expected", [
+    ("90", False, 90.0),
+    ("1:30", False, 90.0),
+    ("35791394", False, 35791394.0),
+    ("0.5", True, 0.5),
+    ("1:30.5", True, 90.5),
+    ("0.5", False, "0.5: Bad RUNLIMIT specification"),
+    ("1:60", False, "1:60: Bad RUNLIMIT specification"),
+    ("24:0/apple", False, "24:0/apple: Bad RUNLIMIT specification"),
+    ("１０", False, "１０: Bad RUNLIMIT specification"),
+    ("-5", False, "-5: Bad RUNLIMIT specification"),
+    ("35791395", False, "35791395: RUNLIMIT value is too big"),
+    ("0", False, "0: RUNLIMIT value should be a positive integer"),
+    ("0:0", True, "0:0: RUNLIMIT value should be a positive integer"),
+])
+def test_bsub_run_limits(text, fractions, expected):
+    from xce.client.submit.options import SubmitError, parse_runlimit
+    if isinstance(expected, float):
+        assert parse_runlimit(text, fractions) == expected
+        return
+    with pytest.raises(SubmitError) as refused:
+        parse_runlimit(text, fractions)
+    assert str(refused.value) == expected

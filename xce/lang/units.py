@@ -104,21 +104,28 @@ def kb_in_unit(kb, unit):
 
 
 # ------------------------------------------------------------------ time
-def limit_minutes(value, fractions=False):
-    """(minutes, normalising host or model or None) of a run or CPU limit
-    ``[hour:]minute[/host]``; *fractions* lets the minutes have a decimal
-    part (xce.yaml does, LSF's files do not)."""
-    text = str(value).strip()
-    match = _TIME.match(text)
+def clock_minutes(value, fractions=False):
+    """(minutes, normalising host or model or None) of ``[hour:]minute
+    [/host]``, unbounded; *fractions* lets the minutes have a decimal part.
+    ValueError when it is not one."""
+    match = _TIME.match(str(value).strip())
     if match is not None:
         hours, minutes, host = match.groups()
         number = float(minutes) if "." in minutes else int(minutes)
-        total = int(hours or 0) * 60 + number
         whole = fractions or isinstance(number, int)
-        if whole and not (hours is not None and number >= 60) and \
-                total <= RUNLIMIT_MAX_MINUTES:
-            return total, host
+        if whole and not (hours is not None and number >= 60):
+            return int(hours or 0) * 60 + number, host
     raise ValueError(f"{value}: not a time limit ([hour:]minute)")
+
+
+def limit_minutes(value, fractions=False):
+    """(minutes, normalising host or model or None) of a run or CPU limit
+    ``[hour:]minute[/host]``, at most RUNLIMIT_MAX_MINUTES; *fractions* lets
+    the minutes have a decimal part (xce.yaml does, LSF's files do not)."""
+    total, host = clock_minutes(value, fractions)
+    if total > RUNLIMIT_MAX_MINUTES:
+        raise ValueError(f"{value}: not a time limit ([hour:]minute)")
+    return total, host
 
 
 def minutes(value):

@@ -9,11 +9,8 @@ in LSF_UNIT_FOR_LIMITS, as the numbers of the expression are.
 
 from xce.errors import XceError
 from xce.lang import resreq
-from xce.lang.resreq.common import LOAD_INDICES, ResReqError, unit_power
-
-
-def _in_unit(kb, unit):
-    return None if kb is None else kb / 1024.0 ** ((unit_power(unit) or 1) - 1)
+from xce.lang.resreq.common import LOAD_INDICES, ResReqError
+from xce.lang.units import kb_in_unit
 
 
 def _configured(items):
@@ -36,7 +33,7 @@ def resources(host, unit):
         res["ncpus"] = host["ncpus"]
     for name, kb in (("mem", host["maxmem"]), ("swp", host["maxswp"])):
         if kb is not None:
-            res["max" + name] = res[name] = _in_unit(kb, unit)
+            res["max" + name] = res[name] = kb_in_unit(kb, unit)
     load = host.get("load") or {}
     res.update((k, load[k]) for k in LOAD_INDICES if load.get(k) is not None)
     res.update(_configured((host.get("conf") or {}).get("resources")))

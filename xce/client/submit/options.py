@@ -77,16 +77,13 @@ def parse_priority(value):
 def parse_hosts(value):
     """The words of -m, their syntax checked (the controller checks the
     names against the configuration and the queue)."""
-    from xce.lang import hostlist as asked
-    words = asked.split(value)
+    from xce.lang import hostlist
+    words = hostlist.split(value)
     try:
-        asked.parse(words)
-    except asked.BadHostList as e:
+        hostlist.parse(words)
+    except hostlist.BadHostList as e:
         raise SubmitError(str(e))
     return words
-
-
-_RUNLIMIT = re.compile(r"(?:([0-9]+):)?([0-9]+)(\.[0-9]+)?\Z", re.ASCII)
 
 
 def parse_runlimit(value, fractions=False):
@@ -95,17 +92,18 @@ def parse_runlimit(value, fractions=False):
     decimals, so that tests and demonstrations can use seconds."""
     if value is None:
         return None
-    m = _RUNLIMIT.match(str(value).strip())
-    if not m or (m.group(3) and not fractions) or \
-            (m.group(1) and int(m.group(2)) >= 60):
+    try:
+        minutes, host = units.clock_minutes(value, fractions)
+    except ValueError:
+        minutes = host = None
+    if minutes is None or host is not None:   # -W takes no /host
         raise SubmitError(f"{value}: Bad RUNLIMIT specification")
-    minutes = int(m.group(1) or 0) * 60 + float(m.group(2) + (m.group(3) or ""))
     if minutes > units.RUNLIMIT_MAX_MINUTES:
         raise SubmitError(f"{value}: RUNLIMIT value is too big")
     if minutes <= 0:
         raise SubmitError(f"{value}: RUNLIMIT value should be a positive "
                           "integer")
-    return minutes
+    return float(minutes)
 
 
 def fractional_runlimit(site):
