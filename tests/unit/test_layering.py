@@ -6,6 +6,7 @@ ALLOWED.  A failure names the importing module, its line and the import.
 """
 
 import ast
+import graphlib
 import sys
 from pathlib import Path
 
@@ -91,14 +92,16 @@ def _names(module, entries):
                for e in entries)
 
 
-def imports_of(path, name, modules):
-    """(line, imported module) of every import in PATH, at any depth.
+def imports_of(path, name, modules, top_only=False):
+    """(line, imported module) of every import in PATH, at any depth (or
+    only those run when the module loads, with *top_only*).
 
     ``from pkg import name`` counts as importing ``pkg.name`` when that is
     a module of the tree, else as importing ``pkg``."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    tree = ast.parse(path.read_text(), str(path))
+    for node in tree.body if top_only else ast.walk(tree):
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -135,8 +138,27 @@ def layering_violations(root):
     return bad
 
 
+def import_cycle(root):
+    """A cycle of modules under ROOT importing each other as they load
+    (an import inside a function breaks none), or None."""
+    modules = {module_name(p, root): p for p in (root / "xce").rglob("*.py")}
+    graph = {name: {target for _, target in
+                    imports_of(path, name, modules, top_only=True)
+                    if target in modules and target != name}
+             for name, path in modules.items()}
+    try:
+        tuple(graphlib.TopologicalSorter(graph).static_order())
+    except graphlib.CycleError as cycle:
+        return cycle.args[1]
+    return None
+
+
 def test_every_import_follows_the_layers():
     assert layering_violations(XCE.parent) == []
+
+
+def test_no_modules_import_each_other():
+    assert import_cycle(XCE.parent) is None
 
 
 def test_every_module_has_a_room():
@@ -185,3 +207,17 @@ def test_the_check_finds_planted_wrong_imports(tmp_path):
         "xce.lang.units:1 imports yaml (not stdlib)",
         "xce.scheduler:1 imports xce.store.writer",
     ]
+
+
+def test_the_check_finds_a_planted_cycle(tmp_path):
+    _plant(tmp_path, {
+        "xce/__init__.py": "",
+        "xce/client/__init__.py": "",
+        "xce/client/control.py": "from xce.client import modify\n",
+        "xce/client/modify.py": "from xce.client.control import send\n",
+        "xce/client/peek.py": ("def f():\n"
+                               "    from xce.client import messages\n"),
+        "xce/client/messages.py": "from xce.client import peek\n",
+    })
+    assert set(import_cycle(tmp_path)) == {"xce.client.control",
+                                           "xce.client.modify"}
