@@ -74,8 +74,12 @@ class Jobs:
         return jobid
 
     def release(self, jobid, status=0):
+        """Written aside and renamed: a job that sees the file reads its
+        status, never an empty file caught between create and write."""
         path = self.work / f"{jobid}.go"
-        path.write_text(f"{status}\n")
+        aside = self.work / f".{jobid}.go.tmp"
+        aside.write_text(f"{status}\n")
+        os.replace(aside, path)
 
     def runs(self, jobid):
         try:
