@@ -11,29 +11,36 @@ import os
 import pwd
 
 from xce.envdir import Site
-from xce.store.reader import Reader, read_error
+
+
+def _reader(path):
+    # Imported here, not at the top: the commands that only send requests
+    # (bkill, bsub, ...) take Site from this module and never load sqlite3.
+    from xce.store.reader import Reader
+    return Reader(path)
 
 
 def open_state():
     """The site and a read-only view of its store."""
     site = Site()
-    return site, Reader(site.store_path)
+    return site, _reader(site.store_path)
 
 
 def open_store(site=None):
     """A read-only view of the store of *site* (found from the environment
     when not given); usable in a ``with`` block."""
-    return Reader((site or Site()).store_path)
+    return _reader((site or Site()).store_path)
 
 
 def store_at(path):
     """A read-only view of the store file at *path*, for ``xce start``,
     which knows its spool from the configuration rather than lsf.conf."""
-    return Reader(path)
+    return _reader(path)
 
 
 def store_error(error):
     """The one line a command prints when reading the store failed."""
+    from xce.store.reader import read_error
     return read_error(error)
 
 
