@@ -140,7 +140,7 @@ def started_line(row, spec, home):
 def output_lines(row, spec):
     """-o/-e files the job's user could not open, and where the output
     went instead (known a moment after the start)."""
-    stamp = jv.long_time(row["start_time"])
+    stamp = units.long_time(row["start_time"])
     return [f"{stamp}: {sentence}" for sentence in
             fallback_sentences(spec.get("output_fallback"))]
 
