@@ -25,13 +25,13 @@ class FakeStore:
 
     def __init__(self):
         self.meta = []          # (key, value) given to set_meta
-        self.updates = []       # (sql, args) given to execute
+        self.updates = []       # (what, args) of other row writes
 
     def set_meta(self, key, value):
         self.meta.append((key, value))
 
-    def execute(self, sql, args=()):
-        self.updates.append((sql, args))
+    def save_host_load(self, name, load):
+        self.updates.append(("host load", (name, load)))
 
 
 class FakeController:

@@ -95,11 +95,8 @@ def task_usage(ctl, host, msg):
 
 
 def _recorded(ctl, job, msg):
-    return ctl.store.db.execute(
-        "SELECT 1 FROM events WHERE jobid=? AND idx=? AND kind='TASK_EXIT' "
-        "AND json_extract(data, '$.task')=? AND json_extract(data, '$.n')=? "
-        "LIMIT 1", (job["jobid"], job["idx"], msg.get("task"),
-                    msg.get("n"))).fetchone() is not None
+    return ctl.store.task_exit_recorded(job["jobid"], job["idx"],
+                                        msg.get("task"), msg.get("n"))
 
 
 def hello(ctl, host, msg):

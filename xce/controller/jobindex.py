@@ -63,16 +63,12 @@ class JobIndex:
         if keys and key in keys:
             keys.remove(key)
 
-    def load(self, db, since):
+    def load(self, store, since):
         """At start: the unfinished jobs (already in ctl.jobs) and, from the
         store, the finished jobs that ended since `since` (CLEAN_PERIOD)."""
         for job in self.ctl.jobs.values():
             self.note(job)
-        cur = db.execute(
-            "SELECT jobid, idx, stat, user, name, exit_code, end_time, "
-            "json_extract(spec, '$.array_name') FROM jobs "
-            "WHERE stat IN ('DONE', 'EXIT') AND end_time >= ? "
-            "ORDER BY seq, idx", (since,))
+        cur = store.finished_since(since)
         for jobid, idx, stat, user, name, code, end, array in cur:
             self.note({"jobid": jobid, "idx": idx, "stat": stat,
                        "user": user, "name": name, "exit_code": code,

@@ -105,12 +105,9 @@ class Controller:
         self._next_jobid = int(self.store.meta("next_jobid", 1))
         agentctl.load(self)
         isolate.load_jobs(self)
-        self.index.load(self.store.db, self.now - self.clean_period())
-        saved_q = dict(self.store.db.execute(
-            "SELECT name, open || ',' || active FROM queues"))
-        saved_h = dict(self.store.db.execute(
-            "SELECT name, adm_closed FROM hosts"))
-        self._apply_config(self.cfg, saved_q, saved_h)
+        self.index.load(self.store, self.now - self.clean_period())
+        self._apply_config(self.cfg, self.store.saved_queue_states(),
+                           self.store.saved_host_closed())
         self.store.set_meta("cluster", self.cfg.cluster_name)
         self.store.set_meta("admins", " ".join(self.cfg.admins))
         self.store.set_meta("master", socket.gethostname())
@@ -150,14 +147,12 @@ class Controller:
                 "max_slots": 0}
             self._update_slots(name)
             agents.keep_link(self.links, name, cfg, hc, self.link_for)
-        self.store.execute("DELETE FROM queues")
-        self.store.execute("DELETE FROM params")
+        self.store.clear_queues()
         for seq, name in enumerate(cfg.queues):
             self.save_queue(name, seq)
-        for name, value in cfg.params.items():
-            self.store.execute("INSERT INTO params VALUES(?,?)",
-                               (name, _param_text(value)))
-        self.store.execute("DELETE FROM hosts")
+        self.store.save_params({name: _param_text(value)
+                                for name, value in cfg.params.items()})
+        self.store.clear_hosts()
         for name in self.hosts:
             self.save_host(name)
         # busers, bugroup, bmgroup, bapp and blimits read these sections.
@@ -182,8 +177,7 @@ class Controller:
         # bqueues -l shows these as configured (RES_REQ, USER_SHARES and
         # the weights of the queue's share priorities).
         conf["lsf"] = {k: q.raw[k] for k in _QUEUE_SHOWN if k in q.raw}
-        self.store.execute(
-            "INSERT OR REPLACE INTO queues VALUES(?,?,?,?,?,?)",
+        self.store.save_queue(
             (name, seq, q.priority, int(st["open"]), int(st["active"]),
              json.dumps(conf)))
 
@@ -192,8 +186,7 @@ class Controller:
         hc, facts = h["conf"], h["facts"]
         # unavail or unreach, and why (bhosts -l): see hostloss.
         status, why = hostloss.shown_status(self, name)
-        self.store.execute(
-            "INSERT OR REPLACE INTO hosts VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+        self.store.save_host(
             (name, list(self.hosts).index(name),
              status, int(h["adm_closed"]),
              hc.ncpus or facts.get("ncpus"), h["max_slots"],
@@ -254,12 +247,7 @@ class Controller:
             if idx is None else \
             [self.jobs[(jobid, idx)]] if (jobid, idx) in self.jobs else []
         if not found:
-            cur = self.store.db.execute(
-                "SELECT jobid, idx, stat, user, queue FROM jobs WHERE jobid=?" +
-                ("" if idx is None else " AND idx=?"),
-                (jobid,) if idx is None else (jobid, idx))
-            found = [{"jobid": a, "idx": b, "stat": c, "user": d, "queue": q}
-                     for a, b, c, d, q in cur]
+            found = self.store.job_briefs(jobid, idx)
         return found
 
     def send_signal(self, job, sig, reason):
@@ -324,8 +312,7 @@ class Controller:
         if self.now >= self._next_housekeeping:
             self._next_housekeeping = self.now + HOUSEKEEPING
             self.index.expire(self.now - self.clean_period())
-            self.store.execute("DELETE FROM requests WHERE time < ?",
-                               (self.now - REQUEST_ID_KEEP,))
+            self.store.forget_requests(self.now - REQUEST_ID_KEEP)
             self.spool.prune(self.now)
         if not spoolspace.commit(self):
             return RESCAN
@@ -465,9 +452,7 @@ class Controller:
             self.new_job_data.get((key[0], 0))
         if data is None:
             # An array's elements share the row of index 0.
-            row = self.store.db.execute(
-                "SELECT env, jobfile FROM job_data WHERE jobid=? AND idx IN "
-                "(?, 0) ORDER BY idx DESC LIMIT 1", key).fetchone()
+            row = self.store.job_data(*key)
             data = {"env": json.loads(row[0] or "{}") if row else {},
                     "jobfile": row[1] if row else None}
         return data

@@ -45,10 +45,8 @@ def handle(ctl, user, doc, now):
             # Written before the commit: a crash leaves a file that the
             # replayed request writes again, never a row without its file.
             _keep_attachment(ctl, job, msg_id, user, data)
-        ctl.store.execute(
-            "INSERT OR REPLACE INTO job_messages VALUES(?,?,?,?,?,?,?,?)",
-            (job["jobid"], job["idx"], msg_id, user, now,
-             doc.get("text") or "", doc.get("attachment"), None))
+        ctl.store.save_message(job["jobid"], job["idx"], msg_id, user, now,
+                               doc.get("text") or "", doc.get("attachment"))
         ctl.store.event(now, "JOB_MSG", job["jobid"], job["idx"],
                         msg_id=msg_id, user=user, text=doc.get("text") or "",
                         size=len(data or ""))

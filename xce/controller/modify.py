@@ -220,13 +220,7 @@ def _legal(old, new):
 
 
 def _full_row(ctl, job):
-    from xce.store.schema import JOB_COLUMNS
-    row = ctl.store.db.execute(
-        f"SELECT {','.join(JOB_COLUMNS)} FROM jobs WHERE jobid=? AND idx=?",
-        (job["jobid"], job["idx"])).fetchone()
-    full = dict(zip(JOB_COLUMNS, row))
-    full["spec"] = json.loads(full["spec"] or "{}")
-    return full
+    return ctl.store.job_row(job["jobid"], job["idx"])
 
 
 # -- btop / bbot --------------------------------------------------------------

@@ -109,8 +109,7 @@ def _load(ctl, host, load):
     views stay as they are (no view_epoch bump)."""
     load = ctl.hosts[host]["facts"]["load"] = _indices(load)
     ctl.load_changed = True
-    ctl.store.execute("UPDATE hosts SET load=? WHERE name=?",
-                      (json.dumps(load), host))
+    ctl.store.save_host_load(host, json.dumps(load))
 
 
 def _ids(entry):

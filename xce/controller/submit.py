@@ -196,8 +196,8 @@ def accept(ctl, uid, spec):
     # Array elements share one job_data row, under index 0.
     key = (job["jobid"], 0)
     ctl.new_job_data[key] = data
-    ctl.store.execute("INSERT OR REPLACE INTO job_data VALUES(?,?,?,?)",
-                      (*key, json.dumps(data["env"]), data["jobfile"]))
+    ctl.store.save_job_data(*key, json.dumps(data["env"]),
+                            data["jobfile"])
     for job in jobs:
         ctl.emit("SUBMIT", job, queue=job["queue"], user=job["user"],
                  hold=bool(spec.get("hold")))

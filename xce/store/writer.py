@@ -78,6 +78,60 @@ class Store:
                               (req_id,)).fetchone()
         return json.loads(row[0]) if row else None
 
+    def saved_queue_states(self):
+        """Queue name -> "open,active" (1 or 0 each) as last saved."""
+        return dict(self.db.execute(
+            "SELECT name, open || ',' || active FROM queues"))
+
+    def saved_host_closed(self):
+        """Host name -> adm_closed (badmin hclose) as last saved."""
+        return dict(self.db.execute("SELECT name, adm_closed FROM hosts"))
+
+    def finished_since(self, since):
+        """(jobid, idx, stat, user, name, exit_code, end_time, array name)
+        of the jobs that ended at or after *since*, in submission order."""
+        return self.db.execute(
+            "SELECT jobid, idx, stat, user, name, exit_code, end_time, "
+            "json_extract(spec, '$.array_name') FROM jobs "
+            "WHERE stat IN ('DONE', 'EXIT') AND end_time >= ? "
+            "ORDER BY seq, idx", (since,))
+
+    # -- reads while running (committed rows) ------------------------------
+    def job_briefs(self, jobid, idx=None):
+        """Job id, index, status, user and queue of the stored elements of
+        *jobid* (only element *idx* unless it is None)."""
+        cur = self.db.execute(
+            "SELECT jobid, idx, stat, user, queue FROM jobs WHERE jobid=?" +
+            ("" if idx is None else " AND idx=?"),
+            (jobid,) if idx is None else (jobid, idx))
+        return [{"jobid": a, "idx": b, "stat": c, "user": d, "queue": q}
+                for a, b, c, d, q in cur]
+
+    def job_row(self, jobid, idx):
+        """Every column of one stored job, its spec decoded."""
+        row = self.db.execute(
+            f"SELECT {','.join(JOB_COLUMNS)} FROM jobs WHERE jobid=? AND "
+            "idx=?", (jobid, idx)).fetchone()
+        full = dict(zip(JOB_COLUMNS, row))
+        full["spec"] = json.loads(full["spec"] or "{}")
+        return full
+
+    def job_data(self, jobid, idx):
+        """(env as JSON, job file) of a job, or of its array's index 0
+        (the elements share it); None when there is none."""
+        return self.db.execute(
+            "SELECT env, jobfile FROM job_data WHERE jobid=? AND idx IN "
+            "(?, 0) ORDER BY idx DESC LIMIT 1", (jobid, idx)).fetchone()
+
+    def task_exit_recorded(self, jobid, idx, task, n):
+        """Has blaunch task *task* (its start number *n*) of the job an
+        exit event already?"""
+        return self.db.execute(
+            "SELECT 1 FROM events WHERE jobid=? AND idx=? AND "
+            "kind='TASK_EXIT' AND json_extract(data, '$.task')=? AND "
+            "json_extract(data, '$.n')=? LIMIT 1",
+            (jobid, idx, task, n)).fetchone() is not None
+
     def live_jobs_of_finished(self, clean_before):
         """Finished jobs older than the clean period (for trimming)."""
         return self.db.execute(
@@ -91,9 +145,6 @@ class Store:
 
     def save_job(self, job):
         self._jobs[(job["jobid"], job["idx"])] = job
-
-    def execute(self, sql, args=()):
-        self._stmts.append((sql, args))
 
     def request_done(self, req_id, now, uid, kind, reply):
         self._stmts.append((
@@ -126,6 +177,58 @@ class Store:
         self.event(now, "FINISH", jobid if isinstance(jobid, int) else 0,
                    idx if isinstance(idx, int) else 0, stat="EXIT",
                    reason=reason)
+
+    def save_params(self, params):
+        """The parameters in force (name -> text), replacing the last."""
+        self._stmts.append(("DELETE FROM params", ()))
+        for name, value in params.items():
+            self._stmts.append(("INSERT INTO params VALUES(?,?)",
+                                (name, value)))
+
+    def clear_queues(self):
+        self._stmts.append(("DELETE FROM queues", ()))
+
+    def save_queue(self, row):
+        """(name, seq, priority, open, active, conf JSON)."""
+        self._stmts.append((
+            "INSERT OR REPLACE INTO queues VALUES(?,?,?,?,?,?)", row))
+
+    def clear_hosts(self):
+        self._stmts.append(("DELETE FROM hosts", ()))
+
+    def save_host(self, row):
+        """(name, seq, status, adm_closed, ncpus, mxj, maxmem, maxswp,
+        type, model, conf JSON, load JSON)."""
+        self._stmts.append((
+            "INSERT OR REPLACE INTO hosts VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+            row))
+
+    def save_host_load(self, name, load):
+        """Only the load column of host *name* (load: JSON text)."""
+        self._stmts.append(("UPDATE hosts SET load=? WHERE name=?",
+                            (load, name)))
+
+    def save_job_data(self, jobid, idx, env, jobfile):
+        """A job's environment (JSON text) and job file."""
+        self._stmts.append((
+            "INSERT OR REPLACE INTO job_data VALUES(?,?,?,?)",
+            (jobid, idx, env, jobfile)))
+
+    def save_message(self, jobid, idx, msg_id, user, now, text, attachment):
+        """A bpost message (bstatus: msg_id 0) of a job."""
+        self._stmts.append((
+            "INSERT OR REPLACE INTO job_messages VALUES(?,?,?,?,?,?,?,?)",
+            (jobid, idx, msg_id, user, now, text, attachment, None)))
+
+    def execute(self, sql, args=()):
+        """Any statement, in the batch: for tests and benchmarks that
+        plant rows; the controller uses the named writes."""
+        self._stmts.append((sql, args))
+
+    def forget_requests(self, before):
+        """Request ids recorded before *before* (housekeeping)."""
+        self._stmts.append(("DELETE FROM requests WHERE time < ?",
+                            (before,)))
 
     def pending_writes(self):
         return bool(self._events or self._jobs or self._stmts)
