@@ -26,7 +26,7 @@ def cli(level, long_out, pending_only, child, jobid):
     number, idx = parse_id(jobid)
     _, reader = open_state()
     with reader:
-        lines = report.report(reader.db, jobid, number, idx, level,
+        lines = report.report(reader, jobid, number, idx, level,
                                    child, pending_only, long_out)
     return report.print_report(lines, jobid, child)
 

@@ -63,9 +63,7 @@ def wait(site, jobid, idx, task, count):
     codes, seen = [], 0
     while True:
         with Reader(site.store_path) as reader:
-            rows = reader.db.execute(
-                "SELECT seq, data FROM events WHERE jobid=? AND idx=? AND "
-                "kind='TASK_EXIT' AND seq>?", (jobid, idx, seen)).fetchall()
+            rows = reader.task_exits(jobid, idx, seen)
         for seq, data in rows:
             seen = max(seen, seq)
             doc = json.loads(data or "{}")

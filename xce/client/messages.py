@@ -38,24 +38,12 @@ def post(site, word, msg_id, message, attach):
 
 
 def rows(reader, jobid, idx, msg_id):
-    sql = ("SELECT jobid, idx, msg_id, user, time, text, attachment, data "
-           "FROM job_messages WHERE jobid=?")
-    args = [jobid]
-    if idx is not None:
-        sql += " AND idx=?"
-        args.append(idx)
-    if msg_id is not None:
-        sql += " AND msg_id=?"
-        args.append(msg_id)
-    return reader.db.execute(sql + " ORDER BY idx, msg_id", args).fetchall()
+    return reader.messages(jobid, idx, msg_id)
 
 
 def job_owners(reader, jobid, idx):
     """The users who own the job (or the array's elements); empty: none."""
-    return {user for (user,) in reader.db.execute(
-        "SELECT DISTINCT user FROM jobs WHERE jobid=?" +
-        ("" if idx is None else " AND idx=?"),
-        (jobid,) if idx is None else (jobid, idx))}
+    return reader.job_owners(jobid, idx)
 
 
 def job_exists(reader, jobid, idx):

@@ -51,6 +51,10 @@ _HAS_STATE = ("(kind IN ('SUBMIT', 'START', 'FINISH') "
               "OR instr(data, '\"stat\"'))")
 
 
+# The columns of the rows bjdepinfo reads, in this order.
+DEPEND_COLUMNS = "jobid, idx, stat, name, user, exit_code, spec"
+
+
 class Reader:
     def __init__(self, path):
         self.db = open_ro(path)
@@ -109,6 +113,92 @@ class Reader:
             "SELECT queue, stat, COUNT(*), SUM(nslots) FROM jobs "
             "WHERE stat NOT IN ('DONE','EXIT') GROUP BY queue, stat")
         return {(q, s): (n, slots or 0) for q, s, n, slots in cur}
+
+    def user_counts(self):
+        """user -> {stat: slots} over the unfinished jobs."""
+        cur = self.db.execute(
+            "SELECT user, stat, SUM(nslots) FROM jobs WHERE stat NOT IN "
+            "('DONE','EXIT') GROUP BY user, stat")
+        counts = {}
+        for user, stat, slots in cur:
+            counts.setdefault(user, {})[stat] = slots or 0
+        return counts
+
+    def unfinished_slots(self):
+        """(stat, nslots, spec JSON) of every unfinished job."""
+        return self.db.execute("SELECT stat, nslots, spec FROM jobs WHERE "
+                               "stat NOT IN ('DONE','EXIT')").fetchall()
+
+    def stat_counts(self):
+        """stat -> number of jobs the store has (finished ones too)."""
+        return dict(self.db.execute(
+            "SELECT stat, COUNT(*) FROM jobs GROUP BY stat"))
+
+    def user_numbers(self):
+        """(users with a job in the store, users with an unfinished one)."""
+        users = self.db.execute(
+            "SELECT COUNT(DISTINCT user) FROM jobs").fetchone()[0]
+        active = self.db.execute(
+            "SELECT COUNT(DISTINCT user) FROM jobs WHERE stat NOT IN "
+            "('DONE','EXIT')").fetchone()[0]
+        return users, active
+
+    def last_reconfig(self, since):
+        """Time of the last reconfiguration at or after *since*, or None."""
+        return self.db.execute(
+            "SELECT MAX(time) FROM events WHERE kind='RECONFIG' AND "
+            "time >= ?", (since,)).fetchone()[0]
+
+    def job_owners(self, jobid, idx=None):
+        """The users who own the job (or the array's elements)."""
+        return {user for (user,) in self.db.execute(
+            "SELECT DISTINCT user FROM jobs WHERE jobid=?" +
+            ("" if idx is None else " AND idx=?"),
+            (jobid,) if idx is None else (jobid, idx))}
+
+    def messages(self, jobid, idx=None, msg_id=None):
+        """(jobid, idx, msg_id, user, time, text, attachment, data) of a
+        job's messages (bpost, bstatus), by element then number."""
+        sql = ("SELECT jobid, idx, msg_id, user, time, text, attachment, "
+               "data FROM job_messages WHERE jobid=?")
+        args = [jobid]
+        if idx is not None:
+            sql += " AND idx=?"
+            args.append(idx)
+        if msg_id is not None:
+            sql += " AND msg_id=?"
+            args.append(msg_id)
+        return self.db.execute(sql + " ORDER BY idx, msg_id",
+                               args).fetchall()
+
+    def task_exits(self, jobid, idx, after_seq):
+        """(seq, data JSON) of the job's blaunch task exits after event
+        *after_seq*."""
+        return self.db.execute(
+            "SELECT seq, data FROM events WHERE jobid=? AND idx=? AND "
+            "kind='TASK_EXIT' AND seq>?", (jobid, idx, after_seq)).fetchall()
+
+    # -- dependencies (bjdepinfo): rows of DEPEND_COLUMNS --------------------
+    def depend_rows(self, jobid, idx=None):
+        """The job (every element unless *idx*), by index."""
+        sql = f"SELECT {DEPEND_COLUMNS} FROM jobs WHERE jobid=?"
+        args = [jobid]
+        if idx is not None:
+            sql += " AND idx=?"
+            args.append(idx)
+        return self.db.execute(sql + " ORDER BY idx", args).fetchall()
+
+    def depend_rows_of(self, user):
+        """Every job of *user* (a -w condition may name one by name)."""
+        return self.db.execute(
+            f"SELECT {DEPEND_COLUMNS} FROM jobs WHERE user=?",
+            (user,)).fetchall()
+
+    def dependent_rows(self):
+        """The jobs that may have a -w expression, in submission order."""
+        return self.db.execute(
+            f"SELECT {DEPEND_COLUMNS} FROM jobs WHERE spec LIKE "
+            "'%\"depend\"%' ORDER BY seq, idx").fetchall()
 
     def host_counts(self):
         """host -> {stat: slots} over the unfinished jobs' exec hosts."""

@@ -36,8 +36,8 @@ def _hosts_part(hosts):
         _kv("Unavailable", unavail, 4, 22), ""]
 
 
-def _jobs_part(db):
-    counts = dict(db.execute("SELECT stat, COUNT(*) FROM jobs GROUP BY stat"))
+def _jobs_part(reader):
+    counts = reader.stat_counts()
     run = counts.get("RUN", 0) + counts.get("UNKWN", 0)
     susp = sum(counts.get(s, 0) for s in ("USUSP", "SSUSP"))
     pend = sum(counts.get(s, 0) for s in ("PEND", "PSUSP"))
@@ -47,10 +47,8 @@ def _jobs_part(db):
             _kv("Pending", pend, 4, 22), _kv("Finished", done, 4, 22), ""]
 
 
-def _users_part(db, meta):
-    users = db.execute("SELECT COUNT(DISTINCT user) FROM jobs").fetchone()[0]
-    active = db.execute("SELECT COUNT(DISTINCT user) FROM jobs WHERE stat "
-                        "NOT IN ('DONE','EXIT')").fetchone()[0]
+def _users_part(reader, meta):
+    users, active = reader.user_numbers()
     try:
         groups = json.loads(meta.get("config_sections") or "{}")
         ngroups = len(groups.get("user_groups") or {})
@@ -63,16 +61,14 @@ def _users_part(db, meta):
 
 def showstatus_text(reader):
     meta = reader.meta()
-    db = reader.db
     lines = ["LSF runtime mbatchd information"]
-    lines += _hosts_part(reader.hosts()) + _jobs_part(db)
-    lines += _users_part(db, meta)
+    lines += _hosts_part(reader.hosts()) + _jobs_part(reader)
+    lines += _users_part(reader, meta)
     started = float(meta.get("started") or 0)
     lines += [_kv("Latest mbatchd start", time.strftime(
         _STAMP, time.localtime(started)) if started else "-"),
         _kv("Active mbatchd PID", meta.get("controller_pid", "-"))]
-    last = db.execute("SELECT MAX(time) FROM events WHERE kind='RECONFIG' "
-                      "AND time >= ?", (started,)).fetchone()[0]
+    last = reader.last_reconfig(started)
     if last:
         lines += ["", _kv("Latest mbatchd reconfig", time.strftime(
             _STAMP, time.localtime(last)))]

@@ -41,9 +41,7 @@ def _app_numbers(c):
 def _app_counts(reader):
     """app -> {stat: slots}; a job names its profile with ``-app``."""
     counts = {}
-    cur = reader.db.execute("SELECT stat, nslots, spec FROM jobs WHERE stat "
-                            "NOT IN ('DONE','EXIT')")
-    for stat, slots, spec in cur:
+    for stat, slots, spec in reader.unfinished_slots():
         app = json.loads(spec or "{}").get("app")
         if app:
             per = counts.setdefault(app, {})

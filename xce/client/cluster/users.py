@@ -44,13 +44,7 @@ def expand(groups, name, seen=()):
 # -- busers -------------------------------------------------------------------
 def user_counts(reader):
     """user -> {stat: slots} over the unfinished jobs."""
-    cur = reader.db.execute(
-        "SELECT user, stat, SUM(nslots) FROM jobs WHERE stat NOT IN "
-        "('DONE','EXIT') GROUP BY user, stat")
-    counts = {}
-    for user, stat, slots in cur:
-        counts.setdefault(user, {})[stat] = slots or 0
-    return counts
+    return reader.user_counts()
 
 
 def _known_user(name):

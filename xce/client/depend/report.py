@@ -15,10 +15,10 @@ def _line(job, other, level):
         other[2], other[3] or "", level)
 
 
-def _parents(db, row, pending_only):
+def _parents(reader, row, pending_only):
     """(condition lines for -l, parent rows) of one job."""
     notes, found = [], []
-    for cond, ok, parents in tree.conditions(db, row):
+    for cond, ok, parents in tree.conditions(reader, row):
         if pending_only and ok:
             continue
         word = "satisfied" if ok else "not satisfied"
@@ -28,9 +28,9 @@ def _parents(db, row, pending_only):
     return notes, found
 
 
-def report(db, word, jobid, idx, level, child, pending_only, long_out):
+def report(reader, word, jobid, idx, level, child, pending_only, long_out):
     """The lines bjdepinfo prints, walking up to LEVEL levels."""
-    start = tree._row(db, jobid, idx)
+    start = tree._row(reader, jobid, idx)
     if not start:
         raise XceError(f"Job <{word}>: {text('NO_JOB')}")
     lines, seen = [], set()
@@ -42,9 +42,9 @@ def report(db, word, jobid, idx, level, child, pending_only, long_out):
             continue
         seen.add(key)
         if child:
-            others = tree.children(db, row)
+            others = tree.children(reader, row)
         else:
-            notes, others = _parents(db, row, pending_only)
+            notes, others = _parents(reader, row, pending_only)
             if long_out:
                 lines += notes
         lines += [("row", _line(row, o, depth)) for o in others]

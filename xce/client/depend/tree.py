@@ -10,30 +10,25 @@ import json
 from xce.lang import depend
 
 COLUMNS = "{:<14} {:<14} {:<14} {:<12} {}"
-_FIELDS = "jobid, idx, stat, name, user, exit_code, spec"
 
 
 def _label(jobid, idx):
     return f"{jobid}[{idx}]" if idx else str(jobid)
 
 
-def _row(db, jobid, idx):
-    sql = f"SELECT {_FIELDS} FROM jobs WHERE jobid=?"
-    args = [jobid]
-    if idx is not None:
-        sql += " AND idx=?"
-        args.append(idx)
-    return db.execute(sql + " ORDER BY idx", args).fetchall()
+def _row(reader, jobid, idx):
+    """Rows of the store reader's DEPEND_COLUMNS (jobid, idx, stat, name,
+    user, exit_code, spec)."""
+    return reader.depend_rows(jobid, idx)
 
 
-def _lookup(db, user):
+def _lookup(reader, user):
     """JobRef -> rows it names: an id (and index), or a name of USER's."""
     def rows(ref):
         if ref.job_id is not None:
             idx = ref.index if isinstance(ref.index, int) else None
-            return _row(db, ref.job_id, idx)
-        found = db.execute(f"SELECT {_FIELDS} FROM jobs WHERE user=?",
-                           (user,)).fetchall()
+            return _row(reader, ref.job_id, idx)
+        found = reader.depend_rows_of(user)
         return [r for r in found if ref.matches_name(_base_name(r))]
     return rows
 
@@ -50,7 +45,7 @@ def _expr(row):
         return None
 
 
-def conditions(db, row):
+def conditions(reader, row):
     """[(condition text, satisfied?, [parent rows])] of one job."""
     expr = _expr(row)
     if not expr:
@@ -59,7 +54,7 @@ def conditions(db, row):
         tree = depend.parse(expr)
     except depend.DependError:
         return []
-    rows = _lookup(db, row[4])
+    rows = _lookup(reader, row[4])
     out = []
     for cond in _leaves(tree):
         parents = rows(cond.ref)
@@ -77,13 +72,11 @@ def _leaves(tree):
     return [c for item in tree.items for c in _leaves(item)]
 
 
-def children(db, row):
+def children(reader, row):
     """Rows of the jobs whose expression names ROW's job."""
     out = []
-    cur = db.execute(f"SELECT {_FIELDS} FROM jobs WHERE spec LIKE "
-                     "'%\"depend\"%' ORDER BY seq, idx")
-    for other in cur.fetchall():
-        for _, _, parents in conditions(db, other):
+    for other in reader.dependent_rows():
+        for _, _, parents in conditions(reader, other):
             if any(p[0] == row[0] and p[1] == row[1] for p in parents):
                 out.append(other)
                 break
