@@ -10,6 +10,7 @@ and reads back what the part did: the events emitted and what would have
 been written to the store."""
 
 import itertools
+import json
 import os
 
 from xce.config.model import Config
@@ -17,6 +18,7 @@ from xce.controller.apply import apply
 from xce.controller.main import Controller
 from xce.spool import layout
 from xce.spool.bounds import SpoolLimits
+from xce.spool import server
 from xce.spool.server import Claimed
 
 
@@ -90,12 +92,15 @@ class FakeSpool:
         self._ids = itertools.count(1)
 
     def put(self, kind, body, uid=None):
-        """Spool one request; returns its id."""
+        """Spool one request; returns its id.  It is read as the real
+        spool reads a file: checked against the request schema."""
         req_id = f"{next(self._ids):020d}-{os.getpid()}-00000000"
-        doc = dict(body, version=layout.VERSION, kind=kind, id=req_id)
+        data = json.dumps(dict(body, version=layout.VERSION, kind=kind,
+                               id=req_id)).encode()
+        doc, error = server._parse(data, req_id)
         self.incoming.append(Claimed(
-            name=f"{req_id}.json", id=req_id,
-            uid=os.getuid() if uid is None else uid, doc=doc))
+            name=f"{req_id}.json", id=req_id, size=len(data),
+            uid=os.getuid() if uid is None else uid, doc=doc, error=error))
         return req_id
 
     def setup(self):
@@ -107,7 +112,7 @@ class FakeSpool:
     def drain_doorbell(self):
         pass
 
-    def claim(self, limit=None, skip=()):
+    def claim(self, limit=None, skip=(), now=0.0):
         found = [req for req in self.incoming if req.name not in skip]
         return found[:limit] if limit else found
 
