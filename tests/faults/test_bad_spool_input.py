@@ -89,3 +89,19 @@ def test_request_with_wrong_fields_gets_an_error_reply(cluster):
 def test_bkill_zero_with_no_jobs_says_no_matching_job(cluster):
     r = cluster.run("bkill", "-u", "all", "0")
     assert (r.rc, r.out, r.err) == (255, "", "No matching job found\n")
+
+
+def test_a_link_planted_in_the_spool_tree_stops_the_start_not_the_target(
+        make_cluster, tmp_path):
+    """Where the spool's own directory was writable by others (a fresh
+    tmpfs is 1777), a user could plant replies -> elsewhere before the
+    first start: the controller refuses it and changes nothing there."""
+    c = make_cluster(start=False)
+    target = tmp_path / "elsewhere"
+    target.mkdir(mode=0o755)
+    c.spool.mkdir()
+    os.symlink(target, c.spool / "replies")
+    c.start(wait_hosts=False)
+    assert c.proc.wait(timeout=30) != 0
+    assert "replies is not a directory owned by uid" in c.log_tail()
+    assert os.stat(target).st_mode & 0o7777 == 0o755

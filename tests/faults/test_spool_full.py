@@ -91,6 +91,7 @@ def _refused(r):
 def test_a_full_spool_refuses_new_jobs_and_the_controller_stays_up(
         small_spool, tmp_path):
     c = small_spool
+    assert not os.stat(c.spool).st_mode & 0o022     # the tmpfs was 1777
     filler = c.spool / "filler"
     running = c.submit("-o", str(tmp_path / "run.out"), "sleep 3; echo end")
     c.wait_stat(running, "RUN")

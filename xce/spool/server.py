@@ -48,10 +48,15 @@ class SpoolServer:
     def setup(self):
         """Create the tree with its modes and bind the doorbell."""
         self.dir.mkdir(parents=True, exist_ok=True)
+        _closed_root(self.dir)
         for name, mode in {**layout.SHARED_DIRS,
                            **layout.PRIVATE_DIRS}.items():
             path = self.dir / name
-            path.mkdir(exist_ok=True)
+            try:
+                path.mkdir(mode=0o700)
+            except FileExistsError:
+                pass
+            _own_dir(path)
             os.chmod(path, mode)
         # What a user may have left in replies/ when it was writable.
         bounds.prune_replies(self.dir / "replies", time.time() - REPLY_KEEP)
@@ -229,6 +234,32 @@ class SpoolServer:
             bounds.prune_replies(self.dir / "replies", now - REPLY_KEEP)
         except OSError as e:
             log.warning("cannot prune the spool: %s", e)
+
+
+class SpoolError(RuntimeError):
+    """The spool tree holds what the controller must not use."""
+
+
+def _closed_root(path):
+    """Users write in tmp/ and incoming/, never in the spool itself: a
+    spool root others can write (a fresh tmpfs is 1777) is closed, so that
+    no one can plant a name the controller will make."""
+    st = os.lstat(path)
+    if st.st_mode & 0o022 and st.st_uid == os.geteuid():
+        os.chmod(path, stat.S_IMODE(st.st_mode) & ~0o022)
+    elif st.st_mode & 0o022 and not st.st_mode & stat.S_ISVTX:
+        log.warning("the spool %s can be written by other users; commands "
+                    "will not trust its replies", path)
+
+
+def _own_dir(path):
+    """A directory of the tree must be a real one of the controller's (or
+    root's): one planted by a user (or a link) is refused, never used or
+    chmod-ed."""
+    st = os.lstat(path)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid not in (0, os.geteuid()):
+        raise SpoolError(f"{path} is not a directory owned by uid "
+                         f"{os.geteuid()}; remove it and start again")
 
 
 def _write_all(fd, data):
