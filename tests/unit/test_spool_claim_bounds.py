@@ -12,8 +12,8 @@ def _spool(tmp_path, waiting, user_requests):
     srv = spool_server.SpoolServer(tmp_path / "spool")
     srv.setup()
     srv.limits.user_requests = user_requests
-    for n in range(waiting):
-        write_request(srv.dir, "submit", {"spec": {"n": n}})
+    for _ in range(waiting):
+        write_request(srv.dir, "ping", {})
     return srv
 
 
