@@ -195,8 +195,7 @@ BUSY = ("import os, socket, time\n"
 
 
 def _usage(jobs, jobid):
-    from tests.cli.test_modify import _row
-    row = _row(jobs.clu, jobid)
+    row = jobs.clu.stored_job(jobid)
     return row["cpu_time"] or 0.0, row["max_mem"] or 0
 
 
