@@ -11,6 +11,7 @@ import click
 from xce import daemon
 from xce.cli.common import CONTEXT, run
 from xce.errors import XceError
+from xce.model import states
 
 STOP_TIMEOUT = 15.0
 READY_TIMEOUT = 20.0
@@ -132,7 +133,7 @@ def _wait_hosts(cfg):
         except XceError:
             hosts = []
         local = [h for h in hosts if h["conf"] is not None]
-        if local and all(h["status"] != "unavail" for h in local):
+        if local and all(h["status"] != states.HOST_UNAVAIL for h in local):
             for h in local:
                 print(f"host {h['name']}: {h['status']}, {h['mxj']} slots")
             return

@@ -301,12 +301,12 @@ def host_status(ctl, name):
     h = ctl.hosts[name]
     link = ctl.links.get(name)
     if link is None or not link.connected or not h.get("seen"):
-        return "unavail"
+        return states.HOST_UNAVAIL
     if h["adm_closed"]:
-        return "closed_Adm"
+        return states.HOST_CLOSED_ADM
     if name in ctl.passes.excl_hosts:
         return exclusive.STATUS
-    return "ok"
+    return states.HOST_OK
 
 
 def expand(path, jobid, idx):

@@ -165,10 +165,10 @@ def shown_status(ctl, name):
     handshake, worked) but its agent did not, and ``unavail`` when nothing
     answered at the SSH level; *why* is the link's last failure."""
     status = dispatch.host_status(ctl, name)
-    if status != "unavail":
+    if status != states.HOST_UNAVAIL:
         return status, None
     link = ctl.links.get(name)
     # Shut down by badmin hshutdown: the host is there, its agent is not.
     if getattr(link, "ssh_reached", False) or agentctl.held(ctl, name):
-        status = "unreach"
+        status = states.HOST_UNREACH
     return status, getattr(link, "reason", None)

@@ -47,5 +47,30 @@ def check_transition(old, new):
 HOST_OK = "ok"
 HOST_CLOSED_ADM = "closed_Adm"
 HOST_CLOSED_FULL = "closed_Full"
+HOST_CLOSED_EXCL = "closed_Excl"
 HOST_UNAVAIL = "unavail"
 HOST_UNREACH = "unreach"
+# bhosts without -w shows every closed_* state as this one word.
+HOST_CLOSED = "closed"
+# The host's agent cannot be reached: no job can go there.
+HOST_DOWN = frozenset({HOST_UNAVAIL, HOST_UNREACH})
+
+
+def host_closed(status):
+    """True for every closed_* state."""
+    return status.startswith(HOST_CLOSED)
+
+
+# Queue states shown by bqueues: "Open:Active", "Closed:Inact", ...
+QUEUE_OPEN, QUEUE_CLOSED = "Open", "Closed"
+QUEUE_ACTIVE, QUEUE_INACT, QUEUE_INACT_ADM = "Active", "Inact", "Inact_Adm"
+
+
+def queue_status(is_open, active, inactive_word=QUEUE_INACT):
+    """bqueues' STATUS of a queue; bqueues -l says QUEUE_INACT_ADM."""
+    return ((QUEUE_OPEN if is_open else QUEUE_CLOSED) + ":" +
+            (QUEUE_ACTIVE if active else inactive_word))
+
+
+# lsclusters' cluster status.
+CLUSTER_OK, CLUSTER_UNKNOWN = HOST_OK, "unknown"

@@ -6,7 +6,9 @@ snapshot; within a pass, the hosts an exclusive job is given are marked
 the same way, so the jobs after it see them taken.
 """
 
-STATUS = "closed_Excl"
+from xce.model import states
+
+STATUS = states.HOST_CLOSED_EXCL
 R_RUNNING = "Running an exclusive job"
 R_BUSY = "Job's requirement for exclusive execution not satisfied"
 

@@ -8,6 +8,7 @@ the same checks so their verdicts agree."""
 import heapq
 import math
 
+from xce.model import states
 from xce.scheduler import exclusive, rusage_held
 from xce.scheduler.asked import R_NOT_ASKED
 from xce.scheduler.views import (
@@ -150,9 +151,9 @@ def host_blocked(h, q, select, local_type, asked=None):
         return R_NOT_ASKED
     if q.hosts is not None and h.name not in q.hosts:
         return R_HOST_QUEUE
-    if h.status in ("unavail", "unreach"):
+    if h.status in states.HOST_DOWN:
         return R_HOST_UNAVAIL
-    if h.status == "closed_Adm":
+    if h.status == states.HOST_CLOSED_ADM:
         return R_HOST_CLOSED
     if h.status == exclusive.STATUS:
         return exclusive.R_RUNNING

@@ -8,6 +8,7 @@ what the pass did; this module adds only what the host had and what the
 job wanted.  It reads the pass's state and never changes it.
 """
 
+from xce.model import states
 from xce.scheduler import core, exclusive, hostfit, rusage_held
 from xce.lang.resreq.common import format_number
 from xce.scheduler.trace_select import unmet
@@ -120,7 +121,7 @@ def _host_details(why, h, q, job, select, mem):
         return [_d("host", h.name,
                    "one of -m " + " ".join(sorted(job.asked.levels)))]
     if why in (core.R_HOST_UNAVAIL, core.R_HOST_CLOSED, exclusive.R_RUNNING):
-        return [_d("status", h.status, "ok")]
+        return [_d("status", h.status, states.HOST_OK)]
     if why == core.R_QUEUE_RESREQ:
         return unmet(q.select.expr, h.resources, job.local_type)
     if why == core.R_RESREQ:

@@ -10,6 +10,7 @@ import socket
 import sys
 
 from xce.errors import EXIT_FAILURE, XceError, text
+from xce.model import states
 from xce.spool.client import call
 
 QUEUE_OPS = ("qopen", "qclose", "qact", "qinact")
@@ -68,8 +69,8 @@ def full_hosts(reader):
     from xce.client.cluster.hosts import host_view
     counts = reader.host_counts()
     return {h["name"] for h in reader.hosts()
-            if host_view(dict(h, status="ok"), counts)["status"] ==
-            "closed_Full"}
+            if host_view(dict(h, status=states.HOST_OK), counts)["status"] ==
+            states.HOST_CLOSED_FULL}
 
 
 def host_control(site, op, names, comment=None, full=()):

@@ -9,6 +9,8 @@ answered with LSF's mbdrestart wording.
 import json
 import time
 
+from xce.model import states
+
 
 _STAMP = "%a %b %d %H:%M:%S %Y"
 
@@ -18,10 +20,10 @@ def _kv(label, value, indent=2, width=24):
 
 
 def _hosts_part(hosts):
-    ok = sum(1 for h in hosts if h["status"] == "ok")
-    closed = sum(1 for h in hosts if h["status"].startswith("closed"))
-    unreach = sum(1 for h in hosts if h["status"] == "unreach")
-    unavail = sum(1 for h in hosts if h["status"] == "unavail")
+    ok = sum(1 for h in hosts if h["status"] == states.HOST_OK)
+    closed = sum(1 for h in hosts if states.host_closed(h["status"]))
+    unreach = sum(1 for h in hosts if h["status"] == states.HOST_UNREACH)
+    unavail = sum(1 for h in hosts if h["status"] == states.HOST_UNAVAIL)
     cpus = sum(h["ncpus"] or 0 for h in hosts)
     slots = sum(h["mxj"] or 0 for h in hosts)
     n = len(hosts)

@@ -8,6 +8,7 @@ lsload header (reference section 4.3).
 
 from xce.client.text.units import host_memory, load_value
 from xce.errors import XceError
+from xce.model import states
 
 LSHOSTS_HEADER = (f"{'HOST_NAME':<11.11} {'type':>7.7} {'model':>8.8} "
                   f"{'cpuf':>5.5} {'ncpus':>5.5} {'maxmem':>6.6} "
@@ -72,7 +73,9 @@ def lshosts_long(hosts):
 
 def _status(host):
     """lsload's status: the agent's reachability; closures are batch-only."""
-    return "unavail" if host["status"] in ("unavail", "unreach") else "ok"
+    if host["status"] in states.HOST_DOWN:
+        return states.HOST_UNAVAIL
+    return states.HOST_OK
 
 
 def lsload_table(hosts, long_format=False, wide=False):
@@ -86,7 +89,7 @@ def lsload_table(hosts, long_format=False, wide=False):
         load = h.get("load") or {}
         name = h["name"] if wide or long_format else h["name"][:name_w]
         row = f"{name:<{name_w}} {_status(h):>6}"
-        if _status(h) == "ok":
+        if _status(h) == states.HOST_OK:
             row += "".join(f"{load_value(load.get(n), f):>{w}}" for n, w, f in indices)
         rows.append(row)
     return "\n".join(rows)

@@ -8,6 +8,7 @@ default view says ``closed`` for every closed state; -w and -l say which.
 from xce.client.cluster.queues import LOAD_HEADER
 from xce.client.text.cells import cell, lcell, line, num, rcell
 from xce.client.text.units import load_value
+from xce.model import states
 
 _COUNTS = (rcell("MAX", 6), rcell("NJOBS", 6), rcell("RUN", 6),
            rcell("SSUSP", 6), rcell("USUSP", 6), rcell("RSV", 6))
@@ -37,8 +38,8 @@ def host_view(host, counts):
     njobs = run + ssusp + ususp
     state = host["status"]
     # A host with every slot taken is closed_Full (LSF's HOST_STAT_FULL).
-    if state == "ok" and host["mxj"] and njobs >= host["mxj"]:
-        state = "closed_Full"
+    if state == states.HOST_OK and host["mxj"] and njobs >= host["mxj"]:
+        state = states.HOST_CLOSED_FULL
     return {"status": state, "max": host["mxj"],
             "jl_u": (host["conf"] or {}).get("jl_u"), "njobs": njobs,
             "run": run, "ssusp": ssusp, "ususp": ususp,
@@ -46,7 +47,7 @@ def host_view(host, counts):
 
 
 def short_status(state):
-    return "closed" if state.startswith("closed") else state
+    return states.HOST_CLOSED if states.host_closed(state) else state
 
 
 def _numbers(v):
@@ -78,10 +79,10 @@ def _long_block(host, counts):
            "      -")
     out = [f"HOST  {host['name']}", LONG_HEADER, row, ""]
     why = (host["conf"] or {}).get("reason")
-    if why and v["status"] in ("unavail", "unreach"):
+    if why and v["status"] in states.HOST_DOWN:
         # Not an LSF line: why the controller cannot reach the host's agent.
         out += [f" LINK FAILURE: {why}", ""]
-    if v["status"] not in ("unavail", "unreach"):
+    if v["status"] not in states.HOST_DOWN:
         out += [" CURRENT LOAD USED FOR SCHEDULING:"] + \
             _load_rows(host.get("load") or {}, v) + [""]
     out += [" LOAD THRESHOLD USED FOR SCHEDULING:", LOAD_HEADER,

@@ -3,6 +3,7 @@
 import socket
 
 from xce import LSF_COMPAT_VERSION, __version__
+from xce.model import states
 
 # lsf.conf key the controller writes with the cluster's name.
 CLUSTER_KEY = "XCE_CLUSTER_NAME"
@@ -31,7 +32,7 @@ def lsclusters_text(meta, hosts, site, wide=False):
     cluster = meta.get("cluster") or site.conf.get(CLUSTER_KEY, "")
     master = meta.get("master") or socket.gethostname()
     admin = (meta.get("admins") or "root").split()[0]
-    status = "ok" if hosts else "unknown"
+    status = states.CLUSTER_OK if hosts else states.CLUSTER_UNKNOWN
     servers = len(hosts)
     w = LSCLUSTERS_WIDTHS
     head = ("CLUSTER_NAME", "STATUS", "MASTER_HOST", "ADMIN", "HOSTS",

@@ -7,6 +7,7 @@ each.  Counts are job slots, as LSF counts them.
 
 from xce.client.text.cells import cell, cut_front, lcell, line, num, rcell
 from xce.config.model import MBD_SLEEP_TIME
+from xce.model import states
 
 HEADER = line(cell("QUEUE_NAME", 15), cell("PRIO", 4), cell("STATUS", 14),
               rcell("MAX", 4), rcell("JL/U", 4), rcell("JL/P", 4),
@@ -73,10 +74,9 @@ def _counts(counts, name):
 
 def status(queue, long=False):
     """``Open:Active``; -l tells an admin's inactivation as ``Inact_Adm``."""
-    text = "Open:" if queue["open"] else "Closed:"
-    if queue["active"]:
-        return text + "Active"
-    return text + ("Inact_Adm" if long else "Inact")
+    return states.queue_status(
+        queue["open"], queue["active"],
+        states.QUEUE_INACT_ADM if long else states.QUEUE_INACT)
 
 
 def _limits(conf, long=False):
