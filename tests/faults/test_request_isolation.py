@@ -138,3 +138,13 @@ def test_job_that_cannot_be_started_ends_exit_with_the_reason(cluster):
         assert "Job set aside by the controller: cannot be started: " \
             "JSONDecodeError" in text, text
     assert cluster.proc.poll() is None
+
+
+def test_bsub_refuses_an_output_path_longer_than_path_max(cluster):
+    """The command checks the schema first: one line, exit 255, nothing
+    spooled."""
+    r = cluster.run("bsub", "-o", "/tmp/" + "x" * 5000, "true")
+    assert r.rc == 255 and r.out == ""
+    assert r.err.startswith("Bad request: $.spec.stdout: length 5005 ")
+    assert r.err.count("\n") == 1
+    assert not os.listdir(cluster.spool / "incoming")
