@@ -118,6 +118,17 @@ def test_spool_output_path_when_no_output_file_was_given():
     assert "(spool)" not in long_format([r], None, {}, now=NOW)
 
 
+def test_output_that_went_to_the_fallback_file_is_said_after_the_start():
+    moved = {"stdout": {"file": "/root/x", "reason": "Permission denied"},
+             "to": "/spool/output/u/1.out"}
+    lines = lines_of(row(spec={"stdout": "/root/x",
+                               "output_fallback": moved}, **RUN))
+    assert lines[4] == (
+        f"{long_time(NOW - 50)}: Output file </root/x> could not be opened "
+        "(Permission denied); the job's output was written to "
+        "</spool/output/u/1.out> instead.")
+
+
 def test_done_job_lines_and_memory_usage():
     r = row(stat="DONE", start_time=NOW - 50, end_time=NOW - 10,
             exec_hosts="node1", exit_code=0, cpu_time=1.25,
