@@ -1,5 +1,9 @@
 """One catalogue of errors, each with LSF's wording and exit code.
 
+A text may name fields (``{spool}``) that ``text`` fills in; a command
+raises ``XceError(text(KEY, ...))`` rather than writing the words inline
+(tests/unit/test_message_catalogue.py checks it).
+
 Commands print ``str(err)`` on stderr at one boundary and exit with
 ``err.exit_code``.  The controller sends the catalogue key back in replies, so
 the text a user sees comes from this table whichever side found the problem.
@@ -47,6 +51,31 @@ MESSAGES = {
     "SBD_UNREACH": "Unable to reach slave batch server",
 }
 
+# The spool, as commands see it.
+MESSAGES.update({
+    "REQUEST_INVALID": "Bad request: {detail}",
+    "REQUEST_TOO_BIG": "Bad request: {size} bytes is more than the {limit} "
+                       "a request may have",
+    "SPOOL_FULL": "No space left in the spool: {spool}: the request cannot "
+                  "be written",
+    "SPOOL_WRITE": "Cannot write a request into the spool: {reason}",
+    "SPOOL_NEVER_RUN": "The xce controller has never run on the spool "
+                       "{spool}: {hint}.",
+    "SPOOL_UNTRUSTED": "The spool {spool} cannot carry trusted replies: its "
+                       "replies/ directory is missing or writable by other "
+                       "users; restart the controller to set its modes",
+    "REPLY_UNREADABLE": "Request <{request}>: the controller's reply cannot "
+                        "be read",
+    "BAD_TIMEOUT": "{setting}={value}: must be a number of seconds above 0, "
+                   "at most 86400",
+    "SPOOLED": "Request <{request}> is accepted and spooled: {why}; it takes "
+               "effect when the controller processes it. Do not submit it "
+               "again.",
+    "NOT_ANSWERED": "the controller has not answered within {timeout:g} "
+                    "seconds",
+    "NOT_RUNNING": "the controller is not running",
+})
+
 
 class XceError(Exception):
     """An error a user sees: one line on stderr and an exit code."""
@@ -67,7 +96,10 @@ class UsageError(XceError):
         self.usage = usage
 
 
-def text(key, context=None):
-    """LSF's message for *key*, prefixed with ``context: `` when given."""
+def text(key, context=None, /, **fields):
+    """LSF's message for *key* with its *fields* filled in, prefixed with
+    ``context: `` when given."""
     msg = MESSAGES.get(key, key)
+    if fields:
+        msg = msg.format(**fields)
     return f"{context}: {msg}" if context else msg

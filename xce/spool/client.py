@@ -10,7 +10,7 @@ import stat
 import sys
 import time
 
-from xce.errors import XceError
+from xce.errors import XceError, text
 from xce.spool import layout
 from xce.spool.check import BadRequest, check_request
 
@@ -30,13 +30,13 @@ def write_request(spool, kind, body, req_id=None):
     try:
         check_request(kind, body)
     except BadRequest as e:
-        raise XceError(f"Bad request: {e}")
+        raise XceError(text("REQUEST_INVALID", detail=e))
     # The kind first: the controller picks the request's schema by it.
     doc = {"version": layout.VERSION, "kind": kind, "id": req_id, **body}
     data = json.dumps(doc, separators=(",", ":")).encode()
     if len(data) > layout.MAX_REQUEST_BYTES:
-        raise XceError(f"Bad request: {len(data)} bytes is more than the "
-                       f"{layout.MAX_REQUEST_BYTES} a request may have")
+        raise XceError(text("REQUEST_TOO_BIG", size=len(data),
+                            limit=layout.MAX_REQUEST_BYTES))
     tmp = spool / "tmp" / f"{req_id}.json"
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -59,9 +59,8 @@ def write_request(spool, kind, body, req_id=None):
         except OSError:
             pass
         if e.errno == errno.ENOSPC:
-            raise XceError(f"No space left in the spool: {spool}: the "
-                           "request cannot be written")
-        raise XceError(f"Cannot write a request into the spool: {e.strerror}")
+            raise XceError(text("SPOOL_FULL", spool=spool))
+        raise XceError(text("SPOOL_WRITE", reason=e.strerror))
     return req_id
 
 
@@ -111,13 +110,11 @@ def controller_uid(spool):
                 _trusted_dir(spool, (0, uid), sticky_ok=True):
             return uid
     except FileNotFoundError:
-        raise XceError(f"The xce controller has never run on the spool "
-                       f"{spool}: {START_HINT}.")
+        raise XceError(text("SPOOL_NEVER_RUN", spool=spool,
+                            hint=START_HINT))
     except OSError:
         pass
-    raise XceError(f"The spool {spool} cannot carry trusted replies: its "
-                   "replies/ directory is missing or writable by other "
-                   "users; restart the controller to set its modes")
+    raise XceError(text("SPOOL_UNTRUSTED", spool=spool))
 
 
 def read_reply(spool, req_id, ctl_uid):
@@ -147,8 +144,7 @@ def read_reply(spool, req_id, ctl_uid):
     except (ValueError, UnicodeDecodeError):
         doc = None
     if not isinstance(doc, dict) or not isinstance(doc.get("ok"), bool):
-        raise XceError(f"Request <{req_id}>: the controller's reply cannot "
-                       "be read")
+        raise XceError(text("REPLY_UNREADABLE", request=req_id))
     return doc
 
 
@@ -159,12 +155,11 @@ def request_timeout(site):
     """XCE_REQUEST_TIMEOUT (environment or lsf.conf): seconds above 0, at
     most a day (the range xce.yaml(5) gives it), in ASCII digits."""
     setting = getattr(site, "setting", None)    # xce start's ping: none
-    text = str(setting(TIMEOUT_KEY, DEFAULT_TIMEOUT) if setting else
-               DEFAULT_TIMEOUT).strip()
-    if _SECONDS.match(text) and 0 < float(text) <= 86400:
-        return float(text)
-    raise XceError(f"{TIMEOUT_KEY}={text}: must be a number of seconds "
-                   "above 0, at most 86400")
+    value = str(setting(TIMEOUT_KEY, DEFAULT_TIMEOUT) if setting else
+                DEFAULT_TIMEOUT).strip()
+    if _SECONDS.match(value) and 0 < float(value) <= 86400:
+        return float(value)
+    raise XceError(text("BAD_TIMEOUT", setting=TIMEOUT_KEY, value=value))
 
 
 class Request:
@@ -220,11 +215,9 @@ class Request:
             self.listener.close()
 
     def _spooled_message(self, up, timeout):
-        why = (f"the controller has not answered within {timeout:g} seconds"
-               if up else "the controller is not running")
-        return (f"Request <{self.id}> is accepted and spooled: {why}; it "
-                "takes effect when the controller processes it. Do not "
-                "submit it again.")
+        why = text("NOT_ANSWERED", timeout=timeout) if up else \
+            text("NOT_RUNNING")
+        return text("SPOOLED", request=self.id, why=why)
 
 
 def call(site, kind, body, timeout=None):

@@ -1,0 +1,87 @@
+"""Commands' error texts live in xce/errors.py (MESSAGES), so LSF's wording
+is checked in one place: a raise of a command-facing error class names a
+catalogue key (``XceError(text("SPOOL_FULL", spool=spool))``) instead of
+writing its words inline."""
+
+import ast
+import re
+from pathlib import Path
+
+XCE = Path(__file__).resolve().parents[2] / "xce"
+# Packages whose raises are all in the catalogue (the others move in turn).
+CHECKED = ("spool",)
+COMMAND_ERRORS = {"XceError", "UsageError", "SubmitError", "Spooled"}
+WORD = re.compile(r"[A-Za-z]")
+# Texts written inline on purpose, by file and the literal's words, and why
+# (only texts built from a value, when a key would hide what they say).
+ALLOWED = {}
+
+
+def _inline_words(expr):
+    """The string literals with words in EXPR itself: not those passed to
+    a call (catalogue keys, reply.get("error")), which are not the text."""
+    found, todo = [], [expr]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Call):
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if WORD.search(node.value):
+                found.append(node.value)
+        todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _raised_class(node):
+    if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+        func = node.exc.func
+        name = func.attr if isinstance(func, ast.Attribute) else \
+            getattr(func, "id", None)
+        return name if name in COMMAND_ERRORS else None
+    return None
+
+
+def inline_messages(root, allowed=ALLOWED):
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        where = str(path.relative_to(root.parent))
+        for node in ast.walk(ast.parse(path.read_text(), where)):
+            if not _raised_class(node) or not node.exc.args:
+                continue
+            for words in _inline_words(node.exc.args[0]):
+                if words not in allowed.get(where, {}):
+                    found.append(f"{where}:{node.lineno}: {words!r}")
+    return sorted(found)
+
+
+def test_command_errors_take_their_text_from_the_catalogue():
+    found = []
+    for package in CHECKED:
+        found += inline_messages(XCE / package)
+    assert found == []
+
+
+def test_every_allowance_is_still_used():
+    for where, texts in ALLOWED.items():
+        source = (XCE.parent / where).read_text()
+        assert all(repr(t)[1:-1] in source or t in source for t in texts), \
+            where
+
+
+def test_the_scan_catches_inline_texts(tmp_path):
+    raises = ['XceError("No such queue")',
+              'XceError(f"Job <{label}> is not found")',
+              'errors.UsageError("Bad argument", usage)',
+              'XceError(text("BAD_QUEUE", name))',
+              'XceError(f"{path}: {e.strerror}")',
+              'XceError(reply.get("error") or "Request failed")',
+              'ValueError("not a command error")']
+    pkg = tmp_path / "xce"
+    pkg.mkdir()
+    (pkg / "bad.py").write_text("".join(f"raise {r}\n" for r in raises))
+    assert [v.split(": ", 1)[1] for v in inline_messages(pkg)] == [
+        "'No such queue'", "'> is not found'", "'Job <'", "'Bad argument'",
+        "'Request failed'"]
+    assert inline_messages(pkg, {"xce/bad.py": {
+        "No such queue", "Job <", "> is not found", "Bad argument",
+        "Request failed"}}) == []
