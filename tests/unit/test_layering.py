@@ -3,6 +3,8 @@
 Every module's imports, including those inside functions, are read with
 ``ast`` (nothing is imported) and each arrow between xce modules must be in
 ALLOWED.  A failure names the importing module, its line and the import.
+The other half of the invariant, SQL in xce/store/ only, is held by
+test_sql_in_store.py.
 """
 
 import ast
