@@ -33,6 +33,7 @@ MESSAGES = {
     "BAD_LIMIT": "Bad limit specification",
     "BAD_SIGNAL": "Signal not supported",
     "BAD_JOBID": "Bad jobId",
+    "NO_JOBID": "No job ID available",
     "PERMISSION": "User permission denied",
     "UNKNOWN_USER": "Unknown user",
     "NO_COMMAND": "No command is specified",

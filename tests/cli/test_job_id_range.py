@@ -26,7 +26,8 @@ COMMANDS = {
 
 @pytest.fixture(scope="module")
 def running():
-    with shared_cluster("xceids-") as c:
+    # MAX_JOBID at LSF's largest: only LSF's own range bounds the ids here.
+    with shared_cluster("xceids-", extra_params="  MAX_JOBID: 2147483646") as c:
         yield c
 
 

@@ -4,7 +4,8 @@
 anything else gets LSF's ``<word>: Illegal job ID.`` (exit 255) -- as do
 numbers past LSF's range (the largest MAX_JOBID and MAX_JOB_ARRAY_SIZE
 LSF accepts), which no job can have and which the store's 64-bit
-integers could not even hold.
+integers could not even hold, and job ids above the cluster's MAX_JOBID,
+which the controller never gives.
 """
 
 from xce.errors import XceError
@@ -35,8 +36,32 @@ def parse(word):
 
 
 def in_range(jobid, idx=None):
-    """Whether a job could have this id: within LSF's range."""
-    return jobid <= LSF_MAX_JOBID and (idx or 0) <= LSF_MAX_INDEX
+    """Whether a job could have this id: within LSF's range and the
+    cluster's MAX_JOBID."""
+    if jobid > LSF_MAX_JOBID or (idx or 0) > LSF_MAX_INDEX:
+        return False
+    # MAX_JOBID is never below its default: smaller ids need no look-up.
+    return jobid <= jobids.DEFAULT_MAX_JOBID or jobid <= configured_max()
+
+
+_configured = []        # the cluster's MAX_JOBID, read once per command
+
+
+def configured_max():
+    """lsb.params MAX_JOBID as the controller put it in force (the store's
+    params table); LSF's largest when the store cannot be read, so the
+    command goes on and reports what it finds."""
+    if not _configured:
+        import sqlite3
+        from xce.client.site import open_store
+        try:
+            with open_store() as store:
+                value = store.params().get("MAX_JOBID")
+            limit = int(value) if value else jobids.DEFAULT_MAX_JOBID
+        except (XceError, ValueError, sqlite3.Error):
+            limit = LSF_MAX_JOBID
+        _configured.append(limit)
+    return _configured[0]
 
 
 def parse_list(words):

@@ -25,6 +25,7 @@ from xce.controller.jobindex import JobIndex
 from xce.controller import submit
 from xce.controller.submit import Rejected, user_of
 from xce.model import permissions, states
+from xce.model import jobid as jobids
 from xce.model.jobid import show
 from xce.scheduler import core as scheduler
 from xce.model import fairshare
@@ -209,9 +210,14 @@ class Controller:
                                queue.admins if queue else ())
 
     def next_jobid(self):
-        jobid = self._next_jobid
-        self._next_jobid += 1
-        self.store.set_meta("next_jobid", self._next_jobid)
+        """The new job's id (None when MAX_JOBID ids are all in use)."""
+        jobid = jobids.allocate(
+            self._next_jobid,
+            self.cfg.param_int("MAX_JOBID", jobids.DEFAULT_MAX_JOBID),
+            self.index.ids)
+        if jobid is not None:
+            self._next_jobid = jobid + 1
+            self.store.set_meta("next_jobid", self._next_jobid)
         return jobid
 
     def clean_period(self):

@@ -253,6 +253,8 @@ def new_job(ctl, req_uid, spec, now):
     check_slots(ctl, q, spec)
     check_hosts(ctl, q, spec)
     jobid = ctl.next_jobid()
+    if jobid is None:
+        raise Rejected(text("NO_JOBID"))
     spec["uid"], spec["gid"] = req_uid, gid
     job = dict.fromkeys(JOB_COLUMNS)
     job.update({
