@@ -13,7 +13,7 @@ def set_next_jobid(cluster, jobid):
     """Put the controller's id counter at *jobid* while it is stopped."""
     db = sqlite3.connect(cluster.spool / "store" / "xce.db")
     with db:
-        db.execute("UPDATE meta SET value=? WHERE key='next_jobid'",
+        db.execute("INSERT OR REPLACE INTO meta VALUES('next_jobid', ?)",
                    (str(jobid),))
     db.close()
 
@@ -59,3 +59,18 @@ def test_a_job_id_up_to_max_jobid_is_only_not_found(raised_max):
 def test_the_default_max_jobid_is_999999(cluster):
     r = cluster.run("bjobs", "1000000")
     assert (r.rc, r.out, r.err) == (255, "", "1000000: Illegal job ID.\n")
+
+
+def test_a_max_jobid_lowered_below_the_counter_wraps_at_the_next_submit(
+        make_cluster):
+    c = make_cluster(extra_params="  MAX_JOBID: 2000000")
+    c.stop()
+    set_next_jobid(c, 1500000)
+    c.start()
+    assert c.submit("-H", "true") == 1500000
+    yaml = c.envdir / "xce.yaml"
+    yaml.write_text(yaml.read_text().replace("MAX_JOBID: 2000000",
+                                             "MAX_JOBID: 999999"))
+    r = c.run("badmin", "reconfig")
+    assert r.rc == 0, r
+    assert c.submit("-H", "true") == 1
