@@ -77,6 +77,42 @@ MESSAGES.update({
     "NOT_RUNNING": "the controller is not running",
 })
 
+# Commands' own texts (LSF's where LSF has one).
+MESSAGES.update({
+    "REQUEST_FAILED": "Request failed",
+    "JOB_ERROR": "Job <{job}>: {error}",
+    "JOB_NOT_FOUND": "Job <{job}> is not found",
+    "JOB_NO_MESSAGE": "Job <{job}>: No message available",
+    "NO_ATTACHMENT": "Message <{message}> has no attachment",
+    "ATTACHMENT_UNREADABLE": "Message <{message}>: attachment: {reason}",
+    "COMMAND_FILE": "{command}: {path}: {reason}",
+    "BLAUNCH_FAILED": "blaunch: {error}",
+    "BLAUNCH_REQUEST_FAILED": "request failed",
+    "PEEK_ARRAY": "bpeek: Cannot operate on job array",
+    "PEEK_FINISHED": "Job <{job}> : Already finished.",
+    "PEEK_NOT_STARTED": "Job <{job}> : Not yet started.",
+    "NO_APPS": "No application profiles found.",
+    "NO_SUCH_APP": "No such application",
+    "UNKNOWN_HOST_NAME": "unknown host name.",
+    "NO_LIMIT_USAGE": "No resource usage found.",
+    "NO_GROUPS": "No {kind} group defined in the system",
+    "NO_SUCH_GROUP": "No such user/host group",
+    "ILLEGAL_SIGNAL": "Illegal signal value",
+    "BAD_DELIMITER": "delimiter={value}: the delimiter must be a single "
+                     "character.",
+    "NO_FORMAT_FIELDS": "The format string has no field names.",
+    "NO_MODIFICATION": "No modification is specified",
+    "BAD_RUNLIMIT": "Bad RUNLIMIT specification",
+    "RUNLIMIT_TOO_BIG": "RUNLIMIT value is too big",
+    "RUNLIMIT_NOT_POSITIVE": "RUNLIMIT value should be a positive integer",
+    "MEMLIMIT_NOT_POSITIVE": "MEMLIMIT value should be a positive integer",
+    "BAD_N": "Bad argument for option -n",
+    "PROCS_NOT_POSITIVE": "The number of processors must be a positive "
+                          "integer",
+    "BAD_PRIORITY": "Illegal job priority",
+    "PACK_OPTION": "Option not allowed in a pack file",
+})
+
 
 class XceError(Exception):
     """An error a user sees: one line on stderr and an exit code."""
@@ -104,3 +140,8 @@ def text(key, context=None, /, **fields):
     if fields:
         msg = msg.format(**fields)
     return f"{context}: {msg}" if context else msg
+
+
+def about(subject, key, **fields):
+    """``subject: text``, the subject shown even when it is empty."""
+    return f"{subject}: {text(key, **fields)}"

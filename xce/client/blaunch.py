@@ -7,7 +7,7 @@ import os
 import stat
 import time
 
-from xce.errors import XceError
+from xce.errors import XceError, text
 from xce.spool.client import call
 from xce.store.reader import Reader
 
@@ -41,7 +41,8 @@ def hosts_from_file(path):
         with open(path) as f:
             return [w for line in f for w in line.split()[:1]]
     except OSError as e:
-        raise XceError(f"blaunch: {path}: {e.strerror}")
+        raise XceError(text("COMMAND_FILE", command="blaunch", path=path,
+                            reason=e.strerror))
 
 
 def launch(site, hosts, argv, environ=None):
@@ -53,7 +54,8 @@ def launch(site, hosts, argv, environ=None):
         "cwd": os.getcwd(), "env": environ,
         "stdout": output_path(environ)})
     if not reply.get("ok"):
-        raise XceError(f"blaunch: {reply.get('error') or 'request failed'}")
+        raise XceError(text("BLAUNCH_FAILED", error=reply.get("error") or
+                            text("BLAUNCH_REQUEST_FAILED")))
     codes = wait(site, jobid, idx, reply["task"], len(reply["hosts"]))
     return next((c for c in codes if c), 0)
 

@@ -4,7 +4,7 @@ import signal as _signal
 
 from xce.client import ids as job_ids
 from xce.client.requests import NO_TARGET, print_results
-from xce.errors import XceError
+from xce.errors import XceError, about
 from xce.model import numbers
 from xce.spool.client import call
 
@@ -21,7 +21,7 @@ def parse_signal(value):
         sig = getattr(_signal, name, None)
         if isinstance(sig, _signal.Signals):
             return int(sig)
-    raise XceError(f"{value}: Illegal signal value")
+    raise XceError(about(value, "ILLEGAL_SIGNAL"))
 
 
 def control_request(site, action, ids, user=None, queue=None, name=None,

@@ -10,7 +10,7 @@ import json
 
 from xce.client.ids import parse as parse_id
 from xce.client.site import current_user
-from xce.errors import XceError
+from xce.errors import XceError, text as err_text
 from xce.model.jobid import show
 from xce.spool.client import call
 
@@ -39,12 +39,13 @@ def _check(reader, word, jobid, idx):
         args.append(idx)
     rows = reader.jobs(where, args, columns=("user", "stat"), readonly=True)
     if not rows:
-        raise XceError(f"Job <{word}> is not found")
+        raise XceError(err_text("JOB_NOT_FOUND", job=word))
     me = current_user()
     admins = (reader.meta().get("admins") or "").split()
     if me != "root" and me not in admins and \
             any(r["user"] != me for r in rows):
-        raise XceError(f"Job <{word}>: User permission denied")
+        raise XceError(err_text("JOB_ERROR", job=word,
+                            error=err_text("PERMISSION")))
     if all(r["stat"] != "PEND" for r in rows):
         raise XceError(_not_pending(word, rows[0]["stat"]))
 

@@ -32,7 +32,7 @@ def post(site, word, msg_id, message, attach):
         body["attachment"] = attach
     reply = call(site, "post", body)
     if not reply.get("ok"):
-        raise XceError(f"Job <{word}>: {reply.get('error')}")
+        raise XceError(text("JOB_ERROR", job=word, error=reply.get("error")))
     print(f"Job <{word}>: Message <{msg_id}> posted.")
     return 0
 
@@ -64,10 +64,11 @@ def read(reader, word, msg_id, save_to, me, attachments=None):
     jobid, idx = parse_id(word)
     owners = job_owners(reader, jobid, idx)
     if not owners:
-        raise XceError(f"Job <{word}>: {text('NO_JOB')}")
+        raise XceError(text("JOB_ERROR", job=word, error=text("NO_JOB")))
     if save_to and not all(permissions.may("bread -a", me, owner)
                            for owner in owners):
-        raise XceError(f"Job <{word}>: {text('PERMISSION')}")
+        raise XceError(text("JOB_ERROR", job=word,
+                            error=text("PERMISSION")))
     found = rows(reader, jobid, idx, msg_id)
     if not found:
         print(f"Job <{word}>: No message available", file=sys.stderr)
@@ -86,7 +87,7 @@ def read(reader, word, msg_id, save_to, me, attachments=None):
 
 def _save(row, path, attachments):
     if row[6] is None:
-        raise XceError(f"Message <{row[2]}> has no attachment")
+        raise XceError(text("NO_ATTACHMENT", message=row[2]))
     data = row[7]
     if data is None:        # kept apart from the store (xce-spool(5))
         name = attachment_name(row[0], row[1], row[2])
@@ -94,7 +95,8 @@ def _save(row, path, attachments):
             with open(os.path.join(attachments, name), "rb") as f:
                 data = f.read().decode("utf-8", "replace")
         except OSError as e:
-            raise XceError(f"Message <{row[2]}>: attachment: {e.strerror}")
+            raise XceError(text("ATTACHMENT_UNREADABLE",
+                                message=row[2], reason=e.strerror))
     try:
         with open(path, "w") as f:
             f.write(data)

@@ -8,7 +8,7 @@ import sys
 
 from xce.client import ids
 from xce.client.submit import options as sub
-from xce.errors import XceError
+from xce.errors import XceError, text
 from xce.spool.client import call
 
 NOT_MODIFIED = ". Job not modified."
@@ -84,7 +84,7 @@ def bmod(site, label, opts):
     except sub.SubmitError as e:
         raise XceError(f"{e}{NOT_MODIFIED}")
     if not new and not gone:
-        raise XceError(f"No modification is specified{NOT_MODIFIED}")
+        raise XceError(text("NO_MODIFICATION") + NOT_MODIFIED)
     reply = call(site, "modify", {"ids": parsed, "set": new, "unset": gone})
     if not reply.get("ok"):
         err = reply.get("error") or "Request failed"
@@ -103,7 +103,8 @@ def move(site, where, label, position):
     reply = call(site, "move", {"ids": parsed, "position": position,
                                 "where": where})
     if not reply.get("ok"):
-        raise XceError(f"{label}: {reply.get('error') or 'Request failed'}")
+        raise XceError(f"{label}: "
+                       f"{reply.get('error') or text('REQUEST_FAILED')}")
     # The clones print both lines on stderr.
     if reply.get("beyond"):
         print(f"Warning: position value <{position}> is beyond movable "

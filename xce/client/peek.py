@@ -12,7 +12,7 @@ import sys
 import time
 
 from xce.client.ids import parse as parse_id
-from xce.errors import XceError
+from xce.errors import XceError, text
 from xce.model import permissions
 from xce.model.arrayspec import name_matches
 from xce.model.jobid import show
@@ -46,14 +46,15 @@ def _by_id(reader, me, label):
     rows = reader.jobs("jobid=?" + ("" if idx is None else " AND idx=?"),
                        (jobid,) if idx is None else (jobid, idx))
     if not rows:
-        raise XceError(f"Job <{label}> is not found")
+        raise XceError(text("JOB_NOT_FOUND", job=label))
     job = rows[0]
     if idx is None and job["idx"]:
         # An array's id names no one element: LSF wants "jobid[index]".
-        raise XceError("bpeek: Cannot operate on job array")
+        raise XceError(text("PEEK_ARRAY"))
     admins = (reader.meta().get("admins") or "").split()
     if not permissions.may("bpeek", me, job["user"], admins):
-        raise XceError(f"Job <{label}>: User permission denied")
+        raise XceError(text("JOB_ERROR", job=label,
+                            error=text("PERMISSION")))
     return job
 
 
@@ -71,9 +72,9 @@ def _not_found(queue, host, name):
 def check_state(job):
     label = show(job["jobid"], job["idx"])
     if job["stat"] in ("DONE", "EXIT"):
-        raise XceError(f"Job <{label}> : Already finished.")
+        raise XceError(text("PEEK_FINISHED", job=label))
     if job["stat"] in ("PEND", "PSUSP") or not job["exec_hosts"]:
-        raise XceError(f"Job <{label}> : Not yet started.")
+        raise XceError(text("PEEK_NOT_STARTED", job=label))
 
 
 def output_files(job):

@@ -8,7 +8,7 @@ client side), never through ``xce.spool`` themselves.
 import sys
 
 from xce.client import ids
-from xce.errors import EXIT_FAILURE, XceError
+from xce.errors import EXIT_FAILURE, XceError, text
 from xce.spool.client import call
 
 NO_TARGET = "Job ID or one of '-m', '-u' '-q' and '-J' must be specified."
@@ -31,7 +31,7 @@ def send(site, kind, body):
 def print_results(reply):
     """One line per job, as bkill does; the exit code."""
     if "results" not in reply:
-        raise XceError(reply.get("error") or "Request failed")
+        raise XceError(reply.get("error") or text("REQUEST_FAILED"))
     failed = False
     for r in reply["results"]:
         if r.get("error"):

@@ -4,7 +4,7 @@ import json
 
 from xce.client.site import sections
 from xce.client.text.cells import cell, lcell, line, rcell
-from xce.errors import XceError
+from xce.errors import XceError, about, text
 
 BAPP_HEADER = line(cell("APPLICATION_NAME", 18), rcell("NJOBS", 6),
                    rcell("PEND", 6), rcell("RUN", 6), rcell("SUSP", 6))
@@ -13,10 +13,10 @@ BAPP_HEADER = line(cell("APPLICATION_NAME", 18), rcell("NJOBS", 6),
 def bapp_table(reader, asked, long_format=False, wide=False):
     apps = sections(reader)["applications"]
     if not apps:
-        raise XceError("No application profiles found.")
+        raise XceError(text("NO_APPS"))
     for name in asked:
         if name not in apps:
-            raise XceError(f"{name}: No such application")
+            raise XceError(about(name, "NO_SUCH_APP"))
     names = list(asked) or list(apps)
     counts = _app_counts(reader)
     if long_format:

@@ -7,7 +7,7 @@ lsload header (reference section 4.3).
 """
 
 from xce.client.text.units import host_memory, load_value
-from xce.errors import XceError
+from xce.errors import XceError, about
 from xce.model import states
 
 LSHOSTS_HEADER = (f"{'HOST_NAME':<11.11} {'type':>7.7} {'model':>8.8} "
@@ -32,7 +32,7 @@ def pick(hosts, names):
     by_name = {h["name"]: h for h in hosts}
     for n in names:
         if n not in by_name:
-            raise XceError(f"{n}: unknown host name.")
+            raise XceError(about(n, "UNKNOWN_HOST_NAME"))
     return [by_name[n] for n in names]
 
 

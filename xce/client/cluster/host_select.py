@@ -7,7 +7,7 @@ hosts a job asking for the same select[] could run on.  Memory amounts are
 in LSF_UNIT_FOR_LIMITS, as the numbers of the expression are.
 """
 
-from xce.errors import XceError
+from xce.errors import XceError, text as err_text
 from xce.lang import resreq
 from xce.lang.resreq.common import LOAD_INDICES, ResReqError
 from xce.lang.units import kb_in_unit
@@ -49,5 +49,5 @@ def matching(hosts, text, unit="KB"):
     try:
         req = resreq.parse(text, unit=unit)
     except ResReqError:
-        raise XceError("Bad resource requirement syntax")
+        raise XceError(err_text("BAD_RESREQ"))
     return [h for h in hosts if req.matches(resources(h, unit))]

@@ -4,7 +4,7 @@ import json
 
 from xce.client.site import sections
 from xce.client.text.cells import cell, lcell, line, rcell
-from xce.errors import XceError
+from xce.errors import XceError, text
 
 LIMIT_COLUMNS = ("SLOTS", "MEM", "TMP", "SWP", "JOBS")
 SCOPE_COLUMNS = (("USERS", ("USERS", "PER_USER")),
@@ -23,7 +23,7 @@ def blimits_text(reader, names=(), wide=False):
     if names:
         limits = [lim for lim in limits if str(lim.get("NAME")) in names]
     if not limits:
-        raise XceError("No resource usage found.")
+        raise XceError(text("NO_LIMIT_USAGE"))
     usage = _limit_usage(reader)
     head = line(cell("NAME", 18), cell("USERS", 12), cell("QUEUES", 12),
                 cell("HOSTS", 12), cell("PROJECTS", 12),

@@ -10,7 +10,7 @@ import pwd
 
 from xce.client.site import sections
 from xce.client.text.cells import cell, lcell, line, num, rcell
-from xce.errors import XceError
+from xce.errors import XceError, about, text
 
 BUSERS_HEADER = line(cell("USER/GROUP", 18), rcell("JL/P", 5),
                      rcell("MAX", 6), rcell("NJOBS", 6), rcell("PEND", 6),
@@ -66,7 +66,7 @@ def busers_names(asked, me, sec, counts):
     for name in asked:
         if name not in sec["user_groups"] and name not in sec["users"] \
                 and name not in counts and not _known_user(name):
-            raise XceError(f"{name}: Unknown user")
+            raise XceError(about(name, "UNKNOWN_USER"))
     return list(asked)
 
 
@@ -105,10 +105,10 @@ def groups_table(reader, kind, asked, recursive=False, wide=False,
     groups = sections(reader)["user_groups" if kind == "user"
                               else "host_groups"]
     if not groups:
-        raise XceError(f"No {kind} group defined in the system")
+        raise XceError(text("NO_GROUPS", kind=kind))
     for name in asked:
         if name not in groups:
-            raise XceError(f"{name}: No such user/host group")
+            raise XceError(about(name, "NO_SUCH_GROUP"))
     names = list(asked) or list(groups)
     title = "USERS" if kind == "user" else "HOSTS"
     fit = (lambda s: f"{s:<12}") if wide else (lambda s: f"{s:<12.12}")

@@ -32,7 +32,7 @@ def report(reader, word, jobid, idx, level, child, pending_only, long_out):
     """The lines bjdepinfo prints, walking up to LEVEL levels."""
     start = tree._row(reader, jobid, idx)
     if not start:
-        raise XceError(f"Job <{word}>: {text('NO_JOB')}")
+        raise XceError(text("JOB_ERROR", job=word, error=text("NO_JOB")))
     lines, seen = [], set()
     frontier = [(r, 1) for r in start]
     while frontier:

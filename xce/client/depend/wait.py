@@ -6,7 +6,7 @@ names in the expression refer to the caller's own jobs, as in bsub -w.
 
 import time
 
-from xce.errors import XceError
+from xce.errors import XceError, about
 from xce.lang import depend
 from xce.model import numbers
 
@@ -27,7 +27,7 @@ def parse_timeout(text):
     if text is None:
         return None
     if numbers.whole(text, low=1, high=numbers.INT_MAX // 60) is None:
-        raise XceError(f"{text}: Bad time specification")
+        raise XceError(about(text, "BAD_TIME"))
     return int(text) * 60
 
 

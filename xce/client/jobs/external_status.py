@@ -23,12 +23,13 @@ def targets(reader, me, word=None, name=None):
     if name is None:
         jobid, idx = parse_id(word)
         if not messages.job_exists(reader, jobid, idx):
-            raise XceError(f"Job <{word}>: {text('NO_JOB')}")
+            raise XceError(text("JOB_ERROR", job=word,
+                                error=text("NO_JOB")))
         return [(word, jobid, idx)]
     rows = [r for r in reader.jobs("user=?", (me,), ("jobid", "idx", "name"))
             if name_matches(r["name"], name)]
     if not rows:
-        raise XceError(f"Job <{name}> is not found")
+        raise XceError(text("JOB_NOT_FOUND", job=name))
     return [(jobids.show(r["jobid"], r["idx"]), r["jobid"], r["idx"])
             for r in rows]
 
@@ -42,7 +43,7 @@ def show(reader, jobs):
             lines.append(f"{jobids.show(row[0], row[1]):<8} "
                          f"{row[3] or '':<10.10} {stamp:<14} {row[5]}")
     if not lines:
-        raise XceError(f"Job <{jobs[0][0]}>: No message available")
+        raise XceError(text("JOB_NO_MESSAGE", job=jobs[0][0]))
     print(HEADER)
     print("\n".join(lines))
     return 0

@@ -17,7 +17,7 @@ import time
 from xce.client.jobs import table
 from xce.client.jobs.fields import FIELDS, MEMORY_FIELDS, NAMES, Job
 from xce.client.text import units
-from xce.errors import XceError
+from xce.errors import XceError, text as err_text
 
 _DELIMITER = re.compile(r"""delimiter\s*=\s*(?:'([^']*)'|"([^"]*)"|(\S*))""",
                         re.I)
@@ -80,8 +80,7 @@ def parse_format(text):
     if m:
         value = next(g for g in m.groups() if g is not None)
         if len(value) != 1:
-            raise XceError(f"delimiter={value}: the delimiter must be a "
-                           "single character.")
+            raise XceError(err_text("BAD_DELIMITER", value=value))
         delimiter = value
         text = text[:m.start()] + " " + text[m.end():]
     columns = []
@@ -94,7 +93,7 @@ def parse_format(text):
         else:
             columns.append(_column(token))
     if not columns:
-        raise XceError("The format string has no field names.")
+        raise XceError(err_text("NO_FORMAT_FIELDS"))
     return columns, delimiter
 
 

@@ -6,7 +6,7 @@ import shlex
 import socket
 
 from xce.lang import units
-from xce.errors import XceError
+from xce.errors import XceError, about, text
 from xce.model import numbers
 
 _JOB_NAME_BAD = re.compile(r"[\[\]]")
@@ -24,7 +24,7 @@ def bsub_lines(script):
             try:
                 words += shlex.split(line[5:], comments=False)
             except ValueError:
-                raise SubmitError(f"{line.strip()}: Bad argument")
+                raise SubmitError(about(line.strip(), "BAD_ARGUMENT"))
     return words
 
 
@@ -53,14 +53,13 @@ def parse_slots(value):
                      re.ASCII)
     pair = [numbers.whole(g, low=None) for g in m.groups()] if m else [None]
     if None in pair[:1] or (m and m.group(2) and pair[1] is None):
-        raise SubmitError("Bad argument for option -n")
+        raise SubmitError(text("BAD_N"))
     lo = pair[0]
     hi = lo if pair[1] is None else pair[1]
     if lo <= 0 or hi <= 0:
-        raise SubmitError("The number of processors must be a positive "
-                          "integer")
+        raise SubmitError(text("PROCS_NOT_POSITIVE"))
     if hi < lo:
-        raise SubmitError("Bad argument for option -n")
+        raise SubmitError(text("BAD_N"))
     return [lo, hi]
 
 
@@ -70,7 +69,7 @@ def parse_priority(value):
         return None
     priority = numbers.whole(str(value).strip(), low=1)
     if priority is None:
-        raise SubmitError(f"{value}: Illegal job priority")
+        raise SubmitError(about(value, "BAD_PRIORITY"))
     return priority
 
 
@@ -97,12 +96,11 @@ def parse_runlimit(value, fractions=False):
     except ValueError:
         minutes = host = None
     if minutes is None or host is not None:   # -W takes no /host
-        raise SubmitError(f"{value}: Bad RUNLIMIT specification")
+        raise SubmitError(about(value, "BAD_RUNLIMIT"))
     if minutes > units.RUNLIMIT_MAX_MINUTES:
-        raise SubmitError(f"{value}: RUNLIMIT value is too big")
+        raise SubmitError(about(value, "RUNLIMIT_TOO_BIG"))
     if minutes <= 0:
-        raise SubmitError(f"{value}: RUNLIMIT value should be a positive "
-                          "integer")
+        raise SubmitError(about(value, "RUNLIMIT_NOT_POSITIVE"))
     return float(minutes)
 
 
@@ -120,8 +118,7 @@ def parse_memlimit(value, unit):
     except ValueError:
         kb = -1
     if kb <= 0:
-        raise SubmitError(f"{value}: MEMLIMIT value should be a positive "
-                          "integer")
+        raise SubmitError(about(value, "MEMLIMIT_NOT_POSITIVE"))
     return kb
 
 
@@ -130,7 +127,7 @@ def job_environment(rule, environ):
     rule = (rule or "all").strip()
     items = [i.strip() for i in rule.split(",") if i.strip()]
     if not items:
-        raise SubmitError(f"{rule}: Bad argument")
+        raise SubmitError(about(rule, "BAD_ARGUMENT"))
     first = items[0].lower()
     env = dict(environ) if first == "all" else {}
     rest = items[1:] if first in ("all", "none") else items
@@ -148,7 +145,7 @@ def job_environment(rule, environ):
 def check_job_name(name):
     if name is not None and (not name or len(name) > 4094 or
                              _JOB_NAME_BAD.search(name)):
-        raise SubmitError("Bad job name")
+        raise SubmitError(text("BAD_JOB_NAME"))
 
 
 def submission_cwd():

@@ -10,7 +10,7 @@ what makes ten thousand submissions take seconds rather than minutes.
 import shlex
 import sys
 
-from xce.errors import EXIT_FAILURE, XceError
+from xce.errors import EXIT_FAILURE, XceError, about, text
 
 NOT_SUBMITTED = ". Job not submitted."
 # Options that make no sense for one line of a pack file.
@@ -40,13 +40,13 @@ def line_spec(words_text, parse, build):
     try:
         words = shlex.split(words_text)
     except ValueError:
-        raise XceError("Bad argument")
+        raise XceError(text("BAD_ARGUMENT"))
     opts = parse(words)
     for key, flag in _REFUSED.items():
         if opts.get(key):
-            raise XceError(f"{flag}: Option not allowed in a pack file")
+            raise XceError(about(flag, "PACK_OPTION"))
     if not opts.get("command"):
-        raise XceError("No command is specified")
+        raise XceError(text("NO_COMMAND"))
     return build(opts)
 
 
@@ -100,7 +100,7 @@ def submit_pack(site, path, parse, build, call):
         env = share_env(specs)
         reply = call(site, "submit_many", {"specs": specs, "env": env})
         if "results" not in reply:
-            raise XceError(f"{reply.get('error') or 'Request failed'}"
-                           f"{NOT_SUBMITTED}")
+            raise XceError((reply.get("error") or text("REQUEST_FAILED")) +
+                           NOT_SUBMITTED)
         results = reply["results"]
     return report(lines, good, results, bad)
