@@ -113,6 +113,20 @@ MESSAGES.update({
     "PACK_OPTION": "Option not allowed in a pack file",
 })
 
+# The controller's refusals, sent back in replies.
+MESSAGES.update({
+    "BAD_ADMIN_OP": "unknown badmin operation",
+    "BAD_REQUEST_KIND": "unknown request kind",
+    "CONFIG_NOT_APPLIED": "{path}: cannot be put in force: {error}",
+    "JOB_NOT_RUNNING": "Job is not running",
+    "JOB_NOT_PENDING": "Job is not pending",
+    "NO_LAUNCH_HOST": "No host to launch tasks on",
+    "NO_LAUNCH_COMMAND": "No command to launch",
+    "HOST_NOT_ALLOCATED": "Host <{host}> is not allocated to job <{job}>",
+    "ATTACHMENT_TOO_LARGE": "Attached file is too large",
+    "ARRAY_QUEUE_CHANGE": "Options -q and -O cannot be applied on job array",
+})
+
 
 class XceError(Exception):
     """An error a user sees: one line on stderr and an exit code."""

@@ -1,7 +1,8 @@
 """Commands' error texts live in xce/errors.py (MESSAGES), so LSF's wording
-is checked in one place: a raise of a command-facing error class names a
-catalogue key (``XceError(text("SPOOL_FULL", spool=spool))``) instead of
-writing its words inline."""
+is checked in one place: a raise of a command-facing error class, and the
+"error" of a reply the controller sends a command, name a catalogue key
+(``XceError(text("SPOOL_FULL", spool=spool))``) instead of writing their
+words inline."""
 
 import ast
 import re
@@ -32,6 +33,18 @@ def _inline_words(expr):
     return found
 
 
+def _message_texts(node):
+    """The texts a command shows that NODE writes: the first argument of a
+    command error it raises, or a reply's "error"/"errors"."""
+    if _raised_class(node) and node.exc.args:
+        return [node.exc.args[0]]
+    if isinstance(node, ast.Dict):
+        return [value for key, value in zip(node.keys, node.values)
+                if isinstance(key, ast.Constant)
+                and key.value in ("error", "errors")]
+    return []
+
+
 def _raised_class(node):
     if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
         func = node.exc.func
@@ -46,11 +59,10 @@ def inline_messages(root, allowed=ALLOWED):
     for path in sorted(root.rglob("*.py")):
         where = str(path.relative_to(root.parent))
         for node in ast.walk(ast.parse(path.read_text(), where)):
-            if not _raised_class(node) or not node.exc.args:
-                continue
-            for words in _inline_words(node.exc.args[0]):
-                if words not in allowed.get(where, {}):
-                    found.append(f"{where}:{node.lineno}: {words!r}")
+            for expr in _message_texts(node):
+                found += [f"{where}:{node.lineno}: {words!r}"
+                          for words in _inline_words(expr)
+                          if words not in allowed.get(where, {})]
     return sorted(found)
 
 
@@ -75,13 +87,15 @@ def test_the_scan_catches_inline_texts(tmp_path):
               'XceError(text("BAD_QUEUE", name))',
               'XceError(f"{path}: {e.strerror}")',
               'XceError(reply.get("error") or "Request failed")',
-              'ValueError("not a command error")']
+              'ValueError("not a command error")',
+              'Reply({"ok": False, "error": "No command to launch"})',
+              'Reply({"errors": [f"{path}: cannot be read"], "ok": True})']
     pkg = tmp_path / "xce"
     pkg.mkdir()
     (pkg / "bad.py").write_text("".join(f"raise {r}\n" for r in raises))
     assert [v.split(": ", 1)[1] for v in inline_messages(pkg)] == [
         "'No such queue'", "'> is not found'", "'Job <'", "'Bad argument'",
-        "'Request failed'"]
+        "'Request failed'", "'No command to launch'", "': cannot be read'"]
     assert inline_messages(pkg, {"xce/bad.py": {
         "No such queue", "Job <", "> is not found", "Bad argument",
-        "Request failed"}}) == []
+        "Request failed", "No command to launch", ": cannot be read"}}) == []

@@ -2,7 +2,7 @@
 agents' restart/shutdown/startup (agentctl)."""
 
 from xce.controller import agentctl
-from xce.errors import text
+from xce.errors import about, text
 
 QUEUE_OPS = {"qopen": ("open", True, "opened"),
              "qclose": ("open", False, "closed"),
@@ -23,7 +23,7 @@ def admin(ctl, req_user, body, now):
         return agentctl.handle(ctl, op, body.get("names") or ["all"], now)
     if op == "reconfig":
         return ctl.reconfig(check_only=bool(body.get("check")))
-    return {"ok": False, "error": f"{op}: unknown badmin operation"}
+    return {"ok": False, "error": about(op, "BAD_ADMIN_OP")}
 
 
 def _queues(ctl, op, names, now):

@@ -15,6 +15,7 @@ memory count in the job's usage (see jobusage).
 import logging
 
 from xce.controller import jobusage
+from xce.errors import text
 from xce.model import states
 from xce.model.jobid import show
 
@@ -30,20 +31,22 @@ def handle(ctl, user, doc, now):
     label = show(jobid, idx)
     job = ctl.jobs.get((jobid, idx))
     if job is None or job["stat"] not in states.RUNNING:
-        return {"ok": False, "error": f"Job <{label}>: Job is not running"}
+        return {"ok": False, "error": text("JOB_ERROR", job=label,
+                                              error=text("JOB_NOT_RUNNING"))}
     if not ctl.may("blaunch", user, job):
-        return {"ok": False, "error": f"Job <{label}>: User permission denied"}
+        return {"ok": False, "error": text("JOB_ERROR", job=label,
+                                              error=text("PERMISSION"))}
     allocated = (job["exec_hosts"] or "").split()
     hosts = [str(h) for h in doc["hosts"]]
     if not hosts:
-        return {"ok": False, "error": "No host to launch tasks on"}
+        return {"ok": False, "error": text("NO_LAUNCH_HOST")}
     for host in hosts:
         if host not in allocated:
-            return {"ok": False, "error": f"Host <{host}> is not allocated "
-                    f"to job <{label}>"}
+            return {"ok": False, "error": text("HOST_NOT_ALLOCATED",
+                                               host=host, job=label)}
     argv = [str(a) for a in doc["argv"]]
     if not argv:
-        return {"ok": False, "error": "No command to launch"}
+        return {"ok": False, "error": text("NO_LAUNCH_COMMAND")}
     for n, host in enumerate(hosts):
         ctl.links[host].queue(_task_message(job, doc, argv, n))
     ctl.store.event(now, "TASK_START", jobid, idx, task=doc["id"],

@@ -30,7 +30,7 @@ def handle(ctl, user, doc, now):
     keys = [(j["jobid"], j["idx"]) for j in jobs if j["stat"] == states.PEND]
     if not keys:
         return {"ok": False, "code": "NOT_PENDING", "stat": jobs[0]["stat"],
-                "error": "Job is not pending"}
+                "error": text("JOB_NOT_PENDING")}
     queues, hosts, pending, arrays, limits = dispatch.snapshot(ctl)
     # Controller._schedule's arguments (keep them in step), every reason
     # asked for: the trace is of the pass the controller would run.

@@ -24,6 +24,7 @@ from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller import submit
 from xce.controller.submit import Rejected, user_of
+from xce.errors import about, text
 from xce.model import permissions, states
 from xce.model import jobid as jobids
 from xce.model.jobid import show
@@ -286,8 +287,8 @@ class Controller:
         except Exception as e:      # noqa: BLE001 -- back to the running one
             log.exception("reconfig failed; the running configuration stays")
             self._apply_config(running)
-            return {"ok": False, "errors": [f"{cfg.path}: cannot be put in "
-                                            f"force: {e}"]}
+            return {"ok": False, "errors": [text("CONFIG_NOT_APPLIED",
+                                                 path=cfg.path, error=e)]}
         self.spool.limits = spoolspace.limits(cfg)
         self.store.set_meta("admins", " ".join(cfg.admins))
         self.store.event(self.now, "RECONFIG")
@@ -385,7 +386,7 @@ class Controller:
                 return admin.admin(self, user, doc, self.now)
             if kind in modify.KINDS:
                 return modify.handle(self, user, doc, self.now)
-            return {"ok": False, "error": f"{kind}: unknown request kind"}
+            return {"ok": False, "error": about(kind, "BAD_REQUEST_KIND")}
         except Rejected as e:
             self.undo.rollback()
             return {"ok": False, "error": str(e)}

@@ -28,7 +28,7 @@ def handle(ctl, user, doc, now):
         return {"ok": False, "error": text("BAD_ARGUMENT")}
     data = doc.get("data")
     if data is not None and len(data) > MAX_ATTACHMENT:
-        return {"ok": False, "error": "Attached file is too large"}
+        return {"ok": False, "error": text("ATTACHMENT_TOO_LARGE")}
     jobs = ctl.find_jobs(jobid, idx)
     if not jobs:
         return {"ok": False, "error": text("NO_JOB")}

@@ -70,7 +70,7 @@ def bmod(ctl, user, body):
     if len(jobs) > 1 and ("queue" in (body.get("set") or {}) or
                           "queue" in (body.get("unset") or [])):
         return {"ok": False, "job": label, "plain": True,
-                "error": "Options -q and -O cannot be applied on job array"}
+                "error": text("ARRAY_QUEUE_CHANGE")}
     changes = []
     for job in jobs:
         try:

@@ -158,7 +158,7 @@ def agent_control(site, op, names):
     reply = call(site, "admin", {"op": op, "names": names})
     words = AGENT_OPS[op]
     results = reply.get("results") or \
-        [{"error": reply.get("error") or "Request failed"}] * len(names)
+        [{"error": reply.get("error") or text("REQUEST_FAILED")}] * len(names)
     failed = False
     for name, r in zip(names, results):
         if r.get("ok"):
