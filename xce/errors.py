@@ -127,6 +127,13 @@ MESSAGES.update({
     "ARRAY_QUEUE_CHANGE": "Options -q and -O cannot be applied on job array",
 })
 
+# xce.yaml as a whole (its keys are checked in xce.config).
+MESSAGES.update({
+    "CONFIG_UNREADABLE": "cannot read: {reason}",
+    "CONFIG_NOT_YAML": "not valid YAML: {problem}",
+    "CONFIG_NOT_MAPPING": "the file must be a mapping of sections",
+})
+
 
 class XceError(Exception):
     """An error a user sees: one line on stderr and an exit code."""

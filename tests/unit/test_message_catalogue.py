@@ -11,7 +11,8 @@ from pathlib import Path
 XCE = Path(__file__).resolve().parents[2] / "xce"
 # Packages whose raises are all in the catalogue (the others move in turn).
 CHECKED = ("client", "config", "controller", "spool")
-COMMAND_ERRORS = {"XceError", "UsageError", "SubmitError", "Spooled"}
+COMMAND_ERRORS = {"XceError", "UsageError", "SubmitError", "Spooled",
+                  "ConfigError"}
 WORD = re.compile(r"[A-Za-z]")
 # Texts written inline on purpose, by file and the literal's words, and why
 # (only texts built from a value, when a key would hide what they say).

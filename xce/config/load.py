@@ -11,6 +11,7 @@ from ruamel.yaml.error import YAMLError
 from xce.config import keys, limitcheck, logcheck, ranges
 from xce.config.lsf import hostnames
 from xce.config.model import Config, HostConf, QueueConf
+from xce.errors import about
 from xce.lang import units
 
 CONFIG_FILE = "xce.yaml"
@@ -79,17 +80,18 @@ def load(envdir):
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
-        raise ConfigError([f"{path}: cannot read: {e.strerror}"])
+        raise ConfigError([about(path, "CONFIG_UNREADABLE",
+                                 reason=e.strerror)])
     try:
         raw = YAML(typ="rt").load(text) or {}
     except YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = f":{mark.line + 1}" if mark else ""
-        raise ConfigError([f"{path}{line}: not valid YAML: "
-                           f"{getattr(e, 'problem', e)}"])
+        raise ConfigError([about(f"{path}{line}", "CONFIG_NOT_YAML",
+                                 problem=getattr(e, "problem", e))])
     check = _Checker(path)
     if not isinstance(raw, dict):
-        raise ConfigError([f"{path}: the file must be a mapping of sections"])
+        raise ConfigError([about(path, "CONFIG_NOT_MAPPING")])
     check.unknown_keys(raw, SECTIONS, "section")
     cfg = Config(path=path, raw=raw)
     _cluster(cfg, raw.get("cluster") or {}, check, path.parent)
