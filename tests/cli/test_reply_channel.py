@@ -9,21 +9,11 @@ import tempfile
 
 import pytest
 
-from tests.cluster.users import make_users, remove_users
+from tests.lib.realusers import user_names, users_fixture
 from tests.lib.xcecluster import BIN, Cluster, wait_for
 
-NAMES = [f"xcr{os.getpid() % 100000}a", f"xcr{os.getpid() % 100000}b"]
-
-
-@pytest.fixture(scope="module")
-def users():
-    if os.geteuid() != 0:
-        pytest.skip("creating users needs root")
-    made = make_users(NAMES)
-    try:
-        yield made
-    finally:
-        remove_users(NAMES)
+NAMES = user_names("r")
+users = users_fixture(NAMES)
 
 
 @pytest.fixture
