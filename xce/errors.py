@@ -135,6 +135,52 @@ MESSAGES.update({
 })
 
 
+# The commands' command lines and the daemons' start-up.
+MESSAGES.update({
+    "INVALID_COMMAND": "Invalid command <{command}>",
+    "NO_LIM": "{command}: xce has no LIM or RES daemon; use badmin "
+              "reconfig, or xce-agent on the host",
+    "BHIST_LOGFILES": "bhist: The number of event log files must be a "
+                      "positive integer.",
+    "WIDE_AND_LONG": "-w and -l cannot be used together",
+    "NO_ELIGIBLE_HOST": "Not enough host(s) currently eligible",
+    "CHILD_AND_PENDING": "-c and -p cannot be used together",
+    "JSON_WITHOUT_FORMAT": "bjobs: -json must be used with -o",
+    "BLAUNCH_USAGE": "a host and a command must be specified",
+    "BLAUNCH_INTERRUPTED": "blaunch: interrupted",
+    "JOBID_NEEDED": "Job ID must be specified",
+    "MOVE_JOBID_NEEDED": "Job ID must be specified.",
+    "BAD_POSITION": "{position}: Position value must be a positive integer.",
+    "PEEK_SELECTORS": "Command syntax error: more than one of -m , -q, -J "
+                      "or jobId are specified.",
+    "POST_NOTHING": "-d or -a must be specified",
+    "STATUS_SELECTOR": "Specify either a job ID or -J job_name",
+    "SCRIPT_NO_COMMAND": "No command is specified in the script file",
+    "NNODES_UNSUPPORTED": "-nnodes: Option not supported; use -n and "
+                          "-R \"span[hosts=1]\" or span[ptile=n]",
+    "PACK_ALONE": "-pack: No other options or command may be given",
+    "WAIT_NO_CONDITION": "The wait condition (-w) must be specified.",
+    "UNKNOWN_CLUSTER": "Unknown cluster name",
+    "ILLEGAL_OPTION": "{prog}: illegal option -- {option}",
+    "OPTION_NEEDS_ARGUMENT": "{prog}: option requires an argument -- "
+                             "{option}",
+    "BAD_OPTION_VALUE": "{prog}: {flag}: bad value {value!r}",
+    "EXPLAIN_ONE_JOB": "xce explain: exactly one job ID is needed",
+    "ALREADY_RUNNING": "{daemon}: {error}",
+    "CONTROLLER_NOT_STARTED": "xce-controller did not start",
+    "CONTROLLER_NOT_STARTED_LOG": "xce-controller did not start; see {log}",
+    "CONTROLLER_EXITED": "xce-controller (pid {pid}) exited during start-up",
+    "CONTROLLER_SILENT": "xce-controller (pid {pid}) has not answered "
+                         "within {timeout:g} seconds",
+})
+
+# The state database, as commands read it.
+MESSAGES.update({
+    "NO_STATE": "The batch system has no state yet: the controller has "
+                "never run on this spool",
+    "STATE_UNREADABLE": "Cannot read the batch system state: {reason}",
+})
+
 class XceError(Exception):
     """An error a user sees: one line on stderr and an exit code."""
 

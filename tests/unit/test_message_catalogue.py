@@ -10,7 +10,7 @@ from pathlib import Path
 
 XCE = Path(__file__).resolve().parents[2] / "xce"
 # Packages whose raises are all in the catalogue (the others move in turn).
-CHECKED = ("client", "config", "controller", "spool")
+CHECKED = ("cli", "client", "config", "controller", "spool", "store")
 COMMAND_ERRORS = {"XceError", "UsageError", "SubmitError", "Spooled",
                   "ConfigError"}
 WORD = re.compile(r"[A-Za-z]")

@@ -6,7 +6,7 @@ from xce.cli.common import lsf_command, run
 from xce.client.cluster import params as cluster_params
 from xce.client.admin import control as admin_control
 from xce.client.site import open_state
-from xce.errors import XceError
+from xce.errors import XceError, text
 
 COMMENT = click.option("-C", "comment", metavar="comment",
                        help="Comment kept with the action.")
@@ -18,7 +18,7 @@ class _Commands(click.Group):
     def resolve_command(self, ctx, args):
         if args and args[0] not in self.commands and \
                 not args[0].startswith("-"):
-            raise XceError(f"Invalid command <{args[0]}>")
+            raise XceError(text("INVALID_COMMAND", command=args[0]))
         return super().resolve_command(ctx, args)
 
 

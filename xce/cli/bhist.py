@@ -6,7 +6,7 @@ import sys
 import click
 
 from xce.cli.common import lsf_command, run
-from xce.errors import EXIT_FAILURE, XceError
+from xce.errors import EXIT_FAILURE, XceError, text
 from xce.model import numbers
 
 
@@ -37,8 +37,7 @@ def cli(all_jobs, done, pending, running, suspended, brief, long, wide,
     # them over and over for nothing (about 2 s of bhist -l -a at 100,000).
     gc.disable()
     if logfiles is not None and not numbers.digits(logfiles.replace(",", "")):
-        raise XceError("bhist: The number of event log files must be a "
-                       "positive integer.")
+        raise XceError(text("BHIST_LOGFILES"))
     windows = time_windows.windows(completed, submitted, dispatched)
     stats = _stats(all_jobs, done or completed is not None, pending, running,
                    suspended)

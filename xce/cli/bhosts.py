@@ -15,7 +15,7 @@ from xce.errors import XceError, text
 @click.argument("names", nargs=-1)
 def cli(wide, long, res_req, names):
     if wide and long:
-        raise click.UsageError("-w and -l cannot be used together")
+        raise click.UsageError(text("WIDE_AND_LONG"))
     _, reader = open_state()
     hosts = _select(reader.hosts(), names, reader.meta().get("cluster"))
     if res_req is not None:
@@ -24,7 +24,7 @@ def cli(wide, long, res_req, names):
         hosts = matching(hosts, res_req, unit)
         if not hosts:
             # LSF's batch library message when no host qualifies.
-            raise XceError("Not enough host(s) currently eligible")
+            raise XceError(text("NO_ELIGIBLE_HOST"))
     counts = reader.host_counts()
     if long:
         print(host_layouts.long_blocks(hosts, counts), end="")

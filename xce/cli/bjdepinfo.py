@@ -7,6 +7,7 @@ from xce.cli.common import Whole, lsf_command, run
 from xce.client.depend import report
 from xce.client.ids import parse as parse_id
 from xce.client.site import open_state
+from xce.errors import text
 
 
 @lsf_command(help="Show the jobs a job depends on (or, with -c, the jobs "
@@ -22,7 +23,7 @@ from xce.client.site import open_state
 @click.argument("jobid")
 def cli(level, long_out, pending_only, child, jobid):
     if child and pending_only:
-        raise click.UsageError("-c and -p cannot be used together")
+        raise click.UsageError(text("CHILD_AND_PENDING"))
     number, idx = parse_id(jobid)
     _, reader = open_state()
     with reader:

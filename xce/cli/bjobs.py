@@ -8,7 +8,7 @@ from xce.client.jobs import table as jobfmt
 from xce.client.jobs.query import ALL_COLUMNS, Query
 from xce.client.jobs.filters import Filters
 from xce.client.site import open_state
-from xce.errors import EXIT_FAILURE, XceError
+from xce.errors import EXIT_FAILURE, XceError, about, text
 
 
 OPTIONS = [
@@ -59,7 +59,7 @@ def bjobs(o, ids):
     site, reader = open_state()
     params = reader.params()
     if o.queue and o.queue not in {q["name"] for q in reader.queues()}:
-        raise XceError(f"{o.queue}: No such queue")
+        raise XceError(about(o.queue, "BAD_QUEUE"))
     filters = Filters(o.host, o.project, o.user_group, o.job_group, o.app,
                       o.sla)
     filters.check(reader)
@@ -81,7 +81,7 @@ def bjobs(o, ids):
         for label in missing:
             print(f"Job <{label}> is not found", file=sys.stderr)
     if o.as_json and not o.fields:
-        raise XceError("bjobs: -json must be used with -o")
+        raise XceError(text("JSON_WITHOUT_FORMAT"))
     if o.fields:
         from xce.client.jobs.format import format_fields
         out = format_fields(rows, o.fields, o.as_json, o.noheader, reader,

@@ -10,7 +10,7 @@ import click
 from xce.cli.common import lsf_command, run
 from xce.client import blaunch as bl
 from xce.client.site import Site
-from xce.errors import XceError
+from xce.errors import XceError, text
 
 
 @lsf_command(help="Launch tasks of the current job on its hosts.",
@@ -33,12 +33,12 @@ def cli(no_stdin, hostlist, hostfile, words):
     else:
         hosts = []
     if not hosts or not words:
-        raise click.UsageError("a host and a command must be specified")
+        raise click.UsageError(text("BLAUNCH_USAGE"))
     bl.job_of(os.environ)     # fail early outside a job
     try:
         return bl.launch(Site(), hosts, words)
     except KeyboardInterrupt:
-        raise XceError("blaunch: interrupted")
+        raise XceError(text("BLAUNCH_INTERRUPTED"))
 
 
 def main(argv=None):

@@ -5,6 +5,7 @@ import click
 from xce.cli.common import lsf_command, run
 from xce.client.modify import bmod
 from xce.client.site import Site
+from xce.errors import text
 
 
 def _flag(name, dest, what):
@@ -43,7 +44,7 @@ def _flag(name, dest, what):
 @click.argument("jobid", required=False)
 def cli(jobid, **opts):
     if jobid is None:
-        raise click.UsageError("Job ID must be specified")
+        raise click.UsageError(text("JOBID_NEEDED"))
     return bmod(Site(), jobid, opts)
 
 

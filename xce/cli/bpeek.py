@@ -5,6 +5,7 @@ import click
 from xce.cli.common import lsf_command, run
 from xce.client.peek import peek
 from xce.client.site import current_user, open_state, open_store
+from xce.errors import text
 
 
 @lsf_command(help="Show the stdout (and a separate stderr) a running job has "
@@ -18,8 +19,7 @@ from xce.client.site import current_user, open_state, open_store
 def cli(follow, queue, host, name, jobid):
     chosen = [x for x in (queue, host, name, jobid) if x is not None]
     if len(chosen) > 1:
-        raise click.UsageError("Command syntax error: more than one of -m , "
-                               "-q, -J or jobId are specified.")
+        raise click.UsageError(text("PEEK_SELECTORS"))
     site, reader = open_state()
     reader.close()
     return peek(lambda: open_store(site), current_user(), jobid,

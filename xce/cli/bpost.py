@@ -5,6 +5,7 @@ import click
 from xce.cli.common import Whole, lsf_command, run
 from xce.client import messages
 from xce.client.site import Site
+from xce.errors import text
 
 
 @lsf_command(help="Post a message (and a file) to a job; bread reads it.")
@@ -18,7 +19,7 @@ from xce.client.site import Site
 @click.argument("jobid")
 def cli(msg_id, description, attach, jobid):
     if description is None and attach is None:
-        raise click.UsageError("-d or -a must be specified")
+        raise click.UsageError(text("POST_NOTHING"))
     return messages.post(Site(), jobid, msg_id, description or "", attach)
 
 

@@ -16,7 +16,7 @@ from xce.errors import XceError, text
 @click.argument("names", nargs=-1)
 def cli(wide, long, host, user, names):
     if wide and long:
-        raise click.UsageError("-w and -l cannot be used together")
+        raise click.UsageError(text("WIDE_AND_LONG"))
     _, reader = open_state()
     queues = _select(reader, reader.queues(), names, host, user)
     counts = queue_layouts.slot_counts(reader.job_counts())
@@ -77,7 +77,7 @@ def _select(reader, queues, names, host, user):
                   if not q["conf"].get("users") or user in q["conf"]["users"]
                   or "all" in q["conf"]["users"]]
     if not queues:
-        raise XceError("No such queue")
+        raise XceError(text("BAD_QUEUE"))
     return queues
 
 

@@ -5,6 +5,7 @@ import click
 from xce.cli.common import lsf_command, run
 from xce.client.jobs import external_status as jobstatus
 from xce.client.site import current_user, open_state
+from xce.errors import text
 
 
 @lsf_command(help="Show a job's external status, or set it with -d (the "
@@ -16,7 +17,7 @@ from xce.client.site import current_user, open_state
 @click.argument("jobid", required=False)
 def cli(description, name, jobid):
     if (jobid is None) == (name is None):
-        raise click.UsageError("Specify either a job ID or -J job_name")
+        raise click.UsageError(text("STATUS_SELECTOR"))
     site, reader = open_state()
     with reader:
         jobs = jobstatus.targets(reader, current_user(), jobid, name)

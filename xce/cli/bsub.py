@@ -12,7 +12,7 @@ from xce.cli.lsfargs import Opt, Parser, UsageError, run
 from xce.client.requests import call
 from xce.client.site import Site
 from xce.client.submit import options as sub
-from xce.errors import XceError
+from xce.errors import XceError, text
 
 NOT_SUBMITTED = ". Job not submitted."
 
@@ -97,7 +97,7 @@ def _job_text(opts):
         script = _read_stdin_script()
         if not any(l.strip() and not l.lstrip().startswith("#")
                    for l in script.splitlines()):
-            raise sub.SubmitError("No command is specified in the script file")
+            raise sub.SubmitError(text("SCRIPT_NO_COMMAND"))
         # LSF shows a spooled script by its first line (often "#!/bin/sh").
         first = next(l for l in script.splitlines() if l.strip())
         return first.strip(), script, []
@@ -105,7 +105,7 @@ def _job_text(opts):
         ("/" in words[0] or os.path.isfile(words[0])) else None
     command = " ".join(words)
     if not command.strip():
-        raise sub.SubmitError("Empty job")      # bsub '' (LSBE_EMPTY_JOB)
+        raise sub.SubmitError(text("EMPTY_JOB"))  # bsub '' (LSBE_EMPTY_JOB)
     if script is not None:
         return command, script, words[1:]
     return command, None, []
@@ -118,8 +118,7 @@ def build_spec(opts, site):
     _check_job_name(opts["name"])
     if opts.get("nnodes"):
         # LSF's -nnodes is for CSM/JSM clusters; say so rather than ignore it.
-        raise sub.SubmitError("-nnodes: Option not supported; use -n and "
-                              "-R \"span[hosts=1]\" or span[ptile=n]")
+        raise sub.SubmitError(text("NNODES_UNSUPPORTED"))
     unit = site.setting("LSF_UNIT_FOR_LIMITS", "KB")
     subcwd = sub.submission_cwd()
     stdout = opts["stdout_over"] or opts["stdout"]
@@ -229,8 +228,7 @@ def _submit_pack(opts, site):
     """bsub -pack file: the file's lines are the only submissions."""
     from xce.client.submit.pack import submit_pack
     if opts["command"]:
-        raise XceError("-pack: No other options or command may be given"
-                       f"{NOT_SUBMITTED}")
+        raise XceError(text("PACK_ALONE") + NOT_SUBMITTED)
     queue_env = os.environ.get("LSB_DEFAULTQUEUE")
 
     def build(line_opts):

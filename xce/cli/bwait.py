@@ -7,6 +7,7 @@ import click
 from xce.cli.common import lsf_command, run
 from xce.client.site import open_state, open_store
 from xce.client.depend.wait import parse_timeout, wait
+from xce.errors import text
 
 
 @lsf_command(help="Wait until the condition (bsub -w syntax) is true.")
@@ -16,7 +17,7 @@ from xce.client.depend.wait import parse_timeout, wait
 @click.option("-r", "rereg", metavar="minutes", help="Accepted for compatibility.")
 def cli(expr, timeout, rereg):
     if expr is None:
-        raise click.UsageError("The wait condition (-w) must be specified.")
+        raise click.UsageError(text("WAIT_NO_CONDITION"))
     seconds = parse_timeout(timeout)
     site, reader = open_state()
     reader.close()

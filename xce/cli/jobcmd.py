@@ -10,6 +10,7 @@ from xce.cli.common import lsf_command
 from xce.client.control import control_request
 from xce.client.site import Site
 from xce.model import numbers
+from xce.errors import text
 
 
 def control_command(action, help_text):
@@ -35,10 +36,10 @@ def move_command(where, help_text):
     def cli(jobid, position):
         from xce.client.modify import move
         if jobid is None:
-            raise click.UsageError("Job ID must be specified.")
+            raise click.UsageError(text("MOVE_JOBID_NEEDED"))
         pos = 1 if position is None else numbers.whole(position, low=1)
         if pos is None:
             raise click.UsageError(
-                f"{position}: Position value must be a positive integer.")
+                text("BAD_POSITION", position=position))
         return move(Site(), where, jobid, pos)
     return cli

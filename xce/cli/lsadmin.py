@@ -10,7 +10,7 @@ import click
 
 from xce.cli.common import lsf_command, run
 from xce.client.site import Site
-from xce.errors import XceError
+from xce.errors import XceError, text
 
 NO_LIM = ("limrestart", "limstartup", "limshutdown", "limlock",
           "limunlock", "resrestart", "resstartup", "resshutdown", "reconfig")
@@ -21,11 +21,10 @@ class _Commands(click.Group):
 
     def resolve_command(self, ctx, args):
         if args and args[0] in NO_LIM:
-            raise XceError(f"{args[0]}: xce has no LIM or RES daemon; use "
-                           "badmin reconfig, or xce-agent on the host")
+            raise XceError(text("NO_LIM", command=args[0]))
         if args and args[0] not in self.commands and \
                 not args[0].startswith("-"):
-            raise XceError(f"Invalid command <{args[0]}>")
+            raise XceError(text("INVALID_COMMAND", command=args[0]))
         return super().resolve_command(ctx, args)
 
 

@@ -5,7 +5,7 @@ import click
 from xce.cli.common import lsf_command, run
 from xce.client.cluster.lsid import lsclusters_text
 from xce.client.site import open_state
-from xce.errors import XceError
+from xce.errors import XceError, about
 
 
 @lsf_command(help="Display configuration information about the cluster.")
@@ -17,7 +17,7 @@ def cli(wide, long, names):
     meta = reader.meta()
     for name in names:
         if name != meta.get("cluster"):
-            raise XceError(f"{name}: Unknown cluster name")
+            raise XceError(about(name, "UNKNOWN_CLUSTER"))
     print(lsclusters_text(meta, reader.hosts(), site, wide or long))
     return 0
 

@@ -9,7 +9,7 @@ Importing click costs a command about 30 ms, more than all the rest of a
 
 import sys
 
-from xce.errors import EXIT_FAILURE, XceError
+from xce.errors import EXIT_FAILURE, XceError, text
 
 
 class UsageError(Exception):
@@ -65,7 +65,8 @@ class Parser:
 
     def _option(self, word, words, values):
         if word in self.refused:
-            raise UsageError(f"{self.prog}: illegal option -- {word[1:]}")
+            raise UsageError(text("ILLEGAL_OPTION", prog=self.prog,
+                                  option=word[1:]))
         opt = self.by_flag.get(word)
         if opt is not None:
             self._take(opt, word, None, words, values)
@@ -75,9 +76,9 @@ class Parser:
         while rest:
             opt = self.by_flag.get("-" + rest[0])
             if opt is None:
-                raise UsageError(f"{self.prog}: illegal option -- {rest}"
-                                 if rest == word[1:] else
-                                 f"{self.prog}: illegal option -- {rest[0]}")
+                raise UsageError(text(
+                    "ILLEGAL_OPTION", prog=self.prog,
+                    option=rest if rest == word[1:] else rest[0]))
             if opt.takes:
                 self._take(opt, "-" + rest[0], rest[1:] or None, words,
                            values)
@@ -91,13 +92,14 @@ class Parser:
             return
         if attached is None:
             if not words:
-                raise UsageError(f"{self.prog}: option requires an argument"
-                                 f" -- {flag[1:]}")
+                raise UsageError(text("OPTION_NEEDS_ARGUMENT",
+                                      prog=self.prog, option=flag[1:]))
             attached = words.pop(0)
         try:
             value = opt.type(attached)
         except ValueError:
-            raise UsageError(f"{self.prog}: {flag}: bad value {attached!r}")
+            raise UsageError(text("BAD_OPTION_VALUE", prog=self.prog,
+                                  flag=flag, value=attached))
         if opt.multiple:
             values[opt.dest] = values[opt.dest] + (value,)
         else:

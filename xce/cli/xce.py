@@ -10,7 +10,7 @@ import click
 
 from xce import daemon
 from xce.cli.common import CONTEXT, run
-from xce.errors import XceError
+from xce.errors import XceError, text
 from xce.model import states
 
 STOP_TIMEOUT = 15.0
@@ -63,7 +63,7 @@ def start(envdir):
     code = _run_wait(argv)
     pid = _controller_pid(cfg)
     if code or not pid:
-        raise XceError("xce-controller did not start" + _log_tail(cfg))
+        raise XceError(text("CONTROLLER_NOT_STARTED") + _log_tail(cfg))
     _wait_answer(cfg, pid)
     _wait_hosts(cfg)
     return 0
@@ -81,11 +81,11 @@ def _wait_answer(cfg, pid):
             elif read_reply(cfg.spool, req.id, req.ctl_uid) is not None:
                 return
             if not daemon.pid_alive(pid):
-                raise XceError(f"xce-controller (pid {pid}) exited during "
-                               "start-up" + _log_tail(cfg))
+                raise XceError(text("CONTROLLER_EXITED", pid=pid) +
+                               _log_tail(cfg))
             if time.monotonic() > deadline:
-                raise XceError(f"xce-controller (pid {pid}) has not answered "
-                               f"within {READY_TIMEOUT:g} seconds" +
+                raise XceError(text("CONTROLLER_SILENT", pid=pid,
+                                    timeout=READY_TIMEOUT) +
                                _log_tail(cfg))
             ring(cfg.spool)
             time.sleep(0.05)

@@ -10,7 +10,7 @@ import click
 
 from xce import daemon
 from xce.cli.common import lsf_command, run
-from xce.errors import XceError
+from xce.errors import XceError, text
 
 
 @lsf_command(help="Run the xce agent of one host.")
@@ -43,7 +43,7 @@ def cli(spool, host, foreground, attach, no_launch):
     try:
         instance.acquire()
     except daemon.AlreadyRunning as e:
-        raise XceError(f"xce-agent: {e}")
+        raise XceError(text("ALREADY_RUNNING", daemon="xce-agent", error=e))
     daemon.setup_logging(workdir / "agent.log", "xce-agent", foreground)
     daemon.become_subreaper()
     from xce.agent.server import AgentServer

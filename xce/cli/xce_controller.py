@@ -9,7 +9,7 @@ import click
 
 from xce import daemon
 from xce.cli.common import lsf_command, run
-from xce.errors import XceError
+from xce.errors import XceError, text
 
 READY_TIMEOUT = 15.0
 
@@ -41,7 +41,8 @@ def cli(envdir, foreground):
     try:
         instance.acquire()
     except daemon.AlreadyRunning as e:
-        raise XceError(f"xce-controller: {e}")
+        raise XceError(text("ALREADY_RUNNING", daemon="xce-controller",
+                            error=e))
     daemon.setup_logging(store_dir / "controller.log", "xce-controller",
                          foreground)
     from xce.controller.main import Controller
@@ -69,8 +70,8 @@ def _detach(envdir, store_dir):
         if not daemon.pid_alive(pid):
             break
         time.sleep(0.05)
-    raise XceError(f"xce-controller did not start; see "
-                   f"{store_dir / 'controller.log'}")
+    raise XceError(text("CONTROLLER_NOT_STARTED_LOG",
+                        log=store_dir / "controller.log"))
 
 
 def main(argv=None):

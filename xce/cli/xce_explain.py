@@ -7,6 +7,7 @@ module; parsed with the light LSF parser, so no click on this path.
 from xce.cli.lsfargs import Opt, Parser, UsageError, run
 from xce.client import explain
 from xce.client.site import open_state
+from xce.errors import text
 
 PARSER = Parser(
     "xce explain",
@@ -21,7 +22,7 @@ PARSER = Parser(
 
 def _action(values, args):
     if len(args) != 1:
-        raise UsageError("xce explain: exactly one job ID is needed")
+        raise UsageError(text("EXPLAIN_ONE_JOB"))
     site, reader = open_state()
     with reader:
         return explain.explain(site, reader, args[0], values["as_json"])

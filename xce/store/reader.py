@@ -8,14 +8,13 @@ which is safe with no writer.
 import json
 import sqlite3
 
-from xce.errors import XceError
+from xce.errors import XceError, text
 from xce.store.schema import JOB_COLUMNS
 
 
 def open_ro(path):
     if not path.exists():
-        raise XceError("The batch system has no state yet: "
-                       "the controller has never run on this spool")
+        raise XceError(text("NO_STATE"))
     last = None
     for query in ("mode=ro", "immutable=1"):
         try:
@@ -25,7 +24,7 @@ def open_ro(path):
             return db
         except sqlite3.Error as e:
             last = e
-    raise XceError(f"Cannot read the batch system state: {last}")
+    raise XceError(text("STATE_UNREADABLE", reason=last))
 
 
 def read_error(error):
