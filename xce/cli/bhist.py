@@ -51,10 +51,10 @@ def cli(all_jobs, done, pending, running, suspended, brief, long, wide,
             return EXIT_FAILURE
         if long:
             from xce.client.history.long import long_history
-            text = long_history(history.histories(reader, rows))
+            report = long_history(history.histories(reader, rows))
         else:
-            text = history.summary_of_rows(reader, rows, wide)
-    sys.stdout.write(text)
+            report = history.summary_of_rows(reader, rows, wide)
+    sys.stdout.write(report)
     print()
     return 0
 
