@@ -135,6 +135,25 @@ MESSAGES.update({
 })
 
 
+# xce.yaml's keys, each error after "file:line: KEY: ".
+MESSAGES.update({
+    "CONFIG_UNKNOWN_KEY": "unknown {what} key",
+    "CONFIG_DID_YOU_MEAN": " (did you mean {hint}?)",
+    "CONFIG_NO_QUEUE": "{path}: queues: at least one queue is needed",
+    "CONFIG_LIMITS_NOT_LIST": "{path}: limits: must be a list of Limit "
+                              "sections",
+    "CONFIG_ONE_OF": "must be one of {choices}",
+    "CONFIG_SLOT_RESERVE": "{value!r} is not MAX_RESERVE_TIME[n] with n a "
+                           "whole number above 0",
+    "CONFIG_NOT_YES_NO": "{value!r} is not Y or N",
+    "CONFIG_LIMIT_PAIR": "{value}: must be one or two values above 0, the "
+                         "default not above the maximum",
+    "CONFIG_NOT_WHOLE": "{value!r} is not a whole number",
+    "CONFIG_NOT_POSITIVE": "{value!r} is not a whole number above 0",
+    "CONFIG_NOT_NUMBER": "{value!r} is not a number",
+    "CONFIG_TIME_OF_DAY": "{clock}: must be a time of day, hh:mm",
+})
+
 # The commands' command lines and the daemons' start-up.
 MESSAGES.update({
     "INVALID_COMMAND": "Invalid command <{command}>",

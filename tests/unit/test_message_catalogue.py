@@ -13,6 +13,8 @@ XCE = Path(__file__).resolve().parents[2] / "xce"
 CHECKED = ("cli", "client", "config", "controller", "spool", "store")
 COMMAND_ERRORS = {"XceError", "UsageError", "SubmitError", "Spooled",
                   "ConfigError"}
+# The names xce.config gives the checker that reports xce.yaml's keys.
+CONFIG_CHECKERS = {"check", "check_", "checker", "self"}
 WORD = re.compile(r"[A-Za-z]")
 # Texts written inline on purpose, by file and the literal's words, and why
 # (only texts built from a value, when a key would hide what they say).
@@ -36,14 +38,31 @@ def _inline_words(expr):
 
 def _message_texts(node):
     """The texts a command shows that NODE writes: the first argument of a
-    command error it raises, or a reply's "error"/"errors"."""
+    command error it raises, the message of a configuration key's error,
+    or a reply's "error"/"errors"."""
     if _raised_class(node) and node.exc.args:
         return [node.exc.args[0]]
+    if _config_check(node):
+        return [node.args[-1]]
     if isinstance(node, ast.Dict):
         return [value for key, value in zip(node.keys, node.values)
                 if isinstance(key, ast.Constant)
                 and key.value in ("error", "errors")]
     return []
+
+
+def _config_check(node):
+    """xce.yaml's per-key errors: ``check.error(node, key, message)`` and
+    ``check.errors.append(message)``."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.args):
+        return False
+    func, owner = node.func, node.func.value
+    owner = owner.attr if isinstance(owner, ast.Attribute) else \
+        getattr(owner, "id", None)
+    if func.attr == "error":     # not migrate's diagnostics (diags.error)
+        return owner in CONFIG_CHECKERS and len(node.args) == 3
+    return func.attr == "append" and owner == "errors"
 
 
 def _raised_class(node):
@@ -90,13 +109,18 @@ def test_the_scan_catches_inline_texts(tmp_path):
               'XceError(reply.get("error") or "Request failed")',
               'ValueError("not a command error")',
               'Reply({"ok": False, "error": "No command to launch"})',
-              'Reply({"errors": [f"{path}: cannot be read"], "ok": True})']
+              'Reply({"errors": [f"{path}: cannot be read"], "ok": True})',
+              'check.error(node, key, f"{value!r} is not a number")',
+              'check.errors.append(f"{path}: queues: none")',
+              'check.error(node, key, text("CONFIG_NOT_NUMBER", value=v))']
     pkg = tmp_path / "xce"
     pkg.mkdir()
     (pkg / "bad.py").write_text("".join(f"raise {r}\n" for r in raises))
     assert [v.split(": ", 1)[1] for v in inline_messages(pkg)] == [
+        "' is not a number'", "': queues: none'",    # lines 10, 11 sort first
         "'No such queue'", "'> is not found'", "'Job <'", "'Bad argument'",
         "'Request failed'", "'No command to launch'", "': cannot be read'"]
     assert inline_messages(pkg, {"xce/bad.py": {
         "No such queue", "Job <", "> is not found", "Bad argument",
-        "Request failed", "No command to launch", ": cannot be read"}}) == []
+        "Request failed", "No command to launch", ": cannot be read",
+        " is not a number", ": queues: none"}}) == []

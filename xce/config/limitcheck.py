@@ -4,6 +4,7 @@ queue FAIRSHARE and PREEMPTION.  Errors name file, line and key through
 the loader's checker; nothing here changes the configuration."""
 
 from xce.config import keys
+from xce.errors import about, text
 from xce.lang import units
 
 _COUNTS = ("SLOTS", "JOBS")
@@ -22,8 +23,7 @@ def _limits(sections, check_):
     if sections is None:
         return
     if not isinstance(sections, list):
-        check_.errors.append(f"{check_.path}: limits: must be a list of "
-                             "Limit sections")
+        check_.errors.append(text("CONFIG_LIMITS_NOT_LIST", path=check_.path))
         return
     known = keys.known("limit")
     for section in sections:
@@ -34,10 +34,10 @@ def _limits(sections, check_):
             _whole(section, key, check_)
         mem = section.get("MEM")
         if mem is not None and str(mem).strip() not in ("-", ""):
-            text = str(mem).strip()
+            limit_text = str(mem).strip()
             try:
-                if not text.endswith("%"):
-                    units.memory_kb(text)
+                if not limit_text.endswith("%"):
+                    units.memory_kb(limit_text)
             except ValueError as e:
                 check_.error(section, "MEM", str(e).replace("MEMLIMIT",
                                                             "MEM"))
@@ -57,7 +57,7 @@ def _whole(node, key, check_):
         if int(str(value).strip()) < 0:
             raise ValueError
     except ValueError:
-        check_.error(node, key, f"{value!r} is not a whole number")
+        check_.error(node, key, text("CONFIG_NOT_WHOLE", value=value))
 
 
 def _fairshare(props, check_):
@@ -81,4 +81,4 @@ def _preemption(queues, check_):
             continue
         for name in spec.names():
             if name not in queues:
-                check_.error(props, "PREEMPTION", f"{name}: No such queue")
+                check_.error(props, "PREEMPTION", about(name, "BAD_QUEUE"))

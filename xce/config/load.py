@@ -11,7 +11,7 @@ from ruamel.yaml.error import YAMLError
 from xce.config import keys, limitcheck, logcheck, ranges
 from xce.config.lsf import hostnames
 from xce.config.model import Config, HostConf, QueueConf
-from xce.errors import about
+from xce.errors import about, text
 from xce.lang import units
 
 CONFIG_FILE = "xce.yaml"
@@ -63,8 +63,9 @@ class _Checker:
         for key in node:
             if key not in known:
                 hint = difflib.get_close_matches(str(key), known, 1)
-                extra = f" (did you mean {hint[0]}?)" if hint else ""
-                self.error(node, key, f"unknown {what} key{extra}")
+                self.error(node, key, text("CONFIG_UNKNOWN_KEY", what=what)
+                           + (text("CONFIG_DID_YOU_MEAN", hint=hint[0])
+                              if hint else ""))
 
 
 def _line_of(node, key):
@@ -78,12 +79,12 @@ def load(envdir):
     """Read ``envdir/xce.yaml`` into a Config, or raise ConfigError."""
     path = Path(envdir) / CONFIG_FILE
     try:
-        text = path.read_text(encoding="utf-8")
+        source = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ConfigError([about(path, "CONFIG_UNREADABLE",
                                  reason=e.strerror)])
     try:
-        raw = YAML(typ="rt").load(text) or {}
+        raw = YAML(typ="rt").load(source) or {}
     except YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = f":{mark.line + 1}" if mark else ""
@@ -104,11 +105,11 @@ def load(envdir):
     logcheck.check(raw, check)
     ranges.check(raw, check)
     if not cfg.queues:
-        check.errors.append(f"{path}: queues: at least one queue is needed")
+        check.errors.append(text("CONFIG_NO_QUEUE", path=path))
     for name in cfg.default_queues:
         if name not in cfg.queues:
             check.error(raw.get("parameters") or {}, "DEFAULT_QUEUE",
-                        f"{name}: No such queue")
+                        about(name, "BAD_QUEUE"))
     if check.errors:
         raise ConfigError(check.errors)
     return cfg
@@ -140,7 +141,8 @@ def _hosts(cfg, node, check):
             continue        # a client host: it submits, it runs no jobs
         launch = str(merged.get("launch", "local"))
         if launch not in LAUNCHES:
-            check.error(props, "launch", f"must be one of {', '.join(LAUNCHES)}")
+            check.error(props, "launch", text("CONFIG_ONE_OF",
+                                               choices=", ".join(LAUNCHES)))
         cfg.hosts[str(name)] = HostConf(
             name=str(name), address=str(merged.get("address", name)),
             launch=launch, mxj=_slots(merged, props, check),
@@ -275,8 +277,8 @@ def _slot_reserve(node, check):
         return None
     found = _RESERVE.fullmatch(str(value).strip())
     if found is None or int(found.group(1)) < 1:
-        check.error(node, "SLOT_RESERVE", f"{value!r} is not "
-                    "MAX_RESERVE_TIME[n] with n a whole number above 0")
+        check.error(node, "SLOT_RESERVE",
+                    text("CONFIG_SLOT_RESERVE", value=value))
         return None
     return int(found.group(1))
 
@@ -285,10 +287,10 @@ def _yes_no(node, key, check):
     value = node.get(key)
     if value is None or isinstance(value, bool):
         return bool(value)
-    text = str(value).strip().upper()
-    if text not in ("Y", "YES", "N", "NO", ""):
-        check.error(node, key, f"{value!r} is not Y or N")
-    return text in ("Y", "YES")
+    answer = str(value).strip().upper()
+    if answer not in ("Y", "YES", "N", "NO", ""):
+        check.error(node, key, text("CONFIG_NOT_YES_NO", value=value))
+    return answer in ("Y", "YES")
 
 
 def _slots(merged, props, check):
@@ -326,8 +328,7 @@ def _limit(node, key, convert, check):
         check.error(node, key, str(e))
         return None
     if min(pair) <= 0 or pair[0] > pair[1]:
-        check.error(node, key, f"{node.get(key)}: must be one or two values "
-                    "above 0, the default not above the maximum")
+        check.error(node, key, text("CONFIG_LIMIT_PAIR", value=node.get(key)))
         return None
     return pair
 
@@ -338,10 +339,10 @@ def _int(node, key, check):
     value = node.get(key)
     if value is None or value == "-":
         return None
-    text = str(value).strip()
-    if not isinstance(value, bool) and _WHOLE.fullmatch(text):
-        return int(text)
-    check.error(node, key, f"{value!r} is not a whole number")
+    digits = str(value).strip()
+    if not isinstance(value, bool) and _WHOLE.fullmatch(digits):
+        return int(digits)
+    check.error(node, key, text("CONFIG_NOT_WHOLE", value=value))
     return None
 
 
@@ -354,11 +355,11 @@ def _positive(node, key, check):
     value = node.get(key)
     if value is None:
         return None
-    text = str(value).strip()
-    if isinstance(value, bool) or not text.isdigit() or int(text) < 1:
-        check.error(node, key, f"{value!r} is not a whole number above 0")
+    digits = str(value).strip()
+    if isinstance(value, bool) or not digits.isdigit() or int(digits) < 1:
+        check.error(node, key, text("CONFIG_NOT_POSITIVE", value=value))
         return None
-    return int(text)
+    return int(digits)
 
 
 def _float(node, key, check):
@@ -368,5 +369,5 @@ def _float(node, key, check):
     try:
         return float(value)
     except (TypeError, ValueError):
-        check.error(node, key, f"{value!r} is not a number")
+        check.error(node, key, text("CONFIG_NOT_NUMBER", value=value))
         return None

@@ -6,6 +6,8 @@ line and key, so that a typo does not silently mean "never rotate"."""
 
 import re
 
+from xce.errors import text
+
 _CLOCK = re.compile(r"([01]?[0-9]|2[0-3]):[0-5][0-9]$")
 
 
@@ -16,4 +18,4 @@ def check(raw, check_):
     clock = params.get("ACCT_ARCHIVE_TIME")
     if clock is not None and not _CLOCK.match(str(clock).strip()):
         check_.error(params, "ACCT_ARCHIVE_TIME",
-                     f"{clock}: must be a time of day, hh:mm")
+                     text("CONFIG_TIME_OF_DAY", clock=clock))
