@@ -152,6 +152,10 @@ MESSAGES.update({
     "CONFIG_NOT_POSITIVE": "{value!r} is not a whole number above 0",
     "CONFIG_NOT_NUMBER": "{value!r} is not a number",
     "CONFIG_TIME_OF_DAY": "{clock}: must be a time of day, hh:mm",
+    "CONFIG_NEEDS_RESTART": "{where}: {label}: {before} -> {after}: needs a "
+                            "controller restart (xce stop, then xce start); "
+                            "badmin reconfig cannot change it",
+    "CONFIG_NOT_SET": "(not set)",
 })
 
 # The commands' command lines and the daemons' start-up.

@@ -10,11 +10,11 @@ use (a new spool left commands and controller on different spools).
   would not be used until the next start.
 """
 
+from xce.errors import text
+
 CLUSTER_KEYS = (("name", "cluster_name"), ("spool", "spool"))
 HOST_KEYS = ("launch", "address", "port", "user", "key_file", "known_hosts",
              "python", "ssh_timeout", "spool")
-WHY = ("needs a controller restart (xce stop, then xce start); "
-       "badmin reconfig cannot change it")
 
 
 def changed(old, new):
@@ -49,8 +49,9 @@ def _line(path, node, key, label, before, after):
         where = f"{path}:{node.lc.key(key)[0] + 1}"
     except (AttributeError, KeyError, TypeError):
         where = str(path)
-    return f"{where}: {label}: {_show(before)} -> {_show(after)}: {WHY}"
+    return text("CONFIG_NEEDS_RESTART", where=where, label=label,
+                before=_show(before), after=_show(after))
 
 
 def _show(value):
-    return "(not set)" if value is None else str(value)
+    return text("CONFIG_NOT_SET") if value is None else str(value)
