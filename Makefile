@@ -66,7 +66,7 @@ deps:
 	  sh tests/install-deps.sh; fi
 
 test: deps $(TEST_STAMP)
-	$(PY) -m pytest -q -p no:cacheprovider tests
+	$(PY) -m pytest -q -p no:cacheprovider --durations=20 tests
 
 bench: install
 	$(PY) bench/run_all.py
