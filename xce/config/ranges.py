@@ -10,12 +10,14 @@ documented bounds.  Keys whose values have their own forms (RUNLIMIT and
 MEMLIMIT pairs, load thresholds, time windows) are checked where they
 are read.
 
-Stdlib only: the loader, the migrator and the commands import it.
+Stdlib and xce.model only: the loader, the migrator and the commands import it.
 """
 
 import math
 import re
 from dataclasses import dataclass
+
+from xce.model.jobid import DEFAULT_MAX_JOBID
 
 # The largest count LSF's configuration reader accepts (INFINIT_INT - 1).
 COUNT_MAX = 2147483646
@@ -137,7 +139,8 @@ _add("params", "MAX_ACCT_ARCHIVE_FILE", 1, unit="files")
 _add("params", "MBD_SLEEP_TIME SBD_SLEEP_TIME", 1, unit="seconds")
 _add("params", "JOB_ACCEPT_INTERVAL", 0, unit="MBD_SLEEP_TIME periods")
 _add("params", "MAX_JOB_ARRAY_SIZE", 1, unit="elements")
-_add("params", "MAX_JOBID", 999999)
+# The smallest MAX_JOBID LSF takes is its default.
+_add("params", "MAX_JOBID", DEFAULT_MAX_JOBID)
 _add("params", "MAX_JOB_MSG_NUM", 1, unit="messages")
 _add("params", "MAX_SBD_FAIL MAX_RETRY", 1, unit="times")
 _add("params", "PG_SUSP_IT COND_CHECK_TIME FRESH_PERIOD SUB_TRY_INTERVAL "

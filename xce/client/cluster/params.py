@@ -10,6 +10,7 @@ import time
 
 from xce.client.jobs.query import DEFAULT_CLEAN_PERIOD
 from xce.config.model import MBD_SLEEP_TIME
+from xce.model.jobid import DEFAULT_MAX_JOBID
 
 # lsb.params defaults that the summary and -l show (LSF 10.1 defaults).
 DEFAULTS = {
@@ -22,7 +23,7 @@ DEFAULTS = {
     "DEFAULT_PROJECT": "default",
     "JOB_TERMINATE_INTERVAL": "10",
     "MAX_JOB_ARRAY_SIZE": "1000",
-    "MAX_JOBID": "999999",
+    "MAX_JOBID": str(DEFAULT_MAX_JOBID),
 }
 
 # bparams -l: (explanation, parameter, unit shown after the value)
