@@ -56,6 +56,15 @@ ALLOWED = {
         "xce.store.writer", "xce.store.schema", "xce.store.lsbfiles",
         "xce.store.lsbchanges", "xce.store.lsbfields", "xce.store.lsbrotate"},
     "xce.agent": {"xce", "xce.daemon", "xce.model"},
+    # The simulator drives the controller's own scheduling pass (schedpass)
+    # over controller-shaped state in virtual time: the pass's modules, and
+    # nothing that talks to agents, the spool or the store.
+    "xce.sim": _BASE | {
+        "xce.config", "xce.lang", "xce.model", "xce.scheduler",
+        "xce.controller.schedpass", "xce.controller.dispatch",
+        "xce.controller.preemption", "xce.controller.reserve",
+        "xce.controller.submit", "xce.controller.apply",
+        "xce.controller.jobindex"},
     # User commands (b*, ls*, xce explain) and their shared argument code.
     "xce.cli": _USER_COMMAND,
     # The daemon entry points: only they start daemons or load the

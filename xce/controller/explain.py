@@ -11,11 +11,9 @@ own view (agent links, fairshare use, allocation limits, dependency index,
 the parsed configuration), none of which a user command may load.
 """
 
-from xce.controller import dispatch, preemption, reserve
+from xce.controller import schedpass
 from xce.errors import text
 from xce.model import states
-from xce.scheduler import core as scheduler
-from xce.scheduler.trace import Tracer
 
 KIND = "explain"
 
@@ -31,12 +29,7 @@ def handle(ctl, user, doc, now):
     if not keys:
         return {"ok": False, "code": "NOT_PENDING", "stat": jobs[0]["stat"],
                 "error": text("JOB_NOT_PENDING")}
-    queues, hosts, pending, arrays, limits = dispatch.snapshot(ctl)
-    # Controller._schedule's arguments (keep them in step), every reason
-    # asked for: the trace is of the pass the controller would run.
-    decisions = scheduler.schedule(
-        queues, hosts, pending, arrays, limits, trace=Tracer(keys),
-        preempt=preemption.view(ctl), reserve=reserve.context(ctl, queues),
-        order=ctl.passes.order, reasons=True)
+    # The pass the controller would run, every reason asked for.
+    decisions = schedpass.trace(ctl, keys)
     return {"ok": True, "traces": [decisions.traces[k] for k in sorted(keys)
                                    if k in decisions.traces]}

@@ -17,7 +17,7 @@ from xce.config import load as config_load
 from xce.config import restart as config_restart
 from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
-from xce.controller import preemption, reconcile, reserve
+from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
 from xce.controller import messages, modify, spoolspace
 from xce.controller.apply import apply
@@ -28,7 +28,6 @@ from xce.errors import about, text
 from xce.model import permissions, states
 from xce.model import jobid as jobids
 from xce.model.jobid import show
-from xce.scheduler import core as scheduler
 from xce.model import fairshare
 from xce.spool.server import SpoolServer
 from xce.store.writer import Store
@@ -166,7 +165,7 @@ class Controller:
     def _update_slots(self, name):
         h = self.hosts[name]
         hc = h["conf"]
-        h["max_slots"] = hc.mxj or hc.ncpus or h["facts"].get("ncpus") or 1
+        h["max_slots"] = schedpass.max_slots(hc, h["facts"])
 
     # -- rows the commands read ------------------------------------------
     def save_queue(self, name, seq=None):
@@ -235,18 +234,9 @@ class Controller:
         apply(job, kind, data, self.now)
         if hosts and job["stat"] in states.FINISHED | states.PENDING:
             blaunch.job_ended(self, job, hosts, attempt)  # its tasks die
-        self.index.note(job)
         self.store.event(self.now, kind, job["jobid"], job["idx"], **data)
         self.store.save_job(job)
-        key = (job["jobid"], job["idx"])
-        self.passes.views.pop(key, None)
-        self.passes.changed.add(key)    # for dispatch.snapshot
-        if job["stat"] in states.FINISHED:
-            self.jobs.pop(key, None)
-        else:
-            self.jobs[key] = job
-        if job["stat"] in states.FINISHED or job["stat"] == states.PEND:
-            self.dirty = True       # slots freed, or a job to place
+        schedpass.noted(self, job)      # the same in the simulator
 
     def find_jobs(self, jobid, idx):
         found = [j for (jid, i), j in self.jobs.items()
@@ -404,32 +394,18 @@ class Controller:
         self.dirty = self.load_changed = False
         self.pass_at = self.now
         every_reason = self.now - self.reasons_at >= REASONS_EVERY
-        queues, hosts, pending, arrays, limits = dispatch.snapshot(self)
-        dispatch.publish_limit_usage(self, limits)
-        pre = preemption.view(self)
-        if not pending and not preemption.waiting(pre):
-            reserve.record(self, None)
+        # The pass and the state changes it decides are schedpass's, the
+        # simulator's too; only talking to agents and the store is here.
+        decisions = schedpass.run(self, reasons=every_reason)
+        if decisions is None:
             self.reasons_stale = False      # no pending job to give any
             return
-        decisions = scheduler.schedule(queues, hosts, pending, arrays,
-                                       limits, preempt=pre,
-                                       reserve=reserve.context(self, queues),
-                                       order=self.passes.order,
-                                       reasons=every_reason)
         if every_reason:
             self.reasons_at, self.reasons_stale = self.now, False
         elif decisions.partial:
             self.reasons_stale = True
-        reserve.record(self, decisions)
-        preemption.carry_out(self, decisions)
-        for key, placement in decisions.dispatch:
-            job = self.jobs[key]
-            alt = decisions.rusage_alt.get(key)
-            self.emit("START", job, hosts=placement,
-                      attempt=job["attempt"] + 1,
-                      **({"rusage_alt": alt} if alt else {}))
-            if job["spec"].get("exclusive"):
-                self.passes.excl_hosts.update(placement)     # closed_Excl now
+        for job in schedpass.settle(self, decisions):
+            placement = (job["exec_hosts"] or "").split()
             try:
                 msg = dispatch.start_message(self, job)
             except Exception as e:      # a job that cannot start ends EXIT

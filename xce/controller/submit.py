@@ -246,6 +246,12 @@ def new_jobs(ctl, req_uid, spec, now):
 def new_job(ctl, req_uid, spec, now):
     """Validate a submit request and return the new job's row (not yet applied)."""
     user, gid = user_of(req_uid)
+    return admit(ctl, spec, user, req_uid, gid)
+
+
+def admit(ctl, spec, user, req_uid, gid):
+    """The queue's and the cluster's checks of a job of *user*, and its
+    row (not yet applied); the simulator submits its jobs through here."""
     q, explicit = choose_queue(ctl, spec, user)
     if spec.get("exclusive") and not q.exclusive:
         raise Rejected(text("QUEUE_EXCLUSIVE", q.name))

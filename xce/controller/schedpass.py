@@ -1,0 +1,93 @@
+"""One scheduling pass over the controller's state: the only place that
+runs the pure scheduler for real, shared by the live controller
+(Controller._schedule), xce explain and the simulator (xce.sim).
+
+A pass is: the snapshot (dispatch.snapshot: pending views, the
+unsatisfiable-request and dependency caches, running jobs charged to
+hosts, queues, allocation limits and fairshare use), the preemption view,
+the reservation context, scheduler.schedule, then the reservations kept
+for the next pass.  settle() turns the decisions into the events that
+change the jobs (preemption's suspend/resume, START); noted() is the pass
+bookkeeping every applied event needs.  Whoever drives the pass -- the
+daemon with its agents and store, the simulator with its virtual clock --
+gives it an object with the controller's attributes (jobs, hosts, cfg,
+queue_state, passes, reservations, preempted, index, links, store, now,
+view_epoch, dirty, emit, send_signal, is_admin), so no decision can be
+made one way live and another way in a replay.
+"""
+
+from xce.controller import dispatch, preemption, reserve
+from xce.model import states
+from xce.scheduler import core as scheduler
+from xce.scheduler.trace import Tracer
+
+
+def run(ctl, reasons=True):
+    """Run a pass at ctl.now; the Decisions, or None when no job waits.
+
+    reasons: False lets the scheduler stop once no job can start (the
+    controller refreshes every pend reason at most every second)."""
+    queues, hosts, pending, arrays, limits = dispatch.snapshot(ctl)
+    dispatch.publish_limit_usage(ctl, limits)
+    pre = preemption.view(ctl)
+    if not pending and not preemption.waiting(pre):
+        reserve.record(ctl, None)
+        return None
+    decisions = _schedule(ctl, (queues, hosts, pending, arrays, limits),
+                          pre, reasons)
+    reserve.record(ctl, decisions)
+    return decisions
+
+
+def trace(ctl, keys):
+    """The pass the controller would run now, with the decision traces
+    of the jobs *keys* (xce explain); nothing is recorded or changed."""
+    snap = dispatch.snapshot(ctl)
+    return _schedule(ctl, snap, preemption.view(ctl), True, Tracer(keys))
+
+
+def _schedule(ctl, snap, pre, reasons, tracer=None):
+    queues, hosts, pending, arrays, limits = snap
+    return scheduler.schedule(queues, hosts, pending, arrays, limits,
+                              trace=tracer, preempt=pre,
+                              reserve=reserve.context(ctl, queues),
+                              order=ctl.passes.order, reasons=reasons)
+
+
+def settle(ctl, decisions):
+    """Apply a pass's decisions to the jobs: preempted jobs suspended
+    and resumed (ctl.send_signal carries the signal), placed jobs
+    STARTed.  Returns the started jobs, in dispatch order; what starting
+    them means (an agent's start message, a virtual end) is the caller's."""
+    preemption.carry_out(ctl, decisions)
+    started = []
+    for key, placement in decisions.dispatch:
+        job = ctl.jobs[key]
+        alt = decisions.rusage_alt.get(key)
+        ctl.emit("START", job, hosts=placement, attempt=job["attempt"] + 1,
+                 **({"rusage_alt": alt} if alt else {}))
+        if job["spec"].get("exclusive"):
+            ctl.passes.excl_hosts.update(placement)     # closed_Excl now
+        started.append(job)
+    return started
+
+
+def noted(ctl, job):
+    """After an event is applied to *job*: the dependency index, the
+    pending views the next pass rebuilds, the unfinished jobs, and
+    whether a pass is due (slots freed, or a job to place)."""
+    ctl.index.note(job)
+    key = (job["jobid"], job["idx"])
+    ctl.passes.views.pop(key, None)
+    ctl.passes.changed.add(key)     # for dispatch.snapshot
+    if job["stat"] in states.FINISHED:
+        ctl.jobs.pop(key, None)
+    else:
+        ctl.jobs[key] = job
+    if job["stat"] in states.FINISHED or job["stat"] == states.PEND:
+        ctl.dirty = True
+
+
+def max_slots(hc, facts):
+    """A host's job slots: MXJ, else its CPUs (configured or reported)."""
+    return hc.mxj or hc.ncpus or facts.get("ncpus") or 1

@@ -1,0 +1,1 @@
+"""xce sim: the production scheduler replaying a workload in virtual time."""

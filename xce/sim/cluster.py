@@ -1,0 +1,90 @@
+"""The controller's state as the shared scheduling pass reads it, kept in
+virtual time: no store, no spool, no agents.
+
+VirtualCluster has the attributes xce.controller.schedpass documents;
+its jobs are rows of the controller's shape, submitted through the
+controller's own checks (submit.admit) and changed only by the
+controller's own apply(), so a pass here sees what a pass live would.
+Every host is up: an agent is connected and has said hello.
+"""
+
+from xce.controller import dispatch, preemption, reserve, schedpass, submit
+from xce.controller.apply import apply
+from xce.controller.jobindex import JobIndex
+from xce.model.jobid import show
+
+
+class _Up:
+    """An agent link that is always connected (host_status reads it)."""
+    connected = True
+
+
+class _NoStore:
+    """What a pass publishes for bhosts and blimits has no reader here."""
+
+    def set_meta(self, key, value):
+        pass
+
+
+class VirtualCluster:
+    def __init__(self, cfg, reported=None):
+        """reported: host -> what its agent would report (ncpus, maxmem,
+        type); by default only the configured ncpus."""
+        self.cfg = cfg
+        self.now = 0.0
+        self.jobs = {}              # unfinished jobs: (jobid, idx) -> row
+        self.queue_state = {name: {"open": True, "active": True}
+                            for name in cfg.queues}
+        self.hosts = {}
+        for name, hc in cfg.hosts.items():
+            facts = (reported or {}).get(name) or \
+                ({"ncpus": hc.ncpus} if hc.ncpus else {})
+            self.hosts[name] = {"conf": hc, "facts": facts, "seen": True,
+                                "adm_closed": False,
+                                "max_slots": schedpass.max_slots(hc, facts)}
+        self.links = {name: _Up() for name in self.hosts}
+        self.store = _NoStore()
+        self.passes = dispatch.PassState()
+        self.reservations = reserve.State()
+        self.preempted = preemption.State()
+        self.index = JobIndex(self)
+        self.view_epoch = 1
+        self.dirty = True
+        self.signals = []           # (job, signal) preemption sent
+        self._last_jobid = 0
+
+    @property
+    def slots(self):
+        return sum(h["max_slots"] for h in self.hosts.values())
+
+    def is_admin(self, user):
+        return user == "root" or user in self.cfg.admins
+
+    def label(self, job):
+        return show(job["jobid"], job["idx"])
+
+    def emit(self, kind, job, **data):
+        """The controller's emit without the store: apply, then the pass
+        bookkeeping (schedpass.noted)."""
+        apply(job, kind, data, self.now)
+        schedpass.noted(self, job)
+
+    def send_signal(self, job, sig, reason):
+        self.signals.append((job, sig))
+
+    def submit(self, spec, user, jobid=None):
+        """Submit a job of *user* now, through the controller's checks;
+        the row, or submit.Rejected with the controller's message."""
+        self._want = jobid
+        job, _ = submit.admit(self, spec, user, 0, 0)
+        self.emit("SUBMIT", job, queue=job["queue"], user=job["user"],
+                  hold=bool(spec.get("hold")))
+        return job
+
+    def next_jobid(self):
+        """The trace's own job number when it still grows, else the next."""
+        want = self._want
+        jobid = want if want and want > self._last_jobid else \
+            self._last_jobid + 1
+        self._last_jobid = jobid
+        return jobid

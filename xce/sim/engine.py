@@ -1,0 +1,200 @@
+"""Replaying a workload through the controller's scheduling pass in
+virtual time: no daemons, no sleeps, no processes.
+
+Time jumps from one event to the next: a submission, a job's end, a
+reservation running out.  All events of one instant are applied first
+and then one pass runs (schedpass.run and settle, the controller's own),
+as the controller takes a turn's requests and agent reports before it
+schedules.  A job runs for its trace run time, cut at its run limit (the
+user's estimate); time spent suspended by preemption does not count.
+"""
+
+import heapq
+import signal
+from dataclasses import dataclass
+
+from xce.controller import reserve, schedpass
+from xce.controller.submit import Rejected
+from xce.model import states
+
+# Event kinds, in the order they are applied within one instant.
+END, SUBMIT, WAKE = 0, 1, 2
+KIND_NAMES = {END: "end", SUBMIT: "submit", WAKE: "wake"}
+# The controller's next turn after a pass that let reservations run out
+# (its RESCAN): they are made again then.
+RESCAN = 1.0
+EXIT_RUNLIMIT = 140         # 128 + SIGUSR2... as LSF reports TERM_RUNLIMIT
+
+
+@dataclass
+class Record:
+    """One job of the replay, for the metrics."""
+    number: int
+    key: tuple
+    user: str
+    queue: str
+    procs: int
+    submit: float
+    start: float = None
+    end: float = None
+    run: float = 0.0        # time it ran (suspended time left out)
+    killed: bool = False    # ended by its run limit
+
+
+class Replay:
+    def __init__(self, cluster, jobs, reasons=False):
+        self.cl = cluster
+        self.reasons = reasons
+        self.heap = []
+        self._seq = 0
+        for tj in jobs:
+            self._push(tj.submit, SUBMIT, tj)
+        self.records = {}       # job key -> Record
+        self.rejected = []      # (TraceJob, why)
+        self._running = {}      # key -> [generation, end at, trace job]
+        self._suspended = {}    # key -> seconds left to run
+        self.passes = 0
+        self.last = None        # (time, [events]) of the last step
+
+    def _push(self, when, kind, payload):
+        self._seq += 1
+        heapq.heappush(self.heap, (when, kind, self._seq, payload))
+
+    def next_time(self):
+        """When something happens next, or None: the replay is over."""
+        when = self.heap[0][0] if self.heap else None
+        deadline = self.cl.reservations.deadline
+        if deadline is not None and deadline > self.cl.now and (
+                when is None or deadline < when):
+            when = deadline
+        return when
+
+    def run(self, progress=None):
+        while self.step():
+            if progress is not None:
+                progress(self)
+        return self
+
+    def step(self):
+        """Apply the events of the next instant and run a pass if one is
+        due; False when nothing is left to happen."""
+        when = self.next_time()
+        if when is None:
+            return False
+        cl = self.cl
+        cl.now = when
+        events = []
+        while self.heap and self.heap[0][0] == when:
+            _, kind, _, payload = heapq.heappop(self.heap)
+            got = self._event(kind, payload)
+            if got is not None:
+                events.append(got)
+        started = []
+        if cl.dirty or reserve.due(cl):
+            started = self._pass()
+        self.last = (when, events, started)
+        return True
+
+    def _event(self, kind, payload):
+        if kind == SUBMIT:
+            return self._submit(payload)
+        if kind == END:
+            return self._end(*payload)
+        return None     # WAKE: only a pass
+
+    def _submit(self, tj):
+        cl = self.cl
+        spec = {"command": f"swf job {tj.number}", "name": None,
+                "queue": _queue_of(cl.cfg, tj.queue), "nslots": [tj.procs] * 2,
+                "resreq": [], "depend": None, "from_host": "",
+                "runlimit": tj.estimate / 60.0, "cwd": "/", "subcwd": "/"}
+        try:
+            job = cl.submit(spec, tj.user, tj.number)
+        except Rejected as e:
+            self.rejected.append((tj, str(e)))
+            return ("rejected", tj.number, str(e))
+        key = (job["jobid"], job["idx"])
+        self.records[key] = Record(tj.number, key, tj.user, job["queue"],
+                                   tj.procs, cl.now)
+        self._running[key] = [0, None, tj]
+        return ("submit", key)
+
+    def _end(self, key, generation):
+        cl = self.cl
+        slot = self._running.get(key)
+        job = cl.jobs.get(key)
+        if slot is None or slot[0] != generation or job is None:
+            return None         # suspended since: a later end stands
+        rec, tj = self.records[key], slot[2]
+        del self._running[key]
+        rec.end = cl.now
+        rec.run += cl.now - slot[1][1]
+        rec.killed = tj.run > tj.estimate
+        if rec.killed:
+            cl.emit("FINISH", job, stat=states.EXIT,
+                    exit_code=EXIT_RUNLIMIT, reason="TERM_RUNLIMIT")
+        else:
+            cl.emit("FINISH", job, stat=states.DONE, exit_code=0)
+        return ("end", key)
+
+    def _pass(self):
+        cl = self.cl
+        cl.dirty = False
+        self.passes += 1
+        decisions = schedpass.run(cl, reasons=self.reasons)
+        if decisions is None:
+            return []
+        started = schedpass.settle(cl, decisions)
+        for job in started:
+            self._started(job)
+        self._signals()
+        if cl.dirty:        # reservations ran out: made again next turn
+            cl.dirty = False
+            self._push(cl.now + RESCAN, WAKE, None)
+        return [((job["jobid"], job["idx"]), job["exec_hosts"])
+                for job in started]
+
+    def _started(self, job):
+        key = (job["jobid"], job["idx"])
+        slot = self._running[key]
+        tj = slot[2]
+        rec = self.records[key]
+        rec.start = self.cl.now
+        self._run_for(key, min(tj.run, tj.estimate))
+
+    def _run_for(self, key, seconds):
+        slot = self._running[key]
+        slot[0] += 1
+        # (end at, running since): run time is counted between the two.
+        slot[1] = (self.cl.now + seconds, self.cl.now)
+        self._push(self.cl.now + seconds, END, (key, slot[0]))
+
+    def _signals(self):
+        """Preemption's SIGSTOP and SIGCONT, as the job's agent would."""
+        cl = self.cl
+        for job, sig in cl.signals:
+            key = (job["jobid"], job["idx"])
+            slot = self._running.get(key)
+            if slot is None:
+                continue
+            if sig == signal.SIGSTOP and key not in self._suspended:
+                end_at, since = slot[1]
+                self.records[key].run += cl.now - since
+                self._suspended[key] = end_at - cl.now
+                slot[0] += 1        # its end event no longer stands
+            elif sig == signal.SIGCONT and key in self._suspended:
+                self._run_for(key, self._suspended.pop(key))
+        cl.signals.clear()
+
+    def unfinished(self):
+        """Jobs still pending or running when nothing is left to happen
+        (a dependency never met, a queue with no hosts)."""
+        return [rec for rec in self.records.values() if rec.end is None]
+
+
+def _queue_of(cfg, number):
+    """The trace's queue number names a queue of that name (or number),
+    else the job goes to the configuration's default queue."""
+    if number is not None and number >= 0 and str(number) in cfg.queues:
+        return str(number)
+    return None
