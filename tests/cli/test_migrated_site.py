@@ -1,5 +1,6 @@
 """A migrated LSF site starts, and its commands show what the LSF files say."""
 
+import socket
 import subprocess
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from tests.lib.xcecluster import BIN, Cluster, wait_for
 HERE = Path(__file__).resolve().parent
 SITE = HERE.parent / "unit" / "data" / "lsf" / "site"
 CORPUS = HERE.parents[2] / "shared" / "lsf-config-corpus"
+ODD = HERE.parent / "unit" / "data" / "lsf" / "odd"
 
 
 def _migrated(tmp_path, source):
@@ -17,7 +19,16 @@ def _migrated(tmp_path, source):
     r = subprocess.run([str(BIN / "xce-migrate"), "--from", str(source),
                         "--to", str(c.envdir)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+    c.spool = c.envdir / "spool"        # a migrated spool is in its envdir
+    c.report = r.stdout
     return c
+
+
+def _corpus_sets():
+    if not CORPUS.is_dir():
+        return []
+    return sorted({str(p.parent.relative_to(CORPUS)) for p in CORPUS.rglob(
+        "*") if p.is_file() and p.name != "SOURCES.md"})
 
 
 def _started(c):
@@ -64,3 +75,88 @@ def test_corpus_site_starts_with_its_queues(tmp_path):
         assert "My cluster name is openlava" in c.run("lsid").out
     finally:
         c.stop()
+
+
+@pytest.mark.parametrize("source", [str(ODD)] + [
+    str(CORPUS / name) for name in _corpus_sets()])
+def test_every_migrated_file_set_starts_a_controller(tmp_path, source):
+    c = _started(_migrated(tmp_path, source))
+    try:
+        r = c.run("bqueues")
+        assert r.rc == 0 and len(r.out.splitlines()) > 1, r
+        assert c.proc.poll() is None, c.log_tail()
+    finally:
+        c.stop()
+
+
+def test_bad_input_is_reported_with_file_and_line_and_the_rest_starts(
+        tmp_path):
+    c = _migrated(tmp_path, ODD)
+    assert "  lsb.queues:5 " in c.report            # syntax error
+    assert "lsb.queues:6         queue normal BOGUS_KEY = 7: not a key" \
+        in c.report                                  # unknown key
+    assert "lsb.resources:4      limit daytime SLOTS = [200 8:00-18:00]" \
+        in c.report                                  # value xce cannot take
+    _started(c)
+    try:
+        r = c.run("bqueues", "-w")
+        assert [line.split()[0] for line in r.out.splitlines()[1:]] == [
+            "normal", "night"]
+        r = c.run("bhosts", "-w")
+        names = {line.split()[0] for line in r.out.splitlines()[1:]}
+        assert names == {"odd01", "odd02", "odd03", "odd04"}  # no model rows
+    finally:
+        c.stop()
+
+
+def _one_host_site(tmp_path, name):
+    source = tmp_path / name
+    source.mkdir()
+    (source / "lsf.shared").write_text(
+        f"Begin Cluster\nClusterName\n{name}\nEnd Cluster\n")
+    (source / f"lsf.cluster.{name}").write_text(
+        "Begin Host\nHOSTNAME  model  type  server\n"
+        f"{socket.gethostname()}  !  !  1\nEnd Host\n")
+    (source / "lsb.queues").write_text(
+        "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n")
+    return source
+
+
+def test_one_host_site_runs_jobs_with_no_set_up(tmp_path):
+    c = _migrated(tmp_path, _one_host_site(tmp_path, "solo"))
+    assert "launch: auto" in (c.envdir / "xce.yaml").read_text()
+    c.start()                       # its agent says hello: started locally
+    try:
+        jobid = c.submit("echo ran here")
+        c.wait_stat(jobid, "DONE")
+        r = c.run("bhosts", "-w")
+        assert r.out.splitlines()[1].split()[:2] == [socket.gethostname(),
+                                                     "ok"]
+    finally:
+        c.stop()
+
+
+def test_two_sites_migrated_side_by_side_keep_their_own_stores(tmp_path):
+    sites = []
+    for name in ("east", "west"):
+        root = tmp_path / name
+        root.mkdir()
+        sites.append(_migrated(root, _one_host_site(root, name)))
+    east, west = sites
+    assert east.spool != west.spool
+    for site in sites:
+        conf = (site.envdir / "lsf.conf").read_text()
+        assert f"XCE_SPOOL_DIR={site.envdir / 'spool'}\n" in conf
+    east.start()
+    try:
+        jobid = east.submit("true")
+        east.wait_stat(jobid, "DONE")
+    finally:
+        east.stop()
+    west.start()
+    try:
+        r = west.run("bjobs", "-a")
+        assert (r.out, r.err) == ("", "No job found\n"), r
+        assert "My cluster name is west" in west.run("lsid").out
+    finally:
+        west.stop()

@@ -58,7 +58,7 @@ def test_site_cluster_and_parameters(site):
     tree = site.tree
     assert tree["cluster"] == {"name": "alpha", "admins": ["lsfadmin",
                                                            "alice"],
-                               "spool": "../spool"}
+                               "spool": "spool"}
     params = tree["parameters"]
     assert params["DEFAULT_QUEUE"] == ["normal", "short"]
     assert params["CLEAN_PERIOD"] == 7200
@@ -94,7 +94,7 @@ def test_site_hosts_join_lsf_cluster_and_lsb_hosts(site):
     assert list(hosts) == ["alpha01", "alpha02", "node001", "node002",
                            "node003", "node004", "client1", "default"]
     assert hosts["alpha01"] == {
-        "address": "alpha01", "launch": "ssh", "model": "PC200",
+        "address": "alpha01", "launch": "auto", "model": "PC200",
         "type": "X86_64", "server": True, "resources": ["bigmem", "cs"],
         "MXJ": 8, "JL/U": 2, "r1m": "3.5/4.5"}
     assert hosts["node001"]["DISPATCH_WINDOW"] == "18:00-8:00"
@@ -204,8 +204,8 @@ def test_migrate_writes_yaml_and_lsf_view(tmp_path):
     conf = read_lsf_conf(target / "lsf.conf")
     assert conf["LSF_ENVDIR"] == str(target)
     assert conf["LSF_CONFDIR"] == str(target)
-    assert conf["LSB_SHAREDIR"] == str(tmp_path / "spool")
-    assert conf["XCE_SPOOL_DIR"] == str(tmp_path / "spool")
+    assert conf["LSB_SHAREDIR"] == str(tmp_path / "etc" / "spool")
+    assert conf["XCE_SPOOL_DIR"] == str(tmp_path / "etc" / "spool")
     assert conf["LSF_UNIT_FOR_LIMITS"] == "MB"
     assert conf["LSF_VERSION"] == "10.1"
     assert conf["LSB_JOB_MEMLIMIT"] == "y"
@@ -327,7 +327,7 @@ CORPUS_FACTS = {
         cluster="openlava", queues={"batch": 30, "interactive": 43},
         default_queue="batch", hosts={
             "MASTER_HOSTNAME": {"address": "MASTER_HOSTNAME",
-                                "launch": "ssh", "server": True,
+                                "launch": "auto", "server": True,
                                 "MXJ": "!"},
             "default": {"MXJ": "!"}}),
     "TeraprocSoftware__vagrant-openlava-R/resources": dict(

@@ -29,7 +29,7 @@ HOST_KEYS = tuple(sorted(
      "python", "ssh_timeout", "spool"} |
     set(keys.known("host")) | set(keys.known("cluster_host"))))
 QUEUE_KEYS = tuple(sorted(set(keys.known("queue")) | set(LOAD_INDICES)))
-LAUNCHES = ("local", "ssh", "none")
+LAUNCHES = ("local", "ssh", "none", "auto")
 # lsb.hosts' "default" row holds values for every host, not a host.
 DEFAULT_HOST = "default"
 
@@ -143,6 +143,11 @@ def _hosts(cfg, node, check):
         if launch not in LAUNCHES:
             check.error(props, "launch", text("CONFIG_ONE_OF",
                                                choices=", ".join(LAUNCHES)))
+        elif launch == "auto":
+            # The controller's own host runs its agent directly, not
+            # over SSH to itself (what xce-migrate writes for LSF hosts).
+            launch = "local" if _is_this_host(
+                str(name), str(merged.get("address", name))) else "ssh"
         cfg.hosts[str(name)] = HostConf(
             name=str(name), address=str(merged.get("address", name)),
             launch=launch, mxj=_slots(merged, props, check),
@@ -153,6 +158,15 @@ def _hosts(cfg, node, check):
             model=str(merged.get("model", "")),
             resources=list(merged.get("resources") or []), raw=dict(merged),
             **_remote(cfg, str(name), launch, merged, check))
+
+
+def _is_this_host(*names):
+    """Whether one of *names* is this machine's host name (short or
+    qualified, in any letter case, as LSF compares host names)."""
+    mine = set()
+    for own in (socket.gethostname().lower(), socket.getfqdn().lower()):
+        mine |= {own, own.split(".")[0]}
+    return any(n.lower() in mine for n in names)
 
 
 def _groups(cfg, raw, check):

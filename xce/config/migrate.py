@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 
 from xce.config import keys, lsfview
-from xce.config.lsf import cells, discover, files, yamlout
+from xce.config.lsf import cells, discover, files, settle, yamlout
 from xce.config.lsf import convert_batch as batch
 from xce.config.lsf import convert_hosts as hosts
 from xce.config.lsf.build import Migration
@@ -21,7 +21,6 @@ from xce.lang import preempt
 
 YAML_NAME = "xce.yaml"
 DEFAULT_CLUSTER = "xce"
-SPOOL = "../spool"
 
 
 class MigrateError(Exception):
@@ -55,7 +54,12 @@ def migrate(source, target=None, check=False):
         raise MigrateError(f"{source}: no LSF configuration files (lsf.conf,"
                            " lsf.shared, lsf.cluster.<name>, lsb.*) found")
     result.migration = _convert(result, lsf)
-    result.yaml_text = render_yaml(result)
+    try:
+        # What the controller would refuse is left out and reported.
+        result.yaml_text = settle.settle(result.migration,
+                                         lambda: render_yaml(result))
+    except settle.Unsettled as e:
+        raise MigrateError(f"the migrated configuration does not load: {e}")
     if not check:
         result.written = _write(result, str(target))
     return result
@@ -156,7 +160,7 @@ def _convert(result, lsf):
     batch.convert_params(mig, lsf.get("lsb.params"))
     hosts.convert_lsf_conf(mig, lsf.get("lsf.conf"))
     hosts.convert_cluster_hosts(mig, lsf.get("lsf.cluster"))
-    hosts.convert_batch_hosts(mig, lsf.get("lsb.hosts"))
+    hosts.convert_batch_hosts(mig, lsf.get("lsb.hosts"), lsf.get("lsf.shared"))
     hosts.check_host_groups(mig)
     batch.convert_queues(mig, lsf.get("lsb.queues"))
     _ensure_a_queue(mig)
@@ -274,7 +278,7 @@ def _write(result, target):
         os.replace(yaml_path, yaml_path + ".bak")
     lsfview.write_atomic(yaml_path, result.yaml_text)
     spool_dir = os.path.normpath(os.path.join(os.path.abspath(target),
-                                              SPOOL))
+                                              hosts.SPOOL))
     written = [YAML_NAME]
     written += lsfview.write_lsf_view(target, result.tree, spool_dir)
     return written

@@ -24,6 +24,7 @@ class Entry:
     origin: object     # Origin or None (a default xce filled in)
     label: str         # "queue normal PRIORITY = 30"
     why: str = ""
+    path: tuple = None  # where the value sits in the tree, when carried
 
 
 class Migration:
@@ -72,7 +73,8 @@ class Migration:
         self._check_placeholder(origin, name, text)
         self.set(path + (key.name,), value, origin, key.status)
         self.entries.append(Entry(key.status, origin,
-                                  f"{label} {key.name} = {_short(text)}"))
+                                  f"{label} {key.name} = {_short(text)}",
+                                  path=path + (key.name,)))
         return value
 
     def drop(self, origin, label, why):
@@ -80,6 +82,25 @@ class Migration:
 
     def note(self, status, origin, label, why=""):
         self.entries.append(Entry(status, origin, label, why))
+
+    def retract(self, path, why):
+        """Take the value at *path* (and what is under it) back out of the
+        tree: its report lines become one "not carried" line saying why."""
+        parent = self.node(*path[:-1]) if len(path) > 1 else self.tree
+        gone = parent.pop(path[-1], None) if isinstance(parent, dict) \
+            else None
+        size = len(path)
+        kept, dropped = [], []
+        for entry in self.entries:
+            under = entry.path is not None and entry.path[:size] == path
+            (dropped if under else kept).append(entry)
+        self.entries = kept
+        if not dropped:
+            dropped = [Entry(keys.NOT_CARRIED, self.origins.get(path),
+                             f"{' '.join(map(str, path))} = {_short(gone)}")]
+        for entry in dropped:
+            self.drop(entry.origin, entry.label, why)
+        return gone
 
     def warn(self, origin, message):
         self.diags.warn(origin.path, origin.line, message)

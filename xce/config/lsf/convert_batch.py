@@ -3,6 +3,8 @@ lsb.modules -> xce.yaml ``parameters``, ``queues``, ``users``,
 ``user_groups``, ``limits`` and ``applications``.
 """
 
+import re
+
 from xce.config import keys, ranges
 from xce.config.lsf import cells, hostnames
 from xce.lang import preempt, units
@@ -10,6 +12,8 @@ from xce.lang import preempt, units
 # Old spelling seen in OpenLava's own stock lsb.resources (reference §14.13).
 _LIMIT_ALIASES = {"PER_PROJECTS": "PER_PROJECT"}
 _TIME_LIMITS = ("RUNLIMIT", "CPULIMIT")
+# LSF's time-based value: [value time_window] (lsb.resources, lsb.queues).
+_TIME_BASED = re.compile(r"\[\s*\S+\s+[0-9:]+\s*-\s*[0-9:]+\s*\]")
 _SIZE_LIMITS = ("MEMLIMIT", "SWAPLIMIT", "STACKLIMIT", "DATALIMIT",
                 "FILELIMIT", "CORELIMIT")
 
@@ -144,8 +148,8 @@ def _limit(mig, pairs, origin, unpack):
             name = _LIMIT_ALIASES[name.upper()]
         if name.upper() == "NAME":
             label = f"limit {value}"
-        mig.carry("limit", ("limits", index), name.upper(), value, where,
-                  label)
+        carry_checked(mig, "limit", ("limits", index), name.upper(), value,
+                      where, label)
     if len(limits[index]) == (1 if "NAME" in limits[index] else 0):
         mig.warn(origin, f"{label} sets no consumer or resource")
 
@@ -195,6 +199,9 @@ def carry_checked(mig, scope, path, name, value, origin, label):
 def value_problem(scope, name, value):
     """Why *value* of key *name* is unreadable or out of its range
     (config/ranges.py, the table xce.yaml's loader uses), or None."""
+    if _TIME_BASED.search(str(value)):
+        return ("a time-based value ([value time_window] ...) is not "
+                "supported by xce")
     try:
         if name in _TIME_LIMITS:
             for word in units.limit_pair(value):

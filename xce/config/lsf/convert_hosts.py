@@ -5,11 +5,14 @@ Fills ``cluster``, the lsf.conf part of ``parameters``, ``hosts``,
 """
 
 from xce.config import keys
-from xce.config.lsf import cells, hostnames
-from xce.config.lsf.convert_batch import carry_checked
+from xce.config.lsf import cells, hostnames, hostrows
+from xce.config.lsf.build import convert
+from xce.config.lsf.convert_batch import carry_checked, value_problem
 from xce.config.lsf.diag import Origin
 from xce.lang import units
 
+# The spool of a migrated site, relative to its xce.yaml.
+SPOOL = "spool"
 # The xce name of each lsf.cluster Host column carried.
 _CLUSTER_HOST_NAMES = {"model": "model", "type": "type", "server": "server",
                        "RESOURCES": "resources"}
@@ -68,7 +71,8 @@ def convert_cluster(mig, name, name_origin, cluster_file):
         mig.set(("cluster", "admins"), ["root"], None)
         mig.note(status, None, "cluster admins = root",
                  "no ClusterAdmins found; xce's default")
-    mig.set(("cluster", "spool"), "../spool", None)
+    # Inside the new envdir: two sites migrated side by side never share it.
+    mig.set(("cluster", "spool"), SPOOL, None)
     _drop_sections(mig, cluster_file, ("parameters", "remoteclusters"),
                    "LIM / MultiCluster setting; xce has no LIM")
 
@@ -148,7 +152,8 @@ def convert_cluster_hosts(mig, cluster_file):
                      "install-time placeholder; carried as written")
         mig.node(*path)
         mig.set(path + ("address",), name, row.origin)
-        mig.set(path + ("launch",), "ssh", row.origin)
+        # local on the controller's own host, ssh to the others.
+        mig.set(path + ("launch",), "auto", row.origin)
         for column, value in row.cells.items():
             if column != "HOSTNAME" and value is not None:
                 _cluster_host_value(mig, path, column, value, row.origin)
@@ -174,23 +179,59 @@ def _cluster_host_value(mig, path, column, value, origin):
     mig.note(key.status, origin, f"{label} {column} = {value}")
 
 
-def convert_batch_hosts(mig, lsb_hosts):
-    """lsb.hosts Host rows join the hosts; HostGroup rows are groups."""
+def convert_batch_hosts(mig, lsb_hosts, shared=None):
+    """lsb.hosts HostGroup rows are groups; Host rows give values to the
+    hosts they name, directly or by group, model or type (hostrows)."""
+    for row in _rows(lsb_hosts, "hostgroup"):
+        _host_group(mig, row)
+    hosts = {h: props for h, props in mig.tree.get("hosts", {}).items()
+             if "address" in props}
+    groups = mig.tree.get("host_groups", {})
+    models = hostrows.known_names(shared, "hostmodel", "MODELNAME", hosts,
+                                  "model")
+    types = hostrows.known_names(shared, "hosttype", "TYPENAME", hosts,
+                                 "type")
+    keyed = []
     for row in _rows(lsb_hosts, "host"):
         name = row.get("HOST_NAME")
         if not name:
             mig.warn(row.origin, "host row without HOST_NAME; ignored")
             continue
-        mig.node("hosts", name)
-        for column, value in row.cells.items():
-            if column != "HOST_NAME" and value is not None:
-                carry_checked(mig, "host", ("hosts", name), column, value,
-                              row.origin, f"host {name}")
-    for row in _rows(lsb_hosts, "hostgroup"):
-        _host_group(mig, row)
+        kind = hostrows.classify(name, hosts, groups, models, types)
+        if kind == hostrows.DEFAULT or not hosts:
+            # No lsf.cluster hosts: the lsb.hosts rows are the hosts.
+            _carry_row(mig, row, name)
+        elif kind is None:
+            hostrows.unknown_row(mig, row, "lsf.cluster")
+        else:
+            keyed.append((kind, row))
+    hostrows.apply_rows(mig, keyed, lambda *a: _check_one(mig, *a), hosts,
+                        groups)
     _drop_sections(mig, lsb_hosts, ("hostpartition", "computeunit"),
                    "host partitions and compute units have no xce "
                    "equivalent")
+
+
+def _carry_row(mig, row, name):
+    mig.node("hosts", name)
+    for column, value in row.cells.items():
+        if column != "HOST_NAME" and value is not None:
+            carry_checked(mig, "host", ("hosts", name), column, value,
+                          row.origin, f"host {name}")
+
+
+def _check_one(mig, column, value, origin, label):
+    """(converted value, status, xce name) of one lsb.hosts cell, or None
+    when it is not carried (reported here)."""
+    key = keys.lookup("host", column)
+    problem = key.why if not key.carried else value_problem("host", column,
+                                                            value)
+    if problem is not None:
+        if key.carried:
+            mig.warn(origin, f"{label} {column}: {problem}; not carried")
+        mig.drop(origin, f"{label} {column} = {value}", problem)
+        return None
+    return convert(key.shape, value), key.status, key.name
 
 
 def _host_group(mig, row):

@@ -1,0 +1,89 @@
+"""The migrator never writes what the controller refuses: values xce cannot
+take are left out with file:line, lsb.hosts rows keyed by group, model or
+type reach the hosts they cover (LSF's precedence), and the result loads."""
+
+import socket
+from pathlib import Path
+
+from xce.config import load
+from xce.config.lsf.build import Migration
+from xce.config.lsf.diag import Diagnostics, Origin
+from xce.config.lsf.settle import settle
+from xce.config.migrate import migrate
+
+ODD = Path(__file__).resolve().parent / "data" / "lsf" / "odd"
+
+
+def _not_carried(result):
+    return {(str(e.origin), e.label.split(" = ")[0]): e.why
+            for e in result.migration.entries if e.status == "not carried"}
+
+
+def test_values_xce_cannot_take_are_left_out_with_file_and_line(tmp_path):
+    result = migrate(str(ODD), str(tmp_path / "etc"))
+    dropped = _not_carried(result)
+    assert dropped[("lsb.resources:4", "limit daytime SLOTS")].startswith(
+        "a time-based value")
+    assert dropped[("lsb.resources:15", "limit #3 SLOTS")].startswith(
+        "a time-based value")
+    assert "normalising host or model" in dropped[
+        ("lsb.queues:4", "queue normal RUNLIMIT")]
+    assert dropped[("lsb.queues:6", "queue normal BOGUS_KEY")] == \
+        "not a key xce knows"
+    assert ("lsb.params:3", "parameters NO_SUCH_PARAM") in dropped
+    warned = {d.where(): d.message for d in result.diags.warnings}
+    assert warned["lsb.queues:5"].startswith("not a KEY = VALUE line")
+    tree = result.tree
+    assert "RUNLIMIT" not in tree["queues"]["normal"]
+    assert tree["queues"]["night"]["RUNLIMIT"] == "30 60"   # the rest stays
+    assert tree["limits"][1] == {"NAME": "plain", "PER_USER": ["all"],
+                                 "JOBS": 10}
+    load.load(tmp_path / "etc")         # the controller takes the result
+
+
+def test_lsb_hosts_rows_by_group_model_and_type_follow_lsf_precedence():
+    result = migrate(str(ODD), None, check=True)
+    hosts = result.tree["hosts"]
+    assert set(hosts) == {"odd01", "odd02", "odd03", "odd04", "default"}
+    # own row, then group, then model, then type, then default
+    assert {h: hosts[h].get("MXJ") for h in hosts} == {
+        "odd01": 4, "odd02": 2, "odd03": 8, "odd04": 3, "default": 1}
+    dropped = _not_carried(result)
+    assert dropped[("lsb.hosts:7", "host nosuch")].startswith(
+        "not a host, host group, host model or host type")
+    labels = [e.label for e in result.migration.entries]
+    assert "host model EPYC7543 MXJ = 8 (hosts: odd03)" in labels
+    assert "host type LINUX64 MXJ = 3 (hosts: odd04)" in labels
+
+
+def test_migrated_hosts_run_locally_on_the_controllers_own_host(tmp_path):
+    envdir = tmp_path / "etc"
+    envdir.mkdir()
+    me = socket.gethostname()
+    (envdir / "xce.yaml").write_text(
+        "cluster: {name: c, spool: spool}\n"
+        f"hosts:\n  {me}: {{launch: auto}}\n  faraway: {{launch: auto}}\n"
+        "queues: {normal: {}}\n")
+    cfg = load.load(envdir)
+    assert cfg.hosts[me].launch == "local"
+    assert cfg.hosts[me].spool == envdir / "spool"
+    assert cfg.hosts["faraway"].launch == "ssh"
+    assert cfg.spool == envdir / "spool"
+
+
+def test_a_value_only_the_loader_refuses_is_taken_out_and_reported():
+    mig = Migration(Diagnostics())
+    at = Origin("lsb.queues", 3)
+    mig.set(("cluster", "name"), "c")
+    mig.set(("queues", "q", "PRIORITY"), "high", at, "enforced")
+    mig.note("enforced", at, "queue q PRIORITY = high")
+    mig.entries[-1] = type(mig.entries[-1])(
+        "enforced", at, "queue q PRIORITY = high",
+        path=("queues", "q", "PRIORITY"))
+    from xce.config.lsf import yamlout
+    text = settle(mig, lambda: yamlout.dump(mig.ordered_tree(),
+                                            lambda p: "", []))
+    assert "PRIORITY" not in text
+    assert [(e.status, e.label) for e in mig.entries] == [
+        ("not carried", "queue q PRIORITY = high")]
+    assert mig.diags.warnings[0].where() == "lsb.queues:3"
