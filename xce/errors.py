@@ -197,6 +197,16 @@ MESSAGES.update({
                          "within {timeout:g} seconds",
 })
 
+# The LSF option tables of the commands (xce.cli.lsfargs).
+MESSAGES.update({
+    "OPTION_NOT_SUPPORTED": "{prog}: option {option} is not supported by "
+                            "xce",
+    "OPTIONS_CONFLICT": "{prog}: {first} and {second} cannot be used "
+                        "together",
+    "EXTRA_ARGUMENTS": "{prog}: too many arguments: {word}",
+    "SUBCOMMAND_NOT_SUPPORTED": "{prog}: {command} is not supported by xce",
+})
+
 # The state database, as commands read it.
 MESSAGES.update({
     "NO_STATE": "The batch system has no state yet: the controller has "

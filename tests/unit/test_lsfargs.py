@@ -2,15 +2,16 @@
 
 import pytest
 
-from xce.cli.lsfargs import Opt, Parser, UsageError
+from xce.cli.lsfargs import NotSupported, Opt, Parser, UsageError, whole
 
 
-def _parser(stop=False):
+def _parser(stop=False, bundle=True):
     return Parser("bx", [
         Opt("-o", "out"), Opt("-oo", "out_over"), Opt("-a", "all", takes=False),
         Opt("-J", "name"), Opt("-R", "res", multiple=True),
         Opt("-noheader", "noheader", takes=False), Opt("-sp", "prio", type=int),
-    ], args_metavar="command", stop_at_first_arg=stop)
+    ], args_metavar="command", stop_at_first_arg=stop, bundle=bundle,
+        refused=("-Jd", "-b"), conflicts=[("-a", "-noheader")])
 
 
 def test_long_single_dash_options_win_over_clusters():
@@ -53,3 +54,42 @@ def test_help_lists_options():
     text = _parser().help()
     assert text.startswith("Usage: bx [options] command")
     assert "-oo value" in text and "-h, --help" in text
+
+
+def test_without_bundling_a_word_is_an_option_whole_or_illegal():
+    parser = _parser(bundle=False)
+    for word in ("-aJ", "-Jname", "-ext", "-oX"):
+        with pytest.raises(UsageError,
+                           match=rf"^bx: illegal option -- {word[1:]}$"):
+            parser.parse([word, "x"])
+
+
+def test_an_lsf_option_xce_lacks_is_refused_whole_in_one_line():
+    for bundle in (True, False):
+        with pytest.raises(NotSupported, match=r"^bx: option -Jd is not "
+                           r"supported by xce$"):
+            _parser(bundle=bundle).parse(["-Jd", "text", "x"])
+    # Inside a cluster too: -ab is -a and the refused -b.
+    with pytest.raises(NotSupported, match="option -b is not supported"):
+        _parser().parse(["-ab"])
+
+
+def test_an_implemented_option_is_taken_though_a_list_refuses_it():
+    parser = Parser("bx", [Opt("-b", "begin")], refused=("-b", "-t"))
+    assert parser.parse(["-b", "1:00"])[0]["begin"] == "1:00"
+    assert parser.refused == {"-t"}
+
+
+def test_conflicting_options_are_a_usage_error():
+    with pytest.raises(UsageError,
+                       match=r"^bx: -a and -noheader cannot be used together$"):
+        _parser().parse(["-noheader", "-a"])
+
+
+def test_whole_numbers_are_ascii_digits_in_range():
+    parser = Parser("bx", [Opt("-r", "level", type=whole(1), default=1)])
+    assert parser.parse([])[0]["level"] == 1
+    assert parser.parse(["-r", "3"])[0]["level"] == 3
+    for bad in ("0", "\uff13", "-1", "1" * 40, "x"):
+        with pytest.raises(UsageError, match="bad value"):
+            parser.parse(["-r", bad])

@@ -1,13 +1,15 @@
 """bbot: Move a pending job relative to the bottom of the queue."""
 
-from xce.cli.common import run
-from xce.cli.jobcmd import move_command
+from xce.cli.jobcmd import move_action, move_parser
+from xce.cli.lsfargs import run
 
-cli = move_command("bottom", "Move a pending job relative to the bottom of the queue (among your own jobs; an administrator moves among all).")
+PARSER = move_parser(
+    "bbot", "Move a pending job relative to the bottom of the queue "
+    "(among your own jobs; an administrator moves among all).")
 
 
 def main(argv=None):
-    run(cli, "bbot", argv)
+    run(PARSER, move_action("bottom"), argv)
 
 
 if __name__ == "__main__":

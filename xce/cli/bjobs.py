@@ -46,8 +46,15 @@ OPTIONS = [
     Opt("-json", "as_json", takes=False, help="JSON output (with -o)."),
     Opt("-noheader", "noheader", takes=False, help="No header line."),
 ]
+# The rest of LSF 10.1's bjobs options.
+UNSUPPORTED = ("-aff", "-aps", "-cname", "-data", "-env", "-fwd", "-gpu",
+               "-hms", "-hostfile", "-Jd", "-Lp", "-N", "-pei", "-plan",
+               "-prio", "-rusage", "-script", "-ss", "-sum", "-U", "-x")
+# bjobs reads its words as getopt does: single letters may be clustered
+# (-aw, -aJ name), as users of LSF's bjobs type them.
 PARSER = Parser("bjobs", OPTIONS, args_metavar="[jobid | \"jobid[index]\"] ...",
-                help_text="Display information about jobs.")
+                help_text="Display information about jobs.",
+                refused=UNSUPPORTED, bundle=True)
 
 
 def bjobs(o, ids):

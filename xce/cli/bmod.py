@@ -1,55 +1,79 @@
 """bmod: change the options of a submitted job."""
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Opt, Parser, UsageError, run
 from xce.client.modify import bmod
 from xce.client.site import Site
 from xce.errors import text
 
 
-def _flag(name, dest, what):
-    return click.option(name, dest, is_flag=True, help=f"Remove {what}.")
+def _removes(flag, dest, what):
+    return Opt(flag, dest, takes=False, help=f"Remove {what}.")
 
 
-@lsf_command(help="Modify a pending job (any option below) or a running one "
-             "(-W, -M, -o, -e only).")
-@click.option("-q", "queue", metavar="queue_name", help="Move to this queue.")
-@click.option("-n", "slots", metavar="min[,max]", help="Number of slots.")
-@click.option("-W", "runlimit", metavar="[hour:]minute", help="Run limit.")
-@click.option("-M", "memlimit", metavar="limit[unit]", help="Memory limit.")
-@click.option("-R", "resreq", multiple=True, metavar="res_req",
-              help="Resource requirement (replaces the old one).")
-@click.option("-m", "hosts", metavar="host_list",
-              help="Run only on these hosts or host groups (replaces -m).")
-@click.option("-J", "name", metavar="job_name", help="Job name.")
-@click.option("-o", "stdout", metavar="file", help="Append stdout to file.")
-@click.option("-oo", "stdout_over", metavar="file", help="Write stdout to file.")
-@click.option("-e", "stderr", metavar="file", help="Append stderr to file.")
-@click.option("-eo", "stderr_over", metavar="file", help="Write stderr to file.")
-@click.option("-sp", "priority", metavar="priority",
-              help="User priority.")
-@click.option("-P", "project", metavar="project", help="Project name.")
-@_flag("-qn", "no_queue", "-q: back to the default queue")
-@_flag("-nn", "no_slots", "-n: one slot")
-@_flag("-Wn", "no_runlimit", "the run limit")
-@_flag("-Mn", "no_memlimit", "the memory limit")
-@_flag("-Rn", "no_resreq", "the resource requirement")
-@_flag("-mn", "no_hosts", "the host list (-m)")
-@_flag("-Jn", "no_name", "the job name")
-@_flag("-on", "no_stdout", "the output file")
-@_flag("-en", "no_stderr", "the error file")
-@_flag("-spn", "no_priority", "the user priority")
-@_flag("-Pn", "no_project", "the project")
-@click.argument("jobid", required=False)
-def cli(jobid, **opts):
-    if jobid is None:
-        raise click.UsageError(text("JOBID_NEEDED"))
-    return bmod(Site(), jobid, opts)
+OPTIONS = [
+    Opt("-q", "queue", metavar="queue_name", help="Move to this queue."),
+    Opt("-n", "slots", metavar="min[,max]", help="Number of slots."),
+    Opt("-W", "runlimit", metavar="[hour:]minute", help="Run limit."),
+    Opt("-M", "memlimit", metavar="limit[unit]", help="Memory limit."),
+    Opt("-R", "resreq", multiple=True, metavar="res_req",
+        help="Resource requirement (replaces the old one)."),
+    Opt("-m", "hosts", metavar="host_list",
+        help="Run only on these hosts or host groups (replaces -m)."),
+    Opt("-J", "name", metavar="job_name", help="Job name."),
+    Opt("-o", "stdout", metavar="file", help="Append stdout to file."),
+    Opt("-oo", "stdout_over", metavar="file", help="Write stdout to file."),
+    Opt("-e", "stderr", metavar="file", help="Append stderr to file."),
+    Opt("-eo", "stderr_over", metavar="file", help="Write stderr to file."),
+    Opt("-sp", "priority", metavar="priority", help="User priority."),
+    Opt("-P", "project", metavar="project", help="Project name."),
+    _removes("-qn", "no_queue", "-q: back to the default queue"),
+    _removes("-nn", "no_slots", "-n: one slot"),
+    _removes("-Wn", "no_runlimit", "the run limit"),
+    _removes("-Mn", "no_memlimit", "the memory limit"),
+    _removes("-Rn", "no_resreq", "the resource requirement"),
+    _removes("-mn", "no_hosts", "the host list (-m)"),
+    _removes("-Jn", "no_name", "the job name"),
+    _removes("-on", "no_stdout", "the output file"),
+    _removes("-en", "no_stderr", "the error file"),
+    _removes("-spn", "no_priority", "the user priority"),
+    _removes("-Pn", "no_project", "the project"),
+]
+# The rest of LSF 10.1's bmod options, each with its -Xn cancel form where
+# LSF has one.
+UNSUPPORTED = (
+    "-ar", "-arn", "-a", "-app", "-appn", "-aps", "-apsn", "-B", "-Bn",
+    "-b", "-bn", "-C", "-Cn", "-c", "-cn", "-clusters", "-clustersn",
+    "-cwd", "-cwdn", "-D", "-Dn", "-data", "-datan", "-datagrp",
+    "-datagrpn", "-E", "-En", "-Ep", "-Epn", "-eptl", "-eptln", "-ext",
+    "-extsched", "-F", "-Fn", "-f", "-fn", "-freq", "-freqn", "-G", "-Gn",
+    "-g", "-gn", "-gpu", "-gpun", "-hostfile", "-hostfilen", "-i", "-in",
+    "-is", "-isn", "-Jd", "-Jdn", "-k", "-kn", "-L", "-Ln", "-Lp", "-mig",
+    "-mign", "-N", "-Nn", "-Ne", "-network", "-networkn", "-notify",
+    "-notifyn", "-outdir", "-outdirn", "-p", "-pn", "-ptl", "-ptln", "-Q",
+    "-Qn", "-r", "-rn", "-rnc", "-rncn", "-S", "-Sn", "-s", "-sn", "-sla",
+    "-slan", "-smt", "-smtn", "-stage", "-stagen", "-T", "-Tn", "-t", "-tn",
+    "-ti", "-tin", "-U", "-Un", "-u", "-un", "-v", "-vn", "-We", "-Wep",
+    "-We+", "-Wen", "-w", "-wn", "-wa", "-wan", "-wt", "-wtn", "-x", "-Z",
+    "-Zs", "-Zsn")
+# A setting and its removal in one command line.
+CONFLICTS = [(o.flags[0], o.flags[0] + "n") for o in OPTIONS
+             if o.flags[0] + "n" in {f for x in OPTIONS for f in x.flags}]
+PARSER = Parser("bmod", OPTIONS, args_metavar="job_ID | \"job_ID[index]\"",
+                help_text="Modify a pending job (any option below) or a "
+                "running one (-W, -M, -o, -e only).",
+                refused=UNSUPPORTED, conflicts=CONFLICTS)
+
+
+def _action(opts, args):
+    if not args:
+        raise UsageError(text("JOBID_NEEDED", "bmod"))
+    if len(args) > 1:
+        raise UsageError(text("EXTRA_ARGUMENTS", prog="bmod", word=args[1]))
+    return bmod(Site(), args[0], opts)
 
 
 def main(argv=None):
-    run(cli, "bmod", argv)
+    run(PARSER, _action, argv)
 
 
 if __name__ == "__main__":

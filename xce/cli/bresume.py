@@ -1,13 +1,16 @@
 """bresume: Resume suspended jobs."""
 
-from xce.cli.common import run
-from xce.cli.jobcmd import control_command
+from xce.cli.jobcmd import control_action, control_parser
+from xce.cli.lsfargs import run
 
-cli = control_command("resume", "Resume suspended jobs (SIGCONT).")
+# LSF 10.1's other bresume options.
+UNSUPPORTED = ("-app", "-C", "-g", "-sla")
+PARSER = control_parser("bresume", "Resume suspended jobs (SIGCONT).",
+                        UNSUPPORTED)
 
 
 def main(argv=None):
-    run(cli, "bresume", argv)
+    run(PARSER, control_action("resume"), argv)
 
 
 if __name__ == "__main__":

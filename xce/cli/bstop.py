@@ -1,13 +1,16 @@
 """bstop: Suspend jobs."""
 
-from xce.cli.common import run
-from xce.cli.jobcmd import control_command
+from xce.cli.jobcmd import control_action, control_parser
+from xce.cli.lsfargs import run
 
-cli = control_command("stop", "Suspend jobs (SIGSTOP to running jobs; pending jobs become PSUSP).")
+# LSF 10.1's other bstop options.
+UNSUPPORTED = ("-a", "-d", "-app", "-C", "-g", "-sla")
+PARSER = control_parser("bstop", "Suspend jobs (SIGSTOP to running jobs; "
+                        "pending jobs become PSUSP).", UNSUPPORTED)
 
 
 def main(argv=None):
-    run(cli, "bstop", argv)
+    run(PARSER, control_action("stop"), argv)
 
 
 if __name__ == "__main__":

@@ -55,9 +55,23 @@ OPTIONS = [
 UNSUPPORTED = ("-b", "-t", "-I", "-Is", "-u", "-B", "-N", "-E", "-Ep", "-Jd",
                "-c", "-L", "-k", "-a", "-gpu", "-hostfile", "-outdir", "-We",
                "-v", "-S", "-F", "-D", "-C", "-p", "-T", "-f", "-U")
+# The rest of LSF 10.1's bsub options: interactive and X11 jobs, CSM and
+# multicluster, data staging, job files in other formats, and options of
+# LSF features xce does not have (checkpointing, advance reservations,
+# esub); refused whole like UNSUPPORTED.
+OTHER_LSF = ("-Ip", "-IS", "-ISp", "-ISs", "-IX", "-XF", "-tty", "-is",
+             "-Zs", "-ar", "-alloc_flags", "-clusters", "-cn_cu", "-cn_mem",
+             "-core_isolation", "-csm", "-data", "-datachk", "-datagrp",
+             "-eptl", "-ptl", "-ext", "-extsched", "-freq", "-hl", "-jobaff",
+             "-jsdl", "-jsdl_strict", "-jsm", "-json", "-yaml", "-Lp",
+             "-ln_mem", "-ln_slots", "-mig", "-Ne", "-network", "-notify",
+             "-Q", "-rcacct", "-rnc", "-s", "-smt", "-stage", "-step_cgroup",
+             "-ti", "-ul", "-wa", "-wt")
 PARSER = Parser("bsub", OPTIONS, args_metavar="command [arguments]",
                 help_text="Submit a job to the batch system.",
-                stop_at_first_arg=True, refused=UNSUPPORTED)
+                stop_at_first_arg=True,
+                refused=UNSUPPORTED + tuple(f for f in OTHER_LSF
+                                            if f not in UNSUPPORTED))
 
 
 def _parse(words):

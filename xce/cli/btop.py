@@ -1,13 +1,15 @@
 """btop: Move a pending job relative to the top of the queue."""
 
-from xce.cli.common import run
-from xce.cli.jobcmd import move_command
+from xce.cli.jobcmd import move_action, move_parser
+from xce.cli.lsfargs import run
 
-cli = move_command("top", "Move a pending job relative to the top of the queue (among your own jobs; an administrator moves among all).")
+PARSER = move_parser(
+    "btop", "Move a pending job relative to the top of the queue "
+    "(among your own jobs; an administrator moves among all).")
 
 
 def main(argv=None):
-    run(cli, "btop", argv)
+    run(PARSER, move_action("top"), argv)
 
 
 if __name__ == "__main__":

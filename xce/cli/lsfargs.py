@@ -1,10 +1,22 @@
-"""A small LSF-style option parser for the commands users run most.
+"""The one LSF-style option parser of every LSF command.
+
+Each command declares its table next to its code: ``OPTIONS``, the LSF
+options xce acts on (an ``Opt`` each: spellings, arity, repeatable), and
+``UNSUPPORTED``, the rest of LSF 10.1's option list for that command.  A
+refused option is refused at its word, before anything is done, so its
+arity is never read.  Options that LSF forbids together are declared as
+``conflicts`` of the ``Parser``.
 
 LSF options are single-dash words (``-o``, ``-oo``, ``-cwd``, ``-noheader``)
-that take zero or one value; single letters may be clustered (``-aJ name``).
-Importing click costs a command about 30 ms, more than all the rest of a
-``bsub``; this parser costs nothing to import.  Errors read as LSF's:
-``bsub: illegal option -- z`` then the usage line, exit 255.
+matched whole: ``-Jd`` is never ``-J d`` and ``-outdir`` never ``-o utdir``.
+Only a parser made with ``bundle=True`` reads a word it does not know as
+single letters (``bjobs -aJ name``), for commands whose LSF parser is
+getopt's, where users type such clusters.
+
+Errors read as LSF's: ``bsub: illegal option -- z`` then the usage line,
+exit 255; an LSF option xce does not implement is one line naming it, exit
+255.  Importing click costs a command about 30 ms; this parser costs
+nothing to import.
 """
 
 import sys
@@ -16,39 +28,77 @@ class UsageError(Exception):
     pass
 
 
+class NotSupported(UsageError):
+    """An LSF option xce does not implement: one line, no usage."""
+
+
 class Opt:
     """One option: its spellings, where its value goes, what it takes."""
 
     def __init__(self, flags, dest, takes=True, multiple=False, type=str,
-                 metavar="value", help="", const=True):
+                 metavar="value", help="", const=True, default=None,
+                 sample=None):
         self.flags = flags.split() if isinstance(flags, str) else list(flags)
         self.dest, self.takes, self.multiple = dest, takes, multiple
         self.type, self.metavar, self.help = type, metavar, help
         # What a flag stores: True, or its own value when several flags
         # share one destination (bjobs -p0 .. -p3).
         self.const = const
+        self._default = default
+        # A value the table test gives the option to show it parses (the
+        # metavar's words are not always a value).
+        self.sample = sample
 
     def default(self):
         if self.multiple:
             return ()
+        if self._default is not None:
+            return self._default
         return None if self.takes or self.const is not True else False
+
+
+def whole(low=0):
+    """A value type: a whole number of ASCII digits from *low* to a C int,
+    as LSF's commands read one (``int`` takes ``３`` and any length)."""
+    def convert(value):
+        from xce.model import numbers
+        number = numbers.whole(str(value).strip(), low=low)
+        if number is None:
+            raise ValueError(value)
+        return number
+    convert.__name__ = "whole"
+    return convert
 
 
 class Parser:
     def __init__(self, prog, opts, args_metavar="", help_text="",
-                 stop_at_first_arg=False, refused=()):
+                 stop_at_first_arg=False, refused=(), conflicts=(),
+                 bundle=False, version=True, usage_name=None):
         self.prog, self.opts = prog, opts
-        # LSF options refused as a whole, so that -Jd is never read as -J d.
-        self.refused = frozenset(refused)
+        # The name the usage line shows (badmin qopen) when errors name
+        # the command alone (badmin: illegal option -- Z).
+        self.usage_name = usage_name or prog
+        self.by_flag = {f: o for o in opts for f in o.flags}
+        # LSF options xce does not implement, refused whole (an option
+        # that became implemented is taken, wherever a list still names it).
+        self.refused = frozenset(refused) - set(self.by_flag)
         self.args_metavar, self.help_text = args_metavar, help_text
         self.stop_at_first_arg = stop_at_first_arg
-        self.by_flag = {f: o for o in opts for f in o.flags}
+        self.conflicts = tuple(tuple(pair) for pair in conflicts)
+        self.bundle = bundle
+        # -V (version, to stderr) is every LSF command's unless the table
+        # gives it a meaning of its own.
+        self.version = version and "-V" not in self.by_flag
+
+    def flags(self):
+        """Every LSF option of the table: implemented and refused."""
+        return set(self.by_flag) | set(self.refused)
 
     # -- parsing -------------------------------------------------------------
     def parse(self, argv):
         """(values by dest, positional words); raises UsageError."""
         values = {o.dest: o.default() for o in self.opts}
-        args, words = [], list(argv)
+        args, words, given = [], list(argv), []
         while words:
             word = words.pop(0)
             if word == "--":
@@ -60,31 +110,45 @@ class Parser:
                     args += words
                     break
                 continue
-            self._option(word, words, values)
+            given += self._option(word, words, values)
+        self._check_conflicts(given)
         return values, args
 
     def _option(self, word, words, values):
-        if word in self.refused:
-            raise UsageError(text("ILLEGAL_OPTION", prog=self.prog,
-                                  option=word[1:]))
+        """Read one option word (and its value); the flags it gave."""
         opt = self.by_flag.get(word)
         if opt is not None:
             self._take(opt, word, None, words, values)
-            return
-        # Clustered single letters: -aJ name, -Jname.
-        rest = word[1:]
+            return [word]
+        if word in self.refused:
+            raise NotSupported(text("OPTION_NOT_SUPPORTED", prog=self.prog,
+                                    option=word))
+        if not self.bundle:
+            raise UsageError(text("ILLEGAL_OPTION", prog=self.prog,
+                                  option=word[1:]))
+        return self._letters(word, words, values)
+
+    def _letters(self, word, words, values):
+        """getopt's reading of a word: single letters, the last of them
+        perhaps taking the rest of the word (-aJ name, -Jname)."""
+        rest, given = word[1:], []
         while rest:
-            opt = self.by_flag.get("-" + rest[0])
+            flag = "-" + rest[0]
+            opt = self.by_flag.get(flag)
             if opt is None:
+                if flag in self.refused:
+                    raise NotSupported(text("OPTION_NOT_SUPPORTED",
+                                            prog=self.prog, option=flag))
                 raise UsageError(text(
                     "ILLEGAL_OPTION", prog=self.prog,
                     option=rest if rest == word[1:] else rest[0]))
+            given.append(flag)
             if opt.takes:
-                self._take(opt, "-" + rest[0], rest[1:] or None, words,
-                           values)
-                return
+                self._take(opt, flag, rest[1:] or None, words, values)
+                return given
             values[opt.dest] = opt.const
             rest = rest[1:]
+        return given
 
     def _take(self, opt, flag, attached, words, values):
         if not opt.takes:
@@ -105,10 +169,16 @@ class Parser:
         else:
             values[opt.dest] = value
 
+    def _check_conflicts(self, given):
+        for first, second in self.conflicts:
+            if first in given and second in given:
+                raise UsageError(text("OPTIONS_CONFLICT", prog=self.prog,
+                                      first=first, second=second))
+
     # -- texts ---------------------------------------------------------------
     def usage(self):
         tail = f" {self.args_metavar}" if self.args_metavar else ""
-        return f"Usage: {self.prog} [options]{tail}"
+        return f"Usage: {self.usage_name} [options]{tail}"
 
     def help(self):
         lines = [self.usage(), "", f"  {self.help_text}", "", "Options:"]
@@ -117,19 +187,56 @@ class Parser:
             if o.takes:
                 spell += f" {o.metavar}"
             lines.append(f"  {spell:<24} {o.help}")
+        if self.version:
+            lines.append(f"  {'-V':<24} Print the version and exit.")
         lines.append(f"  {'-h, --help':<24} Show this message and exit.")
+        return "\n".join(lines)
+
+
+class Commands:
+    """A command of subcommands (badmin, lsadmin): the first word names
+    one; each has its own Parser and action."""
+
+    def __init__(self, prog, help_text, refused=()):
+        self.prog, self.help_text = prog, help_text
+        self.commands = {}          # name -> (Parser, action)
+        # LSF subcommands xce does not implement: name -> catalogue key.
+        self.refused = dict(refused)
+
+    def add(self, name, parser, action):
+        self.commands[name] = (parser, action)
+
+    def usage(self):
+        return f"Usage: {self.prog} [options] command [arguments]"
+
+    def help(self):
+        lines = [self.usage(), "", f"  {self.help_text}", "", "Options:",
+                 f"  {'-V':<12} Print the version and exit.",
+                 f"  {'-h, --help':<12} Show this message and exit.", "",
+                 "Commands:"]
+        for name, (parser, _) in sorted(self.commands.items()):
+            lines.append(f"  {name:<12} {parser.help_text}")
         return "\n".join(lines)
 
 
 def run(parser, action, argv=None):
     """Parse, act, exit: LSF's one-line errors and exit codes."""
-    argv = sys.argv[1:] if argv is None else argv
-    if any(a in ("-h", "--help") for a in argv[:_first_arg(parser, argv)]):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if isinstance(parser, Commands):
+        parser, action, argv = _subcommand(parser, argv)
+    options = argv[:_first_arg(parser, argv)]
+    if any(a in ("-h", "--help") for a in options):
         print(parser.help())
+        sys.exit(0)
+    if parser.version and "-V" in options:
+        print_version()
         sys.exit(0)
     try:
         values, args = parser.parse(argv)
         code = action(values, args)
+    except NotSupported as e:
+        print(e, file=sys.stderr)
+        sys.exit(EXIT_FAILURE)
     except UsageError as e:
         print(e, file=sys.stderr)
         print(parser.usage(), file=sys.stderr)
@@ -139,7 +246,57 @@ def run(parser, action, argv=None):
         sys.exit(e.exit_code)
     except BrokenPipeError:
         sys.exit(EXIT_FAILURE)
+    except _store_errors() as e:
+        # Reading the store failed (an older schema, a damaged file): one
+        # line, as for any other error, never a traceback.
+        from xce.client.site import store_error
+        print(store_error(e), file=sys.stderr)
+        sys.exit(EXIT_FAILURE)
     sys.exit(code or 0)
+
+
+def _store_errors():
+    """sqlite3's error class when a command has loaded it (the light
+    commands never do; importing it for them would cost start-up)."""
+    module = sys.modules.get("sqlite3")
+    return module.Error if module is not None else ()
+
+
+def print_version():
+    from xce import LSF_COMPAT_VERSION, __version__
+    print(f"xce {__version__} (LSF {LSF_COMPAT_VERSION} compatible)",
+          file=sys.stderr)
+
+
+def _subcommand(commands, argv):
+    """(Parser, action, the words after the subcommand's name)."""
+    prog = commands.prog
+    if not argv:
+        # LSF's badmin would turn interactive; xce shows what it takes.
+        _fail(commands.help())
+    if argv[0] in ("-h", "--help"):
+        print(commands.help())
+        sys.exit(0)
+    name = argv[0]
+    if name == "-V":
+        print_version()
+        sys.exit(0)
+    if name.startswith("-"):
+        _fail(text("ILLEGAL_OPTION", prog=prog, option=name[1:]),
+              commands.usage())
+    if name in commands.refused:
+        _fail(text(commands.refused[name], command=name))
+    if name not in commands.commands:
+        _fail(text("INVALID_COMMAND", command=name))
+    parser, action = commands.commands[name]
+    return parser, action, argv[1:]
+
+
+def _fail(message, usage=None):
+    print(message, file=sys.stderr)
+    if usage:
+        print(usage, file=sys.stderr)
+    sys.exit(EXIT_FAILURE)
 
 
 def _first_arg(parser, argv):
