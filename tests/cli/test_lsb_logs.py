@@ -124,3 +124,30 @@ def test_reconfig_refuses_a_bad_max_job_num_and_applies_a_good_one(
     wait_for(lambda: _finished_in(cluster, "lsb.events.2") == [str(first[0])]
              and _finished_in(cluster, "lsb.events.1") == [str(second[0])],
              what="one finished job a file")
+
+
+def test_every_lsb_acct_record_reads_with_a_reader_of_the_documented_layout(
+        cluster):
+    from tests.lib.lsbacct_reader import PLAIN, read_record
+    done = cluster.submit("-J", 'quoted "name"', "-P", "proj", "echo hi")
+    failed = cluster.submit("-n", "2", "exit 3")
+    array = cluster.submit("-J", "arr[1-2]", "true")
+    cluster.wait_stat(done, "DONE")
+    cluster.wait_stat(failed, "EXIT")
+    wait_for(lambda: cluster.stat(array) == "DONE", what="the array")
+    lines = []
+
+    def all_written():
+        lines[:] = (_logdir(cluster) / "lsb.acct").read_text().splitlines()
+        return len(lines) >= 4
+    wait_for(all_written, what="four JOB_FINISH records")
+    recs = [read_record(line) for line in lines]        # raises if short
+    assert all(set(PLAIN) <= set(r) for r in recs)
+    by_id = {(r["jobId"], r["idx"]): r for r in recs}
+    assert by_id[(done, 0)]["jobName"] == 'quoted "name"'
+    assert by_id[(done, 0)]["projectName"] == "proj"
+    assert by_id[(failed, 0)]["exitStatus"] == 3 << 8
+    assert by_id[(failed, 0)]["numAllocSlots"] == 2
+    assert {(array, 1), (array, 2)} <= set(by_id)
+    assert cluster.run("bacct", str(done)).rc == 0      # bacct still reads
+    assert cluster.run("bhist", "-l", str(failed)).rc == 0

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from xce.model.states import CODES
-from xce.store import lsbchanges, lsbrotate
+from xce.store import lsbacct, lsbchanges, lsbrotate
 from xce.store.lsbfields import (VERSION, home, limits, q, spec_of,
                                  status_record, uid_of, wait_status)
 from xce.store.lsbrotate import ACCT, EVENTS, LogState
@@ -270,32 +270,8 @@ def _job_status(job, data, jobid, idx, db):
     finished = stat in ("DONE", "EXIT")
     out = [status_record(jobid, idx, stat, data, finished)]
     if finished:
-        out.append(_job_finish(job, data, jobid, idx))
+        out.append(lsbacct.job_finish(job, data, jobid, idx))
     return out
-
-
-def _job_finish(job, data, jobid, idx):
-    spec = spec_of(job)
-    hosts = (job.get("exec_hosts") or "").split()
-    lo, hi = (spec.get("nslots") or [1, 1])[:2]
-    cpu = float(data.get("cpu_time") or job.get("cpu_time") or 0.0)
-    maxmem = int(data.get("max_mem") or job.get("max_mem") or 0)
-    rusage = [f"{cpu:1.6f}", f"{0.0:1.6f}", str(maxmem)] + ["-1"] * 16
-    fields = [
-        str(jobid), str(job.get("uid") or 0), "0", str(lo),
-        str(int(job.get("submit_time") or 0)), "0", "0",
-        str(int(job.get("start_time") or 0)), q(job.get("user")),
-        q(job.get("queue")), q(spec.get("resreq_merged")),
-        q(spec.get("depend") or spec.get("dependency")),
-        q(spec.get("pre_exec")), q(job.get("from_host")), q(spec.get("cwd")),
-        q(spec.get("stdin")), q(spec.get("stdout")), q(spec.get("stderr")),
-        q(""), "0", str(len(hosts))] + [q(h) for h in hosts] + [
-        str(CODES.get(data.get("stat"), 0)), f"{1.0:3.1f}",
-        q(job.get("name")), q(job.get("command"))] + rusage + [
-        q(spec.get("mail_user")), q(spec.get("project") or "default"),
-        str(wait_status(data.get("exit_code"))), str(hi), q(""), str(idx),
-        str(maxmem), "0", q(""), q("")]
-    return ("JOB_FINISH", " ".join(fields))
 
 
 def _job_signal(job, data, jobid, idx, db):

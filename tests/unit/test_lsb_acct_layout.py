@@ -1,0 +1,78 @@
+"""lsb.acct JOB_FINISH records carry LSF 10.1's whole layout: a reader
+written from lsb.acct(5) (tests/lib/lsbacct_reader.py, not from xce's
+writer) reads every field of every record, with nothing missing or left
+over."""
+
+import json
+
+import pytest
+
+from tests.lib.lsbacct_reader import PLAIN, read_record
+from xce.store.lsbfiles import records
+from xce.store.schema import JOB_COLUMNS
+
+
+def _finish_line(job, data):
+    row = (1, 1700000100, "FINISH", job["jobid"], job["idx"],
+           json.dumps(data)) + tuple(job.get(c) for c in JOB_COLUMNS)
+    events, acct = [], []
+    records(row, events, acct)
+    assert len(acct) == 1
+    return acct[0]
+
+
+def _job(**over):
+    spec = {"cwd": "/home/ann/work", "stdout": "out.%J", "runlimit": 10,
+            "resreq_merged": "select[type == any] rusage[mem=100]",
+            "nslots": [2, 2], "project": "proj \"x\"", "mail_user": "ann"}
+    spec.update(over.pop("spec", {}))
+    job = {"jobid": 42, "idx": 0, "stat": "DONE", "user": "ann", "uid": 1001,
+           "queue": "normal", "name": "my job", "command": 'echo "hi"; true',
+           "submit_time": 1700000000, "start_time": 1700000040,
+           "end_time": 1700000100, "from_host": "subhost",
+           "exec_hosts": "h1 h1", "cpu_time": 1.5, "max_mem": 2048,
+           "avg_mem": 1024, "spec": json.dumps(spec)}
+    job.update(over)
+    return job
+
+
+def test_a_finished_job_has_every_field_of_the_layout():
+    rec = read_record(_finish_line(_job(), {"stat": "DONE", "exit_code": 0,
+                                            "end_time": 1700000100}))
+    assert set(PLAIN) <= set(rec)
+    assert (rec["version"], rec["eventTime"], rec["jobId"], rec["userId"]) \
+        == ("10.1", 1700000100, 42, 1001)
+    assert (rec["userName"], rec["queue"], rec["jobName"], rec["command"]) \
+        == ("ann", "normal", "my job", 'echo "hi"; true')
+    assert rec["numExHosts[]"] == [("h1",), ("h1",)]
+    assert rec["numAllocSlots"] == 2 and rec["numAllocSlots[]"] == [("h1",),
+                                                                ("h1",)]
+    assert (rec["jStatus"], rec["exitStatus"], rec["maxRMem"],
+            rec["avgMem"]) == (64, 0, 2048, 1024)
+    assert rec["ru_utime"] == 1.5 and rec["ru_majflt"] == -1
+    assert rec["projectName"] == 'proj "x"'
+    assert rec["runLimit"] == 600 and rec["runTime"] == 60
+    assert rec["effectiveResReq"] == "select[type == any] rusage[mem=100]"
+    assert rec["subcwd"] == "/home/ann/work"
+    # Fields xce has no value for, as LSF writes them.
+    assert (rec["commandSpool"], rec["sla"], rec["srcJobId"],
+            rec["ineligiblePendTime"], rec["numKVP"]) == ("", "", -1, -1, 0)
+
+
+@pytest.mark.parametrize("over, data", [
+    ({"stat": "EXIT", "exec_hosts": ""}, {"stat": "EXIT", "exit_code": 130}),
+    ({"idx": 7, "spec": {"asked_hosts": ["a", "b"], "runlimit": None}},
+     {"stat": "DONE", "exit_code": 0}),
+    ({"start_time": None, "exec_hosts": None, "cpu_time": None,
+      "max_mem": None, "spec": {"nslots": None, "cwd": None}},
+     {"stat": "EXIT"}),
+])
+def test_odd_jobs_still_give_whole_records(over, data):
+    rec = read_record(_finish_line(_job(**over), data))
+    assert set(PLAIN) <= set(rec)
+
+
+def test_the_reader_refuses_a_record_that_stops_early():
+    line = _finish_line(_job(), {"stat": "DONE", "exit_code": 0})
+    with pytest.raises(ValueError, match="Not enough fields"):
+        read_record(line.rsplit(" ", 3)[0])
