@@ -214,6 +214,26 @@ MESSAGES.update({
     "STATE_UNREADABLE": "Cannot read the batch system state: {reason}",
 })
 
+# xce sim: the simulator's inputs and its stepper.
+MESSAGES.update({
+    "SIM_BAD_HOSTS": "--hosts {value}: expected NxS, e.g. 100x1 (N hosts "
+                     "of S slots)",
+    "SIM_NO_SITE": "give --envdir DIR or --hosts NxS",
+    "SIM_NO_HOSTS": "the configuration has no hosts",
+    "SIM_CONFIG": "xce sim: {error}",
+    "SIM_WORKLOAD": "xce sim: {path}: {reason}",
+    "SIM_SKIPPED": "{count} trace line(s) skipped (lines {lines}{more}): "
+                   "{why}",
+    "SIM_REJECTED": "job {job} (trace line {line}, {procs} processors): "
+                    "{reason}",
+    "SIM_NO_PLOT": "xce sim: --plot needs matplotlib (pip install "
+                   "'xce[sim]')",
+    "SIM_STEP_HELP": "commands: step [n], continue, break job N|time T|"
+                     "event KIND, info job N|host NAME|queue NAME, "
+                     "trace on|off [job...], quit",
+})
+
+
 class XceError(Exception):
     """An error a user sees: one line on stderr and an exit code."""
 

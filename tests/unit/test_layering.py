@@ -64,14 +64,17 @@ ALLOWED = {
         "xce.controller.schedpass", "xce.controller.dispatch",
         "xce.controller.preemption", "xce.controller.reserve",
         "xce.controller.submit", "xce.controller.apply",
-        "xce.controller.jobindex"},
+        "xce.controller.jobindex",
+        # the stepper prints traces in xce explain's words
+        "xce.client.explain"},
     # User commands (b*, ls*, xce explain) and their shared argument code.
     "xce.cli": _USER_COMMAND,
     # The daemon entry points: only they start daemons or load the
     # configuration with its YAML parser.
     "xce.cli.xce": _USER_COMMAND | _CLI_SHARED | {
         "xce.daemon", "xce.spool.client", "xce.cli.xce_controller",
-        "xce.cli.xce_explain"},
+        "xce.cli.xce_explain", "xce.cli.xce_sim"},
+    "xce.cli.xce_sim": _BASE | _CLI_SHARED | {"xce.sim"},
     "xce.cli.xce_controller": _BASE | _CLI_SHARED | {
         "xce.daemon", "xce.envdir", "xce.config", "xce.controller"},
     "xce.cli.xce_agent": _BASE | _CLI_SHARED | {"xce.daemon", "xce.agent"},

@@ -186,6 +186,32 @@ def explain(words):
     xce_explain.main(list(words))
 
 
+@cli.command(help="Replay a workload (an SWF trace) through xce's own "
+             "scheduler in virtual time and report waits, slowdowns and "
+             "utilization.")
+@click.option("--workload", required=True, type=click.Path(dir_okay=False),
+              help="The workload: a Standard Workload Format trace.")
+@_envdir_option
+@click.option("--hosts", default=None, metavar="NxS",
+              help="N hosts of S slots each, in place of the "
+                   "configuration's hosts.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the summary as one JSON object.")
+@click.option("--plot", default=None, type=click.Path(dir_okay=False),
+              help="Draw queue length, running slots and utilization "
+                   "over time into FILE (PNG, SVG or PDF).")
+@click.option("-i", "--interactive", is_flag=True,
+              help="Step through the replay with commands read from "
+                   "standard input.")
+@click.option("--progress/--no-progress", default=None,
+              help="A progress bar on standard error (default: when it "
+                   "is a terminal).")
+def sim(workload, envdir, hosts, as_json, plot, interactive, progress):
+    from xce.cli import xce_sim
+    return xce_sim.run(workload, envdir, hosts, as_json, plot, interactive,
+                       progress)
+
+
 def main(argv=None):
     run(cli, "xce", argv)
 

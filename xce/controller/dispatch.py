@@ -32,6 +32,9 @@ class PassState:
     # Hosts running an exclusive job: closed_Excl (see host_status).
     excl_hosts: set = field(default_factory=set)
     limit_usage: str = None     # what blimits was last given (meta)
+    # host -> (conf, facts, load, (unit, slots) it was built from,
+    # (resources, maxmem)): see _host_view
+    host_res: dict = field(default_factory=dict)
 
 
 def snapshot(ctl):
@@ -217,8 +220,27 @@ def _depend_state(ctl, job):
 
 
 def _host_view(ctl, name, unit):
+    """The host as the scheduler sees it; its status is set by snapshot
+    (once the hosts running exclusive jobs are known)."""
     h = ctl.hosts[name]
     hc, facts = h["conf"], h["facts"]
+    # What select[] and order[] see changes with the configuration, a
+    # hello (new facts) or a load report (a new load dict): worked out
+    # again only then, not at every pass.
+    load, slots = facts.get("load"), h["max_slots"]
+    cached = ctl.passes.host_res.get(name)
+    if cached is None or cached[0] is not hc or cached[1] is not facts or \
+            cached[2] is not load or cached[3] != (unit, slots):
+        cached = ctl.passes.host_res[name] = (
+            hc, facts, load, (unit, slots),
+            _host_resources(h, hc, facts, name, unit))
+    res, maxmem = cached[4]
+    return HostView(name, None, h["max_slots"], jl_u=hc.jl_u,
+                    resources=dict(res), mem_total=maxmem)
+
+
+def _host_resources(h, hc, facts, name, unit):
+    """(resources, maxmem in the unit for limits) of a host."""
     maxmem = units.kb_in_unit(hc.maxmem or facts.get("maxmem"), unit)
     res = {"hname": name, "server": True,
            "type": hc.type or facts.get("type") or "",
@@ -233,14 +255,13 @@ def _host_view(ctl, name, unit):
         total = units.kb_in_unit(facts.get("max" + index), unit)
         if total is not None:
             res["max" + index] = res[index] = total
-    # The load indices the agent last reported (a new view each pass, so
-    # select[] and order[] see the latest; the jobs' views need no rebuild).
+    # The load indices the agent last reported, so that select[] and
+    # order[] see the latest (the jobs' views need no rebuild).
     load = facts.get("load")
     if load:
         res.update((k, load[k]) for k in LOAD_INDICES if k in load)
     res.update(jobreq.host_resources(hc.resources))
-    return HostView(name, host_status(ctl, name), h["max_slots"],
-                    jl_u=hc.jl_u, resources=res, mem_total=maxmem)
+    return res, maxmem
 
 
 def _project(ctl, spec):

@@ -41,10 +41,22 @@ class Record:
     killed: bool = False    # ended by its run limit
 
 
+@dataclass
+class Step:
+    """What one instant of the replay did."""
+    time: float
+    events: list        # ("submit", key), ("end", key), ("rejected", n, why)
+    started: list       # (key, "host host ...") in dispatch order
+    signalled: list     # (key, "preempt" or "resume")
+
+
 class Replay:
     def __init__(self, cluster, jobs, reasons=False):
         self.cl = cluster
         self.reasons = reasons
+        # Called with the replay before each pass (the stepper's trace):
+        # it may look, not change anything.
+        self.before_pass = None
         self.heap = []
         self._seq = 0
         for tj in jobs:
@@ -54,7 +66,8 @@ class Replay:
         self._running = {}      # key -> [generation, end at, trace job]
         self._suspended = {}    # key -> seconds left to run
         self.passes = 0
-        self.last = None        # (time, [events]) of the last step
+        self.last = None        # the Step of the last instant
+        self.signalled = []
 
     def _push(self, when, kind, payload):
         self._seq += 1
@@ -89,10 +102,10 @@ class Replay:
             got = self._event(kind, payload)
             if got is not None:
                 events.append(got)
-        started = []
+        started, self.signalled = [], []
         if cl.dirty or reserve.due(cl):
             started = self._pass()
-        self.last = (when, events, started)
+        self.last = Step(when, events, started, self.signalled)
         return True
 
     def _event(self, kind, payload):
@@ -141,6 +154,8 @@ class Replay:
         cl = self.cl
         cl.dirty = False
         self.passes += 1
+        if self.before_pass is not None:
+            self.before_pass(self)
         decisions = schedpass.run(cl, reasons=self.reasons)
         if decisions is None:
             return []
@@ -177,6 +192,8 @@ class Replay:
             slot = self._running.get(key)
             if slot is None:
                 continue
+            self.signalled.append((key, "preempt" if sig == signal.SIGSTOP
+                                   else "resume"))
             if sig == signal.SIGSTOP and key not in self._suspended:
                 end_at, since = slot[1]
                 self.records[key].run += cl.now - since

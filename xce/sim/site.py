@@ -8,6 +8,7 @@ import re
 
 from xce.config import load as config_load
 from xce.config.model import Config, HostConf, QueueConf
+from xce.errors import text
 
 _HOSTS = re.compile(r"([1-9][0-9]*)x([1-9][0-9]*)")
 
@@ -16,12 +17,11 @@ class SiteError(Exception):
     """The configuration or --hosts is unusable; str() says why."""
 
 
-def parse_hosts(text):
+def parse_hosts(spec):
     """'100x1' -> (100, 1); SiteError when it is not N x S."""
-    m = _HOSTS.fullmatch(text.strip())
+    m = _HOSTS.fullmatch(spec.strip())
     if m is None:
-        raise SiteError(f"--hosts {text}: expected NxS, e.g. 100x1 "
-                        "(N hosts of S slots)")
+        raise SiteError(text("SIM_BAD_HOSTS", value=spec))
     return int(m.group(1)), int(m.group(2))
 
 
@@ -34,7 +34,7 @@ def load(envdir=None, hosts=None):
         except config_load.ConfigError as e:
             raise SiteError("\n".join(str(x) for x in e.errors))
     elif hosts is None:
-        raise SiteError("give --envdir DIR or --hosts NxS")
+        raise SiteError(text("SIM_NO_SITE"))
     else:
         cfg = Config(path=None, cluster_name="sim")
         cfg.queues["normal"] = QueueConf(name="normal", priority=30)
@@ -48,5 +48,5 @@ def load(envdir=None, hosts=None):
             cfg.hosts[name] = HostConf(name=name, launch="none", mxj=slots,
                                        ncpus=slots)
     if not cfg.hosts:
-        raise SiteError("the configuration has no hosts")
+        raise SiteError(text("SIM_NO_HOSTS"))
     return cfg

@@ -11,6 +11,8 @@ counted (Trace.bad names their line numbers).
 
 from dataclasses import dataclass, field
 
+from xce.errors import text
+
 FIELDS = 18
 
 
@@ -94,5 +96,5 @@ def bad_summary(bad, shown=10):
         return None
     lines = ", ".join(str(n) for n, _ in bad[:shown])
     more = f" and {len(bad) - shown} more" if len(bad) > shown else ""
-    return (f"{len(bad)} trace line(s) skipped (lines {lines}{more}): "
-            f"{bad[0][1]}")
+    return text("SIM_SKIPPED", count=len(bad), lines=lines, more=more,
+                why=bad[0][1])

@@ -1,0 +1,81 @@
+"""xce sim: replay a workload through xce's own scheduler in virtual time.
+
+`xce sim --workload FILE [--envdir DIR] [--hosts NxS] [--json]
+[--plot FILE] [-i]`; xce.py parses the options and calls run().  The
+work is xce.sim's; this module reads the inputs, reports what it could
+not use, and prints.  Exit status: 0, or 255 when the configuration or
+the workload cannot be used.
+"""
+
+import os
+import sys
+
+from xce.errors import EXIT_FAILURE, XceError, text
+
+
+def run(workload, envdir=None, hosts=None, as_json=False, plot=None,
+        interactive=False, progress=None):
+    """progress: show a progress bar on standard error (None: when it is
+    a terminal and the stepper is not in use)."""
+    from xce.sim import engine, metrics, report, site, swf
+    from xce.sim.cluster import VirtualCluster
+    if envdir is None and hosts is None and os.environ.get("XCE_ENVDIR"):
+        envdir = os.environ["XCE_ENVDIR"]
+    try:
+        cfg = site.load(envdir, hosts)
+    except site.SiteError as e:
+        raise XceError(text("SIM_CONFIG", error=e), EXIT_FAILURE)
+    try:
+        trace = swf.read(workload)
+    except OSError as e:
+        raise XceError(text("SIM_WORKLOAD", path=workload,
+                            reason=e.strerror), EXIT_FAILURE)
+    warning = swf.bad_summary(trace.bad)
+    if warning:
+        print(f"xce sim: warning: {workload}: {warning}", file=sys.stderr)
+    cl = VirtualCluster(cfg)
+    replay = engine.Replay(cl, trace.jobs)
+    if interactive:
+        from xce.sim import stepper
+        stepper.Stepper(replay, sys.stdin, sys.stdout).run()
+    else:
+        if progress is None:
+            progress = sys.stderr.isatty()
+        _replay(replay, len(trace.jobs), progress)
+    summary = metrics.summary(replay, cl.slots)
+    for line in report.rejected_lines(summary):
+        print(f"xce sim: {line}", file=sys.stderr)
+    if plot:
+        _plot(replay, cl.slots, plot)
+    if as_json:
+        print(report.json_line(summary))
+    else:
+        print(report.table(summary))
+    return 0
+
+
+def _replay(replay, total, progress):
+    """Run the replay, with click's progress bar over the submissions
+    when asked (a long trace takes minutes)."""
+    if not progress or not total:
+        replay.run()
+        return
+    import click
+    with click.progressbar(length=total, file=sys.stderr,
+                           label="replaying", show_pos=True) as bar:
+        done = [0]
+
+        def advance(r):
+            n = len(r.records) + len(r.rejected)
+            if n != done[0]:
+                bar.update(n - done[0])
+                done[0] = n
+        replay.run(advance)
+
+
+def _plot(replay, slots, path):
+    try:
+        from xce.sim import plot as plotting
+    except ImportError:     # matplotlib is an optional extra
+        raise XceError(text("SIM_NO_PLOT"), EXIT_FAILURE)
+    plotting.draw(replay, slots, path)
