@@ -265,3 +265,18 @@ def text(key, context=None, /, **fields):
 def about(subject, key, **fields):
     """``subject: text``, the subject shown even when it is empty."""
     return f"{subject}: {text(key, **fields)}"
+
+# bsub's time, estimate, output directory and host layout options
+# (-b -t -We -outdir -Jd -hostfile -nnodes).
+MESSAGES.update({
+    "START_AFTER_TERM": "Start time is later than termination time",
+    "BEGIN_AFTER": "Job will be scheduled after {time}",
+    "TERM_BY": "Job will be terminated by {time}",
+    "BAD_ESTIMATE": "Bad runtime estimation specification",
+    "HOSTFILE_UNREADABLE": "Cannot read the host file: {reason}",
+    "HOSTFILE_EMPTY": "The host file contains no host names",
+    "HOSTFILE_CONFLICT": "-hostfile cannot be used with {option}",
+    "NNODES_CONFLICT": "-nnodes cannot be used with {option}",
+    "BAD_NNODES": "Bad argument for option -nnodes",
+    "DEADLINE_REACHED": "Job termination deadline reached",
+})

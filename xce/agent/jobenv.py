@@ -32,6 +32,9 @@ def lsf_variables(msg, jobdir, hostfile):
         env["LSB_ERRORFILE"] = msg["stderr"]
     if msg.get("restart"):
         env["LSB_RESTART"] = "Y"
+    if msg.get("outdir"):
+        # bsub -outdir; the wrapper creates it (spawn.WRAPPER).
+        env["LSB_OUTDIR"] = msg["outdir"]
     return env
 
 
@@ -47,5 +50,6 @@ def job_environment(msg, jobdir, hostfile):
                PWD=msg["cwd"])
     env.setdefault("SHELL", shell)
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    env.pop("LSB_OUTDIR", None)     # only the job's own -outdir
     env.update(lsf_variables(msg, jobdir, hostfile))
     return env, home

@@ -11,6 +11,7 @@ EXIT_REASON_TEXT = {
     "TERM_ADMIN": "TERM_ADMIN: job killed by root or LSF administrator.",
     "TERM_RUNLIMIT": "TERM_RUNLIMIT: job killed after reaching LSF run time limit.",
     "TERM_MEMLIMIT": "TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.",
+    "TERM_DEADLINE": "TERM_DEADLINE: job killed after deadline expires.",
     "TERM_CWD_NOTEXIST": "TERM_CWD_NOTEXIST: job killed because the current working directory does not exist.",
 }
 

@@ -28,10 +28,12 @@ SETSID = "/usr/bin/setsid"
 # (where output goes without -o).  The shell's complaint, then the name,
 # go to $d.oerr/$d.eerr for the agent's job report (empty: opened).  The
 # file is opened on fd 3 first: a failed open leaves stdout/stderr as
-# they were.
+# they were.  bsub -outdir's directory ($LSB_OUTDIR) is made first, with
+# the user's rights and mode 700, as LSF makes it.
 WRAPPER = r'''
 d=$1
 echo $$ >"$d.pid"
+[ -n "$LSB_OUTDIR" ] && mkdir -p -m 700 "$LSB_OUTDIR" 2>/dev/null
 if ! cd "$2" 2>/dev/null; then echo cwd >"$d.failed"; exit 1; fi
 command exec <"$3" 2>/dev/null || exec </dev/null
 o=$4; [ -d "$o" ] && o="$o/$LSB_JOBID.out"

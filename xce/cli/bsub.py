@@ -11,7 +11,7 @@ import sys
 from xce.cli.lsfargs import Opt, Parser, UsageError, run
 from xce.client.requests import call
 from xce.client.site import Site
-from xce.client.submit import options as sub
+from xce.client.submit import execution, options as sub
 from xce.errors import XceError, text
 
 NOT_SUBMITTED = ". Job not submitted."
@@ -47,13 +47,19 @@ OPTIONS = [
     Opt("-rn", "not_rerunnable", takes=False, help="Not rerunnable, whatever the queue says."),
     Opt("-V", "version", takes=False, help="Print the version and exit."),
     Opt("-pack", "pack", metavar="job_submission_file", help="Submit one job per line of the file, in one request."),
-    Opt("-nnodes", "nnodes", metavar="number", help="Refused: xce places slots with -n and -R span[] instead."),
+    Opt("-nnodes", "nnodes", metavar="number", help="Run on this many whole hosts, exclusively."),
+    Opt("-b", "begin_time", metavar="[[[year:]month:]day:]hour:minute", help="Begin time: dispatch on or after it."),
+    Opt("-t", "term_time", metavar="[[[year:]month:]day:]hour:minute", help="Termination deadline."),
+    Opt("-We", "estimate", metavar="[hour:]minute", help="Run time estimate (for scheduling; not a limit)."),
+    Opt("-outdir", "outdir", metavar="output_directory", help="Output directory, created at the job's start (%J %I %U %P %G %H %JG %EJ %EI)."),
+    Opt("-Jd", "description", metavar="job_description", help="Job description."),
+    Opt("-hostfile", "hostfile", metavar="file_path", help="Hosts to run on, one line per slot, in order."),
 ]
 # LSF bsub options xce does not support yet (bsub(1) lists them; a test
 # holds the two together): each is refused whole, so that -Jd or -gpu is
 # never read as -J d or -g pu.
-UNSUPPORTED = ("-b", "-t", "-I", "-Is", "-u", "-B", "-N", "-E", "-Ep", "-Jd",
-               "-c", "-L", "-k", "-a", "-gpu", "-hostfile", "-outdir", "-We",
+UNSUPPORTED = ("-I", "-Is", "-u", "-B", "-N", "-E", "-Ep",
+               "-c", "-L", "-k", "-a", "-gpu",
                "-v", "-S", "-F", "-D", "-C", "-p", "-T", "-f", "-U")
 # The rest of LSF 10.1's bsub options: interactive and X11 jobs, CSM and
 # multicluster, data staging, job files in other formats, and options of
@@ -130,9 +136,6 @@ def build_spec(opts, site):
     if script is not None:
         opts = _merge(opts, _parse(sub.bsub_lines(script)))
     _check_job_name(opts["name"])
-    if opts.get("nnodes"):
-        # LSF's -nnodes is for CSM/JSM clusters; say so rather than ignore it.
-        raise sub.SubmitError(text("NNODES_UNSUPPORTED"))
     unit = site.setting("LSF_UNIT_FOR_LIMITS", "KB")
     subcwd = sub.submission_cwd()
     stdout = opts["stdout_over"] or opts["stdout"]
@@ -169,6 +172,7 @@ def build_spec(opts, site):
     if script is not None:
         spec["jobfile"] = script
         spec["args"] = script_args
+    execution.add(spec, opts, site)
     _check_resreq(spec)
     return spec
 
@@ -232,6 +236,7 @@ def submit(opts):
     if not os.environ.get("BSUB_QUIET"):
         print(line, file=sys.stderr if os.environ.get("BSUB_STDERR")
               else sys.stdout, flush=True)
+    execution.announce(spec)
     if opts["block"]:
         from xce.client.submit.wait import wait_for_job
         return wait_for_job(site, jobid)

@@ -71,6 +71,9 @@ _add("queue", ENFORCED, "FAIRSHARE")
 # Slot reservation for parallel jobs (n x MBD_SLEEP_TIME seconds) and
 # backfill of reserved slots by jobs with a run limit.
 _add("queue", ENFORCED, "SLOT_RESERVE BACKFILL")
+# The run-time estimate of the queue's jobs without bsub -We, for
+# reservation and backfill (xce.scheduler.jobtimes).
+_add("queue", ENFORCED, "ESTIMATED_RUNTIME")
 # PREEMPTIVE/PREEMPTABLE: the scheduler suspends lower-priority jobs.
 _add("queue", ENFORCED, "PREEMPTION")
 # bsub -x is taken only by an EXCLUSIVE queue; RERUNNABLE: a job of a lost
@@ -81,7 +84,7 @@ _add("queue", ACCEPTED, "NICE INTERACTIVE "
      "PRE_POST_EXEC_USER REQUEUE_EXIT_VALUES "
      "SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT MIG STOP_COND "
      "RESUME_COND TERMINATE_WHEN IGNORE_DEADLINE DEFAULT_HOST_SPEC "
-     "ROUND_ROBIN_POLICY RUNTIME ESTIMATED_RUNTIME CHUNK_JOB_SIZE "
+     "ROUND_ROBIN_POLICY RUNTIME CHUNK_JOB_SIZE "
      "DISPATCH_ORDER JOB_IDLE JOB_OVERRUN JOB_UNDERRUN JOB_WARNING_ACTION "
      "LOCAL_MAX_PREEXEC_RETRY MAX_JOB_REQUEUE PEND_TIME_LIMIT "
      "ELIGIBLE_PEND_TIME_LIMIT JOB_SIZE_LIST APS_PRIORITY QUEUE_GROUP "

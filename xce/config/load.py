@@ -276,6 +276,7 @@ def _queues(cfg, node, check):
         q.slot_reserve = _slot_reserve(props, check)
         q.backfill = _yes_no(props, "BACKFILL", check)
         q.runlimit = _limit(props, "RUNLIMIT", units.minutes, check)
+        q.estimated_runtime = _estimate(props, check)
         q.memlimit = _limit(props, "MEMLIMIT",
                             lambda v: units.memory_kb(v, unit), check)
         cfg.queues[q.name] = q
@@ -327,6 +328,23 @@ def _unit_for_limits(cfg, raw, check):
             units.normal_unit(value)
         except ValueError as e:
             check.error(raw["parameters"], "LSF_UNIT_FOR_LIMITS", str(e))
+
+
+def _estimate(node, check):
+    """ESTIMATED_RUNTIME = [hour:]minute: minutes above 0, or None."""
+    value = node.get("ESTIMATED_RUNTIME")
+    if value is None or str(value).strip() in ("", "-"):
+        return None
+    try:
+        minutes = units.minutes(value)
+    except ValueError as e:
+        check.error(node, "ESTIMATED_RUNTIME", str(e))
+        return None
+    if minutes <= 0:
+        check.error(node, "ESTIMATED_RUNTIME",
+                    text("CONFIG_LIMIT_PAIR", value=value))
+        return None
+    return minutes
 
 
 def _limit(node, key, convert, check):

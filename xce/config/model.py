@@ -27,6 +27,7 @@ class QueueConf:
     exclusive: bool = False
     slot_reserve: int = None    # SLOT_RESERVE MAX_RESERVE_TIME[n]: n
     backfill: bool = False      # BACKFILL=Y
+    estimated_runtime: float = None     # ESTIMATED_RUNTIME, minutes
     preemption: str = None      # PREEMPTION as written (bqueues -l)
     raw: dict = field(default_factory=dict)
 

@@ -9,6 +9,7 @@ from xce.lang import depend, units
 from xce.lang.resreq.common import LOAD_INDICES
 from xce.model import fairshare, states
 from xce.model.jobid import show
+from xce.controller import outdir
 from xce.scheduler import exclusive, rusage_held
 from xce.scheduler.core import HostView, PendingJob, QueueView
 from xce.scheduler.order import PendingOrder
@@ -57,7 +58,7 @@ def snapshot(ctl):
         stat = job["stat"]
         if stat in states.RUNNING:
             _count_running(ctl, job, hosts, queues, per_task, limits)
-            if job["spec"].get("exclusive"):
+            if job["spec"].get("exclusive") or job["spec"].get("nnodes"):
                 excl.update((job["exec_hosts"] or "").split())
             if job["idx"]:
                 arrays[job["jobid"]] = arrays.get(job["jobid"], 0) + 1
@@ -186,9 +187,13 @@ def _pending(ctl, job, per_task, hosts, epoch):
             resreq=rr, mem_per_task=per_task, local_type=local,
             array_limit=spec.get("array_limit") if job["idx"] else None,
             project=_project(ctl, spec),
-            exclusive=bool(spec.get("exclusive")),
+            exclusive=bool(spec.get("exclusive") or spec.get("nnodes")),
             runlimit=reserve.runlimit_seconds(spec),
-            asked=asked.view(ctl.cfg, spec.get("asked_hosts")))
+            asked=asked.view(ctl.cfg, spec.get("asked_hosts")),
+            begin_time=spec.get("begin_time"),
+            estimate=reserve.estimate_seconds(ctl, job),
+            layout=tuple(spec["hostfile_hosts"])
+            if spec.get("hostfile_hosts") else None)
         job["_pending"] = (stamp, spec, pj, epoch)
     pj.depend = _depend_state(ctl, job)
     return pj
@@ -344,6 +349,7 @@ def start_message(ctl, job):
     command_lines = (data["jobfile"] or spec["command"]).splitlines()
     # A command-line job has no script: the agent runs it with sh -c.
     jobfile = data["jobfile"]
+    out = outdir.directory(job)
     return {
         "op": "start", "job": jobid, "idx": idx, "attempt": job["attempt"],
         "label": show(jobid, idx), "user": job["user"], "uid": spec["uid"],
@@ -353,9 +359,10 @@ def start_message(ctl, job):
         "cwd": expand(spec["cwd"], jobid, idx), "subcwd": spec["subcwd"],
         "env": data["env"], "args": spec.get("args") or [],
         "stdin": expand(spec.get("stdin"), jobid, idx),
-        "stdout": expand(spec.get("stdout"), jobid, idx),
+        "stdout": outdir.inside(expand(spec.get("stdout"), jobid, idx), out),
         "stdout_mode": spec.get("stdout_mode", "a"),
-        "stderr": expand(spec.get("stderr"), jobid, idx),
+        "stderr": outdir.inside(expand(spec.get("stderr"), jobid, idx), out),
+        "outdir": out,
         "stderr_mode": spec.get("stderr_mode", "a"),
         "hosts": (job["exec_hosts"] or "").split(),
         "runlimit": (spec["runlimit"] * 60 if spec.get("runlimit") else None),

@@ -119,11 +119,20 @@ def job_resreq(ctl, job):
             cached[1] is job["spec"]:
         return cached[2]
     try:
-        value = parse_job(job["spec"].get("resreq"), q, stamp[1])
+        value = parse_job(own_strings(job["spec"]), q, stamp[1])
     except BadRequirement:
         value = None        # accepted under an older configuration
     job["_resreq"] = (stamp, job["spec"], value)
     return value
+
+
+def own_strings(spec):
+    """The job's -R strings; bsub -nnodes N adds span[ptile=1]: one slot
+    on each of N hosts, which the job takes whole (exclusively)."""
+    strings = list(spec.get("resreq") or ())
+    if spec.get("nnodes"):
+        strings.append("span[ptile=1]")
+    return strings
 
 
 def parse_depend(text):

@@ -19,7 +19,7 @@ from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
 from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
-from xce.controller import messages, modify, spoolspace
+from xce.controller import jobclock, messages, modify, spoolspace
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller import submit
@@ -98,6 +98,7 @@ class Controller:
         self.preempted = preemption.State()
         self.usage = jobusage.State()           # per-host usage reports
         self.lost_hosts = hostloss.State()
+        self.clock = jobclock.State()           # bsub -b and -t
 
     # -- start-up ----------------------------------------------------------
     def start(self):
@@ -106,6 +107,7 @@ class Controller:
         self._next_jobid = int(self.store.meta("next_jobid", 1))
         agentctl.load(self)
         isolate.load_jobs(self)
+        jobclock.load(self)
         self.index.load(self.store, self.now - self.clean_period())
         self._apply_config(self.cfg, self.store.saved_queue_states(),
                            self.store.saved_host_closed())
@@ -302,6 +304,7 @@ class Controller:
         for host, msgs in inbox:
             reconcile.handle(self, host, msgs)
         hostloss.check(self, self.now)
+        jobclock.turn(self)
         if self.dirty or reserve.due(self) or self._reasons_due() or \
                 self._load_due():
             self._schedule()
@@ -317,9 +320,9 @@ class Controller:
         if len(claimed) == BATCH:
             return 0.0
         if self.reasons_stale:
-            return max(0.0, min(RESCAN, self.reasons_at + REASONS_EVERY -
-                                self.now))
-        return RESCAN
+            return jobclock.wait(self, max(0.0, min(
+                RESCAN, self.reasons_at + REASONS_EVERY - self.now)))
+        return jobclock.wait(self, RESCAN)
 
     def _request(self, req):
         stored = None if req.error else self.store.request_reply(req.id)

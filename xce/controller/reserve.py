@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from xce.config.model import MBD_SLEEP_TIME
 from xce.model import states
 from xce.scheduler.backfill import Context
+from xce.scheduler.jobtimes import expected
 
 META_KEY = "reservations"
 
@@ -43,6 +44,15 @@ def runlimit_seconds(spec):
     return float(minutes) * 60 if minutes else None
 
 
+def estimate_seconds(ctl, job):
+    """bsub -We, else the queue's ESTIMATED_RUNTIME, in seconds."""
+    minutes = job["spec"].get("estimate")
+    if not minutes:
+        q = ctl.cfg.queues.get(job["queue"])
+        minutes = q.estimated_runtime if q is not None else None
+    return float(minutes) * 60 if minutes else None
+
+
 def context(ctl, queues):
     """The scheduler's backfill.Context, or None when no queue reserves
     or backfills (then a pass pays nothing for this feature)."""
@@ -55,7 +65,8 @@ def context(ctl, queues):
         job = ctl.jobs.get(key)
         if job is None or job["stat"] not in states.RUNNING:
             continue
-        limit = runlimit_seconds(job["spec"])
+        limit = expected(runlimit_seconds(job["spec"]),
+                         estimate_seconds(ctl, job))
         start = job.get("start_time")
         end = start + limit if limit and start is not None else None
         per_host = {}

@@ -51,7 +51,8 @@ def _schedule(ctl, snap, pre, reasons, tracer=None):
     return scheduler.schedule(queues, hosts, pending, arrays, limits,
                               trace=tracer, preempt=pre,
                               reserve=reserve.context(ctl, queues),
-                              order=ctl.passes.order, reasons=reasons)
+                              order=ctl.passes.order, reasons=reasons,
+                              now=ctl.now)
 
 
 def settle(ctl, decisions):
@@ -66,7 +67,7 @@ def settle(ctl, decisions):
         alt = decisions.rusage_alt.get(key)
         ctl.emit("START", job, hosts=placement, attempt=job["attempt"] + 1,
                  **({"rusage_alt": alt} if alt else {}))
-        if job["spec"].get("exclusive"):
+        if job["spec"].get("exclusive") or job["spec"].get("nnodes"):
             ctl.passes.excl_hosts.update(placement)     # closed_Excl now
         started.append(job)
     return started

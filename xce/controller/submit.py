@@ -5,6 +5,7 @@ import pwd
 import re
 
 from xce.config.lsf import hostnames
+from xce.controller import jobclock
 from xce.controller import asked, jobreq
 from xce.errors import text
 from xce.model import arrayspec
@@ -88,7 +89,8 @@ def check_resreq(ctl, q, spec):
     """-R (merged with the queue's RES_REQ) must parse: bsub checked the
     syntax, but the controller is the one that must not keep a bad one."""
     try:
-        rr = jobreq.parse_job(spec.get("resreq"), q, jobreq.unit(ctl.cfg))
+        rr = jobreq.parse_job(jobreq.own_strings(spec), q,
+                              jobreq.unit(ctl.cfg))
         jobreq.check_reservable(ctl.cfg, rr)
     except jobreq.BadRequirement as e:
         raise Rejected(str(e))
@@ -201,6 +203,7 @@ def accept(ctl, uid, spec):
     for job in jobs:
         ctl.emit("SUBMIT", job, queue=job["queue"], user=job["user"],
                  hold=bool(spec.get("hold")))
+        jobclock.note(ctl, job)
     ctl.dirty = True
     return {"ok": True, "jobid": job["jobid"], "queue": job["queue"],
             "default": not explicit}

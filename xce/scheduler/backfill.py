@@ -13,15 +13,19 @@ at the slots, and may start reserving again.
 A job of a ``BACKFILL = Y`` queue with a run limit may use reserved slots
 when it ends (now + run limit) no later than the reserving job's
 predicted start: the time the running jobs on its hosts (start time +
-run limit) will have freed enough slots.  A job without a run limit never
+run limit) will have freed enough slots.  A job's run-time estimate
+(bsub -We, queue ESTIMATED_RUNTIME) stands for its run limit here, and
+wins when it is shorter (jobtimes.expected).  A job with neither never
 backfills, and nothing backfills a reservation that waits for a running
-job without one.
+job without either.
 
 Pure: the Book lives for one pass; what it needs from outside (now, when
 each reservation began, when running jobs end) comes in a Context.
 """
 
 from dataclasses import dataclass, field
+
+from xce.scheduler.jobtimes import expected
 
 NEVER = float("inf")
 
@@ -61,7 +65,8 @@ class Book:
     # -- jobs that start -------------------------------------------------
     def started(self, job, slots):
         """A job placed in this pass frees its slots at its run limit."""
-        end = self.now + job.runlimit if job.runlimit else None
+        duration = _duration(job)
+        end = self.now + duration if duration else None
         for name, n in _count(slots).items():
             self.ends[name] = self.ends.get(name, []) + [(end, n)]
 
@@ -123,7 +128,7 @@ class Book:
 
     # -- backfilling -----------------------------------------------------
     def may_backfill(self, job, q):
-        return bool(q.backfill and job.runlimit and self.on_host)
+        return bool(q.backfill and _duration(job) and self.on_host)
 
     def borrow(self, job, hosts, fit):
         """Try the job with the slots it may borrow put back on their
@@ -154,7 +159,7 @@ class Book:
         that start no sooner than the job ends.  A reservation whose start
         is unknown (it waits for a job without a run limit, which may end
         at any time) lends nothing."""
-        end = self.now + job.runlimit
+        end = self.now + _duration(job)
         found = self._lent.get(end)
         if found is None:
             found = {}
@@ -168,7 +173,7 @@ class Book:
     def consume(self, job, slots, hosts):
         """A backfill job took `slots`: what it took beyond a host's free
         slots comes out of the reservations it was lent."""
-        end = self.now + job.runlimit
+        end = self.now + _duration(job)
         self._lent.clear()
         for name, n in _count(slots).items():
             h = hosts[name]
@@ -191,6 +196,10 @@ class Book:
                       {n: k for n, k in held.hosts.items() if k > 0},
                       None if held.start == NEVER else held.start)
                 for key, held in self.held.items()}
+
+
+def _duration(job):
+    return expected(job.runlimit, job.estimate)
 
 
 def _lends(held, end):

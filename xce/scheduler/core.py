@@ -13,8 +13,8 @@ the per-host checks, and backfill, preempt, asked, exclusive, rusage_held
 and trace the policies that hook into the pass.
 """
 
-from xce.scheduler import (backfill, exclusive, hostfit, rusage_held,
-                           share_order)
+from xce.scheduler import (backfill, exclusive, hostfile, hostfit,
+                           jobtimes, rusage_held, share_order)
 from xce.scheduler.asked import R_NOT_ASKED
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.placement import place
@@ -26,7 +26,7 @@ from xce.scheduler.views import (
     R_DEPEND, R_DEPEND_NEVER, R_ARRAY_LIMIT, R_SPAN, R_HOST_FULL,
     R_HOST_CLOSED, R_HOST_UNAVAIL, R_HOST_QUEUE, R_HOST_QUEUE_LIMIT,
     R_HOST_PJOB_LIMIT, R_HOST_USER_LIMIT, R_RESREQ, R_QUEUE_RESREQ,
-    R_RESERVE_MEM, R_HOST_LIMIT)
+    R_RESERVE_MEM, R_HOST_LIMIT, R_BEGIN_TIME)
 
 __all__ = ["schedule", "R_NOT_ASKED", "DYNAMIC_RESOURCES", "Decisions",
            "HostView", "PendingJob", "QueueView", "R_NEW",
@@ -34,13 +34,15 @@ __all__ = ["schedule", "R_NOT_ASKED", "DYNAMIC_RESOURCES", "Decisions",
            "R_HELD", "R_DEPEND", "R_DEPEND_NEVER", "R_ARRAY_LIMIT", "R_SPAN",
            "R_HOST_FULL", "R_HOST_CLOSED", "R_HOST_UNAVAIL", "R_HOST_QUEUE",
            "R_HOST_QUEUE_LIMIT", "R_HOST_PJOB_LIMIT", "R_HOST_USER_LIMIT",
-           "R_RESREQ", "R_QUEUE_RESREQ", "R_RESERVE_MEM", "R_HOST_LIMIT"]
+           "R_RESREQ", "R_QUEUE_RESREQ", "R_RESERVE_MEM", "R_HOST_LIMIT",
+           "R_BEGIN_TIME"]
 
 
 class _Pass:
     """The mutable state of one scheduling pass (copies of the input)."""
 
-    def __init__(self, hosts, arrays, limits=None):
+    def __init__(self, hosts, arrays, limits=None, now=None):
+        self.now = now          # for begin times (bsub -b)
         self.hosts = {h.name: _copy_host(h) for h in hosts}
         # Allocation limits (limits.Limits) with the running jobs charged;
         # None when the cluster has none, so the common case pays nothing.
@@ -80,7 +82,8 @@ class _Pass:
 
 
 def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
-             preempt=None, reserve=None, order=None, reasons=True):
+             preempt=None, reserve=None, order=None, reasons=True,
+             now=None):
     """Place what fits now; give every examined job its pend reasons.
 
     arrays: {array jobid: elements running now}, for %N limits.
@@ -95,9 +98,13 @@ def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
     reasons: False to stop as soon as no job can start any more (every
     slot taken, no preemption or reservation at work); the jobs not looked
     at keep the reasons of an earlier pass (Decisions.partial).
+    now: the time of the pass, for jobs with a begin time (bsub -b); the
+    reservation context's when not given; with neither, such jobs wait.
     """
     out = Decisions()
-    state = _Pass(hosts, arrays, limits)
+    if now is None and reserve is not None:
+        now = reserve.now
+    state = _Pass(hosts, arrays, limits, now)
     state.preempt = preempt
     if reserve is not None:
         state.rsv = backfill.Book(reserve)
@@ -153,12 +160,16 @@ def _one_job(job, q, state, out):
         # Every slot is taken: the rest wait for slots, and saying
         # so needs no per-job placement work.
         state.full = [[R_HOST_FULL, sorted(state.hosts)]]
-    if state.full is not None and q.select is None and (
+    if job.layout is not None:
+        hostfile.consider(job, q, state, out, _take)
+    elif state.full is not None and q.select is None and (
             job.resreq is None or job.resreq.select is None) and \
             job.asked is None:
         out.reasons[job.key] = state.full
     else:
         _consider(job, q, state, out)
+    if job.layout is not None:
+        return      # its hosts are named: nothing to preempt or reserve
     if state.preempt is not None and job.key in out.reasons:
         state.preempt.place(job, q, state, out)
     if state.rsv is not None:
@@ -231,6 +242,8 @@ def _job_reason(job, q, state):
     why = None
     if job.held:
         why = R_HELD
+    elif job.begin_time is not None and jobtimes.waiting(job, state.now):
+        why = R_BEGIN_TIME
     elif job.depend is not None:
         why = R_DEPEND_NEVER if job.depend == "never" else R_DEPEND
     elif not q.active:

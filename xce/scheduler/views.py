@@ -28,6 +28,8 @@ R_HOST_USER_LIMIT = "Host's per-user job slot limit reached"
 R_RESREQ = "Job's resource requirements not satisfied"
 R_QUEUE_RESREQ = "Queue's resource requirements not satisfied"
 R_RESERVE_MEM = "Job's requirements for reserving resource (mem) not satisfied"
+# bsub -b: the job waits for its begin time (see jobtimes.py).
+R_BEGIN_TIME = "The job has a specified start time"
 
 # Resources that change as jobs are placed within a pass; a select[] that
 # reads one is evaluated per job, any other once per pass.
@@ -101,6 +103,13 @@ class PendingJob:
     runlimit: float = None      # seconds (-W or the queue's RUNLIMIT)
     # bsub -m: an asked.AskedHosts shared by the jobs with the same list.
     asked: object = None
+    # bsub -b: not dispatched before this time (epoch seconds); None: now.
+    begin_time: float = None
+    # bsub -We or the queue's ESTIMATED_RUNTIME, seconds: how long the job
+    # is expected to run, for reservation and backfill (jobtimes.expected).
+    estimate: float = None
+    # bsub -hostfile: the host of each slot, in order (hostfile.py).
+    layout: tuple = None
 
 
 @dataclass

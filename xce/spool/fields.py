@@ -22,6 +22,7 @@ PACK_MAX = 100_000
 INT32_MAX = 2**31 - 1
 JOBID_MAX = INT32_MAX
 ATTACHMENT_MAX = 1 << 20          # bpost -a: one MiB of text
+DESCRIPTION_MAX = 4094            # bsub -Jd, as LSF
 REQUEST_ID = r"^\d{20}-\d+-[0-9a-f]{8}$"
 VERSION = 1
 
@@ -166,6 +167,16 @@ SPEC = {
     "rerunnable": Field(Bool()),
     "jobfile": Field(Str(SCRIPT_MAX)),
     "args": Field(ListOf(Str(ARG_MAX_STR, null=False), LIST_MAX)),
+    # bsub -b/-t (epoch seconds), -We (minutes), -outdir, -Jd, -hostfile
+    # (its path and the host of each slot), -nnodes
+    "begin_time": Field(Int(0, 2**40)),
+    "term_time": Field(Int(0, 2**40)),
+    "estimate": Field(Num(0, INT32_MAX)),
+    "outdir": Field(PATH),
+    "description": Field(Str(DESCRIPTION_MAX)),
+    "hostfile": Field(PATH),
+    "hostfile_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX)),
+    "nnodes": Field(Int(1, INT32_MAX)),
 }
 
 # Keys the controller adds to a stored job's spec (never from a request).

@@ -226,7 +226,9 @@ def _job_new(job, data, jobid, idx, db):
     lo, hi = (spec.get("nslots") or [1, 1])[:2]
     fields = [
         str(jobid), str(job.get("uid") or spec.get("uid") or 0), "0",
-        str(lo), str(int(job.get("submit_time") or 0)), "0", "0", "0", "0",
+        str(lo), str(int(job.get("submit_time") or 0)),
+        str(int(spec.get("begin_time") or 0)),      # bsub -b
+        str(int(spec.get("term_time") or 0)), "0", "0",     # bsub -t
         "0", q(job.get("user") or data.get("user")), limits(spec), q(""),
         f"{1.0:6.2f}", "18", q(data.get("queue") or job.get("queue")),
         q(spec.get("resreq_merged") or " ".join(spec.get("resreq") or [])),
@@ -239,7 +241,7 @@ def _job_new(job, data, jobid, idx, db):
         q(job.get("name")), q(job.get("command")), "0", q(spec.get("mail_user")),
         q(spec.get("project") or "default"), str(hi), q(""), q(""), "0",
         str(idx), q(""), q(""), q(""), str(spec.get("user_priority") or -1),
-        q("")]
+        q(spec.get("description"))]        # bsub -Jd
     return [("JOB_NEW", " ".join(fields))]
 
 

@@ -63,9 +63,8 @@ def event_lines(row, spec, home, t, kind, data):
 
 
 def _submit(row, spec, home, data):
-    line = submitted_line(row, spec, home).split(": ", 1)[1]
     queue = data.get("queue") or row.get("queue")
-    return [line.replace(", CWD <", f", to Queue <{queue}>, CWD <", 1)]
+    return [submitted_line(row, spec, home, queue).split(": ", 1)[1]]
 
 
 def _start(row, spec, home, data):
@@ -95,6 +94,8 @@ def _signal(row, spec, home, data):
 def _status(row, spec, home, data):
     stat = data.get("stat")
     if stat in FINISHED:
+        if not data.get("by"):      # ended by the system (bsub -t passed)
+            return ["Exited;", _completed(data)]
         return [f"Signal <KILL> requested by user or administrator "
                 f"<{data.get('by')}>;", "Exited;", _completed(data)]
     return [_status_text(stat, data) + ";"]

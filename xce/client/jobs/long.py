@@ -47,6 +47,7 @@ def job_record(row, queue_conf=None, now=None, held=None):
         lines.append(reserved_line(held))
     lines += state_lines(row, now)
     lines += limit_lines(spec, jv.runlimit_minutes(row, spec, queue_conf))
+    lines += estimate_lines(row, spec, queue_conf)
     lines += memory_lines(row)
     lines += resreq_lines(row, spec)
     return "\n" + "\n".join(wrap(line) for line in lines)
@@ -70,6 +71,8 @@ def header_line(row, spec):
         items.append(f"Job Priority <{spec['user_priority']}>")
     command = (row.get("command") or "").replace("\n", "; ")
     items.append(f"Command <{command}>")
+    if spec.get("description"):             # bsub -Jd
+        items.append(f"Job Description <{spec['description']}>")
     return ", ".join(items)
 
 
@@ -80,11 +83,21 @@ def _file_item(label, path, mode):
     return f"{label} <{path}>"
 
 
-def submitted_line(row, spec, home):
+def submitted_line(row, spec, home, queue=None):
+    """The ``Submitted from host`` line; *queue*: bhist's ``to Queue``."""
     text = (f"{units.long_time(row.get('submit_time') or 0)}: "
             f"Submitted from host <{row.get('from_host')}>")
     if spec.get("hold"):
         text += " with hold"
+    if queue:
+        text += f", to Queue <{queue}>"
+    # bsub -b and -t, where LSF puts them: before the files.
+    if spec.get("begin_time"):
+        text += (", Specified Start Time "
+                 f"<{units.long_time(spec['begin_time'])}>")
+    if spec.get("term_time"):
+        text += (", Specified Termination Time "
+                 f"<{units.long_time(spec['term_time'])}>")
     items = [f"CWD <{jv.home_relative(spec.get('subcwd'), home) or '$HOME'}>"]
     if spec.get("specified_cwd"):
         items.append(f"Specified CWD <{spec['specified_cwd']}>")
@@ -115,9 +128,15 @@ def _request_items(spec):
     depend = spec.get("depend") or spec.get("dependency")
     if depend:
         items.append(f"Dependency Condition <{depend}>")
-    if spec.get("asked_hosts"):
+    if spec.get("hostfile"):
+        items.append(f"Host file <{spec['hostfile']}>")
+    elif spec.get("asked_hosts"):
         items.append("Specified Hosts " + ", ".join(
             f"<{w}>" for w in spec["asked_hosts"]))
+    if spec.get("nnodes"):
+        items.append(f"{spec['nnodes']} Nodes Requested")
+    if spec.get("outdir"):
+        items.append(f"Output Directory <{spec['outdir']}>")
     return items
 
 
@@ -208,6 +227,19 @@ def finish_lines(row):
         completed = f"Completed <exit>; {reason}." if reason \
             else "Completed <exit>."
     return [f"{end}: {text}", f"{end}: {completed}"]
+
+
+def estimate_lines(row, spec, queue_conf):
+    """LSF's ESTIMATED_RUNTIME block: bsub -We, or the queue's value."""
+    minutes, source = spec.get("estimate"), "user provided"
+    if not minutes:
+        minutes = (queue_conf or {}).get("estimated_runtime")
+        source = "queue configured"
+    if not minutes:
+        return []
+    return ["", " ESTIMATED_RUNTIME:",
+            f" {float(minutes):.1f} min of {row.get('from_host')} based on "
+            f"{source} runtime estimation."]
 
 
 def limit_lines(spec, runlimit):

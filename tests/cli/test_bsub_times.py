@@ -1,0 +1,128 @@
+"""bsub -b, -t, -We and -Jd end to end: what bsub says, what bjobs -l,
+bhist -l and lsb.events show, and LSF's refusals.  What the controller
+does when a time comes is shown without waiting, by its turn driven with
+a clock (tests/unit/test_job_times_turns.py)."""
+
+import time
+
+import pytest
+
+from xce.client.submit import times
+from xce.client.text.units import long_time
+from tests.lib.xcecluster import wait_for
+
+HOUR = 3600
+
+
+def _clock(t, fields):
+    """*t* as bsub -b/-t words with the last *fields* fields."""
+    lt = time.localtime(t)
+    parts = [lt.tm_year, lt.tm_mon, lt.tm_mday, lt.tm_hour, lt.tm_min]
+    return ":".join(str(p) for p in parts[-fields:])
+
+
+def _whole_minute(t):
+    lt = time.localtime(t)
+    return time.mktime((lt.tm_year, lt.tm_mon, lt.tm_mday, lt.tm_hour,
+                        lt.tm_min, 0, 0, 0, -1))
+
+
+def _job_new(cluster, jobid):
+    path = cluster.spool / cluster.name / "logdir" / "lsb.events"
+    lines = path.read_text().splitlines() if path.exists() else []
+    return next((line for line in lines if line.startswith('"JOB_NEW"') and
+                 line.split()[3] == str(jobid)), None)
+
+
+def _long(cluster, jobid, command="bjobs"):
+    """The -l text with its lines joined and all blanks out (LSF wraps
+    at 79 columns, inside words)."""
+    r = cluster.run(command, "-l", str(jobid))
+    assert r.rc == 0 and r.err == "", r
+    return _squeeze(r.out)
+
+
+def _squeeze(text):
+    return "".join(text.split())
+
+
+def test_a_future_begin_time_keeps_the_job_pending_with_lsf_reason(cluster):
+    later = _whole_minute(time.time() + 2 * HOUR)
+    r = cluster.run("bsub", "-b", _clock(later, 2), "true")
+    assert r.rc == 0, r
+    jobid = int(r.out.split("<", 1)[1].split(">", 1)[0])
+    assert r.err == f"Job will be scheduled after {times.shown(later)}\n"
+    r = cluster.run("bjobs", "-l", str(jobid))
+    assert " The job has a specified start time;" in r.out.splitlines()
+    text = _long(cluster, jobid)
+    assert _squeeze(f"Specified Start Time <{long_time(later)}>") in text
+    assert cluster.stat(jobid) == "PEND"
+    assert _squeeze(f"Specified Start Time <{long_time(later)}>") in \
+        _long(cluster, jobid, "bhist")
+    new = wait_for(lambda: _job_new(cluster, jobid), what="JOB_NEW")
+    assert new.split()[8] == str(int(later)), new       # beginTime
+
+
+def test_a_begin_time_with_a_year_that_has_passed_is_reached(cluster):
+    """The current minute, with its year: already reached, the job runs."""
+    now = _whole_minute(time.time())
+    jobid = cluster.submit("-b", _clock(now, 5), "true")
+    cluster.wait_stat(jobid, "DONE")
+
+
+def test_a_termination_time_is_shown_and_announced(cluster):
+    now = time.time()
+    begin = _whole_minute(now + 2 * HOUR)
+    term = _whole_minute(now + 3 * HOUR)
+    r = cluster.run("bsub", "-b", _clock(begin, 5), "-t", _clock(term, 4),
+                    "-Jd", "nightly run", "-We", "1:30", "echo", "hi")
+    assert r.rc == 0, r
+    jobid = int(r.out.split("<", 1)[1].split(">", 1)[0])
+    assert r.err.splitlines() == [
+        f"Job will be scheduled after {times.shown(begin)}",
+        f"Job will be terminated by {times.shown(term)}"]
+    text = _long(cluster, jobid)
+    assert _squeeze(f"Specified Termination Time <{long_time(term)}>") in text
+    assert _squeeze("Command <echo hi>, Job Description <nightly run>") in text
+    assert _squeeze("ESTIMATED_RUNTIME: 90.0 min of ") in text
+    assert _squeeze("based on user provided runtime estimation.") in text
+
+
+@pytest.mark.parametrize("argv, err", [
+    (["-b", "25:00"], "25:00: Bad time specification. Job not submitted.\n"),
+    (["-b", "10"], "10: Bad time specification. Job not submitted.\n"),
+    (["-t", "1:2:3:4:5:6"],
+     "1:2:3:4:5:6: Bad time specification. Job not submitted.\n"),
+    (["-t", "2020:1:1:0:0"], "Bad time specification. Job not submitted.\n"),
+    (["-b", "x:10"], "x:10: Bad time specification. Job not submitted.\n"),
+    (["-We", "abc"],
+     "abc: Bad runtime estimation specification. Job not submitted.\n"),
+])
+def test_bad_times_are_refused_and_nothing_is_submitted(cluster, argv, err):
+    r = cluster.run("bsub", *argv, "true")
+    assert (r.rc, r.out, r.err) == (255, "", err)
+    r = cluster.run("bjobs", "-a")
+    assert r.rc == 0 and r.out == "", r      # nothing was submitted
+
+
+def test_a_begin_time_after_the_termination_time_is_refused(cluster):
+    now = time.time()
+    r = cluster.run("bsub", "-b", _clock(now + 3 * HOUR, 5),
+                    "-t", _clock(now + 2 * HOUR, 5), "true")
+    assert (r.rc, r.out) == (255, "")
+    assert r.err == ("Start time is later than termination time. "
+                     "Job not submitted.\n")
+
+
+def test_oo_and_eo_overwrite_and_jd_is_not_read_as_j(cluster):
+    (cluster.root / "w.out").write_text("old out\n")
+    (cluster.root / "w.err").write_text("old err\n")
+    jobid = cluster.submit("-oo", "w.out", "-eo", "w.err", "-Jd", "a b",
+                           "echo new; echo bad >&2")
+    cluster.wait_stat(jobid, "DONE")
+    assert (cluster.root / "w.out").read_text().startswith("new\n")
+    assert (cluster.root / "w.err").read_text() == "bad\n"
+    text = _long(cluster, jobid)
+    assert "JobName" not in text
+    assert _squeeze("Output File (overwrite) <w.out>") in text
+    assert _squeeze("Error File (overwrite) <w.err>") in text

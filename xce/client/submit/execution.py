@@ -1,0 +1,105 @@
+"""bsub's execution options: -b and -t (times), -We (run-time estimate),
+-outdir, -Jd, -hostfile and -nnodes, checked and added to a submission.
+
+What each means once the job is in the system: bsub(1); the scheduling
+rules live in xce.scheduler (jobtimes, hostfile).
+"""
+
+import os
+import time
+
+from xce.client.submit import times
+from xce.client.submit.options import SubmitError, parse_runlimit
+from xce.errors import about, text
+from xce.model import numbers
+
+# LSF keeps the first 4094 characters of a longer -Jd description (the
+# request schema, xce.spool.fields, holds no more).
+DESCRIPTION_MAX = 4094
+
+
+def add(spec, opts, site, now=None):
+    """Put the options' fields in *spec*; SubmitError with LSF's words."""
+    now = time.time() if now is None else now
+    begin = times.parse(opts["begin_time"], now, "begin") \
+        if opts.get("begin_time") else None
+    term = times.parse(opts["term_time"], now, "term") \
+        if opts.get("term_time") else None
+    times.check_order(begin, term)
+    if begin is not None:
+        spec["begin_time"] = begin
+    if term is not None:
+        spec["term_time"] = term
+    if opts.get("estimate"):
+        spec["estimate"] = _estimate(opts["estimate"])
+    if opts.get("outdir"):
+        spec["outdir"] = opts["outdir"]
+    if opts.get("description"):
+        spec["description"] = opts["description"][:DESCRIPTION_MAX]
+    if opts.get("hostfile"):
+        _hostfile(spec, opts)
+    if opts.get("nnodes"):
+        _nnodes(spec, opts)
+
+
+def announce(spec):
+    """What bsub says on stderr after the job's id, as LSF: when the job
+    will be scheduled (-b) and terminated (-t)."""
+    import sys
+    if spec.get("begin_time") is not None:
+        print(text("BEGIN_AFTER", time=times.shown(spec["begin_time"])),
+              file=sys.stderr)
+    if spec.get("term_time") is not None:
+        print(text("TERM_BY", time=times.shown(spec["term_time"])),
+              file=sys.stderr)
+
+
+def _estimate(value):
+    """-We [hour:]minute, as -W's value."""
+    try:
+        return parse_runlimit(value)
+    except SubmitError:
+        raise SubmitError(about(value, "BAD_ESTIMATE")) from None
+
+
+def _hostfile(spec, opts):
+    """-hostfile: each line a host name and its slots (1 when not given),
+    ``#`` comments; the job's slots are the lines' slots, in order."""
+    for flag, key in (("-n", "slots"), ("-m", "hosts"), ("-R", "resreq"),
+                      ("-nnodes", "nnodes")):
+        if opts.get(key):
+            raise SubmitError(text("HOSTFILE_CONFLICT", option=flag))
+    path = os.path.abspath(opts["hostfile"])
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read(1 << 20).splitlines()
+    except OSError as e:
+        raise SubmitError(text("HOSTFILE_UNREADABLE",
+                               reason=f"{path}: {e.strerror}"))
+    layout = []
+    for line in lines:
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        n = numbers.whole(words[1], low=1) if len(words) == 2 else \
+            1 if len(words) == 1 else None
+        if n is None:
+            raise SubmitError(about(line.strip(), "BAD_ARGUMENT"))
+        layout += [words[0]] * n
+    if not layout:
+        raise SubmitError(text("HOSTFILE_EMPTY"))
+    spec["hostfile"] = path
+    spec["hostfile_hosts"] = layout
+    spec["nslots"] = [len(layout), len(layout)]
+    spec["asked_hosts"] = list(dict.fromkeys(layout))
+
+
+def _nnodes(spec, opts):
+    """-nnodes N: N whole hosts, one slot counted on each, exclusively."""
+    if opts.get("slots"):
+        raise SubmitError(text("NNODES_CONFLICT", option="-n"))
+    n = numbers.whole(str(opts["nnodes"]).strip(), low=1)
+    if n is None:
+        raise SubmitError(text("BAD_NNODES"))
+    spec["nnodes"] = n
+    spec["nslots"] = [n, n]

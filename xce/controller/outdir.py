@@ -1,0 +1,40 @@
+"""bsub -outdir: the job's output directory, its patterns filled in.
+
+LSF's patterns (case sensitive): %J job id, %I array index (0 for a
+plain job), %EJ and %EI the same (xce runs a job where it was
+submitted), %P project, %U user, %G the user group of bsub -G (empty
+without), %H first execution host, %JG job group (empty without).  A
+relative directory is under the submission directory; a relative -o or
+-e then goes inside it.  The agent's wrapper creates the directory with
+the user's rights (mode 700) before it opens the output.
+"""
+
+import os
+import re
+
+_PATTERN = re.compile(r"%(JG|EJ|EI|J|I|U|P|G|H)")
+
+
+def directory(job):
+    """The job's output directory, absolute and filled in; None without
+    -outdir."""
+    spec = job["spec"]
+    value = spec.get("outdir")
+    if not value:
+        return None
+    hosts = (job.get("exec_hosts") or "").split()
+    fill = {"J": job["jobid"], "EJ": job["jobid"], "I": job["idx"],
+            "EI": job["idx"], "U": job["user"],
+            "P": spec.get("project") or "default",
+            "G": spec.get("user_group") or "",
+            "H": hosts[0] if hosts else "",
+            "JG": (spec.get("job_group") or "").strip("/")}
+    path = _PATTERN.sub(lambda m: str(fill[m.group(1)]), value)
+    return os.path.normpath(os.path.join(spec.get("subcwd") or "/", path))
+
+
+def inside(path, outdir):
+    """A relative -o/-e file goes inside the output directory."""
+    if path is None or outdir is None or path.startswith("/"):
+        return path
+    return os.path.join(outdir, path)

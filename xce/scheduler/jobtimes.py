@@ -1,0 +1,66 @@
+"""A job's times: bsub -b (begin), -t (termination) and the run-time
+estimate (bsub -We, queue ESTIMATED_RUNTIME).
+
+LSF's rules, as pure functions of the job's times and ``now`` so that the
+controller and the simulator decide alike:
+
+- a job with a begin time is not dispatched before it (pend reason
+  R_BEGIN_TIME);
+- a pending job whose termination time has come is ended without running
+  (mbatchd's "Job termination deadline reached");
+- a running job is sent SIGUSR2 at its termination time and killed
+  WARN_TIME later if it still runs; it ends with TERM_DEADLINE;
+- reservation and backfill take a job's duration from its run limit, or
+  from its estimate when it has one (an estimate is not enforced: a job
+  that outruns it goes on running).
+"""
+
+# LSF: "is killed if it does not terminate within ten minutes".
+WARN_TIME = 600.0
+
+NOTHING, ELIGIBLE, ABORT, WARN, KILL = (None, "eligible", "abort", "warn",
+                                        "kill")
+
+
+def waiting(job, now):
+    """Does the pending job wait for its begin time?"""
+    return job.begin_time is not None and (now is None or
+                                           now < job.begin_time)
+
+
+def expected(runlimit, estimate):
+    """Seconds a job is expected to run (None: unknown, no end): the
+    estimate, never beyond the run limit; else the run limit."""
+    if estimate and runlimit:
+        return min(estimate, runlimit)
+    return estimate or runlimit or None
+
+
+def due(now, pending, begin, term, warned):
+    """What a job's times ask for at *now*: NOTHING, ELIGIBLE (its begin
+    time came: schedule), ABORT (pending at its termination time), WARN
+    (running at its termination time: SIGUSR2) or KILL (WARN_TIME after).
+    *warned*: the job was sent its SIGUSR2 already."""
+    if term is not None and now >= term:
+        if pending:
+            return ABORT
+        if now >= term + WARN_TIME:
+            return KILL
+        return NOTHING if warned else WARN
+    if pending and begin is not None and now >= begin:
+        return ELIGIBLE
+    return NOTHING
+
+
+def next_due(now, pending, begin, term, warned):
+    """The next time at which due() gives something new; None: never."""
+    times = []
+    if pending:
+        if begin is not None and begin > now:
+            times.append(begin)
+        if term is not None:
+            times.append(term)
+    elif term is not None:
+        times.append(term + WARN_TIME if warned or now >= term else term)
+    later = [t for t in times if t > now]
+    return min(later) if later else (min(times) if times else None)
