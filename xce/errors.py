@@ -233,6 +233,15 @@ MESSAGES.update({
                      "trace on|off [job...], quit",
 })
 
+# Finding the cluster (xce.envdir): its environment directory's lsf.conf.
+MESSAGES.update({
+    "NO_CLUSTER_CONF": "Cannot find the cluster: {conf}: No such file or "
+                       "directory (set XCE_ENVDIR or LSF_ENVDIR to the "
+                       "directory of its xce.yaml)",
+    "NO_CLUSTER_SPOOL": "Cannot find the cluster: {conf} names no {key} "
+                        "(has the controller been started?)",
+})
+
 
 class XceError(Exception):
     """An error a user sees: one line on stderr and an exit code."""
