@@ -1,6 +1,7 @@
 """Load and validate xce.yaml; every error names file, line and key."""
 
 import difflib
+import functools
 import re
 import socket
 from pathlib import Path
@@ -163,10 +164,17 @@ def _hosts(cfg, node, check):
 def _is_this_host(*names):
     """Whether one of *names* is this machine's host name (short or
     qualified, in any letter case, as LSF compares host names)."""
+    mine = _own_names()
+    return any(n.lower() in mine for n in names)
+
+
+@functools.lru_cache(maxsize=1)
+def _own_names():
+    # getfqdn may ask the resolver: once per process, not once per host.
     mine = set()
     for own in (socket.gethostname().lower(), socket.getfqdn().lower()):
         mine |= {own, own.split(".")[0]}
-    return any(n.lower() in mine for n in names)
+    return frozenset(mine)
 
 
 def _groups(cfg, raw, check):
