@@ -207,6 +207,22 @@ MESSAGES.update({
     "SUBCOMMAND_NOT_SUPPORTED": "{prog}: {command} is not supported by xce",
 })
 
+# Pre- and post-execution, job starters and login shells (bsub -E/-Ep/-L,
+# the queue's PRE_EXEC, POST_EXEC, HOST_PRE_EXEC, HOST_POST_EXEC,
+# JOB_STARTER and PRE_POST_EXEC_USER).
+MESSAGES.update({
+    "EXEC_COMMAND_EMPTY": "{flag}: Bad argument: the command is empty",
+    "LOGIN_SHELL_NOT_ABSOLUTE": "-L: {shell}: The login shell must be "
+                                "an absolute path",
+    "PREEXEC_PEND": "The job's pre-exec command exited with non-zero status",
+    "CONFIG_EXEC_EMPTY": "{key}: the command is empty",
+    "CONFIG_EXEC_USER": "PRE_POST_EXEC_USER: {value!r} is not one user name",
+    "CONFIG_RETRY_ACTION": "LOCAL_MAX_PREEXEC_RETRY_ACTION: {value!r} is "
+                           "neither SUSPEND nor EXIT",
+    "EXEC_OLD_AGENT": "the agent on {host} is too old to run pre/post-"
+                      "execution commands, job starters or -L",
+})
+
 # The state database, as commands read it.
 MESSAGES.update({
     "NO_STATE": "The batch system has no state yet: the controller has "

@@ -11,6 +11,7 @@ import signal
 import time
 
 from xce.agent import procs, spawn
+from xce.agent.prepost import PrePost, wrapped_command
 from xce.agent.jobenv import job_environment
 from xce.agent.joboutput import OPEN_ERRORS, fallback_output
 from xce.agent.journal import Journal
@@ -55,7 +56,7 @@ class Running:
         self.output_noted = False   # its -o/-e fallback looked at and said
 
 
-class JobTable:
+class JobTable(PrePost):
     def __init__(self, workdir, output_dir, now=time.time):
         self.dir = workdir
         self.jobs_dir = workdir / "jobs"
@@ -76,6 +77,7 @@ class JobTable:
         # such as a blaunch task (xce.agent.tasks); True if it was one.
         self.other_child = None
         self._user_dirs = set()
+        self._init_prepost()
 
     # -- timers ------------------------------------------------------------
     def at(self, when, action, key, arg=None):
@@ -152,14 +154,22 @@ class JobTable:
         env, home = job_environment(msg, prefix, owned[0])
         msg["home"] = home
         exact = bool(msg.get("exact_peak"))     # see spawn.WRAPPER_EXACT_PEAK
+        # JOB_STARTER and -L make a command line of a script job too.
+        wrapped = wrapped_command(msg, prefix)
         argv = spawn.wrapper_argv(uid, gid, prefix, msg["cwd"],
                                   msg.get("stdin"), stdout,
                                   msg.get("stdout_mode", "a"),
                                   msg.get("stderr"),
                                   msg.get("stderr_mode", "a"),
-                                  "" if msg.get("jobfile") else
-                                  msg["command"], msg.get("args") or (),
+                                  wrapped or ("" if msg.get("jobfile") else
+                                              msg["command"]),
+                                  () if wrapped else msg.get("args") or (),
                                   exact_peak=exact, fallback=fallback)
+        self._begin(key, msg, prefix, env, lambda: self._launch(
+            key, msg, prefix, argv, env, exact, stdout, home))
+
+    def _launch(self, key, msg, prefix, argv, env, exact, stdout, home):
+        """Spawn the job's wrapper (after its pre-exec steps, if any)."""
         measured = exact and spawn.MEASURED
         if measured:
             _remove(self._peak_path(key))
@@ -256,7 +266,7 @@ class JobTable:
         key = job_key(msg)
         job = self.running.get(key)
         if job is None:
-            return False
+            return self.signal_stage(msg, key)
         sig = msg["signal"]
         if sig == "KILLSEQ":
             job.reason = msg.get("reason") or job.reason
@@ -376,13 +386,15 @@ class JobTable:
                 break
             if pid == 0:
                 break
+            code = (os.WEXITSTATUS(status) if os.WIFEXITED(status)
+                    else 128 + os.WTERMSIG(status))
             key = self.by_pid.pop(pid, None)
             if key is None:
+                if self.step_exited(pid, code):
+                    continue    # a pre/post-exec step
                 if self.other_child is not None:
                     self.other_child(pid, status, ru)
                 continue        # a report appender or an orphan we inherited
-            code = (os.WEXITSTATUS(status) if os.WIFEXITED(status)
-                    else 128 + os.WTERMSIG(status))
             usage = {"cpu": ru.ru_utime + ru.ru_stime}
             job = self.running.get(key)
             if job is not None and job.spawn_peak is not None and \
@@ -399,7 +411,8 @@ class JobTable:
             return 128 + signal.SIGKILL
 
     # -- finishing ---------------------------------------------------------
-    def _finish(self, key, code, usage, reason=None, error=None):
+    def _finish(self, key, code, usage, reason=None, error=None,
+                extra=None):
         job = self.running.pop(key, None)
         if job is not None and os.path.exists(job.prefix + ".failed"):
             reason = "TERM_CWD_NOTEXIST"
@@ -424,6 +437,9 @@ class JobTable:
                                     str(self._default_output_path(job.msg)))
             if moved:
                 result["output_fallback"] = moved
+        result.update(extra or {})
+        if job is not None and job.msg.get("post"):
+            result["post_pending"] = True
         self.journal.append("exit", key, result=result)
         if job is not None and not job.fenced:
             try:
@@ -431,6 +447,8 @@ class JobTable:
             except OSError as e:    # the report is owed, the agent more so
                 log.error("job %s: no job report: %s", key, e)
         self.outbox.append(_finished_msg(key, result))
+        if job is not None and job.msg.get("post"):
+            self._after_job(key, job.msg, job.prefix, code)
 
     def _append_report(self, job, result):
         msg = job.msg
@@ -482,6 +500,9 @@ class JobTable:
                 if job.measured:
                     job.group = self._session_of_wrapper(job)
                 self._track(job)
+            elif not pid and msg.get("pre"):
+                # Stopped in its pre-exec: it tries again elsewhere.
+                self._finish(key, 1, {}, extra={"pre_failed": 1})
             else:
                 self.running[key] = job
                 code = self._status_from_file(job) if pid else 127

@@ -11,7 +11,10 @@ import json
 #    tasks and unacknowledged task exits.
 # 4: the signal that kills a stale copy of a job carries "fence": true;
 #    the agent then appends no job report to the job's output file.
-VERSION = 4
+# 5: a start may carry "pre", "post" (steps), "starter" and "login_shell";
+#    a finished message may carry "pre_failed" (the job never ran) or
+#    "post_pending", and a "post" message follows with the post status.
+VERSION = 5
 MAX_LINE = 64 * 1024 * 1024
 
 

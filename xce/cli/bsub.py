@@ -12,6 +12,7 @@ from xce.cli.lsfargs import Opt, Parser, UsageError, run
 from xce.client.requests import call
 from xce.client.site import Site
 from xce.client.submit import execution, options as sub
+from xce.client.submit.execopts import exec_options
 from xce.errors import XceError, text
 
 NOT_SUBMITTED = ". Job not submitted."
@@ -54,12 +55,15 @@ OPTIONS = [
     Opt("-outdir", "outdir", metavar="output_directory", help="Output directory, created at the job's start (%J %I %U %P %G %H %JG %EJ %EI)."),
     Opt("-Jd", "description", metavar="job_description", help="Job description."),
     Opt("-hostfile", "hostfile", metavar="file_path", help="Hosts to run on, one line per slot, in order."),
+    Opt("-E", "pre_exec", metavar='"pre_exec_command [arguments ...]"', help="Pre-execution command, run before the job on its first host."),
+    Opt("-Ep", "post_exec", metavar='"post_exec_command [arguments ...]"', help="Post-execution command, run after the job on its first host."),
+    Opt("-L", "login_shell", metavar="login_shell", help="Initialise the job's environment with this login shell."),
 ]
 # LSF bsub options xce does not support yet (bsub(1) lists them; a test
 # holds the two together): each is refused whole, so that -Jd or -gpu is
 # never read as -J d or -g pu.
-UNSUPPORTED = ("-I", "-Is", "-u", "-B", "-N", "-E", "-Ep",
-               "-c", "-L", "-k", "-a", "-gpu",
+UNSUPPORTED = ("-I", "-Is", "-u", "-B", "-N",
+               "-c", "-k", "-a", "-gpu",
                "-v", "-S", "-F", "-D", "-C", "-p", "-T", "-f", "-U")
 # The rest of LSF 10.1's bsub options: interactive and X11 jobs, CSM and
 # multicluster, data staging, job files in other formats, and options of
@@ -166,6 +170,7 @@ def build_spec(opts, site):
         spec["asked_hosts"] = sub.parse_hosts(opts["hosts"])
     if opts.get("exclusive"):
         spec["exclusive"] = True
+    spec.update(exec_options(opts))
     if opts.get("rerunnable") or opts.get("not_rerunnable"):
         # -rn wins: the job must never run twice, whatever the queue says.
         spec["rerunnable"] = not opts.get("not_rerunnable")

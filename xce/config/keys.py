@@ -62,8 +62,14 @@ _add("queue", ACCEPTED, "FAIRSHARE_QUEUES", "list")
 # The queue's RES_REQ joins each job's -R (xce.yaml(5)).
 _add("queue", ENFORCED, "RES_REQ", "text")
 _add("queue", ACCEPTED, "GPU_REQ", "text")
-_add("queue", ACCEPTED, "PRE_EXEC POST_EXEC HOST_PRE_EXEC HOST_POST_EXEC "
-     "JOB_STARTER JOB_CONTROLS", "raw")
+# Run by the agent around each job, in LSF's order, as the job's user or
+# PRE_POST_EXEC_USER; a failing pre-exec sends the job back to PEND, up to
+# LOCAL_MAX_PREEXEC_RETRY times (xce.controller.execplan, xce.agent.prepost).
+_add("queue", ENFORCED, "PRE_EXEC POST_EXEC HOST_PRE_EXEC HOST_POST_EXEC "
+     "JOB_STARTER", "raw")
+_add("queue", ENFORCED, "PRE_POST_EXEC_USER LOCAL_MAX_PREEXEC_RETRY "
+     "LOCAL_MAX_PREEXEC_RETRY_ACTION")
+_add("queue", ACCEPTED, "JOB_CONTROLS", "raw")
 _add("queue", ACCEPTED, _LIMITS + " " + _LOAD)
 # USER_SHARES of users, groups (one account), group@ and default; the
 # dynamic priority takes the lsb.params factors below.
@@ -81,12 +87,12 @@ _add("queue", ENFORCED, "PREEMPTION")
 _add("queue", ENFORCED, "EXCLUSIVE RERUNNABLE")
 _add("queue", ACCEPTED, "NICE INTERACTIVE "
      "NEW_JOB_SCHED_DELAY JOB_ACCEPT_INTERVAL DISPATCH_WINDOW RUN_WINDOW "
-     "PRE_POST_EXEC_USER REQUEUE_EXIT_VALUES "
+     "REQUEUE_EXIT_VALUES "
      "SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT MIG STOP_COND "
      "RESUME_COND TERMINATE_WHEN IGNORE_DEADLINE DEFAULT_HOST_SPEC "
      "ROUND_ROBIN_POLICY RUNTIME CHUNK_JOB_SIZE "
      "DISPATCH_ORDER JOB_IDLE JOB_OVERRUN JOB_UNDERRUN JOB_WARNING_ACTION "
-     "LOCAL_MAX_PREEXEC_RETRY MAX_JOB_REQUEUE PEND_TIME_LIMIT "
+     "MAX_JOB_REQUEUE PEND_TIME_LIMIT "
      "ELIGIBLE_PEND_TIME_LIMIT JOB_SIZE_LIST APS_PRIORITY QUEUE_GROUP "
      "RELAX_JOB_DISPATCH_ORDER INTERRUPTIBLE_BACKFILL MAX_RSCHED_TIME "
      "CPU_FREQUENCY MAX_SLOTS_IN_POOL USE_PRIORITY_IN_POOL")
@@ -140,6 +146,13 @@ _add("params", ENFORCED, "MAX_JOB_NUM ACCT_ARCHIVE_SIZE ACCT_ARCHIVE_AGE")
 # Job ids wrap after it; commands refuse ids above it (xce.model.jobid).
 _add("params", ENFORCED, "MAX_JOBID")
 _add("params", ACCEPTED, "ACCT_ARCHIVE_TIME MAX_ACCT_ARCHIVE_FILE")
+# The cluster-wide pre-execution retry limit and what follows it; a queue's
+# own values win (xce.controller.execplan).
+_add("params", ENFORCED, "LOCAL_MAX_PREEXEC_RETRY "
+     "LOCAL_MAX_PREEXEC_RETRY_ACTION")
+_add("params", NOT_CARRIED, "MAX_PREEXEC_RETRY REMOTE_MAX_PREEXEC_RETRY",
+     why="LSF 10.1 applies it to jobs forwarded from a remote cluster "
+     "only (MultiCluster); xce has one cluster")
 _add("params", ACCEPTED, "DEFAULT_PROJECT DEFAULT_HOST_SPEC MBD_SLEEP_TIME "
      "SBD_SLEEP_TIME JOB_ACCEPT_INTERVAL JOB_SCHEDULING_INTERVAL "
      "MAX_JOB_ARRAY_SIZE MAX_SBD_FAIL PG_SUSP_IT JOB_SPOOL_DIR "

@@ -9,7 +9,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from xce.config import keys, limitcheck, logcheck, ranges
+from xce.config import execconf, keys, limitcheck, logcheck, ranges
 from xce.config.lsf import hostnames
 from xce.config.model import Config, HostConf, QueueConf
 from xce.errors import about, text
@@ -103,6 +103,7 @@ def load(envdir):
     _groups(cfg, raw, check)
     _queues(cfg, raw.get("queues") or {}, check)
     limitcheck.check(cfg, raw, check)
+    execconf.check_params(raw.get("parameters"), check)
     logcheck.check(raw, check)
     ranges.check(raw, check)
     if not cfg.queues:
@@ -287,6 +288,7 @@ def _queues(cfg, node, check):
         q.estimated_runtime = _estimate(props, check)
         q.memlimit = _limit(props, "MEMLIMIT",
                             lambda v: units.memory_kb(v, unit), check)
+        execconf.read_queue(q, props, check)
         cfg.queues[q.name] = q
 
 

@@ -29,6 +29,12 @@ class QueueConf:
     backfill: bool = False      # BACKFILL=Y
     estimated_runtime: float = None     # ESTIMATED_RUNTIME, minutes
     preemption: str = None      # PREEMPTION as written (bqueues -l)
+    # PRE_EXEC, POST_EXEC, HOST_PRE_EXEC, HOST_POST_EXEC, JOB_STARTER as
+    # written; PRE_POST_EXEC_USER; LOCAL_MAX_PREEXEC_RETRY_ACTION
+    # (xce.config.execconf)
+    exec_commands: dict = field(default_factory=dict)
+    prepost_user: str = None
+    preexec_retry_action: str = None
     raw: dict = field(default_factory=dict)
 
     def allows(self, user, user_groups=None):

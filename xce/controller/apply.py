@@ -83,6 +83,8 @@ def _finish(job, data, now):
     job["avg_mem"] = data.get("avg_mem")
     job["pend_reason"] = None
     _output(job, data, now)
+    if data.get("post_pending"):        # its post-exec runs now
+        job["spec"] = dict(job["spec"] or {}, post="RUN")
 
 
 def _output(job, data, now):
@@ -93,12 +95,25 @@ def _output(job, data, now):
                            output_fallback=data["output_fallback"])
 
 
+def _post(job, data, now):
+    """The job's post-exec stage has ended: POST_DONE or POST_ERR."""
+    job["spec"] = dict(job["spec"] or {}, post=data["post"], post_time=now)
+
+
+def _preexec_tries(job, data):
+    """Failed pre-exec attempts so far (LOCAL_MAX_PREEXEC_RETRY)."""
+    if data.get("preexec_tries") is not None:
+        job["spec"] = dict(job["spec"] or {},
+                           preexec_tries=data["preexec_tries"])
+
+
 def _status(job, data, now):
     """A state change by request: stop, resume, kill of a pending job or
     (ZOMBI) of a job whose host is lost; UNKWN when the host is lost (from
     what state, and since when, is kept in the spec so that it survives a
     controller restart)."""
     _set_stat(job, data["stat"])
+    _preexec_tries(job, data)
     if data["stat"] == states.UNKWN and data.get("was"):
         job["spec"] = dict(job["spec"] or {},
                            unkwn={"was": data["was"], "since": now})
@@ -153,6 +168,7 @@ def _requeue(job, data, now):
                 "exit_code", "exit_reason", "cpu_time", "max_mem", "avg_mem"):
         job[key] = None
     job["pend_reason"] = data.get("reason")
+    _preexec_tries(job, data)
 
 
 def _move(job, data, now):
@@ -163,4 +179,5 @@ def _move(job, data, now):
 _APPLY = {"SUBMIT": _submit, "START": _start, "RUNNING": _running,
           "USAGE": _usage, "FINISH": _finish, "STATUS": _status,
           "SIGNAL": _signal, "MODIFY": _modify, "SWITCH": _switch,
-          "REQUEUE": _requeue, "MOVE": _move, "OUTPUT": _output}
+          "REQUEUE": _requeue, "MOVE": _move, "OUTPUT": _output,
+          "POST": _post}

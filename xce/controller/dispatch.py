@@ -4,7 +4,9 @@ decision to the agent's start message."""
 import json
 from dataclasses import dataclass, field
 
-from xce.controller import asked, isolate, jobreq, limitconf, reserve
+from xce.controller import (asked, execplan, isolate, jobreq, limitconf,
+                            reserve)
+from xce.errors import text
 from xce.lang import depend, units
 from xce.lang.resreq.common import LOAD_INDICES
 from xce.model import fairshare, states
@@ -14,6 +16,10 @@ from xce.scheduler import exclusive, rusage_held
 from xce.scheduler.core import HostView, PendingJob, QueueView
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.limits import Limits
+
+
+# The first agent protocol that runs pre/post-exec, starters and -L.
+EXEC_PROTOCOL = 5
 
 
 @dataclass
@@ -350,7 +356,14 @@ def start_message(ctl, job):
     # A command-line job has no script: the agent runs it with sh -c.
     jobfile = data["jobfile"]
     out = outdir.directory(job)
+    wraps = execplan.start_fields(ctl.cfg, job)
+    host = (job["exec_hosts"] or "").split()[:1]
+    if wraps and host and \
+            ctl.hosts[host[0]].get("protocol", 1) < EXEC_PROTOCOL:
+        # An older agent would run the job without them: say so instead.
+        raise RuntimeError(text("EXEC_OLD_AGENT", host=host[0]))
     return {
+        **wraps,
         "op": "start", "job": jobid, "idx": idx, "attempt": job["attempt"],
         "label": show(jobid, idx), "user": job["user"], "uid": spec["uid"],
         "gid": spec["gid"], "queue": job["queue"], "name": job["name"],

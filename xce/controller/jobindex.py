@@ -12,7 +12,15 @@ from collections import namedtuple
 from xce.model import states
 from xce.lang import depend
 
-Finished = namedtuple("Finished", "state exit_code end_time user")
+Finished = namedtuple("Finished", "state exit_code end_time user post")
+
+
+def post_state(spec):
+    """A finished job's post-exec status for post_done()/post_err():
+    None while its post-exec runs; a job without one has nothing to
+    wait for (POST_DONE)."""
+    post = (spec or {}).get("post")
+    return None if post == "RUN" else post or "POST_DONE"
 
 
 def base_name(job):
@@ -46,7 +54,8 @@ class JobIndex:
         if job["stat"] in states.FINISHED:
             self.finished[key] = Finished(job["stat"], job.get("exit_code"),
                                           job.get("end_time") or 0,
-                                          job["user"])
+                                          job["user"],
+                                          post_state(job.get("spec")))
 
     def forget(self, job):
         """A job that was never committed (its request was undone)."""
@@ -69,10 +78,11 @@ class JobIndex:
         for job in self.ctl.jobs.values():
             self.note(job)
         cur = store.finished_since(since)
-        for jobid, idx, stat, user, name, code, end, array in cur:
+        for jobid, idx, stat, user, name, code, end, array, post in cur:
             self.note({"jobid": jobid, "idx": idx, "stat": stat,
                        "user": user, "name": name, "exit_code": code,
-                       "end_time": end, "spec": {"array_name": array}})
+                       "end_time": end,
+                       "spec": {"array_name": array, "post": post}})
 
     def expire(self, before):
         """Forget finished jobs that ended before `before`."""
@@ -132,7 +142,8 @@ class JobIndex:
             return depend.JobFacts(job["stat"], job.get("exit_code"))
         done = self.finished.get(key)
         if done is not None:
-            return depend.JobFacts(done.state, done.exit_code)
+            return depend.JobFacts(done.state, done.exit_code,
+                                   post_state=done.post)
         return None
 
     def configure(self, params):

@@ -70,6 +70,7 @@ class Controller:
         self.replies = []           # (claimed request, reply) after commit
         self.new_job_data = {}      # job data not yet committed, by key
         self.index = JobIndex(self)  # ids, names, finished jobs for -w
+        self.post_waiting = {}      # key -> finished job whose post runs
         self.dirty = True           # something changed: schedule again
         # Bumped when what every pending job's view is made of changes
         # (configuration, host facts): the views are then rebuilt.

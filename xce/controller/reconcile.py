@@ -10,7 +10,7 @@ import logging
 import signal
 
 from xce.config.load import LOAD_INDICES
-from xce.controller import blaunch, dispatch, hostloss, jobusage
+from xce.controller import blaunch, dispatch, hostloss, jobusage, prepost
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -30,6 +30,8 @@ def handle(ctl, host, msgs):
                 _finished(ctl, host, msg)
             elif op == "output":
                 _output(ctl, msg)
+            elif op == "post":
+                prepost.post_reported(ctl, msg)
             elif op == "task_exit":
                 blaunch.task_exit(ctl, host, msg)
             elif op == "task_usage":
@@ -147,20 +149,29 @@ def _usage(ctl, msg):
 
 def _finished(ctl, host, msg):
     job = _current(ctl, msg, zombi=True)
-    if job is not None:
+    if job is not None and msg.get("pre_failed") is not None and \
+            job["stat"] != states.ZOMBI:
+        prepost.pre_failed(ctl, job, int(msg["pre_failed"]))
+    elif job is not None:
         cpu, max_mem = jobusage.at_finish(ctl, job, msg.get("cpu_time"),
                                           msg.get("max_mem"))
         ctl.emit("FINISH", job, stat=msg["stat"],
                  exit_code=msg.get("exit_code"), reason=msg.get("reason"),
                  end_time=msg.get("end_time"), cpu_time=cpu,
                  max_mem=max_mem, avg_mem=msg.get("avg_mem"),
-                 **_fallback(job, msg))
+                 **_fallback(job, msg), **_post_pending(msg))
+        prepost.note_finish(ctl, job)
     elif _already_final(ctl, msg):
         pass
     else:
         log.info("ignoring a stale report of job %s attempt %s",
                  msg["job"], msg["attempt"])
     _ack(ctl, host, msg)
+
+
+def _post_pending(msg):
+    """Its post-exec runs now; a "post" message tells how it ended."""
+    return {"post_pending": True} if msg.get("post_pending") else {}
 
 
 def _fallback(job, msg):

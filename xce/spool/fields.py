@@ -165,6 +165,9 @@ SPEC = {
                          modifiable=True),
     "exclusive": Field(Bool()),
     "rerunnable": Field(Bool()),
+    "pre_exec": Field(ARG),             # bsub -E
+    "post_exec": Field(ARG),            # bsub -Ep
+    "login_shell": Field(PATH),         # bsub -L
     "jobfile": Field(Str(SCRIPT_MAX)),
     "args": Field(ListOf(Str(ARG_MAX_STR, null=False), LIST_MAX)),
     # bsub -b/-t (epoch seconds), -We (minutes), -outdir, -Jd, -hostfile
@@ -191,6 +194,11 @@ RUNTIME = {
     "preempted": Field(MapOf(Str(64, null=False), Anything(), 8)),
     # -o/-e files its user could not open, and where the output went
     "output_fallback": Field(MapOf(Str(64, null=False), Anything(), 8)),
+    # failed pre-execution attempts so far (LOCAL_MAX_PREEXEC_RETRY)
+    "preexec_tries": Field(Int(0, INT32_MAX)),
+    # the post-execution stage: RUN while it runs, then POST_DONE/POST_ERR
+    "post": Field(OneOf("RUN", "POST_DONE", "POST_ERR")),
+    "post_time": Field(Num(0, 2**53)),
 }
 
 # What bmod may set ("set") or remove ("unset").

@@ -88,11 +88,13 @@ class Store:
         return dict(self.db.execute("SELECT name, adm_closed FROM hosts"))
 
     def finished_since(self, since):
-        """(jobid, idx, stat, user, name, exit_code, end_time, array name)
-        of the jobs that ended at or after *since*, in submission order."""
+        """(jobid, idx, stat, user, name, exit_code, end_time, array name,
+        post-exec status) of the jobs that ended at or after *since*, in
+        submission order."""
         return self.db.execute(
             "SELECT jobid, idx, stat, user, name, exit_code, end_time, "
-            "json_extract(spec, '$.array_name') FROM jobs "
+            "json_extract(spec, '$.array_name'), "
+            "json_extract(spec, '$.post') FROM jobs "
             "WHERE stat IN ('DONE', 'EXIT') AND end_time >= ? "
             "ORDER BY seq, idx", (since,))
 

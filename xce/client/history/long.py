@@ -15,6 +15,7 @@ from xce.client.jobs.table import job_label
 from xce.client.text import units
 from xce.client.text.wrap import wrap
 from xce.model.joboutput import fallback_sentences
+from xce.errors import text as _text
 
 SUMMARY_BY = "Summary of time in seconds spent in various states by"
 STATE_HEADER = "  PEND     PSUSP    RUN      USUSP    SSUSP    UNKWN    TOTAL"
@@ -93,12 +94,34 @@ def _signal(row, spec, home, data):
 
 def _status(row, spec, home, data):
     stat = data.get("stat")
+    if stat in FINISHED and data.get("pre_failed") is not None:
+        # Ended by its pre-exec (exit 99, or past its retry limit).
+        return [f"{PREEXEC_FAILED};", f"Exited with exit code "
+                f"{data.get('exit_code')}.;", _completed(data)]
     if stat in FINISHED:
         if not data.get("by"):      # ended by the system (bsub -t passed)
             return ["Exited;", _completed(data)]
         return [f"Signal <KILL> requested by user or administrator "
                 f"<{data.get('by')}>;", "Exited;", _completed(data)]
     return [_status_text(stat, data) + ";"]
+
+
+def _requeue(row, spec, home, data):
+    stat = data.get("stat")
+    if data.get("pre_failed") is None:
+        return [_status_text(stat, data) + ";"]
+    if stat == "PSUSP":
+        return [f"{PREEXEC_FAILED};", "Suspended: the pre-exec retry limit "
+                f"is reached ({data.get('preexec_tries')} attempts);"]
+    return [f"Pending: {PREEXEC_FAILED};"]
+
+
+def _post(row, spec, home, data):
+    return [("Post job process done successfully" if data.get("post") ==
+             "POST_DONE" else "Post job process failed") + ";"]
+
+
+PREEXEC_FAILED = _text("PREEXEC_PEND")
 
 
 def _finish(row, spec, home, data):
@@ -149,6 +172,6 @@ def signal_name(sig):
 
 _EVENTS = {"SUBMIT": _submit, "START": _start, "RUNNING": _running,
            "SIGNAL": _signal, "STATUS": _status, "FINISH": _finish,
-           "USAGE": lambda *a: [],
+           "USAGE": lambda *a: [], "REQUEUE": _requeue, "POST": _post,
            "OUTPUT": lambda row, spec, home, data:
            fallback_sentences(data.get("output_fallback"))}

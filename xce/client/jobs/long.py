@@ -137,6 +137,12 @@ def _request_items(spec):
         items.append(f"{spec['nnodes']} Nodes Requested")
     if spec.get("outdir"):
         items.append(f"Output Directory <{spec['outdir']}>")
+    # bsub -L, -E, -Ep, as LSF names them.
+    for key, label in (("login_shell", "Login Shell"),
+                       ("pre_exec", "Pre-execution Command"),
+                       ("post_exec", "Post-execution Command")):
+        if spec.get(key):
+            items.append(f"{label} <{spec[key]}>")
     return items
 
 
@@ -226,7 +232,21 @@ def finish_lines(row):
         reason = jv.exit_reason(row)
         completed = f"Completed <exit>; {reason}." if reason \
             else "Completed <exit>."
-    return [f"{end}: {text}", f"{end}: {completed}"]
+    return [f"{end}: {text}", f"{end}: {completed}"] + post_lines(row)
+
+
+def post_lines(row):
+    """The post-exec stage's outcome, once known."""
+    spec = jv.spec(row)
+    said = POST_TEXT.get(spec.get("post"))
+    if said is None:
+        return []
+    when = units.long_time(spec.get("post_time") or row.get("end_time") or 0)
+    return [f"{when}: {said}."]
+
+
+POST_TEXT = {"POST_DONE": "Post job process done successfully",
+             "POST_ERR": "Post job process failed"}
 
 
 def estimate_lines(row, spec, queue_conf):

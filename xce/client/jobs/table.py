@@ -4,6 +4,7 @@ import json
 
 from xce.client.text.units import short_time
 from xce.model.jobid import show
+from xce.errors import text as _text
 
 HEADER = ("JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   "
           "JOB_NAME   SUBMIT_TIME")
@@ -68,13 +69,16 @@ NEW_REASON = "New job is waiting for scheduling"
 
 def pend_reasons(row, host_names=False):
     """Reason lines for a pending job: job-wide, or host-based with counts."""
-    if row["stat"] == "PSUSP":
-        return [f" {PSUSP_REASON};"]
     try:
         reasons = json.loads(row["pend_reason"]) if row["pend_reason"] \
             else None
     except ValueError:
         reasons = None
+    if row["stat"] == "PSUSP":
+        # Suspended past its pre-exec retry limit: LSF says why.
+        if reasons and reasons[0][0] == _text("PREEXEC_PEND"):
+            return [f" {reasons[0][0]};"]
+        return [f" {PSUSP_REASON};"]
     if not reasons:
         return [f" {NEW_REASON};"]
     lines = []

@@ -1,0 +1,146 @@
+"""Pre- and post-execution end to end (bsub -E/-Ep, the queue's PRE_EXEC,
+POST_EXEC, HOST_PRE_EXEC, HOST_POST_EXEC, LOCAL_MAX_PREEXEC_RETRY),
+the queue's JOB_STARTER and bsub -L, through the real commands, a real
+controller and agent."""
+
+from tests.lib.xcecluster import wait_for
+
+
+def _flat(r):
+    """bjobs -l and bhist -l fold at 80 columns, going on after 21 blanks."""
+    return r.out.replace("\n" + " " * 21, "")
+
+
+def _queues(log, **extra):
+    keys = "".join(f"    {k}: {v!r}\n" for k, v in extra.items())
+    return (f"  wrapped:\n    PRIORITY: 35\n"
+            f"    HOST_PRE_EXEC: echo host_pre $LSB_JOBID $(id -un) >> {log}\n"
+            f"    PRE_EXEC: echo queue_pre $(pwd) >> {log}\n"
+            f"    POST_EXEC: echo queue_post $LSB_JOBEXIT_STAT >> {log}\n"
+            f"    HOST_POST_EXEC: echo host_post >> {log}\n" + keys)
+
+
+def _lines(path):
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def test_steps_run_in_lsf_order_around_the_job(make_cluster, tmp_path):
+    log = tmp_path / "order.log"
+    cluster = make_cluster(extra_queues=_queues(log))
+    out = tmp_path / "job.out"
+    jobid = cluster.submit(
+        "-q", "wrapped", "-o", str(out),
+        "-E", f"echo job_pre >> {log}; echo pre_says_hi",
+        "-Ep", f"echo job_post >> {log}",
+        f"echo job >> {log}; exit 3")
+    wait_for(lambda: len(_lines(log)) == 7, what="every step")
+    assert _lines(log) == [
+        f"host_pre {jobid} root", "queue_pre /tmp", "job_pre", "job",
+        "job_post", "queue_post 768", "host_post"]
+    assert cluster.stat(jobid) == "EXIT"
+    # The job's own pre-exec writes to the job's output file.
+    assert "pre_says_hi" in out.read_text()
+    r = cluster.run("bjobs", "-l", str(jobid))
+    flat = _flat(r)
+    assert f"Pre-execution Command <echo job_pre >> {log}; echo " \
+        "pre_says_hi>" in flat, r
+    assert f"Post-execution Command <echo job_post >> {log}>" in flat, r
+    wait_for(lambda: "Post job process done successfully." in
+             cluster.run("bjobs", "-l", str(jobid)).out,
+             what="the post-exec status in bjobs -l")
+    r = cluster.run("bhist", "-l", str(jobid))
+    assert "Post job process done successfully;" in r.out, r
+
+
+def test_post_done_and_post_err_dependencies_are_met(make_cluster, tmp_path):
+    cluster = make_cluster()
+    good = cluster.submit("-Ep", "true", "true")
+    bad = cluster.submit("-Ep", "exit 4", "true")
+    after_good = cluster.submit("-w", f"post_done({good})", "true")
+    after_bad = cluster.submit("-w", f"post_err({bad})", "true")
+    never = cluster.submit("-w", f"post_done({bad})", "true")
+    plain = cluster.submit("true")
+    after_plain = cluster.submit("-w", f"post_done({plain})", "true")
+    for jobid in (after_good, after_bad, after_plain):
+        cluster.wait_stat(jobid, "DONE")
+    assert cluster.stat(never) == "PEND"
+    r = cluster.run("bjobs", "-l", str(bad))
+    assert "Post job process failed." in r.out, r
+
+
+def test_failing_pre_exec_pends_and_stops_at_the_retry_limit(
+        make_cluster, tmp_path):
+    count = tmp_path / "tries"
+    cluster = make_cluster(extra_queues=(
+        "  retry2:\n    PRIORITY: 35\n    LOCAL_MAX_PREEXEC_RETRY: 2\n"))
+    jobid = cluster.submit("-q", "retry2", "-E",
+                           f"echo x >> {count}; exit 1", "echo", "ran")
+    cluster.wait_stat(jobid, "PSUSP")
+    assert len(_lines(count)) == 2
+    r = cluster.run("bjobs", "-l", str(jobid))
+    assert "The job's pre-exec command exited with non-zero status;" \
+        in r.out, r
+    r = cluster.run("bhist", "-l", str(jobid))
+    assert _flat(r).count("Pending: The job's pre-exec command exited with "
+                          "non-zero status;") == 1, r
+    # Exit 99: the job ends at once, without retrying.
+    gone = cluster.submit("-E", "exit 99", "echo", "ran")
+    cluster.wait_stat(gone, "EXIT")
+    r = cluster.run("bjobs", "-noheader", "-o", "exit_code", str(gone))
+    assert r.out.strip() == "99", r
+
+
+def test_pre_exec_failure_pends_with_reason_then_runs(make_cluster,
+                                                      tmp_path):
+    flag = tmp_path / "ready"
+    cluster = make_cluster()
+    jobid = cluster.submit("-E", f"test -e {flag}", "echo", "ran")
+    # It goes back to PEND with LSF's reason, and is tried again.
+    wait_for(lambda: "The job's pre-exec command exited with non-zero "
+             "status" in _flat(cluster.run("bhist", "-l", str(jobid))),
+             what="a failed pre-exec in bhist")
+    assert cluster.stat(jobid) in ("PEND", "RUN")
+    flag.write_text("")
+    cluster.wait_stat(jobid, "DONE")
+
+
+def test_job_starter_wraps_the_command_and_script(make_cluster, tmp_path):
+    cluster = make_cluster(extra_queues=(
+        "  started:\n    PRIORITY: 35\n"
+        "    JOB_STARTER: 'sh -c \"echo before; %USRCMD; echo after\"'\n"
+        "  appended:\n    PRIORITY: 35\n    JOB_STARTER: env STARTED=yes\n"))
+    out = tmp_path / "a.out"
+    jobid = cluster.submit("-q", "started", "-o", str(out), "echo", "middle")
+    cluster.wait_stat(jobid, "DONE")
+    text = out.read_text()
+    assert text.index("before") < text.index("middle") < text.index("after")
+    out2 = tmp_path / "b.out"
+    script = tmp_path / "job.sh"
+    script.write_text("#!/bin/sh\necho started=$STARTED args=$*\n")
+    script.chmod(0o755)
+    jobid = cluster.submit("-q", "appended", "-o", str(out2), str(script),
+                           "one", "two")
+    cluster.wait_stat(jobid, "DONE")
+    assert "started=yes args=one two" in out2.read_text()
+
+
+def test_login_shell_initialises_the_environment(make_cluster, tmp_path):
+    cluster = make_cluster()
+    out = tmp_path / "l.out"
+    jobid = cluster.submit("-L", "/bin/bash", "-o", str(out),
+                           "shopt -q login_shell && echo login")
+    cluster.wait_stat(jobid, "DONE")
+    assert "login" in out.read_text().split()
+    r = cluster.run("bjobs", "-l", str(jobid))
+    assert "Login Shell </bin/bash>" in _flat(r), r
+
+
+def test_bad_exec_options_are_refused(cluster):
+    for argv, message in (
+            (["-L", "bash"], "-L: bash: The login shell must be an absolute "
+             "path. Job not submitted."),
+            (["-E", " "], "-E: Bad argument: the command is empty. Job not "
+             "submitted.")):
+        r = cluster.run("bsub", *argv, "true")
+        assert (r.rc, r.out, r.err.strip()) == (255, "", message), r
+    assert cluster.run("bjobs", "-a").rc in (0, 255)

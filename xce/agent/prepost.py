@@ -1,0 +1,259 @@
+"""Pre- and post-execution steps around a job, and its starter and login
+shell (the start message's "pre", "post", "starter" and "login_shell",
+worked out by the controller in xce.controller.execplan).
+
+Each step is one process, spawned when the one before it has ended, in
+its own session (so that a kill reaches what it started):
+  - a job-level step (bsub -E/-Ep) runs as the job's user, in the job's
+    working directory, with the job's environment, its output appended
+    to the job's output files (bsub(1));
+  - a queue- or host-level step runs as the user the controller names
+    (the job's, PRE_POST_EXEC_USER, or root), in /tmp, with the job's
+    environment but PATH=/bin:/usr/bin:/sbin:/usr/sbin and its standard
+    input, output and error on /dev/null, as LSF runs them.
+A user's own command only ever gets the job user's rights: the
+controller gives a user name only to steps from its configuration.
+
+A pre-exec step that fails ends the stage: the job is reported with
+"pre_failed" (the controller sends it back to PEND, or suspends or ends
+it past LOCAL_MAX_PREEXEC_RETRY), and the host-level post steps still
+run to clean up.  Exit 99 means "do not retry" (the controller ends the
+job).  Post steps all run, whatever one of them returns; the stage's
+status (POST_DONE, or POST_ERR when any failed) is reported after the
+job's own exit, which is reported at once, as LSF does by default.
+"""
+
+import logging
+import os
+import pwd
+import shlex
+import signal
+
+from xce.agent import spawn
+from xce.agent.jobenv import job_environment
+
+log = logging.getLogger("xce.agent")
+
+PATH = "/bin:/usr/bin:/sbin:/usr/sbin"      # LSF's PATH for these commands
+
+# 1 working directory, 2 output file ("" = /dev/null), 3 error file ("" =
+# with the output), 4 the command line.  A directory given as -o/-e gets
+# <jobid>.out/err, as the job's wrapper does.
+STEP = r'''
+cd "$1" 2>/dev/null || exit 1
+exec </dev/null
+o=$2; e=$3
+if [ -n "$o" ]; then
+  [ -d "$o" ] && o="$o/$LSB_JOBID.out"
+  command exec >>"$o" 2>/dev/null || exec >/dev/null
+else exec >/dev/null
+fi
+if [ -z "$e" ]; then exec 2>&1
+else [ -d "$e" ] && e="$e/$LSB_JOBID.err"
+  command exec 2>>"$e" || exec 2>/dev/null
+fi
+exec /bin/sh -c "$4"
+'''
+
+
+class Chain:
+    """The steps of one stage (pre or post) of one job, one at a time."""
+
+    def __init__(self, key, stage, steps, msg, prefix, env, then=None,
+                 report=True):
+        self.key, self.stage, self.msg, self.env = key, stage, msg, env
+        self.prefix = prefix
+        self.steps = list(steps)
+        self.then = then            # pre: starts the job when all passed
+        self.report = report        # post: say the status when done
+        self.pid = None
+        self.failed = None          # the first failing step's status
+        self.killed = None          # the reason of a kill, once killed
+
+
+def wrapped_command(msg, prefix):
+    """The job's command line under its JOB_STARTER and -L login shell,
+    or None when it has neither (the wrapper then runs it as it is).
+
+    LSF runs ``/bin/sh -c "JOB_STARTER command"``, with the job's
+    command in place of %USRCMD when the starter has it."""
+    starter, shell = msg.get("starter"), msg.get("login_shell")
+    if not starter and not shell:
+        return None
+    if msg.get("jobfile"):
+        words = [prefix + ".job", *(msg.get("args") or ())]
+        cmd = " ".join(shlex.quote(w) for w in words)
+    else:
+        cmd = msg["command"]
+    if starter:
+        cmd = starter.replace("%USRCMD", cmd) if "%USRCMD" in starter \
+            else f"{starter} {cmd}"
+    if shell:
+        cmd = f"exec {shlex.quote(shell)} -l -c {shlex.quote(cmd)}"
+    return cmd
+
+
+def exit_stat(code):
+    """LSB_JOBEXIT_STAT: the job's wait(2) status."""
+    return code - 128 if code > 128 else code << 8
+
+
+def _identity(step, msg):
+    """(uid, gid) a step runs as; PermissionError when this agent cannot."""
+    who = step.get("user")
+    if who is None:
+        return msg["uid"], msg["gid"]
+    if who == "root" and os.geteuid() != 0:
+        # An agent that is not root runs only its own user's jobs.
+        return os.geteuid(), os.getegid()
+    try:
+        pw = pwd.getpwnam(who)
+    except KeyError:
+        raise PermissionError(f"no user {who!r} on this host")
+    if os.geteuid() != 0 and pw.pw_uid != os.geteuid():
+        raise PermissionError(f"the agent is not root and cannot run "
+                              f"commands as {who}")
+    return pw.pw_uid, pw.pw_gid
+
+
+def step_argv(step, msg):
+    uid, gid = _identity(step, msg)
+    if step["level"] == "job":
+        where = (msg["cwd"], msg["stdout"], msg.get("stderr") or "")
+    else:
+        where = ("/tmp", "", "")
+    return spawn.as_user_argv(uid, gid, [spawn.SHELL, "-c", STEP,
+                                         "xce-step", *where, step["cmd"]])
+
+
+def step_env(step, env):
+    if step["level"] == "job":
+        return env
+    return dict(env, PATH=PATH)
+
+
+class PrePost:
+    """The pre/post stages of JobTable (mixed in: it owns the timers,
+    the outbox and the reaping)."""
+
+    def _init_prepost(self):
+        self.chains = {}        # key -> Chain running now
+        self.step_pids = {}     # pid of a step -> key
+
+    def _begin(self, key, msg, prefix, env, launch):
+        """Run the job's pre-exec steps, then launch() the job."""
+        if not msg.get("pre"):
+            launch()
+            return
+        self._run(Chain(key, "pre", msg["pre"], msg, prefix, env,
+                        then=launch))
+
+    def _after_job(self, key, msg, prefix, code, report=True):
+        """The job has ended with *code*: its post-exec steps.  After a
+        failed pre-exec only the host-level ones run (their clean-up)."""
+        steps = msg.get("post") or ()
+        if not report:
+            steps = [s for s in steps if s["level"] == "host"]
+        if not steps:
+            return
+        env, _ = job_environment(msg, prefix, prefix + ".hosts")
+        env["LSB_JOBEXIT_STAT"] = str(exit_stat(code))
+        self._run(Chain(key, "post", steps, msg, prefix, env,
+                        report=report))
+
+    def _run(self, chain):
+        self.chains[chain.key] = chain
+        self._next_step(chain)
+
+    def _next_step(self, chain):
+        while chain.steps:
+            step = chain.steps.pop(0)
+            try:
+                chain.pid = spawn.spawn(step_argv(step, chain.msg),
+                                        step_env(step, chain.env))
+            except OSError as e:
+                log.error("job %s: %s step %r not started: %s", chain.key,
+                          chain.stage, step["cmd"], e)
+                if self._step_failed(chain, 127):
+                    return
+                continue
+            self.step_pids[chain.pid] = chain.key
+            return
+        self._stage_done(chain)
+
+    def _step_failed(self, chain, code):
+        """Note a failed step; True when the stage ends here."""
+        if chain.failed is None:
+            chain.failed = code
+        if chain.stage == "pre":
+            self._stage_done(chain)
+            return True
+        return False
+
+    def step_exited(self, pid, code):
+        """A step's process has ended (from the reap loop); False when
+        *pid* was no step."""
+        key = self.step_pids.pop(pid, None)
+        if key is None:
+            return False
+        chain = self.chains.get(key)
+        if chain is None or chain.pid != pid:
+            return True
+        chain.pid = None
+        if chain.killed is not None:
+            self._stage_done(chain)
+        elif code != 0:
+            log.info("job %s: %s step exited with %s", key, chain.stage,
+                     code)
+            if not self._step_failed(chain, code):
+                self._next_step(chain)
+        else:
+            self._next_step(chain)
+        return True
+
+    def _stage_done(self, chain):
+        self.chains.pop(chain.key, None)
+        if chain.stage == "pre":
+            if chain.killed is not None:
+                self._finish(chain.key, 128 + signal.SIGKILL, {},
+                             reason=chain.killed or None)
+            elif chain.failed is None:
+                self._then(chain)
+            else:
+                self._finish(chain.key, chain.failed, {},
+                             extra={"pre_failed": chain.failed})
+                self._after_job(chain.key, chain.msg, chain.prefix, 0,
+                                report=False)
+        elif chain.report:
+            key = chain.key
+            self.outbox.append({
+                "op": "post", "job": key[0], "idx": key[1],
+                "attempt": key[2], "post_state": "POST_DONE"
+                if chain.failed is None and chain.killed is None
+                else "POST_ERR"})
+
+    def _then(self, chain):
+        try:
+            chain.then()
+        except OSError as e:
+            log.error("job %s: cannot start: %s", chain.key, e)
+            self._finish(chain.key, 127, {}, reason="TERM_UNKNOWN",
+                         error=str(e))
+
+    def signal_stage(self, msg, key):
+        """A signal for a job still in its pre-exec: a terminating one
+        kills the step and ends the job; others wait for the job."""
+        chain = self.chains.get(key)
+        if chain is None or chain.stage != "pre":
+            return False
+        sig = msg["signal"]
+        if sig == "KILLSEQ" or int(sig) in (signal.SIGKILL, signal.SIGTERM,
+                                            signal.SIGINT):
+            chain.killed = msg.get("reason") or ""
+            chain.steps = []
+            if chain.pid is not None:
+                try:
+                    os.killpg(chain.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        return True

@@ -1,0 +1,90 @@
+"""What wraps one job's execution, worked out in one place from its queue
+and its own options: the pre- and post-execution steps in LSF's order,
+the job starter, the login shell, and the pre-exec retry limit.
+
+LSF's order (lsb.queues(5), bsub(1)):
+  before the job: HOST_PRE_EXEC (on every host of the job, here on its
+  first), then the queue's PRE_EXEC, then bsub -E;
+  after it: bsub -Ep, then the queue's POST_EXEC, then HOST_POST_EXEC.
+An application profile (lsb.applications) will add its own steps between
+the queue's and the job's; they belong here too.
+
+Who runs each step: the job's own commands (-E, -Ep) always run as the
+job's user, with its environment, working directory and output files --
+they come from the spool, which any local user writes, so they never get
+anyone else's rights.  The queue's PRE_EXEC and POST_EXEC run as
+PRE_POST_EXEC_USER when the queue sets one, else as the job's user; the
+host-based commands as PRE_POST_EXEC_USER, else as root.  Only the
+administrator's configuration can name a user other than the job's.
+"""
+
+from xce.config import execconf
+
+# A step: {"cmd": command line, "level": "job" | "queue" | "host",
+# "user": user name, or None for the job's own user, or "root"}.
+JOB, QUEUE, HOST = "job", "queue", "host"
+RETRY_UNLIMITED = 2147483647        # LSF's default LOCAL_MAX_PREEXEC_RETRY
+
+
+def _expand(cmd, jobid, idx):
+    """%J and %I, as in the job's file names."""
+    return cmd.replace("%J", str(jobid)).replace("%I", str(idx))
+
+
+def start_fields(cfg, job):
+    """The start message's execution fields; {} for a plain job."""
+    spec = job["spec"]
+    q = cfg.queues.get(job["queue"])
+    commands = q.exec_commands if q is not None else {}
+    user = q.prepost_user if q is not None else None
+    jobid, idx = job["jobid"], job["idx"]
+
+    def step(cmd, level, who):
+        return {"cmd": _expand(cmd, jobid, idx), "level": level, "user": who}
+
+    out = {}
+    host_user = user or "root"
+    pre, post = [], []
+    if commands.get("HOST_PRE_EXEC"):
+        pre.append(step(commands["HOST_PRE_EXEC"], HOST, host_user))
+    if commands.get("PRE_EXEC"):
+        pre.append(step(commands["PRE_EXEC"], QUEUE, user))
+    if spec.get("pre_exec"):
+        pre.append(step(spec["pre_exec"], JOB, None))
+    if spec.get("post_exec"):
+        post.append(step(spec["post_exec"], JOB, None))
+    if commands.get("POST_EXEC"):
+        post.append(step(commands["POST_EXEC"], QUEUE, user))
+    if commands.get("HOST_POST_EXEC"):
+        post.append(step(commands["HOST_POST_EXEC"], HOST, host_user))
+    if pre:
+        out["pre"] = pre
+    if post:
+        out["post"] = post
+    if commands.get("JOB_STARTER"):
+        out["starter"] = commands["JOB_STARTER"]
+    if spec.get("login_shell"):
+        out["login_shell"] = spec["login_shell"]
+    return out
+
+
+def retry_limit(cfg, queue_name):
+    """(LOCAL_MAX_PREEXEC_RETRY, its action): the queue's, else the
+    cluster's, else LSF's defaults (unlimited, SUSPEND)."""
+    q = cfg.queues.get(queue_name)
+    raw = q.raw if q is not None else {}
+    limit = raw.get("LOCAL_MAX_PREEXEC_RETRY")
+    if limit is None:
+        limit = cfg.params.get("LOCAL_MAX_PREEXEC_RETRY")
+    try:
+        limit = int(limit) if limit is not None else RETRY_UNLIMITED
+    except (TypeError, ValueError):
+        limit = RETRY_UNLIMITED
+    action = (q.preexec_retry_action if q is not None else None) or \
+        execconf.retry_action(cfg.params, _Quiet()) or "SUSPEND"
+    return limit, action
+
+
+class _Quiet:
+    def error(self, *args):
+        pass

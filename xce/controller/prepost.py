@@ -1,0 +1,72 @@
+"""What the controller does with the outcome of a job's pre- and
+post-execution commands (run by the agent, xce.agent.prepost).
+
+A failed pre-exec: the job never ran.  It goes back to PEND with LSF's
+pend reason and runs again; after LOCAL_MAX_PREEXEC_RETRY failed
+attempts LSF's LOCAL_MAX_PREEXEC_RETRY_ACTION applies: SUSPEND (the
+default) leaves it PSUSP until bresume, EXIT ends it.  A pre-exec that
+exits 99 ends the job at once (LSF: "the job exits without pending").
+
+The post-exec status (POST_DONE or POST_ERR) comes after the job's own
+end, which LSF reports first; it goes into the job's spec ("post") and
+the dependency index, so that post_done() and post_err() can be met.
+"""
+
+import json
+import logging
+
+from xce.controller import execplan
+from xce.errors import text
+from xce.model import states
+
+log = logging.getLogger("xce.controller")
+
+NO_RETRY = 99       # a pre-exec's "do not try this job again"
+
+
+def pre_failed(ctl, job, code):
+    tries = int(job["spec"].get("preexec_tries") or 0) + 1
+    limit, action = execplan.retry_limit(ctl.cfg, job["queue"])
+    reason = json.dumps([[text("PREEXEC_PEND"), None]])
+    log.info("job %s: pre-exec failed with %s (attempt %d of %s)",
+             ctl.label(job), code, tries, limit)
+    if code == NO_RETRY or (tries >= limit and action == "EXIT"):
+        ctl.emit("STATUS", job, stat=states.EXIT, exit_code=code,
+                 reason=None, pre_failed=code, preexec_tries=tries)
+    elif tries >= limit:
+        ctl.emit("REQUEUE", job, stat=states.PSUSP, by="", reason=reason,
+                 pre_failed=code, preexec_tries=tries)
+    else:
+        ctl.emit("REQUEUE", job, stat=states.PEND, by="", reason=reason,
+                 pre_failed=code, preexec_tries=tries)
+
+
+def post_reported(ctl, msg):
+    """The agent's "post" message: the post-exec stage has ended."""
+    key = (int(msg["job"]), int(msg.get("idx", 0)))
+    job = ctl.post_waiting.pop(key, None)
+    if job is None:
+        job = _stored(ctl, key)
+    if job is None or job["attempt"] != msg["attempt"] or \
+            job["stat"] not in states.FINISHED:
+        log.info("ignoring a stale post-exec report of job %s", key)
+        return
+    state = msg.get("post_state")
+    if state not in ("POST_DONE", "POST_ERR"):
+        raise ValueError(f"bad post_state {state!r}")
+    ctl.emit("POST", job, post=state)
+    ctl.index.generation += 1           # post_done()/post_err() may be met
+
+
+def _stored(ctl, key):
+    try:
+        return ctl.store.job_row(*key)
+    except TypeError:           # no such row
+        return None
+
+
+def note_finish(ctl, job):
+    """A job just finished with its post-exec still to come: keep it at
+    hand for the report (its row may not be committed yet)."""
+    if (job["spec"] or {}).get("post") == "RUN":
+        ctl.post_waiting[(job["jobid"], job["idx"])] = job
