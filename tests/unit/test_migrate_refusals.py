@@ -87,3 +87,15 @@ def test_a_value_only_the_loader_refuses_is_taken_out_and_reported():
     assert [(e.status, e.label) for e in mig.entries] == [
         ("not carried", "queue q PRIORITY = high")]
     assert mig.diags.warnings[0].where() == "lsb.queues:3"
+
+
+def test_without_lsf_cluster_a_model_row_is_still_not_a_host(tmp_path):
+    for name in ("lsf.shared", "lsb.hosts", "lsb.queues"):
+        (tmp_path / name).write_text((ODD / name).read_text())
+    result = migrate(str(tmp_path), None, check=True)
+    hosts = result.tree["hosts"]
+    assert "EPYC7543" not in hosts and "LINUX64" not in hosts
+    assert {"odd01", "nosuch", "default"} <= set(hosts)
+    dropped = _not_carried(result)
+    assert dropped[("lsb.hosts:5", "host model EPYC7543 MXJ")] == \
+        "the model has no host in the cluster"

@@ -198,8 +198,9 @@ def convert_batch_hosts(mig, lsb_hosts, shared=None):
             mig.warn(row.origin, "host row without HOST_NAME; ignored")
             continue
         kind = hostrows.classify(name, hosts, groups, models, types)
-        if kind == hostrows.DEFAULT or not hosts:
-            # No lsf.cluster hosts: the lsb.hosts rows are the hosts.
+        if kind == hostrows.DEFAULT or kind is None and not hosts:
+            # No lsf.cluster hosts: the lsb.hosts rows naming no group,
+            # model or type are the hosts.
             _carry_row(mig, row, name)
         elif kind is None:
             hostrows.unknown_row(mig, row, "lsf.cluster")
