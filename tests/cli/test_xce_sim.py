@@ -80,3 +80,35 @@ def test_a_missing_workload(tmp_path):
     assert (code, out) == (255, "")
     assert err == (f"xce sim: {tmp_path}/none.swf: No such file or "
                    "directory\n")
+
+
+def test_plot_draws_the_curves_into_a_file(tmp_path):
+    png = tmp_path / "replay.png"
+    code, out, err = sim("--workload", _trace(tmp_path), "--hosts", "2x2",
+                         "--json", "--plot", str(png))
+    assert code == 0 and json.loads(out.splitlines()[-1])["jobs"] == 3
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_stepper_reads_its_commands_from_standard_input(tmp_path):
+    trace = _trace(tmp_path)
+    plain = sim("--workload", trace, "--hosts", "2x2")
+    stepped = sim("--workload", trace, "--hosts", "2x2", "-i",
+                  input="continue\n")
+    assert stepped == plain
+    code, out, err = sim("--workload", trace, "--hosts", "2x2", "-i",
+                         input="step\nwhat\nquit\n")
+    assert code == 0
+    assert out.splitlines()[:2] == [
+        "time 0: submit 1; start 1 on h0001 h0001",
+        "commands: step [n], continue, break job N|time T|event KIND, "
+        "info job N|host NAME|queue NAME, trace on|off [job...], quit"]
+
+
+def test_progress_goes_to_standard_error_only(tmp_path):
+    trace = _trace(tmp_path)
+    code, out, err = sim("--workload", trace, "--hosts", "2x2", "--json",
+                         "--progress")
+    assert code == 0 and json.loads(out.splitlines()[-1])["jobs"] == 3
+    assert "replaying" in err
+    assert "replaying" not in sim("--workload", trace, "--hosts", "2x2")[2]
