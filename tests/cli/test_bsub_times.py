@@ -126,3 +126,13 @@ def test_oo_and_eo_overwrite_and_jd_is_not_read_as_j(cluster):
     assert "JobName" not in text
     assert _squeeze("Output File (overwrite) <w.out>") in text
     assert _squeeze("Error File (overwrite) <w.err>") in text
+
+
+def test_the_queue_estimate_is_shown_for_a_job_without_we(make_cluster):
+    cluster = make_cluster(extra_queues="  est:\n    PRIORITY: 35\n"
+                           "    ESTIMATED_RUNTIME: 30\n")
+    later = _clock(time.time() + 2 * HOUR, 5)
+    jobid = cluster.submit("-q", "est", "-b", later, "true")
+    text = _long(cluster, jobid)
+    assert _squeeze("ESTIMATED_RUNTIME: 30.0 min of ") in text
+    assert _squeeze("based on queue configured runtime estimation.") in text

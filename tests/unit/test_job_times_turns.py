@@ -81,6 +81,36 @@ def test_a_job_still_pending_at_its_termination_time_ends(ctl):
     assert _row(ctl, "stat") == ["EXIT"]
     assert _row(ctl, "exit_reason") == ["TERM_DEADLINE"]
     assert _sent(ctl, "start") == []
+    _shows_term_deadline(ctl)
+
+
+def _shows_term_deadline(ctl):
+    """bjobs -l, bhist -l and bacct -l of the ended job, from the store."""
+    from xce.client.history.acct import job_block
+    from xce.client.history.events import histories
+    from xce.client.history.long import long_history
+    from xce.client.jobs.long import long_format
+    with Reader(ctl.store.path) as reader:
+        row = reader.jobs()[0]
+        texts = [long_format([row], reader),
+                 long_history(histories(reader, [row])), job_block(row)]
+    for text in texts:
+        flat = "".join(text.split())
+        assert "Completed<exit>;TERM_DEADLINE:jobkilledafterdeadline" \
+            "expires." in flat, text
+
+
+def test_a_pending_job_whose_run_limit_no_longer_fits_ends(ctl):
+    """-W 10 and -t in 15 minutes: the job must start within 5."""
+    ctl.spool.put("submit", {"spec": dict(_spec(), runlimit=10.0,
+                                          begin_time=T0 + 3600,
+                                          term_time=T0 + 900)})
+    ctl.run_once(T0, inbox=[("h1", [HELLO])])
+    assert ctl.run_once(T0 + 299) <= 1.0
+    assert _row(ctl, "stat") == ["PEND"]
+    ctl.run_once(T0 + 301)
+    assert _row(ctl, "stat") == ["EXIT"]
+    assert _row(ctl, "exit_reason") == ["TERM_DEADLINE"]
 
 
 def test_the_pure_rules():
@@ -92,6 +122,10 @@ def test_the_pure_rules():
     assert jobtimes.due(630, False, None, 30, True) == jobtimes.KILL
     assert jobtimes.next_due(10, True, 20, 40, False) == 20
     assert jobtimes.next_due(35, False, None, 30, True) == 630
+    assert jobtimes.due(25, True, None, 30, False, runlimit=10) == \
+        jobtimes.ABORT
+    assert jobtimes.due(20, True, None, 30, False, runlimit=10) is \
+        jobtimes.NOTHING
     assert jobtimes.expected(600, None) == 600
     assert jobtimes.expected(600, 60) == 60
     assert jobtimes.expected(None, 60) == 60

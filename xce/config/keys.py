@@ -80,6 +80,8 @@ _add("queue", ENFORCED, "SLOT_RESERVE BACKFILL")
 # The run-time estimate of the queue's jobs without bsub -We, for
 # reservation and backfill (xce.scheduler.jobtimes).
 _add("queue", ENFORCED, "ESTIMATED_RUNTIME")
+# Y: a job's run limit is not checked against its bsub -t deadline.
+_add("queue", ENFORCED, "IGNORE_DEADLINE")
 # PREEMPTIVE/PREEMPTABLE: the scheduler suspends lower-priority jobs.
 _add("queue", ENFORCED, "PREEMPTION")
 # bsub -x is taken only by an EXCLUSIVE queue; RERUNNABLE: a job of a lost
@@ -89,7 +91,7 @@ _add("queue", ACCEPTED, "NICE INTERACTIVE "
      "NEW_JOB_SCHED_DELAY JOB_ACCEPT_INTERVAL DISPATCH_WINDOW RUN_WINDOW "
      "REQUEUE_EXIT_VALUES "
      "SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT MIG STOP_COND "
-     "RESUME_COND TERMINATE_WHEN IGNORE_DEADLINE DEFAULT_HOST_SPEC "
+     "RESUME_COND TERMINATE_WHEN DEFAULT_HOST_SPEC "
      "ROUND_ROBIN_POLICY RUNTIME CHUNK_JOB_SIZE "
      "DISPATCH_ORDER JOB_IDLE JOB_OVERRUN JOB_UNDERRUN JOB_WARNING_ACTION "
      "MAX_JOB_REQUEUE PEND_TIME_LIMIT "

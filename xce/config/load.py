@@ -286,6 +286,7 @@ def _queues(cfg, node, check):
         q.backfill = _yes_no(props, "BACKFILL", check)
         q.runlimit = _limit(props, "RUNLIMIT", units.minutes, check)
         q.estimated_runtime = _estimate(props, check)
+        q.ignore_deadline = _yes_no(props, "IGNORE_DEADLINE", check)
         q.memlimit = _limit(props, "MEMLIMIT",
                             lambda v: units.memory_kb(v, unit), check)
         execconf.read_queue(q, props, check)

@@ -7,7 +7,8 @@ Each turn that reaches the earliest time due acts on it:
 
 - a begin time that came makes the controller schedule (the scheduler
   itself keeps the job back until then, with LSF's pend reason);
-- a pending job at its termination time ends EXIT (TERM_DEADLINE);
+- a pending job at its termination time, or whose run limit no longer
+  fits before it, ends EXIT (TERM_DEADLINE);
 - a running job at its termination time gets SIGUSR2, and the kill
   sequence WARN_TIME later, both with reason TERM_DEADLINE.
 
@@ -82,6 +83,16 @@ def _times(job):
     return spec.get("begin_time"), spec.get("term_time")
 
 
+def _runlimit(ctl, job):
+    """The run limit (seconds) a pending job must fit before its
+    termination time; None under the queue's IGNORE_DEADLINE=Y."""
+    q = ctl.cfg.queues.get(job["queue"])
+    if q is not None and q.ignore_deadline:
+        return None
+    minutes = job["spec"].get("runlimit")
+    return float(minutes) * 60 if minutes else None
+
+
 def _pending(job):
     return job["stat"] in states.PENDING
 
@@ -91,13 +102,13 @@ def _next(ctl, job, key):
     if job["stat"] in states.FINISHED or key in ctl.clock.killed:
         return None
     return jobtimes.next_due(ctl.now, _pending(job), begin, term,
-                             key in ctl.clock.warned)
+                             key in ctl.clock.warned, _runlimit(ctl, job))
 
 
 def _act(ctl, job, key):
     begin, term = _times(job)
     what = jobtimes.due(ctl.now, _pending(job), begin, term,
-                        key in ctl.clock.warned)
+                        key in ctl.clock.warned, _runlimit(ctl, job))
     if what == jobtimes.ELIGIBLE:
         ctl.dirty = True
     elif what == jobtimes.ABORT:

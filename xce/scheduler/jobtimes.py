@@ -7,7 +7,9 @@ controller and the simulator decide alike:
 - a job with a begin time is not dispatched before it (pend reason
   R_BEGIN_TIME);
 - a pending job whose termination time has come is ended without running
-  (mbatchd's "Job termination deadline reached");
+  (mbatchd's "Job termination deadline reached"), and so is one whose run
+  limit would take it past its termination time if it started now (unless
+  the queue has IGNORE_DEADLINE=Y: then the caller gives no run limit);
 - a running job is sent SIGUSR2 at its termination time and killed
   WARN_TIME later if it still runs; it ends with TERM_DEADLINE;
 - reservation and backfill take a job's duration from its run limit, or
@@ -36,11 +38,14 @@ def expected(runlimit, estimate):
     return estimate or runlimit or None
 
 
-def due(now, pending, begin, term, warned):
+def due(now, pending, begin, term, warned, runlimit=None):
     """What a job's times ask for at *now*: NOTHING, ELIGIBLE (its begin
-    time came: schedule), ABORT (pending at its termination time), WARN
-    (running at its termination time: SIGUSR2) or KILL (WARN_TIME after).
-    *warned*: the job was sent its SIGUSR2 already."""
+    time came: schedule), ABORT (pending at its termination time, or too
+    late to run for its *runlimit* seconds before it), WARN (running at
+    its termination time: SIGUSR2) or KILL (WARN_TIME after).  *warned*:
+    the job was sent its SIGUSR2 already."""
+    if pending and term is not None and runlimit and now + runlimit > term:
+        return ABORT
     if term is not None and now >= term:
         if pending:
             return ABORT
@@ -52,14 +57,15 @@ def due(now, pending, begin, term, warned):
     return NOTHING
 
 
-def next_due(now, pending, begin, term, warned):
+def next_due(now, pending, begin, term, warned, runlimit=None):
     """The next time at which due() gives something new; None: never."""
     times = []
     if pending:
         if begin is not None and begin > now:
             times.append(begin)
         if term is not None:
-            times.append(term)
+            # due() aborts once now + runlimit passes term: just after.
+            times.append(term - runlimit + 1e-3 if runlimit else term)
     elif term is not None:
         times.append(term + WARN_TIME if warned or now >= term else term)
     later = [t for t in times if t > now]
