@@ -165,9 +165,7 @@ MESSAGES.update({
               "reconfig, or xce-agent on the host",
     "BHIST_LOGFILES": "bhist: The number of event log files must be a "
                       "positive integer.",
-    "WIDE_AND_LONG": "-w and -l cannot be used together",
     "NO_ELIGIBLE_HOST": "Not enough host(s) currently eligible",
-    "CHILD_AND_PENDING": "-c and -p cannot be used together",
     "JSON_WITHOUT_FORMAT": "bjobs: -json must be used with -o",
     "BLAUNCH_USAGE": "a host and a command must be specified",
     "BLAUNCH_INTERRUPTED": "blaunch: interrupted",
@@ -204,6 +202,9 @@ MESSAGES.update({
     "OPTIONS_CONFLICT": "{prog}: {first} and {second} cannot be used "
                         "together",
     "EXTRA_ARGUMENTS": "{prog}: too many arguments: {word}",
+    "ARGUMENT_NEEDED": "{prog}: {what} must be specified",
+    "SHOWCONF_DAEMON": "{prog}: showconf: {daemon!r} is not one of "
+                       "{choices}",
     "SUBCOMMAND_NOT_SUPPORTED": "{prog}: {command} is not supported by xce",
 })
 

@@ -1,6 +1,7 @@
 """A seeded campaign of argument vectors across every command of setup.cfg
-against a running cluster: no command prints a traceback, none hangs, and
-the controller and agent survive.  Most vectors run in this process
+against a running cluster: no command prints a traceback, none hangs, no
+job bsub submits runs one of bsub's option words as its command, and the
+controller and agent survive.  Most vectors run in this process
 (each command's main(), see tests/lib/argvfuzz.py); a sample runs as real
 processes, which also checks that what runs in process is what a user
 gets.  XCE_FUZZ_SEED and XCE_FUZZ_VECTORS change the campaign; a failure
@@ -8,6 +9,7 @@ prints the seed, the command and the vector to replay it."""
 
 import os
 import random
+import re
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -65,9 +67,26 @@ def _campaign(cluster, commands, rnd, count):
         if outcome.hung:
             figures["hung"] += 1
             failures.append((command.name, argv, "ran past 5 s"))
+        if command.name == "bsub" and outcome.code == 0 and \
+                "--" not in argv:       # after --, the user's own words
+            wrong = _command_is_an_option(cluster, command, outcome.out)
+            if wrong:
+                failures.append((command.name, argv, wrong))
         if n % 500 == 0 and cluster.proc.poll() is not None:
             break
     return figures, failures
+
+
+def _command_is_an_option(cluster, command, out):
+    """What is wrong when the job bsub submitted runs one of bsub's option
+    words as its command (the words were read as something else)."""
+    found = re.search(r"Job <(\d+)>", out)
+    if not found:
+        return None
+    words = cluster.stored_job(int(found.group(1)))["spec"]["command"].split()
+    if words and words[0] in argvfuzz.option_words(command):
+        return f"job command starts with the option word {words[0]}"
+    return None
 
 
 def _processes(cluster, commands, rnd, count):

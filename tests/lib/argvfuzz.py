@@ -4,8 +4,8 @@ process with stdin, stdout and stderr replaced, ``SystemExit`` caught and
 any other exception counted as the traceback the real command would have
 printed.
 
-Options come from the commands themselves (the click parameters or the
-lsfargs Parser), so a new option or command is fuzzed without a change
+Options come from the commands themselves (the lsfargs tables of the LSF
+commands, the click parameters of xce's own tools), so a new option or command is fuzzed without a change
 here.  Values come from a vocabulary of what users mistype: numbers out of
 range, full-width and superscript digits, signs, fractions, 40 digits,
 empty and blank words, undecodable bytes (as Python shows them in argv),
@@ -84,15 +84,27 @@ class Command:
         self.main = getattr(module, func)
         self.options, self.subcommands = {}, {}
         if hasattr(module, "PARSER"):
-            for opt in module.PARSER.opts:
-                for flag in opt.flags:
-                    self.options[flag] = opt.takes
+            self.options = _parser_options(module.PARSER)
+        elif hasattr(module, "COMMANDS"):
+            self.subcommands = {
+                sub: _parser_options(parser)
+                for sub, (parser, _) in module.COMMANDS.commands.items()}
         elif hasattr(module, "cli"):
             self.options = _click_options(module.cli)
             if isinstance(module.cli, click.Group):
                 self.subcommands = {
                     sub: _click_options(cmd)
                     for sub, cmd in module.cli.commands.items()}
+
+
+def _parser_options(parser):
+    """flag -> takes a value, of an lsfargs table (its refused options
+    too: they must be refused whatever follows)."""
+    out = {flag: False for flag in parser.refused}
+    for opt in parser.opts:
+        for flag in opt.flags:
+            out[flag] = opt.takes
+    return out
 
 
 def _click_options(command):
@@ -137,12 +149,33 @@ def vector(rnd, command):
             argv.append(flag)
             if options[flag]:
                 argv.append(_value(rnd, flag))
+        elif flags and rnd.random() < 0.5:
+            argv.append(glued(rnd, flags))
         else:
             argv.append(rnd.choice(["-Z", "-", "--", "-\uff4c", "-W="]))
     argv += _positionals(rnd, command)
     if command.name in DAEMONS:
         argv.append("--no-such-option")
     return argv
+
+
+def glued(rnd, flags):
+    """An option word with a value stuck to it, cut short or with another
+    option's letters (the issue's -outdir, -Jd, -ext, -gpu as -o, -J, -e
+    and -g would have read them): it must be refused, never run."""
+    flag = rnd.choice(flags)
+    kind = rnd.randrange(3)
+    if kind == 0:
+        return flag + rnd.choice(["d", "xt", "pu", "utdir", "name", "4"])
+    if kind == 1 and len(flag) > 2:
+        return flag[:rnd.randrange(2, len(flag))]
+    return flag + rnd.choice(flags)[1:]
+
+
+def option_words(command):
+    """The words a job's command must never start with: the command's
+    options, implemented and refused."""
+    return set(command.options)
 
 
 def _positionals(rnd, command):

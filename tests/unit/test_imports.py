@@ -11,8 +11,10 @@ USER_COMMANDS = ["bsub", "bjobs", "bkill", "bstop", "bresume", "bqueues",
                  "bpeek", "bwait", "busers", "bugroup", "bmgroup", "bapp",
                  "blimits", "lshosts", "lsload", "bpost", "bread", "bstatus",
                  "bjdepinfo", "lsadmin", "blaunch", "xce_explain"]
+# click too: LSF commands parse with xce.cli.lsfargs (click is for xce's
+# own tools: xce, xce-migrate and the daemons).
 HEAVY = ("paramiko", "psutil", "ruamel", "xce.controller", "xce.agent",
-         "tabulate", "filelock", "msgspec")
+         "tabulate", "filelock", "msgspec", "click")
 
 PROBE = """
 import importlib, sys

@@ -167,6 +167,44 @@ def import_cycle(root):
     return None
 
 
+# xce's own tools and click's helpers for them; every other module of
+# xce.cli is an LSF command or the parser they share (xce.cli.lsfargs).
+OWN_TOOLS = {"xce.cli.xce", "xce.cli.xce_migrate", "xce.cli.xce_controller",
+             "xce.cli.xce_agent", "xce.cli.common"}
+
+
+def click_in_lsf_commands(root):
+    """'module:line imports target' for each import of click (or of
+    xce.cli.common, click's helpers) by an LSF command, at any depth."""
+    paths = sorted((root / "xce" / "cli").rglob("*.py"))
+    modules = {module_name(p, root): p for p in paths}
+    bad = []
+    for name, path in modules.items():
+        if name in OWN_TOOLS:
+            continue
+        for line, target in imports_of(path, name, modules):
+            if target.split(".")[0] == "click" or target in OWN_TOOLS:
+                bad.append(f"{name}:{line} imports {target}")
+    return bad
+
+
+def test_no_lsf_command_imports_click():
+    assert click_in_lsf_commands(XCE.parent) == []
+
+
+def test_the_click_check_finds_a_planted_import(tmp_path):
+    _plant(tmp_path, {
+        "xce/cli/__init__.py": "",
+        "xce/cli/common.py": "import click\n",
+        "xce/cli/xce.py": "import click\n",
+        "xce/cli/bnew.py": "def main():\n    import click.types\n",
+        "xce/cli/bold.py": "from xce.cli.common import run\n",
+    })
+    assert click_in_lsf_commands(tmp_path) == [
+        "xce.cli.bnew:2 imports click.types",
+        "xce.cli.bold:1 imports xce.cli.common"]
+
+
 def test_every_import_follows_the_layers():
     assert layering_violations(XCE.parent) == []
 

@@ -105,9 +105,9 @@ def _click_command(script):
     target = next(line.split("=")[1].strip() for line in text.splitlines()
                   if "=" in line and line.split("=")[0].strip() == script)
     module = importlib.import_module(target.split(":")[0])
-    from xce.cli.lsfargs import Parser
+    from xce.cli.lsfargs import Commands, Parser
     found = [v for v in vars(module).values()
-             if isinstance(v, (click.Command, Parser))]
+             if isinstance(v, (click.Command, Parser, Commands))]
     return found[0] if found else None
 
 
@@ -142,7 +142,8 @@ def test_bash_completion_offers_every_click_option(script):
     command = _click_command(script)
     if command is None:
         pytest.skip(f"{script} has no click command")
-    if isinstance(command, click.Group):
+    from xce.cli.lsfargs import Commands
+    if isinstance(command, (click.Group, Commands)):
         offered = _bash(f'source "$1"; COMP_WORDS=({script} ""); '
                         'COMP_CWORD=1; _xce_subcommand ' + script +
                         '; printf "%s\\n" "${COMPREPLY[@]}"').split()

@@ -2,36 +2,43 @@
 
 import sys
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Opt, Parser, run
 from xce.errors import EXIT_FAILURE
 
+OPTIONS = [
+    Opt("-b", "brief", takes=False, help="Brief format (the default)."),
+    Opt("-l", "long", takes=False, help="Long format: one block per job."),
+    Opt("-d", "done", takes=False, help="Only jobs that finished with DONE."),
+    Opt("-e", "exited", takes=False, help="Only jobs that finished with EXIT."),
+    Opt("-C", "completed", metavar="time0,time1", help="Jobs that finished in this window."),
+    Opt("-S", "submitted", metavar="time0,time1", help="Jobs submitted in this window."),
+    Opt("-D", "dispatched", metavar="time0,time1", help="Jobs dispatched in this window."),
+    Opt("-m", "host", metavar="host", help="Jobs that ran on this host."),
+    Opt("-P", "project", metavar="project", help="Jobs of this project."),
+    Opt("-q", "queue", metavar="queue", help="Jobs of this queue."),
+    Opt("-u", "user", metavar="user|all", help="Jobs of this user, or of all users."),
+]
+# The rest of LSF 10.1's bacct options.
+UNSUPPORTED = ("-aff", "-app", "-cname", "-E", "-f", "-gpu", "-Lp", "-N",
+               "-rcacct", "-rcalloc", "-sla", "-U", "-w", "-x")
+PARSER = Parser("bacct", OPTIONS, args_metavar="[job_ID ...]",
+                help_text="Display accounting information about finished "
+                "jobs.", refused=UNSUPPORTED, conflicts=[("-b", "-l")])
 
-@lsf_command(help="Display accounting information about finished jobs.")
-@click.option("-b", "brief", is_flag=True, help="Brief format (the default).")
-@click.option("-l", "long", is_flag=True, help="Long format: one block per job.")
-@click.option("-d", "done", is_flag=True, help="Only jobs that finished with DONE.")
-@click.option("-e", "exited", is_flag=True, help="Only jobs that finished with EXIT.")
-@click.option("-C", "completed", metavar="time0,time1", help="Jobs that finished in this window.")
-@click.option("-S", "submitted", metavar="time0,time1", help="Jobs submitted in this window.")
-@click.option("-D", "dispatched", metavar="time0,time1", help="Jobs dispatched in this window.")
-@click.option("-m", "host", metavar="host", help="Jobs that ran on this host.")
-@click.option("-P", "project", metavar="project", help="Jobs of this project.")
-@click.option("-q", "queue", metavar="queue", help="Jobs of this queue.")
-@click.option("-u", "user", metavar="user|all", help="Jobs of this user, or of all users.")
-@click.argument("ids", nargs=-1)
-def cli(brief, long, done, exited, completed, submitted, dispatched, host,
-        project, queue, user, ids):
+
+def bacct(o, ids):
     from xce.client.history import acct
     from xce.client.history import windows as time_windows
     from xce.client.history import events as history
     from xce.client.site import current_user, open_store
-    windows = time_windows.windows(completed, submitted, dispatched)
+    user, queue, host, project = o["user"], o["queue"], o["host"], \
+        o["project"]
+    windows = time_windows.windows(o["completed"], o["submitted"],
+                                   o["dispatched"])
     stats = {"DONE", "EXIT"}
-    if done != exited:
-        stats = {"DONE"} if done else {"EXIT"}
-    selection = history.Selection(user=user, queue=queue, ids=ids,
+    if o["done"] != o["exited"]:
+        stats = {"DONE"} if o["done"] else {"EXIT"}
+    selection = history.Selection(user=user, queue=queue, ids=tuple(ids),
                                   stats=stats, windows=windows)
     where, args = selection.where()
     if host:
@@ -49,7 +56,7 @@ def cli(brief, long, done, exited, completed, submitted, dispatched, host,
             return EXIT_FAILURE
         users = "all" if ids else (user or current_user())
         out = [acct.header(users, queue, project)]
-        if long:
+        if o["long"]:
             out += [acct.job_block(row) for row in reader.jobs(where, args)]
         out.append("\n" + acct.summary(totals))
     sys.stdout.write("".join(out))
@@ -57,7 +64,7 @@ def cli(brief, long, done, exited, completed, submitted, dispatched, host,
 
 
 def main(argv=None):
-    run(cli, "bacct", argv)
+    run(PARSER, bacct, argv)
 
 
 if __name__ == "__main__":

@@ -1,26 +1,28 @@
 """bapp: application profiles and their job counts."""
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Opt, Parser, run
 from xce.client.site import open_state
 from xce.client.cluster.apps import bapp_table
 
+OPTIONS = [
+    Opt("-l", "long_format", takes=False, help="Long format."),
+    Opt("-w", "wide", takes=False, help="Wide format: names are not truncated."),
+]
+# The rest of LSF 10.1's bapp options.
+UNSUPPORTED = ("-alloc",)
+PARSER = Parser("bapp", OPTIONS, args_metavar="[application_profile ...]",
+                help_text="Show application profiles.", refused=UNSUPPORTED)
 
-@lsf_command(help="Show application profiles.")
-@click.option("-l", "long_format", is_flag=True, help="Long format.")
-@click.option("-w", "wide", is_flag=True,
-              help="Wide format: names are not truncated.")
-@click.argument("names", nargs=-1)
-def cli(long_format, wide, names):
+
+def bapp(o, names):
     _, reader = open_state()
     with reader:
-        print(bapp_table(reader, names, long_format, wide))
+        print(bapp_table(reader, tuple(names), o["long_format"], o["wide"]))
     return 0
 
 
 def main(argv=None):
-    run(cli, "bapp", argv)
+    run(PARSER, bapp, argv)
 
 
 if __name__ == "__main__":

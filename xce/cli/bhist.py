@@ -3,32 +3,37 @@
 import gc
 import sys
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Opt, Parser, run
 from xce.errors import EXIT_FAILURE, XceError, text
 from xce.model import numbers
 
+OPTIONS = [
+    Opt("-a", "all_jobs", takes=False, help="Finished and unfinished jobs."),
+    Opt("-d", "done", takes=False, help="Finished jobs only."),
+    Opt("-p", "pending", takes=False, help="Pending jobs only."),
+    Opt("-r", "running", takes=False, help="Running jobs only."),
+    Opt("-s", "suspended", takes=False, help="Suspended jobs only."),
+    Opt("-b", "brief", takes=False, help="Brief format (the default table)."),
+    Opt("-l", "long", takes=False, help="Long format: every event."),
+    Opt("-w", "wide", takes=False, help="Wide format: nothing truncated."),
+    Opt("-n", "logfiles", metavar="N", help="Accepted for LSF compatibility: the store keeps the whole history."),
+    Opt("-C", "completed", metavar="time0,time1", help="Jobs that finished in this window."),
+    Opt("-S", "submitted", metavar="time0,time1", help="Jobs submitted in this window."),
+    Opt("-D", "dispatched", metavar="time0,time1", help="Jobs dispatched in this window."),
+    Opt("-J", "name", metavar="name", help="Jobs with this name (* matches anything)."),
+    Opt("-q", "queue", metavar="queue", help="Jobs of this queue."),
+    Opt("-u", "user", metavar="user|all", help="Jobs of this user, or of all users."),
+]
+# The rest of LSF 10.1's bhist options.
+UNSUPPORTED = ("-aff", "-app", "-cname", "-data", "-e", "-f", "-G", "-g",
+               "-gpu", "-hostfile", "-Jd", "-Lp", "-m", "-N", "-P", "-t",
+               "-T", "-UF")
+PARSER = Parser("bhist", OPTIONS, args_metavar="[job_ID ...]",
+                help_text="Display the history of jobs.",
+                refused=UNSUPPORTED)
 
-@lsf_command(help="Display the history of jobs.")
-@click.option("-a", "all_jobs", is_flag=True, help="Finished and unfinished jobs.")
-@click.option("-d", "done", is_flag=True, help="Finished jobs only.")
-@click.option("-p", "pending", is_flag=True, help="Pending jobs only.")
-@click.option("-r", "running", is_flag=True, help="Running jobs only.")
-@click.option("-s", "suspended", is_flag=True, help="Suspended jobs only.")
-@click.option("-b", "brief", is_flag=True, help="Brief format (the default table).")
-@click.option("-l", "long", is_flag=True, help="Long format: every event.")
-@click.option("-w", "wide", is_flag=True, help="Wide format: nothing truncated.")
-@click.option("-n", "logfiles", metavar="N", help="Accepted for LSF compatibility: the store keeps the whole history.")
-@click.option("-C", "completed", metavar="time0,time1", help="Jobs that finished in this window.")
-@click.option("-S", "submitted", metavar="time0,time1", help="Jobs submitted in this window.")
-@click.option("-D", "dispatched", metavar="time0,time1", help="Jobs dispatched in this window.")
-@click.option("-J", "name", metavar="name", help="Jobs with this name (* matches anything).")
-@click.option("-q", "queue", metavar="queue", help="Jobs of this queue.")
-@click.option("-u", "user", metavar="user|all", help="Jobs of this user, or of all users.")
-@click.argument("ids", nargs=-1)
-def cli(all_jobs, done, pending, running, suspended, brief, long, wide,
-        logfiles, completed, submitted, dispatched, name, queue, user, ids):
+
+def bhist(o, ids):
     from xce.client.history import windows as time_windows
     from xce.client.history import events as history
     from xce.client.site import open_store
@@ -36,24 +41,27 @@ def cli(all_jobs, done, pending, running, suspended, brief, long, wide,
     # in a cycle, built once before exit: the cyclic collector would scan
     # them over and over for nothing (about 2 s of bhist -l -a at 100,000).
     gc.disable()
+    logfiles, completed = o["logfiles"], o["completed"]
     if logfiles is not None and not numbers.digits(logfiles.replace(",", "")):
         raise XceError(text("BHIST_LOGFILES"))
-    windows = time_windows.windows(completed, submitted, dispatched)
-    stats = _stats(all_jobs, done or completed is not None, pending, running,
-                   suspended)
-    selection = history.Selection(user=user, queue=queue, name=name,
-                                  ids=ids, stats=stats, windows=windows)
+    windows = time_windows.windows(completed, o["submitted"],
+                                   o["dispatched"])
+    stats = _stats(o["all_jobs"], o["done"] or completed is not None,
+                   o["pending"], o["running"], o["suspended"])
+    selection = history.Selection(user=o["user"], queue=o["queue"],
+                                  name=o["name"], ids=tuple(ids),
+                                  stats=stats, windows=windows)
     with open_store() as reader:
-        rows = selection.rows(reader, None if long else
+        rows = selection.rows(reader, None if o["long"] else
                               history.SUMMARY_COLUMNS)
         if not rows:
             print("No matching job found")
             return EXIT_FAILURE
-        if long:
+        if o["long"]:
             from xce.client.history.long import long_history
             report = long_history(history.histories(reader, rows))
         else:
-            report = history.summary_of_rows(reader, rows, wide)
+            report = history.summary_of_rows(reader, rows, o["wide"])
     sys.stdout.write(report)
     print()
     return 0
@@ -75,7 +83,7 @@ def _stats(all_jobs, done, pending, running, suspended):
 
 
 def main(argv=None):
-    run(cli, "bhist", argv)
+    run(PARSER, bhist, argv)
 
 
 if __name__ == "__main__":

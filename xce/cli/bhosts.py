@@ -1,35 +1,39 @@
 """bhosts: show batch hosts, reading the state store directly."""
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Opt, Parser, run
 from xce.client.cluster import hosts as host_layouts
 from xce.client.site import open_state
 from xce.errors import XceError, text
 
+OPTIONS = [
+    Opt("-w", "wide", takes=False, help="Wide format: precise states, nothing truncated."),
+    Opt("-l", "long", takes=False, help="Long format."),
+    Opt("-R", "res_req", metavar="res_req", help="Only hosts that satisfy the select[] of res_req."),
+]
+# The rest of LSF 10.1's bhosts options.
+UNSUPPORTED = ("-a", "-aff", "-alloc", "-cname", "-e", "-gpu", "-json",
+               "-noheader", "-o", "-rc", "-rconly", "-s", "-x", "-X")
+PARSER = Parser("bhosts", OPTIONS, args_metavar="[host_name | host_group "
+                "| cluster_name] ...",
+                help_text="Display information about batch hosts.",
+                refused=UNSUPPORTED, conflicts=[("-w", "-l")])
 
-@lsf_command(help="Display information about batch hosts.")
-@click.option("-w", "wide", is_flag=True, help="Wide format: precise states, nothing truncated.")
-@click.option("-l", "long", is_flag=True, help="Long format.")
-@click.option("-R", "res_req", metavar="res_req", help="Only hosts that satisfy the select[] of res_req.")
-@click.argument("names", nargs=-1)
-def cli(wide, long, res_req, names):
-    if wide and long:
-        raise click.UsageError(text("WIDE_AND_LONG"))
+
+def bhosts(o, names):
     _, reader = open_state()
     hosts = _select(reader.hosts(), names, reader.meta().get("cluster"))
-    if res_req is not None:
+    if o["res_req"] is not None:
         from xce.client.cluster.host_select import matching
         unit = reader.params().get("LSF_UNIT_FOR_LIMITS") or "KB"
-        hosts = matching(hosts, res_req, unit)
+        hosts = matching(hosts, o["res_req"], unit)
         if not hosts:
             # LSF's batch library message when no host qualifies.
             raise XceError(text("NO_ELIGIBLE_HOST"))
     counts = reader.host_counts()
-    if long:
+    if o["long"]:
         print(host_layouts.long_blocks(hosts, counts), end="")
     else:
-        print(host_layouts.short_table(hosts, counts, wide))
+        print(host_layouts.short_table(hosts, counts, o["wide"]))
     return 0
 
 
@@ -45,7 +49,7 @@ def _select(hosts, names, cluster):
 
 
 def main(argv=None):
-    run(cli, "bhosts", argv)
+    run(PARSER, bhosts, argv)
 
 
 if __name__ == "__main__":

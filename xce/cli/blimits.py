@@ -1,25 +1,30 @@
 """blimits: the resource limits of the configuration."""
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Opt, Parser, run
 from xce.client.site import open_state
 from xce.client.cluster.limits import blimits_text
 
+OPTIONS = [
+    Opt("-n", "names", multiple=True, metavar="limit_name", help="Only this limit."),
+    Opt("-w", "wide", takes=False,
+        help="Wide format: names and scopes are not truncated."),
+]
+# The rest of LSF 10.1's blimits options.
+UNSUPPORTED = ("-a", "-c", "-fwd", "-gl", "-Lp", "-m", "-P", "-q", "-u")
+PARSER = Parser("blimits", OPTIONS,
+                help_text="Show the configured resource allocation limits.",
+                refused=UNSUPPORTED, nargs=(0, 0))
 
-@lsf_command(help="Show the configured resource allocation limits.")
-@click.option("-n", "names", multiple=True, metavar="limit_name", help="Only this limit.")
-@click.option("-w", "wide", is_flag=True,
-              help="Wide format: names and scopes are not truncated.")
-def cli(names, wide):
+
+def blimits(o, args):
     _, reader = open_state()
     with reader:
-        print(blimits_text(reader, names, wide))
+        print(blimits_text(reader, o["names"], o["wide"]))
     return 0
 
 
 def main(argv=None):
-    run(cli, "blimits", argv)
+    run(PARSER, blimits, argv)
 
 
 if __name__ == "__main__":

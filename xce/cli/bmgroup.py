@@ -1,24 +1,31 @@
 """bmgroup: the host groups of the configuration and their members."""
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Opt, Parser, run
 from xce.client.site import open_state
 from xce.client.cluster.users import groups_table
 
-@lsf_command(help="Show host groups and their members.")
-@click.option("-r", "recursive", is_flag=True, help="Expand subgroups.")
-@click.option("-w", "wide", is_flag=True, help="Do not cut long names.")
-@click.argument("names", nargs=-1)
-def cli(recursive, wide, names, long_format=False):
+OPTIONS = [
+    Opt("-r", "recursive", takes=False, help="Expand subgroups."),
+    Opt("-w", "wide", takes=False, help="Do not cut long names."),
+]
+# The rest of LSF 10.1's bmgroup options.
+UNSUPPORTED = ("-cu", "-l")
+PARSER = Parser("bmgroup", OPTIONS, args_metavar="[host_group ...]",
+                help_text="Show host groups and their members.",
+                refused=UNSUPPORTED)
+
+
+def bmgroup(o, names):
     _, reader = open_state()
     with reader:
-        print(groups_table(reader, "host", names, recursive, wide,
-                           long_format))
+        print(groups_table(reader, "host", tuple(names), o["recursive"],
+                           o["wide"], False))
     return 0
 
+
 def main(argv=None):
-    run(cli, "bmgroup", argv)
+    run(PARSER, bmgroup, argv)
+
 
 if __name__ == "__main__":
     main()

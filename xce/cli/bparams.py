@@ -1,21 +1,25 @@
 """bparams: the batch system's parameters, reading the state store directly."""
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Opt, Parser, run
 from xce.client.cluster import params as cluster_params
 from xce.client.site import open_state
 
+OPTIONS = [
+    Opt("-l", "long", takes=False, help="Long format, with explanations."),
+    Opt("-a", "all_params", takes=False, help="Every parameter, as NAME = value."),
+]
+# LSF 10.1's bparams has no other option.
+PARSER = Parser("bparams", OPTIONS,
+                help_text="Display the batch system's configuration "
+                "parameters.", nargs=(0, 0))
 
-@lsf_command(help="Display the batch system's configuration parameters.")
-@click.option("-l", "long", is_flag=True, help="Long format, with explanations.")
-@click.option("-a", "all_params", is_flag=True, help="Every parameter, as NAME = value.")
-def cli(long, all_params):
+
+def bparams(o, args):
     site, reader = open_state()
     values = cluster_params.effective(reader.params(), reader.queues())
-    if all_params:
+    if o["all_params"]:
         print(cluster_params.all_text(values, site.conf))
-    elif long:
+    elif o["long"]:
         print(cluster_params.long_text(values))
     else:
         print(cluster_params.summary(values))
@@ -23,7 +27,7 @@ def cli(long, all_params):
 
 
 def main(argv=None):
-    run(cli, "bparams", argv)
+    run(PARSER, bparams, argv)
 
 
 if __name__ == "__main__":

@@ -1,29 +1,32 @@
 """bqueues: show queues, reading the state store directly."""
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Opt, Parser, run
 from xce.client.cluster import queues as queue_layouts
 from xce.client.site import open_state
 from xce.errors import XceError, text
 
+OPTIONS = [
+    Opt("-w", "wide", takes=False, help="Wide format: nothing truncated."),
+    Opt("-l", "long", takes=False, help="Long format."),
+    Opt("-m", "host", metavar="host_name", help="Queues that can use this host."),
+    Opt("-u", "user", metavar="user_name", help="Queues this user can use."),
+]
+# The rest of LSF 10.1's bqueues options.
+UNSUPPORTED = ("-alloc", "-cname", "-json", "-noheader", "-o", "-r")
+PARSER = Parser("bqueues", OPTIONS, args_metavar="[queue_name ...]",
+                help_text="Display information about queues.",
+                refused=UNSUPPORTED, conflicts=[("-w", "-l")])
 
-@lsf_command(help="Display information about queues.")
-@click.option("-w", "wide", is_flag=True, help="Wide format: nothing truncated.")
-@click.option("-l", "long", is_flag=True, help="Long format.")
-@click.option("-m", "host", metavar="host_name", help="Queues that can use this host.")
-@click.option("-u", "user", metavar="user_name", help="Queues this user can use.")
-@click.argument("names", nargs=-1)
-def cli(wide, long, host, user, names):
-    if wide and long:
-        raise click.UsageError(text("WIDE_AND_LONG"))
+
+def bqueues(o, names):
+    names = tuple(names)
     _, reader = open_state()
-    queues = _select(reader, reader.queues(), names, host, user)
+    queues = _select(reader, reader.queues(), names, o["host"], o["user"])
     counts = queue_layouts.slot_counts(reader.job_counts())
-    if long:
+    if o["long"]:
         queue_layouts.add_reserved(counts, reader.reservations())
         queue_layouts.add_reserve_time(queues, reader.params())
-    if long:
+    if o["long"]:
         from xce.client.cluster.shares import share_lines
         params = reader.params()
         print(queue_layouts.long_blocks(
@@ -31,7 +34,7 @@ def cli(wide, long, host, user, names):
             lambda q: share_lines(reader, q["name"], q["conf"], params)),
             end="")
     else:
-        print(queue_layouts.short_table(queues, counts, wide))
+        print(queue_layouts.short_table(queues, counts, o["wide"]))
     return 0
 
 
@@ -82,7 +85,7 @@ def _select(reader, queues, names, host, user):
 
 
 def main(argv=None):
-    run(cli, "bqueues", argv)
+    run(PARSER, bqueues, argv)
 
 
 if __name__ == "__main__":

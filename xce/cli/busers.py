@@ -2,25 +2,31 @@
 
 import getpass
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Opt, Parser, run
 from xce.client.site import open_state
 from xce.client.cluster.users import busers_table
 
+OPTIONS = [
+    Opt("-w", "wide", takes=False, help="Do not cut long names."),
+]
+# The rest of LSF 10.1's busers options.
+UNSUPPORTED = ("-alloc", "-json", "-o")
+PARSER = Parser("busers", OPTIONS,
+                args_metavar="[user_name | user_group | all] ...",
+                help_text="Show job slot counts and limits of users and user "
+                "groups.", refused=UNSUPPORTED)
 
-@lsf_command(help="Show job slot counts and limits of users and user groups.")
-@click.option("-w", "wide", is_flag=True, help="Do not cut long names.")
-@click.argument("names", nargs=-1)
-def cli(wide, names):
+
+def busers(o, names):
     _, reader = open_state()
     with reader:
-        print(busers_table(reader, names, getpass.getuser(), wide))
+        print(busers_table(reader, tuple(names), getpass.getuser(),
+                           o["wide"]))
     return 0
 
 
 def main(argv=None):
-    run(cli, "busers", argv)
+    run(PARSER, busers, argv)
 
 
 if __name__ == "__main__":

@@ -2,31 +2,35 @@
 
 import getpass
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Opt, Parser, UsageError, run
 from xce.client.site import open_state, open_store
 from xce.client.depend.wait import parse_timeout, wait
 from xce.errors import text
 
+OPTIONS = [
+    Opt("-w", "expr", metavar="wait_condition",
+        help="The condition, e.g. 'done(123) && ended(nightly)'."),
+    Opt("-t", "timeout", metavar="minutes", help="Give up after this many minutes."),
+    Opt("-r", "rereg", metavar="minutes", help="Accepted for compatibility."),
+]
+# LSF 10.1's bwait has no other option.
+PARSER = Parser("bwait", OPTIONS,
+                help_text="Wait until the condition (bsub -w syntax) is "
+                "true.", nargs=(0, 0))
 
-@lsf_command(help="Wait until the condition (bsub -w syntax) is true.")
-@click.option("-w", "expr", metavar="wait_condition",
-              help="The condition, e.g. 'done(123) && ended(nightly)'.")
-@click.option("-t", "timeout", metavar="minutes", help="Give up after this many minutes.")
-@click.option("-r", "rereg", metavar="minutes", help="Accepted for compatibility.")
-def cli(expr, timeout, rereg):
-    if expr is None:
-        raise click.UsageError(text("WAIT_NO_CONDITION"))
-    seconds = parse_timeout(timeout)
+
+def bwait(o, args):
+    if o["expr"] is None:
+        raise UsageError(text("WAIT_NO_CONDITION", "bwait"))
+    seconds = parse_timeout(o["timeout"])
     site, reader = open_state()
     reader.close()
-    return wait(lambda: open_store(site), getpass.getuser(), expr,
+    return wait(lambda: open_store(site), getpass.getuser(), o["expr"],
                 seconds)
 
 
 def main(argv=None):
-    run(cli, "bwait", argv)
+    run(PARSER, bwait, argv)
 
 
 if __name__ == "__main__":

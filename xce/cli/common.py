@@ -1,4 +1,7 @@
-"""What every command shares: LSF-style usage errors and the one error boundary."""
+"""click's helpers for xce's own tools (xce, xce-controller, xce-agent):
+usage errors in LSF's style and the one error boundary.  The LSF commands
+parse with xce.cli.lsfargs and never import this module (a layering test
+holds it)."""
 
 import sqlite3
 import sys
@@ -10,27 +13,8 @@ from xce.errors import EXIT_FAILURE, XceError
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
-class Whole(click.ParamType):
-    """A whole number of ASCII digits from *low* to a C int, as LSF's
-    commands read one (click's INT takes ``３`` as 3 and any length)."""
-    name = "integer"
-
-    def __init__(self, low=0):
-        self.low = low
-
-    def convert(self, value, param, ctx):
-        from xce.model import numbers
-        if isinstance(value, int):
-            return value
-        number = numbers.whole(str(value).strip(), low=self.low)
-        if number is None:
-            self.fail(f"{value!r} is not a whole number from {self.low} to "
-                      f"{numbers.INT_MAX}", param, ctx)
-        return number
-
-
 def lsf_command(**kwargs):
-    """A click command that accepts LSF's single-dash options."""
+    """A click command that accepts single-dash options, as LSF's do."""
     settings = dict(CONTEXT, **kwargs.pop("context_settings", {}))
     return click.command(context_settings=settings, **kwargs)
 
@@ -71,6 +55,3 @@ def _usage_error(command, prog, message):
     print(command.get_usage(ctx), file=sys.stderr)
     sys.exit(EXIT_FAILURE)
 
-
-def fail(message):
-    raise XceError(message)

@@ -6,56 +6,52 @@ lim`` prints the lsf.conf in force (tools read LSF_UNIT_FOR_LIMITS there);
 daemon-control subcommands are refused with a clear message.
 """
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Commands, Opt, Parser, UsageError, run
 from xce.client.site import Site
-from xce.errors import XceError, text
+from xce.errors import text
 
 NO_LIM = ("limrestart", "limstartup", "limshutdown", "limlock",
           "limunlock", "resrestart", "resstartup", "resshutdown", "reconfig")
+# LSF 10.1's other lsadmin subcommands: debugging and tracing of LIM and
+# RES, RES logging, licence expiry.
+NOT_IN_XCE = ("expire", "limdebug", "limtime", "resdebug", "reslogoff",
+              "reslogon", "restime")
+COMMANDS = Commands("lsadmin", "Administer the LIM side of the cluster.",
+                    refused=dict({name: "NO_LIM" for name in NO_LIM},
+                                 **{name: "SUBCOMMAND_NOT_SUPPORTED"
+                                    for name in NOT_IN_XCE}))
 
 
-class _Commands(click.Group):
-    """LSF's wording for an unknown subcommand; LIM control refused."""
-
-    def resolve_command(self, ctx, args):
-        if args and args[0] in NO_LIM:
-            raise XceError(text("NO_LIM", command=args[0]))
-        if args and args[0] not in self.commands and \
-                not args[0].startswith("-"):
-            raise XceError(text("INVALID_COMMAND", command=args[0]))
-        return super().resolve_command(ctx, args)
-
-
-@lsf_command(cls=_Commands, help="Administer the LIM side of the cluster.")
-def cli():
-    pass
-
-
-@cli.command("showconf", context_settings={"help_option_names": ["-h", "--help"]},
-             help="Show the configuration in force: showconf lim|res.")
-@click.argument("daemon", type=click.Choice(["lim", "res"]))
-@click.argument("hosts", nargs=-1)
-def showconf(daemon, hosts):
+def _showconf(o, args):
     from xce.client.cluster.params import showconf_text
+    if args[0] not in ("lim", "res"):
+        raise UsageError(text("SHOWCONF_DAEMON", prog="lsadmin",
+                              daemon=args[0], choices="lim, res"))
     site = Site()
     conf = dict(site.conf)
     conf.setdefault("LSF_UNIT_FOR_LIMITS", "KB")    # LSF's default unit
-    print(showconf_text(daemon, {}, conf))
+    print(showconf_text(args[0], {}, conf))
     return 0
 
 
-@cli.command("ckconfig", context_settings={"help_option_names": ["-h", "--help"]},
-             help="Check the configuration only.")
-@click.option("-v", "verbose", is_flag=True, help="Accepted for compatibility.")
-def ckconfig(verbose):
+def _ckconfig(o, args):
     from xce.client.admin.control import reconfig
     return reconfig(Site(), check_only=True)
 
 
+COMMANDS.add("showconf", Parser(
+    "lsadmin", [], args_metavar="lim | res [host_name ...]",
+    help_text="Show the configuration in force: showconf lim|res.",
+    nargs=(1, None), usage_name="lsadmin showconf"), _showconf)
+COMMANDS.add("ckconfig", Parser(
+    "lsadmin", [Opt("-v", "verbose", takes=False,
+                    help="Accepted for compatibility.")],
+    help_text="Check the configuration only.", nargs=(0, 0),
+    usage_name="lsadmin ckconfig"), _ckconfig)
+
+
 def main(argv=None):
-    run(cli, "lsadmin", argv)
+    run(COMMANDS, None, argv)
 
 
 if __name__ == "__main__":

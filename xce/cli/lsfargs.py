@@ -73,7 +73,8 @@ def whole(low=0):
 class Parser:
     def __init__(self, prog, opts, args_metavar="", help_text="",
                  stop_at_first_arg=False, refused=(), conflicts=(),
-                 bundle=False, version=True, usage_name=None):
+                 bundle=False, version=True, usage_name=None,
+                 nargs=(0, None)):
         self.prog, self.opts = prog, opts
         # The name the usage line shows (badmin qopen) when errors name
         # the command alone (badmin: illegal option -- Z).
@@ -86,6 +87,8 @@ class Parser:
         self.stop_at_first_arg = stop_at_first_arg
         self.conflicts = tuple(tuple(pair) for pair in conflicts)
         self.bundle = bundle
+        # How many words follow the options: (least, most or None).
+        self.nargs = nargs
         # -V (version, to stderr) is every LSF command's unless the table
         # gives it a meaning of its own.
         self.version = version and "-V" not in self.by_flag
@@ -112,6 +115,7 @@ class Parser:
                 continue
             given += self._option(word, words, values)
         self._check_conflicts(given)
+        self._check_count(args)
         return values, args
 
     def _option(self, word, words, values):
@@ -174,6 +178,15 @@ class Parser:
             if first in given and second in given:
                 raise UsageError(text("OPTIONS_CONFLICT", prog=self.prog,
                                       first=first, second=second))
+
+    def _check_count(self, args):
+        low, high = self.nargs
+        if len(args) < low:
+            raise UsageError(text("ARGUMENT_NEEDED", prog=self.prog,
+                                  what=self.args_metavar))
+        if high is not None and len(args) > high:
+            raise UsageError(text("EXTRA_ARGUMENTS", prog=self.prog,
+                                  word=args[high]))
 
     # -- texts ---------------------------------------------------------------
     def usage(self):
@@ -285,7 +298,7 @@ def _subcommand(commands, argv):
         _fail(text("ILLEGAL_OPTION", prog=prog, option=name[1:]),
               commands.usage())
     if name in commands.refused:
-        _fail(text(commands.refused[name], command=name))
+        _fail(text(commands.refused[name], prog=prog, command=name))
     if name not in commands.commands:
         _fail(text("INVALID_COMMAND", command=name))
     parser, action = commands.commands[name]

@@ -1,26 +1,32 @@
 """lshosts: static facts of the hosts (type, model, CPUs, memory)."""
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Opt, Parser, run
 from xce.client.site import open_state
 from xce.client.cluster.host_load import lshosts_long, lshosts_table, pick
 
+OPTIONS = [
+    Opt("-w", "wide", takes=False, help="Wide format."),
+    Opt("-l", "long_format", takes=False, help="Long format."),
+]
+# The rest of LSF 10.1's lshosts options.
+UNSUPPORTED = ("-a", "-cname", "-e", "-gpu", "-json", "-o", "-R", "-s",
+               "-T")
+PARSER = Parser("lshosts", OPTIONS, args_metavar="[host_name ...]",
+                help_text="Show static host information.",
+                refused=UNSUPPORTED)
 
-@lsf_command(help="Show static host information.")
-@click.option("-w", "wide", is_flag=True, help="Wide format.")
-@click.option("-l", "long_format", is_flag=True, help="Long format.")
-@click.argument("names", nargs=-1)
-def cli(wide, long_format, names):
+
+def lshosts(o, names):
     _, reader = open_state()
     with reader:
-        hosts = pick(reader.hosts(), names)
-    print(lshosts_long(hosts) if long_format else lshosts_table(hosts, wide))
+        hosts = pick(reader.hosts(), tuple(names))
+    print(lshosts_long(hosts) if o["long_format"]
+          else lshosts_table(hosts, o["wide"]))
     return 0
 
 
 def main(argv=None):
-    run(cli, "lshosts", argv)
+    run(PARSER, lshosts, argv)
 
 
 if __name__ == "__main__":

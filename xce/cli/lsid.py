@@ -1,14 +1,16 @@
 """lsid: the LSF version xce reproduces, the cluster name and the master host."""
 
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Parser, run
 from xce.client.cluster.lsid import lsid_text
 from xce.client.site import Site, open_store
 from xce.errors import XceError
 
+# LSF 10.1's lsid has no option but -h and -V.
+PARSER = Parser("lsid", [], help_text="Display the LSF version, the cluster "
+                "name and the master host name.", nargs=(0, 0))
 
-@lsf_command(help="Display the LSF version, the cluster name and the "
-             "master host name.")
-def cli():
+
+def lsid(o, args):
     site = Site()
     try:
         meta = open_store(site).meta()
@@ -19,7 +21,7 @@ def cli():
 
 
 def main(argv=None):
-    run(cli, "lsid", argv)
+    run(PARSER, lsid, argv)
 
 
 if __name__ == "__main__":

@@ -1,26 +1,30 @@
 """lsload: load indices of the hosts (``-`` until agents report load)."""
 
-import click
-
-from xce.cli.common import lsf_command, run
+from xce.cli.lsfargs import Opt, Parser, run
 from xce.client.site import open_state
 from xce.client.cluster.host_load import lsload_table, pick
 
+OPTIONS = [
+    Opt("-w", "wide", takes=False, help="Wide format."),
+    Opt("-l", "long_format", takes=False, help="Show all indices."),
+]
+# The rest of LSF 10.1's lsload options.
+UNSUPPORTED = ("-a", "-cname", "-E", "-gpu", "-gpuload", "-I", "-json",
+               "-N", "-n", "-o", "-R", "-s")
+PARSER = Parser("lsload", OPTIONS, args_metavar="[host_name ...]",
+                help_text="Show host load indices.", refused=UNSUPPORTED)
 
-@lsf_command(help="Show host load indices.")
-@click.option("-w", "wide", is_flag=True, help="Wide format.")
-@click.option("-l", "long_format", is_flag=True, help="Show all indices.")
-@click.argument("names", nargs=-1)
-def cli(wide, long_format, names):
+
+def lsload(o, names):
     _, reader = open_state()
     with reader:
-        hosts = pick(reader.hosts(), names)
-    print(lsload_table(hosts, long_format, wide))
+        hosts = pick(reader.hosts(), tuple(names))
+    print(lsload_table(hosts, o["long_format"], o["wide"]))
     return 0
 
 
 def main(argv=None):
-    run(cli, "lsload", argv)
+    run(PARSER, lsload, argv)
 
 
 if __name__ == "__main__":

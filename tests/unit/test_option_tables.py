@@ -1,0 +1,275 @@
+"""Every LSF command's option table, walked: each option of LSF 10.1 is
+either implemented (it parses, into its destination) or refused in one
+line naming it, exit 255, before anything is done; a word that is no LSF
+option is LSF's "illegal option" with the usage.  Values LSF refuses are
+refused with LSF's words.  bmod carries LSF's -Xn cancel forms."""
+
+import configparser
+import importlib
+import io
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from xce.cli import bmod, bsub
+from xce.cli.lsfargs import Commands, Parser, UsageError
+from xce.client.modify import modify_spec
+from xce.client.submit import options as sub
+
+REPO = Path(__file__).resolve().parents[2]
+# xce's own tools: click's, not LSF's.
+OWN_TOOLS = {"xce", "xce-migrate", "xce-controller", "xce-agent"}
+
+
+def _lsf_modules():
+    cfg = configparser.ConfigParser()
+    cfg.read(REPO / "setup.cfg")
+    text = cfg["options.entry_points"]["console_scripts"]
+    pairs = (line.split("=", 1) for line in text.splitlines() if "=" in line)
+    return {name.strip(): importlib.import_module(
+        target.strip().split(":")[0])
+        for name, target in pairs if name.strip() not in OWN_TOOLS}
+
+
+MODULES = _lsf_modules()
+
+
+def _tables():
+    """(label, module, subcommand or None, Parser) of every LSF command."""
+    out = []
+    for name, module in sorted(MODULES.items()):
+        if isinstance(getattr(module, "COMMANDS", None), Commands):
+            for sub_name, (parser, _) in sorted(
+                    module.COMMANDS.commands.items()):
+                out.append((f"{name} {sub_name}", module, sub_name, parser))
+        else:
+            out.append((name, module, None, module.PARSER))
+    return out
+
+
+TABLES = _tables()
+IMPLEMENTED = [(label, module, sub_name, parser, opt, flag)
+               for label, module, sub_name, parser in TABLES
+               for opt in parser.opts for flag in opt.flags]
+REFUSED = [(label, module, sub_name, parser, flag)
+           for label, module, sub_name, parser in TABLES
+           for flag in sorted(parser.refused)]
+
+
+def _ids(cases):
+    return [f"{c[0]} {c[-1]}" for c in cases]
+
+
+def test_every_lsf_command_has_a_table_and_no_click_command():
+    assert len(MODULES) >= 31
+    for name, module in MODULES.items():
+        assert isinstance(getattr(module, "PARSER", None), Parser) or \
+            isinstance(getattr(module, "COMMANDS", None), Commands), name
+        assert not hasattr(module, "cli"), name
+
+
+def test_tables_are_well_formed():
+    for label, _, _, parser in TABLES:
+        flags = [f for o in parser.opts for f in o.flags]
+        assert len(flags) == len(set(flags)), label
+        assert all(f.startswith("-") and len(f) > 1 for f in flags), label
+        assert all(f.startswith("-") and len(f) > 1
+                   for f in parser.refused), label
+        assert not set(flags) & parser.refused, label
+        for first, second in parser.conflicts:
+            assert {first, second} <= parser.flags(), (label, first, second)
+
+
+def _complete(parser, argv):
+    """ARGV with what the table needs after the options."""
+    if parser.stop_at_first_arg:
+        return argv + ["true"]
+    return argv + ["1"] * parser.nargs[0]
+
+
+@pytest.mark.parametrize("label, module, sub_name, parser, opt, flag",
+                         IMPLEMENTED, ids=_ids(IMPLEMENTED))
+def test_every_implemented_option_parses_into_its_destination(
+        label, module, sub_name, parser, opt, flag):
+    if opt.takes:
+        value = opt.sample or "1"
+        values, _ = parser.parse(_complete(parser, [flag, value]))
+        wanted = opt.type(value)
+        assert values[opt.dest] == ((wanted,) if opt.multiple else wanted)
+    else:
+        values, _ = parser.parse(_complete(parser, [flag]))
+        assert values[opt.dest] == opt.const
+
+
+def _main(module, argv):
+    """(exit code, stdout, stderr) of the command's main(argv), in process."""
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err), \
+            pytest.raises(SystemExit) as exit_:
+        module.main(argv)
+    return exit_.value.code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("label, module, sub_name, parser, flag", REFUSED,
+                         ids=_ids(REFUSED))
+def test_every_other_lsf_option_is_refused_in_one_line_doing_nothing(
+        label, module, sub_name, parser, flag, monkeypatch):
+    # Nothing may be done: no state opened, no request written.
+    monkeypatch.setenv("XCE_ENVDIR", "/nonexistent")
+    argv = ([sub_name] if sub_name else []) + \
+        _complete(parser, [flag, "x"])
+    code, out, err = _main(module, argv)
+    assert (code, out) == (255, "")
+    assert err == f"{parser.prog}: option {flag} is not supported by xce\n"
+
+
+@pytest.mark.parametrize("label, module, sub_name, parser",
+                         [t for t in TABLES], ids=[t[0] for t in TABLES])
+def test_a_word_that_is_no_lsf_option_is_illegal_with_the_usage(
+        label, module, sub_name, parser):
+    argv = ([sub_name] if sub_name else []) + ["-Y9"]
+    code, out, err = _main(module, argv)
+    assert (code, out) == (255, "")
+    first, usage = err.splitlines()
+    assert first == f"{parser.prog}: illegal option -- Y9"
+    assert usage.startswith("Usage: ")
+
+
+def test_no_word_is_split_into_letters_but_by_bjobs():
+    bundling = [label for label, _, _, parser in TABLES if parser.bundle]
+    assert bundling == ["bjobs"]
+    # bsub: the words of the issue are no longer read as something else.
+    for argv in (["-outdir", "/x"], ["-Jd", "nightly run"], ["-ext", "foo"],
+                 ["-gpu", "num=1"], ["-Jname"], ["-oo/x"], ["-n4"]):
+        with pytest.raises(UsageError):
+            bsub.PARSER.parse(argv + ["echo", "hi"])
+
+
+# -- bmod and its cancel forms --------------------------------------------------
+# LSF 10.1's bmod options that have an -Xn form.
+BMOD_CANCELS = ("-app", "-aps", "-b", "-B", "-C", "-c", "-clusters", "-cwd",
+                "-D", "-data", "-datagrp", "-E", "-Ep", "-e", "-eptl", "-F",
+                "-f", "-freq", "-G", "-g", "-gpu", "-hostfile", "-i", "-is",
+                "-J", "-Jd", "-k", "-L", "-M", "-m", "-mig", "-N", "-n",
+                "-network", "-notify", "-o", "-outdir", "-P", "-p", "-ptl",
+                "-Q", "-q", "-R", "-rnc", "-S", "-s", "-sla", "-smt", "-sp",
+                "-stage", "-T", "-t", "-ti", "-U", "-u", "-v", "-W", "-We",
+                "-w", "-wa", "-wt", "-Zs")
+
+
+def test_bmod_table_has_every_cancel_form_and_implements_them_in_pairs():
+    flags = bmod.PARSER.flags()
+    assert [f for f in BMOD_CANCELS if f + "n" not in flags] == []
+    taken = set(bmod.PARSER.by_flag)
+    half = [f for f in BMOD_CANCELS if f in taken and f + "n" not in taken]
+    assert half == [], "implemented without its cancel form"
+
+
+def test_bmod_setting_and_removing_together_is_a_usage_error():
+    with pytest.raises(UsageError, match=r"^bmod: -W and -Wn cannot be used"):
+        bmod.PARSER.parse(["-W", "5", "-Wn", "1"])
+
+
+# -- bad values: LSF's words, nothing submitted ------------------------------
+class _Site:
+    """What building a spec reads of a site: settings, all unset."""
+
+    def setting(self, key, default=None):
+        return default
+
+
+BIG = "1234567890" * 4
+# option, a value LSF refuses, bsub's message (bmod adds ". Job not
+# modified.", bsub ". Job not submitted."; both exit 255 and send nothing,
+# as tests/cli/test_command_bounds.py shows through the real commands).
+BAD_SUBMIT_VALUES = [
+    ("-W", "abc", "abc: Bad RUNLIMIT specification"),
+    ("-W", "1:75", "1:75: Bad RUNLIMIT specification"),
+    ("-W", "0", "0: RUNLIMIT value should be a positive integer"),
+    ("-W", BIG, f"{BIG}: RUNLIMIT value is too big"),
+    ("-M", "12XB", "12XB: MEMLIMIT value should be a positive integer"),
+    ("-M", "0", "0: MEMLIMIT value should be a positive integer"),
+    ("-n", "0", "The number of processors must be a positive integer"),
+    ("-n", "4,2", "Bad argument for option -n"),
+    ("-n", "x", "Bad argument for option -n"),
+    ("-sp", "0", "0: Illegal job priority"),
+    ("-sp", "\uff13", "\uff13: Illegal job priority"),
+    ("-J", "a[b", "Bad job name"),
+    ("-J", "", "Bad job name"),
+    ("-R", "select[", None),
+    ("-m", "", None),
+]
+BSUB_ONLY = [("-env", ",", ",: Bad argument")]
+
+
+@pytest.mark.parametrize("flag, value, message",
+                         BAD_SUBMIT_VALUES + BSUB_ONLY)
+def test_bsub_refuses_values_lsf_refuses(flag, value, message):
+    opts = bsub._parse([flag, value, "true"])
+    with pytest.raises(sub.SubmitError) as e:
+        bsub.build_spec(opts, _Site())
+    _one_line(str(e.value), message)
+
+
+@pytest.mark.parametrize("flag, value, message", BAD_SUBMIT_VALUES)
+def test_bmod_refuses_the_same_values(flag, value, message):
+    values, _ = bmod.PARSER.parse([flag, value, "1"])
+    with pytest.raises(sub.SubmitError) as e:
+        modify_spec(values, "KB")
+    _one_line(str(e.value), message)
+
+
+def _one_line(text, message):
+    assert text and "\n" not in text
+    if message is not None:
+        assert text == message
+
+
+# Other commands: values refused before any state is read.
+BAD_COMMAND_VALUES = [
+    (["bkill", "-s", "NOSUCH", "1"], "NOSUCH: Illegal signal value"),
+    (["bkill", "-s", "\u00b9", "1"], "\u00b9: Illegal signal value"),
+    (["bwait", "-w", "done(1)", "-t", "0"], "0: Bad time specification"),
+    (["bwait", "-w", "done(1)", "-t", BIG], f"{BIG}: Bad time "
+     "specification"),
+    (["bjdepinfo", "-r", "0", "1"], "bjdepinfo: -r: bad value '0'"),
+    (["bpost", "-i", BIG, "-d", "x", "1"], f"bpost: -i: bad value '{BIG}'"),
+    (["bread", "-i", "\uff13", "1"], "bread: -i: bad value '\uff13'"),
+    (["bhist", "-n", "x"], "bhist: The number of event log files must be "
+     "a positive integer."),
+    (["btop", "1", "0"], "btop: 0: Position value must be a positive "
+     "integer."),
+]
+
+
+@pytest.mark.parametrize("argv, message", BAD_COMMAND_VALUES,
+                         ids=[" ".join(a[:3]) for a, _ in BAD_COMMAND_VALUES])
+def test_other_commands_refuse_values_lsf_refuses(argv, message,
+                                                  monkeypatch):
+    monkeypatch.setenv("XCE_ENVDIR", "/nonexistent")
+    code, out, err = _main(MODULES[argv[0]], argv[1:])
+    assert (code, out) == (255, "")
+    assert err.splitlines()[0] == message
+    import gc
+    gc.enable()             # bhist turns the collector off for its run
+
+
+# -- the man pages say the same ------------------------------------------------
+def _page_refusals(command):
+    """The option words of the page's LSF OPTIONS NOT SUPPORTED section."""
+    import re
+    page = (REPO / "man" / "man1" / f"{command}.1").read_text()
+    start = page.index(".SH LSF OPTIONS NOT SUPPORTED")
+    section = page[start:page.index("\n.SH ", start + 1)].replace("\\-", "-")
+    words = re.findall(r"(?<![\w-])(-[A-Za-z][\w+-]*)", section)
+    return set(words) - {"-V"}
+
+
+@pytest.mark.parametrize("command", sorted(set(MODULES) - {"bsub"}))
+def test_each_page_lists_the_options_its_table_refuses(command):
+    refused = set().union(*(parser.refused for label, _, _, parser in TABLES
+                            if label.split()[0] == command))
+    assert _page_refusals(command) == refused, \
+        f"man/man1/{command}.1: LSF OPTIONS NOT SUPPORTED must list " \
+        "exactly the options the table refuses"
