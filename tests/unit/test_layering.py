@@ -170,7 +170,7 @@ def import_cycle(root):
 # xce's own tools and click's helpers for them; every other module of
 # xce.cli is an LSF command or the parser they share (xce.cli.lsfargs).
 OWN_TOOLS = {"xce.cli.xce", "xce.cli.xce_migrate", "xce.cli.xce_controller",
-             "xce.cli.xce_agent", "xce.cli.common"}
+             "xce.cli.xce_agent", "xce.cli.xce_sim", "xce.cli.common"}
 
 
 def click_in_lsf_commands(root):

@@ -139,11 +139,20 @@ def test_a_word_that_is_no_lsf_option_is_illegal_with_the_usage(
 def test_no_word_is_split_into_letters_but_by_bjobs():
     bundling = [label for label, _, _, parser in TABLES if parser.bundle]
     assert bundling == ["bjobs"]
-    # bsub: the words of the issue are no longer read as something else.
-    for argv in (["-outdir", "/x"], ["-Jd", "nightly run"], ["-ext", "foo"],
-                 ["-gpu", "num=1"], ["-Jname"], ["-oo/x"], ["-n4"]):
-        with pytest.raises(UsageError):
+    # bsub: a value glued to an option is no option (LSF documents none).
+    for argv in (["-Jname"], ["-oo/x"], ["-n4"], ["-qshort"]):
+        with pytest.raises(UsageError, match="illegal option"):
             bsub.PARSER.parse(argv + ["echo", "hi"])
+    # The words of the issue are options whole, taken or refused, never
+    # read as -o utdir, -J d, -e xt or -g pu.
+    for flag in ("-outdir", "-Jd", "-ext", "-gpu"):
+        try:
+            values, args = bsub.PARSER.parse([flag, "v", "echo", "hi"])
+        except UsageError as e:
+            assert f"option {flag} is not supported" in str(e)
+        else:
+            assert args == ["echo", "hi"]
+            assert bsub.PARSER.by_flag[flag].flags[0] == flag
 
 
 # -- bmod and its cancel forms --------------------------------------------------
