@@ -260,6 +260,20 @@ MESSAGES.update({
 })
 
 
+# Requeue exit values (bsub -Q, REQUEUE_EXIT_VALUES) and job mail.
+MESSAGES.update({
+    "BAD_REQUEUE": "{value}: Bad requeue exit value list; use "
+                   "\"[all] [~number ...] | [number ...] "
+                   "[EXCLUDE(number ...)]\" with numbers 0-255",
+    "CONFIG_REQUEUE": "<{value}> is not a requeue exit value list "
+                      "([all] [~number ...] | [number ...] "
+                      "[EXCLUDE(number ...)], numbers 0-255)",
+    "BAD_MAIL_USER": "{value}: Bad mail address",
+    "CONFIG_MAILPROG": "LSB_MAILPROG <{value}> is not an absolute path",
+    "CONFIG_MAILSERVER": "LSB_MAILSERVER <{value}> is not "
+                         "SMTP:host[:port]",
+})
+
 class XceError(Exception):
     """An error a user sees: one line on stderr and an exit code."""
 

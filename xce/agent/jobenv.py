@@ -35,6 +35,8 @@ def lsf_variables(msg, jobdir, hostfile):
     if msg.get("outdir"):
         # bsub -outdir; the wrapper creates it (spawn.WRAPPER).
         env["LSB_OUTDIR"] = msg["outdir"]
+    if msg.get("requeue_exit"):         # bsub -Q or REQUEUE_EXIT_VALUES
+        env["LSB_EXIT_REQUEUE"] = msg["requeue_exit"]
     return env
 
 

@@ -10,13 +10,13 @@ import os
 import signal
 import time
 
-from xce.agent import procs, spawn
+from xce.agent import mail as jobmail, procs, spawn
 from xce.agent.prepost import PrePost, wrapped_command
 from xce.agent.jobenv import job_environment
 from xce.agent.joboutput import OPEN_ERRORS, fallback_output
 from xce.agent.journal import Journal
 from xce.agent.protocol import job_key
-from xce.agent.report import job_report
+from xce.agent.report import append_own, job_report
 
 log = logging.getLogger("xce.agent")
 
@@ -78,6 +78,7 @@ class JobTable(PrePost):
         self.other_child = None
         self._user_dirs = set()
         self._init_prepost()
+        self.mailer = jobmail.Mailer(self.peak_dir)    # bsub -B/-N, no -o
 
     # -- timers ------------------------------------------------------------
     def at(self, when, action, key, arg=None):
@@ -179,6 +180,7 @@ class JobTable(PrePost):
         job = Running(key, msg, prefix, pid, procs.start_ticks(pid), True,
                       measured)
         job.spawn_peak = procs.own_peak_kb()
+        self.mailer.job_started(msg, home)     # bsub -B
         self.journal.append("pid", key, pid=pid, ptime=job.ptime,
                             start_time=msg["start_time"], stdout=stdout,
                             home=home, measured=job.measured)
@@ -442,10 +444,13 @@ class JobTable(PrePost):
             result["post_pending"] = True
         self.journal.append("exit", key, result=result)
         if job is not None and not job.fenced:
+            output = self.mailer.output_for(job.msg, result)
             try:
-                self._append_report(job, result)
+                text = self._append_report(job, result)
             except OSError as e:    # the report is owed, the agent more so
                 log.error("job %s: no job report: %s", key, e)
+                text = None
+            self.mailer.job_ended(job.msg, result, text, output)
         self.outbox.append(_finished_msg(key, result))
         if job is not None and job.msg.get("post"):
             self._after_job(key, job.msg, job.prefix, code)
@@ -460,8 +465,8 @@ class JobTable(PrePost):
         if not out.startswith("/"):
             out = os.path.join(msg["cwd"], out)
         if msg["uid"] == os.geteuid():
-            _append_own(out, text, msg["job"])
-            return
+            append_own(out, text, msg["job"])
+            return text
         path = job.prefix + ".report"
         # Written by the agent into a fresh file it creates, never following
         # a link the user may have planted in their directory; appended to
@@ -469,6 +474,7 @@ class JobTable(PrePost):
         _write(path, text, 0o644)
         spawn.append_as_user(msg["uid"], msg["gid"], str(path), out,
                              str(msg["job"]))
+        return text
 
     def acked(self, msg):
         key = job_key(msg)
@@ -539,18 +545,6 @@ def _write(path, text, mode=0o600):
     finally:
         os.close(fd)
     return path
-
-
-def _append_own(out, text, jobid):
-    """The job runs as the agent's own user: append the report directly."""
-    if os.path.isdir(out):
-        out = os.path.join(out, f"{jobid}.out")
-    try:
-        with open(out, "a") as f:
-            f.write(text)
-    except OSError as e:
-        log.warning("job %s: cannot append the report to %s: %s",
-                    jobid, out, e)
 
 
 def _final_peak(job, usage, measured_path):

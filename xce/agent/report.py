@@ -1,5 +1,8 @@
-"""The LSF job report appended to a job's output file when it ends (pure)."""
+"""The LSF job report appended to a job's output file when it ends: its
+text (pure), and its appending for a job of the agent's own user."""
 
+import logging
+import os
 import time
 
 from xce.model.joboutput import fallback_sentences
@@ -98,3 +101,16 @@ def _usage(result, start, end, job):
     return (["", "Resource usage summary:", ""] +
             [f"{'    ' + label + ' :':<49}{value}" for label, value in rows] +
             ["", "The output (if any) is above this job summary.", ""])
+
+
+def append_own(out, text, jobid):
+    """The job runs as the agent's own user: append the report directly
+    (for another user's job a process with that user's rights does it)."""
+    if os.path.isdir(out):
+        out = os.path.join(out, f"{jobid}.out")
+    try:
+        with open(out, "a") as f:
+            f.write(text)
+    except OSError as e:
+        logging.getLogger("xce.agent").warning(
+            "job %s: cannot append the report to %s: %s", jobid, out, e)

@@ -46,6 +46,11 @@ OPTIONS = [
     Opt("-K", "block", takes=False, help="Wait for the job to finish."),
     Opt("-r", "rerunnable", takes=False, help="Rerunnable: requeue the job if its host is lost."),
     Opt("-rn", "not_rerunnable", takes=False, help="Not rerunnable, whatever the queue says."),
+    Opt("-Q", "requeue_exit", metavar='"exit_code ... [EXCLUDE(exit_code ...)]"',
+        help="Requeue the job when it exits with one of these values."),
+    Opt("-u", "mail_user", metavar="mail_user", help="Mail the job's notices to this address."),
+    Opt("-B", "mail_begin", takes=False, help="Mail when the job is dispatched."),
+    Opt("-N", "mail_notify", takes=False, help="Mail the job report at the end, even with -o."),
     Opt("-V", "version", takes=False, help="Print the version and exit."),
     Opt("-pack", "pack", metavar="job_submission_file", help="Submit one job per line of the file, in one request."),
     Opt("-nnodes", "nnodes", metavar="number", help="Run on this many whole hosts, exclusively."),
@@ -62,7 +67,7 @@ OPTIONS = [
 # LSF bsub options xce does not support yet (bsub(1) lists them; a test
 # holds the two together): each is refused whole, so that -Jd or -gpu is
 # never read as -J d or -g pu.
-UNSUPPORTED = ("-I", "-Is", "-u", "-B", "-N",
+UNSUPPORTED = ("-I", "-Is",
                "-c", "-k", "-a", "-gpu",
                "-v", "-S", "-F", "-D", "-C", "-p", "-T", "-f", "-U")
 # The rest of LSF 10.1's bsub options: interactive and X11 jobs, CSM and
@@ -174,12 +179,36 @@ def build_spec(opts, site):
     if opts.get("rerunnable") or opts.get("not_rerunnable"):
         # -rn wins: the job must never run twice, whatever the queue says.
         spec["rerunnable"] = not opts.get("not_rerunnable")
+    _requeue_and_mail(opts, spec)
     if script is not None:
         spec["jobfile"] = script
         spec["args"] = script_args
     execution.add(spec, opts, site)
     _check_resreq(spec)
     return spec
+
+
+def _requeue_and_mail(opts, spec):
+    """-Q (checked here, kept as written) and -u/-B/-N."""
+    if opts.get("requeue_exit") is not None:
+        from xce.model import requeue
+        try:
+            found = requeue.parse(opts["requeue_exit"])
+        except requeue.BadRequeueValues:
+            found = None
+        if not found:
+            raise sub.SubmitError(text("BAD_REQUEUE",
+                                       value=opts["requeue_exit"]))
+        spec["requeue_exit"] = requeue.normalised(found)
+    if opts.get("mail_user") is not None:
+        user = opts["mail_user"].strip()
+        if not user or any(c.isspace() or c in "<>,;\"" for c in user):
+            raise sub.SubmitError(text("BAD_MAIL_USER",
+                                       value=opts["mail_user"]))
+        spec["mail_user"] = user
+    for key in ("mail_begin", "mail_notify"):
+        if opts.get(key):
+            spec[key] = True
 
 
 # Names a job is filed under; the controller checks them against the

@@ -87,9 +87,10 @@ _add("queue", ENFORCED, "PREEMPTION")
 # bsub -x is taken only by an EXCLUSIVE queue; RERUNNABLE: a job of a lost
 # host is requeued (bsub -r).
 _add("queue", ENFORCED, "EXCLUSIVE RERUNNABLE")
+# A job exiting with one of these values goes back to PEND (bsub -Q).
+_add("queue", ENFORCED, "REQUEUE_EXIT_VALUES")
 _add("queue", ACCEPTED, "NICE INTERACTIVE "
      "NEW_JOB_SCHED_DELAY JOB_ACCEPT_INTERVAL DISPATCH_WINDOW RUN_WINDOW "
-     "REQUEUE_EXIT_VALUES "
      "SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT MIG STOP_COND "
      "RESUME_COND TERMINATE_WHEN DEFAULT_HOST_SPEC "
      "ROUND_ROBIN_POLICY RUNTIME CHUNK_JOB_SIZE "

@@ -99,6 +99,7 @@ def load(envdir):
     _cluster(cfg, raw.get("cluster") or {}, check, path.parent)
     cfg.params = {str(k): v for k, v in (raw.get("parameters") or {}).items()}
     _unit_for_limits(cfg, raw, check)
+    _mail_params(cfg, raw, check)
     _hosts(cfg, raw.get("hosts") or {}, check)
     _groups(cfg, raw, check)
     _queues(cfg, raw.get("queues") or {}, check)
@@ -283,6 +284,7 @@ def _queues(cfg, node, check):
         if props.get("PREEMPTION"):
             q.preemption = " ".join(str(props["PREEMPTION"]).split())
         q.slot_reserve = _slot_reserve(props, check)
+        q.requeue = _requeue_values(props, check)
         q.backfill = _yes_no(props, "BACKFILL", check)
         q.runlimit = _limit(props, "RUNLIMIT", units.minutes, check)
         q.estimated_runtime = _estimate(props, check)
@@ -291,6 +293,35 @@ def _queues(cfg, node, check):
                             lambda v: units.memory_kb(v, unit), check)
         execconf.read_queue(q, props, check)
         cfg.queues[q.name] = q
+
+
+def _mail_params(cfg, raw, check):
+    """LSB_MAILPROG and LSB_MAILSERVER must be usable (xce.model.mailconf)."""
+    from xce.model import mailconf
+    node = raw.get("parameters") or {}
+    for key, read, msg in (("LSB_MAILPROG", mailconf.program,
+                            "CONFIG_MAILPROG"),
+                           ("LSB_MAILSERVER", mailconf.server,
+                            "CONFIG_MAILSERVER")):
+        if cfg.params.get(key) not in (None, ""):
+            try:
+                read(cfg.params[key])
+            except mailconf.BadMailSetting:
+                check.error(node, key, text(msg, value=cfg.params[key]))
+
+
+def _requeue_values(node, check):
+    """REQUEUE_EXIT_VALUES, as bsub -Q reads it."""
+    from xce.model import requeue
+    value = node.get("REQUEUE_EXIT_VALUES")
+    if value is None or str(value).strip() in ("", "-"):
+        return None
+    try:
+        return requeue.normalised(requeue.parse(str(value))) or None
+    except requeue.BadRequeueValues:
+        check.error(node, "REQUEUE_EXIT_VALUES",
+                    text("CONFIG_REQUEUE", value=value))
+        return None
 
 
 _RESERVE = re.compile(r"MAX_RESERVE_TIME\s*\[\s*(\d+)\s*\]", re.I)

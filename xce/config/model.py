@@ -36,6 +36,8 @@ class QueueConf:
     exec_commands: dict = field(default_factory=dict)
     prepost_user: str = None
     preexec_retry_action: str = None
+    # REQUEUE_EXIT_VALUES, checked and in xce.model.requeue's normal form
+    requeue: str = None
     raw: dict = field(default_factory=dict)
 
     def allows(self, user, user_groups=None):

@@ -169,6 +169,14 @@ def _requeue(job, data, now):
         job[key] = None
     job["pend_reason"] = data.get("reason")
     _preexec_tries(job, data)
+    if data.get("seq") is not None:     # an automatic requeue: to the head
+        job["seq"] = data["seq"]
+    if data.get("exclude_host"):
+        # EXCLUDE() exit value: never on this host again (see requeue.py).
+        spec = dict(job["spec"] or {})
+        spec["requeue_excluded"] = sorted(
+            set(spec.get("requeue_excluded") or ()) | {data["exclude_host"]})
+        job["spec"] = spec
 
 
 def _move(job, data, now):

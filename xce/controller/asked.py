@@ -37,9 +37,17 @@ def problem(cfg, q, words):
     return text("QUEUE_HOST", first)
 
 
-def view(cfg, words):
+def view(cfg, words, excluded=None):
     """The scheduler's AskedHosts for a job's list, or None without one.
-    Names no longer configured (after a reconfig) simply match no host."""
+    Names no longer configured (after a reconfig) simply match no host.
+    *excluded*: hosts the job may no longer use (exclusive requeue)."""
+    if excluded:
+        key = ("excluded", tuple(words or ()), tuple(sorted(excluded)))
+        found = _SHARED.get(key)
+        if found is None or found[0] is not cfg:
+            found = (cfg, asked.without(view(cfg, words), excluded))
+            _SHARED[key] = found
+        return found[1]
     if not words:
         return None
     key = tuple(words)

@@ -5,7 +5,7 @@ import json
 from dataclasses import dataclass, field
 
 from xce.controller import (asked, execplan, isolate, jobreq, limitconf,
-                            reserve)
+                            mail, reserve)
 from xce.errors import text
 from xce.lang import depend, units
 from xce.lang.resreq.common import LOAD_INDICES
@@ -195,7 +195,8 @@ def _pending(ctl, job, per_task, hosts, epoch):
             project=_project(ctl, spec),
             exclusive=bool(spec.get("exclusive") or spec.get("nnodes")),
             runlimit=reserve.runlimit_seconds(spec),
-            asked=asked.view(ctl.cfg, spec.get("asked_hosts")),
+            asked=asked.view(ctl.cfg, spec.get("asked_hosts"),
+                             spec.get("requeue_excluded")),
             begin_time=spec.get("begin_time"),
             estimate=reserve.estimate_seconds(ctl, job),
             layout=tuple(spec["hostfile_hosts"])
@@ -373,7 +374,10 @@ def start_message(ctl, job):
         "env": data["env"], "args": spec.get("args") or [],
         "stdin": expand(spec.get("stdin"), jobid, idx),
         "stdout": outdir.inside(expand(spec.get("stdout"), jobid, idx), out),
-        "stdout_mode": spec.get("stdout_mode", "a"),
+        # No -o: each run's output alone, as LSF mails it (a requeued
+        # run leaves none behind).
+        "stdout_mode": spec.get("stdout_mode", "a") if spec.get("stdout")
+        else "w",
         "stderr": outdir.inside(expand(spec.get("stderr"), jobid, idx), out),
         "outdir": out,
         "stderr_mode": spec.get("stderr_mode", "a"),
@@ -384,6 +388,7 @@ def start_message(ctl, job):
         "from_host": job["from_host"], "submit_time": job["submit_time"],
         "cluster": ctl.cfg.cluster_name, "restart": job["attempt"] > 1,
         "exact_peak": ctl.cfg.param_flag("XCE_EXACT_JOB_PEAK"),
+        **mail.start_fields(ctl, job),      # mail, requeue_exit
     }
 
 

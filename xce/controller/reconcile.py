@@ -10,7 +10,8 @@ import logging
 import signal
 
 from xce.config.load import LOAD_INDICES
-from xce.controller import blaunch, dispatch, hostloss, jobusage, prepost
+from xce.controller import (blaunch, dispatch, hostloss, jobusage, prepost,
+                            requeue)
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -152,6 +153,9 @@ def _finished(ctl, host, msg):
     if job is not None and msg.get("pre_failed") is not None and \
             job["stat"] != states.ZOMBI:
         prepost.pre_failed(ctl, job, int(msg["pre_failed"]))
+    elif job is not None and job["stat"] != states.ZOMBI and \
+            requeue.after_finish(ctl, job, msg):
+        pass
     elif job is not None:
         cpu, max_mem = jobusage.at_finish(ctl, job, msg.get("cpu_time"),
                                           msg.get("max_mem"))

@@ -12,6 +12,9 @@ checks the names against the configuration and expands the groups.
 from xce.lang.hostlist import OTHERS
 
 R_NOT_ASKED = "Not specified in job submission"
+# A host the job exited on with a bsub -Q / REQUEUE_EXIT_VALUES EXCLUDE()
+# value: it is never dispatched there again.
+R_EXCLUDED = "The job was requeued with an EXCLUDE exit value on this host"
 
 
 class AskedHosts:
@@ -20,11 +23,12 @@ class AskedHosts:
     with the same list share one object, so the scheduler keys its
     per-pass candidate lists and failures by its identity."""
 
-    __slots__ = ("levels", "others", "ranked")
+    __slots__ = ("levels", "others", "ranked", "excluded")
 
-    def __init__(self, levels, others=None):
+    def __init__(self, levels, others=None, excluded=()):
         self.levels = dict(levels)
         self.others = others
+        self.excluded = frozenset(excluded)
         used = set(self.levels.values())
         if others is not None:
             used.add(others)
@@ -32,14 +36,31 @@ class AskedHosts:
         self.ranked = len(used) > 1
 
     def allows(self, name):
-        return name in self.levels or self.others is not None
+        return name not in self.excluded and \
+            (name in self.levels or self.others is not None)
+
+    def why_not(self, name):
+        """Why the job may not use host *name*; None when it may."""
+        if name in self.excluded:
+            return R_EXCLUDED
+        return None if self.allows(name) else R_NOT_ASKED
 
     def level(self, name):
         found = self.levels.get(name)
         return self.others if found is None else found
 
     def __repr__(self):
-        return f"AskedHosts({self.levels!r}, others={self.others!r})"
+        return f"AskedHosts({self.levels!r}, others={self.others!r}, " \
+            f"excluded={sorted(self.excluded)!r})"
+
+
+def without(found, excluded):
+    """*found* (an AskedHosts, or None: any host) less the hosts in
+    *excluded*."""
+    if found is None:
+        return AskedHosts({}, 0, excluded)
+    return AskedHosts(found.levels, found.others,
+                      found.excluded | frozenset(excluded))
 
 
 def expand(pairs, hosts, groups):

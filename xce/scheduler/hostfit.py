@@ -10,7 +10,6 @@ import math
 
 from xce.model import states
 from xce.scheduler import exclusive, rusage_held
-from xce.scheduler.asked import R_NOT_ASKED
 from xce.scheduler.views import (
     DYNAMIC_RESOURCES, R_HOST_CLOSED, R_HOST_FULL, R_HOST_LIMIT,
     R_HOST_PJOB_LIMIT,
@@ -148,7 +147,7 @@ def limit_room(n, job, q, host, mem, limits):
 def host_blocked(h, q, select, local_type, asked=None):
     """Why this host can take none of the job whatever its load; or None."""
     if asked is not None and not asked.allows(h.name):
-        return R_NOT_ASKED
+        return asked.why_not(h.name)
     if q.hosts is not None and h.name not in q.hosts:
         return R_HOST_QUEUE
     if h.status in states.HOST_DOWN:

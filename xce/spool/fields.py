@@ -168,6 +168,10 @@ SPEC = {
     "pre_exec": Field(ARG),             # bsub -E
     "post_exec": Field(ARG),            # bsub -Ep
     "login_shell": Field(PATH),         # bsub -L
+    "requeue_exit": Field(ARG),         # bsub -Q, as written
+    "mail_user": Field(NAME),           # bsub -u
+    "mail_begin": Field(Bool()),        # bsub -B
+    "mail_notify": Field(Bool()),       # bsub -N
     "jobfile": Field(Str(SCRIPT_MAX)),
     "args": Field(ListOf(Str(ARG_MAX_STR, null=False), LIST_MAX)),
     # bsub -b/-t (epoch seconds), -We (minutes), -outdir, -Jd, -hostfile
@@ -199,6 +203,8 @@ RUNTIME = {
     # the post-execution stage: RUN while it runs, then POST_DONE/POST_ERR
     "post": Field(OneOf("RUN", "POST_DONE", "POST_ERR")),
     "post_time": Field(Num(0, 2**53)),
+    # hosts it exited on with a -Q/REQUEUE_EXIT_VALUES EXCLUDE() value
+    "requeue_excluded": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX)),
 }
 
 # What bmod may set ("set") or remove ("unset").

@@ -107,7 +107,13 @@ def _status(row, spec, home, data):
 
 
 def _requeue(row, spec, home, data):
+    """brequeue, a lost host, a failed pre-exec, or an exit value of
+    bsub -Q / REQUEUE_EXIT_VALUES (LSF: the exit code after the reason)."""
     stat = data.get("stat")
+    if data.get("exit_code") is not None and not data.get("by") and \
+            data.get("pre_failed") is None:
+        return [f"Pending: Requeued job is waiting for rescheduling;"
+                f"(exit code {data['exit_code']})"]
     if data.get("pre_failed") is None:
         return [_status_text(stat, data) + ";"]
     if stat == "PSUSP":

@@ -66,6 +66,8 @@ def header_line(row, spec):
     # What the job is filed under, when it names it (bsub -app/-G/-sla/-g).
     items += [f"{label} <{spec[key]}>" for key, label in _FILED_UNDER
               if spec.get(key)]
+    if spec.get("mail_user"):             # bsub -u
+        items.append(f"Mail <{spec['mail_user']}>")
     items += [f"Status <{row.get('stat')}>", f"Queue <{row.get('queue')}>"]
     if spec.get("user_priority"):
         items.append(f"Job Priority <{spec['user_priority']}>")
@@ -114,7 +116,13 @@ def submitted_line(row, spec, home, queue=None):
 
 
 def _request_items(spec):
-    items = ["Exclusive Execution"] if spec.get("exclusive") else []
+    items = _notify_items(spec)
+    if spec.get("exclusive"):
+        items.append("Exclusive Execution")
+    if spec.get("rerunnable"):            # bsub -r
+        items.append("Re-runnable")
+    if spec.get("requeue_exit"):          # bsub -Q
+        items.append(f"Requeue Exit Values <{spec['requeue_exit']}>")
     lo, hi = (spec.get("nslots") or [1, 1])[:2]
     if lo == hi and lo > 1:
         items.append(f"{lo} Task(s)")
@@ -144,6 +152,16 @@ def _request_items(spec):
         if spec.get(key):
             items.append(f"{label} <{spec[key]}>")
     return items
+
+
+def _notify_items(spec):
+    """bsub -B / -N, in LSF's words."""
+    begin, end = spec.get("mail_begin"), spec.get("mail_notify")
+    if begin and end:
+        return ["Notify when job begins/ends"]
+    if begin:
+        return ["Notify when job begins"]
+    return ["Notify when job ends"] if end else []
 
 
 def started_line(row, spec, home):
