@@ -80,7 +80,7 @@ OTHER_LSF = ("-Ip", "-IS", "-ISp", "-ISs", "-IX", "-XF", "-tty", "-is",
              "-eptl", "-ptl", "-ext", "-extsched", "-freq", "-hl", "-jobaff",
              "-jsdl", "-jsdl_strict", "-jsm", "-json", "-yaml", "-Lp",
              "-ln_mem", "-ln_slots", "-mig", "-Ne", "-network", "-notify",
-             "-Q", "-rcacct", "-rnc", "-s", "-smt", "-stage", "-step_cgroup",
+             "-rcacct", "-rnc", "-s", "-smt", "-stage", "-step_cgroup",
              "-ti", "-ul", "-wa", "-wt")
 PARSER = Parser("bsub", OPTIONS, args_metavar="command [arguments]",
                 help_text="Submit a job to the batch system.",
