@@ -236,6 +236,7 @@ MESSAGES.update({
     "SIM_BAD_HOSTS": "--hosts {value}: expected NxS, e.g. 100x1 (N hosts "
                      "of S slots)",
     "SIM_NO_SITE": "give --envdir DIR or --hosts NxS",
+    "SIM_NO_WORKLOAD": "xce sim: --workload FILE is needed (or --verify)",
     "SIM_NO_HOSTS": "the configuration has no hosts",
     "SIM_CONFIG": "xce sim: {error}",
     "SIM_WORKLOAD": "xce sim: {path}: {reason}",

@@ -66,7 +66,10 @@ ALLOWED = {
         "xce.controller.submit", "xce.controller.apply",
         "xce.controller.jobindex",
         # the stepper prints traces in xce explain's words
-        "xce.client.explain"},
+        "xce.client.explain",
+        # --verify reads a live run's event log and applies its badmin
+        # queue and host controls as the controller does
+        "xce.store.reader", "xce.controller.admin"},
     # User commands (b*, ls*, xce explain) and their shared argument code.
     "xce.cli": _USER_COMMAND,
     # The daemon entry points: only they start daemons or load the

@@ -189,7 +189,7 @@ def explain(words):
 @cli.command(help="Replay a workload (an SWF trace) through xce's own "
              "scheduler in virtual time and report waits, slowdowns and "
              "utilization.")
-@click.option("--workload", required=True, type=click.Path(dir_okay=False),
+@click.option("--workload", default=None, type=click.Path(dir_okay=False),
               help="The workload: a Standard Workload Format trace.")
 @_envdir_option
 @click.option("--hosts", default=None, metavar="NxS",
@@ -206,10 +206,14 @@ def explain(words):
 @click.option("--progress/--no-progress", default=None,
               help="A progress bar on standard error (default: when it "
                    "is a terminal).")
-def sim(workload, envdir, hosts, as_json, plot, interactive, progress):
+@click.option("--verify", is_flag=True,
+              help="Replay the live run in the envdir's store and compare "
+                   "every decision with the controller's.")
+def sim(workload, envdir, hosts, as_json, plot, interactive, progress,
+        verify):
     from xce.cli import xce_sim
-    return xce_sim.run(workload, envdir, hosts, as_json, plot, interactive,
-                       progress)
+    sys.exit(xce_sim.run(workload, envdir, hosts, as_json, plot,
+                         interactive, progress, verify))
 
 
 def main(argv=None):

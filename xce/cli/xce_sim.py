@@ -14,7 +14,7 @@ from xce.errors import EXIT_FAILURE, XceError, text
 
 
 def run(workload, envdir=None, hosts=None, as_json=False, plot=None,
-        interactive=False, progress=None):
+        interactive=False, progress=None, verify=False):
     """progress: show a progress bar on standard error (None: when it is
     a terminal and the stepper is not in use)."""
     from xce.sim import engine, metrics, report, site, swf
@@ -25,6 +25,10 @@ def run(workload, envdir=None, hosts=None, as_json=False, plot=None,
         cfg = site.load(envdir, hosts)
     except site.SiteError as e:
         raise XceError(text("SIM_CONFIG", error=e), EXIT_FAILURE)
+    if verify:
+        return _verify(cfg)
+    if workload is None:
+        raise XceError(text("SIM_NO_WORKLOAD"), EXIT_FAILURE)
     try:
         trace = swf.read(workload)
     except OSError as e:
@@ -79,3 +83,18 @@ def _plot(replay, slots, path):
     except ImportError:     # matplotlib is an optional extra
         raise XceError(text("SIM_NO_PLOT"), EXIT_FAILURE)
     plotting.draw(replay, slots, path)
+
+
+def _verify(cfg):
+    """Compare a live run's decisions (the envdir's store) with a replay
+    of its inputs; exit 0 when there is no difference, else 1."""
+    from xce.sim import verify
+    store = cfg.spool / "store" / "xce.db"
+    if not store.exists():
+        raise XceError(text("SIM_WORKLOAD", path=store,
+                            reason="No such file or directory"),
+                       EXIT_FAILURE)
+    result = verify.verify(cfg, store)
+    for line in verify.report(result):
+        print(line)
+    return 1 if result.differences else 0

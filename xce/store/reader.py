@@ -228,6 +228,13 @@ class Reader:
         return {(r["job"], r["idx"]): r for r in rows}
 
     # -- history (bhist, bacct) ---------------------------------------------
+    def events(self):
+        """Every event, in the order the controller committed them:
+        (time, kind, jobid, idx, data JSON) -- what xce sim --verify
+        replays."""
+        return self.db.execute("SELECT time, kind, jobid, idx, data FROM "
+                               "events ORDER BY seq")
+
     def job_events(self, keys):
         """The events of the jobs *keys* ((jobid, idx) pairs), oldest first:
         {key: [(time, kind, data_json), ...]}."""

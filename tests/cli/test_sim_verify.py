@@ -1,0 +1,58 @@
+"""xce sim --verify: a mixed workload runs live on virtual hosts (arrays, a
+parallel job with span, a dependency, a queue slot limit, slot
+reservation with backfill, preemption), then the simulator replays the
+run's inputs from the store and finds every decision the same."""
+
+from tests.lib.xcecluster import Cluster, virtual_names, wait_for
+
+QUEUES = """\
+  bf:
+    PRIORITY: 20
+    SLOT_RESERVE: MAX_RESERVE_TIME[50]
+    BACKFILL: Y
+  lim:
+    PRIORITY: 25
+    UJOB_LIMIT: 2
+  high:
+    PRIORITY: 70
+    PREEMPTION: PREEMPTIVE[bf]
+"""
+
+
+def _all_ended(c, n):
+    r = c.run("bjobs", "-a", "-noheader", "-o", "stat")
+    ended = [s for s in r.out.split() if s in ("DONE", "EXIT")]
+    return len(ended) >= n and ended
+
+
+def test_a_live_mixed_run_replays_with_no_difference(tmp_path):
+    c = Cluster(tmp_path / "c", virtual_hosts=virtual_names(3), mxj=2,
+                extra_queues=QUEUES)
+    try:
+        c.start(timeout=120)
+        for q in ("bf", "lim", "high"):
+            assert c.run("badmin", "qinact", q).rc == 0
+        first = c.submit("-q", "bf", "-n", "4", "-R", "span[ptile=2]",
+                         "-W", "1", "sleep 5")
+        c.submit("-q", "bf", "-J", "arr[1-5]", "-W", "1", "sleep 3")
+        c.submit("-q", "bf", "-n", "6", "-W", "1", "sleep 1")
+        c.submit("-q", "bf", "-w", f"done({first})", "-W", "1", "sleep 1")
+        c.submit("-q", "lim", "-J", "l[1-4]", "sleep 1")
+        assert c.run("badmin", "qact", "bf").rc == 0
+        c.wait_stat(first, "RUN", timeout=60)
+        # Every slot is taken: the high job preempts bf jobs.
+        assert c.run("badmin", "qact", "high").rc == 0
+        high = c.submit("-q", "high", "-n", "2", "sleep 2")
+        c.wait_stat(high, "RUN", "DONE", timeout=60)
+        assert c.run("badmin", "qact", "lim").rc == 0
+        wait_for(lambda: _all_ended(c, 13), timeout=180,
+                 what="13 jobs to end")
+        r = c.run("xce", "sim", "--verify", "--envdir", str(c.envdir),
+                  timeout=120)
+    finally:
+        c.stop()
+    assert (r.rc, r.err) == (0, ""), r
+    first_line = r.out.splitlines()[0]
+    assert first_line.endswith(": 0 difference(s)"), r.out
+    # Every job started (13), and the preemption and resume were checked.
+    assert "(13 start(s), 1 preempt(s), 1 resume(s))" in first_line, r.out

@@ -1,0 +1,185 @@
+"""xce sim --verify: replay a live run from its store and compare every
+scheduling decision with the one the live controller made.
+
+The store's event log is read in commit order and cut into the
+controller's turns (the events of one turn share its time).  Within a
+turn, what came from outside the scheduler -- submissions, job ends,
+agents' reports, user and admin requests -- is applied to the virtual
+cluster as the controller applied it; what the pass decided (START, and
+the STATUS changes of preemption) is the live decision.  A pass then runs
+here when the live controller would have run one (something changed, a
+reservation ran out) or did (it decided something), and its decisions
+are compared with the live ones: which jobs, in which pass order, on
+which hosts, suspended or resumed.  A difference is reported and the
+replay goes on from its own decisions.
+
+The cluster is the envdir's configuration with each host's facts as the
+store kept them (CPUs, memory, type, model); load indices are not kept
+per pass, so a live select[] or order[] on load cannot be verified.
+"""
+
+import json
+import signal
+
+from xce.controller import admin, reserve, schedpass
+from xce.controller.apply import PREEMPTED
+from xce.model import states
+from xce.model.jobid import show
+from xce.sim.cluster import VirtualCluster
+from xce.store.reader import Reader
+
+# Spec keys the controller adds after submission (apply, preemption).
+_LATER_KEYS = ("preempted", "rusage_alt", "unkwn", "output_fallback")
+# Events that are a pass's decisions, not its input.
+_DECIDED = ("START",)
+_ADMIN = ("QUEUE_CTRL", "HOST_CTRL")
+_APPLIED = ("SUBMIT", "RUNNING", "USAGE", "FINISH", "STATUS", "SIGNAL",
+            "MODIFY", "SWITCH", "REQUEUE", "MOVE", "OUTPUT")
+
+
+class Verification:
+    def __init__(self):
+        self.decisions = 0      # live decisions compared
+        self.kinds = {}         # start, preempt, resume -> how many
+        self.passes = 0
+        self.differences = []   # (time, what live did, what the replay did)
+        self.skipped = {}       # event kind -> count not replayed
+
+
+def verify(cfg, store_path):
+    """Replay the run in the store at *store_path* under *cfg*."""
+    with Reader(store_path) as reader:
+        hosts = {h["name"]: h for h in reader.hosts()}
+        rows = {(j["jobid"], j["idx"]): j for j in reader.jobs()}
+        events = list(reader.events())
+    reported = {name: {k: h[k] for k in ("ncpus", "maxmem", "maxswp",
+                                          "type", "model") if h.get(k)}
+                for name, h in hosts.items()}
+    cl = VirtualCluster(cfg, reported)
+    out = Verification()
+    for when, turn in _turns(events):
+        cl.now = when
+        live = []
+        for kind, key, data in turn:
+            if kind in _DECIDED or _preempting(kind, data):
+                live.append(_decision(kind, key, data))
+            elif kind in _ADMIN:
+                _admin(cl, kind, data, out)
+            elif kind in _APPLIED:
+                try:
+                    _apply(cl, rows, kind, key, data)
+                except states.IllegalTransition as e:
+                    # The replay's own decisions rule the live event out.
+                    out.differences.append((
+                        when, f"{kind} {show(*key)}", f"cannot: {e}"))
+            else:
+                out.skipped[kind] = out.skipped.get(kind, 0) + 1
+        if live or cl.dirty or reserve.due(cl):
+            _compare(cl, when, live, out)
+    return out
+
+
+def _turns(events):
+    """[(time, [(kind, key, data)])]: one list per controller turn."""
+    turns = []
+    for when, kind, jobid, idx, data in events:
+        if not jobid and kind not in _ADMIN:
+            continue        # the controller's own: start, reconfig
+        item = (kind, (jobid, idx), json.loads(data or "{}"))
+        if turns and turns[-1][0] == when:
+            turns[-1][1].append(item)
+        else:
+            turns.append((when, [item]))
+    return turns
+
+
+def _admin(cl, kind, data, out):
+    """badmin qopen/qclose/qact/qinact and hopen/hclose, as admin.py
+    applies them; other host controls (agents' restart) are not."""
+    op = data.get("op")
+    if kind == "QUEUE_CTRL" and op in admin.QUEUE_OPS and \
+            data.get("queue") in cl.queue_state:
+        field, value, _ = admin.QUEUE_OPS[op]
+        cl.queue_state[data["queue"]][field] = value
+    elif kind == "HOST_CTRL" and op in admin.HOST_OPS and \
+            data.get("host") in cl.hosts:
+        cl.hosts[data["host"]]["adm_closed"] = admin.HOST_OPS[op]
+    else:
+        out.skipped[f"{kind} {op}"] = out.skipped.get(f"{kind} {op}", 0) + 1
+        return
+    cl.dirty = True
+
+
+def _preempting(kind, data):
+    return kind == "STATUS" and data.get("reason") == PREEMPTED
+
+
+def _decision(kind, key, data):
+    if kind == "START":
+        return ("start", key, " ".join(data["hosts"]))
+    return ("preempt" if data["stat"] == states.SSUSP else "resume", key, "")
+
+
+def _apply(cl, rows, kind, key, data):
+    job = cl.jobs.get(key)
+    if kind == "SUBMIT":
+        job = _new_row(rows[key], data)
+    elif job is None:
+        return              # ended here already
+    cl.emit(kind, job, **data)
+
+
+def _new_row(row, data):
+    """The job as submit.new_job made it, from its stored row."""
+    spec = row["spec"]
+    spec = dict(json.loads(spec) if isinstance(spec, str) else spec or {})
+    for key in _LATER_KEYS:
+        spec.pop(key, None)
+    job = dict.fromkeys(row)
+    job.update({k: row[k] for k in ("jobid", "idx", "user", "uid", "name",
+                                    "command", "from_host", "outfile",
+                                    "errfile")})
+    job.update({"queue": data.get("queue", row["queue"]), "attempt": 0,
+                "nslots": (spec.get("nslots") or [1])[0],
+                "seq": row["jobid"], "spec": spec})
+    return job
+
+
+def _compare(cl, when, live, out):
+    out.passes += 1
+    decisions = schedpass.run(cl)
+    mine = []
+    if decisions is not None:
+        started = schedpass.settle(cl, decisions)
+        mine = [("preempt" if sig == signal.SIGSTOP else "resume",
+                 (job["jobid"], job["idx"]), "")
+                for job, sig in cl.signals]
+        mine += [("start", (job["jobid"], job["idx"]), job["exec_hosts"])
+                 for job in started]
+        cl.signals.clear()
+    live = [d for d in live if d[0] != "start"] + \
+        [d for d in live if d[0] == "start"]
+    out.decisions += len(live)
+    for what, _, _ in live:
+        out.kinds[what] = out.kinds.get(what, 0) + 1
+    if mine != live:
+        out.differences.append((when, _words(live), _words(mine)))
+
+
+def _words(decisions):
+    return "; ".join(f"{what} {show(*key)}" + (f" on {hosts}" if hosts
+                                                else "")
+                     for what, key, hosts in decisions) or "nothing"
+
+
+def report(v):
+    """The lines xce sim --verify prints."""
+    kinds = ", ".join(f"{v.kinds.get(k, 0)} {k}(s)"
+                      for k in ("start", "preempt", "resume"))
+    lines = [f"verified {v.decisions} live decision(s) ({kinds}) in "
+             f"{v.passes} pass(es): {len(v.differences)} difference(s)"]
+    for when, live, mine in v.differences:
+        lines.append(f"time {when:.3f}: live: {live}; replay: {mine}")
+    for kind, n in sorted(v.skipped.items()):
+        lines.append(f"not replayed: {n} {kind} event(s)")
+    return lines
