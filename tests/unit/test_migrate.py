@@ -155,9 +155,11 @@ def test_site_report_sorts_keys_by_status_from_the_key_table(site):
     assert (f"{CONFIGDIR}/lsb.queues:4", "queue normal PRIORITY = 30",
             "") in enforced
     assert ("lsf.conf:3", "lsf.conf LSF_UNIT_FOR_LIMITS = MB", "") in enforced
-    accepted = entries(site, keys.ACCEPTED)
     assert (f"{CONFIGDIR}/lsb.params:5", "parameters MBD_SLEEP_TIME = 10",
-            "") in accepted
+            "") in enforced
+    accepted = entries(site, keys.ACCEPTED)
+    assert (f"{CONFIGDIR}/lsb.users:10", "user alice JL/P = 2", "") in \
+        accepted
     dropped = {(where, label) for where, label, _ in
                entries(site, keys.NOT_CARRIED)}
     assert ("lsf.conf:5", "lsf.conf LSF_MASTER_LIST = alpha01 alpha02") in \
@@ -166,6 +168,28 @@ def test_site_report_sorts_keys_by_status_from_the_key_table(site):
     assert (f"{CONFIGDIR}/lsb.queues:22", "queue short RC_HOSTS = all") in \
         dropped
     assert ("lsf.shared:4", "cluster beta") in dropped
+
+
+def test_report_prints_the_share_of_key_occurrences_enforced(site):
+    text = report.render(site)
+    found = report.counts(site.migration.entries)
+    total = sum(found.values())
+    share = 100.0 * found[keys.ENFORCED] / total
+    assert f"\nEnforced: {found[keys.ENFORCED]} of {total} key occurrences " \
+        f"({share:.1f}%).\n" in text
+
+
+def test_a_polling_interval_is_carried_and_reported_not_needed(tmp_path):
+    (tmp_path / "lsb.params").write_text(
+        "Begin Parameters\nSBD_SLEEP_TIME = 7\nEnd Parameters\n")
+    result = migrate(str(tmp_path), check=True)
+    assert result.tree["parameters"]["SBD_SLEEP_TIME"] == 7
+    [(where, label, why)] = entries(result, keys.NOT_NEEDED)
+    assert (where, label) == ("lsb.params:2", "parameters SBD_SLEEP_TIME = 7")
+    assert "as they happen" in why
+    assert "Carried, not needed in xce (1):" in report.render(result)
+    assert "SBD_SLEEP_TIME: 7  # lsb.params:2, not needed in xce" in \
+        result.yaml_text
 
 
 def test_site_warnings_name_file_and_line(site):

@@ -2,8 +2,11 @@
 
 One table drives the migration report: a key is *enforced* (carried, and the
 running system acts on it), *accepted* (carried into xce.yaml and validated,
-but not acted on yet) or *not carried* (left out, with the reason).  A key
-that is in no table is not carried either, as unknown to xce.
+but not acted on yet), *not needed* (carried and shown, but it tunes
+something xce's event-driven design does not have, such as a polling
+interval; the reason says what) or *not carried* (left out, with the
+reason).  A key that is in no table is not carried either, as unknown to
+xce.
 
 Scopes name where a key lives: ``queue`` (lsb.queues), ``host`` (lsb.hosts
 Host columns), ``cluster_host`` (lsf.cluster Host columns), ``host_group``,
@@ -22,7 +25,9 @@ from dataclasses import dataclass
 
 ENFORCED = "enforced"
 ACCEPTED = "accepted"
+NOT_NEEDED = "not needed"
 NOT_CARRIED = "not carried"
+STATUSES = (ENFORCED, ACCEPTED, NOT_NEEDED, NOT_CARRIED)
 
 
 @dataclass(frozen=True)
@@ -115,7 +120,8 @@ _add("host", ENFORCED, "MXJ JL/U")
 _add("host", ACCEPTED, _LOAD + " DISPATCH_WINDOW EXIT_RATE CHKPNT MIG")
 _add("host", NOT_CARRIED, "AFFINITY",
      why="xce does not bind jobs to CPUs")
-_add("host_group", ACCEPTED, "GROUP_MEMBER", "list")
+# Queue HOSTS, limits and bhosts/bmgroup expand host groups.
+_add("host_group", ENFORCED, "GROUP_MEMBER", "list")
 _add("host_group", NOT_CARRIED, "CONDENSE GROUP_ADMIN GROUP_SLOT MAX_SLOTS",
      why="xce host groups hold members only")
 
@@ -136,7 +142,9 @@ _add("cluster", ENFORCED, "ADMINISTRATORS")
 # --- lsb.users --------------------------------------------------------------
 _add("user", ENFORCED, "MAX_JOBS")
 _add("user", ACCEPTED, "JL/P MAX_PEND_JOBS MAX_PEND_SLOTS")
-_add("user_group", ACCEPTED, "GROUP_MEMBER GROUP_ADMIN", "list")
+# Queue USERS, bsub -G, limits and fairshare expand user groups.
+_add("user_group", ENFORCED, "GROUP_MEMBER", "list")
+_add("user_group", ACCEPTED, "GROUP_ADMIN", "list")
 _add("user_group", ACCEPTED, "USER_SHARES", "text")
 
 # --- lsb.params -------------------------------------------------------------
@@ -156,9 +164,20 @@ _add("params", ENFORCED, "LOCAL_MAX_PREEXEC_RETRY "
 _add("params", NOT_CARRIED, "MAX_PREEXEC_RETRY REMOTE_MAX_PREEXEC_RETRY",
      why="LSF 10.1 applies it to jobs forwarded from a remote cluster "
      "only (MultiCluster); xce has one cluster")
-_add("params", ACCEPTED, "DEFAULT_PROJECT DEFAULT_HOST_SPEC MBD_SLEEP_TIME "
-     "SBD_SLEEP_TIME JOB_ACCEPT_INTERVAL JOB_SCHEDULING_INTERVAL "
-     "MAX_JOB_ARRAY_SIZE MAX_SBD_FAIL PG_SUSP_IT JOB_SPOOL_DIR "
+# The unit of SLOT_RESERVE's MAX_RESERVE_TIME (xce.controller.reserve) and
+# of JOB_ACCEPT_INTERVAL; xce schedules when something changes, not every
+# MBD_SLEEP_TIME seconds.
+_add("params", ENFORCED, "MBD_SLEEP_TIME")
+# bsub -J "a[1-N]" is refused past it (xce.controller.submit).
+_add("params", ENFORCED, "MAX_JOB_ARRAY_SIZE")
+_add("params", NOT_NEEDED, "SBD_SLEEP_TIME",
+     why="xce's agent reports a job's start, usage and exit as they "
+     "happen, not every SBD_SLEEP_TIME seconds")
+_add("params", NOT_NEEDED, "JOB_SCHEDULING_INTERVAL",
+     why="xce schedules as soon as a job, host or configuration changes, "
+     "not at a fixed interval")
+_add("params", ACCEPTED, "DEFAULT_PROJECT DEFAULT_HOST_SPEC "
+     "JOB_ACCEPT_INTERVAL MAX_SBD_FAIL PG_SUSP_IT JOB_SPOOL_DIR "
      "MAX_USER_PRIORITY JOB_PRIORITY_OVER_TIME MAX_PEND_JOBS MAX_PEND_SLOTS "
      "DEFAULT_LIMIT_IGNORE_USER_GROUP PARALLEL_SCHED_BY_SLOT ABS_RUNLIMIT "
      "SLOT_RESOURCE_RESERVE RESOURCE_RESERVE_PER_TASK MAX_SCHED_STAY "

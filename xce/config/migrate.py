@@ -180,7 +180,7 @@ def _ensure_a_queue(mig):
     if mig.tree.get("queues"):
         return
     mig.set(("queues", "default"), {})
-    mig.note(keys.ACCEPTED, None, "queue default",
+    mig.note(keys.ENFORCED, None, "queue default",
              "no queue in the LSF files; LSF then uses a queue named "
              "default with default settings")
 
@@ -245,8 +245,9 @@ def render_yaml(result):
         origin = mig.origins.get(path)
         if origin is None or isinstance(path[-1], int) and len(path) > 2:
             return ""
-        note = ", not enforced yet" if statuses.get(path) == "accepted" \
-            else ""
+        note = {keys.ACCEPTED: ", not enforced yet",
+                keys.NOT_NEEDED: ", not needed in xce"}.get(
+                    statuses.get(path), "")
         return f"{origin}{note}"
 
     header = [f"xce configuration migrated from LSF by xce-migrate "

@@ -25,6 +25,7 @@ class Entry:
     label: str         # "queue normal PRIORITY = 30"
     why: str = ""
     path: tuple = None  # where the value sits in the tree, when carried
+    key: str = ""      # "queue NICE": scope and LSF name, when known
 
 
 class Migration:
@@ -67,14 +68,17 @@ class Migration:
         """
         key = keys.lookup(scope, name)
         if not key.carried:
-            self.drop(origin, f"{label} {name} = {_short(text)}", key.why)
+            self.entries.append(Entry(
+                keys.NOT_CARRIED, origin, f"{label} {name} = {_short(text)}",
+                key.why, key=f"{scope} {key.name}"))
             return None
         value = convert(key.shape, text)
         self._check_placeholder(origin, name, text)
         self.set(path + (key.name,), value, origin, key.status)
         self.entries.append(Entry(key.status, origin,
                                   f"{label} {key.name} = {_short(text)}",
-                                  path=path + (key.name,)))
+                                  key.why, path + (key.name,),
+                                  f"{scope} {key.name}"))
         return value
 
     def drop(self, origin, label, why):

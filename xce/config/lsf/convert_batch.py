@@ -110,7 +110,8 @@ def _check_user_groups(mig):
                 mig.warn(origin, f"user group {name}: {exc}")
             continue
         if expanded != members and origin is not None:
-            mig.note(keys.ACCEPTED, origin, f"user group {name} expands to "
+            mig.note(keys.lookup("user_group", "GROUP_MEMBER").status,
+                     origin, f"user group {name} expands to "
                      f"{' '.join(expanded) or 'nobody'}")
 
 

@@ -235,13 +235,16 @@ def _check_one(mig, column, value, origin, label):
     return convert(key.shape, value), key.status, key.name
 
 
+_MEMBERS = keys.lookup("host_group", "GROUP_MEMBER")
+
+
 def _host_group(mig, row):
     name = row.get("GROUP_NAME")
     if not name:
         mig.warn(row.origin, "host group row without GROUP_NAME; ignored")
         return
     members = cells.split_list(row.get("GROUP_MEMBER", ""))
-    mig.set(("host_groups", name), members, row.origin, keys.ACCEPTED)
+    mig.set(("host_groups", name), members, row.origin, _MEMBERS.status)
     if "!" in members:
         mig.warn(row.origin, f"host group {name}: members come from an "
                  "external egroup program, which xce does not run")
@@ -270,7 +273,7 @@ def check_host_groups(mig):
         else:
             if expanded != members:
                 label += f" (hosts: {' '.join(expanded) or 'none'})"
-        mig.note(keys.ACCEPTED, origin, label)
+        mig.note(_MEMBERS.status, origin, label)
 
 
 def _rows(lsf_file, kind):

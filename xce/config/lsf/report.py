@@ -4,6 +4,7 @@ from xce.config import keys
 
 _HEADINGS = ((keys.ENFORCED, "Carried and enforced"),
              (keys.ACCEPTED, "Accepted, not enforced"),
+             (keys.NOT_NEEDED, "Carried, not needed in xce"),
              (keys.NOT_CARRIED, "Not carried"))
 _WHERE_WIDTH = 20
 
@@ -52,16 +53,32 @@ def render(result):
             order.get(p[0].path, len(order)), p[0].line)):
         out.append(_line(diag.where(), diag.message, width))
     out.append("")
+    out.append(figure(counts(result.migration.entries)))
     out.append(_summary(result))
     return "\n".join(out) + "\n"
 
 
+def counts(entries):
+    """Report lines per status (each line is one key occurrence)."""
+    found = {status: 0 for status in keys.STATUSES}
+    for entry in entries:
+        found[entry.status] += 1
+    return found
+
+
+def figure(found):
+    """The share of key occurrences xce enforces, in one line."""
+    total = sum(found.values())
+    share = 100.0 * found[keys.ENFORCED] / total if total else 100.0
+    return (f"Enforced: {found[keys.ENFORCED]} of {total} key occurrences "
+            f"({share:.1f}%).")
+
+
 def _summary(result):
-    counts = {status: 0 for status, _ in _HEADINGS}
-    for entry in result.migration.entries:
-        counts[entry.status] += 1
-    text = (f"{counts[keys.ENFORCED]} enforced, {counts[keys.ACCEPTED]} "
-            f"accepted but not enforced, {counts[keys.NOT_CARRIED]} not "
+    found = counts(result.migration.entries)
+    text = (f"{found[keys.ENFORCED]} enforced, {found[keys.ACCEPTED]} "
+            f"accepted but not enforced, {found[keys.NOT_NEEDED]} not "
+            f"needed, {found[keys.NOT_CARRIED]} not "
             f"carried, {len(result.diags.warnings)} warnings.")
     if result.written:
         text += " Wrote " + ", ".join(result.written) + "."
