@@ -51,7 +51,8 @@ def test_job_exiting_with_a_Q_value_is_requeued_then_runs_again(
 def test_queue_requeue_exit_values_all_but_the_tilde_ones(make_cluster,
                                                           tmp_path):
     cluster = make_cluster(extra_queues="  retry:\n    PRIORITY: 20\n"
-                           "    REQUEUE_EXIT_VALUES: all ~1\n")
+                           "    REQUEUE_EXIT_VALUES: all ~1\n"
+                           "    RERUNNABLE: yes\n")
     again = cluster.submit("-q", "retry", TWICE, cwd=tmp_path)
     cluster.wait_stat(again, "DONE")
     assert REQUEUED in _long(cluster, "bhist", again)
@@ -62,7 +63,8 @@ def test_queue_requeue_exit_values_all_but_the_tilde_ones(make_cluster,
     own = cluster.submit("-q", "retry", "-Q", "9", "exit 2", cwd=tmp_path)
     cluster.wait_stat(own, "EXIT")
     r = cluster.run("bqueues", "-l", "retry")
-    assert r.rc == 0, r
+    assert r.rc == 0 and "\nREQUEUE_EXIT_VALUES:  all ~1\n" in r.out, r
+    assert "\nRERUNNABLE :  yes\n" in r.out, r
 
 
 def test_exclude_value_never_runs_the_job_on_that_host_again(make_cluster,

@@ -1,5 +1,7 @@
 """Host loss decisions on a stand-in controller: UNKWN with a record that
-outlives the controller, then requeue or TERM_ZOMBIE after the grace period."""
+outlives the controller; after the grace period a rerunnable job is
+requeued and any other stays UNKWN until its host answers (LSF's way), then
+ends TERM_ZOMBIE only if the returned agent does not have it."""
 
 from xce.config.model import Config, QueueConf
 from xce.controller import hostloss
@@ -40,7 +42,7 @@ def test_jobs_of_a_lost_host_are_unknown_with_their_state_kept_on_the_spec():
     assert "unkwn" not in a["spec"]
 
 
-def test_after_the_grace_period_rerunnable_jobs_requeue_and_others_exit():
+def test_after_the_grace_period_rerunnable_jobs_requeue_and_others_wait():
     ctl = _ctl(grace=10)
     rerun = _job_on(ctl, 1, "h1", rerunnable=True)
     once = _job_on(ctl, 2, "h1")
@@ -50,7 +52,20 @@ def test_after_the_grace_period_rerunnable_jobs_requeue_and_others_exit():
     hostloss.check(ctl, 111.0)
     assert rerun["stat"] == states.PEND and "unkwn" not in rerun["spec"]
     assert hostloss.REQUEUED in rerun["pend_reason"]
-    assert (once["stat"], once["exit_reason"]) == (states.EXIT, "TERM_ZOMBIE")
+    hostloss.check(ctl, 10_000.0)           # however long the host is lost
+    assert once["stat"] == states.UNKWN and once["exit_reason"] is None
+
+
+def test_unknown_jobs_the_returned_agent_does_not_have_rerun_or_exit():
+    ctl = _ctl()
+    gone, rerun, there, other = (
+        _job_on(ctl, 1, "h1"), _job_on(ctl, 2, "h1", rerunnable=True),
+        _job_on(ctl, 3, "h1"), _job_on(ctl, 4, "h2"))
+    _lose(ctl, "h1", 100.0)
+    hostloss.unknown_to(ctl, "h1", {(3, 0, 1)})
+    assert (gone["stat"], gone["exit_reason"]) == (states.EXIT, "TERM_ZOMBIE")
+    assert rerun["stat"] == states.PEND
+    assert there["stat"] == states.UNKWN and other["stat"] == states.RUN
 
 
 def test_the_grace_period_counts_from_the_recorded_time_after_a_restart():

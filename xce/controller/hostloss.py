@@ -7,9 +7,13 @@ controller still knows both.  If the host answers again within the grace
 period (``XCE_HOST_LOST_GRACE`` seconds), the agent's hello puts every job
 back in its true state.  Once the grace period is over, a rerunnable job
 (``bsub -r``, or queue ``RERUNNABLE: yes`` without ``bsub -rn``) goes back to
-PEND, and its next dispatch is a new attempt; any other job ends EXIT with
-LSF's ``TERM_ZOMBIE``.  A copy that later reappears on the host carries the
-old attempt number and is killed at the hello (reconcile's fencing).
+PEND, and its next dispatch is a new attempt; a copy that later reappears
+on the host carries the old attempt number and is killed at the hello
+(reconcile's fencing).  Any other job stays UNKWN, as in LSF, for as long
+as its host is lost: when the host answers again the job is whatever its
+agent says (still running, or finished with its real exit status); a job
+its returned agent does not know ends EXIT with LSF's ``TERM_ZOMBIE`` (a
+rerunnable one is requeued instead); ``bkill -r`` ends it at once.
 
 A job killed with bkill while UNKWN goes ZOMBI, as in LSF: it is killed as
 soon as its host answers again, and its exit report ends it; ``bkill -r``
@@ -116,10 +120,28 @@ def expire(ctl, job):
         log.warning("job %s: host %s lost; requeued", ctl.label(job), host)
         ctl.emit("REQUEUE", job, stat=states.PEND, by="", lost_host=host,
                  reason=json.dumps([[REQUEUED, None]]))
-    else:
-        log.warning("job %s: host %s lost; exited", ctl.label(job), host)
-        ctl.emit("STATUS", job, stat=states.EXIT, reason=LOST_REASON,
-                 lost_host=host)
+    # Not rerunnable: UNKWN until its host answers (unknown_to), as LSF.
+
+
+def unknown_to(ctl, host, known):
+    """UNKWN jobs of HOST that its returned agent does not have (*known*:
+    the (job, idx, attempt) it reported): nothing runs them any more.  A
+    rerunnable job runs again; any other ends EXIT, TERM_ZOMBIE (LSF:
+    "job exited while LSF is not available")."""
+    for job in list(ctl.jobs.values()):
+        if job["stat"] != states.UNKWN or first_host(job) != host or \
+                (job["jobid"], job["idx"], job["attempt"]) in known:
+            continue
+        if rerunnable(ctl, job):
+            log.warning("job %s: host %s came back without it; requeued",
+                        ctl.label(job), host)
+            ctl.emit("REQUEUE", job, stat=states.PEND, by="", lost_host=host,
+                     reason=json.dumps([[REQUEUED, None]]))
+        else:
+            log.warning("job %s: host %s came back without it; exited",
+                        ctl.label(job), host)
+            ctl.emit("STATUS", job, stat=states.EXIT, reason=LOST_REASON,
+                     lost_host=host)
 
 
 def rerunnable(ctl, job):

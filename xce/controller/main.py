@@ -50,7 +50,7 @@ HOUSEKEEPING = 60.0
 CONFIG_SECTIONS = ("users", "user_groups", "host_groups", "limits",
                    "applications", "service_classes")
 # Queue keys kept as written for bqueues -l.
-_QUEUE_SHOWN = ("RES_REQ", "FAIRSHARE") + fairshare.FACTOR_KEYS
+_QUEUE_SHOWN = ("RES_REQ", "FAIRSHARE", "RERUNNABLE") + fairshare.FACTOR_KEYS
 
 
 class Controller:

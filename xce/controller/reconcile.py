@@ -87,12 +87,14 @@ def _hello(ctl, host, msg):
         elif entry["state"] == "running":
             _started(ctl, host, entry)
     hostloss.zombies_unknown_to(ctl, host, known)
+    hostloss.unknown_to(ctl, host, known)
     blaunch.hello(ctl, host, msg)
     # Dispatched here but never heard of by the agent: the start was lost
     # when the controller stopped before sending it.  Send it again.
     for job in list(ctl.jobs.values()):
         hosts = (job["exec_hosts"] or "").split()
-        if job["stat"] in states.RUNNING and hosts and hosts[0] == host and \
+        if job["stat"] in states.RUNNING - {states.UNKWN} and hosts and \
+                hosts[0] == host and \
                 (job["jobid"], job["idx"], job["attempt"]) not in known:
             log.info("resending start of job %s to %s", ctl.label(job), host)
             ctl.links[host].queue(dispatch.start_message(ctl, job))

@@ -139,6 +139,11 @@ def _long_block(queue, counts, n_default, shares=None):
     res_req = (conf.get("lsf") or {}).get("RES_REQ")
     if res_req:
         out.append(f"RES_REQ:  {' '.join(str(res_req).split())}")
+    if conf.get("requeue"):               # REQUEUE_EXIT_VALUES, checked
+        out.append(f"REQUEUE_EXIT_VALUES:  {conf['requeue']}")
+    if str((conf.get("lsf") or {}).get("RERUNNABLE", "")).strip().lower() \
+            in ("y", "yes", "true"):
+        out.append("RERUNNABLE :  yes")
     if conf.get("slot_reserve_seconds"):
         out.append("Maximum slot reservation time: "
                    f"{conf['slot_reserve_seconds']} seconds")
