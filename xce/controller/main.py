@@ -15,6 +15,7 @@ import time
 
 from xce.config import load as config_load
 from xce.config import restart as config_restart
+from xce.config import unenforced
 from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
 from xce.controller import preemption, reconcile, reserve, schedpass
@@ -112,6 +113,7 @@ class Controller:
         self.index.load(self.store, self.now - self.clean_period())
         self._apply_config(self.cfg, self.store.saved_queue_states(),
                            self.store.saved_host_closed())
+        _warn_unenforced(self.cfg)
         self.store.set_meta("cluster", self.cfg.cluster_name)
         self.store.set_meta("admins", " ".join(self.cfg.admins))
         self.store.set_meta("master", socket.gethostname())
@@ -283,6 +285,7 @@ class Controller:
             return {"ok": False, "errors": [text("CONFIG_NOT_APPLIED",
                                                  path=cfg.path, error=e)]}
         self.spool.limits = spoolspace.limits(cfg)
+        _warn_unenforced(cfg)
         self.store.set_meta("admins", " ".join(cfg.admins))
         self.store.event(self.now, "RECONFIG")
         return {"ok": True}
@@ -513,6 +516,12 @@ class Controller:
 
     def _stop(self, *_):
         self.stopping = True
+
+
+def _warn_unenforced(cfg):
+    """Nothing is ignored silently: each key carried but not acted on."""
+    for line in unenforced.lines(cfg.raw):
+        log.warning("%s: %s", cfg.path, line)
 
 
 def _reap_children():
