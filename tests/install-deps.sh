@@ -5,7 +5,8 @@
 set -eu
 
 # time: GNU time measures each job's peak memory (xce-agent(8)).
-PKGS="openssh-server iproute2 util-linux procps passwd groff-base time"
+# msmtp: a real sendmail-compatible program for LSB_MAILPROG's tests.
+PKGS="openssh-server iproute2 util-linux procps passwd groff-base time msmtp"
 
 missing=""
 for p in $PKGS; do

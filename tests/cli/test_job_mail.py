@@ -6,6 +6,7 @@ that never answers holds up neither the agent nor the controller."""
 
 import email
 import email.policy
+import shutil
 import socket
 import threading
 
@@ -147,6 +148,32 @@ def test_a_mail_server_that_never_answers_stalls_nothing(make_cluster,
         assert cluster.proc.poll() is None
     finally:
         dead.close()
+
+
+@pytest.mark.skipif(shutil.which("msmtp") is None,
+                    reason="needs msmtp (tests/install-deps.sh installs it)")
+def test_LSB_MAILPROG_is_run_as_sendmail_with_the_report_on_its_input(
+        make_cluster, smtp, tmp_path):
+    """msmtp, a real sendmail-compatible client, told where the test's
+    SMTP server is by the site's wrapper (LSF passes it only -oi, -F and
+    the address)."""
+    inbox, port = smtp
+    with inbox.lock:
+        inbox.mails.clear()
+    prog = tmp_path / "mailprog"
+    prog.write_text(f"#!/bin/sh\nexec msmtp --host=127.0.0.1 --port={port} "
+                    f"--from=lsf@example.org \"$@\"\n")
+    prog.chmod(0o755)
+    cluster = make_cluster(extra_params=f"  LSB_MAILPROG: {prog}\n")
+    jobid = cluster.submit("-N", "-u", "dev@example.net", "-o",
+                           str(tmp_path / "out"), "exit 3", cwd=tmp_path)
+    cluster.wait_stat(jobid, "EXIT")
+    [(sender, rcpts, msg)] = _mails(inbox, jobid, 1)
+    assert (sender, rcpts) == ("lsf@example.org", ["dev@example.net"])
+    assert msg["Subject"] == f"Job {jobid}: <exit 3> in cluster " \
+        f"<{cluster.name}> Exited"
+    assert msg["From"].startswith("LSF System <")
+    assert "Exited with exit code 3." in msg.get_content()
 
 
 def test_bad_mail_address_is_refused(mailclu, tmp_path):
