@@ -177,6 +177,15 @@ def _requeue(job, data, now):
         spec["requeue_excluded"] = sorted(
             set(spec.get("requeue_excluded") or ()) | {data["exclude_host"]})
         job["spec"] = spec
+    spec = job.get("spec") or {}
+    if data.get("retry_at") is not None or "preexec_retry_at" in spec:
+        # Dispatched again no sooner (a failed pre-exec); any other
+        # requeue clears it.
+        spec = dict(spec)
+        spec.pop("preexec_retry_at", None)
+        if data.get("retry_at") is not None:
+            spec["preexec_retry_at"] = data["retry_at"]
+        job["spec"] = spec
 
 
 def _move(job, data, now):

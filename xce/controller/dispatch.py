@@ -5,7 +5,7 @@ import json
 from dataclasses import dataclass, field
 
 from xce.controller import (asked, execplan, isolate, jobreq, limitconf,
-                            mail, reserve)
+                            mail, prepost, reserve)
 from xce.errors import text
 from xce.lang import depend, units
 from xce.lang.resreq.common import LOAD_INDICES
@@ -103,6 +103,13 @@ def _update_views(ctl, per_task, hosts):
     order, started, dependent = kept.order, kept.started, kept.dependent
     for key in changed:
         job = ctl.jobs.get(key)
+        if job is not None and prepost.holds_back(ctl, job):
+            # Its pre-exec just failed: not before the next session.
+            views.pop(key, None)
+            order.drop(key)
+            dependent.discard(key)
+            started.discard(key)
+            continue
         if job is None or job["stat"] != states.PEND:
             views.pop(key, None)
             order.drop(key)

@@ -20,7 +20,7 @@ from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
 from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
-from xce.controller import jobclock, messages, modify, spoolspace
+from xce.controller import jobclock, messages, modify, prepost, spoolspace
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller import submit
@@ -72,6 +72,7 @@ class Controller:
         self.new_job_data = {}      # job data not yet committed, by key
         self.index = JobIndex(self)  # ids, names, finished jobs for -w
         self.post_waiting = {}      # key -> finished job whose post runs
+        self.retry_waiting = {}     # key -> when a failed pre-exec may retry
         self.dirty = True           # something changed: schedule again
         # Bumped when what every pending job's view is made of changes
         # (configuration, host facts): the views are then rebuilt.
@@ -308,6 +309,7 @@ class Controller:
         for host, msgs in inbox:
             reconcile.handle(self, host, msgs)
         hostloss.check(self, self.now)
+        prepost.wake(self)
         jobclock.turn(self)
         if self.dirty or reserve.due(self) or self._reasons_due() or \
                 self._load_due():

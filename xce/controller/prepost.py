@@ -15,6 +15,7 @@ the dependency index, so that post_done() and post_err() can be met.
 import json
 import logging
 
+from xce.config.model import MBD_SLEEP_TIME
 from xce.controller import execplan
 from xce.errors import text
 from xce.model import states
@@ -30,6 +31,8 @@ def pre_failed(ctl, job, code):
     reason = json.dumps([[text("PREEXEC_PEND"), None]])
     log.info("job %s: pre-exec failed with %s (attempt %d of %s)",
              ctl.label(job), code, tries, limit)
+    # LSF dispatches it again at its next scheduling session.
+    again = ctl.now + ctl.cfg.param_int("MBD_SLEEP_TIME", MBD_SLEEP_TIME)
     if code == NO_RETRY or (tries >= limit and action == "EXIT"):
         ctl.emit("STATUS", job, stat=states.EXIT, exit_code=code,
                  reason=None, pre_failed=code, preexec_tries=tries)
@@ -38,7 +41,31 @@ def pre_failed(ctl, job, code):
                  pre_failed=code, preexec_tries=tries)
     else:
         ctl.emit("REQUEUE", job, stat=states.PEND, by="", reason=reason,
-                 pre_failed=code, preexec_tries=tries)
+                 pre_failed=code, preexec_tries=tries, retry_at=again)
+        ctl.retry_waiting[(job["jobid"], job["idx"])] = again
+
+
+def holds_back(ctl, job):
+    """Is *job* waiting out the session after a failed pre-exec?"""
+    at = (job.get("spec") or {}).get("preexec_retry_at")
+    if job["stat"] != states.PEND or at is None or at <= ctl.now:
+        return False
+    # Kept for wake() (after a controller restart too).
+    ctl.retry_waiting[(job["jobid"], job["idx"])] = at
+    return True
+
+
+def wake(ctl):
+    """Jobs whose wait after a failed pre-exec is over: to the scheduler
+    (called every turn of the controller's loop)."""
+    if not ctl.retry_waiting:
+        return
+    due = [k for k, at in ctl.retry_waiting.items() if at <= ctl.now]
+    for key in due:
+        del ctl.retry_waiting[key]
+        if key in ctl.jobs:
+            ctl.passes.changed.add(key)
+            ctl.dirty = True
 
 
 def post_reported(ctl, msg):

@@ -200,6 +200,7 @@ RUNTIME = {
     "output_fallback": Field(MapOf(Str(64, null=False), Anything(), 8)),
     # failed pre-execution attempts so far (LOCAL_MAX_PREEXEC_RETRY)
     "preexec_tries": Field(Int(0, INT32_MAX)),
+    "preexec_retry_at": Field(Num(0, 2**53)),   # not dispatched before
     # the post-execution stage: RUN while it runs, then POST_DONE/POST_ERR
     "post": Field(OneOf("RUN", "POST_DONE", "POST_ERR")),
     "post_time": Field(Num(0, 2**53)),
