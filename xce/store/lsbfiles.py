@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from xce.model.states import CODES
-from xce.store import lsbacct, lsbchanges, lsbrotate
+from xce.store import lsbacct, lsbchanges, lsbprepost, lsbrotate
 from xce.store.lsbfields import (VERSION, home, limits, q, spec_of,
                                  status_record, uid_of, wait_status)
 from xce.store.lsbrotate import ACCT, EVENTS, LogState
@@ -312,4 +312,5 @@ _RECORDS = {"SUBMIT": _job_new, "START": _job_start,
             "RUNNING": _job_running, "STATUS": _job_status,
             "FINISH": _job_status, "SIGNAL": _job_signal,
             "CONTROLLER_START": _mbd_start, "QUEUE_CTRL": _queue_ctrl,
-            "HOST_CTRL": _host_ctrl, **lsbchanges.RECORDS}
+            "HOST_CTRL": _host_ctrl, **lsbchanges.RECORDS,
+            **lsbprepost.RECORDS}
