@@ -163,3 +163,21 @@ def test_bad_exec_options_are_refused(cluster):
         r = cluster.run("bsub", *argv, "true")
         assert (r.rc, r.out, r.err.strip()) == (255, "", message), r
     assert cluster.run("bjobs", "-a").rc in (0, 255)
+
+
+def test_a_post_exec_cut_short_by_an_agent_restart_counts_as_failed(
+        cluster, tmp_path):
+    import socket
+    gate = tmp_path / "gate"
+    jobid = cluster.submit("-Ep", f"while [ ! -e {gate} ]; do sleep 0.1; "
+                           "done", "true")
+    cluster.wait_stat(jobid, "DONE")
+    waiting = cluster.submit("-w", f"post_err({jobid})", "true")
+    r = cluster.run("badmin", "hrestart", socket.gethostname())
+    assert r.rc == 0, r
+    # Its post-exec cannot be followed any more: POST_ERR, not a wait
+    # that never ends.
+    cluster.wait_stat(waiting, "DONE")
+    gate.write_text("")
+    r = cluster.run("bjobs", "-l", str(jobid))
+    assert "Post job process failed." in r.out, r

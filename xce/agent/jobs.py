@@ -479,8 +479,8 @@ class JobTable(PrePost):
     def acked(self, msg):
         key = job_key(msg)
         rec = self.journal.jobs.get(key)
-        if rec is None:
-            return
+        if rec is None or self.post_running(key):
+            return      # its files go when its post-exec has ended
         self.journal.append("ack", key)
         _remove_files(rec["dir"])
         _remove(self._peak_path(key))
@@ -491,6 +491,7 @@ class JobTable(PrePost):
         """Re-adopt jobs still running; finish those that ended meanwhile."""
         for key, rec in list(self.journal.jobs.items()):
             if "result" in rec:
+                self.post_cut_short(key, rec)
                 continue
             msg = rec["msg"]
             # Limits changed by bmod since the start override the start's.
@@ -522,6 +523,8 @@ class JobTable(PrePost):
             entry = {"job": key[0], "idx": key[1], "attempt": key[2]}
             if "result" in rec:
                 entry.update(state="finished", result=rec["result"])
+                if "post_state" in rec:     # its post-exec has ended
+                    entry["post_state"] = rec["post_state"]
             elif key in self.running:
                 j = self.running[key]
                 entry.update(state="running", pid=j.group or j.pid,

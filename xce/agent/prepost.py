@@ -68,6 +68,7 @@ class Chain:
         self.report = report        # post: say the status when done
         self.pid = None
         self.failed = None          # the first failing step's status
+        self.acked = False          # post: the controller has the exit
         self.killed = None          # the reason of a kill, once killed
 
 
@@ -224,13 +225,36 @@ class PrePost:
                              extra={"pre_failed": chain.failed})
                 self._after_job(chain.key, chain.msg, chain.prefix, 0,
                                 report=False)
-        elif chain.report:
-            key = chain.key
-            self.outbox.append({
-                "op": "post", "job": key[0], "idx": key[1],
-                "attempt": key[2], "post_state": "POST_DONE"
-                if chain.failed is None and chain.killed is None
-                else "POST_ERR"})
+        else:
+            ok = chain.failed is None and chain.killed is None
+            if chain.report:
+                # The controller acknowledges it; the job's record goes then.
+                self._say_post(chain.key, "POST_DONE" if ok else "POST_ERR")
+            elif chain.acked:   # its record was kept for the clean-up
+                key = chain.key
+                self.acked({"job": key[0], "idx": key[1], "attempt": key[2]})
+
+    def _say_post(self, key, state):
+        self.journal.append("post", key, post_state=state)
+        self.outbox.append({"op": "post", "job": key[0], "idx": key[1],
+                            "attempt": key[2], "post_state": state})
+
+    def post_running(self, key):
+        """Is the job's post-exec still running?  Then the controller's
+        ack of its exit is kept for when it ends."""
+        chain = self.chains.get(key)
+        if chain is None or chain.stage != "post":
+            return False
+        chain.acked = True
+        return True
+
+    def post_cut_short(self, key, rec):
+        """After a restart: a post-exec the agent stopped with cannot be
+        finished; it failed (POST_ERR), so that dependencies do not wait
+        for ever."""
+        if rec["result"].get("post_pending") and "post_state" not in rec:
+            log.warning("job %s: post-exec interrupted by a restart", key)
+            self._say_post(key, "POST_ERR")
 
     def _then(self, chain):
         try:

@@ -81,6 +81,8 @@ def post_reported(ctl, msg):
     state = msg.get("post_state")
     if state not in ("POST_DONE", "POST_ERR"):
         raise ValueError(f"bad post_state {state!r}")
+    if (job["spec"] or {}).get("post") == state:
+        return          # said again at a hello
     ctl.emit("POST", job, post=state)
     ctl.index.generation += 1           # post_done()/post_err() may be met
 

@@ -33,6 +33,7 @@ def handle(ctl, host, msgs):
                 _output(ctl, msg)
             elif op == "post":
                 prepost.post_reported(ctl, msg)
+                _ack(ctl, host, msg)
             elif op == "task_exit":
                 blaunch.task_exit(ctl, host, msg)
             elif op == "task_usage":
@@ -84,6 +85,9 @@ def _hello(ctl, host, msg):
         known.add((entry["job"], entry.get("idx", 0), entry["attempt"]))
         if entry["state"] == "finished":
             _finished(ctl, host, dict(entry["result"], **_ids(entry)))
+            if entry.get("post_state"):
+                prepost.post_reported(ctl, dict(
+                    _ids(entry), post_state=entry["post_state"]))
         elif entry["state"] == "running":
             _started(ctl, host, entry)
     hostloss.zombies_unknown_to(ctl, host, known)
