@@ -17,7 +17,7 @@ from xce.cli import bsub
 from xce.cli.lsfargs import NotSupported, UsageError
 
 EXAMPLES = int(os.environ.get("XCE_PROPERTY_EXAMPLES", "10000"))
-PER_EXAMPLE = 10
+PER_EXAMPLE = 40
 MANY = settings(max_examples=max(EXAMPLES // PER_EXAMPLE, 1),
                 derandomize=True, deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))

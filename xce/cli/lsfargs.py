@@ -257,7 +257,8 @@ def run(parser, action, argv=None):
     except XceError as e:
         print(str(e), file=sys.stderr)
         sys.exit(e.exit_code)
-    except BrokenPipeError:
+    except (BrokenPipeError, KeyboardInterrupt, EOFError):
+        # A closed pipe, ^C in bwait or bpeek -f: no traceback.
         sys.exit(EXIT_FAILURE)
     except _store_errors() as e:
         # Reading the store failed (an older schema, a damaged file): one
