@@ -22,7 +22,10 @@ UNSUPPORTED = ("-app", "-C", "-g", "-sla", "-stat")
 PARSER = Parser("bkill", OPTIONS, args_metavar="[job_ID ... | 0]",
                 help_text="Send a signal to jobs; by default kill them "
                 "(SIGINT, SIGTERM, then SIGKILL).",
-                refused=UNSUPPORTED, conflicts=[("-r", "-s")])
+                refused=UNSUPPORTED,
+                # LSF: [-r | -s signal | -d], [-b | -stat ...]
+                conflicts=[("-r", "-s"), ("-r", "-d"), ("-s", "-d"),
+                           ("-b", "-stat")])
 
 
 def bkill(o, ids):
