@@ -136,3 +136,37 @@ def test_the_queue_estimate_is_shown_for_a_job_without_we(make_cluster):
     text = _long(cluster, jobid)
     assert _squeeze("ESTIMATED_RUNTIME: 30.0 min of ") in text
     assert _squeeze("based on queue configured runtime estimation.") in text
+
+
+def test_bmod_changes_and_removes_the_times_estimate_and_description(
+        cluster):
+    now = time.time()
+    begin = _whole_minute(now + 2 * HOUR)
+    jobid = cluster.submit("-b", _clock(begin, 5), "-Jd", "first", "true")
+    term = _whole_minute(now + 3 * HOUR)
+    r = cluster.run("bmod", "-t", _clock(term, 5), "-We", "20",
+                    "-Jd", "second", str(jobid))
+    assert r.rc == 0, r
+    assert r.out == f"Parameters of job <{jobid}> are being changed\n"
+    assert r.err == f"Job will be terminated by {times.shown(term)}\n"
+    text = _long(cluster, jobid)
+    assert _squeeze(f"Specified Termination Time <{long_time(term)}>") \
+        in text
+    assert _squeeze("Job Description <second>") in text
+    assert _squeeze("ESTIMATED_RUNTIME: 20.0 min") in text
+    r = cluster.run("bmod", "-b", _clock(now + 4 * HOUR, 5), str(jobid))
+    assert (r.rc, r.out) == (255, ""), r
+    assert r.err == ("Start time is later than termination time. "
+                     "Job not modified.\n")
+    r = cluster.run("bmod", "-b", "99:99", str(jobid))
+    assert (r.rc, r.err) == (
+        255, "99:99: Bad time specification. Job not modified.\n"), r
+    r = cluster.run("bmod", "-b", "1:00", "-bn", str(jobid))
+    assert r.rc == 255, r
+    r = cluster.run("bmod", "-bn", "-tn", "-Wen", "-Jdn", str(jobid))
+    assert r.rc == 0, r
+    cluster.wait_stat(jobid, "DONE")        # no begin time any more
+    text = _long(cluster, jobid)
+    for gone in ("SpecifiedStartTime", "SpecifiedTermination",
+                 "JobDescription", "ESTIMATED_RUNTIME"):
+        assert gone not in text

@@ -26,6 +26,18 @@ OPTIONS = [
     Opt("-eo", "stderr_over", metavar="file", help="Write stderr to file."),
     Opt("-sp", "priority", metavar="priority", help="User priority."),
     Opt("-P", "project", metavar="project", help="Project name."),
+    Opt("-b", "begin_time", metavar="[[[year:]month:]day:]hour:minute",
+        help="Begin time."),
+    Opt("-t", "term_time", metavar="[[[year:]month:]day:]hour:minute",
+        help="Termination time."),
+    Opt("-We", "estimate", metavar="[hour:]minute",
+        help="Run-time estimate."),
+    Opt("-Jd", "description", metavar="job_description",
+        help="Job description."),
+    _removes("-bn", "no_begin_time", "the begin time"),
+    _removes("-tn", "no_term_time", "the termination time"),
+    _removes("-Wen", "no_estimate", "the run-time estimate"),
+    _removes("-Jdn", "no_description", "the job description"),
     _removes("-qn", "no_queue", "-q: back to the default queue"),
     _removes("-nn", "no_slots", "-n: one slot"),
     _removes("-Wn", "no_runlimit", "the run limit"),
@@ -42,19 +54,18 @@ OPTIONS = [
 # LSF has one.
 UNSUPPORTED = (
     "-ar", "-arn", "-a", "-app", "-appn", "-aps", "-apsn", "-B", "-Bn",
-    "-b", "-bn", "-C", "-Cn", "-c", "-cn", "-clusters", "-clustersn",
+    "-C", "-Cn", "-c", "-cn", "-clusters", "-clustersn",
     "-cwd", "-cwdn", "-D", "-Dn", "-data", "-datan", "-datagrp",
     "-datagrpn", "-E", "-En", "-Ep", "-Epn", "-eptl", "-eptln", "-ext",
     "-extsched", "-F", "-Fn", "-f", "-fn", "-freq", "-freqn", "-G", "-Gn",
     "-g", "-gn", "-gpu", "-gpun", "-hostfile", "-hostfilen", "-i", "-in",
-    "-is", "-isn", "-Jd", "-Jdn", "-k", "-kn", "-L", "-Ln", "-Lp", "-mig",
+    "-is", "-isn", "-k", "-kn", "-L", "-Ln", "-Lp", "-mig",
     "-mign", "-N", "-Nn", "-Ne", "-network", "-networkn", "-notify",
     "-notifyn", "-outdir", "-outdirn", "-p", "-pn", "-ptl", "-ptln", "-Q",
     "-Qn", "-r", "-rn", "-rnc", "-rncn", "-S", "-Sn", "-s", "-sn", "-sla",
-    "-slan", "-smt", "-smtn", "-stage", "-stagen", "-T", "-Tn", "-t", "-tn",
-    "-ti", "-tin", "-U", "-Un", "-u", "-un", "-v", "-vn", "-We", "-Wep",
-    "-We+", "-Wen", "-w", "-wn", "-wa", "-wan", "-wt", "-wtn", "-x", "-Z",
-    "-Zs", "-Zsn")
+    "-slan", "-smt", "-smtn", "-stage", "-stagen", "-T", "-Tn", "-ti",
+    "-tin", "-U", "-Un", "-u", "-un", "-v", "-vn", "-Wep", "-We+", "-w",
+    "-wn", "-wa", "-wan", "-wt", "-wtn", "-x", "-Z", "-Zs", "-Zsn")
 # A setting and its removal in one command line.
 CONFLICTS = [(o.flags[0], o.flags[0] + "n") for o in OPTIONS
              if o.flags[0] + "n" in {f for x in OPTIONS for f in x.flags}]

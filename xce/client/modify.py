@@ -7,7 +7,7 @@ Each command sends one request (kinds ``modify``, ``switch``, ``requeue``,
 import sys
 
 from xce.client import ids
-from xce.client.submit import options as sub
+from xce.client.submit import execution, options as sub
 from xce.errors import XceError, text
 from xce.spool.client import call
 
@@ -45,6 +45,7 @@ def modify_spec(opts, unit, fractions=False):
         merged = _merged_resreq(new["resreq"])
         if merged is not None:
             new["resreq_merged"] = merged
+    new.update(execution.modified(opts))
     for flag, keys in REMOVALS.items():
         if opts.get(flag):
             gone += [k for k in keys if k not in new]
@@ -58,7 +59,9 @@ REMOVALS = {"no_queue": ("queue",), "no_slots": ("nslots",),
             "no_stderr": ("stderr", "stderr_mode"),
             "no_priority": ("user_priority",), "no_project": ("project",),
             "no_hosts": ("asked_hosts",),
-            "no_resreq": ("resreq", "resreq_merged")}
+            "no_resreq": ("resreq", "resreq_merged"),
+            "no_begin_time": ("begin_time",), "no_term_time": ("term_time",),
+            "no_estimate": ("estimate",), "no_description": ("description",)}
 
 
 def _merged_resreq(words):
@@ -92,6 +95,7 @@ def bmod(site, label, opts):
             f"Job <{reply['job']}>: "
         raise XceError(f"{prefix}{err}{NOT_MODIFIED}")
     print(reply["text"])
+    execution.announce(new)         # -b/-t: as bsub, what LSF's bmod says
     return 0
 
 

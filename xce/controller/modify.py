@@ -8,7 +8,7 @@ the commit, as for bkill.
 
 import json
 
-from xce.controller import joblimits
+from xce.controller import jobclock, joblimits
 from xce.controller.control import select_jobs
 from xce.controller.submit import (Rejected, check_hosts, check_limits,
                                    check_slots, choose_queue)
@@ -82,6 +82,8 @@ def bmod(ctl, user, body):
             return {"ok": False, "job": label, "error": str(e)}
     for job, (new, gone) in changes:
         ctl.emit("MODIFY", job, set=new, unset=gone, by=user)
+        jobclock.note(ctl, job)         # a new -b or -t to wake for
+        ctl.dirty = True                # e.g. -bn: may start at once
         if job["stat"] in states.RUNNING and \
                 set(joblimits.LIMIT_KEYS) & (set(new) | set(gone)):
             joblimits.push(ctl, job)        # enforced from now on
@@ -106,6 +108,9 @@ def _bmod_changes(ctl, job, body):
     for key in gone:
         spec.pop(key, None)
     spec.update(new)
+    begin, term = spec.get("begin_time"), spec.get("term_time")
+    if begin is not None and term is not None and begin > term:
+        raise Rejected(text("START_AFTER_TERM"))    # bmod -b or -t
     if "queue" in new or "queue" in gone:
         q, _ = choose_queue(ctl, {"queue": spec.get("queue")}, job["user"])
         new["queue"] = q.name

@@ -176,11 +176,11 @@ SPEC = {
     "args": Field(ListOf(Str(ARG_MAX_STR, null=False), LIST_MAX)),
     # bsub -b/-t (epoch seconds), -We (minutes), -outdir, -Jd, -hostfile
     # (its path and the host of each slot), -nnodes
-    "begin_time": Field(Int(0, 2**40)),
-    "term_time": Field(Int(0, 2**40)),
-    "estimate": Field(Num(0, INT32_MAX)),
+    "begin_time": Field(Int(0, 2**40), modifiable=True),
+    "term_time": Field(Int(0, 2**40), modifiable=True),
+    "estimate": Field(Num(0, INT32_MAX), modifiable=True),
     "outdir": Field(PATH),
-    "description": Field(Str(DESCRIPTION_MAX)),
+    "description": Field(Str(DESCRIPTION_MAX), modifiable=True),
     "hostfile": Field(PATH),
     "hostfile_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX)),
     "nnodes": Field(Int(1, INT32_MAX)),

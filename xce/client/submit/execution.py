@@ -42,6 +42,16 @@ def add(spec, opts, site, now=None):
         _nnodes(spec, opts)
 
 
+def modified(opts, now=None):
+    """bmod -b, -t, -We and -Jd: the spec keys they set (the controller
+    checks the begin time against a termination time already set)."""
+    spec = {}
+    add(spec, {key: opts.get(key) for key in
+               ("begin_time", "term_time", "estimate", "description")},
+        None, now)
+    return spec
+
+
 def announce(spec):
     """What bsub says on stderr after the job's id, as LSF: when the job
     will be scheduled (-b) and terminated (-t)."""
