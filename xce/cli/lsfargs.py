@@ -5,7 +5,11 @@ options xce acts on (an ``Opt`` each: spellings, arity, repeatable), and
 ``UNSUPPORTED``, the rest of LSF 10.1's option list for that command.  A
 refused option is refused at its word, before anything is done, so its
 arity is never read.  Options that LSF forbids together are declared as
-``conflicts`` of the ``Parser``.
+``conflicts`` of the ``Parser``.  The tables live beside the code that
+acts on them (not in one package of tables) because that code reads the
+same destinations: implementing an option is one edit in one file, moving
+its flag from UNSUPPORTED into OPTIONS.  tests/unit/test_option_tables.py
+walks every table.
 
 LSF options are single-dash words (``-o``, ``-oo``, ``-cwd``, ``-noheader``)
 matched whole: ``-Jd`` is never ``-J d`` and ``-outdir`` never ``-o utdir``.
