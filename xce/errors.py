@@ -42,6 +42,7 @@ MESSAGES = {
     "ARRAY_TOO_LARGE": "Job array index too large",
     "HARD_LIMIT": "Cannot exceed queue's hard limit(s)",
     "QUEUE_EXCLUSIVE": "Queue does not accept EXCLUSIVE jobs",
+    "QUEUE_ONLY_INTERACTIVE": "Queue only accepts interactive jobs",
     "APP_NULL": "Application profile does not exist",
     "SLA_NULL": "Service class does not exist",
     "BAD_UGROUP": "Bad user group name",

@@ -94,7 +94,10 @@ _add("queue", ENFORCED, "PREEMPTION")
 _add("queue", ENFORCED, "EXCLUSIVE RERUNNABLE")
 # A job exiting with one of these values goes back to PEND (bsub -Q).
 _add("queue", ENFORCED, "REQUEUE_EXIT_VALUES")
-_add("queue", ACCEPTED, "NICE INTERACTIVE "
+# ONLY refuses batch jobs (xce has no interactive jobs: bsub -I is
+# refused); bqueues -l shows NO_INTERACTIVE / ONLY_INTERACTIVE.
+_add("queue", ENFORCED, "INTERACTIVE")
+_add("queue", ACCEPTED, "NICE "
      "NEW_JOB_SCHED_DELAY JOB_ACCEPT_INTERVAL DISPATCH_WINDOW RUN_WINDOW "
      "SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT MIG STOP_COND "
      "RESUME_COND TERMINATE_WHEN DEFAULT_HOST_SPEC "

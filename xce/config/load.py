@@ -10,6 +10,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from xce.config import execconf, keys, limitcheck, logcheck, ranges
+from xce.config import queueaccept
 from xce.config.lsf import hostnames
 from xce.config.model import Config, HostConf, QueueConf
 from xce.errors import about, text
@@ -292,6 +293,7 @@ def _queues(cfg, node, check):
         q.memlimit = _limit(props, "MEMLIMIT",
                             lambda v: units.memory_kb(v, unit), check)
         execconf.read_queue(q, props, check)
+        queueaccept.read_queue(q, props, check)
         cfg.queues[q.name] = q
 
 

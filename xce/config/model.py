@@ -25,6 +25,7 @@ class QueueConf:
     runlimit: tuple = None      # (default, max) minutes
     memlimit: tuple = None      # (default, max) in KB
     exclusive: bool = False
+    interactive: str = "YES"    # INTERACTIVE: YES, NO or ONLY
     slot_reserve: int = None    # SLOT_RESERVE MAX_RESERVE_TIME[n]: n
     backfill: bool = False      # BACKFILL=Y
     estimated_runtime: float = None     # ESTIMATED_RUNTIME, minutes

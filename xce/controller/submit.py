@@ -4,6 +4,7 @@ import json
 import pwd
 import re
 
+from xce.config import queueaccept
 from xce.config.lsf import hostnames
 from xce.controller import jobclock
 from xce.controller import asked, jobreq
@@ -258,6 +259,9 @@ def admit(ctl, spec, user, req_uid, gid):
     q, explicit = choose_queue(ctl, spec, user)
     if spec.get("exclusive") and not q.exclusive:
         raise Rejected(text("QUEUE_EXCLUSIVE", q.name))
+    refused = queueaccept.refusal(q, spec)
+    if refused:
+        raise Rejected(refused)
     check_limits(q, spec)
     check_slots(ctl, q, spec)
     check_hosts(ctl, q, spec)

@@ -6,6 +6,7 @@ each.  Counts are job slots, as LSF counts them.
 """
 
 from xce.client.text.cells import cell, cut_front, lcell, line, num, rcell
+from xce.config import queueaccept
 from xce.config.model import MBD_SLEEP_TIME
 from xce.model import states
 
@@ -158,6 +159,7 @@ def _policy_lines(conf):
     names += ["FAIRSHARE"] if (conf.get("lsf") or {}).get("FAIRSHARE") \
         else []
     names += ["EXCLUSIVE"] if conf.get("exclusive") else []
+    names += queueaccept.policy_names(conf)
     preemption = conf.get("preemption") or ""
     names += [w for w in ("PREEMPTIVE", "PREEMPTABLE")
               if w in preemption.upper()]
