@@ -79,3 +79,16 @@ def test_nnodes_takes_whole_hosts_exclusively(make_cluster):
                        "with -n. Job not submitted.\n")]:
         r = cluster.run("bsub", *argv, "true")
         assert (r.rc, r.out, r.err) == (255, "", err), (argv, r)
+
+
+def test_bpeek_finds_the_output_inside_the_outdir(cluster):
+    from tests.lib.xcecluster import wait_for
+    jobid = cluster.submit("-outdir", "peek_%J", "-o", "o.txt", "-e",
+                           "e.txt", "echo to-out; echo to-err >&2; sleep 60")
+    cluster.wait_stat(jobid, "RUN")
+
+    def peeked():
+        r = cluster.run("bpeek", str(jobid))
+        return r.rc == 0 and "to-out" in r.out and "to-err" in r.out
+    wait_for(peeked, what="bpeek to show both files")
+    cluster.run("bkill", str(jobid))

@@ -12,6 +12,7 @@ import sys
 import time
 
 from xce.client.ids import parse as parse_id
+from xce.model import outdir
 from xce.errors import XceError, text
 from xce.model import permissions
 from xce.model.arrayspec import name_matches
@@ -82,12 +83,14 @@ def output_files(job):
     spec = json.loads(job["spec"] or "{}") if isinstance(job["spec"], str) \
         else (job["spec"] or {})
     cwd = spec.get("cwd") or "/"
+    out_dir = outdir.directory(job, spec)     # bsub -outdir
 
     def where(path):
         if not path or path == "/dev/null":
             return None
         path = path.replace("%J", str(job["jobid"])).replace(
             "%I", str(job["idx"]))
+        path = outdir.inside(path, out_dir)
         return path if path.startswith("/") else os.path.join(cwd, path)
     out = where(job["outfile"] or spec.get("stdout"))
     err = where(spec.get("stderr"))

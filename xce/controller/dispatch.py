@@ -11,7 +11,7 @@ from xce.lang import depend, units
 from xce.lang.resreq.common import LOAD_INDICES
 from xce.model import fairshare, states
 from xce.model.jobid import show
-from xce.controller import outdir
+from xce.model import outdir
 from xce.scheduler import exclusive, rusage_held
 from xce.scheduler.core import HostView, PendingJob, QueueView
 from xce.scheduler.order import PendingOrder

@@ -7,6 +7,8 @@ without), %H first execution host, %JG job group (empty without).  A
 relative directory is under the submission directory; a relative -o or
 -e then goes inside it.  The agent's wrapper creates the directory with
 the user's rights (mode 700) before it opens the output.
+
+Pure and stdlib only: the controller's start message and bpeek use it.
 """
 
 import os
@@ -15,10 +17,10 @@ import re
 _PATTERN = re.compile(r"%(JG|EJ|EI|J|I|U|P|G|H)")
 
 
-def directory(job):
+def directory(job, spec=None):
     """The job's output directory, absolute and filled in; None without
-    -outdir."""
-    spec = job["spec"]
+    -outdir.  *spec*: the job's spec when job["spec"] is not decoded."""
+    spec = job["spec"] if spec is None else spec
     value = spec.get("outdir")
     if not value:
         return None
