@@ -39,6 +39,8 @@ class PassState:
     # Hosts running an exclusive job: closed_Excl (see host_status).
     excl_hosts: set = field(default_factory=set)
     limit_usage: str = None     # what blimits was last given (meta)
+    # (queue, view_epoch) -> slots of the queue's hosts (submit)
+    capacity: dict = field(default_factory=dict)
     # host -> (conf, facts, load, (unit, slots) it was built from,
     # (resources, maxmem)): see _host_view
     host_res: dict = field(default_factory=dict)

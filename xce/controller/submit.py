@@ -70,11 +70,25 @@ def check_slots(ctl, q, spec):
         raise Rejected(text("TOO_FEW_PROCS"))
     if hi < lo:
         raise Rejected(f"{lo},{hi}: {text('BAD_ARGUMENT')}")
-    usable = [h for name, h in ctl.hosts.items()
-              if q.hosts is None or name in q.hosts]
-    capacity = sum(h["max_slots"] for h in usable)
+    capacity = _capacity(ctl, q)
     if capacity and lo > capacity:
         raise Rejected(text("TOO_MANY_PROCS"))
+
+
+def _capacity(ctl, q):
+    """The slots of the queue's hosts.  Hosts' slots change with the
+    configuration or a hello, which both move view_epoch: worked out once
+    per epoch, not over every host at every submission (6,000 hosts)."""
+    key = (q.name, ctl.view_epoch)
+    kept = ctl.passes.capacity
+    found = kept.get(key)
+    if found is None:
+        if len(kept) > 1000:
+            kept.clear()
+        found = kept[key] = sum(
+            h["max_slots"] for name, h in ctl.hosts.items()
+            if q.hosts is None or name in q.hosts)
+    return found
 
 
 def check_hosts(ctl, q, spec):
