@@ -225,6 +225,17 @@ MESSAGES.update({
                       "execution commands, job starters or -L",
 })
 
+# The per-process and per-job limits (bsub -c -v -S -F -D -C -p -T and
+# their lsb.queues keys); {name} is LSF's name of the limit (FILELIMIT).
+MESSAGES.update({
+    "LIMIT_BAD_SPEC": "Bad {name} specification",
+    "LIMIT_TOO_BIG": "{name} value is too big",
+    "LIMIT_NOT_POSITIVE": "{name} value should be a positive integer",
+    "LIMIT_ONE_VALUE": "{name} takes one value, the hard limit",
+    "LIMIT_DEFAULT_ABOVE_MAX": "the default {name} is above the maximum",
+    "BAD_HOST_SPEC": "Bad host specification",
+})
+
 # The state database, as commands read it.
 MESSAGES.update({
     "NO_STATE": "The batch system has no state yet: the controller has "

@@ -10,7 +10,7 @@ import os
 import signal
 import time
 
-from xce.agent import mail as jobmail, procs, spawn
+from xce.agent import mail as jobmail, procs, rlimits, spawn
 from xce.agent.prepost import PrePost, wrapped_command
 from xce.agent.jobenv import job_environment
 from xce.agent.joboutput import OPEN_ERRORS, fallback_output
@@ -171,6 +171,8 @@ class JobTable(PrePost):
 
     def _launch(self, key, msg, prefix, argv, env, exact, stdout, home):
         """Spawn the job's wrapper (after its pre-exec steps, if any)."""
+        # Per-process limits from the first instruction (agent.rlimits).
+        argv = rlimits.prlimit_argv(msg.get("rlimits")) + argv
         measured = exact and spawn.MEASURED
         if measured:
             _remove(self._peak_path(key))
@@ -359,10 +361,20 @@ class JobTable(PrePost):
                 # Memory runs out fast: kill at once, no grace period.
                 job.reason = "TERM_MEMLIMIT"
                 self._killpg(job, signal.SIGKILL)
+            self._check_whole_job(job, u)
             self.outbox.append({"op": "usage", "job": job.key[0],
                                 "idx": job.key[1], "attempt": job.key[2],
                                 "cpu_time": job.cpu, "mem": u["rss"],
                                 "max_mem": job.max_mem, "pids": u["pids"]})
+
+    def _check_whole_job(self, job, usage):
+        """CPU time, swap, processes and threads of the whole job
+        (bsub -c -v -p -T): over one, LSF's signals and exit reason."""
+        reason = rlimits.exceeded(job.msg.get("rlimits"), usage)
+        if reason and job.reason is None:
+            job.reason = reason
+            self._kill_sequence(job, rlimits.kill_signals(reason),
+                                job.msg.get("terminate_interval", 10))
 
     def _note_output_fallbacks(self):
         """Say, once, which -o/-e files a running job's user could not
@@ -423,7 +435,9 @@ class JobTable(PrePost):
             if job is not None else 0
         result = {
             "stat": "DONE" if code == 0 else "EXIT", "exit_code": code,
-            "reason": reason or (job.reason if job else None),
+            "reason": reason or (job.reason if job else None) or (
+                rlimits.reason_of_exit(job.msg.get("rlimits"), code)
+                if job else None),
             "end_time": end,
             "start_time": job.start_time if job else end,
             "cpu_time": round(max(usage.get("cpu", 0.0),

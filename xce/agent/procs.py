@@ -44,8 +44,14 @@ def leads_session_under(pid, parent):
 
 
 def sample_sessions(sids):
-    """sid -> {cpu seconds, rss KB, nprocs, pids} for the given sessions."""
-    usage = {sid: {"cpu": 0.0, "rss": 0, "nprocs": 0, "pids": []}
+    """sid -> {cpu seconds, rss KB, vsize KB, nprocs, threads, pids, and
+    job_procs/job_threads: those but the session leader's (the job's
+    wrapper)} for the given sessions.  CPU counts what the live processes
+    used and what the children they reaped used (cutime, cstime), so that
+    the time of a job's finished processes stays in its total."""
+    usage = {sid: {"cpu": 0.0, "rss": 0, "vsize": 0, "nprocs": 0,
+                   "threads": 0, "job_procs": 0, "job_threads": 0,
+                   "pids": []}
              for sid in sids}
     if not usage:
         return usage
@@ -59,9 +65,14 @@ def sample_sessions(sids):
         u = usage.get(sid)
         if u is None:
             continue
-        u["cpu"] += (int(fields[11]) + int(fields[12])) / _TICKS
+        u["cpu"] += sum(int(f) for f in fields[11:15]) / _TICKS
         u["rss"] += int(fields[21]) * _PAGE_KB
+        u["vsize"] += int(fields[20]) // 1024
         u["nprocs"] += 1
+        u["threads"] += int(fields[17])
+        if int(name) != sid:
+            u["job_procs"] += 1
+            u["job_threads"] += int(fields[17])
         u["pids"].append(int(name))
     return usage
 

@@ -15,6 +15,10 @@ EXIT_REASON_TEXT = {
     "TERM_RUNLIMIT": "TERM_RUNLIMIT: job killed after reaching LSF run time limit.",
     "TERM_MEMLIMIT": "TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.",
     "TERM_DEADLINE": "TERM_DEADLINE: job killed after deadline expires.",
+    "TERM_CPULIMIT": "TERM_CPULIMIT: job killed after reaching LSF CPU usage limit.",
+    "TERM_SWAP": "TERM_SWAP: job killed after reaching LSF swap usage limit.",
+    "TERM_PROCESSLIMIT": "TERM_PROCESSLIMIT: job killed after reaching LSF process limit.",
+    "TERM_THREADLIMIT": "TERM_THREADLIMIT: job killed after reaching LSF thread limit.",
     "TERM_CWD_NOTEXIST": "TERM_CWD_NOTEXIST: job killed because the current working directory does not exist.",
 }
 

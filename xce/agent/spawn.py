@@ -50,7 +50,7 @@ else printf '%s\n' "$e" >>"$d.eerr"; command exec 2>>"$f" || exec 2>/dev/null
 fi
 c=$8
 shift 9
-trap : INT TERM HUP USR1 USR2 QUIT
+trap : INT TERM HUP USR1 USR2 QUIT XCPU
 if [ -n "$c" ]; then /bin/sh -c "$c"; else "$d.job" "$@"; fi
 rc=$?
 echo $rc >"$d.status"

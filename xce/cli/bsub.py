@@ -13,6 +13,7 @@ from xce.client.requests import call
 from xce.client.site import Site
 from xce.client.submit import execution, options as sub
 from xce.client.submit.execopts import exec_options
+from xce.client.submit.limits import parse_limits
 from xce.errors import XceError, text
 
 NOT_SUBMITTED = ". Job not submitted."
@@ -30,6 +31,15 @@ OPTIONS = [
     Opt("-cwd", "cwd", metavar="dir", help="Working directory of the job."),
     Opt("-W", "runlimit", metavar="[hour:]minute", help="Run limit."),
     Opt("-M", "memlimit", metavar="limit[unit]", help="Memory limit."),
+    Opt("-c", "cpulimit", metavar="[hour:]minute[/host_name|/host_model]",
+        help="CPU time limit of the whole job (normalised)."),
+    Opt("-v", "swaplimit", metavar="swap_limit", help="Virtual memory limit of the whole job."),
+    Opt("-S", "stacklimit", metavar="stack_limit", help="Per-process stack size limit."),
+    Opt("-F", "filelimit", metavar="file_limit", help="Per-process file size limit."),
+    Opt("-D", "datalimit", metavar="data_limit", help="Per-process data segment size limit."),
+    Opt("-C", "corelimit", metavar="core_limit", help="Per-process core file size limit."),
+    Opt("-p", "processlimit", metavar="process_limit", help="Processes of the job at one time."),
+    Opt("-T", "threadlimit", metavar="thread_limit", help="Threads of the job at one time."),
     Opt("-env", "env", metavar="all|none|vars", help="Environment to pass."),
     Opt("-w", "depend", metavar="'dependency_expression'", help="Dependency condition."),
     Opt("-m", "hosts", metavar='"host_name[+[pref_level]] ..."',
@@ -67,9 +77,7 @@ OPTIONS = [
 # LSF bsub options xce does not support yet (bsub(1) lists them; a test
 # holds the two together): each is refused whole, so that -Jd or -gpu is
 # never read as -J d or -g pu.
-UNSUPPORTED = ("-I", "-Is",
-               "-c", "-k", "-a", "-gpu",
-               "-v", "-S", "-F", "-D", "-C", "-p", "-T", "-f", "-U")
+UNSUPPORTED = ("-I", "-Is", "-k", "-a", "-gpu", "-f", "-U")
 # The rest of LSF 10.1's bsub options: interactive and X11 jobs, CSM and
 # multicluster, data staging, job files in other formats, and options of
 # LSF features xce does not have (checkpointing, advance reservations,
@@ -159,6 +167,7 @@ def build_spec(opts, site):
         "runlimit": sub.parse_runlimit(
             opts["runlimit"], sub.fractional_runlimit(site)),
         "memlimit": sub.parse_memlimit(opts["memlimit"], unit),
+        **parse_limits(opts, unit, sub.fractional_runlimit(site)),
         "env_rule": opts["env"] or "all",
         "env": sub.job_environment(opts["env"], os.environ),
         "resreq": list(opts["resreq"]), "project": opts["project"] or

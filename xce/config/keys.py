@@ -75,7 +75,14 @@ _add("queue", ENFORCED, "PRE_EXEC POST_EXEC HOST_PRE_EXEC HOST_POST_EXEC "
 _add("queue", ENFORCED, "PRE_POST_EXEC_USER LOCAL_MAX_PREEXEC_RETRY "
      "LOCAL_MAX_PREEXEC_RETRY_ACTION")
 _add("queue", ACCEPTED, "JOB_CONTROLS", "raw")
-_add("queue", ACCEPTED, _LIMITS + " " + _LOAD)
+# bsub -c -v -S -F -D -C -p -T's queue defaults and maximums: setrlimit
+# for the job's processes, or summed over them by the agent.
+_QUEUE_RLIMITS = ("CPULIMIT SWAPLIMIT PROCESSLIMIT DATALIMIT STACKLIMIT "
+                  "FILELIMIT CORELIMIT THREADLIMIT")
+_add("queue", ENFORCED, _QUEUE_RLIMITS)
+# The host or model that normalises a CPU limit given without one.
+_add("queue", ENFORCED, "DEFAULT_HOST_SPEC")
+_add("queue", ACCEPTED, "PROCLIMIT TASKLIMIT " + _LOAD)
 # USER_SHARES of users, groups (one account), group@ and default; the
 # dynamic priority takes the lsb.params factors below.
 _add("queue", ENFORCED, "FAIRSHARE")
@@ -100,7 +107,7 @@ _add("queue", ENFORCED, "INTERACTIVE")
 _add("queue", ACCEPTED, "NICE "
      "NEW_JOB_SCHED_DELAY JOB_ACCEPT_INTERVAL DISPATCH_WINDOW RUN_WINDOW "
      "SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT MIG STOP_COND "
-     "RESUME_COND TERMINATE_WHEN DEFAULT_HOST_SPEC "
+     "RESUME_COND TERMINATE_WHEN "
      "ROUND_ROBIN_POLICY RUNTIME CHUNK_JOB_SIZE "
      "DISPATCH_ORDER JOB_IDLE JOB_OVERRUN JOB_UNDERRUN JOB_WARNING_ACTION "
      "MAX_JOB_REQUEUE PEND_TIME_LIMIT "
@@ -179,7 +186,9 @@ _add("params", NOT_NEEDED, "SBD_SLEEP_TIME",
 _add("params", NOT_NEEDED, "JOB_SCHEDULING_INTERVAL",
      why="xce schedules as soon as a job, host or configuration changes, "
      "not at a fixed interval")
-_add("params", ACCEPTED, "DEFAULT_PROJECT DEFAULT_HOST_SPEC "
+# The host or model that normalises a CPU limit given without one.
+_add("params", ENFORCED, "DEFAULT_HOST_SPEC")
+_add("params", ACCEPTED, "DEFAULT_PROJECT "
      "JOB_ACCEPT_INTERVAL MAX_SBD_FAIL PG_SUSP_IT JOB_SPOOL_DIR "
      "MAX_USER_PRIORITY JOB_PRIORITY_OVER_TIME MAX_PEND_JOBS MAX_PEND_SLOTS "
      "DEFAULT_LIMIT_IGNORE_USER_GROUP PARALLEL_SCHED_BY_SLOT ABS_RUNLIMIT "

@@ -12,6 +12,7 @@ from ruamel.yaml.error import YAMLError
 from xce.config import execconf, keys, limitcheck, logcheck, ranges
 from xce.config import queueaccept
 from xce.config.lsf import hostnames
+from xce.config.queuelimits import queue_limits
 from xce.config.model import Config, HostConf, QueueConf
 from xce.errors import about, text
 from xce.lang import units
@@ -294,6 +295,7 @@ def _queues(cfg, node, check):
                             lambda v: units.memory_kb(v, unit), check)
         execconf.read_queue(q, props, check)
         queueaccept.read_queue(q, props, check)
+        q.rlimits = queue_limits(cfg, props, unit, check)
         cfg.queues[q.name] = q
 
 

@@ -24,6 +24,9 @@ class QueueConf:
     host_limit: int = None      # HOSTLIMIT_PER_JOB: hosts one job may use
     runlimit: tuple = None      # (default, max) minutes
     memlimit: tuple = None      # (default, max) in KB
+    # CPULIMIT, FILELIMIT, ... (xce.config.queuelimits): spec key ->
+    # [default, max]; the CPU limit's values are [minutes, host or None].
+    rlimits: dict = field(default_factory=dict)
     exclusive: bool = False
     interactive: str = "YES"    # INTERACTIVE: YES, NO or ONLY
     slot_reserve: int = None    # SLOT_RESERVE MAX_RESERVE_TIME[n]: n

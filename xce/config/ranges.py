@@ -112,7 +112,8 @@ _add("queue", "CHUNK_JOB_SIZE", 1, unit="jobs")
 _add("queue", "MAX_JOB_REQUEUE", 0, unit="times")
 # LSF: 0 < LOCAL_MAX_PREEXEC_RETRY < 2147483647 (attempts of a pre-exec).
 _add("queue", "LOCAL_MAX_PREEXEC_RETRY", 1, unit="times")
-_add("queue", "PROCESSLIMIT THREADLIMIT", 1)
+# PROCESSLIMIT and THREADLIMIT are [default] maximum pairs, read with the
+# other per-job limits (xce.config.queuelimits).
 _add("queue", "MAX_SLOTS_IN_POOL", 1, unit="slots")
 _fraction("queue", "JOB_IDLE", 0, 1, above_low=True)
 # --- hosts (lsb.hosts columns and xce's host keys) ------------------------

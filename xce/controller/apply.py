@@ -5,7 +5,11 @@ checks the state transition.  Handlers decide; this applies; side effects
 (talking to agents, replies) happen after the commit, elsewhere.
 """
 
+from xce.lang.rlimits import LIMITS as _RLIMITS
 from xce.model import states
+
+# bsub -c -v ... limits a queue switch may fill from the new queue.
+RLIMIT_KEYS = tuple(limit.key for limit in _RLIMITS) + ("cpulimit_host",)
 
 # STATUS reason of a job suspended (SSUSP) or resumed by preemption.
 PREEMPTED = "PREEMPTED"
@@ -154,7 +158,7 @@ def _modify(job, data, now):
 def _switch(job, data, now):
     spec = dict(job["spec"] or {})
     spec["queue"] = data["queue"]
-    for key in ("runlimit", "memlimit"):
+    for key in ("runlimit", "memlimit", *RLIMIT_KEYS):
         if data.get(key) is not None:
             spec[key] = data[key]
     job["spec"] = spec

@@ -5,7 +5,7 @@ import json
 from dataclasses import dataclass, field
 
 from xce.controller import (asked, execplan, isolate, jobreq, limitconf,
-                            mail, prepost, reserve)
+                            mail, prepost, reserve, rlimits)
 from xce.errors import text
 from xce.lang import depend, units
 from xce.lang.resreq.common import LOAD_INDICES
@@ -393,6 +393,11 @@ def start_message(ctl, job):
         "hosts": (job["exec_hosts"] or "").split(),
         "runlimit": (spec["runlimit"] * 60 if spec.get("runlimit") else None),
         "memlimit": spec.get("memlimit"),
+        # bsub -c -v -S -F -D -C -p -T (xce.controller.rlimits)
+        "rlimits": rlimits.agent_limits(
+            ctl.cfg, ctl.cfg.queues.get(job["queue"]), spec,
+            (job["exec_hosts"] or "").split()[0] if job["exec_hosts"]
+            else None),
         "terminate_interval": ctl.cfg.param_int("JOB_TERMINATE_INTERVAL", 10),
         "from_host": job["from_host"], "submit_time": job["submit_time"],
         "cluster": ctl.cfg.cluster_name, "restart": job["attempt"] > 1,

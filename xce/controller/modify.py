@@ -8,7 +8,7 @@ the commit, as for bkill.
 
 import json
 
-from xce.controller import jobclock, joblimits
+from xce.controller import jobclock, joblimits, rlimits
 from xce.controller.control import select_jobs
 from xce.controller.submit import (Rejected, check_hosts, check_limits,
                                    check_slots, choose_queue)
@@ -154,6 +154,7 @@ def _switch_one(ctl, user, job, dest):
         q, _ = choose_queue(ctl, {"queue": dest}, job["user"])
         spec = dict(job["spec"])
         check_limits(q, spec)
+        rlimits.check(ctl.cfg, q, spec, Rejected)
     except Rejected as e:
         return str(e), True
     if job["stat"] in states.RUNNING and q.hosts is not None and \
@@ -165,7 +166,8 @@ def _switch_one(ctl, user, job, dest):
         except Rejected:
             return text("QUEUE_HOST", dest), True
     ctl.emit("SWITCH", job, queue=dest, by=user,
-             runlimit=spec.get("runlimit"), memlimit=spec.get("memlimit"))
+             runlimit=spec.get("runlimit"), memlimit=spec.get("memlimit"),
+             **rlimits.switched(spec))
     return None, False
 
 

@@ -7,7 +7,7 @@ import re
 from xce.config import queueaccept
 from xce.config.lsf import hostnames
 from xce.controller import jobclock
-from xce.controller import asked, jobreq
+from xce.controller import asked, jobreq, rlimits
 from xce.errors import text
 from xce.model import arrayspec
 from xce.lang import depend
@@ -277,6 +277,7 @@ def admit(ctl, spec, user, req_uid, gid):
     if refused:
         raise Rejected(refused)
     check_limits(q, spec)
+    rlimits.check(ctl.cfg, q, spec, Rejected)
     check_slots(ctl, q, spec)
     check_hosts(ctl, q, spec)
     jobid = ctl.next_jobid()

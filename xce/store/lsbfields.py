@@ -15,6 +15,11 @@ VERSION = "10.1"
 # LSF_RLIM_NLIMITS entries of rLimits; -1 is "no limit".
 NLIMITS = 11
 RLIMIT_RSS, RLIMIT_RUN = 5, 9
+# LSF_RLIMIT_* slots of bsub -c (seconds), -F -D -S -C -v (KB) and -p;
+# the thread limit (-T) has no slot among the 11.
+RLIMIT_SLOTS = {"cpulimit": 0, "filelimit": 1, "datalimit": 2,
+                "stacklimit": 3, "corelimit": 4, "swaplimit": 8,
+                "processlimit": 10}
 
 
 def q(value):
@@ -31,9 +36,15 @@ def spec_of(job):
 
 
 def limit_values(spec, unset=-1):
-    """The 11 rLimits: run limit (minutes in the spec) in seconds, memory
-    limit in KB; *unset* for every other entry."""
+    """The 11 rLimits: run and CPU limits (minutes in the spec) in
+    seconds, memory and size limits in KB, the process limit; *unset* for
+    every other entry."""
     values = [unset] * NLIMITS
+    for key, slot in RLIMIT_SLOTS.items():
+        if spec.get(key) is not None:
+            value = spec[key]
+            values[slot] = int(float(value) * 60) if key == "cpulimit" \
+                else int(value)
     if spec.get("runlimit"):
         values[RLIMIT_RUN] = int(float(spec["runlimit"]) * 60)
     if spec.get("memlimit"):

@@ -229,7 +229,8 @@ def _job_new(job, data, jobid, idx, db):
         str(lo), str(int(job.get("submit_time") or 0)),
         str(int(spec.get("begin_time") or 0)),      # bsub -b
         str(int(spec.get("term_time") or 0)), "0", "0",     # bsub -t
-        "0", q(job.get("user") or data.get("user")), limits(spec), q(""),
+        "0", q(job.get("user") or data.get("user")), limits(spec),
+        q(spec.get("cpulimit_host")),
         f"{1.0:6.2f}", "18", q(data.get("queue") or job.get("queue")),
         q(spec.get("resreq_merged") or " ".join(spec.get("resreq") or [])),
         q(job.get("from_host")), q(spec.get("cwd")), q(""),

@@ -5,6 +5,7 @@ STATUS 14, MAX/JL/U/JL/P/JL/H 4, NJOBS/PEND/RUN/SUSP 5, one blank after
 each.  Counts are job slots, as LSF counts them.
 """
 
+from xce.client.text import limits
 from xce.client.text.cells import cell, cut_front, lcell, line, num, rcell
 from xce.config import queueaccept
 from xce.config.model import MBD_SLEEP_TIME
@@ -175,19 +176,29 @@ def _limit_lines(conf):
     """DEFAULT LIMITS / MAXIMUM LIMITS in LSF's run-limit and memory rows."""
     run = conf.get("runlimit") or [None, None]
     mem = conf.get("memlimit") or [None, None]
+    others = conf.get("rlimits") or {}
     out = []
     # One configured value means (v, v): only a separate default is shown.
-    if run[0] != run[1] or mem[0] != mem[1]:
-        out += ["", "DEFAULT LIMITS:"] + _limit_rows(run[0], mem[0])
+    if run[0] != run[1] or mem[0] != mem[1] or \
+            any(pair[0] != pair[1] for pair in others.values()):
+        defaults = {k: pair[0] for k, pair in others.items()
+                    if pair[0] != pair[1]}
+        out += ["", "DEFAULT LIMITS:"] + _limit_rows(run[0], mem[0],
+                                                     defaults)
         out += ["", "MAXIMUM LIMITS:"]
-    out += _limit_rows(run[1], mem[1])
+    out += _limit_rows(run[1], mem[1],
+                       {k: pair[1] for k, pair in others.items()})
     return out
 
 
-def _limit_rows(run_minutes, mem_kb):
-    out = []
+def _limit_rows(run_minutes, mem_kb, others=None):
+    """RUNLIMIT, CPULIMIT, MEMLIMIT and the row of the other limits;
+    *others*: spec key -> value (the CPU limit's is [minutes, host])."""
+    others = dict(others or {})
+    cpu = others.pop("cpulimit", None)
+    out = limits.cpu_lines(*cpu) if cpu else []
     if run_minutes is not None:
         out += ["", " RUNLIMIT", f" {float(run_minutes):.1f} min"]
     if mem_kb is not None:
         out += ["", " MEMLIMIT", f" {int(mem_kb):>6} K"]
-    return out
+    return out + limits.row_lines(others)

@@ -12,7 +12,7 @@ import time
 
 from xce.client.jobs import table
 from xce.client.jobs import values as jv
-from xce.client.text import units
+from xce.client.text import limits, units
 from xce.client.text.wrap import CONTINUATION, wrap
 from xce.model.joboutput import fallback_sentences
 
@@ -281,13 +281,13 @@ def estimate_lines(row, spec, queue_conf):
 
 
 def limit_lines(spec, runlimit):
-    lines = []
+    lines = limits.cpu_lines(spec.get("cpulimit"), spec.get("cpulimit_host"))
     if runlimit:
         lines += ["", f" {'RUNLIMIT':<24}", f" {runlimit:.1f} min"]
     if spec.get("memlimit"):
         number, letter = units.limit_amount(spec["memlimit"]).split()
         lines += ["", " MEMLIMIT", f" {number:>8} {letter}"]
-    return lines
+    return lines + limits.row_lines(spec)
 
 
 def memory_lines(row):

@@ -7,7 +7,8 @@ import re
 
 from xce.config import keys, ranges
 from xce.config.lsf import cells, hostnames
-from xce.lang import preempt, units
+from xce.errors import text
+from xce.lang import preempt, rlimits, units
 
 # Old spelling seen in OpenLava's own stock lsb.resources (reference §14.13).
 _LIMIT_ALIASES = {"PER_PROJECTS": "PER_PROJECT"}
@@ -204,7 +205,9 @@ def value_problem(scope, name, value):
         return ("a time-based value ([value time_window] ...) is not "
                 "supported by xce")
     try:
-        if name in _TIME_LIMITS:
+        if scope == "queue" and name in rlimits.BY_NAME:
+            rlimits.queue_value(rlimits.BY_NAME[name], value)
+        elif name in _TIME_LIMITS:
             for word in units.limit_pair(value):
                 _, host = units.limit_minutes(word)
                 if host is not None and name == "RUNLIMIT":
@@ -218,6 +221,8 @@ def value_problem(scope, name, value):
             preempt.parse(value)
         elif ranges.problem(scope, name, value) is not None:
             raise ValueError(ranges.problem(scope, name, value))
+    except rlimits.LimitError as exc:
+        return text(exc.key, name=exc.name)
     except ValueError as exc:
         # The messages start with the value, which the report shows already.
         return str(exc).split(": ", 1)[-1]

@@ -1,0 +1,41 @@
+"""A queue's CPULIMIT, FILELIMIT, DATALIMIT, STACKLIMIT, CORELIMIT,
+SWAPLIMIT, PROCESSLIMIT and THREADLIMIT (xce.lang.rlimits reads them)."""
+
+from xce.errors import text
+from xce.lang import rlimits
+
+
+def queue_limits(cfg, props, unit, check):
+    """{spec key: [default, maximum]} of the limits the queue sets (sizes
+    in KB, counts, CPU time as [minutes, host or model or None]); a bad
+    value is reported against its key and left out."""
+    out = {}
+    for limit in rlimits.LIMITS:
+        if limit.name not in props:
+            continue
+        try:
+            pair = rlimits.queue_value(limit, props[limit.name], unit)
+        except rlimits.LimitError as e:
+            check.error(props, limit.name, text(e.key, e.value, name=e.name))
+            continue
+        except ValueError as e:         # none, or more than two words
+            check.error(props, limit.name, str(e))
+            continue
+        if pair is None:
+            continue
+        if limit.kind == "time" and not _known_hosts(cfg, pair, props,
+                                                     limit.name, check):
+            continue
+        out[limit.key] = [list(v) if isinstance(v, tuple) else v
+                          for v in pair]
+    return out
+
+
+def _known_hosts(cfg, pair, props, key, check):
+    """A normalising /host or /model must be a configured one."""
+    for _, host in pair:
+        if host is not None and host not in cfg.hosts and \
+                host not in (cfg.raw.get("host_models") or {}):
+            check.error(props, key, text("BAD_HOST_SPEC", host))
+            return False
+    return True

@@ -1,0 +1,124 @@
+"""bsub -c -v -S -F -D -C -p -T against the queue's limits, and as the
+job's agent enforces them.
+
+At submit a job without its own value takes the queue's default, and a
+value above the queue's maximum is refused with LSF's "Cannot exceed
+queue's hard limit(s)".  At dispatch the start message carries what the
+agent needs: the per-process limits for setrlimit (soft: the job's value;
+hard: the queue's maximum when it has one, as LSF has it), and the
+whole-job limits it checks at each sample.
+
+CPU time is normalised as LSF does: the time on the execution host is the
+limit times the CPU factor of the normalising host (the job's /host or
+/model, else the queue's DEFAULT_HOST_SPEC, else lsb.params'
+DEFAULT_HOST_SPEC, else the fastest host of the cluster) over the CPU
+factor of the execution host.  A host's CPU factor is that of its model
+(xce.yaml host_models), 1.0 when it has none.
+"""
+
+import math
+
+from xce.errors import text
+from xce.lang import rlimits
+
+DEFAULT_FACTOR = 1.0
+
+
+def cpu_factor(cfg, name):
+    """CPU factor of a host or host model named *name*; None if unknown."""
+    models = cfg.raw.get("host_models") or {}
+    if name in cfg.hosts:
+        return float(models.get(cfg.hosts[name].model, DEFAULT_FACTOR))
+    if name in models:
+        return float(models[name])
+    return None
+
+
+def _normaliser_factor(cfg, q, host):
+    for name in (host, (q.raw or {}).get("DEFAULT_HOST_SPEC"),
+                 cfg.params.get("DEFAULT_HOST_SPEC")):
+        if name:
+            factor = cpu_factor(cfg, str(name).strip())
+            if factor is not None:
+                return factor
+    factors = [cpu_factor(cfg, h) for h in cfg.hosts]
+    return max(factors, default=DEFAULT_FACTOR)
+
+
+def normal_minutes(cfg, q, minutes, host):
+    """CPU minutes on a host of factor 1.0."""
+    return minutes * _normaliser_factor(cfg, q, host)
+
+
+def check(cfg, q, spec, rejected):
+    """Fill the queue's defaults into *spec*; raise *rejected* with LSF's
+    message for a value above the queue's maximum or an unknown
+    normalising host."""
+    host = spec.get(rlimits.CPU_HOST)
+    if host and cpu_factor(cfg, host) is None:
+        raise rejected(text("BAD_HOST_SPEC", host))
+    for key, (default, maximum) in (q.rlimits or {}).items():
+        value = spec.get(key)
+        if key == "cpulimit":
+            _check_cpu(cfg, q, spec, default, maximum, rejected)
+        elif value is None:
+            spec[key] = default
+        elif value > maximum:
+            raise rejected(text("HARD_LIMIT", rlimits.BY_KEY[key].name))
+
+
+def _check_cpu(cfg, q, spec, default, maximum, rejected):
+    if spec.get("cpulimit") is None:
+        spec["cpulimit"] = default[0]
+        if default[1]:
+            spec[rlimits.CPU_HOST] = default[1]
+        return
+    asked = normal_minutes(cfg, q, spec["cpulimit"],
+                           spec.get(rlimits.CPU_HOST))
+    if asked > normal_minutes(cfg, q, *maximum) + 1e-9:
+        raise rejected(text("HARD_LIMIT", "CPULIMIT"))
+
+
+def switched(spec):
+    """The limits a queue switch carries in its event (those set)."""
+    keys = [limit.key for limit in rlimits.LIMITS] + [rlimits.CPU_HOST]
+    return {key: spec[key] for key in keys if spec.get(key) is not None}
+
+
+def cpu_seconds(cfg, q, spec, exec_host):
+    """The job's CPU limit in seconds of its execution host, or None."""
+    if not spec.get("cpulimit"):
+        return None
+    normal = normal_minutes(cfg, q, spec["cpulimit"],
+                            spec.get(rlimits.CPU_HOST))
+    factor = cpu_factor(cfg, exec_host) or DEFAULT_FACTOR
+    return normal * 60.0 / factor
+
+
+def agent_limits(cfg, q, spec, exec_host):
+    """What the start message carries for the agent: {"setrlimit":
+    [[resource, soft, hard or None], ...] in bytes and seconds,
+    "cpulimit": seconds, "swaplimit": KB, "processlimit": n,
+    "threadlimit": n}, the whole-job ones only when set."""
+    out, per_process = {}, []
+    queue = (q.rlimits if q is not None else None) or {}
+    seconds = cpu_seconds(cfg, q, spec, exec_host) if q is not None \
+        else None
+    for limit in rlimits.LIMITS:
+        value = spec.get(limit.key)
+        if value is None:
+            continue
+        if limit.key == "cpulimit":
+            if seconds:
+                out["cpulimit"] = seconds
+                per_process.append(["cpu", math.ceil(seconds), None])
+        elif limit.resource:
+            hard = queue.get(limit.key, [None, None])[1]
+            per_process.append([limit.resource, value * 1024,
+                                None if hard is None else
+                                max(hard, value) * 1024])
+        else:
+            out[limit.key] = value
+    if per_process:
+        out["setrlimit"] = per_process
+    return out
