@@ -153,3 +153,14 @@ def test_the_loader_reads_queue_limits(tmp_path):
     q = load(tmp_path).queues["normal"]
     assert q.rlimits == {"cpulimit": [[10.0, "h1"], [10.0, "h1"]],
                          "stacklimit": [8192, 8192], "corelimit": [0, 0]}
+
+
+def test_memory_is_killed_at_once_and_a_job_ended_once():
+    msg = {"memlimit": 100, "rlimits": {"processlimit": 1}}
+    assert agent.verdict(msg, None, {"rss": 101}) == (
+        "TERM_MEMLIMIT", [signal.SIGKILL])
+    assert agent.verdict(msg, None, {"rss": 10, "job_procs": 2}) == (
+        "TERM_PROCESSLIMIT", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
+    # Already being ended (by bkill, the run limit, ...): left alone.
+    assert agent.verdict(msg, "TERM_OWNER", {"rss": 10,
+                                             "job_procs": 2}) is None

@@ -356,25 +356,15 @@ class JobTable(PrePost):
             job.mem_sum += u["rss"]
             job.samples += 1
             job.max_procs = max(job.max_procs, u["nprocs"])
-            limit = job.msg.get("memlimit")
-            if limit and u["rss"] > limit and job.reason != "TERM_MEMLIMIT":
-                # Memory runs out fast: kill at once, no grace period.
-                job.reason = "TERM_MEMLIMIT"
-                self._killpg(job, signal.SIGKILL)
-            self._check_whole_job(job, u)
+            over = rlimits.verdict(job.msg, job.reason, u)    # -M -c -v -p -T
+            if over:
+                job.reason = over[0]
+                self._kill_sequence(job, over[1],
+                                    job.msg.get("terminate_interval", 10))
             self.outbox.append({"op": "usage", "job": job.key[0],
                                 "idx": job.key[1], "attempt": job.key[2],
                                 "cpu_time": job.cpu, "mem": u["rss"],
                                 "max_mem": job.max_mem, "pids": u["pids"]})
-
-    def _check_whole_job(self, job, usage):
-        """CPU time, swap, processes and threads of the whole job
-        (bsub -c -v -p -T): over one, LSF's signals and exit reason."""
-        reason = rlimits.exceeded(job.msg.get("rlimits"), usage)
-        if reason and job.reason is None:
-            job.reason = reason
-            self._kill_sequence(job, rlimits.kill_signals(reason),
-                                job.msg.get("terminate_interval", 10))
 
     def _note_output_fallbacks(self):
         """Say, once, which -o/-e files a running job's user could not

@@ -71,6 +71,20 @@ def exceeded(limits, usage):
     return None
 
 
+def verdict(msg, reason, usage):
+    """(LSF's exit reason, the signals in order) when one sample of a job
+    (*usage*) puts it over a limit of its start message *msg*, and it is
+    not already being ended (*reason*); None otherwise.  Memory (bsub -M)
+    runs out fast: SIGKILL at once, no grace period."""
+    limit = msg.get("memlimit")
+    if limit and usage["rss"] > limit and reason != "TERM_MEMLIMIT":
+        return "TERM_MEMLIMIT", [signal.SIGKILL]
+    over = exceeded(msg.get("rlimits"), usage)
+    if over and reason is None:
+        return over, kill_signals(over)
+    return None
+
+
 def kill_signals(reason):
     """The signals, in order, that end a job over a whole-job limit."""
     if reason == "TERM_CPULIMIT":
