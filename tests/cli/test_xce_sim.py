@@ -112,3 +112,18 @@ def test_progress_goes_to_standard_error_only(tmp_path):
     assert code == 0 and json.loads(out.splitlines()[-1])["jobs"] == 3
     assert "replaying" in err
     assert "replaying" not in sim("--workload", trace, "--hosts", "2x2")[2]
+
+
+def test_an_lsf_configuration_directory_is_migrated_on_the_fly(tmp_path):
+    lsf = Path(__file__).resolve().parents[1] / "unit" / "data" / "lsf" / \
+        "site"
+    code, out, err = sim("--workload", _trace(tmp_path), "--envdir",
+                         str(lsf), "--json")
+    assert code == 0, err
+    s = json.loads(out.splitlines()[-1])
+    assert s["jobs"] + len(s["rejected"]) == 4
+    code, out, err = sim("--workload", _trace(tmp_path), "--envdir",
+                         str(tmp_path))
+    assert (code, out) == (255, "")
+    assert err.endswith("no LSF configuration files (lsf.conf, lsf.shared, "
+                        "lsf.cluster.<name>, lsb.*) found\n")
