@@ -43,6 +43,7 @@ MESSAGES = {
     "HARD_LIMIT": "Cannot exceed queue's hard limit(s)",
     "QUEUE_EXCLUSIVE": "Queue does not accept EXCLUSIVE jobs",
     "QUEUE_ONLY_INTERACTIVE": "Queue only accepts interactive jobs",
+    "PEND_THRESHOLD": "Pending job threshold reached",
     "APP_NULL": "Application profile does not exist",
     "SLA_NULL": "Service class does not exist",
     "BAD_UGROUP": "Bad user group name",

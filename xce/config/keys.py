@@ -151,7 +151,9 @@ _add("cluster", ENFORCED, "ADMINISTRATORS")
 
 # --- lsb.users --------------------------------------------------------------
 _add("user", ENFORCED, "MAX_JOBS")
-_add("user", ACCEPTED, "JL/P MAX_PEND_JOBS MAX_PEND_SLOTS")
+# A submission past a pending threshold is refused (xce.controller.pendlimit).
+_add("user", ENFORCED, "MAX_PEND_JOBS MAX_PEND_SLOTS")
+_add("user", ACCEPTED, "JL/P")
 # Queue USERS, bsub -G, limits and fairshare expand user groups.
 _add("user_group", ENFORCED, "GROUP_MEMBER", "list")
 _add("user_group", ACCEPTED, "GROUP_ADMIN", "list")
@@ -180,6 +182,8 @@ _add("params", NOT_CARRIED, "MAX_PREEXEC_RETRY REMOTE_MAX_PREEXEC_RETRY",
 _add("params", ENFORCED, "MBD_SLEEP_TIME")
 # bsub -J "a[1-N]" is refused past it (xce.controller.submit).
 _add("params", ENFORCED, "MAX_JOB_ARRAY_SIZE")
+# Each user's pending threshold (xce.controller.pendlimit).
+_add("params", ENFORCED, "MAX_PEND_JOBS MAX_PEND_SLOTS")
 _add("params", NOT_NEEDED, "SBD_SLEEP_TIME",
      why="xce's agent reports a job's start, usage and exit as they "
      "happen, not every SBD_SLEEP_TIME seconds")
@@ -190,7 +194,7 @@ _add("params", NOT_NEEDED, "JOB_SCHEDULING_INTERVAL",
 _add("params", ENFORCED, "DEFAULT_HOST_SPEC")
 _add("params", ACCEPTED, "DEFAULT_PROJECT "
      "JOB_ACCEPT_INTERVAL MAX_SBD_FAIL PG_SUSP_IT JOB_SPOOL_DIR "
-     "MAX_USER_PRIORITY JOB_PRIORITY_OVER_TIME MAX_PEND_JOBS MAX_PEND_SLOTS "
+     "MAX_USER_PRIORITY JOB_PRIORITY_OVER_TIME "
      "DEFAULT_LIMIT_IGNORE_USER_GROUP PARALLEL_SCHED_BY_SLOT ABS_RUNLIMIT "
      "SLOT_RESOURCE_RESERVE RESOURCE_RESERVE_PER_TASK MAX_SCHED_STAY "
      "SUB_TRY_INTERVAL MAX_RETRY RETRY_INTERVAL COND_CHECK_TIME FRESH_PERIOD "

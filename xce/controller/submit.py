@@ -7,7 +7,7 @@ import re
 from xce.config import queueaccept
 from xce.config.lsf import hostnames
 from xce.controller import jobclock
-from xce.controller import asked, jobreq, rlimits
+from xce.controller import asked, jobreq, pendlimit, rlimits
 from xce.errors import text
 from xce.model import arrayspec
 from xce.lang import depend
@@ -273,7 +273,8 @@ def admit(ctl, spec, user, req_uid, gid):
     q, explicit = choose_queue(ctl, spec, user)
     if spec.get("exclusive") and not q.exclusive:
         raise Rejected(text("QUEUE_EXCLUSIVE", q.name))
-    refused = queueaccept.refusal(q, spec)
+    refused = queueaccept.refusal(q, spec) or \
+        pendlimit.refusal(ctl.cfg, ctl.jobs.values(), user, spec)
     if refused:
         raise Rejected(refused)
     check_limits(q, spec)
