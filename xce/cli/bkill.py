@@ -14,18 +14,19 @@ OPTIONS = [
     Opt("-J", "name", metavar="name", help="Jobs with this name."),
     Opt("-m", "host", metavar="host", help="Jobs running on this host."),
     Opt("-r", "force", takes=False, help="Remove the job at once."),
-    Opt("-d", "as_done", takes=False, help="Kill; accepted for compatibility."),
-    Opt("-b", "bulk", takes=False, help="Bulk kill; accepted for compatibility."),
+    Opt("-d", "as_done", takes=False,
+        help="Kill a started job and record it as DONE once it exits."),
 ]
-# LSF 10.1's other bkill options.
-UNSUPPORTED = ("-app", "-C", "-g", "-sla", "-stat")
+# LSF 10.1's other bkill options.  -b (bulk kill: skip jobs that cannot be
+# killed without a word, no lsb.acct record) would hide failures xce
+# reports, so it is refused rather than taken as a plain kill.
+UNSUPPORTED = ("-app", "-b", "-C", "-g", "-sla", "-stat")
 PARSER = Parser("bkill", OPTIONS, args_metavar="[job_ID ... | 0]",
                 help_text="Send a signal to jobs; by default kill them "
                 "(SIGINT, SIGTERM, then SIGKILL).",
                 refused=UNSUPPORTED,
-                # LSF: [-r | -s signal | -d], [-b | -stat ...]
-                conflicts=[("-r", "-s"), ("-r", "-d"), ("-s", "-d"),
-                           ("-b", "-stat")])
+                # LSF: [-r | -s signal | -d]
+                conflicts=[("-r", "-s"), ("-r", "-d"), ("-s", "-d")])
 
 
 def bkill(o, ids):
@@ -40,7 +41,8 @@ def bkill(o, ids):
     else:
         num, action = None, "kill"
     return control_request(Site(), action, ids, o["user"], o["queue"],
-                           o["name"], o["host"], sig=num, force=o["force"])
+                           o["name"], o["host"], sig=num, force=o["force"],
+                           as_done=o["as_done"])
 
 
 def main(argv=None):

@@ -25,11 +25,13 @@ def parse_signal(value):
 
 
 def control_request(site, action, ids, user=None, queue=None, name=None,
-                    host=None, sig=None, force=False):
+                    host=None, sig=None, force=False, as_done=False):
     """Send one control request; print LSF's line per job; return the exit code."""
     parsed, every = job_ids.parse_list(ids)
     body = {"action": action, "user": user, "queue": queue, "name": name,
             "host": host, "signal": sig, "force": force, "ids": parsed}
+    if as_done:
+        body["as_done"] = True
     if every:
         body["all"] = True
     if not ids and not any((user, queue, name, host)):

@@ -60,6 +60,7 @@ def _start(job, data, now):
     else:
         job["spec"].pop("rusage_alt", None)
     job["spec"].pop("output_fallback", None)    # a new run, new files
+    job["spec"].pop("kill_as_done", None)       # a bkill -d of a past run
 
 
 def _running(job, data, now):
@@ -137,7 +138,11 @@ def _status(job, data, now):
 
 
 def _signal(job, data, now):
-    """A signal sent to a running job changes nothing until it acts."""
+    """A signal sent to a running job changes nothing until it acts; a
+    bkill -d is kept in the spec (to outlive a controller restart) so that
+    the job is recorded DONE when it exits (see kill_as_done)."""
+    if data.get("as_done"):
+        job["spec"] = dict(job["spec"] or {}, kill_as_done=True)
 
 
 def _modify(job, data, now):

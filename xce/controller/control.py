@@ -13,6 +13,8 @@ DONE_TEXT = {"kill": "is being terminated", "signal": "is being signaled",
 COMMAND = {"kill": "bkill", "signal": "bkill", "stop": "bstop",
            "resume": "bresume"}
 TERMINATING = {_signal.SIGKILL, _signal.SIGTERM, _signal.SIGINT}
+# The states in which bkill -d acts (LSF 10.1: started jobs).
+AS_DONE_STATES = (states.RUN, states.USUSP, states.SSUSP)
 
 
 def select_jobs(ctl, req_user, body):
@@ -116,7 +118,8 @@ def _act(ctl, job, action, sig, req_user, admin, body, now):
                          by=req_user)
                 ctl.send_signal(job, "KILLSEQ", reason)
         else:
-            ctl.emit("SIGNAL", job, signal="KILL", by=req_user)
+            ctl.emit("SIGNAL", job, signal="KILL", by=req_user,
+                     **_as_done(job, body))
             ctl.send_signal(job, "KILLSEQ", reason)
         return None
     if action == "signal":
@@ -141,3 +144,11 @@ def _act(ctl, job, action, sig, req_user, admin, body, now):
     else:
         return "Job is not suspended"
     return None
+
+
+def _as_done(job, body):
+    """bkill -d: LSF records a started job (RUN, USUSP, SSUSP) DONE once it
+    exits; of a job in any other state the option changes nothing."""
+    if body.get("as_done") and job["stat"] in AS_DONE_STATES:
+        return {"as_done": True}
+    return {}

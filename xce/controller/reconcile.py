@@ -165,7 +165,7 @@ def _finished(ctl, host, msg):
     elif job is not None:
         cpu, max_mem = jobusage.at_finish(ctl, job, msg.get("cpu_time"),
                                           msg.get("max_mem"))
-        ctl.emit("FINISH", job, stat=msg["stat"],
+        ctl.emit("FINISH", job, stat=_final_stat(job, msg),
                  exit_code=msg.get("exit_code"), reason=msg.get("reason"),
                  end_time=msg.get("end_time"), cpu_time=cpu,
                  max_mem=max_mem, avg_mem=msg.get("avg_mem"),
@@ -177,6 +177,14 @@ def _finished(ctl, host, msg):
         log.info("ignoring a stale report of job %s attempt %s",
                  msg["job"], msg["attempt"])
     _ack(ctl, host, msg)
+
+
+def _final_stat(job, msg):
+    """DONE or EXIT as the agent saw it, except that a job killed with
+    bkill -d is DONE however it exited (LSF 10.1)."""
+    if (job["spec"] or {}).get("kill_as_done"):
+        return states.DONE
+    return msg["stat"]
 
 
 def _post_pending(msg):

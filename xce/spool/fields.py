@@ -242,7 +242,9 @@ REQUESTS = {
                 "action": Field(OneOf("kill", "signal", "stop", "resume",
                                       null=False), required=True),
                 "signal": Field(Int(1, 64)),
-                "force": Field(Bool())},
+                "force": Field(Bool()),
+                # bkill -d: record the killed job as DONE once it exits
+                "as_done": Field(Bool())},
     "modify": {"ids": Field(ONE_JOB, required=True),
                "set": Field(Ref("changes", null=True)),
                "unset": Field(ListOf(OneOf(*CHANGES, null=False),
