@@ -224,6 +224,8 @@ MESSAGES.update({
                            "neither SUSPEND nor EXIT",
     "EXEC_OLD_AGENT": "the agent on {host} is too old to run pre/post-"
                       "execution commands, job starters or -L",
+    "NICE_OLD_AGENT": "the agent on {host} is too old to run jobs at the "
+                      "queue's NICE value",
 })
 
 # The per-process and per-job limits (bsub -c -v -S -F -D -C -p -T and

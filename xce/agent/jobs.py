@@ -173,6 +173,7 @@ class JobTable(PrePost):
         """Spawn the job's wrapper (after its pre-exec steps, if any)."""
         # Per-process limits from the first instruction (agent.rlimits).
         argv = rlimits.prlimit_argv(msg.get("rlimits")) + argv
+        argv = spawn.nice_argv(msg.get("nice")) + argv     # queue NICE
         measured = exact and spawn.MEASURED
         if measured:
             _remove(self._peak_path(key))

@@ -14,7 +14,8 @@ import json
 # 5: a start may carry "pre", "post" (steps), "starter" and "login_shell";
 #    a finished message may carry "pre_failed" (the job never ran) or
 #    "post_pending", and a "post" message follows with the post status.
-VERSION = 5
+# 6: a start may carry "nice" (the queue's NICE).
+VERSION = 6
 MAX_LINE = 64 * 1024 * 1024
 
 

@@ -89,6 +89,16 @@ def _pythons():
 MEASURED = os.access(TIME, os.X_OK) and os.access(SETSID, os.X_OK)
 
 
+NICE = "/usr/bin/nice"
+
+
+def nice_argv(value):
+    """The words that run a job at the queue's NICE value ([] for 0).
+    nice(1) goes first, before the privilege drop, so that root's agent
+    can also give a negative value, as LSF's sbatchd does."""
+    return [NICE, "-n", str(int(value))] if value else []
+
+
 def measured_argv(argv, peak_path):
     """*argv* under GNU time, which writes its peak RSS (KB) to
     *peak_path* and exits with its status.  The job gets a session of its

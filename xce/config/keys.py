@@ -104,8 +104,10 @@ _add("queue", ENFORCED, "REQUEUE_EXIT_VALUES")
 # ONLY refuses batch jobs (xce has no interactive jobs: bsub -I is
 # refused); bqueues -l shows NO_INTERACTIVE / ONLY_INTERACTIVE.
 _add("queue", ENFORCED, "INTERACTIVE")
-_add("queue", ACCEPTED, "NICE "
-     "NEW_JOB_SCHED_DELAY JOB_ACCEPT_INTERVAL DISPATCH_WINDOW RUN_WINDOW "
+# Its jobs run at that nice value (agent.spawn.nice_argv); bqueues -l
+# shows it in the NICE column.
+_add("queue", ENFORCED, "NICE")
+_add("queue", ACCEPTED, "NEW_JOB_SCHED_DELAY JOB_ACCEPT_INTERVAL DISPATCH_WINDOW RUN_WINDOW "
      "SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT MIG STOP_COND "
      "RESUME_COND TERMINATE_WHEN "
      "ROUND_ROBIN_POLICY RUNTIME CHUNK_JOB_SIZE "

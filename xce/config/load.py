@@ -295,6 +295,7 @@ def _queues(cfg, node, check):
                             lambda v: units.memory_kb(v, unit), check)
         execconf.read_queue(q, props, check)
         queueaccept.read_queue(q, props, check)
+        q.nice = _int(props, "NICE", check) or 0    # range: config.ranges
         q.rlimits = queue_limits(cfg, props, unit, check)
         cfg.queues[q.name] = q
 

@@ -29,6 +29,7 @@ class QueueConf:
     rlimits: dict = field(default_factory=dict)
     exclusive: bool = False
     interactive: str = "YES"    # INTERACTIVE: YES, NO or ONLY
+    nice: int = 0               # NICE: the nice value its jobs run at
     slot_reserve: int = None    # SLOT_RESERVE MAX_RESERVE_TIME[n]: n
     backfill: bool = False      # BACKFILL=Y
     estimated_runtime: float = None     # ESTIMATED_RUNTIME, minutes

@@ -20,6 +20,7 @@ from xce.scheduler.limits import Limits
 
 # The first agent protocol that runs pre/post-exec, starters and -L.
 EXEC_PROTOCOL = 5
+NICE_PROTOCOL = 6       # the first agent that runs a job at "nice"
 
 
 @dataclass
@@ -372,6 +373,11 @@ def start_message(ctl, job):
             ctl.hosts[host[0]].get("protocol", 1) < EXEC_PROTOCOL:
         # An older agent would run the job without them: say so instead.
         raise RuntimeError(text("EXEC_OLD_AGENT", host=host[0]))
+    queue = ctl.cfg.queues.get(job["queue"])
+    nice = queue.nice if queue else 0
+    if nice and host and \
+            ctl.hosts[host[0]].get("protocol", 1) < NICE_PROTOCOL:
+        raise RuntimeError(text("NICE_OLD_AGENT", host=host[0]))
     return {
         **wraps,
         "op": "start", "job": jobid, "idx": idx, "attempt": job["attempt"],
@@ -399,6 +405,7 @@ def start_message(ctl, job):
             (job["exec_hosts"] or "").split()[0] if job["exec_hosts"]
             else None),
         "terminate_interval": ctl.cfg.param_int("JOB_TERMINATE_INTERVAL", 10),
+        "nice": nice,       # queue NICE (agent.spawn.nice_argv)
         "from_host": job["from_host"], "submit_time": job["submit_time"],
         "cluster": ctl.cfg.cluster_name, "restart": job["attempt"] > 1,
         "exact_peak": ctl.cfg.param_flag("XCE_EXACT_JOB_PEAK"),

@@ -122,7 +122,8 @@ def _long_block(queue, counts, n_default, shares=None):
     if conf.get("default"):
         desc += ("  This is the default queue." if n_default == 1 else
                  "  This is one of the default queues.")
-    stats = (f"{queue['priority']:>3}  " + f"{0:>3}  " +
+    nice = conf.get("nice") or 0
+    stats = (f"{queue['priority']:>3}  " + f"{nice:>3}  " +
              cell(status(queue, long=True), 14) + _limits(conf, long=True) +
              f"{c['njobs']:>5} {c['pend']:>5} {c['run']:>5} "
              f"{c['ssusp']:>5} {c['ususp']:>5} {c.get('rsv', 0):>4}")
