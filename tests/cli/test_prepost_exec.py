@@ -181,3 +181,21 @@ def test_a_post_exec_cut_short_by_an_agent_restart_counts_as_failed(
     gate.write_text("")
     r = cluster.run("bjobs", "-l", str(jobid))
     assert "Post job process failed." in r.out, r
+
+
+def test_the_slot_of_a_failed_pre_exec_serves_others_while_it_waits(
+        make_cluster, tmp_path):
+    """The job waits out a session (MBD_SLEEP_TIME) after a failed
+    pre-exec; a job behind it takes the slot meanwhile, and it runs
+    again before the jobs submitted after it."""
+    flag, log = tmp_path / "flag", tmp_path / "ran.log"
+    cluster = make_cluster(mxj=1, extra_params="  MBD_SLEEP_TIME: 1")
+    first = cluster.submit(
+        "-E", f"[ -e {flag} ] || {{ touch {flag}; exit 1; }}",
+        f"echo first >> {log}")
+    cluster.wait_stat(first, "PEND")          # its pre-exec failed once
+    second = cluster.submit(f"sleep 2; echo second >> {log}")
+    third = cluster.submit(f"echo third >> {log}")
+    cluster.wait_stat(third, "DONE")
+    assert _lines(log) == ["second", "first", "third"]
+    assert cluster.stat(first) == cluster.stat(second) == "DONE"

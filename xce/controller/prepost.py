@@ -16,7 +16,7 @@ import json
 import logging
 
 from xce.config.model import MBD_SLEEP_TIME
-from xce.controller import execplan
+from xce.controller import execplan, requeue
 from xce.errors import text
 from xce.model import states
 
@@ -40,8 +40,11 @@ def pre_failed(ctl, job, code):
         ctl.emit("REQUEUE", job, stat=states.PSUSP, by="", reason=reason,
                  pre_failed=code, preexec_tries=tries)
     else:
+        # LSF requeues it to the head of its queue.
+        seq = requeue.head_seq(ctl, job)
         ctl.emit("REQUEUE", job, stat=states.PEND, by="", reason=reason,
-                 pre_failed=code, preexec_tries=tries, retry_at=again)
+                 pre_failed=code, preexec_tries=tries, retry_at=again,
+                 **({"seq": seq} if seq is not None else {}))
         ctl.retry_waiting[(job["jobid"], job["idx"])] = again
 
 

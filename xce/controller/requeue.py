@@ -54,7 +54,7 @@ def after_finish(ctl, job, msg):
     if action == "exclude" and host and len(set(host)) == 1 and \
             job["nslots"] <= 1:
         data["exclude_host"] = host[0]
-    seq = _head_seq(ctl, job)
+    seq = head_seq(ctl, job)
     if seq is not None:
         data["seq"] = seq
     log.info("job %s: exit value %s is a requeue exit value; requeued%s",
@@ -64,7 +64,7 @@ def after_finish(ctl, job, msg):
     return True
 
 
-def _head_seq(ctl, job):
+def head_seq(ctl, job):
     """LSF requeues to the head of the queue (LSB_REQUEUE_TO_BOTTOM=0):
     a place before the queue's first pending job, or None if it is."""
     firsts = [j["seq"] for j in ctl.jobs.values()
