@@ -189,7 +189,8 @@ def test_the_slot_of_a_failed_pre_exec_serves_others_while_it_waits(
     pre-exec; a job behind it takes the slot meanwhile, and it runs
     again before the jobs submitted after it."""
     flag, log = tmp_path / "flag", tmp_path / "ran.log"
-    cluster = make_cluster(mxj=1, extra_params="  MBD_SLEEP_TIME: 1")
+    # The wait (3 s) is longer than it takes to submit the next job.
+    cluster = make_cluster(mxj=1, extra_params="  MBD_SLEEP_TIME: 3")
     first = cluster.submit(
         "-E", f"[ -e {flag} ] || {{ touch {flag}; exit 1; }}",
         f"echo first >> {log}")
