@@ -189,13 +189,14 @@ def test_the_slot_of_a_failed_pre_exec_serves_others_while_it_waits(
     pre-exec; a job behind it takes the slot meanwhile, and it runs
     again before the jobs submitted after it."""
     flag, log = tmp_path / "flag", tmp_path / "ran.log"
-    # The wait (3 s) is longer than it takes to submit the next job.
+    # The wait (3 s) is longer than it takes to submit the next job, and
+    # shorter than the next job runs.
     cluster = make_cluster(mxj=1, extra_params="  MBD_SLEEP_TIME: 3")
     first = cluster.submit(
         "-E", f"[ -e {flag} ] || {{ touch {flag}; exit 1; }}",
         f"echo first >> {log}")
     cluster.wait_stat(first, "PEND")          # its pre-exec failed once
-    second = cluster.submit(f"sleep 2; echo second >> {log}")
+    second = cluster.submit(f"sleep 5; echo second >> {log}")
     third = cluster.submit(f"echo third >> {log}")
     cluster.wait_stat(third, "DONE")
     assert _lines(log) == ["second", "first", "third"]
