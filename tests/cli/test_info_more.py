@@ -130,6 +130,12 @@ def test_bwait_never_timeout_and_bad_input(cluster):
     slow = cluster.submit("sleep 120")
     r = cmd(cluster, "bwait", "-w", f"done({slow})", "-t", "x")
     assert (r.rc, r.err) == (255, "x: Bad time specification\n")
+    # -r (LSF's re-registration interval) is minutes, checked as -t is;
+    # a good one changes nothing: the condition is met or not all the same.
+    r = cmd(cluster, "bwait", "-w", f"done({slow})", "-r", "0")
+    assert (r.rc, r.err) == (255, "0: Bad time specification\n")
+    r = cmd(cluster, "bwait", "-w", f"done({failed})", "-r", "5")
+    assert (r.rc, r.err) == (255, "Wait condition is never satisfied\n")
     r = cmd(cluster, "bwait", "-w", "done(99999)")
     assert (r.rc, r.err) == (255, "99999: No matching job found\n")
     r = cmd(cluster, "bwait", "-w", "done(")

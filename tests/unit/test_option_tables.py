@@ -281,6 +281,8 @@ BAD_COMMAND_VALUES = [
     (["bwait", "-w", "done(1)", "-t", "0"], "0: Bad time specification"),
     (["bwait", "-w", "done(1)", "-t", BIG], f"{BIG}: Bad time "
      "specification"),
+    (["bwait", "-w", "done(1)", "-r", "0"], "0: Bad time specification"),
+    (["bwait", "-w", "done(1)", "-r", "x"], "x: Bad time specification"),
     (["bjdepinfo", "-r", "0", "1"], "bjdepinfo: -r: bad value '0'"),
     (["bpost", "-i", BIG, "-d", "x", "1"], f"bpost: -i: bad value '{BIG}'"),
     (["bread", "-i", "\uff13", "1"], "bread: -i: bad value '\uff13'"),

@@ -8,8 +8,14 @@ from xce.errors import text
 
 COMMENT = Opt("-C", "comment", metavar="comment",
               help="Comment kept with the action.")
-VERBOSE = Opt("-v", "verbose", takes=False, help="Accepted for compatibility.")
-FORCE = Opt("-f", "force", takes=False, help="Accepted for compatibility.")
+# LSF's -v prints every configuration message, which xce always does; -f
+# stops LSF asking whether to go on despite warnings, which xce never asks.
+VERBOSE = Opt("-v", "verbose", takes=False,
+              help="Detailed messages: xce always prints every error and "
+              "warning in full.")
+FORCE = Opt("-f", "force", takes=False,
+            help="No questions: xce never asks; it goes on after warnings "
+            "and stops at errors.")
 
 # LSF 10.1's other badmin subcommands: debugging and tracing of LSF's own
 # daemons, event and performance histories, power and resource-connector

@@ -13,10 +13,13 @@ OPTIONS = [
     Opt("-p", "pending", takes=False, help="Pending jobs only."),
     Opt("-r", "running", takes=False, help="Running jobs only."),
     Opt("-s", "suspended", takes=False, help="Suspended jobs only."),
-    Opt("-b", "brief", takes=False, help="Brief format (the default table)."),
     Opt("-l", "long", takes=False, help="Long format: every event."),
     Opt("-w", "wide", takes=False, help="Wide format: nothing truncated."),
-    Opt("-n", "logfiles", metavar="N", help="Accepted for LSF compatibility: the store keeps the whole history."),
+    # LSF searches the last N lsb.events files (0: all of them); xce's
+    # history is one store, never split into files: every N searches it all.
+    Opt("-n", "logfiles", metavar="N",
+        help="Event log files to search (LSF); xce's history is one store, "
+        "searched whole whatever N is (as LSF's -n 0)."),
     Opt("-C", "completed", metavar="time0,time1", help="Jobs that finished in this window."),
     Opt("-S", "submitted", metavar="time0,time1", help="Jobs submitted in this window."),
     Opt("-D", "dispatched", metavar="time0,time1", help="Jobs dispatched in this window."),
@@ -24,8 +27,9 @@ OPTIONS = [
     Opt("-q", "queue", metavar="queue", help="Jobs of this queue."),
     Opt("-u", "user", metavar="user|all", help="Jobs of this user, or of all users."),
 ]
-# The rest of LSF 10.1's bhist options.
-UNSUPPORTED = ("-aff", "-app", "-cname", "-data", "-e", "-f", "-G", "-g",
+# The rest of LSF 10.1's bhist options.  -b is LSF's brief format (each
+# job's events condensed into a paragraph), which xce does not print.
+UNSUPPORTED = ("-aff", "-app", "-b", "-cname", "-data", "-e", "-f", "-G", "-g",
                "-gpu", "-hostfile", "-Jd", "-Lp", "-m", "-N", "-P", "-t",
                "-T", "-UF")
 PARSER = Parser("bhist", OPTIONS, args_metavar="[job_ID ...]",

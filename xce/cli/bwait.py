@@ -11,7 +11,13 @@ OPTIONS = [
     Opt("-w", "expr", metavar="wait_condition",
         help="The condition, e.g. 'done(123) && ended(nightly)'."),
     Opt("-t", "timeout", metavar="minutes", help="Give up after this many minutes."),
-    Opt("-r", "rereg", metavar="minutes", help="Accepted for compatibility."),
+    # LSF's bwait registers the condition with mbatchd and registers it
+    # again every -r minutes (in case mbatchd restarted); xce's bwait reads
+    # the state store itself on every poll, so every poll is a fresh
+    # registration and the interval changes nothing that can be seen.
+    Opt("-r", "rereg", metavar="minutes",
+        help="Re-register interval (LSF); xce re-reads the condition on "
+        "every poll, so it is always met."),
 ]
 # LSF 10.1's bwait has no other option.
 PARSER = Parser("bwait", OPTIONS,
@@ -23,6 +29,7 @@ def bwait(o, args):
     if o["expr"] is None:
         raise UsageError(text("WAIT_NO_CONDITION", "bwait"))
     seconds = parse_timeout(o["timeout"])
+    parse_timeout(o["rereg"])       # minutes, as -t: a bad value is refused
     site, reader = open_state()
     reader.close()
     return wait(lambda: open_store(site), getpass.getuser(), o["expr"],

@@ -44,8 +44,10 @@ COMMANDS.add("showconf", Parser(
     help_text="Show the configuration in force: showconf lim|res.",
     nargs=(1, None), usage_name="lsadmin showconf"), _showconf)
 COMMANDS.add("ckconfig", Parser(
+    # LSF's -v prints every message of the check; xce always does.
     "lsadmin", [Opt("-v", "verbose", takes=False,
-                    help="Accepted for compatibility.")],
+                    help="Detailed messages: xce always prints every error "
+                    "and warning in full.")],
     help_text="Check the configuration only.", nargs=(0, 0),
     usage_name="lsadmin ckconfig"), _ckconfig)
 
