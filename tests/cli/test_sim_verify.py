@@ -3,6 +3,8 @@ parallel job with span, a dependency, a queue slot limit, slot
 reservation with backfill, preemption), then the simulator replays the
 run's inputs from the store and finds every decision the same."""
 
+import json
+
 from tests.lib.xcecluster import Cluster, virtual_names, wait_for
 
 QUEUES = """\
@@ -49,6 +51,10 @@ def test_a_live_mixed_run_replays_with_no_difference(tmp_path):
                  what="13 jobs to end")
         r = c.run("xce", "sim", "--verify", "--envdir", str(c.envdir),
                   timeout=120)
+        # The run's history as a workload: its 13 jobs, as they ran.
+        store = c.spool / "store" / "xce.db"
+        replay = c.run("xce", "sim", "--workload", str(store), "--envdir",
+                       str(c.envdir), "--json", timeout=120)
     finally:
         c.stop()
     assert (r.rc, r.err) == (0, ""), r
@@ -56,3 +62,6 @@ def test_a_live_mixed_run_replays_with_no_difference(tmp_path):
     assert first_line.endswith(": 0 difference(s)"), r.out
     # Every job started (13), and the preemption and resume were checked.
     assert "(13 start(s), 1 preempt(s), 1 resume(s))" in first_line, r.out
+    assert (replay.rc, replay.err) == (0, ""), replay
+    summary = json.loads(replay.out.splitlines()[-1])
+    assert (summary["jobs"], summary["rejected"]) == (13, []), summary

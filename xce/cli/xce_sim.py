@@ -29,8 +29,10 @@ def run(workload, envdir=None, hosts=None, as_json=False, plot=None,
         return _verify(cfg)
     if workload is None:
         raise XceError(text("SIM_NO_WORKLOAD"), EXIT_FAILURE)
+    from xce.sim import history
     try:
-        trace = swf.read(workload)
+        trace = history.read(workload) if history.is_store(workload) \
+            else swf.read(workload)
     except OSError as e:
         raise XceError(text("SIM_WORKLOAD", path=workload,
                             reason=e.strerror), EXIT_FAILURE)

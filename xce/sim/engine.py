@@ -117,10 +117,11 @@ class Replay:
 
     def _submit(self, tj):
         cl = self.cl
-        spec = {"command": f"swf job {tj.number}", "name": None,
-                "queue": _queue_of(cl.cfg, tj.queue), "nslots": [tj.procs] * 2,
-                "resreq": [], "depend": None, "from_host": "",
-                "runlimit": tj.estimate / 60.0, "cwd": "/", "subcwd": "/"}
+        spec = dict(tj.spec) if tj.spec is not None else {
+            "command": f"swf job {tj.number}", "name": None,
+            "queue": _queue_of(cl.cfg, tj.queue), "nslots": [tj.procs] * 2,
+            "resreq": [], "depend": None, "from_host": "",
+            "runlimit": tj.estimate / 60.0, "cwd": "/", "subcwd": "/"}
         try:
             job = cl.submit(spec, tj.user, tj.number)
         except Rejected as e:

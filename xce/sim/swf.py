@@ -27,6 +27,7 @@ class TraceJob:
     group: str
     queue: int              # -1: none given
     line: int
+    spec: dict = None       # a recorded job's own submission (history)
 
 
 @dataclass
