@@ -19,11 +19,12 @@ from xce.model import states
 
 # Event kinds, in the order they are applied within one instant.
 END, SUBMIT, WAKE = 0, 1, 2
-KIND_NAMES = {END: "end", SUBMIT: "submit", WAKE: "wake"}
 # The controller's next turn after a pass that let reservations run out
 # (its RESCAN): they are made again then.
 RESCAN = 1.0
-EXIT_RUNLIMIT = 140         # 128 + SIGUSR2... as LSF reports TERM_RUNLIMIT
+# A job killed at its run limit: the agent sends SIGUSR2 first, and a
+# shell reports a death by signal 12 as 128 + 12.
+EXIT_RUNLIMIT = 140
 
 
 @dataclass
