@@ -175,3 +175,21 @@ def test_limits_are_in_lsb_events(cluster):
     # rLimits: CPU seconds, file, data, stack, core (KB), RSS, nofile,
     # open max, swap (KB), run, processes.
     assert ' 120 10 20 30 0 -1 -1 -1 40 -1 7 ""' in line
+
+
+def test_bmod_changes_and_removes_the_limits_of_a_pending_job(cluster):
+    jobid = cluster.submit("-q", "lim", "-H", "-p", "3", "-F", "50", "true")
+    r = cluster.run("bmod", "-p", "7", "-Fn", "-c", "0.5", str(jobid))
+    assert r.rc == 0, r
+    spec = cluster.stored_job(jobid)["spec"]
+    # -Fn: back to the queue's FILELIMIT.
+    assert (spec["processlimit"], spec["filelimit"], spec["cpulimit"]) == (
+        7, 200, 0.5)
+    r = cluster.run("bmod", "-T", "51", str(jobid))
+    assert r.rc == 255 and "THREADLIMIT: Cannot exceed queue's hard " \
+        "limit(s)" in r.err, r
+    r = cluster.run("bmod", "-D", "x", str(jobid))
+    assert (r.rc, r.err) == (255, "x: DATALIMIT value should be a positive "
+                             "integer. Job not modified.\n"), r
+    assert cluster.stored_job(jobid)["spec"]["processlimit"] == 7
+    cluster.run("bkill", str(jobid))

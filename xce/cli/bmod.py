@@ -4,6 +4,7 @@ from xce.cli.lsfargs import Opt, Parser, UsageError, run
 from xce.client.modify import bmod
 from xce.client.site import Site
 from xce.errors import text
+from xce.lang import rlimits
 
 
 def _removes(flag, dest, what):
@@ -50,21 +51,29 @@ OPTIONS = [
     _removes("-spn", "no_priority", "the user priority"),
     _removes("-Pn", "no_project", "the project"),
 ]
+# bsub's limit options (xce.lang.rlimits), each with its -Xn form; a
+# pending job's only, as the controller checks.
+OPTIONS += [Opt(limit.option, limit.key, metavar=limit.name.lower(),
+                help=f"{limit.name}, as bsub {limit.option} sets it.")
+            for limit in rlimits.LIMITS]
+OPTIONS += [_removes(limit.option + "n", "no_" + limit.key,
+                     f"{limit.name} (back to the queue's default)")
+            for limit in rlimits.LIMITS]
 # The rest of LSF 10.1's bmod options, each with its -Xn cancel form where
 # LSF has one.
 UNSUPPORTED = (
     "-ar", "-arn", "-a", "-app", "-appn", "-aps", "-apsn", "-B", "-Bn",
-    "-C", "-Cn", "-c", "-cn", "-clusters", "-clustersn",
-    "-cwd", "-cwdn", "-D", "-Dn", "-data", "-datan", "-datagrp",
+    "-clusters", "-clustersn",
+    "-cwd", "-cwdn", "-data", "-datan", "-datagrp",
     "-datagrpn", "-E", "-En", "-Ep", "-Epn", "-eptl", "-eptln", "-ext",
-    "-extsched", "-F", "-Fn", "-f", "-fn", "-freq", "-freqn", "-G", "-Gn",
+    "-extsched", "-f", "-fn", "-freq", "-freqn", "-G", "-Gn",
     "-g", "-gn", "-gpu", "-gpun", "-hostfile", "-hostfilen", "-i", "-in",
     "-is", "-isn", "-k", "-kn", "-L", "-Ln", "-Lp", "-mig",
     "-mign", "-N", "-Nn", "-Ne", "-network", "-networkn", "-notify",
-    "-notifyn", "-outdir", "-outdirn", "-p", "-pn", "-ptl", "-ptln", "-Q",
-    "-Qn", "-r", "-rn", "-rnc", "-rncn", "-S", "-Sn", "-s", "-sn", "-sla",
-    "-slan", "-smt", "-smtn", "-stage", "-stagen", "-T", "-Tn", "-ti",
-    "-tin", "-U", "-Un", "-u", "-un", "-v", "-vn", "-Wep", "-We+", "-w",
+    "-notifyn", "-outdir", "-outdirn", "-ptl", "-ptln", "-Q",
+    "-Qn", "-r", "-rn", "-rnc", "-rncn", "-s", "-sn", "-sla",
+    "-slan", "-smt", "-smtn", "-stage", "-stagen", "-ti",
+    "-tin", "-U", "-Un", "-u", "-un", "-Wep", "-We+", "-w",
     "-wn", "-wa", "-wan", "-wt", "-wtn", "-x", "-Z", "-Zs", "-Zsn")
 # A setting and its removal in one command line.
 CONFLICTS = [(o.flags[0], o.flags[0] + "n") for o in OPTIONS

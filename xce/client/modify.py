@@ -8,7 +8,9 @@ import sys
 
 from xce.client import ids
 from xce.client.submit import execution, options as sub
+from xce.client.submit.limits import parse_limits
 from xce.errors import XceError, text
+from xce.lang import rlimits
 from xce.spool.client import call
 
 NOT_MODIFIED = ". Job not modified."
@@ -46,6 +48,9 @@ def modify_spec(opts, unit, fractions=False):
         if merged is not None:
             new["resreq_merged"] = merged
     new.update(execution.modified(opts))
+    new.update(parse_limits(opts, unit, fractions))
+    if "cpulimit" in new and "cpulimit_host" not in new:
+        gone.append("cpulimit_host")    # -c without /host: none any more
     for flag, keys in REMOVALS.items():
         if opts.get(flag):
             gone += [k for k in keys if k not in new]
@@ -61,7 +66,9 @@ REMOVALS = {"no_queue": ("queue",), "no_slots": ("nslots",),
             "no_hosts": ("asked_hosts",),
             "no_resreq": ("resreq", "resreq_merged"),
             "no_begin_time": ("begin_time",), "no_term_time": ("term_time",),
-            "no_estimate": ("estimate",), "no_description": ("description",)}
+            "no_estimate": ("estimate",), "no_description": ("description",),
+            **{"no_" + limit.key: (limit.key,) for limit in rlimits.LIMITS},
+            "no_cpulimit": ("cpulimit", "cpulimit_host")}
 
 
 def _merged_resreq(words):

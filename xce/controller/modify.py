@@ -117,9 +117,11 @@ def _bmod_changes(ctl, job, body):
     else:
         q = ctl.cfg.queues.get(job["queue"])
     if q is not None:
-        before = (spec.get("runlimit"), spec.get("memlimit"))
+        keys = ("runlimit", "memlimit") + rlimits.SPEC_KEYS
+        before = [spec.get(key) for key in keys]
         check_limits(q, spec)       # a queue default fills a removed limit
-        for key, old in zip(("runlimit", "memlimit"), before):
+        rlimits.check(ctl.cfg, q, spec, Rejected)
+        for key, old in zip(keys, before):
             if spec.get(key) != old:
                 new[key] = spec[key]
         if "nslots" in new or "nslots" in gone:

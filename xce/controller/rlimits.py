@@ -22,6 +22,8 @@ from xce.errors import text
 from xce.lang import rlimits
 
 DEFAULT_FACTOR = 1.0
+# The spec keys of these limits (bmod and bswitch carry them).
+SPEC_KEYS = tuple(limit.key for limit in rlimits.LIMITS) + (rlimits.CPU_HOST,)
 
 
 def cpu_factor(cfg, name):
@@ -81,8 +83,8 @@ def _check_cpu(cfg, q, spec, default, maximum, rejected):
 
 def switched(spec):
     """The limits a queue switch carries in its event (those set)."""
-    keys = [limit.key for limit in rlimits.LIMITS] + [rlimits.CPU_HOST]
-    return {key: spec[key] for key in keys if spec.get(key) is not None}
+    return {key: spec[key] for key in SPEC_KEYS
+            if spec.get(key) is not None}
 
 
 def cpu_seconds(cfg, q, spec, exec_host):

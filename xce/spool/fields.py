@@ -147,15 +147,15 @@ SPEC = {
     "runlimit": Field(Num(0, INT32_MAX), modifiable=True),     # minutes
     "memlimit": Field(Int(1, 2**53), modifiable=True),          # KB
     # bsub -c -v -S -F -D -C -p -T (xce.lang.rlimits): minutes, KB, counts
-    "cpulimit": Field(Num(0, INT32_MAX)),
-    "cpulimit_host": Field(NAME),
-    "swaplimit": Field(Int(1, 2**53)),
-    "stacklimit": Field(Int(1, 2**53)),
-    "filelimit": Field(Int(1, 2**53)),
-    "datalimit": Field(Int(1, 2**53)),
-    "corelimit": Field(Int(0, 2**53)),
-    "processlimit": Field(Int(1, INT32_MAX)),
-    "threadlimit": Field(Int(1, INT32_MAX)),
+    "cpulimit": Field(Num(0, INT32_MAX), modifiable=True),
+    "cpulimit_host": Field(NAME, modifiable=True),
+    "swaplimit": Field(Int(1, 2**53), modifiable=True),
+    "stacklimit": Field(Int(1, 2**53), modifiable=True),
+    "filelimit": Field(Int(1, 2**53), modifiable=True),
+    "datalimit": Field(Int(1, 2**53), modifiable=True),
+    "corelimit": Field(Int(0, 2**53), modifiable=True),
+    "processlimit": Field(Int(1, INT32_MAX), modifiable=True),
+    "threadlimit": Field(Int(1, INT32_MAX), modifiable=True),
     "env_rule": Field(ARG),
     "env": Field(ENV),
     "env_shared": Field(Bool()),        # bsub -pack: the request's env

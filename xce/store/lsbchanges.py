@@ -6,7 +6,7 @@ and returns [(record type, fields)].
 """
 
 from xce.model.jobid import show
-from xce.store.lsbfields import (RLIMIT_RSS, RLIMIT_RUN, home,
+from xce.store.lsbfields import (RLIMIT_RSS, RLIMIT_RUN, RLIMIT_SLOTS, home,
                                  limit_values, q, status_record, uid_of)
 
 # bmod's option bits (LSF's SUB_* and SUB2_* values): a bit set in options
@@ -24,7 +24,8 @@ _BITS2 = {"user_priority": SUB2_JOB_PRIORITY}
 KEEP_LIMIT, DELETE_LIMIT = -1, -2
 # numProcessors when -n is removed (LSF's DEL_NUMPRO, INFINIT_INT).
 DEL_NUMPRO = 2147483647
-_LIMIT_SLOTS = {"runlimit": RLIMIT_RUN, "memlimit": RLIMIT_RSS}
+_LIMIT_SLOTS = {"runlimit": RLIMIT_RUN, "memlimit": RLIMIT_RSS,
+                **RLIMIT_SLOTS}
 TO_TOP, TO_BOTTOM = 1, 2
 
 
