@@ -179,8 +179,6 @@ MESSAGES.update({
     "POST_NOTHING": "-d or -a must be specified",
     "STATUS_SELECTOR": "Specify either a job ID or -J job_name",
     "SCRIPT_NO_COMMAND": "No command is specified in the script file",
-    "NNODES_UNSUPPORTED": "-nnodes: Option not supported; use -n and "
-                          "-R \"span[hosts=1]\" or span[ptile=n]",
     "PACK_ALONE": "-pack: No other options or command may be given",
     "WAIT_NO_CONDITION": "The wait condition (-w) must be specified.",
     "UNKNOWN_CLUSTER": "Unknown cluster name",

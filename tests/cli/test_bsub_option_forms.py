@@ -47,13 +47,6 @@ def test_W_is_minutes_or_hours_and_minutes(make_cluster, value, minutes):
     assert f" {float(minutes):.1f} min" in r.out
 
 
-def test_nnodes_is_refused_clearly(cluster):
-    r = cluster.run("bsub", "-nnodes", "2", "sleep", "0")
-    assert r.rc == 255 and r.out == ""
-    assert r.err.startswith("-nnodes: Option not supported")
-    assert r.err.endswith(". Job not submitted.\n")
-
-
 @pytest.mark.parametrize("cwd_arg", [".", "./"])
 def test_cwd_dot_is_the_submission_directory(cluster, tmp_path, cwd_arg):
     work = tmp_path / "work dir"
