@@ -292,7 +292,8 @@ _add("application", ACCEPTED, "RUNLIMIT MEMLIMIT " + _LIMITS + " RUNTIME "
 # --- lsf.shared Resource columns and lsf.cluster ResourceMap ---------------
 _add("resource", ACCEPTED, "TYPE INTERVAL INCREASING RELEASE CONSUMABLE "
      "LOCATION")
-_add("resource", ACCEPTED, "DESCRIPTION", "text")
+# Shown by lsinfo, which is all LSF does with it.
+_add("resource", ENFORCED, "DESCRIPTION", "text")
 
 UNKNOWN_WHY = "not a key xce knows"
 
