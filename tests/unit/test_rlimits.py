@@ -164,3 +164,13 @@ def test_memory_is_killed_at_once_and_a_job_ended_once():
     # Already being ended (by bkill, the run limit, ...): left alone.
     assert agent.verdict(msg, "TERM_OWNER", {"rss": 10,
                                              "job_procs": 2}) is None
+
+
+@pytest.mark.parametrize("params, queue", [
+    ("  DEFAULT_HOST_SPEC: nohost", ""),
+    ("", "    DEFAULT_HOST_SPEC: nohost")])
+def test_default_host_spec_names_a_host_or_model(tmp_path, params, queue):
+    from tests.unit.test_config_ranges import _errors
+    errors = _errors(tmp_path, params=params, queue=queue)
+    assert len(errors) == 1 and errors[0].endswith(
+        "DEFAULT_HOST_SPEC: nohost: Bad host specification"), errors

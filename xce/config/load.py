@@ -12,7 +12,7 @@ from ruamel.yaml.error import YAMLError
 from xce.config import execconf, keys, limitcheck, logcheck, ranges
 from xce.config import queueaccept
 from xce.config.lsf import hostnames
-from xce.config.queuelimits import queue_limits
+from xce.config.queuelimits import check_host_spec, queue_limits
 from xce.config.model import Config, HostConf, QueueConf
 from xce.errors import about, text
 from xce.lang import units
@@ -105,6 +105,7 @@ def load(envdir):
     _hosts(cfg, raw.get("hosts") or {}, check)
     _groups(cfg, raw, check)
     _queues(cfg, raw.get("queues") or {}, check)
+    check_host_spec(cfg, raw.get("parameters") or {}, check)
     limitcheck.check(cfg, raw, check)
     execconf.check_params(raw.get("parameters"), check)
     logcheck.check(raw, check)

@@ -10,6 +10,7 @@ def queue_limits(cfg, props, unit, check):
     in KB, counts, CPU time as [minutes, host or model or None]); a bad
     value is reported against its key and left out."""
     out = {}
+    check_host_spec(cfg, props, check)
     for limit in rlimits.LIMITS:
         if limit.name not in props:
             continue
@@ -31,11 +32,25 @@ def queue_limits(cfg, props, unit, check):
     return out
 
 
+def check_host_spec(cfg, node, check):
+    """DEFAULT_HOST_SPEC (of a queue or of parameters) names a configured
+    host or model: it normalises CPU limits."""
+    value = node.get("DEFAULT_HOST_SPEC")
+    if value is None or str(value).strip() in ("", "-"):
+        return
+    name = str(value).strip()
+    if not _known(cfg, name):
+        check.error(node, "DEFAULT_HOST_SPEC", text("BAD_HOST_SPEC", name))
+
+
+def _known(cfg, name):
+    return name in cfg.hosts or name in (cfg.raw.get("host_models") or {})
+
+
 def _known_hosts(cfg, pair, props, key, check):
     """A normalising /host or /model must be a configured one."""
     for _, host in pair:
-        if host is not None and host not in cfg.hosts and \
-                host not in (cfg.raw.get("host_models") or {}):
+        if host is not None and not _known(cfg, host):
             check.error(props, key, text("BAD_HOST_SPEC", host))
             return False
     return True
