@@ -257,3 +257,13 @@ def test_eligible_ineligible_and_summary(make_cluster):
     r = cluster.run("bjobs", "-psum", "-q", "short")
     assert (r.rc, r.out, r.err) == (
         0, "", "No pending job found in queue <short>\n")
+
+
+def test_short_hostlist_from_the_cluster_configuration(make_cluster):
+    # Set in xce.yaml (as xce-migrate carries it from lsf.conf), it
+    # reaches bjobs through the lsf.conf the controller writes.
+    cluster = make_cluster(mxj=2, extra_params="  LSB_SHORT_HOSTLIST: 1\n")
+    job = cluster.submit("-n", "2", "sleep 60")
+    cluster.wait_stat(job, "RUN")
+    r = cluster.run("bjobs", "-noheader", "-w", str(job))
+    assert r.rc == 0 and r.out.split()[5] == f"2*{HOST}", r

@@ -231,9 +231,12 @@ _add("params", NOT_CARRIED, "LSB_MANAGER MANAGER",
 _add("lsf.conf", ENFORCED, "LSF_UNIT_FOR_LIMITS")
 # Job mail: the agents send it (xce.agent.mail; bsub(1) JOB MAIL).
 _add("lsf.conf", ENFORCED, "LSB_MAILTO LSB_MAILPROG LSB_MAILSERVER")
+# bjobs condenses execution hosts (4*hostA); it reads the lsf.conf the
+# controller writes from xce.yaml.
+_add("lsf.conf", ENFORCED, "LSB_SHORT_HOSTLIST")
 _add("lsf.conf", ACCEPTED, "LSB_JOB_MEMLIMIT LSB_MEMLIMIT_ENFORCE "
      "LSB_JOB_CPULIMIT LSB_JOB_OUTPUT_LOGGING LSF_STRIP_DOMAIN "
-     "LSB_SHORT_HOSTLIST LSF_HPC_EXTENSIONS "
+     "LSF_HPC_EXTENSIONS "
      "LSB_SUB_COMMANDNAME LSB_MOD_ALL_JOBS LSF_STRICT_RESREQ "
      "LSB_BJOBS_PENDREASON_LEVEL LSB_BJOBS_DISPLAY_ENH "
      "LSB_SUBK_SHOW_EXEC_HOST "
