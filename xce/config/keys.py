@@ -186,6 +186,8 @@ _add("params", ENFORCED, "MBD_SLEEP_TIME")
 _add("params", ENFORCED, "MAX_JOB_ARRAY_SIZE")
 # Each user's pending threshold (xce.controller.pendlimit).
 _add("params", ENFORCED, "MAX_PEND_JOBS MAX_PEND_SLOTS")
+# 1: a job name in bsub -w means its newest job (xce.controller.jobindex).
+_add("params", ENFORCED, "JOB_DEP_LAST_SUB")
 _add("params", NOT_NEEDED, "SBD_SLEEP_TIME",
      why="xce's agent reports a job's start, usage and exit as they "
      "happen, not every SBD_SLEEP_TIME seconds")
@@ -200,7 +202,7 @@ _add("params", ACCEPTED, "DEFAULT_PROJECT "
      "DEFAULT_LIMIT_IGNORE_USER_GROUP PARALLEL_SCHED_BY_SLOT ABS_RUNLIMIT "
      "SLOT_RESOURCE_RESERVE RESOURCE_RESERVE_PER_TASK MAX_SCHED_STAY "
      "SUB_TRY_INTERVAL MAX_RETRY RETRY_INTERVAL COND_CHECK_TIME FRESH_PERIOD "
-     "JOB_DEP_LAST_SUB DEFAULT_APPLICATION COMPUTE_UNIT_TYPES "
+     "DEFAULT_APPLICATION COMPUTE_UNIT_TYPES "
      "FAIRSHARE_ADJUSTMENT_FACTOR RELAX_JOB_DISPATCH_ORDER "
      "EADMIN_TRIGGER_DURATION")
 # Who may see and do what is xce.model.permissions, LSF's defaults.
