@@ -52,12 +52,13 @@ def synthetic(jobs, hosts):
     sizes 1-64 slots, run times up to a day, estimates above them."""
     rng = random.Random(2)
     slots = hosts
-    mean_size, mean_run = 6.0, 3000.0
+    sizes = [min(slots, s) for s in (1, 1, 1, 2, 4, 8, 16, 32, 64)]
+    mean_size, mean_run = sum(sizes) / len(sizes), 3000.0
     gap = mean_size * mean_run / (0.8 * slots)
     t, out = 0.0, []
     for n in range(1, jobs + 1):
         t += rng.expovariate(1 / gap)
-        size = min(slots, int(rng.choice((1, 1, 1, 2, 4, 8, 16, 32, 64))))
+        size = rng.choice(sizes)
         run = min(86400.0, rng.expovariate(1 / mean_run))
         out.append(TraceJob(n, round(t), round(run), size,
                             round(run * rng.uniform(1, 4)) + 60,
