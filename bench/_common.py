@@ -6,6 +6,7 @@ go to stderr so ``run_all.py | grep`` keeps only figures.
 
 import contextlib
 import os
+import resource
 import shutil
 import signal
 import statistics
@@ -88,15 +89,31 @@ def cluster(mxj=None, start=True, root=None, **kw):
 
 def command(clu, *argv, check=True):
     """Run one installed command as a user would; return (seconds, stdout)."""
+    elapsed, _, out = timed(clu, *argv, check=check)
+    return elapsed, out
+
+
+def timed(clu, *argv, check=True):
+    """Run one installed command; return (wall seconds, CPU seconds, stdout).
+
+    CPU is the child's user+system time: on a shared machine the wall time
+    carries other people's load, the CPU time much less of it."""
     cmd = [str(BIN / argv[0]), *argv[1:]]
+    before = _children_cpu()
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, env=clu.env, cwd=clu.root, capture_output=True,
                           text=True, stdin=subprocess.DEVNULL)
     elapsed = time.perf_counter() - t0
+    cpu = _children_cpu() - before      # the one child reaped meanwhile
     if check and proc.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)}: rc={proc.returncode} "
                            f"{proc.stderr.strip()}")
-    return elapsed, proc.stdout
+    return elapsed, cpu, proc.stdout
+
+
+def _children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def has_command(name):

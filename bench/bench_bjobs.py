@@ -11,11 +11,19 @@ them).  N=1,000 and 10,000 are all pending; N=100,000 is 10,000 pending and
 90,000 done.  Targets (issue 2): <= 94 ms at 10,000, <= 500 ms at 100,000.
 ``bjobs -W`` and ``bjobs -P default`` are timed too: they read whole rows
 and decode each job's submission, so they cost more than the default.
+``bjobs <id>`` (one pending job, named) is what a script polls: target
+(issue 12) <= 60 ms at 100,000, and <= 25 ms for ``bjobs`` at 0.  Each
+figure has a ``_cpu_`` twin: the command's user+system time, which moves
+much less than the wall time with other people's load.
+
+``--sizes 0,100000`` times only those sizes.
 """
+
+import argparse
 
 import sys
 
-from _common import cluster, command, emit, median_ms, note
+from _common import cluster, emit, median_ms, note, timed
 from _jobs import count_jobs, fill_store, template_row, wait_for
 
 SIZES = (0, 1000, 10000, 100000)
@@ -28,9 +36,27 @@ def runs_for(n):
 
 
 def time_bjobs(clu, n, *args):
-    command(clu, "bjobs", *args, check=False)       # warm the page cache
-    return [command(clu, "bjobs", *args, check=False)[0]
+    """(wall seconds, CPU seconds) of each run."""
+    timed(clu, "bjobs", *args, check=False)       # warm the page cache
+    return [timed(clu, "bjobs", *args, check=False)[:2]
             for _ in range(runs_for(n))]
+
+
+def emit_times(name, n, samples):
+    emit(f"{name}_latency_median_{n}", median_ms([w for w, _ in samples]),
+         "ms")
+    emit(f"{name}_cpu_median_{n}", median_ms([c for _, c in samples]), "ms")
+
+
+def some_pending_job(clu):
+    from _jobs import store_path
+    from xce.store.reader import Reader
+    reader = Reader(store_path(clu))
+    try:
+        return reader.db.execute(
+            "SELECT MAX(jobid) FROM jobs WHERE stat='PEND'").fetchone()[0]
+    finally:
+        reader.db.close()
 
 
 def settle(clu, pending):
@@ -58,23 +84,28 @@ def refill(clu, template, n):
         raise RuntimeError(f"store holds {got} jobs, expected {n}")
 
 
-def main():
+def main(argv=()):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default=",".join(map(str, SIZES)),
+                    help="comma-separated job counts (default: %(default)s)")
+    sizes = [int(n) for n in ap.parse_args(argv).sizes.split(",")]
+    template = None
     with cluster() as clu:
-        for n in SIZES:
+        for n in sizes:
             if n:
-                if n == SIZES[1]:
-                    template = template_row(clu)
+                template = template or template_row(clu)
                 refill(clu, template, n)
             default = time_bjobs(clu, n)
-            every = time_bjobs(clu, n, "-a")
             note(f"bjobs at {n}: {len(default)} runs each")
-            emit(f"bjobs_latency_median_{n}", median_ms(default), "ms")
-            emit(f"bjobs_a_latency_median_{n}", median_ms(every), "ms")
+            emit_times("bjobs", n, default)
+            emit_times("bjobs_a", n, time_bjobs(clu, n, "-a"))
             # Layouts that read whole rows (the submission decoded per job).
             for name, args in (("W", ("-W",)), ("P", ("-P", "default"))):
-                emit(f"bjobs_{name}_latency_median_{n}",
-                     median_ms(time_bjobs(clu, n, *args)), "ms")
+                emit_times(f"bjobs_{name}", n, time_bjobs(clu, n, *args))
+            if n:
+                emit_times("bjobs_id", n,
+                           time_bjobs(clu, n, str(some_pending_job(clu))))
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
