@@ -11,7 +11,6 @@ parser is loaded on their path.
 """
 
 import os
-from pathlib import Path
 
 from xce.errors import XceError, text
 
@@ -21,34 +20,52 @@ SPOOL_KEY = "XCE_SPOOL_DIR"
 
 
 # The system location; a module attribute so tests can point it elsewhere.
-SYSTEM_DIRS = (Path("/etc/xce"),)
-LSF_SYSTEM_CONF = Path("/etc/lsf.conf")
+SYSTEM_DIRS = ("/etc/xce",)
+LSF_SYSTEM_CONF = "/etc/lsf.conf"
 CONFIG_FILE = "xce.yaml"
 
 
+def _path(name):
+    # pathlib loads re, fnmatch and urllib.parse, which cost a command that
+    # only reads lsf.conf and spools a request more than all its own work:
+    # this module works on strings and makes Paths when asked for them.
+    from pathlib import Path
+    return Path(name)
+
+
 def envdir():
+    return _path(envdir_name())
+
+
+def envdir_name():
+    """The environment directory (see envdir) as a string."""
     for var in ("XCE_ENVDIR", "LSF_ENVDIR"):
         value = os.environ.get(var)
         if value:
-            return Path(value).resolve()
-    checkout = Path(__file__).resolve().parent.parent / "etc"
-    if (checkout / CONFIG_FILE).is_file():
+            return os.path.realpath(value)
+    here = os.path.dirname(os.path.realpath(__file__))
+    checkout = os.path.join(os.path.dirname(here), "etc")
+    if os.path.isfile(os.path.join(checkout, CONFIG_FILE)):
         return checkout             # a checkout: its embedded cluster
-    return system_envdir()
+    return system_envdir_name()
 
 
 def system_envdir():
     """``/etc/xce`` when it holds a cluster, else the directory
     ``/etc/lsf.conf`` names (LSF's own fallback), else ``/etc/xce``, which
     the "Cannot find the cluster" message then names."""
+    return _path(system_envdir_name())
+
+
+def system_envdir_name():
     for directory in SYSTEM_DIRS:
-        if (directory / LSF_CONF).is_file() or \
-                (directory / CONFIG_FILE).is_file():
-            return directory
-    if LSF_SYSTEM_CONF.is_file():
+        if os.path.isfile(os.path.join(directory, LSF_CONF)) or \
+                os.path.isfile(os.path.join(directory, CONFIG_FILE)):
+            return os.fspath(directory)
+    if os.path.isfile(LSF_SYSTEM_CONF):
         named = read_lsf_conf(LSF_SYSTEM_CONF).get("LSF_ENVDIR")
-        return Path(named) if named else LSF_SYSTEM_CONF.parent
-    return SYSTEM_DIRS[0]
+        return named or os.path.dirname(os.fspath(LSF_SYSTEM_CONF))
+    return os.fspath(SYSTEM_DIRS[0])
 
 
 def read_lsf_conf(path):
@@ -72,21 +89,37 @@ def read_lsf_conf(path):
 
 
 class Site:
-    """The paths and settings a command needs, read once per process."""
+    """The paths and settings a command needs, read once per process.
+
+    ``envdir``, ``spool`` and ``store_path`` are Paths; ``envdir_name``,
+    ``spool_dir`` and ``store_file`` the same as strings, for the commands'
+    own paths, which need no pathlib."""
 
     def __init__(self, env_dir=None):
-        self.envdir = Path(env_dir) if env_dir else envdir()
-        conf = self.envdir / LSF_CONF
-        self.conf = read_lsf_conf(conf)
+        self.envdir_name = os.fspath(env_dir) if env_dir else envdir_name()
+        self.conf = read_lsf_conf(os.path.join(self.envdir_name, LSF_CONF))
         spool = self.conf.get(SPOOL_KEY) or os.environ.get(SPOOL_KEY)
         if not spool:
+            conf = self.envdir / LSF_CONF
             key = "NO_CLUSTER_SPOOL" if conf.exists() else "NO_CLUSTER_CONF"
             raise XceError(text(key, conf=conf, key=SPOOL_KEY))
-        self.spool = Path(spool)
+        self.spool_dir = spool
+
+    @property
+    def envdir(self):
+        return _path(self.envdir_name)
+
+    @property
+    def spool(self):
+        return _path(self.spool_dir)
 
     @property
     def store_path(self):
         return self.spool / "store" / "xce.db"
+
+    @property
+    def store_file(self):
+        return os.path.join(self.spool_dir, "store", "xce.db")
 
     def setting(self, key, default=None):
         return os.environ.get(key) or self.conf.get(key, default)

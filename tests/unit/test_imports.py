@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -43,3 +44,86 @@ def test_the_probe_sees_a_heavy_import():
         module="xce.agent.hostinfo", top=("psutil",))],
         capture_output=True, text=True)
     assert "psutil" in out.stdout
+
+
+# --- bsub and bjobs start lean ------------------------------------------
+# A command's time is mostly its interpreter's start and its imports.  What
+# bsub and bjobs must not load on their way (instructions each added to
+# bsub, counted with callgrind on CPython 3.11, bsub's own work being
+# about 2 million): re with enum (19 million: json, pathlib, shlex and
+# most patterns bring it), json (6 more: its decoder and encoder compile
+# patterns; xce.model.jsoncodec calls the same C codec), pathlib (with
+# fnmatch and urllib.parse, 15 more), socket (enum classes; _socket is the
+# C module), decimal, shlex, sqlite3's package (datetime adapters: the C
+# module _sqlite3 is enough).  bsub reads no store at all.
+NOT_AT_START = ("re", "enum", "json", "pathlib", "fnmatch", "urllib",
+                "ipaddress", "socket", "selectors", "decimal", "shlex",
+                "datetime", "sqlite3", "typing", "dataclasses", "argparse",
+                "subprocess", "logging", "tempfile", "locale", "string",
+                "textwrap", "inspect", "tokenize", "ast", "contextlib")
+LEAN = {"bsub": NOT_AT_START + ("_sqlite3", "functools", "collections"),
+        "bjobs": NOT_AT_START}
+REPO = Path(__file__).resolve().parents[2]
+
+MODULES_AFTER = """
+import sys
+sys.path.insert(0, {repo!r})
+base = set(sys.modules)
+import {module}
+print(' '.join(sorted(set(sys.modules) - base)))
+"""
+
+
+def loaded_by_import(module):
+    """Modules a fresh interpreter (no site module, as the launchers
+    start it) loads to import *module* from this checkout."""
+    out = subprocess.run([sys.executable, "-S", "-c", MODULES_AFTER.format(
+        repo=str(REPO), module=module)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return set(out.stdout.split())
+
+
+def heavy_among(loaded, command):
+    return sorted(m for m in loaded if m.split(".")[0] in LEAN[command])
+
+
+@pytest.mark.parametrize("command", sorted(LEAN))
+def test_lean_commands_import_none_of_the_costly_modules(command):
+    loaded = loaded_by_import(f"xce.cli.{command}")
+    assert f"xce.cli.{command}" in loaded
+    assert heavy_among(loaded, command) == []
+
+
+def test_the_lean_probe_sees_a_costly_import():
+    assert {"decimal", "enum", "re"} <= \
+        set(heavy_among(loaded_by_import("xce.lang.units"), "bsub"))
+
+
+def _reachable(start):
+    """xce modules *start* may import, at any depth and inside functions
+    too, and the other top-level modules they name."""
+    from test_layering import imports_of, module_name
+    paths = {module_name(p, REPO): p for p in (REPO / "xce").rglob("*.py")}
+    seen, outside, todo = set(), set(), [start]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in paths:
+            continue
+        seen.add(name)
+        for _, target in imports_of(paths[name], name, paths):
+            top = target.split(".")[0]
+            if top != "xce":
+                outside.add(top)
+                continue
+            parts = target.split(".")
+            todo += [".".join(parts[:i]) for i in range(2, len(parts) + 1)]
+    return seen, outside
+
+
+@pytest.mark.parametrize("command", sorted(LEAN))
+def test_lean_commands_need_nothing_but_the_standard_library(command):
+    """Their launchers start Python without site (-S): nothing they may
+    import, on any path, may live in site-packages."""
+    seen, outside = _reachable(f"xce.cli.{command}")
+    assert f"xce.cli.{command}" in seen and "xce.client.site" in seen
+    assert sorted(outside - set(sys.stdlib_module_names)) == []

@@ -225,11 +225,18 @@ def _requeue_and_mail(opts, spec):
 _NAMED = ("user_group", "job_group", "app", "sla")
 
 
+# arrayspec.MAX_JOB_NAME_LENGTH, which a plain name is checked against
+# without loading arrayspec (tests/unit/test_lean_parsers.py holds them
+# together).
+_PLAIN_NAME_MAX = 4094
+
+
 def _check_job_name(name):
     """A plain name, or an array `name[1-10:2,20]%5` (sizes are checked by
     the controller, which knows MAX_JOB_ARRAY_SIZE)."""
-    if name is None:
-        return
+    if name is None or "[" not in name and "]" not in name and \
+            0 < len(name) <= _PLAIN_NAME_MAX:
+        return      # plain: arrayspec (re, dataclasses, typing) not needed
     from xce.model import arrayspec
     try:
         arrayspec.check_job_name(name)

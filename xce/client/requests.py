@@ -7,7 +7,6 @@ client side), never through ``xce.spool`` themselves.
 
 import sys
 
-from xce.client import ids
 from xce.errors import EXIT_FAILURE, XceError, text
 from xce.spool.client import call
 
@@ -16,6 +15,7 @@ NO_TARGET = "Job ID or one of '-m', '-u' '-q' and '-J' must be specified."
 
 def selection(words, user=None, queue=None, name=None, host=None):
     """The body that names jobs the way bkill's does."""
+    from xce.client import ids      # here: bsub names no job
     parsed, every = ids.parse_list(words)
     if not parsed and not every and not any((user, queue, name, host)):
         raise XceError(NO_TARGET)

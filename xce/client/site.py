@@ -6,11 +6,11 @@ the configuration sections the controller keeps in the store.  Commands
 reach the store through ``xce.client`` (this module), never ``xce.store``.
 """
 
-import json
 import os
 import pwd
 
 from xce.envdir import Site
+from xce.model import jsoncodec
 
 
 def _reader(path):
@@ -23,13 +23,13 @@ def _reader(path):
 def open_state():
     """The site and a read-only view of its store."""
     site = Site()
-    return site, _reader(site.store_path)
+    return site, _reader(site.store_file)
 
 
 def open_store(site=None):
     """A read-only view of the store of *site* (found from the environment
     when not given); usable in a ``with`` block."""
-    return _reader((site or Site()).store_path)
+    return _reader((site or Site()).store_file)
 
 
 def store_at(path):
@@ -59,7 +59,7 @@ def sections(reader):
     ``applications``, ``service_classes``) as one JSON document in the
     store's ``meta`` table (``config_sections``)."""
     raw = reader.meta().get("config_sections")
-    data = json.loads(raw) if raw else {}
+    data = jsoncodec.loads(raw) if raw else {}
     return {k: data.get(k) or ([] if k == "limits" else {})
             for k in ("users", "user_groups", "host_groups", "limits",
                       "applications", "service_classes")}

@@ -1,9 +1,6 @@
 """Job ids as users write them: ``123`` or ``123[7]``."""
 
-import re
-
-# ASCII digits only: \d would also read "３" (a full-width digit) as 3.
-_JOBID = re.compile(r"^\s*([0-9]+)(?:\[([0-9]+)\])?\s*$")
+from xce.model.numbers import digits
 
 
 class BadJobId(ValueError):
@@ -11,12 +8,14 @@ class BadJobId(ValueError):
 
 
 def parse(text):
-    """``"123"`` -> (123, None); ``"123[7]"`` -> (123, 7)."""
-    m = _JOBID.match(text)
-    if not m or int(m.group(1)) < 0:
+    """``"123"`` -> (123, None); ``"123[7]"`` -> (123, 7).  Whitespace
+    around it is allowed; ASCII digits only (``int`` would also read "３",
+    a full-width digit, as 3)."""
+    jobid, bracket, rest = text.strip().partition("[")
+    idx = rest[:-1] if bracket and rest.endswith("]") else None
+    if not digits(jobid) or bracket and not digits(idx):
         raise BadJobId(text)
-    idx = m.group(2)
-    return int(m.group(1)), (int(idx) if idx is not None else None)
+    return int(jobid), (int(idx) if bracket else None)
 
 
 def show(jobid, idx=0):

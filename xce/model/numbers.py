@@ -6,20 +6,19 @@ take far more (``int('３') == 3``, ``'²'.isdigit()`` is true but ``int('²')``
 raises, ``int('1_000') == 1000``, any length): every place that reads a
 number a user typed goes through here instead, so that a full-width digit
 or a 40-digit value gets the command's own error, never a wrong number or a
-traceback.  Stdlib only.
+traceback.  Stdlib only, and no ``re``: every command reads a number, and
+loading ``re`` costs one more than reading it.
 """
 
-import re
-
 INT_MAX = 2147483647
-_WHOLE = re.compile(r"[+-]?[0-9]+\Z")
-_DIGITS = re.compile(r"[0-9]+\Z")
+_ASCII_DIGITS = "0123456789"
 
 
 def whole(text, low=None, high=INT_MAX):
     """*text* as an int when it is ASCII digits (an optional sign) within
     [low, high]; None otherwise."""
-    if not isinstance(text, str) or not _WHOLE.match(text) or \
+    if not isinstance(text, str) or \
+            not digits(text[1:] if text[:1] in ("+", "-") else text) or \
             len(text) > 20:
         return None
     value = int(text)
@@ -32,4 +31,6 @@ def whole(text, low=None, high=INT_MAX):
 def digits(text):
     """True when *text* is one or more ASCII digits (``str.isdigit`` also
     says yes to ``３`` and ``²``)."""
-    return isinstance(text, str) and _DIGITS.match(text) is not None
+    # strip() stops at the first other character from either end.
+    return isinstance(text, str) and text != "" and \
+        not text.strip(_ASCII_DIGITS)

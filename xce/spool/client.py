@@ -1,18 +1,23 @@
 """The command side of the spool: write a request atomically, wait for its reply."""
 
 import errno
-import json
 import os
-import re
 import select
-import socket
 import stat
 import sys
 import time
 
 from xce.errors import XceError, text
+from xce.model import jsoncodec
 from xce.spool import layout
 from xce.spool.check import BadRequest, check_request
+
+try:
+    # The C module alone: socket.py's enum classes cost a command more
+    # than the rest of its request.  Its objects are the same sockets.
+    import _socket as socket
+except ImportError:         # not CPython
+    import socket
 
 DEFAULT_TIMEOUT = 120.0
 # lsf.conf / environment key: how long a command waits for the controller.
@@ -24,8 +29,14 @@ def new_request_id():
     return f"{time.time_ns():020d}-{os.getpid()}-{os.urandom(4).hex()}"
 
 
-def write_request(spool, kind, body, req_id=None):
-    """Spool one request; return its id.  The file's owner is the requester."""
+def write_request(spool, kind, body, req_id=None, durable=True):
+    """Spool one request; return its id.  The file's owner is the requester.
+
+    *durable*: fsync it before returning.  A command waiting for the reply
+    passes False and calls make_durable only if it stops waiting without
+    one: a reply comes after the controller has committed the request's
+    effect, and then the request file no longer matters (see
+    xce-spool(5), Writing a request)."""
     req_id = req_id or new_request_id()
     try:
         check_request(kind, body)
@@ -33,24 +44,22 @@ def write_request(spool, kind, body, req_id=None):
         raise XceError(text("REQUEST_INVALID", detail=e))
     # The kind first: the controller picks the request's schema by it.
     doc = {"version": layout.VERSION, "kind": kind, "id": req_id, **body}
-    data = json.dumps(doc, separators=(",", ":")).encode()
+    data = jsoncodec.dumps_compact(doc).encode()
     if len(data) > layout.MAX_REQUEST_BYTES:
         raise XceError(text("REQUEST_TOO_BIG", size=len(data),
                             limit=layout.MAX_REQUEST_BYTES))
-    tmp = spool / "tmp" / f"{req_id}.json"
+    tmp = os.path.join(spool, "tmp", f"{req_id}.json")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             view = memoryview(data)
             while view:     # a nearly full disk takes part of a write
                 view = view[os.write(fd, view):]
-            os.fsync(fd)
-            os.replace(tmp, spool / "incoming" / f"{req_id}.json")
-            # incoming/ cannot be opened by its users (they may not list
-            # it), so its fsync is not theirs to make: the rename changed
-            # the file's inode, and its second fsync commits the journal
-            # that holds the rename (ext4, XFS).
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
+            os.replace(tmp, _incoming(spool, req_id))
+            if durable:
+                _fsync_renamed(fd)
         finally:
             os.close(fd)
     except OSError as e:
@@ -64,11 +73,40 @@ def write_request(spool, kind, body, req_id=None):
     return req_id
 
 
+def _incoming(spool, req_id):
+    return os.path.join(spool, "incoming", f"{req_id}.json")
+
+
+def _fsync_renamed(fd):
+    # incoming/ cannot be opened by its users (they may not list it), so
+    # its fsync is not theirs to make: the rename changed the file's
+    # inode, and the file's fsync after it commits the journal that holds
+    # the rename (ext4, XFS) along with the data.
+    os.fsync(fd)
+
+
+def make_durable(spool, req_id):
+    """fsync a request still waiting in incoming/ (data and rename), so
+    that it survives a crash; nothing when the controller has taken it."""
+    try:
+        fd = os.open(_incoming(spool, req_id),
+                     os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            _fsync_renamed(fd)
+    except OSError:
+        pass        # it stays as safe as the file system keeps it
+    finally:
+        os.close(fd)
+
+
 def ring(spool):
     """Wake the controller; False when nothing listens on the doorbell."""
     s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     try:
-        s.sendto(b"r", str(spool / layout.DOORBELL))
+        s.sendto(b"r", os.path.join(spool, layout.DOORBELL))
         return True
     except (ConnectionRefusedError, FileNotFoundError):
         return False
@@ -104,9 +142,10 @@ def _trusted_dir(path, owners, sticky_ok=False):
 def controller_uid(spool):
     """The controller's uid: the owner of the replies/ directory it made,
     when neither it nor the spool can be written by anyone else."""
+    replies = os.path.join(spool, "replies")
     try:
-        uid = os.lstat(spool / "replies").st_uid
-        if _trusted_dir(spool / "replies", (uid,)) and \
+        uid = os.lstat(replies).st_uid
+        if _trusted_dir(replies, (uid,)) and \
                 _trusted_dir(spool, (0, uid), sticky_ok=True):
             return uid
     except FileNotFoundError:
@@ -121,7 +160,7 @@ def read_reply(spool, req_id, ctl_uid):
     """The controller's reply document, or None while there is none.  Only
     a regular file of the controller's (or given by it to this user) in
     replies/ is believed; anything else is not the controller's."""
-    path = spool / "replies" / f"{req_id}.json"
+    path = os.path.join(spool, "replies", f"{req_id}.json")
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
@@ -140,7 +179,7 @@ def read_reply(spool, req_id, ctl_uid):
     except OSError:
         pass                # else the controller prunes it
     try:
-        doc = json.loads(data)
+        doc = jsoncodec.loads(data)
     except (ValueError, UnicodeDecodeError):
         doc = None
     if not isinstance(doc, dict) or not isinstance(doc.get("ok"), bool):
@@ -148,7 +187,12 @@ def read_reply(spool, req_id, ctl_uid):
     return doc
 
 
-_SECONDS = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z", re.ASCII)
+def _is_seconds(value):
+    """ASCII digits with at most one decimal point and at least one digit
+    (``1``, ``1.``, ``1.5``, ``.5``)."""
+    whole, point, frac = value.partition(".")
+    return bool(whole or frac) and not (whole.strip("0123456789") or
+                                        frac.strip("0123456789"))
 
 
 def request_timeout(site):
@@ -157,9 +201,16 @@ def request_timeout(site):
     setting = getattr(site, "setting", None)    # xce start's ping: none
     value = str(setting(TIMEOUT_KEY, DEFAULT_TIMEOUT) if setting else
                 DEFAULT_TIMEOUT).strip()
-    if _SECONDS.match(value) and 0 < float(value) <= 86400:
+    if _is_seconds(value) and 0 < float(value) <= 86400:
         return float(value)
     raise XceError(text("BAD_TIMEOUT", setting=TIMEOUT_KEY, value=value))
+
+
+def _spool_of(site):
+    """A Site's spool directory as a string (no pathlib); any other
+    object's ``spool``."""
+    name = getattr(site, "spool_dir", None)
+    return site.spool if name is None else name
 
 
 class Request:
@@ -167,7 +218,7 @@ class Request:
 
     def __init__(self, site, kind, body):
         self.site = site
-        self.spool = site.spool
+        self.spool = _spool_of(site)
         # Read before spooling: a bad setting refuses the request, it does
         # not leave it spooled behind a traceback.
         self.timeout = request_timeout(site)
@@ -181,16 +232,24 @@ class Request:
             self.listener.bind(layout.reply_socket_name(self.id))
         except OSError:
             pass    # the reply file is polled as well
-        write_request(self.spool, kind, body, self.id)
+        # Not fsynced yet: wait() does it only when no reply comes.
+        write_request(self.spool, kind, body, self.id, durable=False)
 
     def wait(self, timeout=None):
-        """Wait for the reply; say once on stderr if the controller is down."""
+        """Wait for the reply; say once on stderr if the controller is down.
+
+        Without a reply (the controller down or slow, the command
+        interrupted) the request is left spooled, so it is made durable
+        first; a reply means its effect is committed."""
         if timeout is None:
             timeout = self.timeout
         deadline = time.monotonic() + timeout
         up = ring(self.spool)
         warned = False
+        reply = None
         try:
+            if not up:
+                make_durable(self.spool, self.id)
             while True:
                 reply = read_reply(self.spool, self.id, self.ctl_uid)
                 if reply is not None:
@@ -213,6 +272,8 @@ class Request:
                     up = ring(self.spool)
         finally:
             self.listener.close()
+            if reply is None:
+                make_durable(self.spool, self.id)
 
     def _spooled_message(self, up, timeout):
         why = text("NOT_ANSWERED", timeout=timeout) if up else \

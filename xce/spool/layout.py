@@ -11,8 +11,6 @@
     spool/attachments/  files attached with bpost -a, each its owner's (0600)
 """
 
-import re
-
 from xce.spool import fields
 
 VERSION = fields.VERSION
@@ -25,7 +23,7 @@ SHARED_DIRS = {"tmp": 0o1733, "incoming": 0o1733, "output": 0o1777}
 PRIVATE_DIRS = {"replies": 0o711, "rejected": 0o700, "store": 0o755,
                 "agents": 0o711, "attachments": 0o711}
 DOORBELL = "doorbell"
-REQUEST_NAME = re.compile(r"^(\d{20}-\d+-[0-9a-f]{8})\.json$")
+_REQUEST_NAME = r"^(\d{20}-\d+-[0-9a-f]{8})\.json$"
 MAX_REQUEST_BYTES = 64 * 1024 * 1024
 MAX_REPLY_BYTES = 64 * 1024 * 1024
 
@@ -38,3 +36,14 @@ def attachment_name(jobid, idx, msg_id):
 def reply_socket_name(request_id):
     """Abstract-namespace datagram socket where a waiting client listens."""
     return b"\0xce-reply-" + request_id.encode()
+
+
+def __getattr__(name):
+    # REQUEST_NAME (a compiled pattern) is the controller's: compiled when
+    # first asked for, so that commands, which only write requests, never
+    # load re.
+    if name == "REQUEST_NAME":
+        import re
+        globals()[name] = re.compile(_REQUEST_NAME)
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

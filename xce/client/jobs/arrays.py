@@ -5,7 +5,7 @@ counts cover every element the store still holds, whatever its state, as
 LSF counts DONE and EXIT elements next to the pending and running ones.
 """
 
-import json
+from xce.model import jsoncodec
 
 HEADER = ("JOBID    ARRAY_SPEC  OWNER   NJOBS PEND DONE  RUN EXIT SSUSP "
           "USUSP PSUSP")
@@ -44,7 +44,7 @@ def arrays(rows, reader):
 
 def _spec_text(row):
     try:
-        spec = json.loads(row["spec"] or "{}")
+        spec = jsoncodec.loads(row["spec"] or "{}")
     except ValueError:
         spec = {}
     name = spec.get("array_name") or ""

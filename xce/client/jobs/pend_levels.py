@@ -8,9 +8,9 @@ names (3).  The host-based texts that make a host a non-candidate are the
 scheduler's "whatever its load" reasons.
 """
 
-import json
 
 from xce.client.jobs import table
+from xce.model import jsoncodec
 
 NON_CANDIDATE = frozenset({
     "Not usable to the queue", "Unable to reach slave batch server",
@@ -23,7 +23,8 @@ NON_CANDIDATE = frozenset({
 
 def _reasons(row):
     try:
-        return json.loads(row["pend_reason"]) if row["pend_reason"] else []
+        reasons = row["pend_reason"]
+        return jsoncodec.loads(reasons) if reasons else []
     except ValueError:
         return []
 

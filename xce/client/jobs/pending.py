@@ -9,10 +9,10 @@ jobs under "Individual host based reasons" with each host reason's
 occurrences (one per job and host), most frequent first.
 """
 
-import json
 import time
 
 from xce.client.jobs import table
+from xce.model import jsoncodec
 
 # The scheduler's job-wide texts that make a job ineligible.
 INELIGIBLE = frozenset({
@@ -26,7 +26,8 @@ _LABEL_WIDTH = 56
 
 def _reasons(row):
     try:
-        return json.loads(row["pend_reason"]) if row["pend_reason"] else []
+        reasons = row["pend_reason"]
+        return jsoncodec.loads(reasons) if reasons else []
     except ValueError:
         return []
 

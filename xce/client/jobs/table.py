@@ -1,8 +1,8 @@
 """bjobs' table layouts: default, -w, -p (with pend reasons)."""
 
-import json
 
 from xce.client.text.units import short_time
+from xce.model import jsoncodec
 from xce.model.jobid import show
 from xce.errors import text as _text
 
@@ -70,7 +70,7 @@ NEW_REASON = "New job is waiting for scheduling"
 def pend_reasons(row, host_names=False):
     """Reason lines for a pending job: job-wide, or host-based with counts."""
     try:
-        reasons = json.loads(row["pend_reason"]) if row["pend_reason"] \
+        reasons = jsoncodec.loads(row["pend_reason"]) if row["pend_reason"] \
             else None
     except ValueError:
         reasons = None

@@ -5,7 +5,8 @@ text is in xce.client.text.units.
 """
 
 import functools
-import json
+
+from xce.model import jsoncodec
 
 # bacct/bjobs wording of the exit reasons (the -l line adds a final ".").
 EXIT_REASONS = {
@@ -35,7 +36,7 @@ EXIT_REASONS = {
 def spec(row):
     """The submission (a dict) of a job row; {} if absent or unreadable."""
     try:
-        return json.loads(row.get("spec") or "{}")
+        return jsoncodec.loads(row.get("spec") or "{}")
     except ValueError:
         return {}
 

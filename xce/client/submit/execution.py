@@ -8,7 +8,6 @@ rules live in xce.scheduler (jobtimes, hostfile).
 import os
 import time
 
-from xce.client.submit import times
 from xce.client.submit.options import SubmitError, parse_runlimit
 from xce.errors import about, text
 from xce.model import numbers
@@ -20,16 +19,8 @@ DESCRIPTION_MAX = 4094
 
 def add(spec, opts, site, now=None):
     """Put the options' fields in *spec*; SubmitError with LSF's words."""
-    now = time.time() if now is None else now
-    begin = times.parse(opts["begin_time"], now, "begin") \
-        if opts.get("begin_time") else None
-    term = times.parse(opts["term_time"], now, "term") \
-        if opts.get("term_time") else None
-    times.check_order(begin, term)
-    if begin is not None:
-        spec["begin_time"] = begin
-    if term is not None:
-        spec["term_time"] = term
+    if opts.get("begin_time") or opts.get("term_time"):
+        _add_times(spec, opts, time.time() if now is None else now)
     if opts.get("estimate"):
         spec["estimate"] = _estimate(opts["estimate"])
     if opts.get("outdir"):
@@ -40,6 +31,21 @@ def add(spec, opts, site, now=None):
         _hostfile(spec, opts)
     if opts.get("nnodes"):
         _nnodes(spec, opts)
+
+
+def _add_times(spec, opts, now):
+    # Imported here: times loads calendar, locale and re, which a bsub
+    # without -b or -t has no use for (see tests/unit/test_imports.py).
+    from xce.client.submit import times
+    begin = times.parse(opts["begin_time"], now, "begin") \
+        if opts.get("begin_time") else None
+    term = times.parse(opts["term_time"], now, "term") \
+        if opts.get("term_time") else None
+    times.check_order(begin, term)
+    if begin is not None:
+        spec["begin_time"] = begin
+    if term is not None:
+        spec["term_time"] = term
 
 
 def modified(opts, now=None):
@@ -56,6 +62,9 @@ def announce(spec):
     """What bsub says on stderr after the job's id, as LSF: when the job
     will be scheduled (-b) and terminated (-t)."""
     import sys
+    if spec.get("begin_time") is None and spec.get("term_time") is None:
+        return
+    from xce.client.submit import times
     if spec.get("begin_time") is not None:
         print(text("BEGIN_AFTER", time=times.shown(spec["begin_time"])),
               file=sys.stderr)

@@ -1,15 +1,14 @@
-"""Building a submission from bsub's options, #BSUB lines and the environment."""
+"""Building a submission from bsub's options, #BSUB lines and the environment.
+
+``re``, ``shlex`` and ``xce.lang.units`` (which loads ``re`` and
+``decimal``) are imported by the readers of the options that need them:
+a plain ``bsub command`` then starts without them.
+"""
 
 import os
-import re
-import shlex
-import socket
 
-from xce.lang import units
 from xce.errors import XceError, about, text
 from xce.model import numbers
-
-_JOB_NAME_BAD = re.compile(r"[\[\]]")
 
 
 class SubmitError(XceError):
@@ -18,6 +17,7 @@ class SubmitError(XceError):
 
 def bsub_lines(script):
     """Option words from the script's ``#BSUB`` lines, in order."""
+    import shlex
     words = []
     for line in script.splitlines():
         if line.startswith("#BSUB"):
@@ -49,10 +49,9 @@ def parse_slots(value):
     "must be a positive integer" for 0 or less."""
     if value is None:
         return [1, 1]
-    m = re.fullmatch(r"\s*([+-]?[0-9]+)\s*(?:,\s*([+-]?[0-9]+)\s*)?", value,
-                     re.ASCII)
-    pair = [numbers.whole(g, low=None) for g in m.groups()] if m else [None]
-    if None in pair[:1] or (m and m.group(2) and pair[1] is None):
+    groups = slot_words(value)
+    pair = [numbers.whole(g, low=None) for g in groups] if groups else [None]
+    if None in pair[:1] or (groups and groups[1] and pair[1] is None):
         raise SubmitError(text("BAD_N"))
     lo = pair[0]
     hi = lo if pair[1] is None else pair[1]
@@ -61,6 +60,23 @@ def parse_slots(value):
     if hi < lo:
         raise SubmitError(text("BAD_N"))
     return [lo, hi]
+
+
+_ASCII_SPACE = " \t\n\r\f\v"
+
+
+def slot_words(value):
+    """The two numbers of ``min[,max]`` (max None when absent), each an
+    optional sign and ASCII digits, spaces around them allowed; None for
+    anything else.  (What the pattern
+    ``\\s*([+-]?[0-9]+)\\s*(?:,\\s*([+-]?[0-9]+)\\s*)?`` matches, without
+    loading re: tests/unit/test_lean_parsers.py holds them together.)"""
+    words = [w.strip(_ASCII_SPACE) for w in value.split(",")]
+    if len(words) > 2 or not all(
+            numbers.digits(w[1:] if w[:1] in ("+", "-") else w)
+            for w in words):
+        return None
+    return words[0], (words[1] if len(words) == 2 else None)
 
 
 def parse_priority(value):
@@ -91,6 +107,7 @@ def parse_runlimit(value, fractions=False):
     decimals, so that tests and demonstrations can use seconds."""
     if value is None:
         return None
+    from xce.lang import units
     try:
         minutes, host = units.clock_minutes(value, fractions)
     except ValueError:
@@ -113,6 +130,7 @@ def fractional_runlimit(site):
 def parse_memlimit(value, unit):
     if value is None:
         return None
+    from xce.lang import units
     try:
         kb = units.memory_kb(value, unit)
     except ValueError:
@@ -144,7 +162,7 @@ def job_environment(rule, environ):
 
 def check_job_name(name):
     if name is not None and (not name or len(name) > 4094 or
-                             _JOB_NAME_BAD.search(name)):
+                             "[" in name or "]" in name):
         raise SubmitError(text("BAD_JOB_NAME"))
 
 
@@ -167,4 +185,5 @@ def resolve_cwd(spec_cwd, subcwd):
 
 
 def from_host():
-    return socket.gethostname()
+    # What socket.gethostname() returns on Linux, without loading socket.py.
+    return os.uname().nodename
