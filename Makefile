@@ -43,13 +43,16 @@ venv: $(PY)
 
 # A regular (not editable) install: commands start faster without the
 # editable finder, and pip compiles their bytecode once.  Any source change
-# reinstalls.
+# reinstalls.  Then the user commands' launchers skip the site module
+# (xce.cli.launchers), after every pip run that rewrites the wrappers.
 SOURCES := $(shell find xce -name '*.py') setup.cfg pyproject.toml
+LAUNCHERS = $(PY) -m xce.cli.launchers $(VENV)/bin
 
 $(STAMP): $(PY) $(SOURCES)
 	$(PY) -m pip install -q --upgrade pip
 	rm -rf build  # a stale build/lib would install modules that were moved away
 	$(PY) -m pip install -q .
+	$(LAUNCHERS)
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -58,6 +61,7 @@ install: $(STAMP)
 TEST_STAMP := $(VENV)/.installed-test
 $(TEST_STAMP): $(STAMP)
 	$(PY) -m pip install -q '.[test,tools]'
+	$(LAUNCHERS)
 	touch $(TEST_STAMP)
 
 # What the tests need on the machine: sshd, ip, setpriv, useradd, groff.

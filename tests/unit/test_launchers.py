@@ -1,0 +1,112 @@
+"""The user commands' lean launchers (xce.cli.launchers): written over
+pip's wrappers of user commands only, and they run the command."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from xce.cli import launchers
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def pip_wrapper(python, module):
+    # What pip writes for a console_scripts entry point.
+    return (f"#!{python}\n# -*- coding: utf-8 -*-\nimport re\nimport sys\n"
+            f"from {module} import main\nif __name__ == '__main__':\n"
+            "    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', "
+            "sys.argv[0])\n    sys.exit(main())\n")
+
+
+def _bindir(tmp_path, python=sys.executable):
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    for name, module in (("bsub", "xce.cli.bsub"), ("bjobs", "xce.cli.bjobs"),
+                         ("xce-controller", "xce.cli.xce_controller"),
+                         ("xce", "xce.cli.xce"),
+                         ("pip", "pip._internal.cli.main")):
+        (bindir / name).write_text(pip_wrapper(python, module))
+        (bindir / name).chmod(0o755)
+    (bindir / "activate").write_text("# no shebang\n")
+    return bindir
+
+
+def test_user_commands_get_a_launcher_without_the_site_module(tmp_path):
+    bindir = _bindir(tmp_path)
+    before = {p.name: p.read_text() for p in bindir.iterdir()}
+    assert launchers.rewrite(bindir, str(REPO)) == ["bjobs", "bsub"]
+    text = (bindir / "bsub").read_text()
+    assert text.splitlines()[0] == f"#!{sys.executable} -S"
+    assert f"sys.path.append({str(REPO)!r})" in text
+    assert "from xce.cli.bsub import main" in text
+    assert os.access(bindir / "bsub", os.X_OK)
+    for kept in ("xce-controller", "xce", "pip", "activate"):
+        assert (bindir / kept).read_text() == before[kept]
+    # A second run writes the same launchers again (a newer xce: anew).
+    assert launchers.rewrite(bindir, str(REPO)) == ["bjobs", "bsub"]
+    assert (bindir / "bsub").read_text() == text
+    for kept in ("xce-controller", "xce", "pip", "activate"):
+        assert (bindir / kept).read_text() == before[kept]
+
+
+def _run(argv, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["XCE_ENVDIR"] = str(tmp_path)       # no cluster there
+    out = subprocess.run(argv, capture_output=True, text=True, env=env,
+                         cwd=tmp_path, stdin=subprocess.DEVNULL)
+    return out.returncode, out.stdout, out.stderr
+
+
+def test_a_launcher_runs_its_command_as_pips_wrapper_does(tmp_path):
+    bindir = _bindir(tmp_path)
+    (bindir / "pip-bsub").write_text((bindir / "bsub").read_text())
+    (bindir / "pip-bsub").chmod(0o755)
+    launchers.rewrite(bindir, str(REPO))
+    for args in (["-h"], ["-V"], ["-zz", "true"], ["true"], []):
+        lean = _run([str(bindir / "bsub"), *args], tmp_path)
+        pips = _run([str(bindir / "pip-bsub"), *args], tmp_path)
+        assert lean == pips, args
+    assert _run([str(bindir / "bsub"), "-zz", "true"], tmp_path)[0] == 255
+
+
+def test_a_launcher_keeps_every_kind_of_exit(tmp_path):
+    """Plain statuses take the quick exit; a message as the status, and a
+    thread still running, take Python's own."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    mods = tmp_path / "lib" / "xce" / "cli"
+    mods.mkdir(parents=True)
+    for d in (mods.parent, mods):
+        (d / "__init__.py").write_text("")
+    (mods / "probe.py").write_text(
+        "import atexit, sys, threading, time\n"
+        "def main():\n"
+        "    atexit.register(print, 'atexit ran')\n"
+        "    print('out', end='')\n"
+        "    how = sys.argv[1]\n"
+        "    if how == 'thread':\n"
+        "        threading.Thread(target=lambda: (time.sleep(0.2), "
+        "print('thread ended'))).start()\n"
+        "        return 3\n"
+        "    if how == 'raise':\n"
+        "        raise SystemExit(4)\n"
+        "    return {'none': None, 'int': 7, 'text': 'failed'}[how]\n")
+    (bindir / "probe").write_text(pip_wrapper(sys.executable,
+                                              "xce.cli.probe"))
+    (bindir / "probe").chmod(0o755)
+    launchers.rewrite(bindir, str(tmp_path / "lib"))
+    probe = str(bindir / "probe")
+    assert _run([probe, "none"], tmp_path) == (0, "outatexit ran\n", "")
+    assert _run([probe, "int"], tmp_path) == (7, "outatexit ran\n", "")
+    assert _run([probe, "raise"], tmp_path) == (4, "outatexit ran\n", "")
+    assert _run([probe, "text"], tmp_path) == (1, "outatexit ran\n",
+                                               "failed\n")
+    assert _run([probe, "thread"], tmp_path) == \
+        (3, "outthread ended\natexit ran\n", "")
+
+
+def test_a_long_interpreter_path_keeps_pips_wrapper(tmp_path):
+    python = "/" + "p" * launchers.SHEBANG_MAX
+    bindir = _bindir(tmp_path, python=python)
+    assert launchers.rewrite(bindir, str(REPO)) == []

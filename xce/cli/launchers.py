@@ -1,0 +1,146 @@
+"""Lean launchers for the user commands, written over pip's wrappers.
+
+pip installs each console script as ``#!<venv>/bin/python`` followed by an
+import of the command's ``main``.  That interpreter first runs the site
+module: it reads the venv's pyvenv.cfg, lists site-packages for ``.pth``
+files and runs them (setuptools' distutils shim), and imports
+sitecustomize -- about 4 million instructions, a tenth of what ``bsub``
+executes in all.  A user command needs one thing from it: the directory
+xce is installed in.  Its launcher starts the interpreter with ``-S``
+(no site module) and puts that directory on ``sys.path`` itself, where
+site would have put it.
+
+``make install`` runs ``python -m xce.cli.launchers BINDIR`` after pip.
+A plain ``pip install`` keeps pip's wrappers, which behave the same and
+start slower.  xce's own tools and daemons keep pip's wrappers: they start
+seldom, and hooks such as a sitecustomize (the benchmarks' profiler) must
+reach them.
+"""
+
+import os
+import sys
+import sysconfig
+
+# Entry points that are not user commands.
+KEEP = {"xce.cli.xce", "xce.cli.xce_controller", "xce.cli.xce_agent",
+        "xce.cli.xce_migrate"}
+# The longest #! line every Linux kernel reads whole.
+SHEBANG_MAX = 127
+# A launcher's second line: one found is written again, as it is now.
+MARK = "# xce's launcher (xce.cli.launchers)"
+
+# The cyclic garbage collector is off while the command's modules load:
+# they make many objects and no garbage.  gc.freeze() then sets them
+# aside, so that no later pass walks them -- the last one, when the
+# interpreter shuts down, above all (13% of bsub's instructions).
+#
+# The command's exit: when main() ends with a plain status, the launcher
+# does what Python's shutdown would do that matters to a command (wait for
+# no thread, run atexit functions, flush stdout and stderr) and ends the
+# process with os._exit, skipping the teardown of every module and object
+# (another 5%).  Anything else (a message as the status, a flush that
+# fails, a thread still running) takes Python's own way out.
+LAUNCHER = """\
+#!{python} -S
+{mark}: -S skips the site module, whose
+# work this command does not need; xce's directory is added here.  The
+# garbage collector and the quick exit: see xce.cli.launchers.
+import gc
+import sys
+gc.disable()
+sys.path.append({libdir!r})
+from {module} import main
+gc.freeze()
+gc.enable()
+
+
+def _exit(code):
+    threads = sys.modules.get("threading")
+    if (code is None or type(code) is int and -2**31 <= code < 2**31) \\
+            and (threads is None or threads.active_count() == 1):
+        import atexit
+        atexit._run_exitfuncs()
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:
+            sys.exit(code)
+        import os
+        os._exit(code or 0)
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    try:
+        code = main()
+    except SystemExit as e:
+        code = e.code
+    _exit(code)
+"""
+
+
+def command_module(text):
+    """(interpreter, module) of a pip console-script wrapper (or of an
+    earlier launcher) for a user command of xce, else None."""
+    lines = text.splitlines()
+    if not lines or not lines[0].startswith("#!/"):
+        return None
+    python = lines[0][2:].strip()
+    if len(lines) > 1 and lines[1].startswith(MARK) and \
+            python.endswith(" -S"):
+        python = python[:-3]        # ours
+    if " " in python or len(python) + len("#! -S") > SHEBANG_MAX:
+        return None     # pip's /bin/sh trampoline for long paths: keep it
+    for line in lines[1:]:
+        words = line.split()
+        if len(words) == 4 and words[0] == "from" and words[2:] == \
+                ["import", "main"] and words[1].startswith("xce.cli.") \
+                and words[1].count(".") == 2 and words[1] not in KEEP:
+            return python, words[1]
+    return None
+
+
+def launcher(python, module, libdir):
+    return LAUNCHER.format(python=python, module=module, libdir=libdir,
+                           mark=MARK)
+
+
+def rewrite(bindir, libdir):
+    """Write a launcher over each user command's pip wrapper (or earlier
+    launcher) in *bindir*; the names written."""
+    done = []
+    for name in sorted(os.listdir(bindir)):
+        path = os.path.join(bindir, name)
+        try:
+            with open(path, encoding="utf-8") as f:
+                found = command_module(f.read(4096))
+        except (OSError, UnicodeDecodeError):
+            continue        # a directory, a binary (python itself)
+        if found is None:
+            continue
+        tmp = os.path.join(bindir, f".{name}.tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(launcher(*found, libdir))
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, path)
+        done.append(name)
+    return done
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: python -m xce.cli.launchers BINDIR", file=sys.stderr)
+        return 2
+    libdir = sysconfig.get_paths()["purelib"]
+    if not os.path.isfile(os.path.join(libdir, "xce", "__init__.py")):
+        print(f"xce is not installed in {libdir}: pip's wrappers are kept",
+              file=sys.stderr)
+        return 0
+    done = rewrite(argv[0], libdir)
+    print(f"lean launchers for {len(done)} commands", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
