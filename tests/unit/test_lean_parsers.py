@@ -130,3 +130,9 @@ def test_slot_words_read_as_the_pattern_read_them(word):
     m = re.fullmatch(r"\s*([+-]?[0-9]+)\s*(?:,\s*([+-]?[0-9]+)\s*)?", word,
                      re.ASCII)
     assert slot_words(word) == (m.groups() if m else None)
+
+
+def test_bsub_knows_every_limit_without_loading_rlimits():
+    from xce.client.submit import limits
+    from xce.lang import rlimits
+    assert limits.KEYS == tuple(limit.key for limit in rlimits.LIMITS)

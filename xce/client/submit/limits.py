@@ -2,7 +2,12 @@
 (xce.lang.rlimits reads each value; this puts LSF's words on a refusal)."""
 
 from xce.errors import about
-from xce.lang import rlimits
+
+# The spec keys of rlimits.LIMITS (a unit test holds them together): a job
+# that sets no limit does not load rlimits, which loads re, typing and
+# decimal (tests/unit/test_imports.py).
+KEYS = ("cpulimit", "filelimit", "datalimit", "stacklimit", "corelimit",
+        "swaplimit", "processlimit", "threadlimit")
 
 
 def parse_limits(opts, unit, fractions=False):
@@ -11,7 +16,10 @@ def parse_limits(opts, unit, fractions=False):
     (LSF_UNIT_FOR_LIMITS), minutes for the CPU limit with its normalising
     host or model under cpulimit_host.  SubmitError with LSF's message for
     a bad value."""
+    if all(opts.get(key) is None for key in KEYS):
+        return {}
     from xce.client.submit.options import SubmitError
+    from xce.lang import rlimits
     spec = {}
     for limit in rlimits.LIMITS:
         value = opts.get(limit.key)
