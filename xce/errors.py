@@ -334,3 +334,8 @@ MESSAGES.update({
     "BAD_NNODES": "Bad argument for option -nnodes",
     "DEADLINE_REACHED": "Job termination deadline reached",
 })
+
+# Application profiles (bsub -app, DEFAULT_APPLICATION) and service classes.
+MESSAGES.update({
+    "SLA_UNSUPPORTED": "Service classes (-sla) are not supported by xce",
+})

@@ -1,5 +1,6 @@
-"""bjobs -A, -W/-WL/-WF/-WP, -X, -m/-P/-G/-g/-app/-sla, -pe/-pi/-psum and
-bsub -G/-g/-app/-sla, end to end through a real controller and agent."""
+"""bjobs -A, -W/-WL/-WF/-WP, -X, -m/-P/-G/-g/-app, -pe/-pi/-psum and
+bsub -G/-g/-app, end to end through a real controller and agent; -sla
+refused by bsub, bmod and bjobs."""
 
 import getpass
 import re
@@ -27,8 +28,7 @@ service_classes:
   gold:
     DESCRIPTION: the fast lane
 """
-FILED = ("-P", "projA", "-G", "devs", "-g", "/proj/run1", "-app", "fluent",
-         "-sla", "gold")
+FILED = ("-P", "projA", "-G", "devs", "-g", "/proj/run1", "-app", "fluent")
 WIDE_TIME = r"\d\d/\d\d-\d\d:\d\d:\d\d"
 
 
@@ -61,7 +61,7 @@ def filed(make_cluster):
 def test_filters_select_the_job_filed_under_each_name(filed):
     cluster, job, plain = filed
     for argv in (("-P", "projA"), ("-G", "devs"), ("-g", "/proj/run1"),
-                 ("-g", "/proj"), ("-app", "fluent"), ("-sla", "gold")):
+                 ("-g", "/proj"), ("-app", "fluent")):
         r = cluster.run("bjobs", *argv)
         assert r.rc == 0 and r.err == "", (argv, r)
         assert r.out.startswith("JOBID   USER    STAT  QUEUE ")
@@ -88,7 +88,6 @@ def test_filters_select_the_job_filed_under_each_name(filed):
     (("-m", "nohost"), "nohost: Bad host name, host group name or cluster "
                        "name"),
     (("-app", "nope"), "nope: Application profile does not exist"),
-    (("-sla", "nope"), "nope: Service class does not exist"),
     (("-G", "nope"), "nope: Bad user group name"),
     (("-g", "nope"), "nope: Bad job group name"),
 ])
@@ -110,17 +109,16 @@ def test_long_and_fields_show_what_the_job_is_filed_under(filed):
     r = cluster.run("bjobs", "-UF", str(job))
     assert r.rc == 0, r
     assert ("Project <projA>, Application <fluent>, User Group <devs>, "
-            "Service Class <gold>, Job Group </proj/run1>, Status <RUN>"
+            "Job Group </proj/run1>, Status <RUN>"
             in r.out)
     r = cluster.run("bjobs", "-noheader", "-o", "proj_name application "
                     "service_class user_group job_group", str(job))
     assert (r.rc, r.out.split(), r.err) == (
-        0, ["projA", "fluent", "gold", "devs", "/proj/run1"], "")
+        0, ["projA", "fluent", "-", "devs", "/proj/run1"], "")
 
 
 @pytest.mark.parametrize("argv, message", [
     (("-app", "nope"), "Application profile does not exist"),
-    (("-sla", "nope"), "Service class does not exist"),
     (("-G", "nope"), "nope: Bad user group name"),
     (("-g", "relative"), "relative: Bad job group name"),
 ])
@@ -132,6 +130,22 @@ def test_bsub_refuses_unknown_profiles_and_groups(make_cluster, argv,
         255, "", message + ". Job not submitted.\n")
     # The controller answered and goes on.
     assert cluster.run("bjobs").rc == 0
+    assert cluster.proc.poll() is None
+
+
+def test_sla_is_refused_whole_by_bsub_bmod_and_bjobs(make_cluster):
+    """Service-level goals are not scheduled for: -sla is refused, never
+    accepted and ignored, even naming a configured service class."""
+    cluster = make_cluster(extra_queues=SECTIONS)
+    job = cluster.submit("-H", "true")
+    for argv in (("bsub", "-sla", "gold", "true"),
+                 ("bmod", "-sla", "gold", str(job)),
+                 ("bjobs", "-sla", "gold")):
+        r = cluster.run(*argv)
+        assert (r.rc, r.out, r.err) == (
+            255, "", f"{argv[0]}: option -sla is not supported by xce\n"), r
+    r = cluster.run("bjobs", "-noheader", "-o", "jobid")
+    assert (r.rc, r.out) == (0, f"{job}\n")
     assert cluster.proc.poll() is None
 
 

@@ -108,12 +108,11 @@ def _filtered(filters, jobs):
 def test_filters_select_on_the_submission_and_the_hosts():
     jobs = [(1, "h1 h1", {"project": "p", "app": "fluent",
                           "job_group": "/a/b", "user_group": "g"}),
-            (2, "", {}), (3, "h10", {"job_group": "/ab", "sla": "gold"}),
+            (2, "", {}), (3, "h10", {"job_group": "/ab"}),
             (4, "x*y", {"job_group": "/A/b"})]
     assert _filtered(Filters(project="default"), jobs) == [2, 3, 4]
     assert _filtered(Filters(project="p", app="fluent"), jobs) == [1]
     assert _filtered(Filters(user_group="g"), jobs) == [1]
-    assert _filtered(Filters(sla="gold"), jobs) == [3]
     assert _filtered(Filters(job_group="/a"), jobs) == [1]
     assert _filtered(Filters(job_group="/a/b"), jobs) == [1]
     assert _filtered(Filters(job_group="/"), jobs) == [1, 3, 4]
@@ -134,7 +133,7 @@ def _ctl(apps=(), slas=(), groups=None, admins=()):
 
 @pytest.mark.parametrize("spec, message", [
     ({"app": "x"}, "Application profile does not exist"),
-    ({"sla": "x"}, "Service class does not exist"),
+    ({"sla": "gold"}, "Service classes (-sla) are not supported by xce"),
     ({"user_group": "x"}, "x: Bad user group name"),
     ({"user_group": "g"}, "g: User not in the specified user group"),
     ({"job_group": "a/b"}, "a/b: Bad job group name"),
@@ -149,7 +148,7 @@ def test_submit_refuses_what_the_configuration_lacks(spec, message):
 def test_submit_accepts_known_names_and_members():
     ctl = _ctl(apps=["fluent"], slas=["gold"],
                groups={"g": ["sub"], "sub": ["alice"]})
-    check_profiles(ctl, {"app": "fluent", "sla": "gold", "user_group": "g",
+    check_profiles(ctl, {"app": "fluent", "user_group": "g",
                          "job_group": "/proj/run_1"}, "alice")
     # an administrator may charge any group
     check_profiles(_ctl(groups={"g": ["bob"]}, admins=["root"]),

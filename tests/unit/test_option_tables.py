@@ -232,7 +232,7 @@ CHECKED_ELSEWHERE = {
     "-w": "tests/cli/test_bsub_depend_errors.py",
     **{flag: "tests/cli/test_bjobs_options.py::"
               "test_bsub_refuses_unknown_profiles_and_groups"
-       for flag in ("-G", "-g", "-app", "-sla")},
+       for flag in ("-G", "-g", "-app")},
     "-pack": "tests/cli/test_bsub_pack.py",
 }
 # Any word is a value LSF takes: files, directories, commands, texts.

@@ -40,7 +40,6 @@ OPTIONS = [
     Opt("-G", "user_group", metavar="user_group", help="Jobs submitted with bsub -G user_group."),
     Opt("-g", "job_group", metavar="job_group", help="Jobs in this job group and its subgroups."),
     Opt("-app", "app", metavar="application_profile", help="Jobs of this application profile."),
-    Opt("-sla", "sla", metavar="service_class", help="Jobs of this service class."),
     Opt("-J", "name", metavar="name", help="Jobs with this name (* matches anything)."),
     Opt("-o", "fields", metavar="fields", help="Custom output fields."),
     Opt("-json", "as_json", takes=False, help="JSON output (with -o)."),
@@ -49,7 +48,7 @@ OPTIONS = [
 # The rest of LSF 10.1's bjobs options.
 UNSUPPORTED = ("-aff", "-aps", "-cname", "-data", "-env", "-fwd", "-gpu",
                "-hms", "-hostfile", "-Jd", "-Lp", "-N", "-pei", "-plan",
-               "-prio", "-rusage", "-script", "-ss", "-sum", "-U", "-x")
+               "-prio", "-rusage", "-script", "-sla", "-ss", "-sum", "-U", "-x")
 # bjobs reads its words as getopt does: single letters may be clustered
 # (-aw, -aJ name), as users of LSF's bjobs type them.
 PARSER = Parser("bjobs", OPTIONS, args_metavar="[jobid | \"jobid[index]\"] ...",
@@ -67,8 +66,7 @@ def bjobs(o, ids):
     params = reader.params()
     if o.queue and o.queue not in {q["name"] for q in reader.queues()}:
         raise XceError(about(o.queue, "BAD_QUEUE"))
-    filters = Filters(o.host, o.project, o.user_group, o.job_group, o.app,
-                      o.sla)
+    filters = Filters(o.host, o.project, o.user_group, o.job_group, o.app)
     filters.check(reader)
     query = _query(o, ids)
     where, args = _where(query, filters, params)

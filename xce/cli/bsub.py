@@ -49,7 +49,6 @@ OPTIONS = [
     Opt("-G", "user_group", metavar="user_group", help="User group the job is charged to."),
     Opt("-g", "job_group", metavar="job_group_name", help="Job group (an absolute path such as /proj/run)."),
     Opt("-app", "app", metavar="application_profile_name", help="Application profile."),
-    Opt("-sla", "sla", metavar="service_class_name", help="Service class."),
     Opt("-sp", "priority", metavar="priority", help="User priority."),
     Opt("-H", "hold", takes=False, help="Hold the job (PSUSP) until bresume."),
     Opt("-x", "exclusive", takes=False, help="Exclusive execution: the job's hosts run no other job."),
@@ -77,7 +76,7 @@ OPTIONS = [
 # LSF bsub options xce does not support yet (bsub(1) lists them; a test
 # holds the two together): each is refused whole, so that -Jd or -gpu is
 # never read as -J d or -g pu.
-UNSUPPORTED = ("-I", "-Is", "-k", "-a", "-gpu", "-f", "-U")
+UNSUPPORTED = ("-I", "-Is", "-k", "-a", "-gpu", "-f", "-U", "-sla")
 # The rest of LSF 10.1's bsub options: interactive and X11 jobs, CSM and
 # multicluster, data staging, job files in other formats, and options of
 # LSF features xce does not have (checkpointing, advance reservations,
@@ -221,8 +220,8 @@ def _requeue_and_mail(opts, spec):
 
 
 # Names a job is filed under; the controller checks them against the
-# configuration (application profiles, service classes, user groups).
-_NAMED = ("user_group", "job_group", "app", "sla")
+# configuration (application profiles, user groups).
+_NAMED = ("user_group", "job_group", "app")
 
 
 # arrayspec.MAX_JOB_NAME_LENGTH, which a plain name is checked against

@@ -131,14 +131,15 @@ _JOB_GROUP = re.compile(r"(/[A-Za-z0-9_.-]+)+|/")
 
 
 def check_profiles(ctl, spec, user):
-    """-app, -sla, -G and -g name what the configuration has (LSF refuses
-    the job otherwise); job groups are made as jobs name them."""
+    """-app, -G and -g name what the configuration has (LSF refuses
+    the job otherwise); job groups are made as jobs name them. -sla is
+    refused whatever it names: service-level goals are not scheduled for,
+    and a request from an older client must not slip through."""
     raw = ctl.cfg.raw
     if spec.get("app") and spec["app"] not in (raw.get("applications") or {}):
         raise Rejected(text("APP_NULL"))
-    if spec.get("sla") and \
-            spec["sla"] not in (raw.get("service_classes") or {}):
-        raise Rejected(text("SLA_NULL"))
+    if spec.get("sla"):
+        raise Rejected(text("SLA_UNSUPPORTED"))
     group = spec.get("user_group")
     if group:
         if group not in ctl.cfg.user_groups:

@@ -1,4 +1,4 @@
-"""bjobs filters on what a job is filed under: -m, -P, -G, -g, -app, -sla.
+"""bjobs filters on what a job is filed under: -m, -P, -G, -g, -app.
 
 Each name is first checked against what the store knows, with LSF's
 message; the filter is then one more SQL clause over the jobs table
@@ -9,19 +9,19 @@ from xce.errors import XceError, text
 
 # spec key of each filter on the submission
 _SPEC_KEYS = (("project", "project"), ("user_group", "user_group"),
-              ("app", "app"), ("sla", "sla"))
+              ("app", "app"))
 
 
 class Filters:
     def __init__(self, host=None, project=None, user_group=None,
-                 job_group=None, app=None, sla=None):
+                 job_group=None, app=None):
         self.host, self.project, self.user_group = host, project, user_group
-        self.job_group, self.app, self.sla = job_group, app, sla
+        self.job_group, self.app = job_group, app
         self.hosts = None           # -m expanded to host names
 
     def __bool__(self):
         return any((self.host, self.project, self.user_group,
-                    self.job_group, self.app, self.sla))
+                    self.job_group, self.app))
 
     def check(self, reader):
         """Refuse a name the cluster does not have (LSF's wording)."""
@@ -35,8 +35,6 @@ class Filters:
                                    expand)
         if self.app and self.app not in conf["applications"]:
             raise XceError(text("APP_NULL", self.app))
-        if self.sla and self.sla not in conf["service_classes"]:
-            raise XceError(text("SLA_NULL", self.sla))
         if self.user_group and self.user_group not in conf["user_groups"]:
             raise XceError(text("BAD_UGROUP", self.user_group))
         if self.job_group and not self.job_group.startswith("/"):

@@ -54,7 +54,7 @@ def job_record(row, queue_conf=None, now=None, held=None):
 
 
 _FILED_UNDER = (("app", "Application"), ("user_group", "User Group"),
-                ("sla", "Service Class"), ("job_group", "Job Group"))
+                ("job_group", "Job Group"))
 
 
 def header_line(row, spec):
@@ -63,7 +63,7 @@ def header_line(row, spec):
         items.append(f"Job Name <{row.get('name')}>")
     items += [f"User <{row.get('user')}>",
               f"Project <{spec.get('project') or 'default'}>"]
-    # What the job is filed under, when it names it (bsub -app/-G/-sla/-g).
+    # What the job is filed under, when it names it (bsub -app/-G/-g).
     items += [f"{label} <{spec[key]}>" for key, label in _FILED_UNDER
               if spec.get(key)]
     if spec.get("mail_user"):             # bsub -u
