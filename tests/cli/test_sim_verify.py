@@ -5,6 +5,7 @@ run's inputs from the store and finds every decision the same."""
 
 import json
 
+from xce.sim import history, lsblog
 from tests.lib.xcecluster import Cluster, virtual_names, wait_for
 
 QUEUES = """\
@@ -55,6 +56,12 @@ def test_a_live_mixed_run_replays_with_no_difference(tmp_path):
         store = c.spool / "store" / "xce.db"
         replay = c.run("xce", "sim", "--workload", str(store), "--envdir",
                        str(c.envdir), "--json", timeout=120)
+        # And from LSF's files the run wrote: the same jobs, the same run.
+        logdir = c.spool / c.name / "logdir"
+        from_logs = [c.run("xce", "sim", "--workload", str(logdir / name),
+                           "--envdir", str(c.envdir), "--json",
+                           timeout=120)
+                     for name in ("lsb.events", "lsb.acct")]
     finally:
         c.stop()
     assert (r.rc, r.err) == (0, ""), r
@@ -65,3 +72,23 @@ def test_a_live_mixed_run_replays_with_no_difference(tmp_path):
     assert (replay.rc, replay.err) == (0, ""), replay
     summary = json.loads(replay.out.splitlines()[-1])
     assert (summary["jobs"], summary["rejected"]) == (13, []), summary
+    # LSF's logs keep whole seconds: the same jobs, submissions and
+    # queues, with run times within a second of the store's.
+    for r in from_logs:
+        assert (r.rc, r.err) == (0, ""), r
+        got = json.loads(r.out.splitlines()[-1])
+        assert (got["jobs"], got["rejected"]) == (13, []), got
+        assert {q: v["jobs"] for q, v in got["per_queue"].items()} == \
+            {q: v["jobs"] for q, v in summary["per_queue"].items()}, got
+    stored = history.read(store).jobs
+    for name in ("lsb.events", "lsb.acct"):
+        logged = lsblog.read(logdir / name)
+        assert logged.bad == [], (name, logged.bad)
+        assert len(logged.jobs) == len(stored) == 13
+        for a, b in zip(logged.jobs, stored):
+            assert (a.number, int(a.submit), a.procs, a.user) == \
+                (b.number, int(b.submit), b.procs, b.user), name
+            for key in ("queue", "nslots", "runlimit", "asked_hosts"):
+                assert a.spec.get(key) == b.spec.get(key), (name, key)
+            assert a.spec["resreq"] == (b.spec.get("resreq") or []), name
+            assert abs(a.run - b.run) <= 1.0, (name, a, b)

@@ -29,10 +29,14 @@ def run(workload, envdir=None, hosts=None, as_json=False, plot=None,
         return _verify(cfg)
     if workload is None:
         raise XceError(text("SIM_NO_WORKLOAD"), EXIT_FAILURE)
-    from xce.sim import history
+    from xce.sim import history, lsblog
     try:
-        trace = history.read(workload) if history.is_store(workload) \
-            else swf.read(workload)
+        if history.is_store(workload):
+            trace = history.read(workload)
+        elif lsblog.is_log(workload):       # lsb.events or lsb.acct
+            trace = lsblog.read(workload)
+        else:
+            trace = swf.read(workload)
     except OSError as e:
         raise XceError(text("SIM_WORKLOAD", path=workload,
                             reason=e.strerror), EXIT_FAILURE)

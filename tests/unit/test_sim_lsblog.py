@@ -1,0 +1,66 @@
+"""xce sim's reader of LSF's logs reads back what xce's writers write, and
+counts a line it cannot read."""
+
+import json
+
+from xce.sim import lsblog
+from xce.store.lsbfiles import records
+from xce.store.schema import JOB_COLUMNS
+
+SPEC = {"queue": "normal", "nslots": [2, 4], "resreq": ["span[hosts=1]"],
+        "asked_hosts": ["h1", "h2"], "runlimit": 5, "cwd": "/w"}
+
+
+def _job(**kw):
+    job = dict.fromkeys(JOB_COLUMNS)
+    job.update(jobid=7, idx=0, user="ann", queue="normal", name="j",
+               command="sleep 9", submit_time=100.0, start_time=110.0,
+               end_time=119.0, exec_hosts="h1 h1", spec=json.dumps(SPEC))
+    job.update(kw)
+    return job
+
+
+def _row(seq, t, kind, data, job):
+    return (seq, t, kind, job["jobid"], job["idx"], json.dumps(data),
+            *[job[c] for c in JOB_COLUMNS])
+
+
+def _check(trace):
+    (tj,) = trace.jobs
+    assert (tj.number, tj.submit, tj.run, tj.procs, tj.user) == \
+        (7, 100.0, 9.0, 2, "ann")
+    assert tj.estimate == 300.0
+    for key in ("queue", "nslots", "asked_hosts", "runlimit"):
+        assert tj.spec[key] == SPEC[key], key
+    assert tj.spec["resreq"] == ["span[hosts=1]"]
+
+
+def test_lsb_acct_and_lsb_events_give_the_same_job(tmp_path):
+    job = _job()
+    events, acct = [], []
+    records(_row(1, 100, "SUBMIT", {}, job), events, acct)
+    records(_row(2, 110, "START", {"hosts": ["h1", "h1"]}, job), events,
+            acct)
+    records(_row(3, 110, "RUNNING", {"pid": 5}, job), events, acct)
+    records(_row(4, 119, "STATUS", {"stat": "DONE", "exit_code": 0}, job),
+            events, acct)
+    (tmp_path / "lsb.events").write_text("# 0\n" + "".join(events) +
+                                         "garbage\n")
+    (tmp_path / "lsb.acct").write_text("".join(acct))
+    assert lsblog.is_log(tmp_path / "lsb.events")
+    assert lsblog.is_log(tmp_path / "lsb.acct")
+    ev = lsblog.read(tmp_path / "lsb.events")
+    _check(ev)
+    assert ev.bad == [(len(events) + 2, "not a record xce can read")]
+    ac = lsblog.read(tmp_path / "lsb.acct")
+    _check(ac)
+    assert ac.bad == []
+
+
+def test_a_job_that_never_ended_is_counted(tmp_path):
+    job = _job()
+    events, acct = [], []
+    records(_row(1, 100, "SUBMIT", {}, job), events, acct)
+    (tmp_path / "lsb.events").write_text("".join(events))
+    trace = lsblog.read(tmp_path / "lsb.events")
+    assert trace.jobs == [] and len(trace.bad) == 1
