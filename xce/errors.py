@@ -339,3 +339,24 @@ MESSAGES.update({
 MESSAGES.update({
     "SLA_UNSUPPORTED": "Service classes (-sla) are not supported by xce",
 })
+
+# Job groups: bgadd, bgdel, bgmod, bjgroup, bsub -g.
+MESSAGES.update({
+    "BAD_JGROUP_NAME": "{path}: Bad job group name",
+    "JGROUP_EXISTS": "{path}: Job group already exists",
+    "JGROUP_NULL": "{path}: No such job group",
+    "JGROUP_PERMISSION": "{path}: User permission denied",
+    "JGROUP_HAS_JOBS": "{path}: Job group has unfinished jobs; not deleted",
+    "JGROUP_LIMIT_ABOVE": "{path}: The job limit exceeds a parent job "
+                          "group's limit",
+    "JGROUP_LIMIT_BELOW": "{path}: The job limit is lower than a subgroup's "
+                          "limit",
+    "JGROUP_ADDED": "Job group <{path}> was added.",
+    "JGROUP_MODIFIED": "Job group <{path}> was modified.",
+    "JGROUP_DELETED": "Job group <{path}> was deleted.",
+    "JGROUP_ROOT_LIMIT": "The root job group has no job limit",
+})
+MESSAGES.update({
+    "JGROUP_MOD_ONE": "Specify one of -L limit or -Ln",
+    "JGROUP_NAME_NEEDS_S": "A job group name is given with -s",
+})

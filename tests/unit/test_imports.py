@@ -11,7 +11,8 @@ USER_COMMANDS = ["bsub", "bjobs", "bkill", "bstop", "bresume", "bqueues",
                  "bacct", "bmod", "bswitch", "brequeue", "btop", "bbot",
                  "bpeek", "bwait", "busers", "bugroup", "bmgroup", "bapp",
                  "blimits", "lshosts", "lsload", "bpost", "bread", "bstatus",
-                 "bjdepinfo", "lsadmin", "blaunch", "xce_explain", "lsinfo"]
+                 "bjdepinfo", "bgadd", "bgdel", "bgmod", "bjgroup", "lsadmin",
+                 "blaunch", "xce_explain", "lsinfo"]
 # click too: LSF commands parse with xce.cli.lsfargs (click is for xce's
 # own tools: xce, xce-migrate and the daemons).
 HEAVY = ("paramiko", "psutil", "ruamel", "xce.controller", "xce.agent",

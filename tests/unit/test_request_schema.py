@@ -29,9 +29,9 @@ def _refused(doc, where):
 
 
 def test_every_kind_the_controller_handles_is_declared():
-    from xce.controller import blaunch, explain, messages, modify
+    from xce.controller import blaunch, explain, jobgroups, messages, modify
     handled = {"submit", "submit_many", "control", "admin", "ping",
-               blaunch.KIND,
+               blaunch.KIND, jobgroups.KIND,
                explain.KIND, *messages.KINDS, *modify.KINDS}
     assert set(fields.REQUESTS) == handled
 

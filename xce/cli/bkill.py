@@ -13,6 +13,8 @@ OPTIONS = [
     Opt("-q", "queue", metavar="queue", help="Jobs in this queue."),
     Opt("-J", "name", metavar="name", help="Jobs with this name."),
     Opt("-m", "host", metavar="host", help="Jobs running on this host."),
+    Opt("-g", "job_group", metavar="job_group_name",
+        help="Jobs in this job group (not its subgroups)."),
     Opt("-r", "force", takes=False, help="Remove the job at once."),
     Opt("-d", "as_done", takes=False,
         help="Kill a started job and record it as DONE once it exits."),
@@ -20,7 +22,7 @@ OPTIONS = [
 # LSF 10.1's other bkill options.  -b (bulk kill: skip jobs that cannot be
 # killed without a word, no lsb.acct record) would hide failures xce
 # reports, so it is refused rather than taken as a plain kill.
-UNSUPPORTED = ("-app", "-b", "-C", "-g", "-sla", "-stat")
+UNSUPPORTED = ("-app", "-b", "-C", "-sla", "-stat")
 PARSER = Parser("bkill", OPTIONS, args_metavar="[job_ID ... | 0]",
                 help_text="Send a signal to jobs; by default kill them "
                 "(SIGINT, SIGTERM, then SIGKILL).",
@@ -42,7 +44,7 @@ def bkill(o, ids):
         num, action = None, "kill"
     return control_request(Site(), action, ids, o["user"], o["queue"],
                            o["name"], o["host"], sig=num, force=o["force"],
-                           as_done=o["as_done"])
+                           as_done=o["as_done"], job_group=o["job_group"])
 
 
 def main(argv=None):

@@ -4,7 +4,7 @@ from xce.cli.jobcmd import control_action, control_parser
 from xce.cli.lsfargs import run
 
 # LSF 10.1's other bresume options.
-UNSUPPORTED = ("-app", "-C", "-g", "-sla")
+UNSUPPORTED = ("-app", "-C", "-sla")
 PARSER = control_parser("bresume", "Resume suspended jobs (SIGCONT).",
                         UNSUPPORTED)
 

@@ -4,7 +4,7 @@ from xce.cli.jobcmd import control_action, control_parser
 from xce.cli.lsfargs import run
 
 # LSF 10.1's other bstop options.
-UNSUPPORTED = ("-a", "-app", "-C", "-g", "-sla")
+UNSUPPORTED = ("-a", "-app", "-C", "-sla")
 PARSER = control_parser("bstop", "Suspend jobs (SIGSTOP to running jobs; "
                         "pending jobs become PSUSP).", UNSUPPORTED)
 

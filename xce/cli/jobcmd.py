@@ -15,6 +15,8 @@ SELECTION = [
     Opt("-q", "queue", metavar="queue", help="Jobs in this queue."),
     Opt("-J", "name", metavar="name", help="Jobs with this name."),
     Opt("-m", "host", metavar="host", help="Jobs running on this host."),
+    Opt("-g", "job_group", metavar="job_group_name",
+        help="Jobs in this job group (not its subgroups)."),
 ]
 
 
@@ -28,7 +30,8 @@ def control_parser(prog, help_text, unsupported):
 def control_action(action):
     def act(o, ids):
         return control_request(Site(), action, ids, o["user"], o["queue"],
-                               o["name"], o["host"])
+                               o["name"], o["host"],
+                               job_group=o["job_group"])
     return act
 
 

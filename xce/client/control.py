@@ -4,7 +4,7 @@ import signal as _signal
 
 from xce.client import ids as job_ids
 from xce.client.requests import NO_TARGET, print_results
-from xce.errors import XceError, about
+from xce.errors import XceError, about, text
 from xce.model import numbers
 from xce.spool.client import call
 
@@ -25,15 +25,21 @@ def parse_signal(value):
 
 
 def control_request(site, action, ids, user=None, queue=None, name=None,
-                    host=None, sig=None, force=False, as_done=False):
+                    host=None, sig=None, force=False, as_done=False,
+                    job_group=None):
     """Send one control request; print LSF's line per job; return the exit code."""
     parsed, every = job_ids.parse_list(ids)
     body = {"action": action, "user": user, "queue": queue, "name": name,
             "host": host, "signal": sig, "force": force, "ids": parsed}
     if as_done:
         body["as_done"] = True
+    if job_group:
+        from xce.model import jobgroups
+        if not jobgroups.valid(job_group):
+            raise XceError(text("BAD_JGROUP_NAME", path=job_group))
+        body["job_group"] = jobgroups.normal(job_group)
     if every:
         body["all"] = True
-    if not ids and not any((user, queue, name, host)):
+    if not ids and not any((user, queue, name, host, job_group)):
         raise XceError(NO_TARGET)
     return print_results(call(site, "control", body))

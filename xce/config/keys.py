@@ -188,6 +188,8 @@ _add("params", ENFORCED, "MAX_JOB_ARRAY_SIZE")
 _add("params", ENFORCED, "MAX_PEND_JOBS MAX_PEND_SLOTS")
 # 1: a job name in bsub -w means its newest job (xce.controller.jobindex).
 _add("params", ENFORCED, "JOB_DEP_LAST_SUB")
+# bsub without -g: this job group (%u %q %p %a substituted), created.
+_add("params", ENFORCED, "DEFAULT_JOBGROUP", "text")
 _add("params", NOT_NEEDED, "SBD_SLEEP_TIME",
      why="xce's agent reports a job's start, usage and exit as they "
      "happen, not every SBD_SLEEP_TIME seconds")

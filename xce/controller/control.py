@@ -43,12 +43,16 @@ def select_jobs(ctl, req_user, body):
 
 
 def _has_filter(body):
-    return any(body.get(k) for k in ("user", "queue", "name", "host"))
+    return any(body.get(k) for k in ("user", "queue", "name", "host",
+                                     "job_group"))
 
 
 def _matches(job, req_user, body):
     user = body.get("user") or req_user
     if user != "all" and job["user"] != user:
+        return False
+    if body.get("job_group") and \
+            job["spec"].get("job_group") != body["job_group"]:
         return False
     if body.get("queue") and job["queue"] != body["queue"]:
         return False

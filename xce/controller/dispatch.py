@@ -202,6 +202,7 @@ def _pending(ctl, job, per_task, hosts, epoch):
             job["seq"], spec.get("user_priority") or 0, max_slots=hi,
             resreq=rr, mem_per_task=per_task, local_type=local,
             array_limit=spec.get("array_limit") if job["idx"] else None,
+            job_group=spec.get("job_group"),
             project=_project(ctl, spec),
             exclusive=bool(spec.get("exclusive") or spec.get("nnodes")),
             runlimit=reserve.runlimit_seconds(spec),

@@ -20,6 +20,7 @@ from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
 from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
+from xce.controller import jobgroups
 from xce.controller import jobclock, messages, modify, prepost, spoolspace
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
@@ -103,6 +104,7 @@ class Controller:
         self.usage = jobusage.State()           # per-host usage reports
         self.lost_hosts = hostloss.State()
         self.clock = jobclock.State()           # bsub -b and -t
+        self.job_groups = {}                    # path -> owner, limit
 
     # -- start-up ----------------------------------------------------------
     def start(self):
@@ -111,6 +113,7 @@ class Controller:
         self._next_jobid = int(self.store.meta("next_jobid", 1))
         agentctl.load(self)
         isolate.load_jobs(self)
+        jobgroups.load(self)
         jobclock.load(self)
         self.index.load(self.store, self.now - self.clean_period())
         self._apply_config(self.cfg, self.store.saved_queue_states(),
@@ -378,6 +381,8 @@ class Controller:
                 return messages.handle(self, user, doc, self.now)
             if kind == blaunch.KIND:
                 return blaunch.handle(self, user, doc, self.now)
+            if kind == jobgroups.KIND:
+                return jobgroups.handle(self, user, doc, self.now)
             if kind == explain.KIND:
                 return explain.handle(self, user, doc, self.now)
             if kind == "control":

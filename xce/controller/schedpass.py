@@ -16,7 +16,7 @@ view_epoch, dirty, emit, send_signal, is_admin), so no decision can be
 made one way live and another way in a replay.
 """
 
-from xce.controller import dispatch, preemption, reserve
+from xce.controller import dispatch, jobgroups, preemption, reserve
 from xce.model import states
 from xce.scheduler import core as scheduler
 from xce.scheduler.trace import Tracer
@@ -52,7 +52,7 @@ def _schedule(ctl, snap, pre, reasons, tracer=None):
                               trace=tracer, preempt=pre,
                               reserve=reserve.context(ctl, queues),
                               order=ctl.passes.order, reasons=reasons,
-                              now=ctl.now)
+                              now=ctl.now, groups=jobgroups.room(ctl))
 
 
 def settle(ctl, decisions):

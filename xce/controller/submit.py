@@ -6,7 +6,7 @@ import re
 
 from xce.config import queueaccept
 from xce.config.lsf import hostnames
-from xce.controller import jobclock
+from xce.controller import jobclock, jobgroups
 from xce.controller import asked, jobreq, pendlimit, rlimits
 from xce.errors import text
 from xce.model import arrayspec
@@ -211,6 +211,9 @@ def accept(ctl, uid, spec):
             "jobfile": spec.pop("jobfile", None)}
     jobs, explicit = new_jobs(ctl, uid, spec, ctl.now)
     job = jobs[0]
+    jobgroups.adopt(ctl, spec, job["user"], job["queue"])
+    for element in jobs if spec.get("job_group") else ():
+        element["spec"]["job_group"] = spec["job_group"]   # array elements
     # Array elements share one job_data row, under index 0.
     key = (job["jobid"], 0)
     ctl.new_job_data[key] = data

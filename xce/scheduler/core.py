@@ -15,6 +15,7 @@ and trace the policies that hook into the pass.
 
 from xce.scheduler import (backfill, exclusive, hostfile, hostfit,
                            jobtimes, rusage_held, share_order)
+from xce.model.jobgroups import chain
 from xce.scheduler.asked import R_NOT_ASKED
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.placement import place
@@ -23,8 +24,8 @@ from xce.scheduler.placement import place
 from xce.scheduler.views import (
     DYNAMIC_RESOURCES, Decisions, HostView, PendingJob, QueueView,
     R_NEW, R_QUEUE_INACTIVE, R_QUEUE_LIMIT, R_USER_QUEUE_LIMIT, R_HELD,
-    R_DEPEND, R_DEPEND_NEVER, R_ARRAY_LIMIT, R_SPAN, R_HOST_FULL,
-    R_HOST_CLOSED, R_HOST_UNAVAIL, R_HOST_QUEUE, R_HOST_QUEUE_LIMIT,
+    R_DEPEND, R_DEPEND_NEVER, R_ARRAY_LIMIT, R_JGROUP_LIMIT, R_SPAN,
+    R_HOST_FULL, R_HOST_CLOSED, R_HOST_UNAVAIL, R_HOST_QUEUE, R_HOST_QUEUE_LIMIT,
     R_HOST_PJOB_LIMIT, R_HOST_USER_LIMIT, R_RESREQ, R_QUEUE_RESREQ,
     R_RESERVE_MEM, R_HOST_LIMIT, R_BEGIN_TIME)
 
@@ -56,6 +57,7 @@ class _Pass:
         self.rsv = None         # backfill.Book when a queue reserves
         self.preempt = None     # preempt.Preemption, when configured
         self.alts = {}          # key -> rusage alternative taken, if not 0
+        self.groups = None      # job group -> jobs it may still start
 
     def candidates(self, q, select, local_type, asked=None):
         """Hosts a job could use whatever their load, and why the others
@@ -83,7 +85,7 @@ class _Pass:
 
 def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
              preempt=None, reserve=None, order=None, reasons=True,
-             now=None):
+             now=None, groups=None):
     """Place what fits now; give every examined job its pend reasons.
 
     arrays: {array jobid: elements running now}, for %N limits.
@@ -100,11 +102,14 @@ def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
     at keep the reasons of an earlier pass (Decisions.partial).
     now: the time of the pass, for jobs with a begin time (bsub -b); the
     reservation context's when not given; with neither, such jobs wait.
+    groups: {job group: jobs it may still start} for the groups with a
+    JOB_LIMIT (xce.model.jobgroups.room), or None.
     """
     out = Decisions()
     if now is None and reserve is not None:
         now = reserve.now
     state = _Pass(hosts, arrays, limits, now)
+    state.groups = dict(groups) if groups else None
     state.preempt = preempt
     if reserve is not None:
         state.rsv = backfill.Book(reserve)
@@ -251,6 +256,9 @@ def _job_reason(job, q, state):
     elif job.array_limit is not None and \
             state.arrays.get(job.key[0], 0) >= job.array_limit:
         why = R_ARRAY_LIMIT
+    elif state.groups is not None and job.job_group is not None and \
+            any(state.groups.get(g, 1) <= 0 for g in chain(job.job_group)):
+        why = R_JGROUP_LIMIT
     elif q.qjob_limit is not None and q.used + job.nslots > q.qjob_limit:
         why = R_QUEUE_LIMIT
     elif (q.ujob_limit is not None and
@@ -402,6 +410,10 @@ def _take(job, q, state, slots, mem):
         state.limits.charge(job.user, q.name, job.project, per_host, {
             n: (mem * k if job.mem_per_task else mem)
             for n, k in per_host.items()} if mem else None)
+    if state.groups is not None and job.job_group is not None:
+        for g in chain(job.job_group):
+            if g in state.groups:
+                state.groups[g] -= 1
     if job.array_limit is not None:
         state.arrays[job.key[0]] = state.arrays.get(job.key[0], 0) + 1
     if job.exclusive:

@@ -13,6 +13,7 @@ R_HELD = "The job was suspended by the user while pending"
 R_DEPEND = "Job dependency condition not satisfied"
 R_DEPEND_NEVER = "Dependency condition invalid or never satisfied"
 R_ARRAY_LIMIT = "The job array has reached its running element limit"
+R_JGROUP_LIMIT = "The job group has reached its job limit"
 R_SPAN = "Not enough hosts to meet the job's spanning requirement"
 # HOSTLIMIT_PER_JOB: the job would fit now, but only on more hosts than
 # the queue lets one job use.
@@ -97,6 +98,7 @@ class PendingJob:
     mem_per_task: bool = False  # RESOURCE_RESERVE_PER_TASK=Y
     local_type: str = None      # what `type == local` means for this job
     array_limit: int = None     # %N of the job's array (key[0] is the array)
+    job_group: str = None       # bsub -g; its groups' JOB_LIMITs apply
     depend: object = None       # None: none or satisfied; "wait"; "never"
     project: str = "default"
     exclusive: bool = False     # bsub -x

@@ -228,6 +228,7 @@ SELECTION = {       # the jobs a request names, as bkill's arguments do
     "queue": Field(NAME),
     "name": Field(NAME),
     "host": Field(NAME),
+    "job_group": Field(NAME),       # bkill/bstop/bresume -g
 }
 
 # Every request kind the controller handles, with its fields (besides
@@ -270,6 +271,11 @@ REQUESTS = {
              "data": Field(Str(ATTACHMENT_MAX)),
              "status": Field(Bool())},
     "explain": {"jobid": Field(JOBID, required=True), "idx": Field(INDEX)},
+    # bgadd, bgdel, bgmod (xce.controller.jobgroups)
+    "jobgroup": {"op": Field(OneOf("add", "del", "mod", null=False),
+                             required=True),
+                 "path": Field(Str(NAME_MAX, null=False), required=True),
+                 "limit": Field(Int(0, INT32_MAX))},
     "ping": {},         # xce start: is the controller answering?
     "blaunch": {"job": Field(JOBID, required=True),
                 "idx": Field(INDEX),

@@ -121,6 +121,22 @@ class Reader:
             "WHERE stat NOT IN ('DONE','EXIT') GROUP BY queue, stat")
         return {(q, s): (n, slots or 0) for q, s, n, slots in cur}
 
+    def job_groups(self):
+        """[(path, owner, job_limit)] of the job groups (bjgroup)."""
+        return self.db.execute(
+            "SELECT path, owner, job_limit FROM job_groups ORDER BY rowid"
+        ).fetchall()
+
+    def group_counts(self, finished_since):
+        """(job group, stat) -> (jobs, slots) over the jobs with a group:
+        the unfinished ones and those finished since *finished_since*."""
+        cur = self.db.execute(
+            "SELECT json_extract(spec, '$.job_group') AS g, stat, COUNT(*), "
+            "SUM(nslots) FROM jobs WHERE g IS NOT NULL AND "
+            "(stat NOT IN ('DONE','EXIT') OR end_time >= ?) GROUP BY g, stat",
+            (finished_since,))
+        return {(g, st): (n, slots or 0) for g, st, n, slots in cur}
+
     def user_counts(self):
         """user -> {stat: slots} over the unfinished jobs."""
         cur = self.db.execute(

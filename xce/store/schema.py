@@ -4,7 +4,7 @@ Shared by the controller (writer) and the commands (read-only), so it is
 stdlib-only and cheap to import.
 """
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # Column order of the jobs table; the writer stores a job dict in this order.
 JOB_COLUMNS = (
@@ -64,5 +64,12 @@ CREATE TABLE job_messages(jobid INTEGER NOT NULL, idx INTEGER NOT NULL,
     attachment TEXT, data TEXT, PRIMARY KEY(jobid, idx, msg_id));
 """
 
+# Job groups (bgadd, bsub -g): one row per group, parents before their
+# children; job_limit NULL means no limit of its own.
+_V5 = """
+CREATE TABLE job_groups(path TEXT PRIMARY KEY, owner TEXT,
+    job_limit INTEGER, created REAL);
+"""
+
 # MIGRATIONS[n] takes a store at version n to n + 1.
-MIGRATIONS = {0: _V1, 1: _V2, 2: _V3, 3: _V4}
+MIGRATIONS = {0: _V1, 1: _V2, 2: _V3, 3: _V4, 4: _V5}

@@ -222,6 +222,20 @@ class Store:
             "INSERT OR REPLACE INTO job_messages VALUES(?,?,?,?,?,?,?,?)",
             (jobid, idx, msg_id, user, now, text, attachment, None)))
 
+    def save_job_group(self, path, owner, job_limit, created):
+        """A job group (bgadd, bgmod, bsub -g)."""
+        self._stmts.append((
+            "INSERT OR REPLACE INTO job_groups VALUES(?,?,?,?)",
+            (path, owner, job_limit, created)))
+
+    def delete_job_group(self, path):
+        self._stmts.append(("DELETE FROM job_groups WHERE path=?", (path,)))
+
+    def load_job_groups(self):
+        """{path: (owner, job_limit)} of every job group."""
+        return {r[0]: (r[1], r[2]) for r in self.db.execute(
+            "SELECT path, owner, job_limit FROM job_groups")}
+
     def execute(self, sql, args=()):
         """Any statement, in the batch: for tests and benchmarks that
         plant rows; the controller uses the named writes."""
