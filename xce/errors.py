@@ -360,3 +360,16 @@ MESSAGES.update({
     "JGROUP_MOD_ONE": "Specify one of -L limit or -Ln",
     "JGROUP_NAME_NEEDS_S": "A job group name is given with -s",
 })
+
+# esub and epsub (bsub -a, LSB_ESUB_METHOD, LSF_SERVERDIR).
+MESSAGES.update({
+    "ESUB_ABORTED": "Request aborted by esub",
+    "ESUB_FAILED": "esub <{path}> failed ({why})",
+    "ESUB_TIMEOUT": "esub <{path}> did not finish within {seconds} seconds",
+    "ESUB_BAD_OUTPUT": "esub <{path}>: bad modification: {why}",
+    "ESUB_BAD_NAME": "Bad application name <{name}> for esub: letters, "
+                     "digits, _ and - only (esub.user is reserved)",
+    "ESUB_NOT_FOUND": "No esub.{name} or epsub.{name} in LSF_SERVERDIR",
+    "ESUB_PACK": "bsub -pack cannot be used where an esub or epsub is "
+                 "configured",
+})

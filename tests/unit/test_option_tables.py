@@ -234,6 +234,8 @@ CHECKED_ELSEWHERE = {
               "test_bsub_refuses_unknown_profiles_and_groups"
        for flag in ("-G", "-g", "-app")},
     "-pack": "tests/cli/test_bsub_pack.py",
+    "-a": "tests/cli/test_esub.py::"
+          "test_a_name_picks_esub_name_and_epsub_sees_the_job_id",
 }
 # Any word is a value LSF takes: files, directories, commands, texts.
 ANY_VALUE = {"-o", "-oo", "-e", "-eo", "-i", "-cwd", "-outdir", "-Jd", "-P"}

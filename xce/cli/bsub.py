@@ -72,11 +72,12 @@ OPTIONS = [
     Opt("-E", "pre_exec", metavar='"pre_exec_command [arguments ...]"', help="Pre-execution command, run before the job on its first host."),
     Opt("-Ep", "post_exec", metavar='"post_exec_command [arguments ...]"', help="Post-execution command, run after the job on its first host."),
     Opt("-L", "login_shell", metavar="login_shell", help="Initialise the job's environment with this login shell."),
+    Opt("-a", "esub", metavar='"application_name ..."', help="Run LSF_SERVERDIR/esub.application_name (and epsub) for the job."),
 ]
 # LSF bsub options xce does not support yet (bsub(1) lists them; a test
 # holds the two together): each is refused whole, so that -Jd or -gpu is
 # never read as -J d or -g pu.
-UNSUPPORTED = ("-I", "-Is", "-k", "-a", "-gpu", "-f", "-U", "-sla")
+UNSUPPORTED = ("-I", "-Is", "-k", "-gpu", "-f", "-U", "-sla")
 # The rest of LSF 10.1's bsub options: interactive and X11 jobs, CSM and
 # multicluster, data staging, job files in other formats, and options of
 # LSF features xce does not have (checkpointing, advance reservations,
@@ -266,6 +267,12 @@ def submit(opts):
     site = Site()
     if opts["pack"]:
         return _submit_pack(opts, site)
+    esub = _esub_module(site, opts)
+    if esub is not None:
+        try:
+            opts = esub.run_esubs(site, opts, _parse_line)
+        except XceError as e:
+            raise XceError(f"{e}{NOT_SUBMITTED}")
     if not opts["queue"] and os.environ.get("LSB_DEFAULTQUEUE"):
         opts["queue"] = os.environ["LSB_DEFAULTQUEUE"]
         queue_from_env = True
@@ -285,6 +292,8 @@ def submit(opts):
     if not os.environ.get("BSUB_QUIET"):
         print(line, file=sys.stderr if os.environ.get("BSUB_STDERR")
               else sys.stdout, flush=True)
+    if esub is not None:
+        esub.run_epsubs(site, opts, jobid, queue)
     execution.announce(spec)
     if opts["block"]:
         from xce.client.submit.wait import wait_for_job
@@ -292,11 +301,23 @@ def submit(opts):
     return 0
 
 
+def _esub_module(site, opts):
+    """xce.client.submit.esub when the site or the job has an esub or
+    epsub (loaded only then: bsub starts lean without one)."""
+    from xce.client.submit import esubcheck
+    if not esubcheck.wanted(site, opts.get("esub")):
+        return None
+    from xce.client.submit import esub
+    return esub
+
+
 def _submit_pack(opts, site):
     """bsub -pack file: the file's lines are the only submissions."""
     from xce.client.submit.pack import submit_pack
     if opts["command"]:
         raise XceError(text("PACK_ALONE") + NOT_SUBMITTED)
+    if _esub_module(site, opts) is not None:
+        raise XceError(text("ESUB_PACK") + NOT_SUBMITTED)
     queue_env = os.environ.get("LSB_DEFAULTQUEUE")
 
     def build(line_opts):

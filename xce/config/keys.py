@@ -246,8 +246,11 @@ _add("lsf.conf", ACCEPTED, "LSB_JOB_MEMLIMIT LSB_MEMLIMIT_ENFORCE "
      "LSB_SUBK_SHOW_EXEC_HOST "
      "LSF_GPU_AUTOCONFIG LSB_GPU_NEW_SYNTAX LSB_DEFAULTQUEUE")
 _add("lsf.conf", ACCEPTED, "LSB_RESOURCE_ENFORCE", "text")
+# bsub runs LSF_SERVERDIR's esub/epsub (xce.client.submit.esub), the
+# agent its eexec; LSB_ESUB_METHOD names the mandatory esubs.
+_add("lsf.conf", ENFORCED, "LSF_SERVERDIR LSB_ESUB_METHOD")
 _add("lsf.conf", NOT_CARRIED, "LSF_ENVDIR LSF_CONFDIR LSB_CONFDIR "
-     "LSF_SERVERDIR LSF_BINDIR LSF_LIBDIR LSF_LOGDIR LSF_TOP LSF_INDEP "
+     "LSF_BINDIR LSF_LIBDIR LSF_LOGDIR LSF_TOP LSF_INDEP "
      "LSF_MACHDEP LSF_MANDIR LSF_INCLUDEDIR LSF_MISC XLSF_APPDIR LSB_SHAREDIR "
      "LSF_LIVE_CONFDIR LSF_TMPDIR",
      why="path of the LSF installation; xce derives its paths from its "
