@@ -338,6 +338,8 @@ MESSAGES.update({
 # Application profiles (bsub -app, DEFAULT_APPLICATION) and service classes.
 MESSAGES.update({
     "SLA_UNSUPPORTED": "Service classes (-sla) are not supported by xce",
+    "CONFIG_APP_ONE_VALUE": "{key} takes one value in an application profile",
+    "CONFIG_APP_YES_NO": "{key} must be Y or N",
 })
 
 # Job groups: bgadd, bgdel, bgmod, bjgroup, bsub -g.

@@ -12,7 +12,8 @@ from xce.client.jobs import wide as jobwide
 from xce.client.jobs import pending as pendsum
 from xce.client.jobs.filters import Filters
 from xce.config.model import Config
-from xce.controller.submit import Rejected, check_profiles
+from xce.config.appconf import AppConf
+from xce.controller.submit import Rejected, apply_profile, check_profiles
 
 from tests.lib.fake_controller import FakeController
 
@@ -132,7 +133,6 @@ def _ctl(apps=(), slas=(), groups=None, admins=()):
 
 
 @pytest.mark.parametrize("spec, message", [
-    ({"app": "x"}, "Application profile does not exist"),
     ({"sla": "gold"}, "Service classes (-sla) are not supported by xce"),
     ({"user_group": "x"}, "x: Bad user group name"),
     ({"user_group": "g"}, "g: User not in the specified user group"),
@@ -143,6 +143,21 @@ def test_submit_refuses_what_the_configuration_lacks(spec, message):
     with pytest.raises(Rejected) as e:
         check_profiles(_ctl(groups={"g": ["bob"]}), spec, "alice")
     assert str(e.value) == message
+
+
+def test_submit_refuses_an_unknown_profile_and_fills_from_a_known_one():
+    cfg = Config(path=None, apps={"fluent": AppConf("fluent",
+                                                    limits={"runlimit": 5})})
+    with pytest.raises(Rejected) as e:
+        apply_profile(cfg, {"app": "x"})
+    assert str(e.value) == "Application profile does not exist"
+    spec = {"app": "fluent"}
+    apply_profile(cfg, spec)
+    assert spec == {"app": "fluent", "runlimit": 5}
+    cfg.params["DEFAULT_APPLICATION"] = "fluent"
+    spec = {}
+    apply_profile(cfg, spec)
+    assert spec == {"app": "fluent", "runlimit": 5}
 
 
 def test_submit_accepts_known_names_and_members():

@@ -9,7 +9,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from xce.config import execconf, keys, limitcheck, logcheck, ranges
+from xce.config import appconf, execconf, keys, limitcheck, logcheck, ranges
 from xce.config import queueaccept
 from xce.config.lsf import hostnames
 from xce.config.queuelimits import check_host_spec, queue_limits
@@ -105,6 +105,7 @@ def load(envdir):
     _hosts(cfg, raw.get("hosts") or {}, check)
     _groups(cfg, raw, check)
     _queues(cfg, raw.get("queues") or {}, check)
+    cfg.apps = appconf.read(cfg, raw, check)
     check_host_spec(cfg, raw.get("parameters") or {}, check)
     limitcheck.check(cfg, raw, check)
     execconf.check_params(raw.get("parameters"), check)

@@ -86,6 +86,7 @@ class Config:
     queues: dict = field(default_factory=dict)
     host_groups: dict = field(default_factory=dict)     # name -> members
     user_groups: dict = field(default_factory=dict)     # name -> members
+    apps: dict = field(default_factory=dict)    # name -> appconf.AppConf
     raw: dict = field(default_factory=dict)
 
     @property

@@ -2,12 +2,14 @@
 and its own options: the pre- and post-execution steps in LSF's order,
 the job starter, the login shell, and the pre-exec retry limit.
 
-LSF's order (lsb.queues(5), bsub(1)):
-  before the job: HOST_PRE_EXEC (on every host of the job, here on its
-  first), then the queue's PRE_EXEC, then bsub -E;
-  after it: bsub -Ep, then the queue's POST_EXEC, then HOST_POST_EXEC.
-An application profile (lsb.applications) will add its own steps between
-the queue's and the job's; they belong here too.
+LSF's order (lsb.queues(5), lsb.applications(5), bsub(1)):
+  before the job: HOST_PRE_EXEC (the queue's, then the application
+  profile's; on every host of the job, here on its first), then the
+  queue's PRE_EXEC, the profile's PRE_EXEC, then bsub -E;
+  after it: bsub -Ep, the profile's POST_EXEC, the queue's POST_EXEC,
+  then HOST_POST_EXEC (the profile's, then the queue's).
+The profile's JOB_STARTER replaces the queue's.  The profile is read as
+the job starts (its -app, or DEFAULT_APPLICATION as it was at submit).
 
 Who runs each step: the job's own commands (-E, -Ep) always run as the
 job's user, with its environment, working directory and output files --
@@ -16,6 +18,8 @@ anyone else's rights.  The queue's PRE_EXEC and POST_EXEC run as
 PRE_POST_EXEC_USER when the queue sets one, else as the job's user; the
 host-based commands as PRE_POST_EXEC_USER, else as root.  Only the
 administrator's configuration can name a user other than the job's.
+The profile's PRE_EXEC and POST_EXEC run as the job's user (LSF runs them
+with the job's user ID); its host-based ones as the queue's host steps.
 """
 
 from xce.config import execconf
@@ -42,27 +46,36 @@ def start_fields(cfg, job):
     def step(cmd, level, who):
         return {"cmd": _expand(cmd, jobid, idx), "level": level, "user": who}
 
+    app = cfg.apps.get(spec.get("app") or "")
+    own = app.exec_commands if app is not None else {}
     out = {}
     host_user = user or "root"
     pre, post = [], []
-    if commands.get("HOST_PRE_EXEC"):
-        pre.append(step(commands["HOST_PRE_EXEC"], HOST, host_user))
+    for where in (commands, own):
+        if where.get("HOST_PRE_EXEC"):
+            pre.append(step(where["HOST_PRE_EXEC"], HOST, host_user))
     if commands.get("PRE_EXEC"):
         pre.append(step(commands["PRE_EXEC"], QUEUE, user))
+    if own.get("PRE_EXEC"):
+        pre.append(step(own["PRE_EXEC"], QUEUE, None))
     if spec.get("pre_exec"):
         pre.append(step(spec["pre_exec"], JOB, None))
     if spec.get("post_exec"):
         post.append(step(spec["post_exec"], JOB, None))
+    if own.get("POST_EXEC"):
+        post.append(step(own["POST_EXEC"], QUEUE, None))
     if commands.get("POST_EXEC"):
         post.append(step(commands["POST_EXEC"], QUEUE, user))
-    if commands.get("HOST_POST_EXEC"):
-        post.append(step(commands["HOST_POST_EXEC"], HOST, host_user))
+    for where in (own, commands):
+        if where.get("HOST_POST_EXEC"):
+            post.append(step(where["HOST_POST_EXEC"], HOST, host_user))
     if pre:
         out["pre"] = pre
     if post:
         out["post"] = post
-    if commands.get("JOB_STARTER"):
-        out["starter"] = commands["JOB_STARTER"]
+    starter = own.get("JOB_STARTER") or commands.get("JOB_STARTER")
+    if starter:
+        out["starter"] = starter
     if spec.get("login_shell"):
         out["login_shell"] = spec["login_shell"]
     return out

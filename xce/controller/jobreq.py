@@ -8,6 +8,7 @@ a pass).  `-w` expressions likewise.
 """
 
 from xce.lang import depend, resreq
+from xce.lang import appmerge
 from xce.lang.resreq.common import BUILTIN_CONSUMABLE
 
 _RESREQ = {}            # (job strings, queue string, unit) -> ResReq
@@ -132,7 +133,8 @@ def own_strings(spec):
     strings = list(spec.get("resreq") or ())
     if spec.get("nnodes"):
         strings.append("span[ptile=1]")
-    return strings
+    # The application profile's RES_REQ, under the job's own sections.
+    return appmerge.resreq_strings(strings, spec.get("app_resreq"))
 
 
 def parse_depend(text):

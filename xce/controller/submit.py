@@ -9,6 +9,7 @@ from xce.config.lsf import hostnames
 from xce.controller import jobclock, jobgroups
 from xce.controller import asked, jobreq, pendlimit, rlimits
 from xce.errors import text
+from xce.lang import appmerge
 from xce.model import arrayspec
 from xce.lang import depend
 from xce.store.schema import JOB_COLUMNS
@@ -130,14 +131,26 @@ def check_host_limit(q, rr, spec):
 _JOB_GROUP = re.compile(r"(/[A-Za-z0-9_.-]+)+|/")
 
 
+def apply_profile(cfg, spec):
+    """-app, else DEFAULT_APPLICATION: the profile must exist (LSF's
+    message otherwise), and fills what the job left unset
+    (xce.lang.appmerge); the queue's checks then see the merged values."""
+    name = spec.get("app") or \
+        str(cfg.params.get("DEFAULT_APPLICATION") or "").strip()
+    if not name:
+        return
+    app = cfg.apps.get(name)
+    if app is None:
+        raise Rejected(text("APP_NULL"))
+    spec["app"] = name
+    appmerge.fill(app, spec)
+
+
 def check_profiles(ctl, spec, user):
     """-app, -G and -g name what the configuration has (LSF refuses
     the job otherwise); job groups are made as jobs name them. -sla is
     refused whatever it names: service-level goals are not scheduled for,
     and a request from an older client must not slip through."""
-    raw = ctl.cfg.raw
-    if spec.get("app") and spec["app"] not in (raw.get("applications") or {}):
-        raise Rejected(text("APP_NULL"))
     if spec.get("sla"):
         raise Rejected(text("SLA_UNSUPPORTED"))
     group = spec.get("user_group")
@@ -248,6 +261,7 @@ def new_jobs(ctl, req_uid, spec, now):
     (all sharing the job id and the spec).  Not yet applied."""
     user, _ = user_of(req_uid)
     q, _ = choose_queue(ctl, spec, user)
+    apply_profile(ctl.cfg, spec)
     check_resreq(ctl, q, spec)
     check_profiles(ctl, spec, user)
     indices = check_array(ctl, spec)

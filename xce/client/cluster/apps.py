@@ -49,6 +49,12 @@ def _app_counts(reader):
     return counts
 
 
+def _mark(key):
+    """A key xce carries but does not apply is said so, never hidden."""
+    from xce.lang.appmerge import APPLIED_KEYS
+    return "" if str(key).upper() in APPLIED_KEYS else "  (not acted on by xce)"
+
+
 def _bapp_long(name, conf, counts):
     out = [f"APPLICATION NAME: {name}",
            f" -- {conf.get('DESCRIPTION') or 'No description provided.'}",
@@ -56,6 +62,7 @@ def _bapp_long(name, conf, counts):
            "".join(f"{v.strip():>9}" for v in _app_numbers(counts)), ""]
     params = {k: v for k, v in conf.items() if k != "DESCRIPTION"}
     if params:
-        out += ["PARAMETERS:", ""] + [f"{k} = {v}" for k, v in params.items()]
+        out += ["PARAMETERS:", ""] + [f"{k} = {v}{_mark(k)}"
+                                      for k, v in params.items()]
         out.append("")
     return "\n".join(out) + "\n"

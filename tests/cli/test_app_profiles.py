@@ -1,0 +1,102 @@
+"""Application profiles applied (bsub -app, DEFAULT_APPLICATION), end to
+end through a real controller and agent: limits, RES_REQ, pre-exec and
+the job starter from the profile; unknown profiles refused; bapp -l marks
+the keys xce does not act on."""
+
+import pytest
+
+from tests.lib.xcecluster import wait_for
+
+
+def _apps(log):
+    return f"""
+applications:
+  quick:
+    DESCRIPTION: ends fast
+    RUNLIMIT: 0.02
+  big:
+    RES_REQ: select[bigmem]
+  wrapped:
+    PRE_EXEC: echo app_pre $(id -un) >> {log}
+    POST_EXEC: echo app_post >> {log}
+    JOB_STARTER: echo started_by_app >> {log}; %USRCMD
+  boxed:
+    CONTAINER: docker[image(centos)]
+resources:
+  bigmem:
+    TYPE: Boolean
+    DESCRIPTION: hosts with a lot of memory
+"""
+
+
+def _lines(path):
+    return path.read_text().splitlines() if path.exists() else []
+
+
+@pytest.fixture
+def apps(make_cluster, tmp_path):
+    log = tmp_path / "steps.log"
+    cluster = make_cluster(extra=_apps(log))
+    return cluster, log
+
+
+def test_profile_runlimit_ends_the_job(apps):
+    cluster, _ = apps
+    jobid = cluster.submit("-app", "quick", "-o", "rl.out", "sleep 60")
+    cluster.wait_stat(jobid, "EXIT", timeout=40)
+    assert "TERM_RUNLIMIT" in (cluster.root / "rl.out").read_text()
+    r = cluster.run("bjobs", "-l", str(jobid))
+    assert "Application <quick>" in r.out, r
+    # The job's own -W wins over the profile's.
+    own = cluster.submit("-app", "quick", "-W", "5", "true")
+    cluster.wait_stat(own, "DONE")
+
+
+def test_profile_select_keeps_the_job_off_a_host_without_it(apps):
+    cluster, _ = apps
+    jobid = cluster.submit("-app", "big", "true")
+    wait_for(lambda: "PENDING REASONS" in
+             cluster.run("bjobs", "-l", str(jobid)).out,
+             what="a pending reason")
+    assert cluster.stat(jobid) == "PEND"
+    plain = cluster.submit("true")
+    cluster.wait_stat(plain, "DONE")
+    assert cluster.stat(jobid) == "PEND"
+
+
+def test_profile_pre_exec_post_exec_and_job_starter_run(apps):
+    cluster, log = apps
+    jobid = cluster.submit("-app", "wrapped", f"echo job >> {log}")
+    wait_for(lambda: len(_lines(log)) == 4, what="every step")
+    assert _lines(log)[0].startswith("app_pre ")
+    assert _lines(log)[1:] == ["started_by_app", "job", "app_post"]
+    cluster.wait_stat(jobid, "DONE")
+
+
+def test_default_application_applies(make_cluster, tmp_path):
+    cluster = make_cluster(extra=_apps(tmp_path / "log"),
+                           extra_params="  DEFAULT_APPLICATION: quick")
+    jobid = cluster.submit("-o", "d.out", "sleep 60")
+    cluster.wait_stat(jobid, "EXIT", timeout=40)
+    assert "TERM_RUNLIMIT" in (cluster.root / "d.out").read_text()
+    r = cluster.run("bjobs", "-l", str(jobid))
+    assert "Application <quick>" in r.out, r
+
+
+def test_unknown_profile_is_refused(apps):
+    cluster, _ = apps
+    r = cluster.run("bsub", "-app", "nope", "true")
+    assert (r.rc, r.out, r.err) == (
+        255, "", "Application profile does not exist. Job not submitted.\n")
+    assert cluster.run("bjobs").rc == 0
+    assert cluster.proc.poll() is None
+
+
+def test_bapp_marks_keys_not_acted_on(apps):
+    cluster, _ = apps
+    r = cluster.run("bapp", "-l", "boxed")
+    assert r.rc == 0, r
+    assert "CONTAINER = docker[image(centos)]  (not acted on by xce)" \
+        in r.out, r
+    r = cluster.run("bapp", "-l", "quick")
+    assert "RUNLIMIT = 0.02\n" in r.out, r

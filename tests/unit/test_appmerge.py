@@ -1,0 +1,82 @@
+"""The merge of a job with its application profile (xce.lang.appmerge),
+rule by rule, and the profile keys the key table calls enforced."""
+
+import pytest
+
+from xce.config import keys
+from xce.config.appconf import AppConf
+from xce.lang import resreq
+from xce.lang import appmerge
+
+APP = AppConf(name="a", limits={"runlimit": 10, "memlimit": 2048,
+                                "cpulimit": 5, "cpulimit_host": "hm",
+                                "filelimit": 100},
+              resreq="select[bigmem] order[mem] rusage[mem=100]",
+              requeue="99", rerunnable=True)
+
+
+@pytest.mark.parametrize("job, expected", [
+    # limits: the profile fills what the job left unset ...
+    ({}, {"runlimit": 10, "memlimit": 2048, "cpulimit": 5,
+          "cpulimit_host": "hm", "filelimit": 100}),
+    # ... and the job's own value wins (its CPU host with it)
+    ({"runlimit": 3, "memlimit": 10, "cpulimit": 1, "filelimit": 7},
+     {"runlimit": 3, "memlimit": 10, "cpulimit": 1, "cpulimit_host": None,
+      "filelimit": 7}),
+    # requeue exit values and rerunnable: bsub -Q / -r / -rn win
+    ({}, {"requeue_exit": "99", "rerunnable": True}),
+    ({"requeue_exit": "3", "rerunnable": False},
+     {"requeue_exit": "3", "rerunnable": False}),
+    # the profile's requirement is kept for the merge with the job's
+    ({}, {"app_resreq": "select[bigmem] order[mem] rusage[mem=100]"}),
+])
+def test_fill(job, expected):
+    spec = dict(job)
+    appmerge.fill(APP, spec)
+    for key, value in expected.items():
+        assert spec.get(key) == value, key
+
+
+def test_an_empty_profile_changes_nothing():
+    spec = {"runlimit": None, "resreq": ["x"]}
+    appmerge.fill(AppConf(name="e"), spec)
+    assert spec == {"runlimit": None, "resreq": ["x"]}
+
+
+def _merged(job, app):
+    return resreq.parse(appmerge.resreq_strings(job, app)[0])
+
+
+@pytest.mark.parametrize("job, app, select, order, span, rusage", [
+    # select: the job's terms AND the profile's
+    (["select[swp>1]"], "select[bigmem]", {"swp", "bigmem"}, None, None,
+     None),
+    # order and span: the job's when it has one, else the profile's
+    ([], "order[mem] span[hosts=1]", None, "mem", "hosts=1", None),
+    (["order[ut]"], "order[mem]", None, "ut", None, None),
+    # rusage: per resource the job's amount, the profile's others added
+    (["rusage[mem=5]"], "rusage[mem=100:swp=7]", None, None, None,
+     {"mem": 5, "swp": 7}),
+])
+def test_resreq(job, app, select, order, span, rusage):
+    rr = _merged(job, app)
+    text = str(rr)
+    if select:
+        for name in select:
+            assert name in str(rr.select), (name, text)
+    if order:
+        assert order in str(rr.order), text
+    if span:
+        assert span in str(rr.span), text
+    if rusage:
+        for name, amount in rusage.items():
+            assert f"{name}={amount}" in text.replace(".0", ""), text
+
+
+def test_no_profile_requirement_leaves_the_job_strings():
+    assert appmerge.resreq_strings(["a", "b"], None) == ["a", "b"]
+
+
+def test_applied_keys_are_the_enforced_profile_keys():
+    enforced = set(keys.enforced("application"))
+    assert enforced == set(appmerge.APPLIED_KEYS)

@@ -1,0 +1,130 @@
+"""Application profiles (lsb.applications, xce.yaml ``applications``): the
+keys xce applies to a job, read and checked at load.
+
+Each profile becomes an AppConf holding its values in the job spec's own
+units, so that xce.lang.appmerge can fill a job from it: run limit in
+minutes, memory in KB, the other limits as xce.lang.rlimits has them, the
+resource requirement as written (parsed when a job uses it, merged with
+the job's), the execution commands as written, requeue exit values in
+xce.model.requeue's normal form, RERUNNABLE as a flag.  A profile holds
+one value per limit (LSF's lsb.applications has no default/maximum pair).
+The profile's other keys are carried and reported as not acted on
+(xce.config.unenforced), never silently ignored.
+"""
+
+from dataclasses import dataclass, field
+
+from xce.config.execconf import COMMAND_KEYS
+from xce.errors import about, text
+from xce.lang import rlimits, units
+
+
+@dataclass
+class AppConf:
+    name: str
+    limits: dict = field(default_factory=dict)      # spec key -> value
+    resreq: str = None
+    exec_commands: dict = field(default_factory=dict)
+    requeue: str = None
+    rerunnable: bool = None
+
+
+def read(cfg, raw, check):
+    """{name: AppConf} of the ``applications`` section; bad values are
+    reported against their key, and DEFAULT_APPLICATION must name one."""
+    apps = {}
+    unit = cfg.params.get("LSF_UNIT_FOR_LIMITS", "KB")
+    for name, props in (raw.get("applications") or {}).items():
+        props = props if isinstance(props, dict) else {}
+        app = AppConf(name=str(name))
+        _limits(app, props, unit, check)
+        if _set(props, "RES_REQ"):
+            app.resreq = " ".join(str(props["RES_REQ"]).split())
+            _check_resreq(props, app.resreq, check)
+        for key in COMMAND_KEYS:
+            if _set(props, key):
+                app.exec_commands[key] = str(props[key])
+        if _set(props, "REQUEUE_EXIT_VALUES"):
+            app.requeue = _requeue(props, check)
+        if _set(props, "RERUNNABLE"):
+            flag = str(props["RERUNNABLE"]).strip().upper()
+            if flag not in ("Y", "YES", "N", "NO", "TRUE", "FALSE"):
+                check.error(props, "RERUNNABLE",
+                            text("CONFIG_APP_YES_NO", key="RERUNNABLE"))
+            app.rerunnable = flag in ("Y", "YES", "TRUE")
+        apps[app.name] = app
+    default = cfg.params.get("DEFAULT_APPLICATION")
+    if default not in (None, "") and str(default).strip() not in apps:
+        check.error(raw.get("parameters") or {}, "DEFAULT_APPLICATION",
+                    about(str(default).strip(), "APP_NULL"))
+    return apps
+
+
+def _set(props, key):
+    value = props.get(key)
+    return value is not None and str(value).strip() not in ("", "-")
+
+
+def _limits(app, props, unit, check):
+    if _set(props, "RUNLIMIT"):
+        app.limits["runlimit"] = _one(props, "RUNLIMIT", units.minutes, check)
+    if _set(props, "MEMLIMIT"):
+        app.limits["memlimit"] = _one(
+            props, "MEMLIMIT", lambda v: units.memory_kb(v, unit), check)
+    for limit in rlimits.LIMITS:
+        if not _set(props, limit.name):
+            continue
+        words = str(props[limit.name]).split()
+        if len(words) != 1:
+            check.error(props, limit.name,
+                        text("CONFIG_APP_ONE_VALUE", key=limit.name))
+            continue
+        try:
+            value = rlimits.job_value(limit, words[0], unit, fractions=True)
+        except rlimits.LimitError as e:
+            check.error(props, limit.name, text(e.key, e.value, name=e.name))
+            continue
+        except ValueError as e:
+            check.error(props, limit.name, str(e))
+            continue
+        if limit.kind == "time" and isinstance(value, tuple):
+            app.limits[limit.key] = value[0]
+            if value[1]:
+                app.limits[rlimits.CPU_HOST] = value[1]
+        else:
+            app.limits[limit.key] = value
+
+
+def _one(props, key, convert, check):
+    words = str(props[key]).split()
+    if len(words) != 1:
+        check.error(props, key, text("CONFIG_APP_ONE_VALUE", key=key))
+        return None
+    try:
+        value = convert(words[0])
+    except ValueError as e:
+        check.error(props, key, str(e))
+        return None
+    if value is None or value <= 0:
+        check.error(props, key, text("CONFIG_LIMIT_PAIR", value=props[key]))
+        return None
+    return value
+
+
+def _check_resreq(props, value, check):
+    from xce.lang import resreq
+    try:
+        resreq.parse(value)
+    except resreq.ResReqError as e:
+        check.error(props, "RES_REQ", str(e))
+
+
+def _requeue(props, check):
+    from xce.model import requeue
+    try:
+        return requeue.normalised(
+            requeue.parse(str(props["REQUEUE_EXIT_VALUES"]))) or None
+    except requeue.BadRequeueValues:
+        check.error(props, "REQUEUE_EXIT_VALUES",
+                    text("CONFIG_REQUEUE", value=props["REQUEUE_EXIT_VALUES"]))
+        return None
