@@ -14,6 +14,8 @@ applications:
   quick:
     DESCRIPTION: ends fast
     RUNLIMIT: 0.02
+  long:
+    RUNLIMIT: 600
   big:
     RES_REQ: select[bigmem]
   wrapped:
@@ -50,6 +52,18 @@ def test_profile_runlimit_ends_the_job(apps):
     # The job's own -W wins over the profile's.
     own = cluster.submit("-app", "quick", "-W", "5", "true")
     cluster.wait_stat(own, "DONE")
+
+
+def test_queue_ceiling_checks_the_profile_value(apps):
+    """The queue short's RUNLIMIT is 60 minutes: a profile asking more is
+    refused there, as a job's own -W would be."""
+    cluster, _ = apps
+    r = cluster.run("bsub", "-q", "short", "-app", "long", "true")
+    assert (r.rc, r.out, r.err) == (
+        255, "", "RUNLIMIT: Cannot exceed queue's hard limit(s). "
+        "Job not submitted.\n")
+    jobid = cluster.submit("-q", "normal", "-app", "long", "true")
+    cluster.wait_stat(jobid, "DONE")
 
 
 def test_profile_select_keeps_the_job_off_a_host_without_it(apps):

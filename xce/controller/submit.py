@@ -289,6 +289,9 @@ def admit(ctl, spec, user, req_uid, gid):
     """The queue's and the cluster's checks of a job of *user*, and its
     row (not yet applied); the simulator submits its jobs through here."""
     q, explicit = choose_queue(ctl, spec, user)
+    # Already applied on the submit path (before the RES_REQ check); the
+    # simulator comes in here.  Filling twice changes nothing.
+    apply_profile(ctl.cfg, spec)
     if spec.get("exclusive") and not q.exclusive:
         raise Rejected(text("QUEUE_EXCLUSIVE", q.name))
     refused = queueaccept.refusal(q, spec) or \
