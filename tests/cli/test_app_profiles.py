@@ -24,6 +24,7 @@ applications:
     JOB_STARTER: echo started_by_app >> {log}; %USRCMD
   boxed:
     CONTAINER: docker[image(centos)]
+    SUCCESS_EXIT_VALUES: 3
 resources:
   bigmem:
     TYPE: Boolean
@@ -112,5 +113,18 @@ def test_bapp_marks_keys_not_acted_on(apps):
     assert r.rc == 0, r
     assert "CONTAINER = docker[image(centos)]  (not acted on by xce)" \
         in r.out, r
+    assert "SUCCESS_EXIT_VALUES = 3  (not acted on by xce)" in r.out, r
     r = cluster.run("bapp", "-l", "quick")
     assert "RUNLIMIT = 0.02\n" in r.out, r
+
+
+def test_controller_warns_about_profile_keys_not_applied(apps):
+    cluster, _ = apps
+    log = cluster.spool / "store" / "controller.log"
+    for key in ("CONTAINER", "SUCCESS_EXIT_VALUES"):
+        wanted = (f"application key {key} (boxed): carried but not acted "
+                  "on; xce does not enforce it yet")
+        wait_for(lambda: wanted in log.read_text(), what=key)
+    text = log.read_text()
+    for applied in ("RUNLIMIT", "RES_REQ", "PRE_EXEC", "JOB_STARTER"):
+        assert f"application key {applied} " not in text

@@ -53,8 +53,12 @@ def accepted(raw):
         scopes = _SCOPES.get(section, ("limit",))
         for name in props:
             status, scope = _status(scopes, str(name))
-            if status == keys.ACCEPTED:
-                found.setdefault((scope, str(name)), []).append(owner)
+            if status == keys.ACCEPTED or \
+                    section == "applications" and status != keys.ENFORCED:
+                # A profile key xce does not apply, known to the table or
+                # not (SUCCESS_EXIT_VALUES, ...), is warned about too.
+                found.setdefault((scope or "application", str(name)),
+                                 []).append(owner)
     if raw.get("host_models"):
         found[("host", "host_models")] = [str(m) for m in raw["host_models"]]
     return found
