@@ -77,6 +77,12 @@ def test_profile_select_keeps_the_job_off_a_host_without_it(apps):
     plain = cluster.submit("true")
     cluster.wait_stat(plain, "DONE")
     assert cluster.stat(jobid) == "PEND"
+    # bmod keeps the profile's requirement under the job's new one.
+    r = cluster.run("bmod", "-R", "order[mem]", str(jobid))
+    assert r.rc == 0, r
+    other = cluster.submit("true")
+    cluster.wait_stat(other, "DONE")
+    assert cluster.stat(jobid) == "PEND"
 
 
 def test_profile_pre_exec_post_exec_and_job_starter_run(apps):
