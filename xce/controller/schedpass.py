@@ -47,12 +47,15 @@ def trace(ctl, keys):
 
 
 def _schedule(ctl, snap, pre, reasons, tracer=None):
+    # The snapshot's host views are built afresh for each pass and not
+    # read after it: the scheduler may use them without a copy.
     queues, hosts, pending, arrays, limits = snap
     return scheduler.schedule(queues, hosts, pending, arrays, limits,
                               trace=tracer, preempt=pre,
                               reserve=reserve.context(ctl, queues),
                               order=ctl.passes.order, reasons=reasons,
-                              now=ctl.now, groups=jobgroups.room(ctl))
+                              now=ctl.now, groups=jobgroups.room(ctl),
+                              owned_hosts=True)
 
 
 def settle(ctl, decisions):

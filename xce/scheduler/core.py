@@ -42,9 +42,12 @@ __all__ = ["schedule", "R_NOT_ASKED", "DYNAMIC_RESOURCES", "Decisions",
 class _Pass:
     """The mutable state of one scheduling pass (copies of the input)."""
 
-    def __init__(self, hosts, arrays, limits=None, now=None):
+    def __init__(self, hosts, arrays, limits=None, now=None, owned=False):
         self.now = now          # for begin times (bsub -b)
-        self.hosts = {h.name: _copy_host(h) for h in hosts}
+        # owned: the caller built the views for this pass alone, so they
+        # are used as they are (a copy of every host at every pass was a
+        # large part of a replay's time).
+        self.hosts = {h.name: h if owned else _copy_host(h) for h in hosts}
         # Allocation limits (limits.Limits) with the running jobs charged;
         # None when the cluster has none, so the common case pays nothing.
         self.limits = limits.copy() if limits else None
@@ -85,7 +88,7 @@ class _Pass:
 
 def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
              preempt=None, reserve=None, order=None, reasons=True,
-             now=None, groups=None):
+             now=None, groups=None, owned_hosts=False):
     """Place what fits now; give every examined job its pend reasons.
 
     arrays: {array jobid: elements running now}, for %N limits.
@@ -104,11 +107,13 @@ def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
     reservation context's when not given; with neither, such jobs wait.
     groups: {job group: jobs it may still start} for the groups with a
     JOB_LIMIT (xce.model.jobgroups.room), or None.
+    owned_hosts: the host views are the caller's to give away (built for
+    this pass, not read after it): the pass changes them in place.
     """
     out = Decisions()
     if now is None and reserve is not None:
         now = reserve.now
-    state = _Pass(hosts, arrays, limits, now)
+    state = _Pass(hosts, arrays, limits, now, owned=owned_hosts)
     state.groups = dict(groups) if groups else None
     state.preempt = preempt
     if reserve is not None:
