@@ -269,3 +269,13 @@ def test_job_index_answers_by_id_name_element_and_after_finish():
 def test_job_name_filters_treat_brackets_literally(name, pattern, expect):
     from xce.model.arrayspec import name_matches
     assert name_matches(name, pattern) is expect
+
+
+def test_job_group_limits_hold_jobs_along_the_path():
+    jobs = [pending(i, job_group=g) for i, g in
+            ((1, "/a/b"), (2, "/a/c"), (3, "/a/b"), (4, "/x"), (5, None))]
+    out = one_pass(_hosts(("h", 8)), jobs, groups={"/a": 2, "/a/b": 1})
+    assert [k[0] for k, _ in out.dispatch] == [1, 2, 4, 5]
+    assert out.reasons[(3, 0)] == [[core.R_JGROUP_LIMIT, None]]
+    out = one_pass(_hosts(("h", 8)), jobs, groups={"/a": 0})
+    assert [k[0] for k, _ in out.dispatch] == [4, 5]
