@@ -117,3 +117,18 @@ def test_default_jobgroup_substitutes_the_user(make_cluster):
     assert "Job Group </def/root>" in r.out.replace("\n                     ", "")
     rows, _ = _groups(cluster)
     assert "/def/root" in rows
+
+
+def test_groups_and_limits_survive_a_controller_restart(make_cluster):
+    cluster = make_cluster(mxj=4)
+    assert cluster.run("bgadd", "-L", "1", "/keep").rc == 0
+    first = cluster.submit("-g", "/keep", "sleep 60")
+    cluster.wait_stat(first, "RUN")
+    cluster.kill_controller()
+    cluster.start()
+    second = cluster.submit("-g", "/keep", "sleep 60")
+    wait_for(lambda: "The job group has reached its job limit" in
+             cluster.run("bjobs", "-p", str(second)).out,
+             what="the limit after the restart")
+    r = cluster.run("bgadd", "/keep")
+    assert (r.rc, r.err) == (255, "/keep: Job group already exists\n")
