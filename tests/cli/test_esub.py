@@ -113,3 +113,27 @@ def test_bad_esubs_get_a_clear_message_and_submit_nothing(
     _prog(serverdir / "esub", "exit 0\n")
     jobid = cluster.submit("true")
     cluster.wait_stat(jobid, "DONE")
+
+
+def test_eexec_runs_before_the_job_as_its_user_and_sets_its_environment(
+        make_cluster, tmp_path):
+    cluster, serverdir = _site(make_cluster, tmp_path, eexec=(
+        'echo "eexec $LS_EXEC_T $(id -un) $LSB_JOBID $(pwd)"\n'
+        'echo "FROM_EEXEC=hello there" > "$LSB_EEXEC_ENVFILE"\n'
+        'echo "bad name=x" >> "$LSB_EEXEC_ENVFILE"\n'))
+    out = tmp_path / "job.out"
+    jobid = cluster.submit("-o", str(out), "-cwd", str(tmp_path),
+                           'echo "job $FROM_EEXEC"')
+    cluster.wait_stat(jobid, "DONE")
+    lines = out.read_text().splitlines()
+    user = os.popen("id -un").read().strip()
+    assert lines[:2] == [f"eexec START {user} {jobid} {tmp_path}",
+                         "job hello there"], lines
+    # An eexec that fails: the job does not run and exits with its code.
+    _prog(serverdir / "eexec", "echo refusing; exit 5\n")
+    out2 = tmp_path / "job2.out"
+    jobid = cluster.submit("-o", str(out2), "echo never")
+    cluster.wait_stat(jobid, "EXIT")
+    lines = out2.read_text().splitlines()
+    assert lines[0] == "refusing" and "never" not in lines, lines
+    assert cluster.stored_job(jobid)["exit_code"] in (5, 5 << 8)

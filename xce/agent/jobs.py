@@ -153,6 +153,11 @@ class JobTable(PrePost):
             for path in owned:
                 os.chown(path, uid, gid)
         env, home = job_environment(msg, prefix, owned[0])
+        # The site's eexec (LSF_SERVERDIR/eexec), run by the wrapper as the
+        # job's user before the job; never a path from the job's own env.
+        env.pop("XCE_EEXEC", None)
+        if isinstance(msg.get("eexec"), str) and msg["eexec"].startswith("/"):
+            env["XCE_EEXEC"] = msg["eexec"]
         msg["home"] = home
         exact = bool(msg.get("exact_peak"))     # see spawn.WRAPPER_EXACT_PEAK
         # JOB_STARTER and -L make a command line of a script job too.

@@ -15,7 +15,8 @@ import json
 #    a finished message may carry "pre_failed" (the job never ran) or
 #    "post_pending", and a "post" message follows with the post status.
 # 6: a start may carry "nice" (the queue's NICE).
-VERSION = 6
+# 7: a start may carry "eexec" (LSF_SERVERDIR/eexec, run before the job).
+VERSION = 7
 MAX_LINE = 64 * 1024 * 1024
 
 

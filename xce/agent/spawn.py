@@ -51,6 +51,20 @@ fi
 c=$8
 shift 9
 trap : INT TERM HUP USR1 USR2 QUIT XCPU
+if [ -n "$XCE_EEXEC" ] && [ -x "$XCE_EEXEC" ]; then
+  x=$XCE_EEXEC; unset XCE_EEXEC; export LSB_EEXEC_ENVFILE="$d.eexecenv"
+  rm -f "$LSB_EEXEC_ENVFILE"
+  LS_EXEC_T=START "$x" </dev/null; rc=$?
+  if [ $rc != 0 ]; then echo $rc >"$d.status"; exit $rc; fi
+  if [ -f "$LSB_EEXEC_ENVFILE" ]; then
+    while IFS= read -r l; do
+      case ${l%%=*} in ''|[0-9]*|*[!A-Za-z0-9_]*) ;; *) case $l in *=*) export "$l";; esac;; esac
+    done <"$LSB_EEXEC_ENVFILE"
+    rm -f "$LSB_EEXEC_ENVFILE"
+  fi
+  unset LSB_EEXEC_ENVFILE
+fi
+unset XCE_EEXEC
 if [ -n "$c" ]; then /bin/sh -c "$c"; else "$d.job" "$@"; fi
 rc=$?
 echo $rc >"$d.status"

@@ -78,7 +78,20 @@ def start_fields(cfg, job):
         out["starter"] = starter
     if spec.get("login_shell"):
         out["login_shell"] = spec["login_shell"]
+    eexec = eexec_path(cfg)
+    if eexec:
+        out["eexec"] = eexec
     return out
+
+
+def eexec_path(cfg):
+    """LSF_SERVERDIR/eexec, which the agent runs before every job when the
+    execution host has it (LSF: "If an eexec exists in LSF_SERVERDIR, LSF
+    invokes that eexec for all jobs"); None without LSF_SERVERDIR."""
+    serverdir = cfg.params.get("LSF_SERVERDIR")
+    if not serverdir or not str(serverdir).startswith("/"):
+        return None
+    return str(serverdir).rstrip("/") + "/eexec"
 
 
 def retry_limit(cfg, queue_name):
