@@ -137,3 +137,26 @@ def test_eexec_runs_before_the_job_as_its_user_and_sets_its_environment(
     lines = out2.read_text().splitlines()
     assert lines[0] == "refusing" and "never" not in lines, lines
     assert cluster.stored_job(jobid)["exit_code"] in (5, 5 << 8)
+
+
+def test_migrated_lsf_serverdir_reaches_bsub(tmp_path):
+    """xce-migrate carries lsf.conf's LSF_SERVERDIR into xce.yaml and the
+    lsf.conf it writes, where bsub finds the site's esub."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    repo = Path(__file__).resolve().parents[2]
+    src = tmp_path / "lsf"
+    src.mkdir()
+    for f in (repo / "tests" / "unit" / "data" / "lsf" / "site").iterdir():
+        if f.is_file():
+            (src / f.name).write_text(f.read_text())
+    conf = src / "lsf.conf"
+    conf.write_text(conf.read_text() + f"LSF_SERVERDIR={tmp_path}/sbin\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "xce.cli.xce_migrate", "--from", str(src),
+         "--to", str(tmp_path / "etc")], capture_output=True, text=True,
+        env=dict(os.environ, PYTHONPATH=str(repo)), timeout=120)
+    assert done.returncode == 0, done
+    assert f"LSF_SERVERDIR={tmp_path}/sbin\n" in (
+        tmp_path / "etc" / "lsf.conf").read_text()
