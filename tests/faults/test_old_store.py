@@ -11,7 +11,9 @@ READERS = (("bread",), ("bread", "-i", "0"), ("bstatus",))
 
 def _downgrade_to_v3(cluster):
     db = sqlite3.connect(cluster.spool / "store" / "xce.db")
-    db.executescript("DROP TABLE job_messages; PRAGMA user_version=3;")
+    # A v3 store had neither job messages (v4) nor job groups (v5).
+    db.executescript("DROP TABLE job_messages; DROP TABLE job_groups; "
+                     "PRAGMA user_version=3;")
     db.close()
 
 

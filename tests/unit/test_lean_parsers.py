@@ -136,3 +136,20 @@ def test_bsub_knows_every_limit_without_loading_rlimits():
     from xce.client.submit import limits
     from xce.lang import rlimits
     assert limits.KEYS == tuple(limit.key for limit in rlimits.LIMITS)
+
+
+def test_bad_text_gets_json_s_error_in_a_process_that_never_loaded_json():
+    # Commands never import json; _json's scanner then has no
+    # JSONDecodeError to raise (this test process has, so run a fresh one).
+    import subprocess
+    import sys
+    code = ("import sys\nfrom xce.model import jsoncodec\n"
+            "assert 'json.decoder' not in sys.modules\n"
+            "for bad in ('{not json', '[1,', '\"x'):\n"
+            "    try:\n        jsoncodec.loads(bad)\n"
+            "    except ValueError as e:\n"
+            "        print(type(e).__name__)\n")
+    r = subprocess.run([sys.executable, "-S", "-c", code],
+                       capture_output=True, text=True)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.split() == ["JSONDecodeError"] * 3

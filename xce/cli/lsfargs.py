@@ -275,8 +275,10 @@ def run(parser, action, argv=None):
 
 def _store_errors():
     """sqlite3's error class when a command has loaded it (the light
-    commands never do; importing it for them would cost start-up)."""
-    module = sys.modules.get("sqlite3")
+    commands never do; importing it for them would cost start-up).  The
+    store reader loads the C module ``_sqlite3`` alone, whose Error is the
+    package's own class."""
+    module = sys.modules.get("sqlite3") or sys.modules.get("_sqlite3")
     return module.Error if module is not None else ()
 
 

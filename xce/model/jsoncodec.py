@@ -80,7 +80,10 @@ def loads(text):
         if end != len(s):
             raise ValueError("extra data")
         return obj
-    except (StopIteration, ValueError, RecursionError):
+    except (StopIteration, ValueError, RecursionError, SystemError):
+        # SystemError: on bad text _json raises json.decoder's
+        # JSONDecodeError only when json.decoder is already loaded; in a
+        # command that never loaded it, the scanner returns NULL instead.
         return _json().loads(text)      # raises json's own error
 
 
