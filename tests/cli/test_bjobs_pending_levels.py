@@ -23,7 +23,9 @@ def test_bjobs_pending_levels(make_cluster):
 
 
 def test_bjobs_UF_is_long_format_without_wrapping(cluster):
-    jobid = cluster.submit("-J", "x" * 100, "sleep 30")
+    # Held, so that nothing about it changes between the two reads (a job
+    # starting in between, or its run time ticking, made this flaky).
+    jobid = cluster.submit("-H", "-J", "x" * 100, "sleep 30")
     long = cluster.run("bjobs", "-l", str(jobid)).out
     uf = cluster.run("bjobs", "-UF", str(jobid))
     assert uf.rc == 0
