@@ -179,10 +179,26 @@ class Cluster:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        for agent in self.agent_pids():
+        for agent in set(self.agent_pids()) | set(self._launched_agents()):
             os.kill(agent, signal.SIGTERM)
             wait_for(lambda: not _alive(agent), what="the agent to stop")
         self._kill_jobs()
+
+    def _launched_agents(self):
+        """Agents the controller logged launching that are still alive and
+        serve this spool.  One launched just before the stop may not have
+        written its agent.pid yet, and agents outlive their controller."""
+        try:
+            log = (self.spool / "store" / "controller.log").read_text()
+        except OSError:
+            return []
+        pids = []
+        for line in log.splitlines():
+            if "launched the agent for " in line and line.endswith(")"):
+                pid = int(line.rsplit("(pid ", 1)[1][:-1])
+                if _alive(pid) and str(self.spool) in _cmdline(pid):
+                    pids.append(pid)
+        return pids
 
     def _kill_jobs(self):
         """Kill every job process this cluster started, by its recorded pid."""
@@ -238,6 +254,14 @@ def _read_pid(path):
         return int(Path(path).read_text().strip())
     except (OSError, ValueError):
         return None
+
+
+def _cmdline(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
 
 
 def _alive(pid):
