@@ -26,22 +26,22 @@ def test_users_own_their_groups_and_admins_any(shared, users):
     def run(user, *argv):
         return shared.run(*argv, user=user.name, cwd=home[user.name])
 
-    assert run(ann, "bgadd", "-L", "4", "/ann/work").rc == 0
+    assert run(ann, "bgadd", "-L", "4", "/ann/proj").rc == 0
     assert run(bob, "bgadd", "/bob").rc == 0
     rows = {l.split()[0]: l.split()[-1]
             for l in shared.run("bjgroup").out.splitlines()[1:]}
     assert rows == {"/ann": ann.name, "/bob": bob.name,
-                    "/ann/work": ann.name}
-    for argv in (("bgdel", "/ann/work"), ("bgmod", "-L", "1", "/ann/work")):
+                    "/ann/proj": ann.name}
+    for argv in (("bgdel", "/ann/proj"), ("bgmod", "-L", "1", "/ann/proj")):
         r = run(bob, *argv)
         assert (r.rc, r.out, r.err) == (
-            255, "", "/ann/work: User permission denied\n"), argv
+            255, "", "/ann/proj: User permission denied\n"), argv
     # A job under another user's group: the group is still not bob's.
-    r = run(bob, "bsub", "-g", "/ann/work/bob", "true")
+    r = run(bob, "bsub", "-g", "/ann/proj/bob", "true")
     assert r.rc == 0, r.err
-    r = run(ann, "bgmod", "-L", "2", "/ann/work")
-    assert (r.rc, r.out) == (0, "Job group </ann/work> was modified.\n")
+    r = run(ann, "bgmod", "-L", "2", "/ann/proj")
+    assert (r.rc, r.out) == (0, "Job group </ann/proj> was modified.\n")
     r = shared.run("bgdel", "/bob")                 # root: an administrator
     assert (r.rc, r.out) == (0, "Job group </bob> was deleted.\n")
     names = [l.split()[0] for l in shared.run("bjgroup").out.splitlines()[1:]]
-    assert "/bob" not in names and "/ann/work" in names
+    assert "/bob" not in names and "/ann/proj" in names
