@@ -127,7 +127,9 @@ def test_eexec_runs_before_the_job_as_its_user_and_sets_its_environment(
     cluster.wait_stat(jobid, "DONE")
     lines = out.read_text().splitlines()
     user = os.popen("id -un").read().strip()
-    assert lines[:2] == [f"eexec START {user} {jobid} {tmp_path}",
+    assert lines[:3] == [f"eexec START {user} {jobid} {tmp_path}",
+                         'eexec: LSB_EEXEC_ENVFILE line "bad name=x" is not '
+                         'NAME=value; not set',
                          "job hello there"], lines
     # An eexec that fails: the job does not run and exits with its code.
     _prog(serverdir / "eexec", "echo refusing; exit 5\n")

@@ -58,7 +58,9 @@ if [ -n "$XCE_EEXEC" ] && [ -x "$XCE_EEXEC" ]; then
   if [ $rc != 0 ]; then echo $rc >"$d.status"; exit $rc; fi
   if [ -f "$LSB_EEXEC_ENVFILE" ]; then
     while IFS= read -r l; do
-      case ${l%%=*} in ''|[0-9]*|*[!A-Za-z0-9_]*) ;; *) case $l in *=*) export "$l";; esac;; esac
+      [ -z "$l" ] && continue
+      case ${l%%=*} in ''|[0-9]*|*[!A-Za-z0-9_]*) ;; *) case $l in *=*) export "$l"; continue;; esac;; esac
+      printf 'eexec: LSB_EEXEC_ENVFILE line "%s" is not NAME=value; not set\n' "$l" >&2
     done <"$LSB_EEXEC_ENVFILE"
     rm -f "$LSB_EEXEC_ENVFILE"
   fi
