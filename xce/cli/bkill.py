@@ -2,6 +2,7 @@
 
 import signal as _signal
 
+from xce.cli.jobcmd import SELECTION
 from xce.cli.lsfargs import Opt, Parser, run
 from xce.client.control import control_request, parse_signal
 from xce.client.site import Site
@@ -9,12 +10,7 @@ from xce.client.site import Site
 OPTIONS = [
     Opt("-s", "sig", metavar="signal", help="Signal to send (name or number)."),
     Opt("-l", "list_signals", takes=False, help="List the signal names."),
-    Opt("-u", "user", metavar="user|all", help="Jobs of this user, or of all users."),
-    Opt("-q", "queue", metavar="queue", help="Jobs in this queue."),
-    Opt("-J", "name", metavar="name", help="Jobs with this name."),
-    Opt("-m", "host", metavar="host", help="Jobs running on this host."),
-    Opt("-g", "job_group", metavar="job_group_name",
-        help="Jobs in this job group (not its subgroups)."),
+    *SELECTION,
     Opt("-r", "force", takes=False, help="Remove the job at once."),
     Opt("-d", "as_done", takes=False,
         help="Kill a started job and record it as DONE once it exits."),
