@@ -342,6 +342,22 @@ MESSAGES.update({
     "CONFIG_APP_YES_NO": "{key} must be Y or N",
 })
 
+# Projects (bsub -P, bmod -P, xce.yaml projects:).
+MESSAGES.update({
+    "BAD_PROJECT": "Project does not exist",
+    "PROJECT_MEMBER": "User not in the specified project",
+    "PROJECT_QUOTA_NEVER": "Project <{project}> allows at most {limit} "
+                           "{what}; the job asks for {asked}",
+    "CONFIG_PROJECTS_NOT_MAP": "{path}: projects: must be a mapping of "
+                               "project names",
+    "CONFIG_PROJECT_NAME": "bad project name: a name, or a path such as "
+                           "/physics/cms (letters, digits, _ . + -), at "
+                           "most 511 characters",
+    "CONFIG_PROJECT_DEFAULT_TWICE": "{who} is already in the DEFAULT_FOR of "
+                                    "project {other}",
+    "CONFIG_PROJECT_DEFAULT_MEMBER": "{who} is not a member of this project",
+})
+
 # Job groups: bgadd, bgdel, bgmod, bjgroup, bsub -g.
 MESSAGES.update({
     "BAD_JGROUP_NAME": "{path}: Bad job group name",

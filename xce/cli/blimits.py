@@ -6,11 +6,13 @@ from xce.client.cluster.limits import blimits_text
 
 OPTIONS = [
     Opt("-n", "names", multiple=True, metavar="limit_name", help="Only this limit."),
+    Opt("-P", "projects", multiple=True, metavar="project",
+        help="Only the limits that apply to this project."),
     Opt("-w", "wide", takes=False,
         help="Wide format: names and scopes are not truncated."),
 ]
 # The rest of LSF 10.1's blimits options.
-UNSUPPORTED = ("-a", "-c", "-fwd", "-gl", "-Lp", "-m", "-P", "-q", "-u")
+UNSUPPORTED = ("-a", "-c", "-fwd", "-gl", "-Lp", "-m", "-q", "-u")
 PARSER = Parser("blimits", OPTIONS,
                 help_text="Show the configured resource allocation limits.",
                 refused=UNSUPPORTED, nargs=(0, 0))
@@ -19,7 +21,7 @@ PARSER = Parser("blimits", OPTIONS,
 def blimits(o, args):
     _, reader = open_state()
     with reader:
-        print(blimits_text(reader, o["names"], o["wide"]))
+        print(blimits_text(reader, o["names"], o["wide"], o["projects"]))
     return 0
 
 

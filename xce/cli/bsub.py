@@ -171,7 +171,8 @@ def build_spec(opts, site):
         "env_rule": opts["env"] or "all",
         "env": sub.job_environment(opts["env"], os.environ),
         "resreq": list(opts["resreq"]), "project": opts["project"] or
-        os.environ.get("LSB_DEFAULTPROJECT") or "default",
+        os.environ.get("LSB_DEFAULTPROJECT") or None,   # None: the
+        # controller's default (the user's, then DEFAULT_PROJECT)
         "user_priority": sub.parse_priority(opts["priority"]),
         "hold": bool(opts["hold"]),
         "depend": opts["depend"],

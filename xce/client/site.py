@@ -56,10 +56,10 @@ def sections(reader):
 
     The controller keeps the sections the information commands need
     (``users``, ``user_groups``, ``host_groups``, ``limits``,
-    ``applications``, ``service_classes``) as one JSON document in the
+    ``applications``, ``projects``, ``service_classes``) as one JSON document in the
     store's ``meta`` table (``config_sections``)."""
     raw = reader.meta().get("config_sections")
     data = jsoncodec.loads(raw) if raw else {}
     return {k: data.get(k) or ([] if k == "limits" else {})
             for k in ("users", "user_groups", "host_groups", "limits",
-                      "applications", "service_classes")}
+                      "applications", "projects", "service_classes")}

@@ -198,8 +198,10 @@ _add("params", NOT_NEEDED, "JOB_SCHEDULING_INTERVAL",
      "not at a fixed interval")
 # The host or model that normalises a CPU limit given without one.
 _add("params", ENFORCED, "DEFAULT_HOST_SPEC DEFAULT_APPLICATION")
-_add("params", ACCEPTED, "DEFAULT_PROJECT "
-     "JOB_ACCEPT_INTERVAL MAX_SBD_FAIL PG_SUSP_IT JOB_SPOOL_DIR "
+# A job without -P: its user's DEFAULT_FOR project, else this one
+# (xce.model.projects).
+_add("params", ENFORCED, "DEFAULT_PROJECT", "text")
+_add("params", ACCEPTED, "JOB_ACCEPT_INTERVAL MAX_SBD_FAIL PG_SUSP_IT JOB_SPOOL_DIR "
      "MAX_USER_PRIORITY JOB_PRIORITY_OVER_TIME "
      "DEFAULT_LIMIT_IGNORE_USER_GROUP PARALLEL_SCHED_BY_SLOT ABS_RUNLIMIT "
      "SLOT_RESOURCE_RESERVE RESOURCE_RESERVE_PER_TASK MAX_SCHED_STAY "

@@ -10,7 +10,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from xce.config import appconf, execconf, keys, limitcheck, logcheck, ranges
-from xce.config import queueaccept
+from xce.config import projectconf, queueaccept
 from xce.config.lsf import hostnames
 from xce.config.queuelimits import check_host_spec, queue_limits
 from xce.config.model import Config, HostConf, QueueConf
@@ -20,7 +20,7 @@ from xce.lang import units
 CONFIG_FILE = "xce.yaml"
 SECTIONS = ("cluster", "parameters", "hosts", "host_groups", "queues",
             "users", "user_groups", "limits", "applications",
-            "service_classes", "resources",
+            "projects", "service_classes", "resources",
             "host_types", "host_models")
 CLUSTER_KEYS = ("name", "admins", "spool")
 LOAD_INDICES = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp",
@@ -106,6 +106,7 @@ def load(envdir):
     _groups(cfg, raw, check)
     _queues(cfg, raw.get("queues") or {}, check)
     cfg.apps = appconf.read(cfg, raw, check)
+    cfg.projects = projectconf.read(cfg, raw, check)
     check_host_spec(cfg, raw.get("parameters") or {}, check)
     limitcheck.check(cfg, raw, check)
     execconf.check_params(raw.get("parameters"), check)

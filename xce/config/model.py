@@ -3,6 +3,8 @@
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from xce.model.projects import Projects
+
 # lsb.params MBD_SLEEP_TIME when not set (LSF 10.1's default, seconds).
 MBD_SLEEP_TIME = 10
 
@@ -87,6 +89,7 @@ class Config:
     host_groups: dict = field(default_factory=dict)     # name -> members
     user_groups: dict = field(default_factory=dict)     # name -> members
     apps: dict = field(default_factory=dict)    # name -> appconf.AppConf
+    projects: Projects = field(default_factory=Projects)
     raw: dict = field(default_factory=dict)
 
     @property

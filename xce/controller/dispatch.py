@@ -288,8 +288,7 @@ def _host_resources(h, hc, facts, name, unit):
 
 
 def _project(ctl, spec):
-    return spec.get("project") or \
-        str(ctl.cfg.params.get("DEFAULT_PROJECT") or "default")
+    return spec.get("project") or ctl.cfg.projects.cluster_default
 
 
 def _count_running(ctl, job, hosts, queues, per_task, limits):

@@ -31,7 +31,8 @@ def limits(cfg):
     """The cluster's limits (scheduler Limit objects), cached on cfg."""
     found = getattr(cfg, "_xce_limits", None)
     if found is None:
-        found = _limit_sections(cfg) + _user_limits(cfg)
+        found = _limit_sections(cfg) + _user_limits(cfg) + \
+            _project_quotas(cfg)
         cfg._xce_limits = found
     return found
 
@@ -54,7 +55,7 @@ def _consumer(cfg, kind, words, per):
     excluded = frozenset(n[1:] for n in names if n.startswith("~"))
     names = [n for n in names if not n.startswith("~")]
     members = None if "all" in names else frozenset(names)
-    return Consumer(members, excluded, per)
+    return Consumer(members, excluded, per, tree=kind == "projects")
 
 
 def _limit_sections(cfg):
@@ -128,6 +129,23 @@ def _user_limits(cfg):
             lim.slot_reason = R_UGROUP_LIMIT
         else:
             lim.users = Consumer(frozenset([name]))
+        out.append(lim)
+    return out
+
+
+def _project_quotas(cfg):
+    """The SLOTS, JOBS and MEM of the ``projects:`` tree: one limit per
+    project, named after it, counting its whole subtree."""
+    out = []
+    for name, project in cfg.projects.table.items():
+        quota = project.quota
+        if not quota:
+            continue
+        lim = Limit(name=name, projects=Consumer(frozenset([name]),
+                                                 tree=True))
+        lim.slots = _amount(quota.get("SLOTS"), int)
+        lim.jobs = _amount(quota.get("JOBS"), int)
+        lim.mem = _amount(quota.get("MEM"), lambda v: _mem(cfg, v))
         out.append(lim)
     return out
 

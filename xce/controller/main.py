@@ -50,7 +50,7 @@ REQUEST_ID_KEEP = 3600.0
 HOUSEKEEPING = 60.0
 # Configuration sections that only the information commands need.
 CONFIG_SECTIONS = ("users", "user_groups", "host_groups", "limits",
-                   "applications", "service_classes",
+                   "applications", "projects", "service_classes",
                    "resources", "host_types", "host_models")   # lsinfo
 # Queue keys kept as written for bqueues -l.
 _QUEUE_SHOWN = ("RES_REQ", "FAIRSHARE", "RERUNNABLE") + fairshare.FACTOR_KEYS

@@ -11,6 +11,7 @@ import json
 from xce.controller import jobclock, joblimits, rlimits
 from xce.controller.control import select_jobs
 from xce.controller.submit import (Rejected, check_hosts, check_limits,
+                                   check_project, check_project_quota,
                                    check_slots, choose_queue)
 from xce.errors import text
 from xce.model import states
@@ -108,6 +109,12 @@ def _bmod_changes(ctl, job, body):
     for key in gone:
         spec.pop(key, None)
     spec.update(new)
+    if "project" in new or "project" in gone:
+        # -P is checked as at submit; -Pn gives the job its default.
+        spec["project"] = new.get("project")
+        check_project(ctl, spec, job["user"])
+        new["project"] = spec["project"]
+        gone = [key for key in gone if key != "project"]
     begin, term = spec.get("begin_time"), spec.get("term_time")
     if begin is not None and term is not None and begin > term:
         raise Rejected(text("START_AFTER_TERM"))    # bmod -b or -t
@@ -129,6 +136,8 @@ def _bmod_changes(ctl, job, body):
             check_slots(ctl, q, spec)
         if "asked_hosts" in new or "queue" in new:
             check_hosts(ctl, q, spec)
+        if {"project", "nslots", "resreq", "queue"} & set(new):
+            check_project_quota(ctl, q, spec, job["user"])
     return new, gone
 
 

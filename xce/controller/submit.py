@@ -3,14 +3,17 @@
 import json
 import pwd
 import re
+from types import SimpleNamespace
 
 from xce.config import queueaccept
 from xce.config.lsf import hostnames
 from xce.controller import jobclock, jobgroups
-from xce.controller import asked, jobreq, pendlimit, rlimits
+from xce.controller import asked, jobreq, limitconf, pendlimit, rlimits
 from xce.errors import text
 from xce.lang import appmerge
 from xce.model import arrayspec
+from xce.scheduler import hostfit
+from xce.scheduler.limits import Limits
 from xce.lang import depend
 from xce.store.schema import JOB_COLUMNS
 
@@ -166,6 +169,49 @@ def check_profiles(ctl, spec, user):
         raise Rejected(text("BAD_JGROUP", jgroup))
 
 
+def check_project(ctl, spec, user):
+    """-P (or LSB_DEFAULTPROJECT) must name a project the user is a
+    member of, once projects are defined; without one the job gets the
+    user's default project (xce.model.projects)."""
+    projects = ctl.cfg.projects
+    name = spec.get("project")
+    if not name:
+        spec["project"] = projects.default_of(
+            user, lambda u: groups_of(ctl.cfg, u))
+        return
+    why = projects.refusal(user, name, lambda u: groups_of(ctl.cfg, u))
+    if why == "PROJECT_MEMBER" and ctl.is_admin(user):
+        return
+    if why is not None:
+        raise Rejected(text(why, name))
+
+
+def groups_of(cfg, user):
+    """The user groups *user* belongs to, nested groups expanded."""
+    return {g for g in cfg.user_groups
+            if user in hostnames.expand([g], cfg.user_groups)}
+
+
+def check_project_quota(ctl, q, spec, user):
+    """A job its project's quota could never let start is refused now
+    rather than left pending for ever (xce.scheduler.limits)."""
+    found = limitconf.limits(ctl.cfg)
+    if not any(lim.projects is not None for lim in found):
+        return
+    rr = jobreq.parse_job(jobreq.own_strings(spec), q, jobreq.unit(ctl.cfg))
+    nslots = (spec.get("nslots") or [1])[0]
+    mem = hostfit.job_mem(SimpleNamespace(
+        resreq=rr, nslots=nslots,
+        mem_per_task=ctl.cfg.param_flag("RESOURCE_RESERVE_PER_TASK")))
+    never = Limits(found).never_met(user, q.name, spec.get("project") or
+                                    ctl.cfg.projects.cluster_default,
+                                    nslots, mem)
+    if never is not None:
+        project, what, limit, asked_ = never
+        raise Rejected(text("PROJECT_QUOTA_NEVER", project=project,
+                            what=what, limit=limit, asked=asked_))
+
+
 def check_array(ctl, spec):
     """An array name `sim[1-10]%2`: record the element indices and limit."""
     name = spec.get("name")
@@ -264,6 +310,7 @@ def new_jobs(ctl, req_uid, spec, now):
     apply_profile(ctl.cfg, spec)
     check_resreq(ctl, q, spec)
     check_profiles(ctl, spec, user)
+    check_project(ctl, spec, user)
     indices = check_array(ctl, spec)
     check_depend(ctl, spec, user, indices)
     job, explicit = new_job(ctl, req_uid, spec, now)
@@ -302,6 +349,7 @@ def admit(ctl, spec, user, req_uid, gid):
     rlimits.check(ctl.cfg, q, spec, Rejected)
     check_slots(ctl, q, spec)
     check_hosts(ctl, q, spec)
+    check_project_quota(ctl, q, spec, user)
     jobid = ctl.next_jobid()
     if jobid is None:
         raise Rejected(text("NO_JOBID"))

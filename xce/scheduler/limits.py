@@ -10,9 +10,17 @@ Usage is kept per counter: (limit index, user key, queue key, project
 key, host key), where a key is the consumer's own name for a PER_ kind and
 "*" for a summed one.  Limits without hosts are checked once per job (job
 reasons); limits with hosts are checked per host (host reasons).
+
+Projects are a tree (xce.model.projects): a project consumer matches the
+projects it names and every project below them, so a quota on /physics
+counts the jobs of /physics/cms/run3 too (rolled up).  For a PER_PROJECT
+limit naming projects, each named project (with its subtree) is counted
+apart.
 """
 
 from dataclasses import dataclass
+
+from xce.model.projects import ancestors
 
 # LSF 10.1 texts (lsbatch.h pending reasons PEND_GENERAL_LIMIT_*).
 _RESOURCE_TEXT = {
@@ -44,12 +52,27 @@ class Consumer:
     excluded: frozenset = frozenset()
     per: bool = False
 
+    tree: bool = False              # projects: a name covers its subtree
+
     def matches(self, name):
-        return name not in self.excluded and (
-            self.members is None or name in self.members)
+        if not self.tree:
+            return name not in self.excluded and (
+                self.members is None or name in self.members)
+        up = ancestors(name)
+        return not self.excluded.intersection(up) and (
+            self.members is None or bool(self.members.intersection(up)))
 
     def key(self, name):
-        return name if self.per else _ALL
+        return self.owner(name) if self.per else _ALL
+
+    def owner(self, name):
+        """The named consumer that *name* is counted under: itself, or
+        for a project tree the nearest project above it the limit names."""
+        if self.tree and self.members is not None:
+            for up in ancestors(name):
+                if up in self.members:
+                    return up
+        return name
 
 
 @dataclass
@@ -161,6 +184,24 @@ class Limits:
         return self._room(self.split(user, queue, project)[1], user, queue,
                           project, host, 1, mem)
 
+    def never_met(self, user, queue, project, nslots, mem=0):
+        """A project quota the job alone is above, so that it could never
+        start: (project, what, limit, asked), else None.  Only limits
+        that name projects refuse a job at submit; the others let it
+        pend, as LSF does."""
+        for i in self.split(user, queue, project)[0]:
+            lim = self.limits[i]
+            if lim.projects is None or lim.slot_reason:
+                continue
+            owner = lim.projects.owner(project)
+            if lim.slots is not None and nslots > lim.slots:
+                return owner, "slots", lim.slots, nslots
+            if lim.jobs == 0:
+                return owner, "jobs", 0, 1
+            if mem and lim.mem is not None and mem > lim.mem:
+                return owner, "mem", _amount(lim.mem), _amount(mem)
+        return None
+
     def _room(self, indices, user, queue, project, host, nslots, mem):
         room, why = None, None
         for i in indices:
@@ -180,3 +221,7 @@ class Limits:
                     used[2] + mem > lim.mem:
                 why, room = lim.reason("mem"), 0
         return room, why
+
+
+def _amount(value):
+    return int(value) if float(value).is_integer() else round(value, 1)

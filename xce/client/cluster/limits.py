@@ -5,6 +5,7 @@ import json
 from xce.client.site import sections
 from xce.client.text.cells import cell, lcell, line, rcell
 from xce.errors import XceError, text
+from xce.model.projects import ancestors
 
 LIMIT_COLUMNS = ("SLOTS", "MEM", "TMP", "SWP", "JOBS")
 SCOPE_COLUMNS = (("USERS", ("USERS", "PER_USER")),
@@ -13,15 +14,20 @@ SCOPE_COLUMNS = (("USERS", ("USERS", "PER_USER")),
                  ("PROJECTS", ("PROJECTS", "PER_PROJECT")))
 
 
-def blimits_text(reader, names=(), wide=False):
-    """Each configured limit with its scope and its limit values.  Where
-    running jobs use a limit, one row per consumer in use shows
+def blimits_text(reader, names=(), wide=False, projects=()):
+    """Each configured limit with its scope and its limit values, then
+    the quotas of the project tree (a limit named after its project).
+    Where running jobs use a limit, one row per consumer in use shows
     ``used/limit`` as the controller last counted it (``limit_usage`` in
-    the meta table); an unused limit shows ``-/limit``."""
-    limits = [lim for lim in sections(reader)["limits"]
-              if isinstance(lim, dict)]
+    the meta table); an unused limit shows ``-/limit``.  *projects*
+    (blimits -P) keeps the limits that apply to those projects."""
+    found = sections(reader)
+    limits = [lim for lim in found["limits"] if isinstance(lim, dict)] + \
+        _project_quotas(found["projects"])
     if names:
         limits = [lim for lim in limits if str(lim.get("NAME")) in names]
+    if projects:
+        limits = [lim for lim in limits if _covers(lim, projects)]
     if not limits:
         raise XceError(text("NO_LIMIT_USAGE"))
     usage = _limit_usage(reader)
@@ -40,6 +46,31 @@ def blimits_text(reader, names=(), wide=False):
                              *[text_cell(s, 12) for s in scope],
                              *[f"{v:>10} " for v in values]))
     return "\n".join(rows)
+
+
+def _project_quotas(table):
+    """The projects: tree's SLOTS/JOBS/MEM as Limit-section dicts."""
+    out = []
+    for name, props in (table or {}).items():
+        if not isinstance(props, dict):
+            continue
+        quota = {k: props[k] for k in ("SLOTS", "JOBS", "MEM")
+                 if props.get(k) not in (None, "")}
+        if quota:
+            out.append({"NAME": str(name), "PROJECTS": str(name), **quota})
+    return out
+
+
+def _covers(lim, projects):
+    """A limit naming projects counts one of *projects* (or all)."""
+    words = set()
+    for key in ("PROJECTS", "PER_PROJECT"):
+        value = lim.get(key) or ()
+        words |= set(value.split() if isinstance(value, str) else
+                     (str(v) for v in value))
+    if "all" in words:
+        return True
+    return any(words.intersection(ancestors(p)) for p in projects)
 
 
 def _limit_usage(reader):

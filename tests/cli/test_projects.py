@@ -1,0 +1,133 @@
+"""Projects end to end as two real users: membership checked at submit
+(no inheritance down the tree), defaults, quotas rolled up the tree with
+the project pend reason, a quota that can never be met refused at
+submit, blimits and bjobs -l, and a bad projects: section refused by
+badmin reconfig.  Run under the real-users lock."""
+
+import pytest
+
+from tests.lib.realusers import user_names, users_fixture
+from tests.lib.reconfig import assert_reconfig_refuses
+from tests.lib.xcecluster import shared_cluster, wait_for
+
+NAMES = user_names("pj")
+
+users = users_fixture(NAMES)
+
+PROJECTS = """\
+user_groups:
+  phys: [{ann}, {bob}]
+projects:
+  /phys:
+    MEMBERS: phys
+    SLOTS: 2
+  /phys/cms:
+    MEMBERS: {ann}
+    DEFAULT_FOR: {ann}
+  chem:
+    MEMBERS: {bob}
+    JOBS: 1
+"""
+
+
+@pytest.fixture(scope="module")
+def shared(users):
+    ann, bob = users
+    with shared_cluster("xce-pj-", mxj=4, extra=PROJECTS.format(
+            ann=ann.name, bob=bob.name)) as c:
+        yield c
+
+
+def _as(shared, user):
+    def run(*argv, **kw):
+        return shared.run(*argv, user=user.name, cwd=user.home, **kw)
+    return run
+
+
+def _jobid(r):
+    assert r.rc == 0, r
+    return int(r.out.split("<", 1)[1].split(">", 1)[0])
+
+
+def _jobs_of(shared, user):
+    r = shared.run("bjobs", "-a", "-u", user.name)
+    return [l for l in r.out.splitlines()[1:] if l.strip()]
+
+
+def test_membership_is_checked_at_submit_without_inheritance(shared, users):
+    ann, bob = users
+    bob_run = _as(shared, bob)
+    r = bob_run("bsub", "-P", "/phys/cms", "true")
+    assert (r.rc, r.out, r.err) == (
+        255, "", "/phys/cms: User not in the specified project. Job not "
+        "submitted.\n")
+    r = bob_run("bsub", "-P", "/nowhere", "true")
+    assert (r.rc, r.out, r.err) == (
+        255, "", "/nowhere: Project does not exist. Job not submitted.\n")
+    # LSB_DEFAULTPROJECT is checked as -P is.
+    r = bob_run("bsub", "true", env={"LSB_DEFAULTPROJECT": "/phys/cms"})
+    assert r.rc == 255 and "User not in the specified project" in r.err
+    assert _jobs_of(shared, bob) == []
+    # bob is a member of /phys through the group, of chem by name.
+    for project in ("/phys", "chem"):
+        jobid = _jobid(bob_run("bsub", "-P", project, "true"))
+        shared.wait_stat(jobid, "DONE")
+    # bmod -P is checked too.
+    jobid = _jobid(bob_run("bsub", "-H", "-P", "/phys", "true"))
+    r = bob_run("bmod", "-P", "/phys/cms", str(jobid))
+    assert r.rc == 255 and "User not in the specified project" in r.err
+    assert shared.stored_job(jobid)["spec"]["project"] == "/phys"
+    shared.run("bkill", str(jobid))
+
+
+def test_default_project_is_the_users_then_the_clusters(shared, users):
+    ann, bob = users
+    mine = _jobid(_as(shared, ann)("bsub", "true"))
+    theirs = _jobid(_as(shared, bob)("bsub", "true"))
+    shared.wait_stat(mine, "DONE")
+    r = shared.run("bjobs", "-l", str(mine))
+    assert "Project </phys/cms>" in r.out.replace("\n                     ",
+                                                   "")
+    assert shared.stored_job(theirs)["spec"]["project"] == "default"
+    r = shared.run("bjobs", "-a", "-P", "/phys/cms", "-u", "all")
+    ids = [l.split()[0] for l in r.out.splitlines()[1:]]
+    assert str(mine) in ids and str(theirs) not in ids
+
+
+def test_quota_rolls_up_the_tree_and_pends_with_the_project_reason(
+        shared, users):
+    ann, _ = users
+    run = _as(shared, ann)
+    first = _jobid(run("bsub", "-P", "/phys/cms", "sleep 60"))
+    second = _jobid(run("bsub", "-P", "/phys", "sleep 60"))
+    shared.wait_stat(first, "RUN")
+    shared.wait_stat(second, "RUN")
+    third = _jobid(run("bsub", "-P", "/phys/cms", "true"))
+    wait_for(lambda: "limit defined on project has been reached" in
+             shared.run("bjobs", "-p", str(third)).out,
+             what="the project pend reason")
+    assert shared.stat(third) == "PEND"
+    r = shared.run("blimits", "-P", "/phys/cms")
+    assert r.rc == 0, r
+    row = [l for l in r.out.splitlines() if l.startswith("/phys ")]
+    assert row and row[0].split()[-5] == "2/2", r.out
+    shared.run("bkill", str(first))
+    shared.wait_stat(third, "DONE", timeout=30)
+    shared.run("bkill", str(second))
+
+
+def test_a_quota_that_can_never_be_met_is_refused(shared, users):
+    ann, _ = users
+    r = _as(shared, ann)("bsub", "-n", "3", "-P", "/phys/cms", "true")
+    assert (r.rc, r.out, r.err) == (
+        255, "", "Project </phys> allows at most 2 slots; the job asks for "
+        "3. Job not submitted.\n")
+
+
+def test_bad_projects_section_is_refused_by_reconfig(shared):
+    assert_reconfig_refuses(shared, "  chem:\n", "  che m:\n",
+                            r"che m: bad project name")
+    yaml = shared.envdir / "xce.yaml"
+    yaml.write_text(yaml.read_text().replace("  che m:\n", "  chem:\n"))
+    assert shared.run("badmin", "reconfig").rc == 0
+    assert shared.run("bjobs", "-u", "all").rc in (0, 255)
