@@ -10,7 +10,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from xce.config import appconf, execconf, keys, limitcheck, logcheck, ranges
-from xce.config import projectconf, queueaccept
+from xce.config import projectconf, queueaccept, rescheck
 from xce.config.lsf import hostnames
 from xce.config.queuelimits import check_host_spec, queue_limits
 from xce.config.model import Config, HostConf, QueueConf
@@ -104,6 +104,7 @@ def load(envdir):
     _mail_params(cfg, raw, check)
     _hosts(cfg, raw.get("hosts") or {}, check)
     _groups(cfg, raw, check)
+    rescheck.check(cfg, raw, check)
     _queues(cfg, raw.get("queues") or {}, check)
     cfg.apps = appconf.read(cfg, raw, check)
     cfg.projects = projectconf.read(cfg, raw, check)

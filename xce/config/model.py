@@ -90,6 +90,9 @@ class Config:
     user_groups: dict = field(default_factory=dict)     # name -> members
     apps: dict = field(default_factory=dict)    # name -> appconf.AppConf
     projects: Projects = field(default_factory=Projects)
+    # Every resource definition (xce.model.resources.Catalog), built by
+    # xce.config.rescheck from ``resources``.
+    catalog: object = None
     raw: dict = field(default_factory=dict)
 
     @property

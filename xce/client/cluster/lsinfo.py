@@ -7,46 +7,18 @@ the static host facts xce knows), then the site's lsf.shared resources
 ``host_models`` (with CPU factors) as configured.
 """
 
-# (name, type, order, description) of the resources every host has.
-BUILT_IN = (
-    ("r15s", "Numeric", "Inc", "15-second CPU run queue length"),
-    ("r1m", "Numeric", "Inc", "1-minute CPU run queue length (alias: cpu)"),
-    ("r15m", "Numeric", "Inc", "15-minute CPU run queue length"),
-    ("ut", "Numeric", "Inc", "1-minute CPU utilization (0.0 to 1.0)"),
-    ("pg", "Numeric", "Inc", "Paging rate (pages/second)"),
-    ("io", "Numeric", "Inc", "Disk IO rate (Kbytes/second)"),
-    ("ls", "Numeric", "Inc", "Number of login sessions (alias: login)"),
-    ("it", "Numeric", "Dec", "Idle time (minutes) (alias: idle)"),
-    ("tmp", "Numeric", "Dec", "Disk space in /tmp (Mbytes)"),
-    ("swp", "Numeric", "Dec", "Available swap space (Mbytes) (alias: swap)"),
-    ("mem", "Numeric", "Dec", "Available memory (Mbytes)"),
-    ("ncpus", "Numeric", "Dec", "Number of CPUs"),
-    ("maxmem", "Numeric", "Dec", "Maximum memory (Mbytes)"),
-    ("maxswp", "Numeric", "Dec", "Maximum swap space (Mbytes)"),
-    ("type", "String", "N/A", "Host type"),
-    ("model", "String", "N/A", "Host model"),
-    ("hname", "String", "N/A", "Host name"),
-    ("server", "Boolean", "N/A", "LSF server host"),
-)
+from xce.model.resources import BUILT_IN, LISTED, Catalog
+
 RESOURCE_HEADER = "RESOURCE_NAME   TYPE   ORDER  DESCRIPTION"
 MODEL_HEADER = "MODEL_NAME      CPU_FACTOR      ARCHITECTURE"
 
 
-def _order(props):
-    if str(props.get("TYPE", "")).lower() != "numeric":
-        return "N/A"
-    return "Inc" if str(props.get("INCREASING", "")).upper() in (
-        "Y", "YES", "TRUE") else "Dec"
-
-
 def resource_rows(resources):
-    """(name, type, order, description) of every resource, built-in first."""
-    rows = list(BUILT_IN)
-    for name, props in (resources or {}).items():
-        props = props if isinstance(props, dict) else {}
-        rows.append((str(name), str(props.get("TYPE", "Boolean")),
-                     _order(props), str(props.get("DESCRIPTION", ""))))
-    return rows
+    """(name, type, order, description) of every resource, built-in first
+    (xce.model.resources defines them all)."""
+    defs = [BUILT_IN[n] for n in LISTED] + Catalog.build(
+        resources if isinstance(resources, dict) else {}).site()
+    return [(d.name, d.type, d.order, d.description) for d in defs]
 
 
 def resources_text(resources):
