@@ -350,6 +350,10 @@ MESSAGES.update({
     "PROJECT_MEMBER": "User not in the specified project",
     "PROJECT_QUOTA_NEVER": "Project <{project}> allows at most {limit} "
                            "{what}; the job asks for {asked}",
+    "PEND_BAD_PROJECT": "The job's project <{project}> is no longer "
+                        "defined",
+    "PEND_PROJECT_MEMBER": "The job's owner is no longer a member of "
+                           "project <{project}>",
     "CONFIG_PROJECTS_NOT_MAP": "{path}: projects: must be a mapping of "
                                "project names",
     "CONFIG_PROJECT_NAME": "bad project name: a name, or a path such as "

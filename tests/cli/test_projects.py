@@ -4,6 +4,8 @@ the project pend reason, a quota that can never be met refused at
 submit, blimits and bjobs -l, and a bad projects: section refused by
 badmin reconfig.  Run under the real-users lock."""
 
+import datetime
+
 import pytest
 
 from tests.lib.realusers import user_names, users_fixture
@@ -131,3 +133,29 @@ def test_bad_projects_section_is_refused_by_reconfig(shared):
     yaml.write_text(yaml.read_text().replace("  che m:\n", "  chem:\n"))
     assert shared.run("badmin", "reconfig").rc == 0
     assert shared.run("bjobs", "-u", "all").rc in (0, 255)
+
+
+def test_a_pending_job_whose_project_drops_its_owner_pends_with_why(
+        shared, users):
+    _, bob = users
+    later = (datetime.datetime.now() + datetime.timedelta(hours=2)).strftime(
+        "%Y:%m:%d:%H:%M")
+    jobid = _jobid(_as(shared, bob)("bsub", "-b", later, "-P", "/phys",
+                                    "true"))
+    yaml = shared.envdir / "xce.yaml"
+    before = yaml.read_text()
+    after = before.replace(f"phys: [{users[0].name}, {bob.name}]",
+                           f"phys: [{users[0].name}]")
+    assert after != before
+    yaml.write_text(after)
+    try:
+        assert shared.run("badmin", "reconfig").rc == 0
+        wait_for(lambda: "The job's owner is no longer a member of project "
+                 "</phys>" in shared.run("bjobs", "-p", str(jobid)).out,
+                 what="the project-changed pend reason")
+        r = _as(shared, bob)("bsub", "-P", "/phys", "true")
+        assert r.rc == 255 and "User not in the specified project" in r.err
+    finally:
+        yaml.write_text(before)
+        assert shared.run("badmin", "reconfig").rc == 0
+    shared.run("bkill", str(jobid))

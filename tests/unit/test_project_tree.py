@@ -142,3 +142,24 @@ def test_bad_projects_section_is_refused_with_its_line(tmp_path, text,
         site(tmp_path, BASE + text)
     assert message in str(e.value)
     assert "xce.yaml" in str(e.value)
+
+
+def test_the_migrator_carries_lsfs_project_settings(tmp_path):
+    from tests.lib.builders import migrated_site
+    from xce.config.load import load
+    result = migrated_site(tmp_path, {
+        "lsf.conf": "LSB_DEFAULTPROJECT=site\n",
+        "lsb.params": "Begin Parameters\nDEFAULT_PROJECT = misc\n"
+                      "End Parameters\n",
+        "lsb.queues": "Begin Queue\nQUEUE_NAME = normal\nEnd Queue\n",
+        "lsb.resources": "Begin Limit\nNAME = p\nPROJECTS = /phys\n"
+                         "SLOTS = 4\nEnd Limit\n"})
+    params = result.tree["parameters"]
+    assert params["DEFAULT_PROJECT"] == "misc"
+    assert params["LSB_DEFAULTPROJECT"] == "site"
+    assert result.tree["limits"][0]["PROJECTS"] in ("/phys", ["/phys"])
+    cfg = load(tmp_path / "etc")
+    # LSF has no project definitions: a migrated cluster is open, and
+    # lsf.conf's default is the cluster's.
+    assert not cfg.projects.defined
+    assert cfg.projects.cluster_default == "site"

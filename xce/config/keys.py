@@ -234,6 +234,9 @@ _add("params", NOT_CARRIED, "LSB_MANAGER MANAGER",
      why="name cluster administrators in lsf.cluster ClusterAdmins")
 
 # --- lsf.conf (carried keys go to parameters) -----------------------------
+# The cluster's default project, above DEFAULT_PROJECT (as LSF's bsub
+# reads it); the environment variable of the same name is bsub -P.
+_add("lsf.conf", ENFORCED, "LSB_DEFAULTPROJECT", "text")
 _add("lsf.conf", ENFORCED, "LSF_UNIT_FOR_LIMITS")
 # Job mail: the agents send it (xce.agent.mail; bsub(1) JOB MAIL).
 _add("lsf.conf", ENFORCED, "LSB_MAILTO LSB_MAILPROG LSB_MAILSERVER")

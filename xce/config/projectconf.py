@@ -45,13 +45,18 @@ def read(cfg, raw, check):
 
 
 def _cluster_default(cfg, raw, check):
-    value = str(cfg.params.get("DEFAULT_PROJECT") or "").strip()
-    if not value:
-        return pj.CLUSTER_DEFAULT
-    if not pj.valid_name(value):
-        check.error(raw.get("parameters") or {}, "DEFAULT_PROJECT",
-                    about(value, "CONFIG_PROJECT_NAME"))
-    return value
+    """LSB_DEFAULTPROJECT (lsf.conf, carried into parameters), else
+    DEFAULT_PROJECT (lsb.params), else ``default``."""
+    found = pj.CLUSTER_DEFAULT
+    for key in ("DEFAULT_PROJECT", "LSB_DEFAULTPROJECT"):
+        value = str(cfg.params.get(key) or "").strip()
+        if not value:
+            continue
+        if not pj.valid_name(value):
+            check.error(raw.get("parameters") or {}, key,
+                        about(value, "CONFIG_PROJECT_NAME"))
+        found = value
+    return found
 
 
 def _words(value):

@@ -5,7 +5,7 @@ import json
 from dataclasses import dataclass, field
 
 from xce.controller import (asked, execplan, isolate, jobreq, limitconf,
-                            mail, prepost, reserve, rlimits)
+                            mail, prepost, reserve, rlimits, submit)
 from xce.errors import text
 from xce.lang import depend, units
 from xce.lang.resreq.common import LOAD_INDICES
@@ -190,7 +190,9 @@ def _pending(ctl, job, per_task, hosts, epoch):
     # the cluster's hosts (else it restricts nothing).
     sub = hosts.get(job["from_host"])
     local = sub.resources.get("type") or None if sub is not None else None
-    stamp = (job["queue"], job["seq"], job["nslots"], per_task, local)
+    refused = _project_refused(ctl, job["user"], spec)
+    stamp = (job["queue"], job["seq"], job["nslots"], per_task, local,
+             refused)
     cached = job.get("_pending")
     if cached is not None and cached[0] == stamp and \
             cached[1] is spec and cached[2].resreq is rr:
@@ -204,6 +206,7 @@ def _pending(ctl, job, per_task, hosts, epoch):
             array_limit=spec.get("array_limit") if job["idx"] else None,
             job_group=spec.get("job_group"),
             project=_project(ctl, spec),
+            project_refused=refused,
             exclusive=bool(spec.get("exclusive") or spec.get("nnodes")),
             runlimit=reserve.runlimit_seconds(spec),
             asked=asked.view(ctl.cfg, spec.get("asked_hosts"),
@@ -289,6 +292,17 @@ def _host_resources(h, hc, facts, name, unit):
 
 def _project(ctl, spec):
     return spec.get("project") or ctl.cfg.projects.cluster_default
+
+
+def _project_refused(ctl, user, spec):
+    """The pend reason of a job whose project a reconfiguration took
+    away from its owner (the job keeps its project; bmod -P moves it)."""
+    name = _project(ctl, spec)
+    why = ctl.cfg.projects.refusal(
+        user, name, lambda u: submit.groups_of(ctl.cfg, u))
+    if why is None or (why == "PROJECT_MEMBER" and ctl.is_admin(user)):
+        return None
+    return text("PEND_" + why, project=name)
 
 
 def _count_running(ctl, job, hosts, queues, per_task, limits):

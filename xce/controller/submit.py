@@ -187,9 +187,15 @@ def check_project(ctl, spec, user):
 
 
 def groups_of(cfg, user):
-    """The user groups *user* belongs to, nested groups expanded."""
-    return {g for g in cfg.user_groups
-            if user in hostnames.expand([g], cfg.user_groups)}
+    """The user groups *user* belongs to, nested groups expanded (kept on
+    the configuration: a reconfig brings a new one)."""
+    known = cfg.__dict__.setdefault("_xce_groups_of", {})
+    found = known.get(user)
+    if found is None:
+        found = known[user] = frozenset(
+            g for g in cfg.user_groups
+            if user in hostnames.expand([g], cfg.user_groups))
+    return found
 
 
 def check_project_quota(ctl, q, spec, user):

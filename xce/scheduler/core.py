@@ -250,7 +250,9 @@ def _job_reason(job, q, state):
     Each text comes as one shared list per pass, so the caller encodes it
     once for all the jobs that wait for the same thing."""
     why = None
-    if job.held:
+    if job.project_refused is not None:
+        why = job.project_refused
+    elif job.held:
         why = R_HELD
     elif job.begin_time is not None and jobtimes.waiting(job, state.now):
         why = R_BEGIN_TIME

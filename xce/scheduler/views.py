@@ -101,6 +101,9 @@ class PendingJob:
     job_group: str = None       # bsub -g; its groups' JOB_LIMITs apply
     depend: object = None       # None: none or satisfied; "wait"; "never"
     project: str = "default"
+    # Why the job's project no longer admits it (the configuration changed
+    # after submission): the job pends with this text.  None: it does.
+    project_refused: str = None
     exclusive: bool = False     # bsub -x
     runlimit: float = None      # seconds (-W or the queue's RUNLIMIT)
     # bsub -m: an asked.AskedHosts shared by the jobs with the same list.
