@@ -16,7 +16,10 @@ import json
 #    "post_pending", and a "post" message follows with the post status.
 # 6: a start may carry "nice" (the queue's NICE).
 # 7: a start may carry "eexec" (LSF_SERVERDIR/eexec, run before the job).
-VERSION = 7
+# 8: the controller sends "elim" (LSF_SERVERDIR and the resource
+#    definitions); load reports and the hello carry "ext", the values
+#    the host's elims report.
+VERSION = 8
 MAX_LINE = 64 * 1024 * 1024
 
 

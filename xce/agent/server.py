@@ -17,6 +17,7 @@ from xce.agent.tasks import TaskTable
 from xce.agent.protocol import VERSION, LineReader, ProtocolError, encode
 from xce.agent import hostinfo
 from xce.agent.load import LoadSampler
+from xce.agent.elim import ElimRunner
 
 log = logging.getLogger("xce.agent")
 
@@ -24,6 +25,9 @@ log = logging.getLogger("xce.agent")
 # sample is cheap; each report costs the controller a turn, which adds up
 # over hundreds of hosts (see bench_scale).
 LOAD_INTERVAL = 15.0
+# An elim's first values, or values gone unknown, are reported this soon
+# rather than at the next regular report.
+EXT_CHANGED_DELAY = 1.0
 
 
 class AgentServer:
@@ -34,7 +38,7 @@ class AgentServer:
         self.table = JobTable(workdir, output_dir, now)
         self.tasks = TaskTable(self.table.outbox, now, self.table.journal,
                                self.table.user_dir)
-        self.table.other_child = self.tasks.exited
+        self.table.other_child = self._other_child
         self.sel = selectors.DefaultSelector()
         self.conn = None
         self.reader = None
@@ -45,6 +49,7 @@ class AgentServer:
         self.sampler = LoadSampler()
         self.load = None            # the last load indices sampled
         self.next_load = 0.0
+        self.elims = ElimRunner(self.sel, host)
 
     # -- setup -------------------------------------------------------------
     def listen(self):
@@ -84,6 +89,7 @@ class AgentServer:
             self.run_once(self._timeout())
         log.info("agent stopping; %d jobs keep running",
                  len(self.table.running))
+        self.elims.stop()
         self.table.journal.sync()
 
     def _timeout(self):
@@ -92,9 +98,10 @@ class AgentServer:
                      self.table.next_deadline(), self.tasks.next_deadline()]
         now = self.now()
         waits = [d - now for d in deadlines if d is not None]
-        due = self.table.journal.fsync_deadline()     # a monotonic time
-        if due is not None:
-            waits.append(due - time.monotonic())
+        for due in (self.table.journal.fsync_deadline(),
+                    self.elims.next_deadline()):      # monotonic times
+            if due is not None:
+                waits.append(due - time.monotonic())
         return max(0.0, min(waits)) if waits else None
 
     def run_once(self, timeout):
@@ -105,13 +112,19 @@ class AgentServer:
                 _drain(self.wake_r)
             elif key.data == "conn":
                 self._read()
+            elif key.data == "elim":
+                self.elims.readable(key.fd)
         self.table.reap()
+        self.elims.run_timers()
         now = self.now()
         self.table.run_timers(now)
         self.tasks.run_timers(now)
         if self._sampling() and now >= self.next_sample:
             self.table.sample(self.tasks)
             self.next_sample = now + SAMPLE_INTERVAL
+        if self.elims.names_changed:
+            self.elims.names_changed = False
+            self.next_load = min(self.next_load, now + EXT_CHANGED_DELAY)
         if now >= self.next_load:
             self._report_load(now)
         self._flush()
@@ -127,7 +140,13 @@ class AgentServer:
             log.warning("cannot sample the load: %s", e)
             return
         if self.conn is not None:
-            self.table.outbox.append({"op": "load", "load": self.load})
+            self.table.outbox.append({"op": "load", "load": self.load,
+                                      "ext": self.elims.values()})
+
+    def _other_child(self, pid, status, ru):
+        """A child that is neither a job nor a step: an elim or a task."""
+        if not self.elims.exited(pid, status):
+            self.tasks.exited(pid, status, ru)
 
     def _sampling(self):
         return bool(self.table.running or self.tasks.by_pid)
@@ -152,7 +171,7 @@ class AgentServer:
     def _hello(self):
         return {"op": "hello", "v": VERSION, "host": self.host,
                 "pid": os.getpid(), "facts": hostinfo.facts(),
-                "load": self.load,
+                "load": self.load, "ext": self.elims.values(),
                 "jobs": self.table.hello_jobs(),
                 "tasks": self.tasks.hello_tasks(),
                 "task_exits": self.tasks.hello_exits()}
@@ -199,6 +218,8 @@ class AgentServer:
                     self.tasks.acked(msg)
                 elif op == "ack":
                     self.table.acked(msg)
+                elif op == "elim":
+                    self.elims.configure(msg)
                 elif op == "ping":
                     self.table.outbox.append({"op": "pong"})
                 elif op == "exit":

@@ -1,0 +1,169 @@
+"""The agent's elim runner: real elim scripts, an injected clock.
+
+Good values are kept with their types; undefined names, garbage and
+over-long lines are logged and ignored; a crashed elim's values go unknown
+and it is restarted no sooner than LSF's 90 seconds; ELIM_ABORT_VALUE
+stops it for good; a flooding one is killed; a hanging one blocks nothing.
+"""
+
+import logging
+import os
+import selectors
+import time
+
+import pytest
+
+from xce.agent import elim
+
+DEFS = {"myres": {"type": "Numeric", "interval": 5, "dynamic": True},
+        "fast": {"type": "Boolean", "interval": 5, "dynamic": True},
+        "os": {"type": "String", "interval": 5, "dynamic": True}}
+
+
+class Clock:
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self):
+        return self.t
+
+
+@pytest.fixture
+def runner(tmp_path):
+    sel = selectors.DefaultSelector()
+    clock = Clock()
+    r = elim.ElimRunner(sel, "hostA", now=clock)
+    r.clock = clock
+    r.serverdir_path = tmp_path
+    yield r
+    r.stop()
+    sel.close()
+
+
+def _elim(path, name, body):
+    p = path / name
+    p.write_text("#!/bin/sh\n" + body)
+    p.chmod(0o755)
+    return p
+
+
+def _turns(r, until, timeout=10.0):
+    """Run the runner's turns until until() holds; reap its children."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        r.run_timers()
+        for key, _ in r.sel.select(0.05):
+            r.readable(key.fd)
+        for pid in list(r.by_pid):
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                r.exited(pid, status)
+        if until():
+            return
+    raise AssertionError("condition not reached")
+
+
+def _configure(r):
+    r.configure({"serverdir": str(r.serverdir_path), "resources": DEFS,
+                 "master": True})
+
+
+def test_values_are_kept_with_their_types_and_undefined_names_logged(
+        runner, caplog):
+    _elim(runner.serverdir_path, "elim.site",
+          'echo "4 myres 7.5 fast 1 os rhel8 nosuch 3"\nexec sleep 60\n')
+    caplog.set_level(logging.INFO, "xce.agent")
+    _configure(runner)
+    _turns(runner, lambda: runner.values() == {
+        "myres": 7.5, "fast": True, "os": "rhel8"})
+    assert "reports resource nosuch, which is not defined" in caplog.text
+
+
+def test_the_elim_environment_is_lsfs(runner):
+    out = runner.serverdir_path / "env.out"
+    _elim(runner.serverdir_path, "elim.env",
+          f'env > {out}\necho "1 myres 1"\nexec sleep 60\n')
+    _configure(runner)
+    _turns(runner, lambda: runner.values().get("myres") == 1.0)
+    env = dict(line.split("=", 1) for line in out.read_text().splitlines())
+    assert env["LSF_MASTER"] == "Y"
+    assert env["LSF_RESOURCES"] == "fast myres os"
+    assert env["ELIM_ABORT_VALUE"] == "97"
+    assert env["LSF_SERVERDIR"] == str(runner.serverdir_path)
+    assert env["XCE_HOST"] == "hostA"
+
+
+def test_garbage_is_logged_and_values_go_stale(runner, caplog):
+    _elim(runner.serverdir_path, "elim.bad",
+          'echo "1 myres 3"\necho "two myres"\necho "1 myres abc"\n'
+          'exec sleep 60\n')
+    _configure(runner)
+    _turns(runner, lambda: "not a load update string" in caplog.text)
+    assert runner.values() == {"myres": 3.0}
+    runner.clock.t += elim.STALE_MIN + 1
+    assert runner.values() == {}
+
+
+def test_a_crashed_elim_goes_unknown_and_restarts_after_90_seconds(
+        runner, caplog):
+    count = runner.serverdir_path / "starts"
+    _elim(runner.serverdir_path, "elim.crash",
+          f'echo x >> {count}\necho "1 myres 2"\nsleep 0.3\nexit 3\n')
+    _configure(runner)
+    _turns(runner, lambda: "ended (exit code 3)" in caplog.text)
+    assert runner.values() == {}
+    assert runner.next_deadline() == pytest.approx(
+        runner.clock.t + elim.RESTART_EVERY)
+    runner.clock.t += 30
+    runner.run_timers()
+    assert len(count.read_text().split()) == 1      # not yet
+    runner.clock.t += 61
+    _turns(runner, lambda: len(count.read_text().split()) == 2)
+
+
+def test_elim_abort_value_is_not_restarted(runner, caplog):
+    caplog.set_level(logging.INFO, "xce.agent")
+    _elim(runner.serverdir_path, "elim.notmine", "exit 97\n")
+    _configure(runner)
+    _turns(runner, lambda: "ELIM_ABORT_VALUE" in caplog.text)
+    runner.clock.t += 1000
+    runner.run_timers()
+    assert runner.by_pid == {} and runner.next_deadline() is None
+
+
+def test_a_flooding_elim_is_killed_and_an_overlong_line_dropped(
+        runner, caplog):
+    _elim(runner.serverdir_path, "elim.flood", "exec yes 1 myres 5\n")
+    _configure(runner)
+    _turns(runner, lambda: "killed: it wrote more than" in caplog.text)
+    assert "longer than" not in caplog.text
+
+
+def test_an_overlong_line_is_garbage(runner, caplog):
+    _elim(runner.serverdir_path, "elim.long",
+          "head -c 70000 /dev/zero | tr '\\0' x\necho\n"
+          'echo "1 myres 4"\nexec sleep 60\n')
+    _configure(runner)
+    _turns(runner, lambda: runner.values() == {"myres": 4.0})
+    assert "a line longer than" in caplog.text
+
+
+def test_a_hanging_partial_line_is_dropped_after_the_blocktime(
+        runner, caplog):
+    _elim(runner.serverdir_path, "elim.hang",
+          'printf "1 myres"\nexec sleep 60\n')
+    _configure(runner)
+    _turns(runner, lambda: runner.by_fd and
+           next(iter(runner.by_fd.values())).partial_since is not None)
+    runner.clock.t += elim.BLOCKTIME
+    runner.run_timers()
+    assert "no complete load update string" in caplog.text
+    assert runner.values() == {}
+
+
+def test_files_that_are_not_elims_are_not_run(runner):
+    _elim(runner.serverdir_path, "eexec", "exit 0\n")
+    _elim(runner.serverdir_path, "elimx", "exit 0\n")
+    (runner.serverdir_path / "elim.noexec").write_text("#!/bin/sh\n")
+    _configure(runner)
+    assert runner.elims == {}
