@@ -286,6 +286,9 @@ def _host_resources(h, hc, facts, name, unit):
     load = facts.get("load")
     if load:
         res.update((k, load[k]) for k in LOAD_INDICES if k in load)
+        # What the host's elims report (lsload -l), under the host's
+        # configured resources, which stay as configured.
+        res.update(load.get("ext") or ())
     res.update(jobreq.host_resources(hc.resources))
     return res, maxmem
 

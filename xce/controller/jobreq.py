@@ -7,6 +7,7 @@ thing share one object (the scheduler remembers failures per object within
 a pass).  `-w` expressions likewise.
 """
 
+from xce.controller import elimconf
 from xce.lang import depend, resreq
 from xce.lang import appmerge
 from xce.lang.resreq.common import BUILTIN_CONSUMABLE
@@ -47,12 +48,13 @@ def queue_select(q, unit_name):
     return _SELECT[key]
 
 
-def parse_job(strings, q, unit_name):
+def parse_job(strings, q, unit_name, more=frozenset()):
     """The job's requirement as the scheduler takes it: the job's own
     select, and order/rusage/span/same merged with the queue's RES_REQ.
-    None when neither says anything.  Raises BadRequirement."""
+    None when neither says anything.  Raises BadRequirement.  *more*:
+    the site resources order[] sorts descending (elimconf)."""
     qtext = queue_text(q)
-    key = (tuple(strings or ()), qtext, unit_name)
+    key = (tuple(strings or ()), qtext, unit_name, more)
     found = _RESREQ.get(key)
     if found is not None or key in _RESREQ:
         return found
@@ -62,7 +64,8 @@ def parse_job(strings, q, unit_name):
         merged = resreq.merge_with_queue(own, qtext or None, unit=unit_name)
     except resreq.ResReqError as e:
         raise BadRequirement(e.message)
-    value = resreq.ResReq(select=own.select, order=merged.order,
+    order = merged.order.directed(more) if merged.order else None
+    value = resreq.ResReq(select=own.select, order=order,
                           rusage=merged.rusage, span=merged.span,
                           same=merged.same)
     if value == resreq.ResReq():
@@ -114,13 +117,13 @@ def job_resreq(ctl, job):
     """Cached on the job; looked up again when the spec was replaced
     (bmod) or the queue's RES_REQ changed (bswitch, reconfig)."""
     q = ctl.cfg.queues.get(job["queue"])
-    stamp = (queue_text(q), unit(ctl.cfg))
+    stamp = (queue_text(q), unit(ctl.cfg), elimconf.more_is_better(ctl.cfg))
     cached = job.get("_resreq")
     if cached is not None and cached[0] == stamp and \
             cached[1] is job["spec"]:
         return cached[2]
     try:
-        value = parse_job(own_strings(job["spec"]), q, stamp[1])
+        value = parse_job(own_strings(job["spec"]), q, stamp[1], stamp[2])
     except BadRequirement:
         value = None        # accepted under an older configuration
     job["_resreq"] = (stamp, job["spec"], value)

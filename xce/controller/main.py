@@ -20,7 +20,7 @@ from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
 from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
-from xce.controller import jobgroups
+from xce.controller import elimconf, jobgroups
 from xce.controller import jobclock, messages, modify, prepost, spoolspace
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
@@ -153,6 +153,9 @@ class Controller:
             self.hosts[name] = {
                 "conf": hc, "facts": prev.get("facts", {}),
                 "seen": prev.get("seen", False),
+                # What its agent understands stays known until its next
+                # hello (a reconfig sends it the elim settings again).
+                "protocol": prev.get("protocol", 1),
                 "adm_closed": prev.get("adm_closed",
                                        bool((saved_h or {}).get(name))),
                 "max_slots": 0}
@@ -290,6 +293,8 @@ class Controller:
             return {"ok": False, "errors": [text("CONFIG_NOT_APPLIED",
                                                  path=cfg.path, error=e)]}
         self.spool.limits = spoolspace.limits(cfg)
+        for name in self.hosts:     # LSF_SERVERDIR, resource definitions
+            elimconf.send(self, name)
         _warn_unenforced(cfg)
         self.store.set_meta("admins", " ".join(cfg.admins))
         self.store.event(self.now, "RECONFIG")

@@ -10,8 +10,8 @@ import logging
 import signal
 
 from xce.config.load import LOAD_INDICES
-from xce.controller import (blaunch, dispatch, hostloss, jobusage, prepost,
-                            requeue)
+from xce.controller import (blaunch, dispatch, elimconf, hostloss, jobusage,
+                            prepost, requeue)
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -39,7 +39,7 @@ def handle(ctl, host, msgs):
             elif op == "task_usage":
                 blaunch.task_usage(ctl, host, msg)
             elif op == "load":
-                _load(ctl, host, msg["load"])
+                _load(ctl, host, msg["load"], msg.get("ext"))
             elif op != "pong":
                 log.warning("agent %s: unknown op %r", host, op)
         except (KeyError, TypeError, ValueError) as e:
@@ -69,8 +69,8 @@ def _hello(ctl, host, msg):
     h = ctl.hosts[host]
     # The load rides with the facts (save_host writes it); a hello without
     # one keeps the last.
-    load = _indices(msg["load"]) if msg.get("load") else \
-        h["facts"].get("load")
+    load = _indices(msg["load"], ctl.cfg, msg.get("ext")) \
+        if msg.get("load") else h["facts"].get("load")
     h["facts"] = dict(msg.get("facts") or {})
     if load:
         h["facts"]["load"] = load
@@ -78,6 +78,7 @@ def _hello(ctl, host, msg):
     h["seen"] = True
     h["protocol"] = int(msg.get("v") or 1)     # what the agent understands
     hostloss.reset_after_hello(ctl, host)
+    elimconf.send(ctl, host)
     ctl._update_slots(host)
     ctl.save_host(host)
     known = set()
@@ -105,18 +106,23 @@ def _hello(ctl, host, msg):
     ctl.dirty = True
 
 
-def _indices(load):
+def _indices(load, cfg, ext=None):
     """The load indices of an agent's report (lsload(1)), as numbers;
-    other keys are ignored."""
-    return {k: float(load[k]) for k in LOAD_INDICES if k in load}
+    other keys are ignored.  What the host's elims report (``ext``) rides
+    along under "ext", kept only for defined resources."""
+    out = {k: float(load[k]) for k in LOAD_INDICES if k in load}
+    ext = elimconf.values(cfg, ext)
+    if ext:
+        out["ext"] = ext
+    return out
 
 
-def _load(ctl, host, load):
+def _load(ctl, host, load, ext=None):
     """The agent's periodic load report: kept for lsload and bhosts -l,
     and for the next pass's host view (select[], order[]).  Only the host
     row's load column changes, so it costs one update; the pending jobs'
     views stay as they are (no view_epoch bump)."""
-    load = ctl.hosts[host]["facts"]["load"] = _indices(load)
+    load = ctl.hosts[host]["facts"]["load"] = _indices(load, ctl.cfg, ext)
     ctl.load_changed = True
     ctl.store.save_host_load(host, json.dumps(load))
 

@@ -78,9 +78,28 @@ def _status(host):
     return states.HOST_OK
 
 
+def external_indices(hosts):
+    """(name, width, format) of the numeric resources the hosts' elims
+    report, by name: lsload -l's (and bhosts -l's) extra columns; LSF
+    shows only numeric external indices there."""
+    names = set()
+    for h in hosts:
+        ext = (h.get("load") or {}).get("ext") or {}
+        names.update(n for n, v in ext.items()
+                     if isinstance(v, (int, float)) and
+                     not isinstance(v, bool))
+    return tuple((n, max(len(n), 6) + 1, "{:.1f}") for n in sorted(names))
+
+
+def _index_value(load, name):
+    if name in load:
+        return load[name]
+    return (load.get("ext") or {}).get(name)
+
+
 def lsload_table(hosts, long_format=False, wide=False):
-    indices = LOAD_INDICES[:6] + LONG_ONLY + LOAD_INDICES[6:] \
-        if long_format else LOAD_INDICES
+    indices = LOAD_INDICES[:6] + LONG_ONLY + LOAD_INDICES[6:] + \
+        external_indices(hosts) if long_format else LOAD_INDICES
     name_w = 25 if wide or long_format else 15
     head = f"{'HOST_NAME':<{name_w}} {'status':>6}" + "".join(
         f"{n:>{w}}" for n, w, _ in indices)
@@ -90,6 +109,7 @@ def lsload_table(hosts, long_format=False, wide=False):
         name = h["name"] if wide or long_format else h["name"][:name_w]
         row = f"{name:<{name_w}} {_status(h):>6}"
         if _status(h) == states.HOST_OK:
-            row += "".join(f"{load_value(load.get(n), f):>{w}}" for n, w, f in indices)
+            row += "".join(f"{load_value(_index_value(load, n), f):>{w}}"
+                           for n, w, f in indices)
         rows.append(row)
     return "\n".join(rows)

@@ -36,6 +36,7 @@ def resources(host, unit):
             res["max" + name] = res[name] = kb_in_unit(kb, unit)
     load = host.get("load") or {}
     res.update((k, load[k]) for k in LOAD_INDICES if load.get(k) is not None)
+    res.update(load.get("ext") or ())       # what the host's elims report
     res.update(_configured((host.get("conf") or {}).get("resources")))
     return res
 

@@ -1,7 +1,7 @@
 """The order[], span[] and same[] sections of a resource requirement."""
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Optional, Tuple, Union
 
 from .common import (
@@ -43,9 +43,18 @@ class OrderKey:
 @dataclass(frozen=True)
 class Order:
     keys: Tuple[OrderKey, ...]
+    # Site resources (lsf.shared INCREASING=N) that, like mem, sort
+    # descending; the controller adds them (see directed).
+    more: frozenset = field(default=frozenset(), compare=False)
 
     def __str__(self):
         return "order[%s]" % ":".join(str(k) for k in self.keys)
+
+    def directed(self, more_is_better):
+        """This order, knowing which site resources are better larger."""
+        more = frozenset(k.name for k in self.keys
+                         if k.name in more_is_better)
+        return replace(self, more=more) if more != self.more else self
 
     def sort_key(self, host, bigger_is_better=BIGGER_IS_BETTER):
         """Key for sorted(): best host first; hosts lacking an index last."""
@@ -55,7 +64,8 @@ class Order:
             if not isinstance(value, (int, float)):
                 key.append((1, 0))
                 continue
-            descending = (item.name in bigger_is_better) != item.reverse
+            descending = (item.name in bigger_is_better or
+                          item.name in self.more) != item.reverse
             key.append((0, -value if descending else value))
         return tuple(key)
 

@@ -1,0 +1,155 @@
+"""Resources that hosts report through LSF_SERVERDIR's elims, end to end on
+three virtual hosts: lsload -l shows them as extra columns, select[] runs
+a job only where they hold, order[] sorts hosts by them; bad elims
+(crashing, garbage, hanging, flooding) are logged, the agent keeps
+reporting and jobs keep running."""
+
+import pytest
+
+from tests.lib.xcecluster import wait_for
+
+HOSTS = ["vh000", "vh001", "vh002"]
+VALUES = {"vh000": "2 myres 7 os rhel8", "vh001": "1 myres 3",
+          "vh002": "2 myres 10 nosuch 1"}
+RESOURCES = """\
+resources:
+  myres:
+    TYPE: Numeric
+    INTERVAL: 5
+    INCREASING: 'N'
+    DESCRIPTION: a value the site's elim reports
+  os:
+    TYPE: String
+    INTERVAL: 5
+    DESCRIPTION: the operating system release
+"""
+# Reports its host's line once a second; XCE_HOST names the (virtual)
+# host it reports for.
+GOOD = """#!/bin/sh
+d=$(dirname "$0")
+while :; do
+  [ -f "$d/values.$XCE_HOST" ] && { cat "$d/values.$XCE_HOST" || exit 1; }
+  sleep 1
+done
+"""
+BAD = {
+    "elim.crash": '#!/bin/sh\necho "1 myres 99"\nexit 3\n',
+    "elim.garbage": '#!/bin/sh\nwhile :; do echo "this is not it"; '
+                    'echo "3 myres"; sleep 1; done\n',
+    "elim.hang": '#!/bin/sh\nprintf "1 myres"\nexec sleep 3600\n',
+    "elim.flood": "#!/bin/sh\nexec yes 1 myres 50\n",
+}
+
+
+def _serverdir(tmp_path, bad=False):
+    d = tmp_path / "serverdir"
+    d.mkdir()
+    scripts = {"elim.site": GOOD, **(BAD if bad else {})}
+    for name, text in scripts.items():
+        (d / name).write_text(text)
+        (d / name).chmod(0o755)
+    for host, line in VALUES.items():
+        (d / f"values.{host}").write_text(line + "\n")
+    return d
+
+
+def _cluster(make_cluster, serverdir):
+    return make_cluster(virtual_hosts=HOSTS, mxj=2, extra=RESOURCES,
+                        extra_params=f"  LSF_SERVERDIR: {serverdir}")
+
+
+def _lsload_rows(cluster):
+    r = cluster.run("lsload", "-l")
+    assert (r.rc, r.err) == (0, ""), r
+    head, *rows = r.out.splitlines()
+    return head.split(), {row.split()[0]: row.split() for row in rows}
+
+
+def _reported(cluster, expected):
+    """Wait until lsload -l shows myres as EXPECTED {host: text}."""
+    def shown():
+        head, rows = _lsload_rows(cluster)
+        if "myres" not in head:
+            return False
+        at = head.index("myres")
+        got = {h: row[at] for h, row in rows.items() if len(row) > at}
+        return got == expected and (head, rows)
+    return wait_for(shown, timeout=40, what=f"lsload -l showing {expected}")
+
+
+def _exec_host(cluster, jobid):
+    r = cluster.run("bjobs", "-noheader", "-o", "exec_host", str(jobid))
+    assert r.rc == 0 and r.err == "", r
+    return r.out.strip()
+
+
+@pytest.fixture
+def three(make_cluster, tmp_path):
+    return _cluster(make_cluster, _serverdir(tmp_path))
+
+
+def test_lsload_long_shows_what_the_elims_report(three):
+    head, rows = _reported(three, {"vh000": "7.0", "vh001": "3.0",
+                                   "vh002": "10.0"})
+    # LSF's layout: the numeric external indices follow mem.
+    assert head == ["HOST_NAME", "status", "r15s", "r1m", "r15m", "ut",
+                    "pg", "ls", "io", "it", "tmp", "swp", "mem", "myres"]
+    r = three.run("lsload")
+    assert r.rc == 0 and "myres" not in r.out, r
+    # An undefined resource is logged on the host and ignored.
+    log = (three.spool / "agents" / "vh002" / "agent.log").read_text()
+    assert "reports resource nosuch, which is not defined" in log
+    assert "nosuch" not in three.run("lsload", "-l").out
+
+
+def test_select_runs_only_where_the_reported_value_holds(three):
+    _reported(three, {"vh000": "7.0", "vh001": "3.0", "vh002": "10.0"})
+    jobs = [three.submit("-R", "select[myres>5]", "sleep", "30")
+            for _ in range(4)]
+    for job in jobs:
+        three.wait_stat(job, "RUN")
+    assert sorted(_exec_host(three, j) for j in jobs) == [
+        "vh000", "vh000", "vh002", "vh002"]
+    # A string resource an elim reports.
+    rhel = three.submit("-R", "select[os==rhel8]", "true")
+    three.wait_stat(rhel, "DONE")
+    assert _exec_host(three, rhel) == "vh000"
+    # No host reports that much: the job waits.
+    big = three.submit("-R", "select[myres>50]", "true")
+    r = three.run("bjobs", "-p", str(big))
+    assert r.rc == 0 and "PEND" in r.out, r
+
+
+def test_order_sorts_hosts_by_the_reported_value(three):
+    _reported(three, {"vh000": "7.0", "vh001": "3.0", "vh002": "10.0"})
+    # INCREASING=N: more is better, so the largest value first; order[-]
+    # reverses it.
+    best = three.submit("-R", "order[myres]", "true")
+    three.wait_stat(best, "DONE")
+    assert _exec_host(three, best) == "vh002"
+    least = three.submit("-R", "order[-myres]", "true")
+    three.wait_stat(least, "DONE")
+    assert _exec_host(three, least) == "vh001"
+
+
+def test_bad_elims_are_logged_and_the_agent_keeps_working(
+        make_cluster, tmp_path):
+    cluster = _cluster(make_cluster, _serverdir(tmp_path, bad=True))
+    log_path = cluster.spool / "agents" / "vh000" / "agent.log"
+
+    def logged():
+        log = log_path.read_text()
+        return all(w in log for w in (
+            "elim elim.crash ended (exit code 3)",
+            "elim elim.garbage wrote not a load update string",
+            "elim elim.flood (pid",
+            "elim elim.hang: no complete load update string")) and log
+    log = wait_for(logged, timeout=40, what="the bad elims logged")
+    assert "killed: it wrote more than" in log
+    # The good elim's values still arrive on every host (the crashed and
+    # the killed elims' own values are gone), and jobs run.
+    _reported(cluster, {"vh000": "7.0", "vh001": "3.0", "vh002": "10.0"})
+    job = cluster.submit("-R", "select[myres>1]", "true")
+    cluster.wait_stat(job, "DONE")
+    r = cluster.run("bhosts")
+    assert r.rc == 0 and r.out.count(" ok ") == 3, r
