@@ -1,48 +1,41 @@
 """Resources that hosts report through their elims: what the agents are
-told (LSF_SERVERDIR and the resource definitions), and what the
-controller keeps of their reports.
-
-The definitions are read here from the configuration's ``resources``
-(lsf.shared's Resource section) in the smallest way: TYPE, INTERVAL and
-INCREASING.  When the cluster's one resource-definition model exists,
-``definitions`` is the single place to switch to it.
+told (LSF_SERVERDIR and the site's resource definitions), and what the
+controller keeps of their reports.  The definitions come from the one
+resource model (cfg.catalog, xce.model.resources).
 """
 
 import socket
 
+from xce.model.resources import Catalog, NUMERIC
+
 ELIM_PROTOCOL = 8       # the first agent that runs elims
 MAX_VALUES = 1024       # resources kept per host report
 MAX_STRING = 256
-TYPES = {"numeric": "Numeric", "boolean": "Boolean", "string": "String"}
+
+
+def _catalog(cfg):
+    cat = getattr(cfg, "catalog", None)
+    if cat is None:     # a configuration built by hand (tests)
+        cat = cfg.catalog = Catalog.build(cfg.raw.get("resources"))
+    return cat
 
 
 def definitions(cfg):
-    """{name: {"type", "interval", "dynamic", "increasing"}} of the
-    configured resources of a known TYPE; cached on the configuration."""
-    cached = getattr(cfg, "_elim_definitions", None)
-    if cached is not None:
-        return cached
-    out = {}
-    for name, props in (cfg.raw.get("resources") or {}).items():
-        props = props if isinstance(props, dict) else {}
-        kind = TYPES.get(str(props.get("TYPE", "Boolean")).lower())
-        if kind is None:
-            continue
-        interval = _seconds(props.get("INTERVAL"))
-        out[str(name)] = {
-            "type": kind, "interval": interval,
-            "dynamic": interval is not None,
-            "increasing": str(props.get("INCREASING", "")).upper() in (
-                "Y", "YES", "TRUE")}
-    cfg._elim_definitions = out
-    return out
+    """{name: {"type", "interval", "dynamic"}} of the site's resources,
+    as the agent's elim runner takes them."""
+    return {d.name: {"type": d.type, "interval": d.interval,
+                     "dynamic": d.dynamic}
+            for d in _catalog(cfg).site()}
 
 
 def more_is_better(cfg):
-    """Numeric resources whose larger values make a host more attractive
-    (INCREASING=N): order[] sorts them descending, as LSF does."""
-    return frozenset(name for name, d in definitions(cfg).items()
-                     if d["type"] == "Numeric" and not d["increasing"])
+    """Site resources whose larger values make a host more attractive
+    (Numeric, INCREASING=N): order[] sorts them descending, as LSF does."""
+    cached = getattr(cfg, "_more_is_better", None)
+    if cached is None:
+        cached = cfg._more_is_better = frozenset(
+            d.name for d in _catalog(cfg).site() if d.bigger_is_better)
+    return cached
 
 
 def message(cfg, host):
@@ -65,31 +58,22 @@ def send(ctl, host):
 
 
 def values(cfg, ext):
-    """The reported values the controller keeps: defined names only,
+    """The reported values the controller keeps: site resources only,
     each of its definition's type (the agent checked already; a value
     that does not fit is dropped, not guessed)."""
-    defs = definitions(cfg)
+    cat = _catalog(cfg)
     out = {}
     if not isinstance(ext, dict):
         return out
     for name, value in ext.items():
-        d = defs.get(name)
-        if d is None or len(out) >= MAX_VALUES:
+        d = cat.get(name)
+        if d is None or d.builtin or len(out) >= MAX_VALUES:
             continue
-        kind = d["type"]
-        if kind == "Numeric" and isinstance(value, (int, float)) and \
+        if d.type == NUMERIC and isinstance(value, (int, float)) and \
                 not isinstance(value, bool):
             out[name] = float(value)
-        elif kind == "Boolean" and isinstance(value, bool):
+        elif d.type == "Boolean" and isinstance(value, bool):
             out[name] = value
-        elif kind == "String" and isinstance(value, str):
+        elif d.type == "String" and isinstance(value, str):
             out[name] = value[:MAX_STRING]
     return out
-
-
-def _seconds(value):
-    try:
-        seconds = float(value)
-    except (TypeError, ValueError):
-        return None         # "()" or absent: a static resource
-    return seconds if seconds > 0 else None
