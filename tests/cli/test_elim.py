@@ -100,6 +100,13 @@ def test_lsload_long_shows_what_the_elims_report(three):
     log = (three.spool / "agents" / "vh002" / "agent.log").read_text()
     assert "reports resource nosuch, which is not defined" in log
     assert "nosuch" not in three.run("lsload", "-l").out
+    # bhosts -l: LSF's second block of the load, the external indices.
+    r = three.run("bhosts", "-l", "vh002")
+    assert (r.rc, r.err) == (0, ""), r
+    lines = r.out.splitlines()
+    at = lines.index(" " * 12 + "  myres")
+    assert lines[at + 1:at + 3] == [" Total         10.0",
+                                    " Reserved       0.0"], r.out
 
 
 def test_select_runs_only_where_the_reported_value_holds(three):

@@ -5,6 +5,7 @@ Widths follow LSF 10.1 (reference section 4.2): name 18, STATUS 11
 default view says ``closed`` for every closed state; -w and -l say which.
 """
 
+from xce.client.cluster.host_load import external_indices
 from xce.client.cluster.queues import LOAD_HEADER
 from xce.client.text.cells import cell, lcell, line, num, rcell
 from xce.client.text.units import load_value
@@ -101,4 +102,19 @@ def _load_rows(load, v):
     # jobs hold (SLOT_RESERVE).
     free = (v["max"] - v["njobs"] - v["rsv"]) if v["max"] else "-"
     return [names + f"{'slots':>7}", total + f"{free:>7}",
-            reserved + f"{v['rsv'] or '-':>7}", ""]
+            reserved + f"{v['rsv'] or '-':>7}", ""] + _external_rows(load)
+
+
+def _external_rows(load):
+    """LSF's second block of the load: the numeric resources the host's
+    elims report (lsload -l's extra columns); nothing is reserved of
+    them."""
+    cols = external_indices([{"load": load}])
+    if not cols:
+        return []
+    ext = load.get("ext") or {}
+    return [" " * 12 + "".join(f"{n:>{w}}" for n, w, _ in cols),
+            " " + f"{'Total':<11}" + "".join(
+                f"{load_value(ext.get(n), f):>{w}}" for n, w, f in cols),
+            " " + f"{'Reserved':<11}" + "".join(
+                f"{'0.0':>{w}}" for n, w, _ in cols), ""]
