@@ -167,3 +167,12 @@ def test_files_that_are_not_elims_are_not_run(runner):
     (runner.serverdir_path / "elim.noexec").write_text("#!/bin/sh\n")
     _configure(runner)
     assert runner.elims == {}
+
+
+def test_an_overlong_line_read_whole_is_garbage_too(runner, caplog):
+    """However the pipe cuts it: a line that arrives complete in one read
+    is refused as too long, not parsed."""
+    e = elim._Elim("elim.x")
+    runner.defs = DEFS
+    runner._feed(e, b"1 myres " + b"9" * elim.MAX_LINE + b"\n", 1.0)
+    assert "a line longer than" in caplog.text and e.values == {}

@@ -228,6 +228,10 @@ class ElimRunner:
             if e.skipping:
                 e.skipping = False      # the end of an over-long line
                 continue
+            if len(line) > MAX_LINE:    # it came whole in one read
+                self._garbage(e, "a line longer than %d bytes" % MAX_LINE,
+                              now)
+                continue
             self._line(e, line.decode("utf-8", "replace"), now)
         e.buf = bytearray(rest)
         if len(e.buf) > MAX_LINE:
