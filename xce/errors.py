@@ -43,6 +43,10 @@ MESSAGES = {
     "HARD_LIMIT": "Cannot exceed queue's hard limit(s)",
     "QUEUE_EXCLUSIVE": "Queue does not accept EXCLUSIVE jobs",
     "QUEUE_ONLY_INTERACTIVE": "Queue only accepts interactive jobs",
+    "QUEUE_NO_INTERACTIVE": "Queue does not accept interactive jobs",
+    "INTERACTIVE_ARRAY": "Interactive job not supported for job arrays",
+    "INTERACTIVE_PACK": "An interactive job (-I, -Ip, -Is) cannot be "
+                        "submitted with -pack",
     "PEND_THRESHOLD": "Pending job threshold reached",
     "APP_NULL": "Application profile does not exist",
     "SLA_NULL": "Service class does not exist",
@@ -224,6 +228,8 @@ MESSAGES.update({
                            "neither SUSPEND nor EXIT",
     "EXEC_OLD_AGENT": "the agent on {host} is too old to run pre/post-"
                       "execution commands, job starters or -L",
+    "INTERACTIVE_OLD_AGENT": "the agent on {host} is too old to run "
+                             "interactive jobs",
     "NICE_OLD_AGENT": "the agent on {host} is too old to run jobs at the "
                       "queue's NICE value",
 })

@@ -25,7 +25,7 @@ def _jobs(cluster):
 @pytest.mark.parametrize("argv", [
     ["bsub", "-gpu", "num=1", "echo", "hi"],
     ["bsub", "-ext", "foo", "echo", "hi"],
-    ["bsub", "-Is", "bash"],
+    ["bsub", "-IS", "bash"],
     ["bsub", "-clusters", "c2", "true"],
     ["bjobs", "-sum"],
     ["bkill", "-stat", "run", "0"],

@@ -1,7 +1,6 @@
-"""Queue INTERACTIVE, as LSF 10.1 applies it.  xce has no interactive
-jobs (bsub -I is refused), so an INTERACTIVE = ONLY queue refuses every
-batch job and an INTERACTIVE = NO queue takes them all; bqueues -l names
-the policy."""
+"""Queue INTERACTIVE, as LSF 10.1 applies it: an INTERACTIVE = ONLY queue
+refuses batch jobs and runs interactive ones (bsub -I), an INTERACTIVE =
+NO queue the other way round; bqueues -l names the policy."""
 
 QUEUES = """\
   ionly:
@@ -29,6 +28,24 @@ def test_only_interactive_queue_refuses_batch_jobs(make_cluster):
     ionly, batch = r.out.split("QUEUE: batch")
     assert "\nSCHEDULING POLICIES:  ONLY_INTERACTIVE\n" in ionly
     assert "\nSCHEDULING POLICIES:  NO_INTERACTIVE\n" in batch
+
+
+def test_queues_take_or_refuse_interactive_jobs(make_cluster):
+    cluster = make_cluster(extra_queues=QUEUES)
+    r = cluster.run("bsub", "-I", "-q", "batch", "echo hi", input="")
+    assert (r.rc, r.out) == (255, "")
+    assert r.err == ("batch: Queue does not accept interactive jobs. "
+                     "Job not submitted.\n")
+    r = cluster.run("bsub", "-Ip", "-q", "batch", "echo hi", input="")
+    assert (r.rc, r.out) == (255, ""), r
+    # The daemon goes on: the interactive-only queue runs the job, its
+    # output on bsub's own standard output.
+    r = cluster.run("bsub", "-I", "-q", "ionly", "echo hi; exit 4", input="")
+    assert r.rc == 4, r
+    assert r.out.splitlines()[1:] == ["hi"], r
+    assert r.out.startswith("Job <") and "<ionly>" in r.out.splitlines()[0]
+    assert r.err.splitlines()[0] == "<<Waiting for dispatch ...>>"
+    assert r.err.splitlines()[1].startswith("<<Starting on ")
 
 
 def test_bad_interactive_value_is_refused_by_reconfig(cluster):

@@ -10,7 +10,7 @@ import os
 import signal
 import time
 
-from xce.agent import mail as jobmail, procs, rlimits, spawn
+from xce.agent import interactive, mail as jobmail, procs, rlimits, spawn
 from xce.agent.prepost import PrePost, wrapped_command
 from xce.agent.jobenv import job_environment
 from xce.agent.joboutput import OPEN_ERRORS, fallback_output
@@ -162,6 +162,8 @@ class JobTable(PrePost):
         exact = bool(msg.get("exact_peak"))     # see spawn.WRAPPER_EXACT_PEAK
         # JOB_STARTER and -L make a command line of a script job too.
         wrapped = wrapped_command(msg, prefix)
+        if interactive.wanted(msg):     # bsub -I/-Ip/-Is: under the relay
+            wrapped = interactive.relay_command(msg, env, prefix, wrapped)
         argv = spawn.wrapper_argv(uid, gid, prefix, msg["cwd"],
                                   msg.get("stdin"), stdout,
                                   msg.get("stdout_mode", "a"),
@@ -470,6 +472,8 @@ class JobTable(PrePost):
         text = job_report(msg, result, msg.get("command_lines", []),
                           msg.get("home", "/"), msg["cwd"],
                           msg.get("stderr"))
+        if interactive.output_to_terminal(msg):
+            return text         # it went to bsub's terminal, not to a file
         moved = result.get("output_fallback") or {}
         out = moved["to"] if "stdout" in moved else msg["stdout"]
         if not out.startswith("/"):

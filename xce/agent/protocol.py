@@ -19,7 +19,9 @@ import json
 # 8: the controller sends "elim" (LSF_SERVERDIR and the resource
 #    definitions); load reports and the hello carry "ext", the values
 #    the host's elims report.
-VERSION = 8
+# 9: a start may carry "interactive" (bsub -I/-Ip/-Is: the job runs under
+#    the terminal relay, xce.agent.termrelay).
+VERSION = 9
 MAX_LINE = 64 * 1024 * 1024
 
 

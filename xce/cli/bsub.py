@@ -72,17 +72,20 @@ OPTIONS = [
     Opt("-E", "pre_exec", metavar='"pre_exec_command [arguments ...]"', help="Pre-execution command, run before the job on its first host."),
     Opt("-Ep", "post_exec", metavar='"post_exec_command [arguments ...]"', help="Post-execution command, run after the job on its first host."),
     Opt("-L", "login_shell", metavar="login_shell", help="Initialise the job's environment with this login shell."),
+    Opt("-I", "inter_I", takes=False, help="Interactive job: its input and output on this terminal."),
+    Opt("-Ip", "inter_Ip", takes=False, help="Interactive job on a pseudo-terminal."),
+    Opt("-Is", "inter_Is", takes=False, help="Interactive job on a pseudo-terminal, in shell mode (bsub -Is bash)."),
     Opt("-a", "esub", metavar='"application_name ..."', help="Run LSF_SERVERDIR/esub.application_name (and epsub) for the job."),
 ]
 # LSF bsub options xce does not support yet (bsub(1) lists them; a test
 # holds the two together): each is refused whole, so that -Jd or -gpu is
 # never read as -J d or -g pu.
-UNSUPPORTED = ("-I", "-Is", "-k", "-gpu", "-f", "-U", "-sla")
+UNSUPPORTED = ("-k", "-gpu", "-f", "-U", "-sla")
 # The rest of LSF 10.1's bsub options: interactive and X11 jobs, CSM and
 # multicluster, data staging, job files in other formats, and options of
 # LSF features xce does not have (checkpointing, advance reservations,
 # esub); refused whole like UNSUPPORTED.
-OTHER_LSF = ("-Ip", "-IS", "-ISp", "-ISs", "-IX", "-XF", "-tty", "-is",
+OTHER_LSF = ("-IS", "-ISp", "-ISs", "-IX", "-XF", "-tty", "-is",
              "-Zs", "-ar", "-alloc_flags", "-clusters", "-cn_cu", "-cn_mem",
              "-core_isolation", "-csm", "-data", "-datachk", "-datagrp",
              "-eptl", "-ptl", "-ext", "-extsched", "-freq", "-hl", "-jobaff",
@@ -90,9 +93,14 @@ OTHER_LSF = ("-Ip", "-IS", "-ISp", "-ISs", "-IX", "-XF", "-tty", "-is",
              "-ln_mem", "-ln_slots", "-mig", "-Ne", "-network", "-notify",
              "-rcacct", "-rnc", "-s", "-smt", "-stage", "-step_cgroup",
              "-ti", "-ul", "-wa", "-wt")
+# LSF's interactive modes exclude each other and -K; an interactive job
+# is never rerun (bsub(1)).
+INTERACTIVE = ("-I", "-Ip", "-Is")
+CONFLICTS = [(a, b) for i, a in enumerate(INTERACTIVE)
+             for b in INTERACTIVE[i + 1:] + ("-K", "-r", "-pack")]
 PARSER = Parser("bsub", OPTIONS, args_metavar="command [arguments]",
                 help_text="Submit a job to the batch system.",
-                stop_at_first_arg=True,
+                stop_at_first_arg=True, conflicts=CONFLICTS,
                 refused=UNSUPPORTED + tuple(f for f in OTHER_LSF
                                             if f not in UNSUPPORTED))
 
@@ -281,6 +289,7 @@ def submit(opts):
         queue_from_env = False
     try:
         spec = build_spec(opts, site)
+        session = _interactive(opts, spec)
     except sub.SubmitError as e:
         raise XceError(f"{e}{NOT_SUBMITTED}")
     spec["queue_is_default"] = queue_from_env
@@ -296,10 +305,32 @@ def submit(opts):
     if esub is not None:
         esub.run_epsubs(site, opts, jobid, queue)
     execution.announce(spec)
+    if session is not None:
+        return session.run(site, jobid)
     if opts["block"]:
         from xce.client.submit.wait import wait_for_job
         return wait_for_job(site, jobid)
     return 0
+
+
+def interactive_mode(opts):
+    """I, Ip or Is for bsub -I, -Ip, -Is; None for a batch job."""
+    return next((m for m in ("I", "Ip", "Is") if opts.get("inter_" + m)),
+                None)
+
+
+def _interactive(opts, spec):
+    """The terminal session of an interactive job (its listening socket
+    and key go in *spec*), or None: a batch bsub loads none of it."""
+    mode = interactive_mode(opts)
+    if mode is None:
+        return None
+    if "[" in (spec.get("name") or ""):
+        raise sub.SubmitError(text("INTERACTIVE_ARRAY"))
+    from xce.client.submit.interactive import Session
+    session = Session(mode)
+    spec.update(session.spec_fields())
+    return session
 
 
 def _esub_module(site, opts):
@@ -322,6 +353,8 @@ def _submit_pack(opts, site):
     queue_env = os.environ.get("LSB_DEFAULTQUEUE")
 
     def build(line_opts):
+        if interactive_mode(line_opts):
+            raise sub.SubmitError(text("INTERACTIVE_PACK"))
         from_env = not line_opts["queue"] and bool(queue_env)
         if from_env:
             line_opts["queue"] = queue_env

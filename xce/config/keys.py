@@ -101,8 +101,8 @@ _add("queue", ENFORCED, "PREEMPTION")
 _add("queue", ENFORCED, "EXCLUSIVE RERUNNABLE")
 # A job exiting with one of these values goes back to PEND (bsub -Q).
 _add("queue", ENFORCED, "REQUEUE_EXIT_VALUES")
-# ONLY refuses batch jobs (xce has no interactive jobs: bsub -I is
-# refused); bqueues -l shows NO_INTERACTIVE / ONLY_INTERACTIVE.
+# NO refuses interactive jobs (bsub -I/-Ip/-Is), ONLY batch jobs;
+# bqueues -l shows NO_INTERACTIVE / ONLY_INTERACTIVE.
 _add("queue", ENFORCED, "INTERACTIVE")
 # Its jobs run at that nice value (agent.spawn.nice_argv); bqueues -l
 # shows it in the NICE column.

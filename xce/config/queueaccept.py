@@ -1,9 +1,9 @@
 """Queue keys that decide which jobs a queue accepts at submission.
 
 INTERACTIVE = YES (both kinds, LSF's default), NO (batch jobs only) or
-ONLY (interactive jobs only).  xce has no interactive jobs (bsub -I is
-refused), so YES and NO accept every job and ONLY refuses every one, with
-LSF's "Queue only accepts interactive jobs".
+ONLY (interactive jobs only: bsub -I, -Ip, -Is), refused with LSF's
+"Queue does not accept interactive jobs" and "Queue only accepts
+interactive jobs".
 """
 
 from xce.errors import text
@@ -28,9 +28,12 @@ def read_queue(q, props, check):
 
 
 def refusal(q, spec):
-    """Why *q* refuses the batch job *spec*, or None."""
-    if q.interactive == "ONLY":
+    """Why *q* refuses the job *spec*, or None."""
+    interactive = bool(spec.get("interactive"))
+    if q.interactive == "ONLY" and not interactive:
         return text("QUEUE_ONLY_INTERACTIVE", q.name)
+    if q.interactive == "NO" and interactive:
+        return text("QUEUE_NO_INTERACTIVE", q.name)
     return None
 
 

@@ -4,8 +4,8 @@ decision to the agent's start message."""
 import json
 from dataclasses import dataclass, field
 
-from xce.controller import (asked, execplan, isolate, jobreq, limitconf,
-                            mail, prepost, reserve, rlimits, submit)
+from xce.controller import (asked, execplan, interactive, isolate, jobreq,
+                            limitconf, mail, prepost, reserve, rlimits, submit)
 from xce.errors import text
 from xce.lang import depend, units
 from xce.lang.resreq.common import LOAD_INDICES
@@ -396,7 +396,8 @@ def start_message(ctl, job):
             ctl.hosts[host[0]].get("protocol", 1) < NICE_PROTOCOL:
         raise RuntimeError(text("NICE_OLD_AGENT", host=host[0]))
     return {
-        **wraps,
+        **wraps, **interactive.start_fields(ctl, job, host[0] if host
+                                            else None),
         "op": "start", "job": jobid, "idx": idx, "attempt": job["attempt"],
         "label": show(jobid, idx), "user": job["user"], "uid": spec["uid"],
         "gid": spec["gid"], "queue": job["queue"], "name": job["name"],

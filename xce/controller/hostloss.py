@@ -145,7 +145,10 @@ def unknown_to(ctl, host, known):
 
 
 def rerunnable(ctl, job):
-    """bsub -r / -rn win; else the queue's RERUNNABLE (LSF's default: no)."""
+    """bsub -r / -rn win; else the queue's RERUNNABLE (LSF's default: no).
+    An interactive job never runs again: its terminal is gone with it."""
+    if job["spec"].get("interactive"):
+        return False
     own = job["spec"].get("rerunnable")
     if own is not None:
         return bool(own)

@@ -38,7 +38,8 @@ def start_fields(ctl, job):
 
 def _mail(cfg, job):
     spec = job["spec"]
-    no_output = not spec.get("stdout")
+    # An interactive job's output went to its terminal: mail only with -N.
+    no_output = not spec.get("stdout") and not spec.get("interactive")
     begin = bool(spec.get("mail_begin"))
     end = bool(spec.get("mail_notify")) or no_output
     if not (begin or end):

@@ -10,8 +10,8 @@ import logging
 import signal
 
 from xce.config.load import LOAD_INDICES
-from xce.controller import (blaunch, dispatch, elimconf, hostloss, jobusage,
-                            prepost, requeue)
+from xce.controller import (blaunch, dispatch, elimconf, hostloss,
+                            interactive, jobusage, prepost, requeue)
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -177,6 +177,8 @@ def _finished(ctl, host, msg):
                  max_mem=max_mem, avg_mem=msg.get("avg_mem"),
                  **_fallback(job, msg), **_post_pending(msg))
         prepost.note_finish(ctl, job)
+        if job["spec"].get("interactive"):
+            interactive.forget(ctl, job["jobid"])
     elif _already_final(ctl, msg):
         pass
     else:

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from xce.config import queueaccept
 from xce.config.lsf import hostnames
-from xce.controller import jobclock, jobgroups
+from xce.controller import interactive, jobclock, jobgroups
 from xce.controller import asked, jobreq, limitconf, pendlimit, rlimits
 from xce.errors import text
 from xce.lang import appmerge
@@ -274,8 +274,10 @@ def accept(ctl, uid, spec):
     environment and script kept apart (job_data)."""
     data = {"env": spec.pop("env", None) or {},
             "jobfile": spec.pop("jobfile", None)}
+    key = spec.pop("interactive_key", None)     # never into the store
     jobs, explicit = new_jobs(ctl, uid, spec, ctl.now)
     job = jobs[0]
+    interactive.keep_key(ctl, job["jobid"], key)
     jobgroups.adopt(ctl, spec, job["user"], job["queue"])
     for element in jobs if spec.get("job_group") else ():
         element["spec"]["job_group"] = spec["job_group"]   # array elements

@@ -194,6 +194,11 @@ SPEC = {
     "hostfile": Field(PATH),
     "hostfile_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX)),
     "nnodes": Field(Int(1, INT32_MAX)),
+    # bsub -I/-Ip/-Is: the mode, where bsub listens, and the job's key
+    # (xce.model.termwire), which the controller keeps out of the store
+    "interactive": Field(OneOf("I", "Ip", "Is")),
+    "interactive_addrs": Field(ListOf(Str(300, min=3, null=False), 16)),
+    "interactive_key": Field(Str(64, min=64)),
 }
 
 # Keys the controller adds to a stored job's spec (never from a request).

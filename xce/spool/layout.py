@@ -9,6 +9,7 @@
     spool/agents/H/   per-host agent state: socket, journal, job dirs
     spool/output/     job output when bsub had no -o (per-user files)
     spool/attachments/  files attached with bpost -a, each its owner's (0600)
+    spool/interactive/  the key of each interactive job (the controller's)
 """
 
 from xce.spool import fields
@@ -21,7 +22,7 @@ SHARED_DIRS = {"tmp": 0o1733, "incoming": 0o1733, "output": 0o1777}
 # attachments/: the controller's, not listable; each file is readable by
 # its job's owner only (bread -a), unlike the store every user may read.
 PRIVATE_DIRS = {"replies": 0o711, "rejected": 0o700, "store": 0o755,
-                "agents": 0o711, "attachments": 0o711}
+                "agents": 0o711, "attachments": 0o711, "interactive": 0o700}
 DOORBELL = "doorbell"
 _REQUEST_NAME = r"^(\d{20}-\d+-[0-9a-f]{8})\.json$"
 MAX_REQUEST_BYTES = 64 * 1024 * 1024

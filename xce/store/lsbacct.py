@@ -11,7 +11,7 @@ written as a count followed by that many entries, as LSF does.
 """
 
 from xce.model.states import CODES
-from xce.store.lsbfields import q, spec_of, wait_status
+from xce.store.lsbfields import q, spec_of, submit_options, wait_status
 
 # getrusage(2) figures of lsfRusage: ru_utime, ru_stime, ru_maxrss, then 16
 # more that xce does not measure (-1, "unavailable").
@@ -36,7 +36,7 @@ def job_finish(job, data, jobid, idx):
     resreq = spec.get("resreq_merged") or " ".join(spec.get("resreq") or [])
     runlimit = spec.get("runlimit")
     fields = [
-        jobid, int(job.get("uid") or 0), 0, lo,              # options: 0
+        jobid, int(job.get("uid") or 0), submit_options(spec), lo,
         int(job.get("submit_time") or 0), int(spec.get("begin_time") or 0),
         int(spec.get("term_time") or 0), start,
         q(job.get("user")), q(job.get("queue")), q(resreq),

@@ -88,3 +88,15 @@ def status_record(jobid, idx, stat, data, finished):
     return ("JOB_STATUS", f"{jobid} {CODES.get(stat, 0)} 0 0 {cpu:4.4f} "
             f"{end} 0 {wait_status(data.get('exit_code'))} {idx} "
             f"{int(data.get('max_mem') or 0)} {int(data.get('avg_mem') or 0)}")
+
+
+# LSF's option bits of an interactive job (bsub -I, -Ip, -Is), in the
+# options field of JOB_NEW and JOB_FINISH records.
+SUB_INTERACTIVE, SUB_PTY, SUB_PTY_SHELL = 0x4000000, 0x8000000, 0x10000000
+_MODE_BITS = {"I": SUB_INTERACTIVE, "Ip": SUB_INTERACTIVE | SUB_PTY,
+              "Is": SUB_INTERACTIVE | SUB_PTY | SUB_PTY_SHELL}
+
+
+def submit_options(spec):
+    """The record's options field (only the interactive bits are kept)."""
+    return _MODE_BITS.get(spec.get("interactive"), 0)

@@ -24,7 +24,8 @@ from pathlib import Path
 from xce.model.states import CODES
 from xce.store import lsbacct, lsbchanges, lsbprepost, lsbrotate
 from xce.store.lsbfields import (VERSION, home, limits, q, spec_of,
-                                 status_record, uid_of, wait_status)
+                                 status_record, submit_options, uid_of,
+                                 wait_status)
 from xce.store.lsbrotate import ACCT, EVENTS, LogState
 from xce.store.schema import JOB_COLUMNS
 
@@ -225,7 +226,8 @@ def _job_new(job, data, jobid, idx, db):
         asked = asked.split()
     lo, hi = (spec.get("nslots") or [1, 1])[:2]
     fields = [
-        str(jobid), str(job.get("uid") or spec.get("uid") or 0), "0",
+        str(jobid), str(job.get("uid") or spec.get("uid") or 0),
+        str(submit_options(spec)),
         str(lo), str(int(job.get("submit_time") or 0)),
         str(int(spec.get("begin_time") or 0)),      # bsub -b
         str(int(spec.get("term_time") or 0)), "0", "0",     # bsub -t

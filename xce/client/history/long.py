@@ -48,8 +48,10 @@ def header_line(row, spec):
         items.append(f"Job Name <{row.get('name')}>")
     command = (row.get("command") or "").replace("\n", "; ")
     items += [f"User <{row.get('user')}>",
-              f"Project <{spec.get('project') or 'default'}>",
-              f"Command <{command}>"]
+              f"Project <{spec.get('project') or 'default'}>"]
+    if jv.interactive_mode(spec):
+        items.append(jv.interactive_mode(spec))
+    items.append(f"Command <{command}>")
     return ", ".join(items)
 
 

@@ -249,7 +249,8 @@ FIELDS = {
     "exec_home": (10, (), _exec_home),
     "output_dir": (15, (), _spec("outdir")),
     "nthreads": (10, (), _nothing),
-    "interactive": (11, (), _nothing),
+    "interactive": (11, (), lambda j: "Y" if j.spec.get("interactive")
+                    else "N"),
     "gpu_num": (10, ("gnum",), _nothing),
     "gpu_mode": (20, ("gmode",), _nothing),
     "gpu_alloc": (30, ("galloc",), _nothing),

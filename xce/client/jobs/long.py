@@ -69,6 +69,8 @@ def header_line(row, spec):
     if spec.get("mail_user"):             # bsub -u
         items.append(f"Mail <{spec['mail_user']}>")
     items += [f"Status <{row.get('stat')}>", f"Queue <{row.get('queue')}>"]
+    if jv.interactive_mode(spec):
+        items.append(jv.interactive_mode(spec))
     if spec.get("user_priority"):
         items.append(f"Job Priority <{spec['user_priority']}>")
     command = (row.get("command") or "").replace("\n", "; ")

@@ -101,3 +101,14 @@ def runlimit_minutes(row, job_spec, queue_conf=None):
     if limit:
         return float(limit[0])
     return None
+
+
+# bjobs -l and bhist -l name an interactive job's mode in its header.
+_INTERACTIVE_MODES = {"I": "Interactive mode",
+                      "Ip": "Interactive pseudo-terminal mode",
+                      "Is": "Interactive pseudo-terminal shell mode"}
+
+
+def interactive_mode(spec):
+    """LSF's words for bsub -I, -Ip, -Is; None for a batch job."""
+    return _INTERACTIVE_MODES.get(spec.get("interactive"))

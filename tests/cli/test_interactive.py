@@ -1,0 +1,139 @@
+"""bsub -I, -Ip, -Is through a real pseudo-terminal (pexpect): typed input
+reaches the job, its output and exit status come back, a window-size
+change and Ctrl-C reach it, bkill ends it and bsub says so."""
+
+import pexpect
+
+from tests.lib.xcecluster import BIN, wait_for
+
+TIMEOUT = 30
+
+
+def spawn(cluster, *argv, rows=24, cols=80):
+    """bsub ARGV on a fresh pseudo-terminal of its own."""
+    child = pexpect.spawn(str(BIN / "bsub"), list(argv), env=cluster.env,
+                          cwd=str(cluster.root), timeout=TIMEOUT,
+                          encoding="utf-8", dimensions=(rows, cols))
+    child.expect(r"Job <(\d+)> is submitted to default queue <normal>\.")
+    jobid = int(child.match.group(1))
+    child.expect_exact("<<Waiting for dispatch ...>>")
+    child.expect(r"<<Starting on (\S+)>>")
+    return child, jobid
+
+
+def finish(child):
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus, child.signalstatus
+
+
+def test_interactive_output_input_and_exit_status(cluster):
+    child, jobid = spawn(cluster, "-I", "read x; echo got=$x; "
+                                        "echo oops >&2; exit 3")
+    child.sendline("hello")
+    child.expect_exact("got=hello")
+    child.expect_exact("oops")
+    assert finish(child) == (3, None)
+    cluster.wait_stat(jobid, "EXIT")
+    job = cluster.stored_job(jobid)
+    assert job["exit_code"] == 3
+    assert job["spec"]["interactive"] == "I"
+    assert "interactive_key" not in job["spec"]
+
+
+def test_pty_job_sees_a_terminal_and_its_size(cluster):
+    child, _ = spawn(cluster, "-Ip", "tty -s && echo is-a-tty; stty size; "
+                                     "read x; stty size", rows=33, cols=101)
+    child.expect_exact("is-a-tty")
+    child.expect_exact("33 101")
+    child.setwinsize(40, 120)
+    child.sendline("")
+    child.expect_exact("40 120")
+    assert finish(child) == (0, None)
+
+
+def test_ctrl_c_interrupts_a_pty_shell_job(cluster):
+    child, jobid = spawn(cluster, "-Is", "/bin/sh")
+    child.sendline("echo $((6*7))")
+    child.expect_exact("42")
+    child.sendline("sleep 30; echo not-interrupted")
+    child.sendcontrol("c")
+    child.sendline("echo back-$((1+1))")
+    child.expect_exact("back-2")
+    child.sendline("exit 5")
+    assert finish(child) == (5, None)
+    assert "not-interrupted" not in child.before
+
+
+def test_ctrl_c_reaches_a_plain_interactive_job(cluster):
+    child, jobid = spawn(cluster, "-I",
+                         "trap 'echo caught-int; exit 9' INT; echo ready; "
+                         "while :; do sleep 0.1; done")
+    child.expect_exact("ready")
+    child.sendintr()
+    child.expect_exact("caught-int")
+    assert finish(child) == (9, None)
+
+
+def test_bkill_ends_an_interactive_job_and_bsub_says_so(cluster):
+    child, jobid = spawn(cluster, "-I", "echo running; sleep 60")
+    child.expect_exact("running")
+    r = cluster.run("bkill", str(jobid))
+    assert r.rc == 0, r
+    child.expect_exact(f"Job <{jobid}> has been terminated by user or "
+                       "administrator")
+    status, _ = finish(child)
+    assert status == 130        # the job's status: SIGINT, bkill's first
+    cluster.wait_stat(jobid, "EXIT")
+
+
+def test_options_that_make_no_sense_together_are_refused(cluster):
+    for argv, first, second in ((("-I", "-K"), "-I", "-K"),
+                                (("-Is", "-I"), "-I", "-Is"),
+                                (("-Ip", "-r"), "-Ip", "-r")):
+        r = cluster.run("bsub", *argv, "true")
+        assert (r.rc, r.out) == (255, ""), r
+        assert r.err.splitlines()[0] == \
+            f"bsub: {first} and {second} cannot be used together"
+    r = cluster.run("bsub", "-I", "-J", "arr[1-2]", "true")
+    assert (r.rc, r.out) == (255, "")
+    assert r.err == ("Interactive job not supported for job arrays. "
+                     "Job not submitted.\n")
+    # The daemons are still there: a batch job runs.
+    job = cluster.submit("true")
+    cluster.wait_stat(job, "DONE")
+
+
+def test_output_file_takes_the_output_of_an_interactive_job(cluster):
+    out = cluster.root / "o.txt"
+    r = cluster.run("bsub", "-I", "-o", str(out), "echo to-file; "
+                    "echo to-file-too >&2", input="")
+    assert r.rc == 0, r
+    assert "to-file" not in r.out + r.err
+    # The job report follows, as with any -o (the agent appends it once
+    # the job has ended, which may be just after bsub has returned).
+    wait_for(lambda: "Sender: LSF System" in out.read_text(), timeout=20,
+             what="the job report")
+    assert out.read_text().startswith("to-file\nto-file-too\n")
+
+
+def test_bjobs_bhist_and_lsb_acct_show_the_job_as_interactive(cluster):
+    from tests.lib.lsbacct_reader import read_record
+    child, jobid = spawn(cluster, "-Is", "exit 0")
+    assert finish(child) == (0, None)
+    cluster.wait_stat(jobid, "DONE")
+    r = cluster.run("bjobs", "-l", str(jobid))
+    assert "Interactive pseudo-terminal shell mode" in \
+        r.out.replace("\n                     ", ""), r
+    r = cluster.run("bjobs", "-o", "jobid interactive", "-noheader",
+                    str(jobid))
+    assert r.out.split() == [str(jobid), "Y"], r
+    r = cluster.run("bhist", "-l", str(jobid))
+    assert "Interactive pseudo-terminal shell mode" in \
+        r.out.replace("\n                     ", ""), r
+    acct = cluster.spool / cluster.name / "logdir" / "lsb.acct"
+    wait_for(lambda: acct.exists() and str(jobid) in acct.read_text(),
+             what="the job's lsb.acct record")
+    rec = read_record(acct.read_text().splitlines()[-1])
+    # LSF's SUB_INTERACTIVE | SUB_PTY | SUB_PTY_SHELL
+    assert rec["options"] == 0x4000000 | 0x8000000 | 0x10000000
