@@ -137,3 +137,27 @@ def test_bjobs_bhist_and_lsb_acct_show_the_job_as_interactive(cluster):
     rec = read_record(acct.read_text().splitlines()[-1])
     # LSF's SUB_INTERACTIVE | SUB_PTY | SUB_PTY_SHELL
     assert rec["options"] == 0x4000000 | 0x8000000 | 0x10000000
+
+
+def test_losing_the_terminal_ends_the_job(cluster):
+    child, jobid = spawn(cluster, "-Is", "echo started; sleep 60")
+    child.expect_exact("started")
+    child.close(force=True)         # the terminal goes away: SIGHUP
+    cluster.wait_stat(jobid, "EXIT", timeout=20)
+    assert cluster.stored_job(jobid)["exit_code"] == 129    # hung up
+    # The daemons go on.
+    job = cluster.submit("true")
+    cluster.wait_stat(job, "DONE")
+
+
+def test_a_controller_restart_leaves_an_interactive_job_running(cluster):
+    child, jobid = spawn(cluster, "-Is", "cat")
+    child.sendline("before")
+    child.expect_exact("before\r\nbefore")       # the terminal's echo, cat's
+    cluster.kill_controller()
+    cluster.start()
+    child.sendline("after")
+    child.expect_exact("after\r\nafter")
+    child.sendeof()
+    assert finish(child) == (0, None)
+    cluster.wait_stat(jobid, "DONE")
