@@ -176,3 +176,35 @@ def test_an_overlong_line_read_whole_is_garbage_too(runner, caplog):
     runner.defs = DEFS
     runner._feed(e, b"1 myres " + b"9" * elim.MAX_LINE + b"\n", 1.0)
     assert "a line longer than" in caplog.text and e.values == {}
+
+
+def test_blocktime_set_restarts_and_restarts_are_limited(runner, caplog):
+    """LSF_ELIM_BLOCKTIME set: an elim stuck in a line is killed and
+    restarted; LSF_ELIM_RESTARTS=1: after one restart it stays down."""
+    _elim(runner.serverdir_path, "elim.stuck",
+          'printf "1 myres"\nexec sleep 60\n')
+    runner.configure({"serverdir": str(runner.serverdir_path),
+                      "resources": DEFS, "blocktime": 2, "restarts": 1})
+    for starts in (1, 2):
+        _turns(runner, lambda: runner.by_fd and next(
+            iter(runner.by_fd.values())).partial_since is not None)
+        runner.clock.t += 2
+        runner.run_timers()
+        assert "killed: LSF_ELIM_BLOCKTIME or LSF_ELIM_DEBUG is set" \
+            in caplog.text
+        _turns(runner, lambda: not runner.by_pid)
+        runner.clock.t += elim.RESTART_EVERY
+    runner.run_timers()
+    assert "not restarted: it was restarted LSF_ELIM_RESTARTS=1 times" \
+        in caplog.text
+    assert runner.next_deadline() is None
+
+
+def test_debug_logs_every_string(runner, caplog):
+    caplog.set_level(logging.INFO, "xce.agent")
+    _elim(runner.serverdir_path, "elim.site",
+          'echo "1 myres 5"\nexec sleep 60\n')
+    runner.configure({"serverdir": str(runner.serverdir_path),
+                      "resources": DEFS, "debug": True})
+    _turns(runner, lambda: runner.values() == {"myres": 5.0})
+    assert "elim elim.site: 1 myres 5" in caplog.text

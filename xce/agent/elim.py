@@ -10,6 +10,12 @@ turn reads a bounded amount, a line has a bounded length, a flooding elim
 is killed, a crashed one is restarted no more than once every 90 seconds
 (LSF's limit), one that exits with ELIM_ABORT_VALUE is left stopped.
 Values go unknown when their elim ends or stops refreshing them.
+
+lsf.conf's LSF_ELIM_BLOCKTIME (how long an unfinished load update string
+may wait; set, an elim that overruns it is restarted), LSF_ELIM_DEBUG (log
+every string received; also restarts on the block time) and
+LSF_ELIM_RESTARTS (how often an elim is restarted at most, with either of
+the other two) come with the controller's elim message.
 """
 
 import logging
@@ -48,6 +54,7 @@ class _Elim:
         self.skipping = False       # inside an over-long line
         self.started = None
         self.next_start = 0.0
+        self.restarts = 0           # times started again after an end
         self.aborted = False
         self.window = (0.0, 0)      # (start, bytes read since)
         self.values = {}            # name -> (value, time)
@@ -68,6 +75,10 @@ class ElimRunner:
         self.defs = {}
         self.env = {}
         self.elims = {}             # path -> _Elim
+        self.blocktime = BLOCKTIME
+        self.restart_on_block = False   # LSF_ELIM_BLOCKTIME or _DEBUG set
+        self.debug = False              # LSF_ELIM_DEBUG
+        self.max_restarts = None        # LSF_ELIM_RESTARTS
         self.by_fd = {}
         self.by_pid = {}
         self.names_changed = False  # the set of known resources changed
@@ -75,6 +86,14 @@ class ElimRunner:
     # -- configuration (the controller's elim message) --------------------
     def configure(self, msg):
         serverdir = msg.get("serverdir") or None
+        self.debug = bool(msg.get("debug"))
+        blocktime = msg.get("blocktime")
+        self.blocktime = BLOCKTIME if blocktime is None else \
+            max(0.0, float(blocktime))
+        self.restart_on_block = blocktime is not None or self.debug
+        restarts = msg.get("restarts")
+        self.max_restarts = int(restarts) if restarts is not None and \
+            self.restart_on_block else None
         self.defs = {str(k): dict(v) for k, v in
                      (msg.get("resources") or {}).items()}
         self.env = {"LSF_SERVERDIR": serverdir or "",
@@ -105,7 +124,7 @@ class ElimRunner:
             if e.pid is None and not e.aborted:
                 waits.append(e.next_start)
             if e.partial_since is not None:
-                waits.append(e.partial_since + BLOCKTIME)
+                waits.append(e.partial_since + self.blocktime)
         return min(waits) if waits else None
 
     def run_timers(self):
@@ -114,12 +133,8 @@ class ElimRunner:
             if e.pid is None and not e.aborted and now >= e.next_start:
                 self._start(e, now)
             if e.partial_since is not None and \
-                    now - e.partial_since >= BLOCKTIME:
-                log.warning("elim %s: no complete load update string in %g "
-                            "seconds; dropped %r", e.name, BLOCKTIME,
-                            bytes(e.buf[:200]))
-                e.buf.clear()
-                e.partial_since = None
+                    now - e.partial_since >= self.blocktime:
+                self._blocked(e)
 
     def readable(self, fd):
         e = self.by_fd.get(fd)
@@ -161,6 +176,14 @@ class ElimRunner:
             return True
         how = f"exit code {code}" if code is not None else \
             f"signal {os.WTERMSIG(status)}"
+        if self.max_restarts is not None and \
+                e.restarts >= self.max_restarts:
+            e.aborted = True
+            log.warning("elim %s ended (%s); its values are unknown; not "
+                        "restarted: it was restarted LSF_ELIM_RESTARTS=%d "
+                        "times", e.name, how, self.max_restarts)
+            return True
+        e.restarts += 1
         e.next_start = max(self.now(), (e.started or 0.0) + RESTART_EVERY)
         log.warning("elim %s ended (%s); its values are unknown; restarted "
                     "in %.0f seconds", e.name, how,
@@ -243,7 +266,20 @@ class ElimRunner:
         elif lines or e.partial_since is None:
             e.partial_since = now       # the unfinished line began now
 
+    def _blocked(self, e):
+        """An unfinished load update string waited the block time."""
+        log.warning("elim %s: no complete load update string in %g "
+                    "seconds; dropped %r", e.name, self.blocktime,
+                    bytes(e.buf[:200]))
+        e.buf.clear()
+        e.partial_since = None
+        if self.restart_on_block:
+            self._kill(e, "LSF_ELIM_BLOCKTIME or LSF_ELIM_DEBUG is set: "
+                       "restarted")
+
     def _line(self, e, line, now):
+        if self.debug:
+            log.info("elim %s: %s", e.name, line[:1000])
         words = line.split()
         if not words:
             return

@@ -254,6 +254,9 @@ _add("lsf.conf", ACCEPTED, "LSB_RESOURCE_ENFORCE", "text")
 # bsub runs LSF_SERVERDIR's esub/epsub (xce.client.submit.esub), the
 # agent its eexec; LSB_ESUB_METHOD names the mandatory esubs.
 _add("lsf.conf", ENFORCED, "LSF_SERVERDIR LSB_ESUB_METHOD")
+# How the agent runs LSF_SERVERDIR's elims (xce.agent.elim).
+_add("lsf.conf", ENFORCED, "LSF_ELIM_BLOCKTIME LSF_ELIM_RESTARTS "
+     "LSF_ELIM_DEBUG")
 _add("lsf.conf", NOT_CARRIED, "LSF_ENVDIR LSF_CONFDIR LSB_CONFDIR "
      "LSF_BINDIR LSF_LIBDIR LSF_LOGDIR LSF_TOP LSF_INDEP "
      "LSF_MACHDEP LSF_MANDIR LSF_INCLUDEDIR LSF_MISC XLSF_APPDIR LSB_SHAREDIR "

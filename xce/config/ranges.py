@@ -154,6 +154,8 @@ _add("params", "EADMIN_TRIGGER_DURATION", 1, unit="minutes")
 _add("params", "MAX_USER_PRIORITY", 1)
 _add("params", "MAX_PEND_JOBS MAX_PEND_SLOTS", 0)
 _add("params", "XCE_HOST_LOST_GRACE", 0, unit="seconds")
+_add("params", "LSF_ELIM_BLOCKTIME", 0, unit="seconds")
+_add("params", "LSF_ELIM_RESTARTS", 0, unit="times")
 _fraction("params", "XCE_AGENT_TIMEOUT", 0, 3600, above_low=True,
           unit="seconds")
 _fraction("params", "XCE_REQUEST_TIMEOUT", 0, 86400, above_low=True,

@@ -42,8 +42,14 @@ def message(cfg, host):
     serverdir = cfg.params.get("LSF_SERVERDIR")
     serverdir = str(serverdir) if serverdir and \
         str(serverdir).startswith("/") else None
+    params = cfg.params
+    debug = str(params.get("LSF_ELIM_DEBUG", "")).strip().upper()
     return {"op": "elim", "serverdir": serverdir,
             "resources": definitions(cfg),
+            # lsf.conf's MELIM settings (ranges.py checked the numbers).
+            "blocktime": _whole(params.get("LSF_ELIM_BLOCKTIME")),
+            "restarts": _whole(params.get("LSF_ELIM_RESTARTS")),
+            "debug": debug in ("Y", "YES", "TRUE"),
             # LSF_MASTER=Y on the host the controller runs on.
             "master": host == socket.gethostname()}
 
@@ -77,3 +83,13 @@ def values(cfg, ext):
         elif d.type == "String" and isinstance(value, str):
             out[name] = value[:MAX_STRING]
     return out
+
+
+def _whole(value):
+    """A whole-number setting, None when unset."""
+    if value is None or str(value).strip() in ("", "-"):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
