@@ -208,3 +208,13 @@ def test_debug_logs_every_string(runner, caplog):
                       "resources": DEFS, "debug": True})
     _turns(runner, lambda: runner.values() == {"myres": 5.0})
     assert "elim elim.site: 1 myres 5" in caplog.text
+
+
+def test_elimargs_reach_every_elim(runner):
+    out = runner.serverdir_path / "args.out"
+    _elim(runner.serverdir_path, "elim.args",
+          f'echo "$@" > {out}\necho "1 myres 1"\nexec sleep 60\n')
+    runner.configure({"serverdir": str(runner.serverdir_path),
+                      "resources": DEFS, "args": ["-v", "two words"]})
+    _turns(runner, lambda: runner.values() == {"myres": 1.0})
+    assert out.read_text() == "-v two words\n"

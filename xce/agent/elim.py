@@ -74,6 +74,7 @@ class ElimRunner:
         self.serverdir = None
         self.defs = {}
         self.env = {}
+        self.args = []                  # ELIMARGS
         self.elims = {}             # path -> _Elim
         self.blocktime = BLOCKTIME
         self.restart_on_block = False   # LSF_ELIM_BLOCKTIME or _DEBUG set
@@ -96,6 +97,7 @@ class ElimRunner:
             self.restart_on_block else None
         self.defs = {str(k): dict(v) for k, v in
                      (msg.get("resources") or {}).items()}
+        self.args = [str(a) for a in msg.get("args") or ()]
         self.env = {"LSF_SERVERDIR": serverdir or "",
                     "LSF_MASTER": "Y" if msg.get("master") else "N",
                     "LSF_RESOURCES": " ".join(
@@ -227,7 +229,8 @@ class ElimRunner:
         e.started, e.next_start = now, now + RESTART_EVERY
         rfd, wfd = os.pipe2(os.O_CLOEXEC)
         try:
-            e.pid = self.spawn(e.path, wfd, dict(self.env, PATH=_PATH))
+            e.pid = self.spawn([e.path, *self.args], wfd,
+                               dict(self.env, PATH=_PATH))
         except OSError as err:
             os.close(rfd)
             log.warning("elim %s cannot start: %s; tried again in %.0f "
@@ -377,13 +380,13 @@ def _typed(kind, raw):
     return None
 
 
-def _spawn(path, stdout_fd, env):
+def _spawn(argv, stdout_fd, env):
     """posix_spawn in its own session, stdout to the pipe, the rest to
     /dev/null (LSF's MELIM reads only the standard output)."""
     actions = [(os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0),
                (os.POSIX_SPAWN_DUP2, stdout_fd, 1),
                (os.POSIX_SPAWN_OPEN, 2, "/dev/null", os.O_WRONLY, 0)]
-    return os.posix_spawn(path, [path], env, file_actions=actions,
+    return os.posix_spawn(argv[0], argv, env, file_actions=actions,
                           setsid=True, setsigmask=[],
                           setsigdef=DEFAULT_SIGNALS)
 

@@ -257,6 +257,16 @@ _add("lsf.conf", ENFORCED, "LSF_SERVERDIR LSB_ESUB_METHOD")
 # How the agent runs LSF_SERVERDIR's elims (xce.agent.elim).
 _add("lsf.conf", ENFORCED, "LSF_ELIM_BLOCKTIME LSF_ELIM_RESTARTS "
      "LSF_ELIM_DEBUG")
+# lsf.cluster's Parameters section: the elims' command line is carried to
+# parameters; the rest tunes LIM, which xce does not have.
+_add("lsf.cluster", ENFORCED, "ELIMARGS", "text")
+_add("lsf.cluster", NOT_CARRIED, "ELIM_POLL_INTERVAL",
+     why="the agent reports its elims' values with its load every 15 s, "
+     "and within a second when a resource appears or goes unknown")
+_add("lsf.cluster", NOT_CARRIED, "ADJUST_DURATION EXINTERVAL "
+     "HOST_INACTIVITY_LIMIT MASTER_INACTIVITY_LIMIT PROBE_TIMEOUT "
+     "RETRY_LIMIT LSF_HOST_ADDR_RANGE FLOAT_CLIENTS FLOAT_CLIENTS_ADDR_RANGE",
+     why="LIM setting; xce has no LIM")
 _add("lsf.conf", NOT_CARRIED, "LSF_ENVDIR LSF_CONFDIR LSB_CONFDIR "
      "LSF_BINDIR LSF_LIBDIR LSF_LOGDIR LSF_TOP LSF_INDEP "
      "LSF_MACHDEP LSF_MANDIR LSF_INCLUDEDIR LSF_MISC XLSF_APPDIR LSB_SHAREDIR "

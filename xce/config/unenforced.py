@@ -10,7 +10,7 @@ from xce.config import keys
 
 # xce.yaml section -> the key table scopes its keys are looked up in.
 _SCOPES = {
-    "parameters": ("params", "lsf.conf"),
+    "parameters": ("params", "lsf.conf", "lsf.cluster"),
     "queues": ("queue",),
     "hosts": ("host", "cluster_host"),
     "users": ("user",),

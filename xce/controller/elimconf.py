@@ -4,6 +4,7 @@ controller keeps of their reports.  The definitions come from the one
 resource model (cfg.catalog, xce.model.resources).
 """
 
+import shlex
 import socket
 
 from xce.model.resources import Catalog, NUMERIC
@@ -50,6 +51,8 @@ def message(cfg, host):
             "blocktime": _whole(params.get("LSF_ELIM_BLOCKTIME")),
             "restarts": _whole(params.get("LSF_ELIM_RESTARTS")),
             "debug": debug in ("Y", "YES", "TRUE"),
+            # lsf.cluster's ELIMARGS: every elim's command-line arguments.
+            "args": _args(params.get("ELIMARGS")),
             # LSF_MASTER=Y on the host the controller runs on.
             "master": host == socket.gethostname()}
 
@@ -93,3 +96,13 @@ def _whole(value):
         return int(value)
     except (TypeError, ValueError):
         return None
+
+
+def _args(text):
+    """ELIMARGS as words, quotes as a shell reads them (unbalanced quotes:
+    split on blanks)."""
+    text = str(text or "")
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return text.split()

@@ -73,8 +73,12 @@ def convert_cluster(mig, name, name_origin, cluster_file):
                  "no ClusterAdmins found; xce's default")
     # Inside the new envdir: two sites migrated side by side never share it.
     mig.set(("cluster", "spool"), SPOOL, None)
-    _drop_sections(mig, cluster_file, ("parameters", "remoteclusters"),
-                   "LIM / MultiCluster setting; xce has no LIM")
+    for section in cluster_file.all("parameters") if cluster_file else ():
+        for name, item in section.items.items():
+            mig.carry("lsf.cluster", ("parameters",), name, item.value,
+                      item.origin, "lsf.cluster Parameters")
+    _drop_sections(mig, cluster_file, ("remoteclusters",),
+                   "MultiCluster setting; xce has no MultiCluster")
 
 
 def convert_shared(mig, shared, local_name):
