@@ -22,6 +22,10 @@ resources:
     TYPE: String
     INTERVAL: 5
     DESCRIPTION: the operating system release
+  late:
+    TYPE: Numeric
+    INTERVAL: 5
+    DESCRIPTION: reported by an elim added while the cluster runs
 """
 # Reports its host's line once a second; XCE_HOST names the (virtual)
 # host it reports for.
@@ -121,6 +125,11 @@ def test_select_runs_only_where_the_reported_value_holds(three):
     rhel = three.submit("-R", "select[os==rhel8]", "true")
     three.wait_stat(rhel, "DONE")
     assert _exec_host(three, rhel) == "vh000"
+    # bhosts -R reads them too.
+    r = three.run("bhosts", "-R", "select[myres>5]")
+    assert r.rc == 0 and r.err == "", r
+    assert [line.split()[0] for line in r.out.splitlines()[1:]] == [
+        "vh000", "vh002"], r.out
     # No host reports that much: the job waits.
     big = three.submit("-R", "select[myres>50]", "true")
     r = three.run("bjobs", "-p", str(big))
@@ -160,3 +169,19 @@ def test_bad_elims_are_logged_and_the_agent_keeps_working(
     cluster.wait_stat(job, "DONE")
     r = cluster.run("bhosts")
     assert r.rc == 0 and r.out.count(" ok ") == 3, r
+
+
+def test_an_elim_added_at_reconfig_starts(three, tmp_path):
+    _reported(three, {"vh000": "7.0", "vh001": "3.0", "vh002": "10.0"})
+    late = tmp_path / "serverdir" / "elim.late"
+    late.write_text('#!/bin/sh\nwhile :; do echo "1 late 42"; sleep 1; '
+                    'done\n')
+    late.chmod(0o755)
+    r = three.run("badmin", "reconfig")
+    assert r.rc == 0, r
+
+    def shown():
+        head, rows = _lsload_rows(three)
+        return "late" in head and all(
+            row[head.index("late")] == "42.0" for row in rows.values())
+    wait_for(shown, timeout=40, what="the new elim's values")

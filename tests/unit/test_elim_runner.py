@@ -218,3 +218,23 @@ def test_elimargs_reach_every_elim(runner):
                       "resources": DEFS, "args": ["-v", "two words"]})
     _turns(runner, lambda: runner.values() == {"myres": 1.0})
     assert out.read_text() == "-v two words\n"
+
+
+def test_an_elim_others_may_change_is_not_run(runner, caplog):
+    """It would run as the agent's user (root): a group- or world-
+    writable elim, or one in such a directory, is refused and logged."""
+    loose = _elim(runner.serverdir_path, "elim.loose", "exit 0\n")
+    loose.chmod(0o777)
+    _elim(runner.serverdir_path, "elim.tight", "exec sleep 60\n")
+    _configure(runner)
+    assert [e.name for e in runner.elims.values()] == ["elim.tight"]
+    assert "elim.loose not run: it may be changed" in caplog.text
+    runner.stop()
+    runner.serverdir_path.chmod(0o777)
+    try:
+        runner.configure({"serverdir": str(runner.serverdir_path) + "/",
+                          "resources": DEFS})
+        assert runner.elims == {}
+        assert "not run: its directory may be changed" in caplog.text
+    finally:
+        runner.serverdir_path.chmod(0o755)

@@ -349,9 +349,12 @@ _PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
 def _executables(serverdir):
-    """elim and elim.* in *serverdir*: regular executable files, sorted."""
+    """elim and elim.* in *serverdir*: regular executable files, sorted.
+    They run as the agent's user (root on a production host), so a file
+    or directory another user could change is refused."""
     try:
         names = os.listdir(serverdir)
+        unsafe = _unsafe(os.stat(serverdir))
     except OSError as e:
         log.warning("LSF_SERVERDIR %s: %s; no elim runs", serverdir, e)
         return []
@@ -360,9 +363,26 @@ def _executables(serverdir):
         if name != "elim" and not name.startswith("elim."):
             continue
         path = os.path.join(serverdir, name)
-        if os.path.isfile(path) and os.access(path, os.X_OK):
-            out.append(path)
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            continue
+        why = unsafe and "its directory" or _unsafe(st) and "it"
+        if why:
+            log.warning("elim %s not run: %s may be changed by a user "
+                        "other than the agent's (owner or group/other "
+                        "write permission)", path, why)
+            continue
+        out.append(path)
     return out
+
+
+def _unsafe(st):
+    """A file or directory someone but root and the agent's user could
+    write (a sticky directory still lets others add files)."""
+    return st.st_uid not in (0, os.geteuid()) or bool(st.st_mode & 0o022)
 
 
 def _typed(kind, raw):
