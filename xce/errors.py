@@ -403,3 +403,22 @@ MESSAGES.update({
     "ESUB_PACK": "bsub -pack cannot be used where an esub or epsub is "
                  "configured",
 })
+
+# File staging (bsub -f): LSF's wording where LSF has one.
+MESSAGES.update({
+    "STAGE_BAD_OP": 'Invalid file operation "{op}" specification in -f '
+                    '"{arg}"',
+    "STAGE_BAD_LOCAL": 'Invalid local file specification in -f "{arg}"',
+    "STAGE_TOO_MANY": "-f: at most {max} files for one job",
+    "STAGE_UNREADABLE": "-f: {path}: {reason}",
+    "STAGE_PATTERN": "-f: {path}: %J and %I cannot be in the local file of "
+                     "a > copy (bsub reads it before the job has an ID)",
+    "STAGE_TOO_BIG": "-f: the files to copy to the execution host are "
+                     "{size} bytes, more than the {limit} bytes a job may "
+                     "carry",
+    "STAGE_OLD_AGENT": "the agent on {host} is too old to copy -f files",
+    "STAGE_IN_FAILED": "Unable to copy file <{local}> on submission host "
+                       "<{host}> to <{remote}> on execution host: {reason}",
+    "STAGE_OUT_FAILED": "Unable to copy file <{remote}> to <{local}> on "
+                        "submission host <{host}>: {reason}",
+})

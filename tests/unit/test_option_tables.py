@@ -236,6 +236,8 @@ CHECKED_ELSEWHERE = {
     "-pack": "tests/cli/test_bsub_pack.py",
     "-a": "tests/cli/test_esub.py::"
           "test_a_name_picks_esub_name_and_epsub_sees_the_job_id",
+    "-f": "tests/cli/test_stage_files_local.py::"
+          "test_bad_arguments_are_refused_before_anything_is_sent",
 }
 # Any word is a value LSF takes: files, directories, commands, texts.
 ANY_VALUE = {"-o", "-oo", "-e", "-eo", "-i", "-cwd", "-outdir", "-Jd", "-P"}

@@ -10,7 +10,8 @@ import os
 import signal
 import time
 
-from xce.agent import interactive, mail as jobmail, procs, rlimits, spawn
+from xce.agent import (interactive, mail as jobmail, procs, rlimits, spawn,
+                       staging)
 from xce.agent.prepost import PrePost, wrapped_command
 from xce.agent.jobenv import job_environment
 from xce.agent.joboutput import OPEN_ERRORS, fallback_output
@@ -146,6 +147,8 @@ class JobTable(PrePost):
                         "".join(h + "\n" for h in msg["hosts"]))]
         if msg.get("jobfile"):
             owned.append(_write(prefix + ".job", msg["jobfile"], 0o700))
+        if msg.get("xfiles"):       # bsub -f (xce.agent.staging)
+            owned += staging.prepare(msg, prefix, _write)
         fallback = self._default_output(msg)
         stdout = msg.get("stdout") or fallback
         msg["stdout"] = stdout
@@ -454,6 +457,9 @@ class JobTable(PrePost):
         result.update(extra or {})
         if job is not None and job.msg.get("post"):
             result["post_pending"] = True
+        if job is not None and job.msg.get("xfiles"):     # bsub -f
+            result["xout"], result["xerr"] = staging.collect(
+                job.msg, job.prefix, result)
         self.journal.append("exit", key, result=result)
         if job is not None and not job.fenced:
             output = self.mailer.output_for(job.msg, result)
@@ -558,7 +564,7 @@ def _write(path, text, mode=0o600):
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
                  mode)
     try:
-        os.write(fd, text.encode())
+        os.write(fd, text if isinstance(text, bytes) else text.encode())
     finally:
         os.close(fd)
     return path
@@ -594,6 +600,7 @@ JOB_FILES = (".hosts", ".job", ".pid", ".status", ".failed", ".report",
 
 
 def _remove_files(prefix):
+    staging.remove(prefix)
     for ext in JOB_FILES:
         _remove(prefix + ext)
 

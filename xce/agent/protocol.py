@@ -21,7 +21,9 @@ import json
 #    the host's elims report.
 # 9: a start may carry "interactive" (bsub -I/-Ip/-Is: the job runs under
 #    the terminal relay, xce.agent.termrelay).
-VERSION = 9
+# 10: a start may carry "xfiles" (bsub -f); a finished message may carry
+#    "xout" (the files copied back) and "xerr" (the copies that failed).
+VERSION = 10
 MAX_LINE = 64 * 1024 * 1024
 
 

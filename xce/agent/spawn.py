@@ -29,7 +29,8 @@ SETSID = "/usr/bin/setsid"
 # go to $d.oerr/$d.eerr for the agent's job report (empty: opened).  The
 # file is opened on fd 3 first: a failed open leaves stdout/stderr as
 # they were.  bsub -outdir's directory ($LSB_OUTDIR) is made first, with
-# the user's rights and mode 700, as LSF makes it.
+# the user's rights and mode 700, as LSF makes it.  bsub -f files are
+# copied in before the job and out after it by $d.xfer (agent.staging).
 WRAPPER = r'''
 d=$1
 echo $$ >"$d.pid"
@@ -51,6 +52,10 @@ fi
 c=$8
 shift 9
 trap : INT TERM HUP USR1 USR2 QUIT XCPU
+if [ -f "$d.xfer" ]; then
+  . "$d.xfer"
+  if ! xce_in; then echo 1 >"$d.status"; exit 1; fi
+fi
 if [ -n "$XCE_EEXEC" ] && [ -x "$XCE_EEXEC" ]; then
   x=$XCE_EEXEC; unset XCE_EEXEC; export LSB_EEXEC_ENVFILE="$d.eexecenv"
   rm -f "$LSB_EEXEC_ENVFILE"
@@ -69,6 +74,7 @@ fi
 unset XCE_EEXEC
 if [ -n "$c" ]; then /bin/sh -c "$c"; else "$d.job" "$@"; fi
 rc=$?
+[ -f "$d.xfer" ] && xce_out
 echo $rc >"$d.status"
 @PEAK@
 exit $rc

@@ -28,6 +28,8 @@ OPTIONS = [
     Opt("-e", "stderr", metavar="file", help="Append stderr to file."),
     Opt("-eo", "stderr_over", metavar="file", help="Write stderr to file, overwriting."),
     Opt("-i", "stdin", metavar="file", help="Read stdin from file."),
+    Opt("-f", "xfiles", multiple=True, metavar='"local_file op [remote_file]"',
+        help="Copy a file to (>) or back from (< <<) the execution host, or both (>< <>); repeatable."),
     Opt("-cwd", "cwd", metavar="dir", help="Working directory of the job."),
     Opt("-W", "runlimit", metavar="[hour:]minute", help="Run limit."),
     Opt("-M", "memlimit", metavar="limit[unit]", help="Memory limit."),
@@ -80,7 +82,7 @@ OPTIONS = [
 # LSF bsub options xce does not support yet (bsub(1) lists them; a test
 # holds the two together): each is refused whole, so that -Jd or -gpu is
 # never read as -J d or -g pu.
-UNSUPPORTED = ("-k", "-gpu", "-f", "-U", "-sla")
+UNSUPPORTED = ("-k", "-gpu", "-U", "-sla")
 # The rest of LSF 10.1's bsub options: interactive and X11 jobs, CSM and
 # multicluster, data staging, job files in other formats, and options of
 # LSF features xce does not have (checkpointing, advance reservations,
@@ -189,6 +191,8 @@ def build_spec(opts, site):
     for key in _NAMED:
         if opts.get(key):
             spec[key] = opts[key]
+    if opts.get("xfiles"):
+        spec["xfiles"] = _stage_files(opts["xfiles"], subcwd)
     if opts.get("hosts") is not None:
         spec["asked_hosts"] = sub.parse_hosts(opts["hosts"])
     if opts.get("exclusive"):
@@ -232,6 +236,15 @@ def _requeue_and_mail(opts, spec):
 # Names a job is filed under; the controller checks them against the
 # configuration (application profiles, user groups).
 _NAMED = ("user_group", "job_group", "app")
+
+
+def _stage_files(args, subcwd):
+    """bsub -f: LSF's message for a bad one, before anything is sent."""
+    from xce.client.submit import stagefiles
+    try:
+        return stagefiles.entries(args, subcwd)
+    except stagefiles.BadStageFile as e:
+        raise sub.SubmitError(str(e))
 
 
 # arrayspec.MAX_JOB_NAME_LENGTH, which a plain name is checked against

@@ -98,6 +98,10 @@ def _output(job, data, now):
     if data.get("output_fallback"):
         job["spec"] = dict(job["spec"] or {},
                            output_fallback=data["output_fallback"])
+    if data.get("stage_errors"):        # bsub -f copies that failed
+        spec = job["spec"] or {}
+        job["spec"] = dict(spec, stage_errors=[
+            *(spec.get("stage_errors") or ()), *data["stage_errors"]])
 
 
 def _post(job, data, now):

@@ -5,7 +5,8 @@ import json
 from dataclasses import dataclass, field
 
 from xce.controller import (asked, execplan, interactive, isolate, jobreq,
-                            limitconf, mail, prepost, reserve, rlimits, submit)
+                            limitconf, mail, prepost, reserve, rlimits, stage,
+                            submit)
 from xce.errors import text
 from xce.lang import depend, units
 from xce.lang.resreq.common import LOAD_INDICES
@@ -428,6 +429,7 @@ def start_message(ctl, job):
         "cluster": ctl.cfg.cluster_name, "restart": job["attempt"] > 1,
         "exact_peak": ctl.cfg.param_flag("XCE_EXACT_JOB_PEAK"),
         **mail.start_fields(ctl, job),      # mail, requeue_exit
+        **stage.start_fields(ctl, job, host[0] if host else None),  # -f
     }
 
 

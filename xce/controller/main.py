@@ -20,7 +20,7 @@ from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
 from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
-from xce.controller import elimconf, jobgroups
+from xce.controller import elimconf, jobgroups, stage
 from xce.controller import jobclock, messages, modify, prepost, spoolspace
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
@@ -72,6 +72,8 @@ class Controller:
         self.links = {}             # host -> AgentLink
         self.replies = []           # (claimed request, reply) after commit
         self.new_job_data = {}      # job data not yet committed, by key
+        self.stage_copies = []      # bsub -f copies back, after the commit
+        self.stage_writers = {}     # pid -> the copy back it writes
         self.index = JobIndex(self)  # ids, names, finished jobs for -w
         self.post_waiting = {}      # key -> finished job whose post runs
         self.retry_waiting = {}     # key -> when a failed pre-exec may retry
@@ -303,7 +305,8 @@ class Controller:
     # -- one turn ------------------------------------------------------------
     def run_once(self, now=None, inbox=()):
         self.now = now if now is not None else time.time()
-        _reap_children()
+        for pid, status in _reap_children():
+            stage.reaped(self, pid, status)
         for name, link in self.links.items():
             if name not in self.agents_down and link.try_connect(self.now):
                 self.dirty = True
@@ -465,6 +468,7 @@ class Controller:
         after_commit(self.store, self.cfg.spool, self.cfg.cluster_name,
                      self.cfg.params, self.now)
         self.new_job_data.clear()
+        stage.start_copies(self)
         for req, reply in self.replies:
             try:
                 self.spool.reply(req, reply)
@@ -538,14 +542,17 @@ def _warn_unenforced(cfg):
 
 
 def _reap_children():
-    """Collect exited children (a local agent that died) so none lingers."""
+    """Collect exited children (a local agent that died, a bsub -f
+    writer) so none lingers: (pid, status) of each."""
+    out = []
     while True:
         try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
+            pid, status = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
-            return
+            return out
         if pid == 0:
-            return
+            return out
+        out.append((pid, status))
 
 
 def _sync_links(sel, links, registered):

@@ -11,7 +11,7 @@ import signal
 
 from xce.config.load import LOAD_INDICES
 from xce.controller import (blaunch, dispatch, elimconf, hostloss,
-                            interactive, jobusage, prepost, requeue)
+                            interactive, jobusage, prepost, requeue, stage)
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -175,7 +175,9 @@ def _finished(ctl, host, msg):
                  exit_code=msg.get("exit_code"), reason=msg.get("reason"),
                  end_time=msg.get("end_time"), cpu_time=cpu,
                  max_mem=max_mem, avg_mem=msg.get("avg_mem"),
-                 **_fallback(job, msg), **_post_pending(msg))
+                 **_fallback(job, msg), **_post_pending(msg),
+                 **stage.errors(job, msg))
+        stage.returned(ctl, job, msg)       # bsub -f copies back
         prepost.note_finish(ctl, job)
         if job["spec"].get("interactive"):
             interactive.forget(ctl, job["jobid"])

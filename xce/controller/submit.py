@@ -8,7 +8,8 @@ from types import SimpleNamespace
 from xce.config import queueaccept
 from xce.config.lsf import hostnames
 from xce.controller import interactive, jobclock, jobgroups
-from xce.controller import asked, jobreq, limitconf, pendlimit, rlimits
+from xce.controller import (asked, jobreq, limitconf, pendlimit, rlimits,
+                            stage)
 from xce.errors import text
 from xce.lang import appmerge
 from xce.model import arrayspec
@@ -277,7 +278,13 @@ def accept(ctl, uid, spec):
     key = spec.pop("interactive_key", None)     # never into the store
     jobs, explicit = new_jobs(ctl, uid, spec, ctl.now)
     job = jobs[0]
+    try:
+        stage.keep(ctl, spec, job["jobid"])     # bsub -f contents
+    except stage.Refused as e:
+        raise Rejected(str(e))
     interactive.keep_key(ctl, job["jobid"], key)
+    for element in jobs if spec.get("xfiles") else ():
+        element["spec"]["xfiles"] = spec["xfiles"]      # array elements
     jobgroups.adopt(ctl, spec, job["user"], job["queue"])
     for element in jobs if spec.get("job_group") else ():
         element["spec"]["job_group"] = spec["job_group"]   # array elements

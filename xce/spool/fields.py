@@ -10,6 +10,8 @@ pay for importing msgspec).  Adding a field is adding one line here.
 Stdlib only: a command imports it.
 """
 
+from xce.model import stagefiles
+
 # Bounds.  A string the kernel would refuse in an argument or environment
 # string (MAX_ARG_STRLEN) is refused here too; a path is at most PATH_MAX.
 ARG_MAX_STR = 128 * 1024
@@ -23,6 +25,8 @@ INT32_MAX = 2**31 - 1
 JOBID_MAX = INT32_MAX
 ATTACHMENT_MAX = 1 << 20          # bpost -a: one MiB of text
 DESCRIPTION_MAX = 4094            # bsub -Jd, as LSF
+# A base64 text of STAGE_MAX bytes.
+_B64_MAX = (stagefiles.STAGE_MAX + 2) // 3 * 4
 REQUEST_ID = r"^\d{20}-\d+-[0-9a-f]{8}$"
 VERSION = 1
 
@@ -199,6 +203,12 @@ SPEC = {
     "interactive": Field(OneOf("I", "Ip", "Is")),
     "interactive_addrs": Field(ListOf(Str(300, min=3, null=False), 16)),
     "interactive_key": Field(Str(64, min=64)),
+    # bsub -f: [local, op, remote, base64 of a > copy's file or null];
+    # the controller checks the total against STAGE_MAX
+    "xfiles": Field(ListOf(Tuple(Str(PATH_MAX, min=1, null=False),
+                                 OneOf(*stagefiles.OPS, null=False),
+                                 Str(PATH_MAX, min=1, null=False),
+                                 Str(_B64_MAX)), stagefiles.FILES_MAX)),
 }
 
 # Keys the controller adds to a stored job's spec (never from a request).
@@ -221,6 +231,8 @@ RUNTIME = {
     "post_time": Field(Num(0, 2**53)),
     # hosts it exited on with a -Q/REQUEUE_EXIT_VALUES EXCLUDE() value
     "requeue_excluded": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX)),
+    # bsub -f copies that failed, in LSF's words (bjobs -l, bhist -l)
+    "stage_errors": Field(ListOf(Str(ARG_MAX_STR, null=False), 128)),
 }
 
 # What bmod may set ("set") or remove ("unset").

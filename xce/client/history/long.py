@@ -135,12 +135,18 @@ PREEXEC_FAILED = _text("PREEXEC_PEND")
 def _finish(row, spec, home, data):
     cpu = data.get("cpu_time")
     used = "" if cpu is None else f" The CPU time used is {cpu:.1f} seconds"
-    moved = fallback_sentences(data.get("output_fallback"))
+    moved = fallback_sentences(data.get("output_fallback")) + \
+        _staging(data)
     if data.get("stat") == "DONE":
         return [f"Done successfully.{used};"] + moved
     code = data.get("exit_code")
     text = f"Exited with exit code {code}." if code else "Exited."
     return [text + used + ";", _completed(data)] + moved
+
+
+def _staging(data):
+    """bsub -f copies that failed, in LSF's words."""
+    return [f"{e};" for e in data.get("stage_errors") or ()]
 
 
 def _completed(data):
@@ -182,4 +188,4 @@ _EVENTS = {"SUBMIT": _submit, "START": _start, "RUNNING": _running,
            "SIGNAL": _signal, "STATUS": _status, "FINISH": _finish,
            "USAGE": lambda *a: [], "REQUEUE": _requeue, "POST": _post,
            "OUTPUT": lambda row, spec, home, data:
-           fallback_sentences(data.get("output_fallback"))}
+           fallback_sentences(data.get("output_fallback")) + _staging(data)}

@@ -46,6 +46,7 @@ def job_record(row, queue_conf=None, now=None, held=None):
     elif held and held.get("hosts"):
         lines.append(reserved_line(held))
     lines += state_lines(row, now)
+    lines += [f"{e};" for e in spec.get("stage_errors") or ()]  # bsub -f
     lines += limit_lines(spec, jv.runlimit_minutes(row, spec, queue_conf))
     lines += estimate_lines(row, spec, queue_conf)
     lines += memory_lines(row)
@@ -113,6 +114,9 @@ def submitted_line(row, spec, home, queue=None):
     if spec.get("stderr"):
         items.append(_file_item("Error File", spec["stderr"],
                                 spec.get("stderr_mode")))
+    if spec.get("xfiles"):                # bsub -f, as LSF shows them
+        items.append("Copy Files " + " ".join(
+            f'"{e[0]} {e[1]} {e[2]}"' for e in spec["xfiles"]))
     items += _request_items(spec)
     return ", ".join([text] + items) + ";"
 
