@@ -417,6 +417,10 @@ MESSAGES.update({
                      "{size} bytes, more than the {limit} bytes a job may "
                      "carry",
     "STAGE_OLD_AGENT": "the agent on {host} is too old to copy -f files",
+    "PEEK_OLD_AGENT": "the agent on {host} is too old to show the output "
+                      "of its jobs",
+    "PEEK_NO_ANSWER": "Job <{job}> : the execution host <{host}> did not "
+                      "send the output within {seconds} seconds",
     "STAGE_IN_FAILED": "Unable to copy file <{local}> on submission host "
                        "<{host}> to <{remote}> on execution host: {reason}",
     "STAGE_OUT_FAILED": "Unable to copy file <{remote}> to <{local}> on "

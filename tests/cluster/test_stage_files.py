@@ -6,13 +6,14 @@ gets in or out is xce's own channel (bsub -> spool -> controller -> SSH
 link -> agent, and back).  Run it under flock /tmp/xce-realusers.lock."""
 
 import os
+import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.cluster import sshclient
-from tests.lib.xcecluster import shared_cluster, wait_for
+from tests.lib.xcecluster import BIN, shared_cluster, wait_for
 from xce.client.text.wrap import unwrap
 
 HOST = "xh1"
@@ -134,3 +135,30 @@ def test_failed_copies_are_told_and_the_daemons_go_on(clu, user, apart):
     assert clu.proc.poll() is None
     jobid = _submit(clu, user, sub, "-cwd", str(far), "true")
     clu.wait_stat(jobid, "DONE", timeout=60)
+
+
+def test_bpeek_shows_output_that_is_only_on_the_execution_host(
+        clu, user, apart):
+    sub, far, on_host = apart
+    jobid = _submit(clu, user, sub, "-cwd", str(far), "-o", "job.out",
+                    "-e", "job.err", "echo started; echo oops >&2; "
+                    "while [ ! -e go ]; do sleep 0.1; done; echo after")
+    clu.wait_stat(jobid, "RUN", timeout=60)
+    wait_for(lambda: "started" in on_host(f"cat {far}/job.out"),
+             timeout=20, what="the job's first line")
+    assert not (far / "job.out").exists()       # not on this host
+    r = clu.run("bpeek", str(jobid), user=user.name, cwd=sub)
+    assert (r.rc, r.err) == (0, ""), r
+    assert r.out == ("<< output from stdout >>\nstarted\n\n"
+                     "<< output from stderr >>\noops\n"), r
+    other = subprocess.run(
+        ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534",
+         "--clear-groups", str(BIN / "bpeek"), str(jobid)],
+        capture_output=True, text=True, cwd="/", env=clu.env, timeout=60)
+    assert other.returncode == 255 and \
+        "User permission denied" in other.stderr, other
+    on_host(f"touch {far}/go")
+    clu.wait_stat(jobid, "DONE", timeout=60)
+    r = clu.run("bpeek", str(jobid), user=user.name, cwd=sub)
+    assert (r.rc, r.out, r.err.strip()) == \
+        (255, "", f"Job <{jobid}> : Already finished."), r

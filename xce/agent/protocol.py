@@ -22,7 +22,8 @@ import json
 # 9: a start may carry "interactive" (bsub -I/-Ip/-Is: the job runs under
 #    the terminal relay, xce.agent.termrelay).
 # 10: a start may carry "xfiles" (bsub -f); a finished message may carry
-#    "xout" (the files copied back) and "xerr" (the copies that failed).
+#    "xout" (the files copied back) and "xerr" (the copies that failed);
+#    the controller may send "peek" (bpeek), answered by "peeked".
 VERSION = 10
 MAX_LINE = 64 * 1024 * 1024
 

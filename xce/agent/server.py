@@ -15,7 +15,7 @@ import time
 from xce.agent.jobs import SAMPLE_INTERVAL, JobTable
 from xce.agent.tasks import TaskTable
 from xce.agent.protocol import VERSION, LineReader, ProtocolError, encode
-from xce.agent import hostinfo
+from xce.agent import hostinfo, staging
 from xce.agent.load import LoadSampler
 from xce.agent.elim import ElimRunner
 
@@ -220,6 +220,9 @@ class AgentServer:
                     self.table.acked(msg)
                 elif op == "elim":
                     self.elims.configure(msg)
+                elif op == "peek":      # bpeek (xce.agent.staging)
+                    self.table.outbox.append(
+                        staging.peek(self.table.running, msg))
                 elif op == "ping":
                     self.table.outbox.append({"op": "pong"})
                 elif op == "exit":

@@ -110,13 +110,9 @@ def read_own(path, uid, limit):
     """The bytes of *path*, a regular file of *uid*'s (or of the agent's
     own user), opened without following a link or waiting on a FIFO;
     OSError when it is anything else or holds more than *limit* bytes."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    fd = _open_own(path, uid)
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or \
-                st.st_uid not in (uid, os.geteuid()):
-            raise OSError(0, "not a regular file of the job's user")
-        if st.st_size > limit:
+        if os.fstat(fd).st_size > limit:
             raise OSError(0, f"more than the {STAGE_MAX} bytes a job may "
                              "copy back")
         chunks, size = [], 0
@@ -131,6 +127,17 @@ def read_own(path, uid, limit):
             chunks.append(chunk)
     finally:
         os.close(fd)
+
+
+def _open_own(path, uid):
+    """A descriptor of *path* if it is a regular file of *uid*'s (or the
+    agent's), opened without following a link or waiting on a FIFO."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or st.st_uid not in (uid, os.geteuid()):
+        os.close(fd)
+        raise OSError(0, "not a regular file of the job's user")
+    return fd
 
 
 def remove(prefix):
@@ -148,3 +155,46 @@ def remove(prefix):
             os.unlink(prefix + ext)
         except FileNotFoundError:
             pass
+
+
+# -- bpeek ----------------------------------------------------------------
+PEEK_MAX = 1 << 20      # bytes of each file in one answer
+
+
+def peek(running, msg):
+    """The "peeked" answer: the running job's output (and separate error)
+    file from the offsets given, read as read_own reads."""
+    answer = {"op": "peeked", "ticket": msg.get("ticket")}
+    job = running.get((int(msg["job"]), int(msg.get("idx", 0)),
+                       int(msg["attempt"])))
+    if job is None:
+        answer["error"] = "the job is not running here"
+        return answer
+    m = job.msg
+    out = _resolved(m, m.get("stdout"))
+    err = _resolved(m, m.get("stderr"))
+    for name, path, offset in (("out", out, msg.get("out_offset")),
+                               ("err", err if err != out else None,
+                                msg.get("err_offset"))):
+        if path is None:
+            continue
+        if os.path.isdir(path):
+            path = os.path.join(path, f"{m['job']}.{name}")
+        try:
+            data = _read_from(path, m["uid"], int(offset or 0))
+        except FileNotFoundError:
+            data = b""
+        except OSError as e:
+            answer["error"] = f"{path}: {e.strerror or e}"
+            continue
+        answer[name] = base64.b64encode(data).decode()
+    return answer
+
+
+def _read_from(path, uid, offset):
+    fd = _open_own(path, uid)
+    try:
+        os.lseek(fd, offset, os.SEEK_SET)
+        return os.read(fd, PEEK_MAX)
+    finally:
+        os.close(fd)

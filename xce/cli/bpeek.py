@@ -2,6 +2,7 @@
 
 from xce.cli.lsfargs import Opt, Parser, UsageError, run
 from xce.client.peek import peek
+from xce.client.requests import call
 from xce.client.site import current_user, open_state, open_store
 from xce.errors import text
 
@@ -26,7 +27,8 @@ def bpeek(o, args):
     site, reader = open_state()
     reader.close()
     return peek(lambda: open_store(site), current_user(), jobid,
-                queue, host, name, o["follow"], site.spool / "output")
+                queue, host, name, o["follow"], site.spool / "output",
+                ask=lambda body: call(site, "peek", body))
 
 
 def main(argv=None):

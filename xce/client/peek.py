@@ -113,9 +113,11 @@ def _copy(path, offset):
 
 
 def peek(reader_factory, me, label=None, queue=None, host=None, name=None,
-         follow=False, output_dir=None):
+         follow=False, output_dir=None, ask=None):
     """*output_dir*: the spool's output/, where a job's output goes when
-    its -o/-e file cannot be opened by its user (bsub(1))."""
+    its -o/-e file cannot be opened by its user (bsub(1)).  *ask*: sends
+    a "peek" request to the controller, for a job whose output files are
+    not on this host (an execution host that shares no file system)."""
     with reader_factory() as reader:
         job = find_job(reader, me, label, queue, host, name)
     check_state(job)
@@ -124,6 +126,10 @@ def peek(reader_factory, me, label=None, queue=None, host=None, name=None,
         fallback = _fallback_file(output_dir, job)
         out, err = (_or_fallback(out, fallback), _or_fallback(err, fallback))
         err = None if err == out else err
+    if ask is not None and not any(p and os.path.exists(p)
+                                   for p in (out, err)):
+        from xce.client import remotepeek
+        return remotepeek.show(ask, reader_factory, job, follow)
     offsets = {}
     if out:
         print("<< output from stdout >>", flush=True)

@@ -20,7 +20,7 @@ from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
 from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
-from xce.controller import elimconf, jobgroups, stage
+from xce.controller import elimconf, jobgroups, peek, stage
 from xce.controller import jobclock, messages, modify, prepost, spoolspace
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
@@ -74,6 +74,7 @@ class Controller:
         self.new_job_data = {}      # job data not yet committed, by key
         self.stage_copies = []      # bsub -f copies back, after the commit
         self.stage_writers = {}     # pid -> the copy back it writes
+        self.peeks = {}             # bpeek ticket -> the agent's answer
         self.index = JobIndex(self)  # ids, names, finished jobs for -w
         self.post_waiting = {}      # key -> finished job whose post runs
         self.retry_waiting = {}     # key -> when a failed pre-exec may retry
@@ -391,6 +392,8 @@ class Controller:
                 return blaunch.handle(self, user, doc, self.now)
             if kind == jobgroups.KIND:
                 return jobgroups.handle(self, user, doc, self.now)
+            if kind == peek.KIND:
+                return peek.handle(self, user, doc, self.now)
             if kind == explain.KIND:
                 return explain.handle(self, user, doc, self.now)
             if kind == "control":

@@ -11,7 +11,8 @@ import signal
 
 from xce.config.load import LOAD_INDICES
 from xce.controller import (blaunch, dispatch, elimconf, hostloss,
-                            interactive, jobusage, prepost, requeue, stage)
+                            interactive, jobusage, peek, prepost, requeue,
+                            stage)
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -40,6 +41,8 @@ def handle(ctl, host, msgs):
                 blaunch.task_usage(ctl, host, msg)
             elif op == "load":
                 _load(ctl, host, msg["load"], msg.get("ext"))
+            elif op == "peeked":
+                peek.answered(ctl, msg)
             elif op != "pong":
                 log.warning("agent %s: unknown op %r", host, op)
         except (KeyError, TypeError, ValueError) as e:

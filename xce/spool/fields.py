@@ -288,6 +288,11 @@ REQUESTS = {
              "data": Field(Str(ATTACHMENT_MAX)),
              "status": Field(Bool())},
     "explain": {"jobid": Field(JOBID, required=True), "idx": Field(INDEX)},
+    # bpeek of a job whose output is on its execution host only
+    "peek": {"jobid": Field(JOBID, required=True), "idx": Field(INDEX),
+             "ticket": Field(Str(64)),
+             "out_offset": Field(Int(0, 2**53)),
+             "err_offset": Field(Int(0, 2**53))},
     # bgadd, bgdel, bgmod (xce.controller.jobgroups)
     "jobgroup": {"op": Field(OneOf("add", "del", "mod", null=False),
                              required=True),
