@@ -4,6 +4,8 @@ a job only where they hold, order[] sorts hosts by them; bad elims
 (crashing, garbage, hanging, flooding) are logged, the agent keeps
 reporting and jobs keep running."""
 
+import os
+
 import pytest
 
 from tests.lib.xcecluster import wait_for
@@ -185,3 +187,31 @@ def test_an_elim_added_at_reconfig_starts(three, tmp_path):
         return "late" in head and all(
             row[head.index("late")] == "42.0" for row in rows.values())
     wait_for(shown, timeout=40, what="the new elim's values")
+
+
+def _elim_pids(serverdir):
+    """The running copies of the test's elim.site (by its path)."""
+    pids = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if str(serverdir / "elim.site").encode() in argv:
+            pids.append(int(pid))
+    return pids
+
+
+def test_a_restarted_agent_ends_its_elims_and_starts_them_again(
+        three, tmp_path):
+    _reported(three, {"vh000": "7.0", "vh001": "3.0", "vh002": "10.0"})
+    serverdir = tmp_path / "serverdir"
+    before = _elim_pids(serverdir)
+    assert len(before) == 3, before
+    r = three.run("badmin", "hrestart", "vh000")
+    assert r.rc == 0, r
+    wait_for(lambda: len(_elim_pids(serverdir)) == 3 and
+             set(_elim_pids(serverdir)) != set(before), timeout=40,
+             what="vh000's elim ended and started again, once")
+    _reported(three, {"vh000": "7.0", "vh001": "3.0", "vh002": "10.0"})
