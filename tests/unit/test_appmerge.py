@@ -80,3 +80,42 @@ def test_no_profile_requirement_leaves_the_job_strings():
 def test_applied_keys_are_the_enforced_profile_keys():
     enforced = set(keys.enforced("application"))
     assert enforced == set(appmerge.APPLIED_KEYS)
+
+
+# Every rule of the three-layer merge bjobs -l shows as "Combined:": the
+# job's -R, then its profile's RES_REQ, then its queue's RES_REQ.
+@pytest.mark.parametrize("job, app, queue, expected", [
+    # nothing anywhere
+    ([], None, None, None),
+    # select: every layer's terms ANDed, job first
+    (["select[swp>1]"], "select[bigmem]", "select[type==any]",
+     "select[(swp > 1) && bigmem && (type == any)]"),
+    # order: the job's, else the profile's, else the queue's
+    (["order[ut]"], "order[mem]", "order[r15s]", "order[ut]"),
+    ([], "order[mem]", "order[r15s]", "order[mem]"),
+    ([], None, "order[r15s]", "order[r15s]"),
+    # span: the same precedence
+    (["span[hosts=1]"], "span[ptile=2]", None, "span[hosts=1]"),
+    ([], "span[ptile=2]", "span[hosts=1]", "span[ptile=2]"),
+    # rusage: per resource the nearer layer's amount, the others added
+    (["rusage[mem=5]"], "rusage[mem=100:swp=7]", "rusage[tmp=3:swp=1]",
+     "rusage[mem=5.00:swp=7.00:tmp=3.00]"),
+])
+def test_combined_three_layers(job, app, queue, expected):
+    assert appmerge.combined(job, app, queue) == expected
+
+
+def test_refill_replaces_the_old_profiles_values_and_keeps_the_jobs():
+    spec = {"runlimit": 3, "resreq": ["x"]}
+    appmerge.fill(APP, spec)
+    assert spec["runlimit"] == 3 and spec["memlimit"] == 2048
+    assert "memlimit" in spec[appmerge.FILLED_KEY]
+    other = AppConf(name="b", limits={"memlimit": 1}, resreq="order[ut]")
+    moved = appmerge.refill(other, spec)
+    assert (moved["runlimit"], moved["memlimit"], moved["app_resreq"]) == (
+        3, 1, "order[ut]")
+    assert "filelimit" not in moved and "requeue_exit" not in moved
+    gone = appmerge.refill(None, spec)
+    assert gone == {"runlimit": 3, "resreq": ["x"]}
+    new, removed = appmerge.changes(spec, moved)
+    assert new["memlimit"] == 1 and "filelimit" in removed

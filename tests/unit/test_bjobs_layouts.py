@@ -153,11 +153,12 @@ def test_submit_refuses_an_unknown_profile_and_fills_from_a_known_one():
     assert str(e.value) == "Application profile does not exist"
     spec = {"app": "fluent"}
     apply_profile(cfg, spec)
-    assert spec == {"app": "fluent", "runlimit": 5}
+    filled = {"app": "fluent", "runlimit": 5, "app_filled": ["runlimit"]}
+    assert spec == filled
     cfg.params["DEFAULT_APPLICATION"] = "fluent"
     spec = {}
     apply_profile(cfg, spec)
-    assert spec == {"app": "fluent", "runlimit": 5}
+    assert spec == filled
 
 
 def test_submit_accepts_known_names_and_members():

@@ -35,6 +35,10 @@ OPTIONS = [
         help="Run-time estimate."),
     Opt("-Jd", "description", metavar="job_description",
         help="Job description."),
+    Opt("-app", "app", metavar="application_profile_name",
+        help="Move to this application profile."),
+    Opt("-g", "job_group", metavar="job_group_name",
+        help="Move to this job group (created if missing)."),
     _removes("-bn", "no_begin_time", "the begin time"),
     _removes("-tn", "no_term_time", "the termination time"),
     _removes("-Wen", "no_estimate", "the run-time estimate"),
@@ -50,6 +54,8 @@ OPTIONS = [
     _removes("-en", "no_stderr", "the error file"),
     _removes("-spn", "no_priority", "the user priority"),
     _removes("-Pn", "no_project", "the project"),
+    _removes("-appn", "no_app", "the application profile"),
+    _removes("-gn", "no_job_group", "the job group"),
 ]
 # bsub's limit options (xce.lang.rlimits), each with its -Xn form; a
 # pending job's only, as the controller checks.
@@ -62,12 +68,12 @@ OPTIONS += [_removes(limit.option + "n", "no_" + limit.key,
 # The rest of LSF 10.1's bmod options, each with its -Xn cancel form where
 # LSF has one.
 UNSUPPORTED = (
-    "-ar", "-arn", "-a", "-app", "-appn", "-aps", "-apsn", "-B", "-Bn",
+    "-ar", "-arn", "-a", "-aps", "-apsn", "-B", "-Bn",
     "-clusters", "-clustersn",
     "-cwd", "-cwdn", "-data", "-datan", "-datagrp",
     "-datagrpn", "-E", "-En", "-Ep", "-Epn", "-eptl", "-eptln", "-ext",
     "-extsched", "-f", "-fn", "-freq", "-freqn", "-G", "-Gn",
-    "-g", "-gn", "-gpu", "-gpun", "-hostfile", "-hostfilen", "-i", "-in",
+    "-gpu", "-gpun", "-hostfile", "-hostfilen", "-i", "-in",
     "-is", "-isn", "-k", "-kn", "-L", "-Ln", "-Lp", "-mig",
     "-mign", "-N", "-Nn", "-Ne", "-network", "-networkn", "-notify",
     "-notifyn", "-outdir", "-outdirn", "-ptl", "-ptln", "-Q",

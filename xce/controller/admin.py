@@ -22,7 +22,8 @@ def admin(ctl, req_user, body, now):
     if op in agentctl.OPS:
         return agentctl.handle(ctl, op, body.get("names") or ["all"], now)
     if op == "reconfig":
-        return ctl.reconfig(check_only=bool(body.get("check")))
+        return ctl.reconfig(check_only=bool(body.get("check")),
+                            by=req_user)
     return {"ok": False, "error": about(op, "BAD_ADMIN_OP")}
 
 

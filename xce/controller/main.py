@@ -20,7 +20,7 @@ from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
 from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
-from xce.controller import elimconf, jobgroups, peek, stage
+from xce.controller import elimconf, jobgroups, peek, remerge, stage
 from xce.controller import jobclock, messages, modify, prepost, spoolspace
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
@@ -274,7 +274,7 @@ class Controller:
             if link is not None:
                 link.queue(msg)
 
-    def reconfig(self, check_only=False):
+    def reconfig(self, check_only=False, by=None):
         """Check xce.yaml and put it in force; a refusal (bad value, or a
         key only a restart can change) leaves the running one in force."""
         try:
@@ -298,6 +298,7 @@ class Controller:
         self.spool.limits = spoolspace.limits(cfg)
         for name in self.hosts:     # LSF_SERVERDIR, resource definitions
             elimconf.send(self, name)
+        remerge.after_reconfig(self, by)    # pending jobs, changed profiles
         _warn_unenforced(cfg)
         self.store.set_meta("admins", " ".join(cfg.admins))
         self.store.event(self.now, "RECONFIG")

@@ -8,12 +8,14 @@ the commit, as for bkill.
 
 import json
 
-from xce.controller import jobclock, joblimits, rlimits
+from xce.controller import jobclock, jobgroups, joblimits, remerge, rlimits
 from xce.controller.control import select_jobs
 from xce.controller.submit import (Rejected, check_hosts, check_limits,
                                    check_project, check_project_quota,
                                    check_slots, choose_queue)
 from xce.errors import text
+from xce.lang import appmerge
+from xce.model import jobgroups as jg
 from xce.model import states
 
 KINDS = ("modify", "switch", "requeue", "move")
@@ -109,6 +111,24 @@ def _bmod_changes(ctl, job, body):
     for key in gone:
         spec.pop(key, None)
     spec.update(new)
+    _owned(spec, new)
+    if "job_group" in new or "job_group" in gone:
+        _regroup(ctl, job, spec)
+        gone = [key for key in gone if key != "job_group"]
+        if spec.get("job_group"):
+            new["job_group"] = spec["job_group"]
+        else:
+            new.pop("job_group", None)
+            gone.append("job_group")
+    if "app" in new or "app" in gone:
+        try:        # -app / -appn: the profile's values replaced
+            spec = remerge.moved(ctl.cfg, spec, spec.get("app"))
+        except remerge.NoProfile as e:
+            raise Rejected(str(e))
+        new, gone = appmerge.changes(job["spec"], spec)
+    elif spec.get(appmerge.FILLED_KEY) != job["spec"].get(
+            appmerge.FILLED_KEY):
+        new[appmerge.FILLED_KEY] = spec[appmerge.FILLED_KEY]
     if "project" in new or "project" in gone:
         # -P is checked as at submit; -Pn gives the job its default.
         spec["project"] = new.get("project")
@@ -139,6 +159,24 @@ def _bmod_changes(ctl, job, body):
         if {"project", "nslots", "resreq", "queue"} & set(new):
             check_project_quota(ctl, q, spec, job["user"])
     return new, gone
+
+
+def _owned(spec, new):
+    """A value bmod sets is the job's own from now on: no longer one its
+    profile filled (a reconfig or bmod -app would take it back out)."""
+    filled = spec.get(appmerge.FILLED_KEY)
+    if filled and set(filled) & set(new):
+        spec[appmerge.FILLED_KEY] = [k for k in filled if k not in new]
+
+
+def _regroup(ctl, job, spec):
+    """-g: the group must be a valid path and is created as by bsub -g;
+    -gn: the job goes back to DEFAULT_JOBGROUP, or to no group."""
+    path = spec.get("job_group")
+    if path is not None and not jg.valid(path):
+        raise Rejected(text("BAD_JGROUP", path))
+    jobgroups.adopt(ctl, spec, job["user"], spec.get("queue") or
+                    job["queue"])
 
 
 # -- bswitch ------------------------------------------------------------------

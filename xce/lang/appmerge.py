@@ -29,22 +29,63 @@ APPLIED_KEYS = ("DESCRIPTION", "RES_REQ", "PRE_EXEC", "POST_EXEC",
 _FILLED = (("requeue", "requeue_exit"), ("rerunnable", "rerunnable"))
 
 
+# The spec key listing what the profile filled (so that a later merge,
+# after bmod -app or a reconfig, can take the profile's values back out).
+FILLED_KEY = "app_filled"
+
+
 def fill(app, spec):
     """Fill *spec* (a job's submission) from *app* (an AppConf) in place:
-    the job's own values are kept."""
+    the job's own values are kept; the keys filled are listed under
+    FILLED_KEY."""
+    filled = []
     for key, value in app.limits.items():
         if key == "cpulimit_host":
             continue                # goes with the CPU limit, below
         if spec.get(key) is None and value is not None:
             spec[key] = value
+            filled.append(key)
             if key == "cpulimit" and app.limits.get("cpulimit_host"):
                 spec["cpulimit_host"] = app.limits["cpulimit_host"]
+                filled.append("cpulimit_host")
     for attr, key in _FILLED:
         value = getattr(app, attr)
         if value is not None and spec.get(key) is None:
             spec[key] = value
+            filled.append(key)
     if app.resreq:
         spec["app_resreq"] = app.resreq
+    if filled:
+        spec[FILLED_KEY] = sorted(set(filled) | set(spec.get(FILLED_KEY)
+                                                    or ()))
+
+
+def unfill(spec):
+    """Take out of *spec* in place what a profile filled, leaving the
+    job's own values (before a merge with another or a changed profile)."""
+    for key in spec.pop(FILLED_KEY, None) or ():
+        spec.pop(key, None)
+    spec.pop("app_resreq", None)
+
+
+def refill(app, spec):
+    """*spec* merged afresh with *app* (None: no profile), as a new dict;
+    the job's own values are kept, the old profile's are replaced."""
+    out = dict(spec)
+    unfill(out)
+    if app is not None:
+        fill(app, out)
+    return out
+
+
+def changes(old, new):
+    """(keys set, keys removed) from spec *old* to spec *new*."""
+    set_ = {k: v for k, v in new.items() if old.get(k, _NONE) != v}
+    gone = [k for k in old if k not in new]
+    return set_, gone
+
+
+_NONE = object()
 
 
 def resreq_strings(job_strings, app_resreq):
@@ -56,3 +97,15 @@ def resreq_strings(job_strings, app_resreq):
     from xce.lang import resreq
     job = resreq.merge(job_strings) if job_strings else None
     return [str(resreq.merge_with_queue(job, app_resreq))]
+
+
+def combined(job_strings, app_resreq, queue_resreq, **options):
+    """The job's whole requirement as bjobs -l shows it (LSF's
+    "Combined:"): the job's -R strings, its profile's RES_REQ merged under
+    them, then the queue's RES_REQ merged under both, selects ANDed.
+    None when none of them says anything.  Raises resreq.ResReqError."""
+    from xce.lang import resreq
+    strings = resreq_strings(job_strings, app_resreq)
+    own = resreq.merge(strings, **options) if strings else None
+    merged = resreq.merge_with_queue(own, queue_resreq or None, **options)
+    return None if merged == resreq.ResReq() else str(merged)

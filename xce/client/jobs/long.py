@@ -27,13 +27,14 @@ def long_format(rows, reader=None, params=None, now=None):
     now = time.time() if now is None else now
     queues = {q["name"]: q["conf"] for q in reader.queues()} if reader else {}
     held = reader.reservations() if reader else {}
+    unit = (params or {}).get("LSF_UNIT_FOR_LIMITS")
     records = [job_record(row, queues.get(row.get("queue")), now,
-                          held.get((row.get("jobid"), row.get("idx"))))
+                          held.get((row.get("jobid"), row.get("idx"))), unit)
                for row in rows]
     return ("\n" + SEPARATOR + "\n").join(records) + "\n"
 
 
-def job_record(row, queue_conf=None, now=None, held=None):
+def job_record(row, queue_conf=None, now=None, held=None, unit=None):
     """One job's text: a leading blank line, then its wrapped lines.
     *held*: the job's slot reservation (Reader.reservations), if any."""
     now = time.time() if now is None else now
@@ -50,7 +51,7 @@ def job_record(row, queue_conf=None, now=None, held=None):
     lines += limit_lines(spec, jv.runlimit_minutes(row, spec, queue_conf))
     lines += estimate_lines(row, spec, queue_conf)
     lines += memory_lines(row)
-    lines += resreq_lines(row, spec)
+    lines += resreq_lines(row, spec, queue_conf, unit)
     return "\n" + "\n".join(wrap(line) for line in lines)
 
 
@@ -304,8 +305,26 @@ def memory_lines(row):
             f" MAX MEM: {units.mem_bytes(row['max_mem'])};  AVG MEM: {avg}"]
 
 
-def resreq_lines(row, spec):
-    combined = spec.get("resreq_merged") or "-"
+def resreq_lines(row, spec, queue_conf=None, unit=None):
+    """LSF's RESOURCE REQUIREMENT DETAILS: "Combined:" is the job's -R,
+    its application profile's RES_REQ and its queue's RES_REQ merged
+    (xce.lang.appmerge.combined) as the configuration now stands;
+    "Effective:" what the job was dispatched with, once it started."""
+    combined = _combined(spec, queue_conf, unit) or "-"
     effective = combined if jv.started(row) else "-"
     return ["", " RESOURCE REQUIREMENT DETAILS:", f" Combined: {combined}",
             f" Effective: {effective}"]
+
+
+def _combined(spec, queue_conf, unit):
+    from xce.lang import appmerge, resreq      # only bjobs -l needs them
+    queue = ((queue_conf or {}).get("lsf") or {}).get("RES_REQ")
+    strings = list(spec.get("resreq") or ())
+    if spec.get("nnodes"):
+        strings.append("span[ptile=1]")
+    options = {"unit": unit} if unit else {}
+    try:
+        return appmerge.combined(strings, spec.get("app_resreq"),
+                                 str(queue) if queue else None, **options)
+    except resreq.ResReqError:
+        return spec.get("resreq_merged")    # from an older configuration
