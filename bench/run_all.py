@@ -14,7 +14,7 @@ import traceback
 # Order: quick ones first, so a partial run still says something.
 BENCHMARKS = ("schedule", "explain", "controller_sched", "spool_claim",
               "bsub", "start", "bjobs", "throughput", "bkill", "pack",
-              "scale", "elim")
+              "scale", "elim", "interactive")
 
 
 def main(argv=None):

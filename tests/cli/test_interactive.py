@@ -161,3 +161,62 @@ def test_a_controller_restart_leaves_an_interactive_job_running(cluster):
     child.sendeof()
     assert finish(child) == (0, None)
     cluster.wait_stat(jobid, "DONE")
+
+
+def test_ctrl_z_and_job_control_work_in_a_shell_job(cluster):
+    child, _ = spawn(cluster, "-Is", "/bin/bash --norc --noprofile -i")
+    # Typed only once bash reads: setting up its terminal drops typeahead.
+    child.expect(r"[#$] ")
+    child.sendline("echo up-$((1+2))")
+    child.expect_exact("up-3")
+    # Once it has printed, the command leads the terminal's foreground.
+    child.sendline("sh -c 'echo in-$((0+1)); exec sleep 30'")
+    child.expect_exact("in-1")
+    child.sendcontrol("z")
+    child.expect(r"\[1\]\+ +Stopped +sh -c")
+    child.sendline("bg; kill %1; wait %1; jobs; echo back-$((2+2))")
+    child.expect_exact("back-4")
+    assert "Stopped" not in child.before
+    child.sendline("exit")
+    assert finish(child) == (0, None)
+
+
+def test_ctrl_backslash_quits_a_pty_job(cluster):
+    child, _ = spawn(cluster, "-Ip", "trap 'echo got-quit; exit 6' QUIT; "
+                                     "echo ready; while :; do sleep 0.1; done")
+    child.expect_exact("ready")
+    child.sendcontrol("\\")
+    child.expect_exact("got-quit")
+    assert finish(child) == (6, None)
+
+
+def test_ctrl_z_stops_a_plain_interactive_job_and_bsub(cluster):
+    child, jobid = spawn(cluster, "-I", "echo ready; sleep 30")
+    child.expect_exact("ready")
+    child.sendcontrol("z")      # bsub stops itself once it passed TSTP
+    wait_for(lambda: _proc_state(child.pid) == "T", what="bsub stopped")
+    child.kill(9)
+    child.close(force=True)
+    cluster.wait_stat(jobid, "EXIT", timeout=20)
+
+
+def _proc_state(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
+
+
+def test_ctrl_c_while_pending_kills_the_job(cluster):
+    child = pexpect.spawn(str(BIN / "bsub"), ["-I", "-H", "echo never"],
+                          env=cluster.env, cwd=str(cluster.root),
+                          timeout=TIMEOUT, encoding="utf-8")
+    child.expect(r"Job <(\d+)> is submitted")
+    jobid = int(child.match.group(1))
+    child.expect_exact("<<Waiting for dispatch ...>>")
+    child.sendintr()
+    child.expect_exact("<<Terminated while pending>>")
+    assert finish(child) == (246, None)
+    assert cluster.stat(jobid) == "EXIT"
+    assert not (cluster.spool / "interactive" / str(jobid)).exists()

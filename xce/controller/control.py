@@ -2,6 +2,7 @@
 
 import signal as _signal
 
+from xce.controller import interactive
 from xce.errors import text
 from xce.model import states
 from xce.model.arrayspec import name_matches
@@ -112,6 +113,8 @@ def _act(ctl, job, action, sig, req_user, admin, body, now):
         if stat in states.PENDING or body.get("force"):
             ctl.emit("STATUS", job, stat=states.EXIT, reason=reason,
                      by=req_user)
+            if stat in states.PENDING and job["spec"].get("interactive"):
+                interactive.forget(ctl, job["jobid"])
             if stat in states.RUNNING or stat == states.ZOMBI:
                 ctl.send_signal(job, _signal.SIGKILL, reason)
         elif stat in (states.UNKWN, states.ZOMBI):

@@ -25,6 +25,7 @@ import termios
 import time
 import tty
 
+from xce.errors import XceError
 from xce.model import termwire
 from xce.store.reader import Reader
 
@@ -37,6 +38,7 @@ _SIOCGIFADDR = 0x8915
 # SIGTERM end bsub instead, and with it the job (the relay hangs it up).
 _PASSED = (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP)
 _ENDING = (signal.SIGHUP, signal.SIGTERM)
+_WAIT_ENDING = (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTERM)
 
 
 def local_addresses():
@@ -89,9 +91,17 @@ class Session:
 
     def _await_job(self, site, jobid):
         """(connection, hello, None) once the job's relay has called and
-        proved itself; (None, None, status) if the job ended first."""
+        proved itself; (None, None, status) if the job ended first.
+        Interrupted (Ctrl-C, a lost terminal) the job is killed, and
+        bsub waits for it to end pending."""
         self.listener.setblocking(False)
+        stopped = []
+        for sig in _WAIT_ENDING:
+            signal.signal(sig, lambda *_: stopped.append(True))
+        asked = False
         while True:
+            if stopped and not asked:
+                asked = _kill(site, jobid)
             ready, _, _ = select.select([self.listener], [], [], POLL)
             if ready:
                 conn, hello = self._accept(jobid)
@@ -131,6 +141,17 @@ class Session:
             "modes": _modes(), "winsize": _winsize()}))
         conn.settimeout(None)
         return hello
+
+
+def _kill(site, jobid):
+    """Ask the controller to kill the job (bsub no longer waits for it)."""
+    from xce.client.requests import call
+    try:
+        call(site, "control", {"action": "kill",
+                               "ids": [[str(jobid), jobid, None]]})
+    except (OSError, XceError):
+        pass        # bsub still waits, and shows the job's end
+    return True
 
 
 def _note(message, quiet):
@@ -195,6 +216,7 @@ class Terminal:
         self.stdin_open = True
         self.saved = None           # the terminal's modes, to restore
         self.pending = []           # frames from signal handlers
+        self.stop_after_send = False
         self.wake_r, wake_w = os.pipe()
         os.set_blocking(self.wake_r, False)
         os.set_blocking(wake_w, False)
@@ -216,13 +238,17 @@ class Terminal:
         for sig in _ENDING:
             signal.signal(sig, self._hang_up)
         signal.signal(signal.SIGWINCH, self._resized)
+        signal.signal(signal.SIGCONT, self._continued)
         if self.mode in ("Ip", "Is") and os.isatty(0):
             self.saved = termios.tcgetattr(0)
-            tty.setraw(0)
-            if self.mode == "Ip":   # keys that signal stay signals here
-                modes = termios.tcgetattr(0)
-                modes[3] |= termios.ISIG
-                termios.tcsetattr(0, termios.TCSANOW, modes)
+            self._raw()
+
+    def _raw(self):
+        tty.setraw(0)
+        if self.mode == "Ip":   # keys that signal stay signals here
+            modes = termios.tcgetattr(0)
+            modes[3] |= termios.ISIG
+            termios.tcsetattr(0, termios.TCSANOW, modes)
 
     def _give_back_terminal(self):
         if self.saved is not None:
@@ -230,6 +256,14 @@ class Terminal:
 
     def _pass(self, sig, _frame):
         self.pending.append(termwire.frame(termwire.SIGNAL, bytes([sig])))
+        if sig == signal.SIGTSTP:
+            self.stop_after_send = True
+
+    def _continued(self, _sig, _frame):
+        self.pending.append(termwire.frame(termwire.SIGNAL,
+                                           bytes([signal.SIGCONT])))
+        if self.saved is not None:      # back in the foreground: raw again
+            self._raw()
 
     def _resized(self, _sig, _frame):
         size = _winsize()
@@ -259,6 +293,12 @@ class Terminal:
     def _send_pending(self):
         while self.pending:
             self._send(self.pending.pop(0))
+        if self.stop_after_send:
+            # Ctrl-Z: the job has been stopped; bsub stops too, with the
+            # terminal as it found it, until the shell continues it.
+            self.stop_after_send = False
+            self._give_back_terminal()
+            os.kill(os.getpid(), signal.SIGSTOP)
 
     def _send(self, data):
         try:
