@@ -426,3 +426,17 @@ MESSAGES.update({
     "STAGE_OUT_FAILED": "Unable to copy file <{remote}> to <{local}> on "
                         "submission host <{host}>: {reason}",
 })
+
+# GPUs (bsub -gpu, GPU_REQ, LSB_GPU_REQ; xce.lang.gpureq, xce.model.gpus).
+MESSAGES.update({
+    "CONFIG_GPU_SYNTAX": "expected Y, N or extend",
+    "GPU_OLD_AGENT": "the agent on {host} is too old to give a job its "
+                     "GPUs",
+    "GPU_BAD_REQ": "Bad GPU requirement syntax: {detail}",
+    "GPU_SYNTAX_OFF": "The -gpu option and GPU_REQ are not enabled "
+                      "(LSB_GPU_NEW_SYNTAX=N)",
+    "GPU_NO_MODEL": "No host that the job may use has GPUs that match the "
+                    "GPU requirement ({req})",
+    "GPU_TOO_MANY": "The GPU requirement ({req}) asks for more GPUs than "
+                    "any host that the job may use has ({most})",
+})

@@ -223,6 +223,8 @@ BSUB_ONLY = [
     ("-c", "x", None), ("-v", "x", None), ("-S", "x", None),
     ("-F", "x", None), ("-D", "x", None), ("-C", "x", None),
     ("-p", "x", None), ("-T", "x", None),
+    ("-gpu", "num=0", "Bad GPU requirement syntax: num=0: expected 1 to "
+     "1024, optionally /host or /task"),
 ]
 # Values the controller checks against the configuration, or files read
 # when the request is built, each shown through the real commands.

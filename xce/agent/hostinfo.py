@@ -7,6 +7,8 @@ import tempfile
 
 import psutil
 
+from xce.agent import gpus
+
 
 def facts():
     return {
@@ -16,6 +18,9 @@ def facts():
         "maxtmp": _disk_kb(tempfile.gettempdir()),
         "type": platform.machine().upper() or "UNKNOWN",
         "model": platform.machine().upper() or "UNKNOWN",
+        # Detected GPUs (none without nvidia-smi); a host's declared
+        # `gpus:` in xce.yaml take their place (xce.model.gpus).
+        "gpus": gpus.detect(),
     }
 
 

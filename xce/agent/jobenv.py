@@ -54,4 +54,8 @@ def job_environment(msg, jobdir, hostfile):
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
     env.pop("LSB_OUTDIR", None)     # only the job's own -outdir
     env.update(lsf_variables(msg, jobdir, hostfile))
+    # A GPU job's devices on this host (CUDA_VISIBLE_DEVICES ...), as the
+    # controller worked them out; replaces any from the submission.
+    env.update({k: v for k, v in (msg.get("gpu_env") or {}).items()
+                if isinstance(k, str) and isinstance(v, str)})
     return env, home

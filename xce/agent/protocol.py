@@ -24,7 +24,9 @@ import json
 # 10: a start may carry "xfiles" (bsub -f); a finished message may carry
 #    "xout" (the files copied back) and "xerr" (the copies that failed);
 #    the controller may send "peek" (bpeek), answered by "peeked".
-VERSION = 10
+# 11: a start may carry "gpu_env" (the job's GPUs on that host); the
+#    hello's facts carry "gpus" (the devices the agent detected).
+VERSION = 11
 MAX_LINE = 64 * 1024 * 1024
 
 

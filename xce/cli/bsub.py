@@ -70,6 +70,7 @@ OPTIONS = [
     Opt("-We", "estimate", metavar="[hour:]minute", help="Run time estimate (for scheduling; not a limit)."),
     Opt("-outdir", "outdir", metavar="output_directory", help="Output directory, created at the job's start (%J %I %U %P %G %H %JG %EJ %EI)."),
     Opt("-Jd", "description", metavar="job_description", help="Job description."),
+    Opt("-gpu", "gpu", metavar='- | "num=n[/task]:mode=shared|exclusive_process:mps=no:j_exclusive=yes|no:gmodel=name[-size]:gmem=size"', help="GPUs the job needs ('-': the configured defaults)."),
     Opt("-hostfile", "hostfile", metavar="file_path", help="Hosts to run on, one line per slot, in order."),
     Opt("-E", "pre_exec", metavar='"pre_exec_command [arguments ...]"', help="Pre-execution command, run before the job on its first host."),
     Opt("-Ep", "post_exec", metavar='"post_exec_command [arguments ...]"', help="Post-execution command, run after the job on its first host."),
@@ -80,9 +81,9 @@ OPTIONS = [
     Opt("-a", "esub", metavar='"application_name ..."', help="Run LSF_SERVERDIR/esub.application_name (and epsub) for the job."),
 ]
 # LSF bsub options xce does not support yet (bsub(1) lists them; a test
-# holds the two together): each is refused whole, so that -Jd or -gpu is
-# never read as -J d or -g pu.
-UNSUPPORTED = ("-k", "-gpu", "-U", "-sla")
+# holds the two together): each is refused whole, an option being a
+# whole word.
+UNSUPPORTED = ("-k", "-U", "-sla")
 # The rest of LSF 10.1's bsub options: interactive and X11 jobs, CSM and
 # multicluster, data staging, job files in other formats, and options of
 # LSF features xce does not have (checkpointing, advance reservations,

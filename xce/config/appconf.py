@@ -27,6 +27,7 @@ class AppConf:
     exec_commands: dict = field(default_factory=dict)
     requeue: str = None
     rerunnable: bool = None
+    gpu_req: str = None     # GPU_REQ as written (xce.config.gpuconf)
 
 
 def read(cfg, raw, check):
@@ -52,6 +53,8 @@ def read(cfg, raw, check):
                 check.error(props, "RERUNNABLE",
                             text("CONFIG_APP_YES_NO", key="RERUNNABLE"))
             app.rerunnable = flag in ("Y", "YES", "TRUE")
+        if _set(props, "GPU_REQ"):
+            app.gpu_req = " ".join(str(props["GPU_REQ"]).split())
         apps[app.name] = app
     default = cfg.params.get("DEFAULT_APPLICATION")
     if default not in (None, "") and str(default).strip() not in apps:

@@ -66,7 +66,8 @@ _add("queue", ENFORCED, "ADMINISTRATORS", "list")
 _add("queue", ACCEPTED, "FAIRSHARE_QUEUES", "list")
 # The queue's RES_REQ joins each job's -R (xce.yaml(5)).
 _add("queue", ENFORCED, "RES_REQ", "text")
-_add("queue", ACCEPTED, "GPU_REQ", "text")
+# GPU requirements (xce.config.gpuconf, xce.lang.gpureq).
+_add("queue", ENFORCED, "GPU_REQ", "text")
 # Run by the agent around each job, in LSF's order, as the job's user or
 # PRE_POST_EXEC_USER; a failing pre-exec sends the job back to PEND, up to
 # LOCAL_MAX_PREEXEC_RETRY times (xce.controller.execplan, xce.agent.prepost).
@@ -249,7 +250,10 @@ _add("lsf.conf", ACCEPTED, "LSB_JOB_MEMLIMIT LSB_MEMLIMIT_ENFORCE "
      "LSB_SUB_COMMANDNAME LSB_MOD_ALL_JOBS LSF_STRICT_RESREQ "
      "LSB_BJOBS_PENDREASON_LEVEL LSB_BJOBS_DISPLAY_ENH "
      "LSB_SUBK_SHOW_EXEC_HOST "
-     "LSF_GPU_AUTOCONFIG LSB_GPU_NEW_SYNTAX LSB_DEFAULTQUEUE")
+     "LSF_GPU_AUTOCONFIG LSB_DEFAULTQUEUE")
+# -gpu, GPU_REQ and the default GPU requirement (xce.config.gpuconf).
+_add("lsf.conf", ENFORCED, "LSB_GPU_NEW_SYNTAX")
+_add("lsf.conf", ENFORCED, "LSB_GPU_REQ", "text")
 _add("lsf.conf", ACCEPTED, "LSB_RESOURCE_ENFORCE", "text")
 # bsub runs LSF_SERVERDIR's esub/epsub (xce.client.submit.esub), the
 # agent its eexec; LSB_ESUB_METHOD names the mandatory esubs.
@@ -310,7 +314,8 @@ _add("limit", ACCEPTED, "LIC_PROJECTS APPS PER_APP", "list")
 # --- lsb.applications -------------------------------------------------------
 # Applied to the job by xce.config.appconf and xce.lang.appmerge.
 _add("application", ENFORCED, "DESCRIPTION RES_REQ", "text")
-_add("application", ACCEPTED, "GPU_REQ ENV_VARS", "text")
+_add("application", ACCEPTED, "ENV_VARS", "text")
+_add("application", ENFORCED, "GPU_REQ", "text")
 _add("application", ENFORCED, "PRE_EXEC POST_EXEC HOST_PRE_EXEC "
      "HOST_POST_EXEC JOB_STARTER", "raw")
 _add("application", ACCEPTED, "CONTAINER SUSPEND_CONTROL RESUME_CONTROL "

@@ -10,7 +10,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from xce.config import appconf, execconf, keys, limitcheck, logcheck, ranges
-from xce.config import projectconf, queueaccept, rescheck
+from xce.config import gpuconf, projectconf, queueaccept, rescheck
 from xce.config.lsf import hostnames
 from xce.config.queuelimits import check_host_spec, queue_limits
 from xce.config.model import Config, HostConf, QueueConf
@@ -29,7 +29,7 @@ LOAD_INDICES = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp",
 HOST_KEYS = tuple(sorted(
     {"address", "launch", "type", "model", "server", "resources", "ncpus",
      "maxmem", "maxswp", "port", "user", "key_file", "known_hosts",
-     "python", "ssh_timeout", "spool"} |
+     "python", "ssh_timeout", "spool", "gpus"} |
     set(keys.known("host")) | set(keys.known("cluster_host"))))
 QUEUE_KEYS = tuple(sorted(set(keys.known("queue")) | set(LOAD_INDICES)))
 LAUNCHES = ("local", "ssh", "none", "auto")
@@ -108,6 +108,7 @@ def load(envdir):
     _queues(cfg, raw.get("queues") or {}, check)
     cfg.apps = appconf.read(cfg, raw, check)
     cfg.projects = projectconf.read(cfg, raw, check)
+    gpuconf.check(cfg, raw, check)
     check_host_spec(cfg, raw.get("parameters") or {}, check)
     limitcheck.check(cfg, raw, check)
     execconf.check_params(raw.get("parameters"), check)
@@ -166,7 +167,19 @@ def _hosts(cfg, node, check):
             type=str(merged.get("type", "")),
             model=str(merged.get("model", "")),
             resources=list(merged.get("resources") or []), raw=dict(merged),
+            gpus=_gpus(merged, props, check),
             **_remote(cfg, str(name), launch, merged, check))
+
+
+def _gpus(merged, props, check):
+    """A host's declared GPUs (xce.model.gpus), or None: detect them."""
+    if merged.get("gpus") is None:
+        return None
+    try:
+        return gpuconf.declared(merged["gpus"])
+    except gpuconf.DeviceError as e:
+        check.error(props, "gpus", str(e))
+        return None
 
 
 def _is_this_host(*names):

@@ -66,6 +66,8 @@ class HostConf:
     type: str = ""
     model: str = ""
     resources: list = field(default_factory=list)
+    # Declared GPUs (xce.model.gpus devices); None: what the agent detects.
+    gpus: list = None
     # How the controller reaches the agent (launch: ssh or none).
     port: int = 22
     user: str = None            # None: the controller's own user

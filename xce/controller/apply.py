@@ -59,6 +59,12 @@ def _start(job, data, now):
         job["spec"]["rusage_alt"] = data["rusage_alt"]
     else:
         job["spec"].pop("rusage_alt", None)
+    # The GPUs this start got (xce.scheduler.gpus.record), kept with the
+    # job so that a restarted controller charges the same devices.
+    if data.get("gpus"):
+        job["spec"]["gpu_alloc"] = data["gpus"]
+    else:
+        job["spec"].pop("gpu_alloc", None)
     job["spec"].pop("output_fallback", None)    # a new run, new files
     job["spec"].pop("kill_as_done", None)       # a bkill -d of a past run
 

@@ -16,7 +16,7 @@ import logging
 
 from xce.controller import jobusage
 from xce.errors import text
-from xce.model import states
+from xce.model import gpus, states
 from xce.model.jobid import show
 
 log = logging.getLogger("xce.controller")
@@ -57,6 +57,9 @@ def handle(ctl, user, doc, now):
 def _task_message(job, doc, argv, n):
     spec = job["spec"]
     env = {str(k): str(v) for k, v in (doc.get("env") or {}).items()}
+    # The task sees its own host's GPUs, not those of the host it was
+    # launched from.
+    env.update(gpus.job_env(spec.get("gpu_alloc"), doc["hosts"][n]))
     msg = {"op": "task", "job": job["jobid"], "idx": job["idx"],
            "attempt": job["attempt"], "task": doc["id"], "n": n,
            "argv": argv, "env": env, "uid": spec["uid"], "gid": spec["gid"],

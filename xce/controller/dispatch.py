@@ -13,7 +13,9 @@ from xce.lang.resreq.common import LOAD_INDICES
 from xce.model import fairshare, states
 from xce.model.jobid import show
 from xce.model import outdir
-from xce.scheduler import exclusive, rusage_held
+from xce.config import gpuconf
+from xce.model import gpus as devices
+from xce.scheduler import exclusive, gpus, rusage_held
 from xce.scheduler.core import HostView, PendingJob, QueueView
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.limits import Limits
@@ -22,6 +24,7 @@ from xce.scheduler.limits import Limits
 # The first agent protocol that runs pre/post-exec, starters and -L.
 EXEC_PROTOCOL = 5
 NICE_PROTOCOL = 6       # the first agent that runs a job at "nice"
+GPU_PROTOCOL = 11       # the first agent that gives a job its GPUs
 
 
 @dataclass
@@ -215,7 +218,8 @@ def _pending(ctl, job, per_task, hosts, epoch):
             begin_time=spec.get("begin_time"),
             estimate=reserve.estimate_seconds(ctl, job),
             layout=tuple(spec["hostfile_hosts"])
-            if spec.get("hostfile_hosts") else None)
+            if spec.get("hostfile_hosts") else None,
+            gpu=gpuconf.effective(ctl.cfg, spec, job["queue"]))
         job["_pending"] = (stamp, spec, pj, epoch)
     pj.depend = _depend_state(ctl, job)
     return pj
@@ -263,7 +267,8 @@ def _host_view(ctl, name, unit):
             _host_resources(h, hc, facts, name, unit))
     res, maxmem = cached[4]
     return HostView(name, None, h["max_slots"], jl_u=hc.jl_u,
-                    resources=dict(res), mem_total=maxmem)
+                    resources=dict(res), mem_total=maxmem,
+                    gpus=gpus.views(devices.of_host(hc.gpus, facts)))
 
 
 def _host_resources(h, hc, facts, name, unit):
@@ -311,6 +316,8 @@ def _project_refused(ctl, user, spec):
 
 def _count_running(ctl, job, hosts, queues, per_task, limits):
     q = queues.get(job["queue"])
+    if job["spec"].get("gpu_alloc"):
+        gpus.charge_job(hosts, job["spec"]["gpu_alloc"])
     held = rusage_held.need(_reserved(ctl, job))
     mem = float(held)
     per_host = {}
@@ -396,6 +403,9 @@ def start_message(ctl, job):
     if nice and host and \
             ctl.hosts[host[0]].get("protocol", 1) < NICE_PROTOCOL:
         raise RuntimeError(text("NICE_OLD_AGENT", host=host[0]))
+    if spec.get("gpu_alloc") and host and \
+            ctl.hosts[host[0]].get("protocol", 1) < GPU_PROTOCOL:
+        raise RuntimeError(text("GPU_OLD_AGENT", host=host[0]))
     return {
         **wraps, **interactive.start_fields(ctl, job, host[0] if host
                                             else None),
@@ -425,6 +435,10 @@ def start_message(ctl, job):
             else None),
         "terminate_interval": ctl.cfg.param_int("JOB_TERMINATE_INTERVAL", 10),
         "nice": nice,       # queue NICE (agent.spawn.nice_argv)
+        # The GPUs the job got on its first host (blaunch tasks get
+        # their own host's: xce.controller.blaunch).
+        "gpu_env": devices.job_env(spec.get("gpu_alloc"),
+                                   host[0] if host else None),
         "from_host": job["from_host"], "submit_time": job["submit_time"],
         "cluster": ctl.cfg.cluster_name, "restart": job["attempt"] > 1,
         "exact_peak": ctl.cfg.param_flag("XCE_EXACT_JOB_PEAK"),

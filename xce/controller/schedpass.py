@@ -68,8 +68,10 @@ def settle(ctl, decisions):
     for key, placement in decisions.dispatch:
         job = ctl.jobs[key]
         alt = decisions.rusage_alt.get(key)
+        gpus = decisions.gpus.get(key)
         ctl.emit("START", job, hosts=placement, attempt=job["attempt"] + 1,
-                 **({"rusage_alt": alt} if alt else {}))
+                 **({"rusage_alt": alt} if alt else {}),
+                 **({"gpus": gpus} if gpus else {}))
         if job["spec"].get("exclusive") or job["spec"].get("nnodes"):
             ctl.passes.excl_hosts.update(placement)     # closed_Excl now
         started.append(job)

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from xce.config import queueaccept
 from xce.config.lsf import hostnames
-from xce.controller import interactive, jobclock, jobgroups
+from xce.controller import gpucheck, interactive, jobclock, jobgroups
 from xce.controller import (asked, jobreq, limitconf, pendlimit, rlimits,
                             stage)
 from xce.errors import text
@@ -365,6 +365,7 @@ def admit(ctl, spec, user, req_uid, gid):
     check_slots(ctl, q, spec)
     check_hosts(ctl, q, spec)
     check_project_quota(ctl, q, spec, user)
+    gpucheck.check(ctl, q, spec, Rejected)
     jobid = ctl.next_jobid()
     if jobid is None:
         raise Rejected(text("NO_JOBID"))

@@ -24,7 +24,8 @@ APPLIED_KEYS = ("DESCRIPTION", "RES_REQ", "PRE_EXEC", "POST_EXEC",
                 "HOST_PRE_EXEC", "HOST_POST_EXEC", "JOB_STARTER", "RUNLIMIT",
                 "MEMLIMIT", "CPULIMIT", "SWAPLIMIT", "PROCESSLIMIT",
                 "DATALIMIT", "STACKLIMIT", "FILELIMIT", "CORELIMIT",
-                "THREADLIMIT", "REQUEUE_EXIT_VALUES", "RERUNNABLE")
+                "THREADLIMIT", "REQUEUE_EXIT_VALUES", "RERUNNABLE",
+                "GPU_REQ")   # merged per job by xce.config.gpuconf
 # What a profile fills into the job when the job left it unset.
 _FILLED = (("requeue", "requeue_exit"), ("rerunnable", "rerunnable"))
 

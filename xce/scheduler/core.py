@@ -13,7 +13,7 @@ the per-host checks, and backfill, preempt, asked, exclusive, rusage_held
 and trace the policies that hook into the pass.
 """
 
-from xce.scheduler import (backfill, exclusive, hostfile, hostfit,
+from xce.scheduler import (backfill, exclusive, gpus, hostfile, hostfit,
                            jobtimes, rusage_held, share_order)
 from xce.model.jobgroups import chain
 from xce.scheduler.asked import R_NOT_ASKED
@@ -61,6 +61,7 @@ class _Pass:
         self.preempt = None     # preempt.Preemption, when configured
         self.alts = {}          # key -> rusage alternative taken, if not 0
         self.groups = None      # job group -> jobs it may still start
+        self.gpus = {}          # key -> {host: [GPU ids]} of started jobs
 
     def candidates(self, q, select, local_type, asked=None):
         """Hosts a job could use whatever their load, and why the others
@@ -154,6 +155,7 @@ def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
     if trace is not None:
         trace.finish(out)
     out.rusage_alt = state.alts
+    out.gpus = state.gpus
     if state.rsv is not None:
         out.reserved = state.rsv.outcome()
         out.expired = state.rsv.expired
@@ -233,7 +235,8 @@ def _fit(job, q, state):
 def _copy_host(h):
     return HostView(h.name, h.status, h.max_slots, h.used,
                     dict(h.user_used), h.jl_u, dict(h.resources),
-                    h.mem_total, h.mem_reserved, dict(h.held))
+                    h.mem_total, h.mem_reserved, dict(h.held),
+                    gpus.copy(h.gpus))
 
 
 def _copy_queue(q):
@@ -287,7 +290,7 @@ def _consider(job, q, state, out):
     # fit will not fit either: reuse its reasons (the whole list).
     cls = (q.name, job.user, job.nslots, job.max_slots, id(job.resreq),
            job.mem_per_task, job.local_type, job.project, job.exclusive,
-           job.asked)
+           job.asked, job.gpu)
     failed = state.failed.get(cls)
     if failed is not None:
         out.reasons[job.key] = failed
@@ -324,7 +327,7 @@ def _simple(job, q, state, hi, select):
     slots that do not depend on the user or queue."""
     rr = job.resreq
     if q.hjob_limit is not None or q.pjob_limit is not None or \
-            state.per_user or job.exclusive or \
+            state.per_user or job.exclusive or job.gpu is not None or \
             (job.asked is not None and job.asked.ranked):
         return False
     if state.limits is not None and \
@@ -425,4 +428,8 @@ def _take(job, q, state, slots, mem):
         state.arrays[job.key[0]] = state.arrays.get(job.key[0], 0) + 1
     if job.exclusive:
         exclusive.take_hosts(state.hosts, per_host)
+    if job.gpu is not None:
+        state.gpus[job.key] = gpus.record(job.gpu, {
+            name: gpus.take(state.hosts[name], job.gpu, n)
+            for name, n in per_host.items()})
 

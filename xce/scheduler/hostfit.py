@@ -9,7 +9,7 @@ import heapq
 import math
 
 from xce.model import states
-from xce.scheduler import exclusive, rusage_held
+from xce.scheduler import exclusive, gpus, rusage_held
 from xce.scheduler.views import (
     DYNAMIC_RESOURCES, R_HOST_CLOSED, R_HOST_FULL, R_HOST_LIMIT,
     R_HOST_PJOB_LIMIT,
@@ -124,6 +124,8 @@ def free_slots(job, q, hosts, mem, cands, select, limits=None):
             if why is None and rusage_held.others(mem):
                 n, why = rusage_held.room(h, rusage_held.others(mem), n,
                                           job.mem_per_task)
+            if why is None and job.gpu is not None:
+                n, why = gpus.room(h, job.gpu, n)
             if why is None:
                 if mem and job.mem_per_task and h.mem_total is not None:
                     n = min(n, int((h.mem_total - h.mem_reserved) // mem))

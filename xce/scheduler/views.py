@@ -53,6 +53,8 @@ class HostView:
     # rusage[] of swp, tmp and site resources: name -> (total, held); see
     # rusage_held.py.
     held: dict = field(default_factory=dict)
+    # GPU devices (gpus.Device, with what running jobs hold), or None.
+    gpus: list = None
 
 
 @dataclass
@@ -115,6 +117,8 @@ class PendingJob:
     estimate: float = None
     # bsub -hostfile: the host of each slot, in order (hostfile.py).
     layout: tuple = None
+    # bsub -gpu / GPU_REQ merged (xce.lang.gpureq.GpuReq), or None.
+    gpu: object = None
 
 
 @dataclass
@@ -137,3 +141,5 @@ class Decisions:
     # key -> which rusage `||` alternative a started job took, when not
     # the first; the controller keeps it with the job (its reservation).
     rusage_alt: dict = field(default_factory=dict)
+    # key -> the devices a started GPU job got (gpus.record).
+    gpus: dict = field(default_factory=dict)

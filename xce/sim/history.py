@@ -18,7 +18,8 @@ from xce.sim.swf import Trace, TraceJob
 from xce.store.reader import Reader
 
 # Spec keys the controller adds after submission (apply, preemption).
-LATER_KEYS = ("preempted", "rusage_alt", "unkwn", "output_fallback",
+LATER_KEYS = ("preempted", "rusage_alt", "gpu_alloc", "unkwn",
+              "output_fallback",
               "depend")
 SQLITE = b"SQLite format 3\x00"
 

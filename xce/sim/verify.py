@@ -29,7 +29,7 @@ from xce.sim.cluster import VirtualCluster
 from xce.store.reader import Reader
 
 # Spec keys the controller adds after submission (apply, preemption).
-_LATER_KEYS = ("preempted", "rusage_alt", "unkwn", "output_fallback")
+_LATER_KEYS = ("preempted", "rusage_alt", "gpu_alloc", "unkwn", "output_fallback")
 # Events that are a pass's decisions, not its input.
 _DECIDED = ("START",)
 _ADMIN = ("QUEUE_CTRL", "HOST_CTRL")

@@ -27,6 +27,7 @@ ATTACHMENT_MAX = 1 << 20          # bpost -a: one MiB of text
 DESCRIPTION_MAX = 4094            # bsub -Jd, as LSF
 # A base64 text of STAGE_MAX bytes.
 _B64_MAX = (stagefiles.STAGE_MAX + 2) // 3 * 4
+GPU_REQ_MAX = 1024                # bsub -gpu
 REQUEST_ID = r"^\d{20}-\d+-[0-9a-f]{8}$"
 VERSION = 1
 
@@ -209,6 +210,8 @@ SPEC = {
                                  OneOf(*stagefiles.OPS, null=False),
                                  Str(PATH_MAX, min=1, null=False),
                                  Str(_B64_MAX)), stagefiles.FILES_MAX)),
+    # bsub -gpu as written ("-": the configured defaults); xce.lang.gpureq
+    "gpu": Field(Str(GPU_REQ_MAX)),
 }
 
 # Keys the controller adds to a stored job's spec (never from a request).
@@ -219,6 +222,8 @@ RUNTIME = {
     "array_limit": Field(Int(0, INT32_MAX)),
     "array_spec": Field(Str(LIST_MAX * 24)),
     "rusage_alt": Field(Int(0, INT32_MAX)),
+    # the GPUs of the current run (xce.scheduler.gpus.record)
+    "gpu_alloc": Field(MapOf(Str(64, null=False), Anything(), 8)),
     "unkwn": Field(MapOf(Str(64, null=False), Anything(), 8)),
     "preempted": Field(MapOf(Str(64, null=False), Anything(), 8)),
     # -o/-e files its user could not open, and where the output went

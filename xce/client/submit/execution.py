@@ -31,6 +31,20 @@ def add(spec, opts, site, now=None):
         _hostfile(spec, opts)
     if opts.get("nnodes"):
         _nnodes(spec, opts)
+    if opts.get("gpu") is not None:
+        spec["gpu"] = _gpu(opts["gpu"])
+
+
+def _gpu(value):
+    """-gpu: checked here (the controller merges it with GPU_REQ and
+    LSB_GPU_REQ and checks that some host could hold it)."""
+    from xce.lang import gpureq
+    value = value.strip()
+    try:
+        gpureq.parse(value)
+    except gpureq.GpuReqError as e:
+        raise SubmitError(text("GPU_BAD_REQ", detail=str(e)))
+    return value or "-"
 
 
 def _add_times(spec, opts, now):

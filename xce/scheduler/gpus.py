@@ -1,0 +1,133 @@
+"""GPU devices in a scheduling pass: which of a host's devices a job may
+take now, how many slots that leaves it, and taking them.
+
+Each HostView with GPUs has `gpus`, a list of Device (one per device,
+with what the running jobs already hold of it).  A job's requirement is
+a xce.lang.gpureq.GpuReq: num devices per host (or per task with
+/task), of a model (gmodel), with gmem free on each, either exclusive
+(mode=exclusive_process or j_exclusive=yes: the device serves that job
+alone) or shared (several shared jobs on one device, each holding its
+gmem).  Pure, like the rest of the scheduler: the caller charges the
+running jobs' devices (charge) before the pass, and the pass records
+which devices each started job got (take), so the controller can keep
+the assignment with the job.
+"""
+
+from xce.lang.gpureq import exclusive
+from xce.model.gpus import OK, matches_model
+
+R_GPU_NONE = "Host has no GPUs that match the job's GPU requirement"
+R_GPU_FEW = ("Not enough free GPUs on the host: the job needs {need}, "
+             "{free} free")
+
+
+class Device:
+    __slots__ = ("id", "model", "mem", "state", "excl", "njobs", "mrsv")
+
+    def __init__(self, dev):
+        self.id = dev["id"]
+        self.model = dev["model"]
+        self.mem = float(dev["mem"])
+        self.state = dev.get("state", OK)
+        self.excl = False       # held by a job-exclusive job
+        self.njobs = 0          # jobs using it (exclusive or shared)
+        self.mrsv = 0.0         # gmem the jobs on it hold, MB
+
+    def copy(self):
+        d = Device.__new__(Device)
+        for name in Device.__slots__:
+            setattr(d, name, getattr(self, name))
+        return d
+
+    def usable(self, req):
+        if self.state != OK or self.excl:
+            return False
+        if exclusive(req) and self.njobs:
+            return False
+        if req.gmem and self.mem - self.mrsv < req.gmem:
+            return False
+        return matches_model({"model": self.model, "mem": self.mem},
+                             req.gmodel, req.gmodel_mem)
+
+
+def views(devices):
+    """Device views of a host's devices (xce.model.gpus dicts), or None."""
+    return [Device(d) for d in devices] if devices else None
+
+
+def copy(devices):
+    return [d.copy() for d in devices] if devices else devices
+
+
+def charge_job(hosts, alloc):
+    """Charge a running job's gpu_alloc record to the host views."""
+    for name, ids in (alloc.get("hosts") or {}).items():
+        h = hosts.get(name)
+        if h is not None and h.gpus:
+            charge(h.gpus, ids, alloc.get("excl"), alloc.get("gmem"))
+
+
+def charge(devices, ids, excl, gmem):
+    """A running job holds devices *ids* of a host."""
+    by_id = {d.id: d for d in devices or ()}
+    for ident in ids:
+        d = by_id.get(ident)
+        if d is not None:
+            d.njobs += 1
+            d.excl = d.excl or bool(excl)
+            d.mrsv += gmem or 0.0
+
+
+def room(h, req, n):
+    """(slots the job may take on host *h*, at most n; why not or None)."""
+    devices = h.gpus
+    if not devices:
+        return 0, R_GPU_NONE
+    free = [d for d in devices if d.usable(req)]
+    if req.per_task:
+        n = min(n, len(free) // req.num)
+        if n > 0:
+            return n, None
+    elif len(free) >= req.num:
+        return n, None
+    if not any(d.state == OK and matches_model(
+            {"model": d.model, "mem": d.mem}, req.gmodel, req.gmodel_mem)
+            and (not req.gmem or d.mem >= req.gmem) for d in devices):
+        return 0, R_GPU_NONE
+    return 0, R_GPU_FEW.format(need=req.num, free=len(free))
+
+
+def take(h, req, slots):
+    """Give the job devices on host *h* for its *slots* there: the ids,
+    least used first (then by id), marked as held."""
+    need = req.num * slots if req.per_task else req.num
+    free = sorted((d for d in h.gpus or () if d.usable(req)),
+                  key=lambda d: (d.njobs, d.id))[:need]
+    excl = exclusive(req)
+    for d in free:
+        d.njobs += 1
+        d.excl = d.excl or excl
+        d.mrsv += req.gmem or 0.0
+    return sorted(d.id for d in free)
+
+
+def record(req, per_host):
+    """What a started job holds, as the controller keeps it with the job
+    (spec gpu_alloc) and charges it back at each pass (charge)."""
+    return {"hosts": per_host, "excl": exclusive(req),
+            "gmem": req.gmem or 0.0}
+
+
+def never(req, host_devices):
+    """Why no host could ever hold the job (at submit): "none", "few"
+    or None, and the most matching devices one host has; host_devices
+    is {host: [device dicts]} of the hosts it may use."""
+    best = 0
+    for devices in host_devices.values():
+        fit = [d for d in devices if d.get("state", OK) == OK and
+               matches_model(d, req.gmodel, req.gmodel_mem) and
+               (not req.gmem or d["mem"] >= req.gmem)]
+        best = max(best, len(fit))
+    if best == 0:
+        return "none", 0
+    return ("few" if best < req.num else None), best
