@@ -59,15 +59,17 @@ def ssh_hosts_yaml(hs, mxj=None, extra="", launch="ssh"):
     return "\n".join(lines) + "\n"
 
 
-def virtual_hosts_yaml(names, mxj=None):
+def virtual_hosts_yaml(names, mxj=None, extra=""):
     """A hosts: section of virtual hosts: each NAME is a real agent started
     on this machine (launch: local) under that name, with its own agent
-    directory, so that many hosts run on one machine."""
+    directory, so that many hosts run on one machine; *extra* lines are
+    added to every host (e.g. its declared gpus)."""
     lines = ["hosts:"]
     for name in names:
         lines += [f"  {name}:", "    launch: local"]
         if mxj is not None:
             lines.append(f"    MXJ: {mxj}")
+        lines += [f"    {x}" for x in extra.splitlines() if x.strip()]
     return "\n".join(lines) + "\n"
 
 
@@ -117,7 +119,7 @@ class Cluster:
         if ssh_hosts is not None:
             hosts = ssh_hosts_yaml(ssh_hosts, mxj, ssh_extra, ssh_launch)
         if virtual_hosts is not None:
-            hosts = virtual_hosts_yaml(virtual_hosts, mxj)
+            hosts = virtual_hosts_yaml(virtual_hosts, mxj, host_extra)
         (self.envdir / "xce.yaml").write_text(DEFAULT_YAML.format(
             name=name, hosts=hosts, extra_params=extra_params,
             extra_queues=extra_queues, extra=extra))
