@@ -429,6 +429,7 @@ MESSAGES.update({
 
 # GPUs (bsub -gpu, GPU_REQ, LSB_GPU_REQ; xce.lang.gpureq, xce.model.gpus).
 MESSAGES.update({
+    "BJOBS_GPU_NEEDS_LONG": "-gpu: use only with the -l or -UF option",
     "CONFIG_GPU_SYNTAX": "expected Y, N or extend",
     "GPU_OLD_AGENT": "the agent on {host} is too old to give a job its "
                      "GPUs",

@@ -9,14 +9,16 @@ OPTIONS = [
     Opt("-w", "wide", takes=False, help="Wide format: precise states, nothing truncated."),
     Opt("-l", "long", takes=False, help="Long format."),
     Opt("-R", "res_req", metavar="res_req", help="Only hosts that satisfy the select[] of res_req."),
+    Opt("-gpu", "gpu", takes=False, help="The hosts' GPUs and the jobs on each."),
 ]
 # The rest of LSF 10.1's bhosts options.
-UNSUPPORTED = ("-a", "-aff", "-alloc", "-cname", "-e", "-gpu", "-json",
+UNSUPPORTED = ("-a", "-aff", "-alloc", "-cname", "-e", "-json",
                "-noheader", "-o", "-rc", "-rconly", "-s", "-x", "-X")
 PARSER = Parser("bhosts", OPTIONS, args_metavar="[host_name | host_group "
                 "| cluster_name] ...",
                 help_text="Display information about batch hosts.",
-                refused=UNSUPPORTED, conflicts=[("-w", "-l")])
+                refused=UNSUPPORTED,
+                conflicts=[("-w", "-l"), ("-gpu", "-l")])
 
 
 def bhosts(o, names):
@@ -29,6 +31,11 @@ def bhosts(o, names):
         if not hosts:
             # LSF's batch library message when no host qualifies.
             raise XceError(text("NO_ELIGIBLE_HOST"))
+    if o["gpu"]:
+        from xce.client.cluster import gpus
+        print(gpus.bhosts_table(hosts, gpus.usage(reader.gpu_jobs()),
+                                o["wide"]))
+        return 0
     counts = reader.host_counts()
     if o["long"]:
         print(host_layouts.long_blocks(hosts, counts), end="")

@@ -33,6 +33,7 @@ OPTIONS = [
     Opt("-WP", "percent", takes=False, help="Add the percentage of the run limit used."),
     Opt("-X", "uncondensed", takes=False, help="Execution hosts uncondensed, one per slot."),
     Opt("-l", "long", takes=False, help="Long format."),
+    Opt("-gpu", "gpu", takes=False, help="With -l: the GPUs each job holds."),
     Opt("-u", "user", metavar="user|all", help="Jobs of this user, or of all users."),
     Opt("-q", "queue", metavar="queue", help="Jobs in this queue."),
     Opt("-m", "host", metavar="host|host_group", help="Jobs dispatched to this host or host group."),
@@ -46,7 +47,7 @@ OPTIONS = [
     Opt("-noheader", "noheader", takes=False, help="No header line."),
 ]
 # The rest of LSF 10.1's bjobs options.
-UNSUPPORTED = ("-aff", "-aps", "-cname", "-data", "-env", "-fwd", "-gpu",
+UNSUPPORTED = ("-aff", "-aps", "-cname", "-data", "-env", "-fwd",
                "-hms", "-hostfile", "-Jd", "-Lp", "-N", "-pei", "-plan",
                "-prio", "-rusage", "-script", "-sla", "-ss", "-sum", "-U", "-x")
 # bjobs reads its words as getopt does: single letters may be clustered
@@ -60,6 +61,8 @@ def bjobs(o, ids):
     o.pending = (o.pending or o.plevel is not None or o.pend_eligible or
                  o.pend_ineligible or o.psum)
     o.long = o.long or o.unformatted
+    if o.gpu and not o.long:
+        raise XceError(text("BJOBS_GPU_NEEDS_LONG"))
     o.extra = {f for f, on in (("WL", o.time_left), ("WF", o.finish_time),
                                ("WP", o.percent)) if on}
     site, reader = open_state()
@@ -107,7 +110,7 @@ def _show(o, rows, reader, params, site, query, missing):
     """Print *rows* in the layout the options chose."""
     if o.long:
         from xce.client.jobs.long import long_format
-        text = long_format(rows, reader, params)
+        text = long_format(rows, reader, params, gpu=o.gpu)
         if o.unformatted:
             from xce.client.text.wrap import unwrap
             text = unwrap(text)

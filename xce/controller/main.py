@@ -27,7 +27,7 @@ from xce.controller.jobindex import JobIndex
 from xce.controller import submit
 from xce.controller.submit import Rejected, user_of
 from xce.errors import about, text
-from xce.model import permissions, states
+from xce.model import gpus, permissions, states
 from xce.model import jobid as jobids
 from xce.model.jobid import show
 from xce.model import fairshare
@@ -211,7 +211,9 @@ class Controller:
              hc.type or facts.get("type", ""),
              hc.model or facts.get("model", ""),
              json.dumps({"jl_u": hc.jl_u, "resources": hc.resources,
-                         "reason": why}),
+                         "reason": why,
+                         # declared or detected (bhosts/lshosts/lsload -gpu)
+                         "gpus": gpus.of_host(hc.gpus, facts)}),
              json.dumps(facts.get("load", {}))))
         h["saved_status"] = (status, why)
 

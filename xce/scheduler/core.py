@@ -61,7 +61,8 @@ class _Pass:
         self.preempt = None     # preempt.Preemption, when configured
         self.alts = {}          # key -> rusage alternative taken, if not 0
         self.groups = None      # job group -> jobs it may still start
-        self.gpus = {}          # key -> {host: [GPU ids]} of started jobs
+        self.gpus = {}          # key -> gpus.record of the started jobs
+        self.gpu_heaps = {}     # see gpus.roomiest
 
     def candidates(self, q, select, local_type, asked=None):
         """Hosts a job could use whatever their load, and why the others
@@ -301,7 +302,10 @@ def _consider(job, q, state, out):
     select = rr.select if rr is not None else None
     cands = state.candidates(q, select, job.local_type, job.asked)
     if _simple(job, q, state, hi, select):
-        name, room = cands.roomiest(state.hosts)
+        if job.gpu is None:
+            name, room = cands.roomiest(state.hosts)
+        else:
+            name, room = gpus.roomiest(state, cands, job.gpu)
         if room >= hi:      # what _place would choose, without the scan
             _take(job, q, state, [name] * hi, 0)
             out.dispatch.append((job.key, [name] * hi))
@@ -327,7 +331,8 @@ def _simple(job, q, state, hi, select):
     slots that do not depend on the user or queue."""
     rr = job.resreq
     if q.hjob_limit is not None or q.pjob_limit is not None or \
-            state.per_user or job.exclusive or job.gpu is not None or \
+            state.per_user or job.exclusive or \
+            (job.gpu is not None and job.gpu.per_task) or \
             (job.asked is not None and job.asked.ranked):
         return False
     if state.limits is not None and \

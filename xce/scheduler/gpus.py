@@ -13,6 +13,9 @@ which devices each started job got (take), so the controller can keep
 the assignment with the job.
 """
 
+import functools
+import heapq
+
 from xce.lang.gpureq import exclusive
 from xce.model.gpus import OK, matches_model
 
@@ -42,12 +45,18 @@ class Device:
     def usable(self, req):
         if self.state != OK or self.excl:
             return False
-        if exclusive(req) and self.njobs:
-            return False
+        if self.njobs and (req.j_exclusive or
+                           req.mode == "exclusive_process"):
+            return False        # gpureq.exclusive, inline: a hot path
         if req.gmem and self.mem - self.mrsv < req.gmem:
             return False
-        return matches_model({"model": self.model, "mem": self.mem},
-                             req.gmodel, req.gmodel_mem)
+        return req.gmodel is None or \
+            _model_ok(self.model, self.mem, req.gmodel, req.gmodel_mem)
+
+
+@functools.lru_cache(maxsize=1024)
+def _model_ok(model, mem, gmodel, gmodel_mem):
+    return matches_model({"model": model, "mem": mem}, gmodel, gmodel_mem)
 
 
 def views(devices):
@@ -83,6 +92,29 @@ def room(h, req, n):
     devices = h.gpus
     if not devices:
         return 0, R_GPU_NONE
+    short = h.gpu_short
+    if short is not None and req in short:
+        return 0, short[req]
+    n, why = _room(devices, req, n)
+    if why is not None:
+        # Within a pass devices are only taken: the host stays short of
+        # them for this requirement (a pass over many waiting jobs of a
+        # few kinds asks again and again).
+        if short is None:
+            short = h.gpu_short = {}
+        short[req] = why
+    return n, why
+
+
+def _room(devices, req, n):
+    if not req.per_task:
+        # The common case: enough devices, found without a full count.
+        k = 0
+        for d in devices:
+            if d.usable(req):
+                k += 1
+                if k == req.num:
+                    return n, None
     free = [d for d in devices if d.usable(req)]
     if req.per_task:
         n = min(n, len(free) // req.num)
@@ -90,11 +122,40 @@ def room(h, req, n):
             return n, None
     elif len(free) >= req.num:
         return n, None
-    if not any(d.state == OK and matches_model(
-            {"model": d.model, "mem": d.mem}, req.gmodel, req.gmodel_mem)
+    if not any(d.state == OK and (req.gmodel is None or _model_ok(
+            d.model, d.mem, req.gmodel, req.gmodel_mem))
             and (not req.gmem or d.mem >= req.gmem) for d in devices):
         return 0, R_GPU_NONE
     return 0, R_GPU_FEW.format(need=req.num, free=len(free))
+
+
+def roomiest(state, cands, req):
+    """The candidate host with the most free slots that has devices for
+    *req* now (first name on a tie), as the general path would choose it
+    for a job that fits on one host, without scanning every host: a heap
+    per candidate list and requirement, whose entries are fixed as they
+    surface.  Within a pass slots and devices are only taken, so a host
+    that lost its room or its devices for *req* is dropped for good."""
+    hosts = state.hosts
+    key = (id(cands), req)
+    heap = state.gpu_heaps.get(key)
+    if heap is None or heap[0] is not cands:
+        heap = (cands, [(hosts[n].used - hosts[n].max_slots, n)
+                        for n in cands.names])
+        heapq.heapify(heap[1])
+        state.gpu_heaps[key] = heap
+    heap = heap[1]
+    while heap:
+        key, name = heap[0]
+        h = hosts[name]
+        room_now = h.max_slots - h.used
+        if room_now <= 0 or room(h, req, room_now)[1] is not None:
+            heapq.heappop(heap)
+        elif -key != room_now:
+            heapq.heapreplace(heap, (-room_now, name))
+        else:
+            return name, room_now
+    return None, 0
 
 
 def take(h, req, slots):

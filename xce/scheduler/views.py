@@ -53,8 +53,10 @@ class HostView:
     # rusage[] of swp, tmp and site resources: name -> (total, held); see
     # rusage_held.py.
     held: dict = field(default_factory=dict)
-    # GPU devices (gpus.Device, with what running jobs hold), or None.
+    # GPU devices (gpus.Device, with what running jobs hold), or None;
+    # GpuReq -> why the host cannot hold it, found within this pass.
     gpus: list = None
+    gpu_short: dict = None
 
 
 @dataclass

@@ -223,6 +223,19 @@ class Reader:
             f"SELECT {DEPEND_COLUMNS} FROM jobs WHERE spec LIKE "
             "'%\"depend\"%' ORDER BY seq, idx").fetchall()
 
+    def gpu_jobs(self):
+        """(jobid, idx, stat, gpu_alloc) of the unfinished jobs holding
+        GPUs (bhosts -gpu)."""
+        cur = self.db.execute(
+            "SELECT jobid, idx, stat, spec FROM jobs WHERE stat IN "
+            "('RUN','USUSP','SSUSP','UNKWN') AND spec LIKE '%gpu_alloc%'")
+        out = []
+        for jobid, idx, stat, spec in cur:
+            alloc = jsoncodec.loads(spec or "{}").get("gpu_alloc")
+            if alloc:
+                out.append((jobid, idx, stat, alloc))
+        return out
+
     def host_counts(self):
         """host -> {stat: slots} over the unfinished jobs' exec hosts."""
         cur = self.db.execute(

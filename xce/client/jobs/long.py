@@ -22,8 +22,9 @@ SEPARATOR = "-" * 78
 PREEMPTED_REASON = "The job was preempted by a higher priority job"
 
 
-def long_format(rows, reader=None, params=None, now=None):
-    """The whole ``bjobs -l`` text for *rows* (print adds the last newline)."""
+def long_format(rows, reader=None, params=None, now=None, gpu=False):
+    """The whole ``bjobs -l`` text for *rows* (print adds the last newline);
+    *gpu*: each record ends with the GPUs the job holds (bjobs -l -gpu)."""
     now = time.time() if now is None else now
     queues = {q["name"]: q["conf"] for q in reader.queues()} if reader else {}
     held = reader.reservations() if reader else {}
@@ -31,6 +32,12 @@ def long_format(rows, reader=None, params=None, now=None):
     records = [job_record(row, queues.get(row.get("queue")), now,
                           held.get((row.get("jobid"), row.get("idx"))), unit)
                for row in rows]
+    if gpu:
+        from xce.client.cluster import gpus
+        devs = {h["name"]: gpus.devices(h) for h in reader.hosts()} \
+            if reader else {}
+        records = ["\n".join([rec, *gpus.bjobs_section(
+            row, jv.spec(row), devs)]) for rec, row in zip(records, rows)]
     return ("\n" + SEPARATOR + "\n").join(records) + "\n"
 
 

@@ -124,3 +124,41 @@ def test_bad_gpu_requests_are_refused_and_nothing_is_submitted(
     assert "No job found" in r.err + r.out, r
     r = cluster.run("bhosts")          # the controller goes on
     assert r.rc == 0, r
+
+
+def test_gpu_views_of_hosts_and_jobs(make_cluster, tmp_path):
+    cluster = _gpu_cluster(make_cluster)
+    jobid = cluster.submit("-gpu", "num=1:mode=exclusive_process:gmem=2G",
+                           "-m", "vh001", "sleep", "30")
+    cluster.wait_stat(jobid, "RUN")
+    r = cluster.run("bhosts", "-gpu")
+    assert r.rc == 0 and r.err == "", r
+    lines = r.out.splitlines()
+    assert lines[0].split() == ["HOST_NAME", "ID", "MODEL", "MUSED", "MRSV",
+                                "NJOBS", "RUN", "SUSP", "RSV"]
+    assert lines[1].split() == ["vh000", "0", "TeslaV100", "-", "0M", "0",
+                                "0", "0", "0"]
+    assert lines[3].split() == ["vh001", "0", "TeslaV100", "-", "2.0G",
+                                "1", "1", "0", "0"]
+    assert lines[4].split() == ["1", "TeslaV100", "-", "0M", "0", "0", "0",
+                                "0"]
+    r = cluster.run("lshosts", "-gpu")
+    assert r.rc == 0 and r.err == "", r
+    assert r.out.splitlines()[0].split() == [
+        "HOST_NAME", "gpu_id", "gpu_model", "gpu_driver", "gpu_factor",
+        "numa_id", "vendor"]
+    assert r.out.splitlines()[2].split()[:2] == ["1", "TeslaV100"]
+    r = cluster.run("lsload", "-gpu")
+    assert r.rc == 0 and r.err == "", r
+    assert [x.split()[0::1] for x in r.out.splitlines()[1:]] == [
+        ["vh000", "ok", "2", "-", "-", "2"],
+        ["vh001", "ok", "2", "-", "-", "2"]]
+    r = cluster.run("bjobs", "-l", "-gpu", str(jobid))
+    assert r.rc == 0 and r.err == "", r
+    section = r.out[r.out.index("GPU_ALLOCATION:"):].splitlines()
+    assert section[1].split()[:3] == ["HOST", "TASK", "GPU_ID"]
+    assert section[2].split()[:5] == ["vh001", "0", "0", "TeslaV100",
+                                      "16.0G"]
+    r = cluster.run("bjobs", "-gpu", str(jobid))
+    assert r.rc == 255 and "-gpu: use only with the -l or -UF option" in \
+        r.err, r
