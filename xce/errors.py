@@ -431,6 +431,7 @@ MESSAGES.update({
 MESSAGES.update({
     "BJOBS_GPU_NEEDS_LONG": "-gpu: use only with the -l or -UF option",
     "CONFIG_GPU_SYNTAX": "expected Y, N or extend",
+    "CONFIG_GPU_OFF": "{key} needs LSB_GPU_NEW_SYNTAX=Y or extend",
     "GPU_OLD_AGENT": "the agent on {host} is too old to give a job its "
                      "GPUs",
     "GPU_BAD_REQ": "Bad GPU requirement syntax: {detail}",

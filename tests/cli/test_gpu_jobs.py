@@ -162,3 +162,14 @@ def test_gpu_views_of_hosts_and_jobs(make_cluster, tmp_path):
     r = cluster.run("bjobs", "-gpu", str(jobid))
     assert r.rc == 255 and "-gpu: use only with the -l or -UF option" in \
         r.err, r
+
+
+def test_gpu_requests_are_refused_when_lsb_gpu_new_syntax_is_n(make_cluster):
+    cluster = _gpu_cluster(make_cluster,
+                           extra_params="  LSB_GPU_NEW_SYNTAX: N")
+    r = cluster.run("bsub", "-gpu", "-", "sleep", "1")
+    assert r.rc == 255 and r.out == "", r
+    assert "The -gpu option and GPU_REQ are not enabled " \
+        "(LSB_GPU_NEW_SYNTAX=N)" in r.err, r
+    jobid = cluster.submit("sleep", "1")        # other jobs go on
+    cluster.wait_stat(jobid, "DONE")

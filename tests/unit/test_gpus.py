@@ -158,3 +158,54 @@ def test_the_job_environment_names_its_own_hosts_devices():
         "CUDA_VISIBLE_DEVICES": "1", "GPU_DEVICE_ORDINAL": "1",
         "LSB_GPU_ALLOC_INFO": "a:0,3 b:1"}
     assert devices.job_env(None, "a") == {}
+
+
+GPU_SITE = """\
+cluster: {name: g, admins: [root], spool: ../spool}
+parameters:
+  DEFAULT_QUEUE: normal
+  LSB_GPU_REQ: "num=4:gmem=1G"
+hosts:
+  h1:
+    gpus: [{model: TeslaV100, memory: 16G, id: 3, state: down}]
+queues:
+  normal: {PRIORITY: 30}
+  gpuq: {PRIORITY: 20, GPU_REQ: "num=2:mode=exclusive_process"}
+applications:
+  big: {GPU_REQ: "num=3"}
+"""
+
+
+def test_the_merge_order_is_job_app_queue_cluster(tmp_path):
+    from tests.lib.builders import site
+    cfg = site(tmp_path, GPU_SITE)
+    assert cfg.hosts["h1"].gpus == [{"id": 3, "model": "TeslaV100",
+                                     "mem": 16384.0, "state": "down"}]
+    eff = gpuconf.effective
+    assert eff(cfg, {}, "normal") is None       # LSB_GPU_REQ alone: no
+    assert eff(cfg, {"gpu": "-"}, "normal")[:1] == (4,)
+    r = eff(cfg, {}, "gpuq")
+    assert (r.num, r.mode, r.gmem) == (2, "exclusive_process", 1024.0)
+    r = eff(cfg, {"app": "big"}, "gpuq")
+    assert (r.num, r.mode) == (3, "exclusive_process")
+    r = eff(cfg, {"app": "big", "gpu": "num=1:mode=shared"}, "gpuq")
+    assert (r.num, r.mode) == (1, "shared")
+
+
+@pytest.mark.parametrize("bad, words", [
+    ('queues:\n  normal: {PRIORITY: 30, GPU_REQ: "num=0"}', "GPU_REQ"),
+    ("hosts:\n  h1: {gpus: [{model: x}]}", "memory"),
+    ('queues:\n  normal: {PRIORITY: 30, GPU_REQ: "num=1"}',
+     "LSB_GPU_REQ needs LSB_GPU_NEW_SYNTAX"),
+])
+def test_bad_gpu_configuration_is_refused_with_its_key(tmp_path, bad, words):
+    from tests.lib.builders import site
+    from xce.config.load import ConfigError
+    text = GPU_SITE.split("hosts:")[0] + bad + "\n"
+    if "needs" in words:
+        text = text.replace("parameters:", "parameters:\n  "
+                            "LSB_GPU_NEW_SYNTAX: N")
+    if "queues:" not in bad:
+        text += "queues:\n  normal: {PRIORITY: 30}\n"
+    with pytest.raises(ConfigError, match=words):
+        site(tmp_path, text)

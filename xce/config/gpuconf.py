@@ -23,18 +23,23 @@ def enabled(cfg):
 
 
 def check(cfg, raw, checker):
-    """Report unreadable GPU requirements against their key."""
+    """Report unreadable GPU requirements against their key, and any
+    when LSB_GPU_NEW_SYNTAX=N (they would not be acted on)."""
     params = raw.get("parameters") or {}
-    _check_one(params, "LSB_GPU_REQ", checker)
+    on = enabled(cfg)
+    _check_one(params, "LSB_GPU_REQ", checker, on=on)
     _check_one(params, "LSB_GPU_NEW_SYNTAX", checker, syntax=True)
     for section in ("queues", "applications"):
         for props in (raw.get(section) or {}).values():
             if isinstance(props, dict):
-                _check_one(props, "GPU_REQ", checker)
+                _check_one(props, "GPU_REQ", checker, on=on)
 
 
-def _check_one(node, key, checker, syntax=False):
+def _check_one(node, key, checker, syntax=False, on=True):
     if node.get(key) is None:
+        return
+    if not on:
+        checker.error(node, key, text("CONFIG_GPU_OFF", key=key))
         return
     value = str(node[key]).strip()
     if syntax:

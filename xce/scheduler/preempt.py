@@ -66,7 +66,8 @@ class Preemption:
     def place(self, job, q, state, out):
         """Try *job* again with the slots of the jobs its queue may
         preempt counted free; on success suspend just enough of them."""
-        cls = (q.name, job.user, job.nslots, job.max_slots, id(job.resreq))
+        cls = (q.name, job.user, job.nslots, job.max_slots, id(job.resreq),
+               job.gpu)
         mine = self._mine(q.name)
         if mine is None or cls in self.failed:
             return
