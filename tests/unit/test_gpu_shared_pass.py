@@ -8,6 +8,7 @@ import pwd
 
 import pytest
 
+from xce.agent.protocol import VERSION
 from xce.controller import schedpass
 from xce.controller.main import Controller
 from xce.sim.cluster import VirtualCluster
@@ -73,7 +74,7 @@ def test_gpu_jobs_get_the_same_devices_live_and_simulated(pair):
     for spec in specs:
         ctl.spool.put("submit", {"spec": dict(spec)})
     ctl.run_once(1000.0, inbox=[
-        (h, [{"op": "hello", "v": 10, "host": h, "jobs": [],
+        (h, [{"op": "hello", "v": VERSION, "host": h, "jobs": [],
               "facts": FACTS}]) for h in ("h1", "h2")])
     sim.now = 1000.0
     for spec in specs:
