@@ -238,3 +238,28 @@ def test_an_elim_others_may_change_is_not_run(runner, caplog):
         assert "not run: its directory may be changed" in caplog.text
     finally:
         runner.serverdir_path.chmod(0o755)
+
+
+def test_elims_an_earlier_agent_left_running_are_ended(tmp_path):
+    """An agent killed without stopping its elims: the next one ends
+    them (by pid and start time) before starting its own."""
+    serverdir = tmp_path / "sd"
+    serverdir.mkdir()
+    _elim(serverdir, "elim.site", "exec sleep 60\n")
+    pidfile = str(tmp_path / "elims.pids")
+    first = elim.ElimRunner(selectors.DefaultSelector(), "hostA",
+                            pidfile=pidfile)
+    first.configure({"serverdir": str(serverdir), "resources": DEFS})
+    first.run_timers()
+    (left,) = first.by_pid
+    # The first agent dies here, without stop().
+    second = elim.ElimRunner(selectors.DefaultSelector(), "hostA",
+                             pidfile=pidfile)
+    second.kill_leftovers()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and os.waitpid(left, os.WNOHANG) == (
+            0, 0):
+        time.sleep(0.02)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(left, os.WNOHANG)        # ended, and reaped above
+    assert open(pidfile).read() == ""

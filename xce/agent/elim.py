@@ -25,6 +25,7 @@ import selectors
 import signal
 import time
 
+from xce.agent import procs
 from xce.agent.spawn import DEFAULT_SIGNALS
 
 log = logging.getLogger("xce.agent")
@@ -66,11 +67,15 @@ class ElimRunner:
     """The elims of one agent; *sel* is the agent's selector (the pipes
     are registered with data "elim")."""
 
-    def __init__(self, sel, host, now=time.monotonic, spawn=None):
+    def __init__(self, sel, host, now=time.monotonic, spawn=None,
+                 pidfile=None):
         self.sel = sel
         self.host = host
         self.now = now
         self.spawn = spawn or _spawn
+        # "pid start-ticks" of each running elim: an agent that died
+        # without stopping them ends them when it starts (kill_leftovers).
+        self.pidfile = pidfile
         self.serverdir = None
         self.defs = {}
         self.env = {}
@@ -167,6 +172,7 @@ class ElimRunner:
         e = self.by_pid.pop(pid, None)
         if e is None:
             return False
+        self._save_pids()
         self._close(e)
         e.pid = None
         code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
@@ -223,6 +229,7 @@ class ElimRunner:
                 e.pid = None
             self._close(e)
             self._forget(e)
+        self._save_pids()
 
     # -- inside -------------------------------------------------------------
     def _start(self, e, now):
@@ -246,6 +253,7 @@ class ElimRunner:
         self.by_pid[e.pid] = e
         self.sel.register(rfd, selectors.EVENT_READ, "elim")
         log.info("elim %s started (pid %d)", e.name, e.pid)
+        self._save_pids()
 
     def _feed(self, e, data, now):
         e.buf += data
@@ -268,6 +276,39 @@ class ElimRunner:
             e.partial_since = None
         elif lines or e.partial_since is None:
             e.partial_since = now       # the unfinished line began now
+
+    def kill_leftovers(self):
+        """End the elims a previous agent left running (it was killed
+        before it could stop them): each listed pid that still leads its
+        own session running that elim."""
+        if self.pidfile is None:
+            return
+        try:
+            with open(self.pidfile) as f:
+                lines = f.read().splitlines()
+        except OSError:
+            return
+        for line in lines:
+            words = line.split()
+            if len(words) == 2 and all(w.isdigit() for w in words) and \
+                    procs.alive(int(words[0]), int(words[1])):
+                log.info("ending the elim (pid %s) an earlier agent left "
+                         "running", words[0])
+                _signal_group(int(words[0]), signal.SIGKILL)
+        self._save_pids()
+
+    def _save_pids(self):
+        if self.pidfile is None:
+            return
+        text = "".join(f"{pid} {procs.start_ticks(pid)}\n"
+                       for pid in self.by_pid)
+        try:
+            tmp = f"{self.pidfile}.tmp"
+            with open(tmp, "w") as f:
+                f.write(text)
+            os.replace(tmp, self.pidfile)
+        except OSError as err:
+            log.warning("cannot record the elims' pids: %s", err)
 
     def _blocked(self, e):
         """An unfinished load update string waited the block time."""
@@ -424,3 +465,4 @@ def _reaped(pid):
     except ChildProcessError:
         return True
     return done == pid
+

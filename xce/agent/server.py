@@ -49,7 +49,8 @@ class AgentServer:
         self.sampler = LoadSampler()
         self.load = None            # the last load indices sampled
         self.next_load = 0.0
-        self.elims = ElimRunner(self.sel, host)
+        self.elims = ElimRunner(self.sel, host,
+                                pidfile=str(workdir / "elims.pids"))
 
     # -- setup -------------------------------------------------------------
     def listen(self):
@@ -84,6 +85,7 @@ class AgentServer:
     def serve(self):
         self.table.recover()
         self.tasks.recover()
+        self.elims.kill_leftovers()
         log.info("agent for host %s serving on %s", self.host, self.dir)
         while not self.stopping:
             self.run_once(self._timeout())
