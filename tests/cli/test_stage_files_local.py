@@ -91,3 +91,41 @@ def _wait_for_text(cluster, jobid, want):
     from tests.lib.xcecluster import wait_for
     wait_for(lambda: want in _bjobs_l(cluster, jobid), timeout=20,
              what=want)
+
+
+def test_bmod_replaces_the_files_of_a_pending_job(make_cluster, tmp_path):
+    cluster = make_cluster()
+    (tmp_path / "a").write_text("from a\n")
+    (tmp_path / "b").write_text("from b\n")
+    run = tmp_path / "run"
+    run.mkdir()
+    jobid = cluster.submit("-H", "-cwd", str(run), "-f", "a > x",
+                           "cat y > back 2>&1", cwd=tmp_path)
+    r = cluster.run("bmod", "-f", "b > y", "-f", "got < back", str(jobid),
+                    cwd=tmp_path)
+    assert (r.rc, r.err) == (0, ""), r
+    assert 'Copy Files "b > y" "got < back"' in _bjobs_l(cluster, jobid)
+    r = cluster.run("bmod", "-f", "a >> b", str(jobid), cwd=tmp_path)
+    assert (r.rc, r.err.strip()) == (255, 'Invalid file operation ">>" '
+                                     'specification in -f "a >> b". Job not '
+                                     'modified.'), r
+    assert cluster.run("bresume", str(jobid)).rc == 0
+    cluster.wait_stat(jobid, "DONE")
+    assert not (run / "x").exists()
+    assert _wait_file(tmp_path / "got") == "from b\n"
+    jobid = cluster.submit("-H", "-f", "a > x", "true", cwd=tmp_path)
+    assert cluster.run("bmod", "-fn", str(jobid)).rc == 0
+    assert "Copy Files" not in _bjobs_l(cluster, jobid)
+
+
+def test_more_than_the_bound_is_refused(make_cluster, tmp_path):
+    from xce.model.stagefiles import STAGE_MAX
+    cluster = make_cluster()
+    (tmp_path / "big").write_bytes(b"x" * (STAGE_MAX // 2 + 1))
+    r = cluster.run("bsub", "-f", "big > a", "-f", "big > b", "true",
+                    cwd=tmp_path)
+    assert r.rc == 255 and r.out == "", r
+    assert r.err.strip() == (
+        f"-f: the files to copy to the execution host are {STAGE_MAX + 1}+ "
+        f"bytes, more than the {STAGE_MAX} bytes a job may carry. Job not "
+        "submitted."), r

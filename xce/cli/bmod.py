@@ -56,6 +56,10 @@ OPTIONS = [
     _removes("-Pn", "no_project", "the project"),
     _removes("-appn", "no_app", "the application profile"),
     _removes("-gn", "no_job_group", "the job group"),
+    Opt("-f", "xfiles", multiple=True,
+        metavar='"local_file op [remote_file]"',
+        help="Files to copy, as bsub -f (replace the job's; repeatable)."),
+    _removes("-fn", "no_xfiles", "the files to copy (-f)"),
 ]
 # bsub's limit options (xce.lang.rlimits), each with its -Xn form; a
 # pending job's only, as the controller checks.
@@ -72,7 +76,7 @@ UNSUPPORTED = (
     "-clusters", "-clustersn",
     "-cwd", "-cwdn", "-data", "-datan", "-datagrp",
     "-datagrpn", "-E", "-En", "-Ep", "-Epn", "-eptl", "-eptln", "-ext",
-    "-extsched", "-f", "-fn", "-freq", "-freqn", "-G", "-Gn",
+    "-extsched", "-freq", "-freqn", "-G", "-Gn",
     "-gpu", "-gpun", "-hostfile", "-hostfilen", "-i", "-in",
     "-is", "-isn", "-k", "-kn", "-L", "-Ln", "-Lp", "-mig",
     "-mign", "-N", "-Nn", "-Ne", "-network", "-networkn", "-notify",

@@ -50,6 +50,13 @@ def modify_spec(opts, unit, fractions=False):
         merged = _merged_resreq(new["resreq"])
         if merged is not None:
             new["resreq_merged"] = merged
+    if opts.get("xfiles"):      # read now, with the user's rights
+        from xce.client.submit import stagefiles
+        try:
+            new["xfiles"] = stagefiles.entries(opts["xfiles"],
+                                               sub.submission_cwd())
+        except stagefiles.BadStageFile as e:
+            raise sub.SubmitError(str(e))
     new.update(execution.modified(opts))
     new.update(parse_limits(opts, unit, fractions))
     if "cpulimit" in new and "cpulimit_host" not in new:
@@ -71,6 +78,7 @@ REMOVALS = {"no_queue": ("queue",), "no_slots": ("nslots",),
             "no_resreq": ("resreq", "resreq_merged"),
             "no_begin_time": ("begin_time",), "no_term_time": ("term_time",),
             "no_estimate": ("estimate",), "no_description": ("description",),
+            "no_xfiles": ("xfiles",),
             **{"no_" + limit.key: (limit.key,) for limit in rlimits.LIMITS},
             "no_cpulimit": ("cpulimit", "cpulimit_host")}
 

@@ -8,7 +8,8 @@ the commit, as for bkill.
 
 import json
 
-from xce.controller import jobclock, jobgroups, joblimits, remerge, rlimits
+from xce.controller import (jobclock, jobgroups, joblimits, remerge,
+                            rlimits, stage)
 from xce.controller.control import select_jobs
 from xce.controller.submit import (Rejected, check_hosts, check_limits,
                                    check_project, check_project_quota,
@@ -107,6 +108,11 @@ def _bmod_changes(ctl, job, body):
             raise _JobError(RUNNING_ONLY)
         if "stderr" in new and not job["spec"].get("stderr"):
             raise _JobError(NO_ERRFILE)
+    if new.get("xfiles"):       # bmod -f: the contents go to job_data
+        try:
+            stage.keep(ctl, new, job["jobid"])
+        except stage.Refused as e:
+            raise Rejected(str(e))
     spec = dict(job["spec"])
     for key in gone:
         spec.pop(key, None)

@@ -79,8 +79,8 @@ def _texts(ctl, jobid):
     key = (jobid, DATA_INDEX)
     if key in ctl.new_job_data:
         return ctl.new_job_data[key]
-    row = ctl.store.job_data(jobid, DATA_INDEX)
-    return json.loads(row[0] or "[]") if row else []
+    texts = json.loads(ctl.store.staged_data(jobid) or "[]")
+    return texts if isinstance(texts, list) else []
 
 
 # -- what comes back --------------------------------------------------------

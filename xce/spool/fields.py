@@ -209,7 +209,8 @@ SPEC = {
     "xfiles": Field(ListOf(Tuple(Str(PATH_MAX, min=1, null=False),
                                  OneOf(*stagefiles.OPS, null=False),
                                  Str(PATH_MAX, min=1, null=False),
-                                 Str(_B64_MAX)), stagefiles.FILES_MAX)),
+                                 Str(_B64_MAX)), stagefiles.FILES_MAX),
+                    modifiable=True),
     # bsub -gpu as written ("-": the configured defaults); xce.lang.gpureq
     "gpu": Field(Str(GPU_REQ_MAX)),
 }

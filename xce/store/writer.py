@@ -125,6 +125,14 @@ class Store:
             "SELECT env, jobfile FROM job_data WHERE jobid=? AND idx IN "
             "(?, 0) ORDER BY idx DESC LIMIT 1", (jobid, idx)).fetchone()
 
+    def staged_data(self, jobid):
+        """The contents of a job's bsub -f > copies (JSON text), kept in
+        its job_data row of index -1 (xce.controller.stage); or None."""
+        row = self.db.execute(
+            "SELECT env FROM job_data WHERE jobid=? AND idx=-1",
+            (jobid,)).fetchone()
+        return row[0] if row else None
+
     def task_exit_recorded(self, jobid, idx, task, n):
         """Has blaunch task *task* (its start number *n*) of the job an
         exit event already?"""
