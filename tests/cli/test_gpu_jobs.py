@@ -101,7 +101,7 @@ def test_a_parallel_job_gets_devices_on_every_host(make_cluster, tmp_path):
     assert cluster.stat(jobid) == "DONE"
     assert _alloc(cluster, jobid) == {
         "hosts": {"vh000": [0, 1], "vh001": [0, 1]}, "excl": True,
-        "gmem": 0.0}
+        "gmem": 0.0, "num": 2, "mode": "exclusive_process"}
     for h in HOSTS:
         assert (work / f"{h}.task").read_text() == "0,1\n"
     assert (work / "first").read_text() == "0,1\n"
@@ -159,6 +159,9 @@ def test_gpu_views_of_hosts_and_jobs(make_cluster, tmp_path):
     assert section[1].split()[:3] == ["HOST", "TASK", "GPU_ID"]
     assert section[2].split()[:5] == ["vh001", "0", "0", "TeslaV100",
                                       "16.0G"]
+    r = cluster.run("bjobs", "-noheader", "-o", "gpu_num gpu_mode gpu_alloc",
+                    str(jobid))
+    assert r.out.split() == ["1", "exclusive_process", "vh001:0"], r
     r = cluster.run("bjobs", "-gpu", str(jobid))
     assert r.rc == 255 and "-gpu: use only with the -l or -UF option" in \
         r.err, r

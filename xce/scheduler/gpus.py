@@ -176,7 +176,7 @@ def record(req, per_host):
     """What a started job holds, as the controller keeps it with the job
     (spec gpu_alloc) and charges it back at each pass (charge)."""
     return {"hosts": per_host, "excl": exclusive(req),
-            "gmem": req.gmem or 0.0}
+            "gmem": req.gmem or 0.0, "num": req.num, "mode": req.mode}
 
 
 def never(req, host_devices):

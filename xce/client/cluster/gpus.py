@@ -88,8 +88,8 @@ def bjobs_section(row, spec, host_devices):
     """The GPU_ALLOCATION part of a job's bjobs -l -gpu record (empty
     for a job that holds no GPUs)."""
     alloc = spec.get("gpu_alloc")
-    if not alloc:
-        return []
+    if not alloc or row.get("stat") in ("PEND", "PSUSP"):
+        return []       # a requeued job's last run: it holds none now
     tasks = {}
     for n, host in enumerate((row.get("exec_hosts") or "").split()):
         tasks.setdefault(host, []).append(str(n))

@@ -185,6 +185,23 @@ def _nothing(j):
     return ""
 
 
+def _gpu_alloc(j):
+    """The devices of the job's current or last run, host:id,id ..."""
+    alloc = j.spec.get("gpu_alloc") if jv.started(j.row) else None
+    if not alloc:
+        return ""
+    return " ".join(f"{h}:" + ",".join(str(i) for i in ids)
+                    for h, ids in (alloc.get("hosts") or {}).items())
+
+
+def _gpu_part(key):
+    """num or mode of the GPU requirement a started job ran with."""
+    def value(j):
+        alloc = j.spec.get("gpu_alloc") if jv.started(j.row) else None
+        return _s(alloc.get(key)) if alloc and key in alloc else ""
+    return value
+
+
 MEMORY_FIELDS = frozenset({"mem", "max_mem", "avg_mem", "memlimit", "swap",
                            "swaplimit", "corelimit", "stacklimit"})
 
@@ -251,9 +268,9 @@ FIELDS = {
     "nthreads": (10, (), _nothing),
     "interactive": (11, (), lambda j: "Y" if j.spec.get("interactive")
                     else "N"),
-    "gpu_num": (10, ("gnum",), _nothing),
-    "gpu_mode": (20, ("gmode",), _nothing),
-    "gpu_alloc": (30, ("galloc",), _nothing),
+    "gpu_num": (10, ("gnum",), _gpu_part("num")),
+    "gpu_mode": (20, ("gmode",), _gpu_part("mode")),
+    "gpu_alloc": (30, ("galloc",), _gpu_alloc),
 }
 
 
