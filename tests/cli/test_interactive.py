@@ -2,6 +2,8 @@
 reaches the job, its output and exit status come back, a window-size
 change and Ctrl-C reach it, bkill ends it and bsub says so."""
 
+import re
+
 import pexpect
 
 from tests.lib.xcecluster import BIN, wait_for
@@ -220,3 +222,26 @@ def test_ctrl_c_while_pending_kills_the_job(cluster):
     assert finish(child) == (246, None)
     assert cluster.stat(jobid) == "EXIT"
     assert not (cluster.spool / "interactive" / str(jobid)).exists()
+
+
+def test_bstop_and_bresume_stop_and_continue_a_pty_job(cluster):
+    child, jobid = spawn(cluster, "-Ip", "i=0; while [ $i -lt 600 ]; do "
+                                         "i=$((i+1)); echo tick-$i; "
+                                         "sleep 0.1; done")
+    child.expect(r"tick-(\d+)")
+    assert cluster.run("bstop", str(jobid)).rc == 0
+    cluster.wait_stat(jobid, "USUSP")
+    # Stopped: once what was on its way has come, no tick follows.
+    child.expect(pexpect.TIMEOUT, timeout=1.5)
+    last = _last_tick(child.before)
+    child.expect(pexpect.TIMEOUT, timeout=1.5)
+    assert _last_tick(child.before) == last, child.before[-200:]
+    assert cluster.run("bresume", str(jobid)).rc == 0
+    child.expect(r"tick-\d+")
+    assert cluster.run("bkill", str(jobid)).rc == 0
+    child.expect(pexpect.EOF)
+
+
+def _last_tick(text):
+    found = re.findall(r"tick-(\d+)", text)
+    return int(found[-1]) if found else None

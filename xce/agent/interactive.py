@@ -11,6 +11,7 @@ job's -i/-o/-e files, as the wrapper opened them).
 import json
 import os
 import shlex
+import signal
 import sys
 from pathlib import Path
 
@@ -27,6 +28,17 @@ def output_to_terminal(msg):
     a file (LSF mails it only with -N)."""
     return wanted(msg) and bool((msg["interactive"].get("term") or
                                  [0, 1])[1])
+
+
+def stop_signal(msg, sig):
+    """The signal that stops the job for *sig*: on a pseudo-terminal the
+    command has a session of its own, which SIGSTOP to the job's group
+    would miss, so the relay gets SIGTSTP and stops the command
+    (xce.agent.termrelay)."""
+    if sig == signal.SIGSTOP and wanted(msg) and \
+            msg["interactive"].get("mode") in ("Ip", "Is"):
+        return signal.SIGTSTP
+    return sig
 
 
 def relay_command(msg, env, prefix, wrapped):

@@ -314,7 +314,7 @@ class JobTable(PrePost):
                 self.at(self.now() + GROUP_RETRY, "signal", job.key, sig)
             return
         try:
-            os.killpg(group, sig)
+            os.killpg(group, interactive.stop_signal(job.msg, sig))
         except ProcessLookupError:
             pass
 

@@ -218,9 +218,13 @@ class Relay:
         sock.setblocking(False)
 
     def _pass(self, sig, _frame):
-        if self.child.pty:
-            self.child.signal(sig)
-        # Pipes: the command is in our group and had the signal already.
+        if not self.child.pty:
+            return  # pipes: the command is in our group and had it already
+        # bstop (the agent's SIGTSTP, see agent.interactive) stops the
+        # command for good; the relay goes on (stopped, in a group with no
+        # parent in its session, the kernel would continue it), and passes
+        # bresume's SIGCONT on.
+        self.child.signal(signal.SIGSTOP if sig == signal.SIGTSTP else sig)
 
     def run(self):
         while not self._done():
