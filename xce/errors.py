@@ -160,6 +160,8 @@ MESSAGES.update({
     "CONFIG_RESOURCES_NOT_MAPPING": "must be a mapping of resource names to "
     "their definitions",
     "CONFIG_TIME_OF_DAY": "{clock}: must be a time of day, hh:mm",
+    "CONFIG_TIME_WINDOW": "bad time window: {problem}",
+    "CONFIG_THRESHOLD": "bad load threshold: {problem}",
     "CONFIG_NEEDS_RESTART": "{where}: {label}: {before} -> {after}: needs a "
                             "controller restart (xce stop, then xce start); "
                             "badmin reconfig cannot change it",

@@ -64,7 +64,7 @@ ALLOWED = {
         "xce.controller.schedpass", "xce.controller.dispatch",
         "xce.controller.preemption", "xce.controller.reserve",
         "xce.controller.submit", "xce.controller.apply",
-        "xce.controller.jobindex",
+        "xce.controller.jobindex", "xce.controller.windows",
         # the stepper prints traces in xce explain's words
         "xce.client.explain",
         # --verify reads a live run's event log and applies its badmin

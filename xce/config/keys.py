@@ -83,7 +83,12 @@ _QUEUE_RLIMITS = ("CPULIMIT SWAPLIMIT PROCESSLIMIT DATALIMIT STACKLIMIT "
 _add("queue", ENFORCED, _QUEUE_RLIMITS)
 # The host or model that normalises a CPU limit given without one.
 _add("queue", ENFORCED, "DEFAULT_HOST_SPEC")
-_add("queue", ACCEPTED, "PROCLIMIT TASKLIMIT " + _LOAD)
+_add("queue", ACCEPTED, "PROCLIMIT TASKLIMIT")
+# Dispatch and run windows, and loadSched/loadStop thresholds: the queue
+# is Inact_Win out of its windows, its jobs are suspended when its run
+# window closes or a host's load passes a stopping threshold, resumed
+# after (xce.controller.windows, xce.scheduler.suspending).
+_add("queue", ENFORCED, "DISPATCH_WINDOW RUN_WINDOW " + _LOAD)
 # USER_SHARES of users, groups (one account), group@ and default; the
 # dynamic priority takes the lsb.params factors below.
 _add("queue", ENFORCED, "FAIRSHARE")
@@ -108,7 +113,7 @@ _add("queue", ENFORCED, "INTERACTIVE")
 # Its jobs run at that nice value (agent.spawn.nice_argv); bqueues -l
 # shows it in the NICE column.
 _add("queue", ENFORCED, "NICE")
-_add("queue", ACCEPTED, "NEW_JOB_SCHED_DELAY JOB_ACCEPT_INTERVAL DISPATCH_WINDOW RUN_WINDOW "
+_add("queue", ACCEPTED, "NEW_JOB_SCHED_DELAY JOB_ACCEPT_INTERVAL "
      "SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT MIG STOP_COND "
      "RESUME_COND TERMINATE_WHEN "
      "ROUND_ROBIN_POLICY RUNTIME CHUNK_JOB_SIZE "
@@ -130,7 +135,10 @@ _add("queue", NOT_CARRIED, "OWNERSHIP LOAN_DURATION",
 
 # --- lsb.hosts Host and HostGroup columns ---------------------------------
 _add("host", ENFORCED, "MXJ JL/U")
-_add("host", ACCEPTED, _LOAD + " DISPATCH_WINDOW EXIT_RATE CHKPNT MIG")
+# closed_Wind out of its dispatch window, closed_Busy past a loadSched;
+# a loadStop suspends its jobs (xce.controller.windows).
+_add("host", ENFORCED, _LOAD + " DISPATCH_WINDOW")
+_add("host", ACCEPTED, "EXIT_RATE CHKPNT MIG")
 _add("host", NOT_CARRIED, "AFFINITY",
      why="xce does not bind jobs to CPUs")
 # Queue HOSTS, limits and bhosts/bmgroup expand host groups.

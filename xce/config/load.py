@@ -11,6 +11,7 @@ from ruamel.yaml.error import YAMLError
 
 from xce.config import appconf, execconf, keys, limitcheck, logcheck, ranges
 from xce.config import gpuconf, projectconf, queueaccept, rescheck
+from xce.config import windowconf
 from xce.config.lsf import hostnames
 from xce.config.queuelimits import check_host_spec, queue_limits
 from xce.config.model import Config, HostConf, QueueConf
@@ -169,6 +170,7 @@ def _hosts(cfg, node, check):
             resources=list(merged.get("resources") or []), raw=dict(merged),
             gpus=_gpus(merged, props, check),
             **_remote(cfg, str(name), launch, merged, check))
+        windowconf.read_host(cfg.hosts[str(name)], props, defaults, check)
 
 
 def _gpus(merged, props, check):
@@ -314,6 +316,7 @@ def _queues(cfg, node, check):
         queueaccept.read_queue(q, props, check)
         q.nice = _int(props, "NICE", check) or 0    # range: config.ranges
         q.rlimits = queue_limits(cfg, props, unit, check)
+        windowconf.read_queue(q, props, check)
         cfg.queues[q.name] = q
 
 

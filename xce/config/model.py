@@ -45,6 +45,12 @@ class QueueConf:
     preexec_retry_action: str = None
     # REQUEUE_EXIT_VALUES, checked and in xce.model.requeue's normal form
     requeue: str = None
+    # DISPATCH_WINDOW and RUN_WINDOW (xce.lang.timewindow.parse: None is
+    # always open) and the load thresholds, index -> (loadSched, loadStop)
+    # (xce.config.windowconf)
+    dispatch_window: tuple = None
+    run_window: tuple = None
+    thresholds: dict = field(default_factory=dict)
     raw: dict = field(default_factory=dict)
 
     def allows(self, user, user_groups=None):
@@ -76,6 +82,9 @@ class HostConf:
     python: str = None          # None: the controller's own interpreter
     ssh_timeout: float = 5.0    # connect, channel and dead-peer timeouts
     spool: Path = None          # the agent's spool on its host
+    # lsb.hosts DISPATCH_WINDOW and load thresholds, as for queues
+    dispatch_window: tuple = None
+    thresholds: dict = field(default_factory=dict)
     raw: dict = field(default_factory=dict)
 
 

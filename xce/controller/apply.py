@@ -13,6 +13,9 @@ RLIMIT_KEYS = tuple(limit.key for limit in _RLIMITS) + ("cpulimit_host",)
 
 # STATUS reason of a job suspended (SSUSP) or resumed by preemption.
 PREEMPTED = "PREEMPTED"
+# STATUS reasons of a job suspended by a closed run window or a host's
+# load (xce.scheduler.suspending): kept in the spec as "sys_susp".
+SYS_SUSPEND = ("WINDOW", "LOAD:")
 
 
 def _set_stat(job, new):
@@ -28,6 +31,11 @@ def _set_stat(job, new):
         # preempted job (UNKWN keeps it, to come back to).
         spec = dict(job["spec"])
         del spec["preempted"]
+        job["spec"] = spec
+    if new not in (states.SSUSP, states.UNKWN) and \
+            "sys_susp" in (job.get("spec") or {}):
+        spec = dict(job["spec"])
+        del spec["sys_susp"]
         job["spec"] = spec
 
 
@@ -137,6 +145,11 @@ def _status(job, data, now):
         # the spec so that the scheduler resumes it, after restarts too.
         job["spec"] = dict(job["spec"] or {},
                            preempted={"since": now, "by": data.get("by")})
+    if data["stat"] == states.SSUSP and \
+            str(data.get("reason") or "").startswith(SYS_SUSPEND):
+        # Suspended by its queue's run window or its host's load: the
+        # system resumes it (xce.controller.windows), after restarts too.
+        job["spec"] = dict(job["spec"] or {}, sys_susp=data["reason"])
     if data["stat"] == states.ZOMBI:
         # Killed while its host is lost: the reason of the kill to come.
         job["exit_reason"] = data.get("reason")

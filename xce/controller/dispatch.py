@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from xce.controller import (asked, execplan, interactive, isolate, jobreq,
                             limitconf, mail, prepost, reserve, rlimits, stage,
-                            submit)
+                            submit, windows)
 from xce.errors import text
 from xce.lang import depend, units
 from xce.lang.resreq.common import LOAD_INDICES
@@ -82,6 +82,9 @@ def snapshot(ctl):
     ctl.passes.excl_hosts = excl
     for h in hosts.values():
         h.status = host_status(ctl, h.name)
+        if h.status == states.HOST_CLOSED_BUSY:
+            h.busy = windows.host_closed(ctl, ctl.hosts[h.name]["conf"],
+                                         ctl.hosts[h.name]["facts"])[1]
         h.resources["slots"] = h.max_slots - h.used
         if h.mem_total is not None:
             h.resources["mem"] = h.mem_total - h.mem_reserved
@@ -149,7 +152,9 @@ def _queue_view(ctl, name, q, unit):
                      pjob_limit=q.pjob_limit, select=_queue_select(q, unit),
                      fairshare=limitconf.policy(ctl.cfg, q),
                      reserve_time=reserve.window(ctl.cfg, q),
-                     backfill=q.backfill, host_limit=q.host_limit)
+                     backfill=q.backfill, host_limit=q.host_limit,
+                     window_closed=not windows.queue_open(ctl, q),
+                     thresholds=q.thresholds or None)
 
 
 def _fair_use(ctl, job, qv):
@@ -268,7 +273,8 @@ def _host_view(ctl, name, unit):
     res, maxmem = cached[4]
     return HostView(name, None, h["max_slots"], jl_u=hc.jl_u,
                     resources=dict(res), mem_total=maxmem,
-                    gpus=gpus.views(devices.of_host(hc.gpus, facts)))
+                    gpus=gpus.views(devices.of_host(hc.gpus, facts)),
+                    load=load or {})
 
 
 def _host_resources(h, hc, facts, name, unit):
@@ -374,7 +380,9 @@ def host_status(ctl, name):
         return states.HOST_CLOSED_ADM
     if name in ctl.passes.excl_hosts:
         return exclusive.STATUS
-    return states.HOST_OK
+    # Out of its dispatch window, or loaded beyond its loadSched.
+    closed, _ = windows.host_closed(ctl, h["conf"], h["facts"])
+    return closed or states.HOST_OK
 
 
 def expand(path, jobid, idx):

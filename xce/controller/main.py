@@ -22,6 +22,7 @@ from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
 from xce.controller import elimconf, jobgroups, peek, remerge, stage
 from xce.controller import jobclock, messages, modify, prepost, spoolspace
+from xce.controller import windows
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller import submit
@@ -53,7 +54,8 @@ CONFIG_SECTIONS = ("users", "user_groups", "host_groups", "limits",
                    "applications", "projects", "service_classes",
                    "resources", "host_types", "host_models")   # lsinfo
 # Queue keys kept as written for bqueues -l.
-_QUEUE_SHOWN = ("RES_REQ", "FAIRSHARE", "RERUNNABLE") + fairshare.FACTOR_KEYS
+_QUEUE_SHOWN = ("RES_REQ", "FAIRSHARE", "RERUNNABLE", "DISPATCH_WINDOW",
+                "RUN_WINDOW") + fairshare.FACTOR_KEYS
 
 
 class Controller:
@@ -107,6 +109,7 @@ class Controller:
         self.usage = jobusage.State()           # per-host usage reports
         self.lost_hosts = hostloss.State()
         self.clock = jobclock.State()           # bsub -b and -t
+        self.windows = windows.State()          # time windows, loads
         self.job_groups = {}                    # path -> owner, limit
 
     # -- start-up ----------------------------------------------------------
@@ -211,7 +214,8 @@ class Controller:
              hc.type or facts.get("type", ""),
              hc.model or facts.get("model", ""),
              json.dumps({"jl_u": hc.jl_u, "resources": hc.resources,
-                         "reason": why,
+                         "reason": why, "thresholds": hc.thresholds,
+                         "dispatch_window": hc.raw.get("DISPATCH_WINDOW"),
                          # declared or detected (bhosts/lshosts/lsload -gpu)
                          "gpus": gpus.of_host(hc.gpus, facts)}),
              json.dumps(facts.get("load", {}))))
@@ -327,6 +331,7 @@ class Controller:
         hostloss.check(self, self.now)
         prepost.wake(self)
         jobclock.turn(self)
+        windows.turn(self)
         if self.dirty or reserve.due(self) or self._reasons_due() or \
                 self._load_due():
             self._schedule()
@@ -342,9 +347,9 @@ class Controller:
         if len(claimed) == BATCH:
             return 0.0
         if self.reasons_stale:
-            return jobclock.wait(self, max(0.0, min(
-                RESCAN, self.reasons_at + REASONS_EVERY - self.now)))
-        return jobclock.wait(self, RESCAN)
+            return windows.wait(self, jobclock.wait(self, max(0.0, min(
+                RESCAN, self.reasons_at + REASONS_EVERY - self.now))))
+        return windows.wait(self, jobclock.wait(self, RESCAN))
 
     def _request(self, req):
         stored = None if req.error else self.store.request_reply(req.id)

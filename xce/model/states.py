@@ -49,6 +49,8 @@ HOST_OK = "ok"
 HOST_CLOSED_ADM = "closed_Adm"
 HOST_CLOSED_FULL = "closed_Full"
 HOST_CLOSED_EXCL = "closed_Excl"
+HOST_CLOSED_WIND = "closed_Wind"    # out of its dispatch window
+HOST_CLOSED_BUSY = "closed_Busy"    # load beyond a loadSched threshold
 HOST_UNAVAIL = "unavail"
 HOST_UNREACH = "unreach"
 # bhosts without -w shows every closed_* state as this one word.
@@ -65,6 +67,8 @@ def host_closed(status):
 # Queue states shown by bqueues: "Open:Active", "Closed:Inact", ...
 QUEUE_OPEN, QUEUE_CLOSED = "Open", "Closed"
 QUEUE_ACTIVE, QUEUE_INACT, QUEUE_INACT_ADM = "Active", "Inact", "Inact_Adm"
+# A queue active but out of its dispatch or run window.
+QUEUE_INACT_WIN = "Inact_Win"
 
 
 def queue_status(is_open, active, inactive_word=QUEUE_INACT):

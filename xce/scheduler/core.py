@@ -27,7 +27,7 @@ from xce.scheduler.views import (
     R_DEPEND, R_DEPEND_NEVER, R_ARRAY_LIMIT, R_JGROUP_LIMIT, R_SPAN,
     R_HOST_FULL, R_HOST_CLOSED, R_HOST_UNAVAIL, R_HOST_QUEUE, R_HOST_QUEUE_LIMIT,
     R_HOST_PJOB_LIMIT, R_HOST_USER_LIMIT, R_RESREQ, R_QUEUE_RESREQ,
-    R_RESERVE_MEM, R_HOST_LIMIT, R_BEGIN_TIME)
+    R_RESERVE_MEM, R_HOST_LIMIT, R_BEGIN_TIME, R_QUEUE_WINDOW)
 
 __all__ = ["schedule", "R_NOT_ASKED", "DYNAMIC_RESOURCES", "Decisions",
            "HostView", "PendingJob", "QueueView", "R_NEW",
@@ -36,7 +36,7 @@ __all__ = ["schedule", "R_NOT_ASKED", "DYNAMIC_RESOURCES", "Decisions",
            "R_HOST_FULL", "R_HOST_CLOSED", "R_HOST_UNAVAIL", "R_HOST_QUEUE",
            "R_HOST_QUEUE_LIMIT", "R_HOST_PJOB_LIMIT", "R_HOST_USER_LIMIT",
            "R_RESREQ", "R_QUEUE_RESREQ", "R_RESERVE_MEM", "R_HOST_LIMIT",
-           "R_BEGIN_TIME"]
+           "R_BEGIN_TIME", "R_QUEUE_WINDOW"]
 
 
 class _Pass:
@@ -237,7 +237,7 @@ def _copy_host(h):
     return HostView(h.name, h.status, h.max_slots, h.used,
                     dict(h.user_used), h.jl_u, dict(h.resources),
                     h.mem_total, h.mem_reserved, dict(h.held),
-                    gpus.copy(h.gpus))
+                    gpus.copy(h.gpus), load=h.load, busy=h.busy)
 
 
 def _copy_queue(q):
@@ -245,7 +245,7 @@ def _copy_queue(q):
                      q.ujob_limit, q.hjob_limit, q.pjob_limit, q.used,
                      dict(q.user_used), dict(q.host_used), q.select,
                      q.fairshare, q.fair_usage, q.reserve_time, q.backfill,
-                     q.host_limit)
+                     q.host_limit, q.window_closed, q.thresholds)
 
 
 def _job_reason(job, q, state):
@@ -264,6 +264,8 @@ def _job_reason(job, q, state):
         why = R_DEPEND_NEVER if job.depend == "never" else R_DEPEND
     elif not q.active:
         why = R_QUEUE_INACTIVE
+    elif q.window_closed:
+        why = R_QUEUE_WINDOW
     elif job.array_limit is not None and \
             state.arrays.get(job.key[0], 0) >= job.array_limit:
         why = R_ARRAY_LIMIT

@@ -8,13 +8,14 @@ the same checks so their verdicts agree."""
 import heapq
 import math
 
+from xce.lang import loadthresh
 from xce.model import states
 from xce.scheduler import exclusive, gpus, rusage_held
 from xce.scheduler.views import (
     DYNAMIC_RESOURCES, R_HOST_CLOSED, R_HOST_FULL, R_HOST_LIMIT,
-    R_HOST_PJOB_LIMIT,
+    R_HOST_PJOB_LIMIT, R_HOST_WINDOW,
     R_HOST_QUEUE, R_HOST_QUEUE_LIMIT, R_HOST_UNAVAIL, R_HOST_USER_LIMIT,
-    R_QUEUE_RESREQ, R_RESERVE_MEM, R_RESREQ, R_SPAN)
+    R_HOST_LOAD, R_QUEUE_RESREQ, R_RESERVE_MEM, R_RESREQ, R_SPAN)
 
 
 class Candidates:
@@ -158,6 +159,15 @@ def host_blocked(h, q, select, local_type, asked=None):
         return R_HOST_CLOSED
     if h.status == exclusive.STATUS:
         return exclusive.R_RUNNING
+    if h.status == states.HOST_CLOSED_WIND:
+        return R_HOST_WINDOW
+    if h.status == states.HOST_CLOSED_BUSY:
+        return loadthresh.PEND_REASONS.get(h.busy, R_HOST_LOAD)
+    if q.thresholds is not None:
+        # The queue's own loadSched: the host stays ok, not for its jobs.
+        index = loadthresh.beyond(q.thresholds, h.load)
+        if index is not None:
+            return loadthresh.PEND_REASONS[index]
     if q.select is not None and not q.select.matches(h.resources, local_type):
         return R_QUEUE_RESREQ
     if select is not None and not select.matches(h.resources, local_type):

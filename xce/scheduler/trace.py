@@ -68,6 +68,8 @@ def _job_details(text, job, q, state):
         return [_d("dependency", job.depend, "satisfied")]
     if text == core.R_QUEUE_INACTIVE:
         return [_d("queue state", "inactive", "active")]
+    if text == core.R_QUEUE_WINDOW:
+        return [_d("queue windows", "closed", "open")]
     if text == core.R_ARRAY_LIMIT:
         return [_d("running elements", state.arrays.get(job.key[0], 0),
                    f"fewer than {job.array_limit}")]

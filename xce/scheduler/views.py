@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 # Pend reasons (LSF's texts).  Host-level ones are shown with host counts.
 R_NEW = "New job is waiting for scheduling"
 R_QUEUE_INACTIVE = "The queue is inactivated by the administrator"
+R_QUEUE_WINDOW = "The queue is inactivated by its time windows"
 R_QUEUE_LIMIT = "The queue has reached its job slot limit"
 R_USER_QUEUE_LIMIT = "User has reached the per-user job slot limit of the queue"
 R_HELD = "The job was suspended by the user while pending"
@@ -21,6 +22,8 @@ R_HOST_LIMIT = ("The number of hosts the job needs exceeds the queue's "
                 "per-job host limit")
 R_HOST_FULL = "Not enough job slot(s)"
 R_HOST_CLOSED = "Closed by LSF administrator"
+R_HOST_WINDOW = "Dispatch windows closed"
+R_HOST_LOAD = "Load threshold reached"
 R_HOST_UNAVAIL = "Unable to reach slave batch server"
 R_HOST_QUEUE = "Not usable to the queue"
 R_HOST_QUEUE_LIMIT = "Queue's per-host job slot limit reached"
@@ -57,6 +60,11 @@ class HostView:
     # GpuReq -> why the host cannot hold it, found within this pass.
     gpus: list = None
     gpu_short: dict = None
+    # The load indices the host's agent last reported (raw, as lsload
+    # shows them), for load thresholds; the index beyond the host's own
+    # loadSched when its status is closed_Busy.
+    load: dict = field(default_factory=dict)
+    busy: str = None
 
 
 @dataclass
@@ -83,6 +91,10 @@ class QueueView:
     backfill: bool = False
     # HOSTLIMIT_PER_JOB: the most hosts one job may use (None: no limit).
     host_limit: int = None
+    # Out of its DISPATCH_WINDOW or RUN_WINDOW: it dispatches nothing.
+    window_closed: bool = False
+    # Its load thresholds, index -> (loadSched, loadStop), or None.
+    thresholds: dict = None
 
 
 @dataclass

@@ -9,6 +9,7 @@ Every host is up: an agent is connected and has said hello.
 """
 
 from xce.controller import dispatch, preemption, reserve, schedpass, submit
+from xce.controller import windows
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.model.jobid import show
@@ -47,6 +48,7 @@ class VirtualCluster:
         self.passes = dispatch.PassState()
         self.reservations = reserve.State()
         self.preempted = preemption.State()
+        self.windows = windows.State()  # time windows and loads
         self.index = JobIndex(self)
         self.view_epoch = 1
         self.dirty = True

@@ -13,7 +13,7 @@ import heapq
 import signal
 from dataclasses import dataclass
 
-from xce.controller import reserve, schedpass
+from xce.controller import reserve, schedpass, windows
 from xce.controller.submit import Rejected
 from xce.model import states
 
@@ -69,6 +69,7 @@ class Replay:
         self.passes = 0
         self.last = None        # the Step of the last instant
         self.signalled = []
+        self._window_wake = None    # the window change a WAKE is queued for
 
     def _push(self, when, kind, payload):
         self._seq += 1
@@ -104,6 +105,14 @@ class Replay:
             if got is not None:
                 events.append(got)
         started, self.signalled = [], []
+        # Windows opening or closing: a pass, and run windows' suspensions.
+        windows.turn(cl)
+        if cl.windows.next_at is not None and cl.jobs and \
+                cl.windows.next_at != self._window_wake:
+            self._window_wake = cl.windows.next_at
+            self._push(cl.windows.next_at, WAKE, None)
+        if cl.signals:
+            self._signals()
         if cl.dirty or reserve.due(cl):
             started = self._pass()
         self.last = Step(when, events, started, self.signalled)

@@ -6,9 +6,10 @@ default view says ``closed`` for every closed state; -w and -l say which.
 """
 
 from xce.client.cluster.host_load import external_indices
-from xce.client.cluster.queues import LOAD_HEADER
+from xce.client.cluster.queues import LOAD_HEADER, threshold_rows
 from xce.client.text.cells import cell, lcell, line, num, rcell
 from xce.client.text.units import load_value
+from xce.lang import timewindow
 from xce.model import states
 
 _COUNTS = (rcell("MAX", 6), rcell("NJOBS", 6), rcell("RUN", 6),
@@ -27,8 +28,6 @@ _LOAD = (("r15s", 6, "{:.1f}", "0.0"), ("r1m", 6, "{:.1f}", "0.0"),
          ("ls", 5, "{:.0f}", "0"), ("it", 6, "{:.0f}", "0"),
          ("tmp", 6, "mem", "0M"), ("swp", 6, "mem", "0M"),
          ("mem", 6, "mem", "0M"))
-_NO_THRESHOLD = ("   -  " * 3 + "   - " + "      - " + "    - " + "   - " +
-                 "    - " + "    -  " * 3)
 
 
 def host_view(host, counts):
@@ -76,8 +75,10 @@ def long_blocks(hosts, counts):
 
 def _long_block(host, counts):
     v = host_view(host, counts)
+    conf = host["conf"] or {}
+    window = timewindow.show(conf.get("dispatch_window")) or "-"
     row = (lcell(v["status"], 14) + f"{1.0:>6.2f} " + _numbers(v) +
-           "      -")
+           f"{window:>7}")
     out = [f"HOST  {host['name']}", LONG_HEADER, row, ""]
     why = (host["conf"] or {}).get("reason")
     if why and v["status"] in states.HOST_DOWN:
@@ -86,8 +87,8 @@ def _long_block(host, counts):
     if v["status"] not in states.HOST_DOWN:
         out += [" CURRENT LOAD USED FOR SCHEDULING:"] + \
             _load_rows(host.get("load") or {}, v) + [""]
-    out += [" LOAD THRESHOLD USED FOR SCHEDULING:", LOAD_HEADER,
-            " loadSched" + _NO_THRESHOLD, " loadStop " + _NO_THRESHOLD, ""]
+    out += [" LOAD THRESHOLD USED FOR SCHEDULING:", LOAD_HEADER] + \
+        threshold_rows(conf.get("thresholds")) + [""]
     return "\n".join(x.rstrip() for x in out) + "\n"
 
 

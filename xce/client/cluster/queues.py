@@ -5,10 +5,13 @@ STATUS 14, MAX/JL/U/JL/P/JL/H 4, NJOBS/PEND/RUN/SUSP 5, one blank after
 each.  Counts are job slots, as LSF counts them.
 """
 
-from xce.client.text import limits
+import time
+
+from xce.client.text import limits, units
 from xce.client.text.cells import cell, cut_front, lcell, line, num, rcell
 from xce.config import queueaccept
 from xce.config.model import MBD_SLEEP_TIME
+from xce.lang import loadthresh, timewindow
 from xce.model import states
 
 HEADER = line(cell("QUEUE_NAME", 15), cell("PRIO", 4), cell("STATUS", 14),
@@ -26,9 +29,6 @@ _COLUMN = {"PEND": "pend", "PSUSP": "pend", "RUN": "run", "UNKWN": "run",
            "SSUSP": "ssusp", "USUSP": "ususp"}
 LOAD_HEADER = ("           r15s   r1m  r15m   ut      pg    io   ls    it"
                "    tmp    swp    mem")
-# volclava's printThresholds prints these cells for indices with no threshold.
-_NO_THRESHOLD = ("   -  " * 3 + "   - " + "      - " + "    - " + "   - " +
-                 "    - " + "    -  " * 3)
 
 
 def slot_counts(job_counts):
@@ -74,11 +74,54 @@ def _counts(counts, name):
         ("pend", "run", "ssusp", "ususp", "njobs"), 0)
 
 
-def status(queue, long=False):
-    """``Open:Active``; -l tells an admin's inactivation as ``Inact_Adm``."""
+def status(queue, long=False, now=None):
+    """``Open:Active``; -l tells an admin's inactivation as ``Inact_Adm``;
+    a queue out of its dispatch or run window is ``Inact_Win``."""
+    if queue["active"] and not windows_open(queue["conf"], now):
+        return states.queue_status(queue["open"], False,
+                                   states.QUEUE_INACT_WIN)
     return states.queue_status(
         queue["open"], queue["active"],
         states.QUEUE_INACT_ADM if long else states.QUEUE_INACT)
+
+
+def windows_open(conf, now=None):
+    """Are the queue's DISPATCH_WINDOW and RUN_WINDOW open (the same pure
+    test the controller makes; windows as the controller saved them)?"""
+    now = time.time() if now is None else now
+    return all(timewindow.is_open(conf.get(key), now)
+               for key in ("dispatch_window", "run_window"))
+
+
+# Where each index's value ends in a threshold row (volclava's
+# printThresholds: each cell's width, then the blanks after its value).
+_CELLS = (6, 6, 6, 5, 8, 6, 5, 6, 7, 7, 7)
+_TRAIL = (2, 2, 2, 1, 1, 1, 1, 1, 2, 2, 2)
+
+
+def _threshold_text(name, value):
+    if value is None:
+        return "-"
+    if name == "ut":
+        return f"{value * 100:.0f}%"
+    if name in ("tmp", "swp", "mem"):
+        return units.load_memory(value)     # 512M, 36G as lsload shows
+    if name in ("r15s", "r1m", "r15m", "pg"):
+        return f"{value:.1f}"
+    return f"{value:g}"
+
+
+def threshold_rows(thresholds):
+    """The ``loadSched`` and ``loadStop`` rows of LSF's threshold table."""
+    rows = []
+    for label, which in ((" loadSched", loadthresh.SCHED),
+                         (" loadStop ", loadthresh.STOP)):
+        values = loadthresh.cells(thresholds or {}, which)
+        rows.append(label + "".join(
+            f"{_threshold_text(n, v):>{w - t}}" + " " * t
+            for n, v, w, t in zip(loadthresh.INDICES, values, _CELLS,
+                                  _TRAIL)))
+    return rows
 
 
 def _limits(conf, long=False):
@@ -130,10 +173,13 @@ def _long_block(queue, counts, n_default, shares=None):
     out = [f"QUEUE: {queue['name']}", desc, "", "PARAMETERS/STATISTICS",
            LONG_HEADER, stats.rstrip()]
     out += _limit_lines(conf)
-    out += ["", "SCHEDULING PARAMETERS", LOAD_HEADER,
-            (" loadSched" + _NO_THRESHOLD).rstrip(),
-            (" loadStop " + _NO_THRESHOLD).rstrip()]
+    out += ["", "SCHEDULING PARAMETERS", LOAD_HEADER] + \
+        threshold_rows(conf.get("thresholds"))
     out += _policy_lines(conf)
+    for key in ("RUN_WINDOW", "DISPATCH_WINDOW"):
+        text = timewindow.show((conf.get("lsf") or {}).get(key))
+        if text:
+            out += ["", f"{key}: {text}"]
     out += shares(queue) if shares else []
     out += ["", "USERS:  " + (" ".join(conf["users"]) + " "
                               if conf.get("users") else "all")]

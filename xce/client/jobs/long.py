@@ -14,6 +14,7 @@ from xce.client.jobs import table
 from xce.client.jobs import values as jv
 from xce.client.text import limits, units
 from xce.client.text.wrap import CONTINUATION, wrap
+from xce.lang import loadthresh
 from xce.model.joboutput import fallback_sentences
 
 SEPARATOR = "-" * 78
@@ -224,7 +225,20 @@ def state_lines(row, now):
         lines += [" SUSPENDING REASONS:", " The job was suspended by user;"]
     elif stat == "SSUSP" and jv.spec(row).get("preempted"):
         lines += [" SUSPENDING REASONS:", f" {PREEMPTED_REASON};"]
+    elif stat == "SSUSP" and jv.spec(row).get("sys_susp"):
+        lines += [" SUSPENDING REASONS:",
+                  system_suspend_reason(jv.spec(row)["sys_susp"])]
     return lines
+
+
+def system_suspend_reason(why):
+    """LSF's line for a job the system suspended: its queue's run window
+    closed (WINDOW), or a host's load past a threshold (LOAD:<index>)."""
+    if why == "WINDOW":
+        return " The run windows of the queue are closed;"
+    index = why.split(":", 1)[-1]
+    return " Host load exceeded threshold: " + \
+        loadthresh.SUSPEND_NAMES.get(index, index)
 
 
 def usage_lines(row, now):

@@ -8,7 +8,7 @@ import re
 from xce.config import keys, ranges
 from xce.config.lsf import cells, hostnames
 from xce.errors import text
-from xce.lang import preempt, rlimits, units
+from xce.lang import loadthresh, preempt, rlimits, timewindow, units
 
 # Old spelling seen in OpenLava's own stock lsb.resources (reference §14.13).
 _LIMIT_ALIASES = {"PER_PROJECTS": "PER_PROJECT"}
@@ -47,6 +47,8 @@ def convert_queues(mig, lsb_queues):
         mig.node("queues", name)
         mig.set(("queues", name), mig.tree["queues"][name], section.origin)
         for key, item in section.items.items():
+            if key.lower() in loadthresh.INDICES:
+                key = key.lower()       # load indices are lower case
             if key != "QUEUE_NAME":
                 carry_checked(mig, "queue", ("queues", name), key,
                               item.value, item.origin, f"queue {name}")
@@ -219,6 +221,11 @@ def value_problem(scope, name, value):
                 units.size_bytes(word)
         elif name == "PREEMPTION":
             preempt.parse(value)
+        elif name in ("DISPATCH_WINDOW", "RUN_WINDOW") and \
+                scope in ("queue", "host"):
+            timewindow.parse(value)
+        elif name in loadthresh.INDICES and scope in ("queue", "host"):
+            loadthresh.parse(value)
         elif ranges.problem(scope, name, value) is not None:
             raise ValueError(ranges.problem(scope, name, value))
     except rlimits.LimitError as exc:

@@ -1,0 +1,173 @@
+"""Time windows and load thresholds on a running cluster, as LSF 10.1
+applies them: a queue out of its dispatch window holds its jobs
+(Inact_Win, "The queue is inactivated by its time windows") and
+dispatches when it opens; a closing run window suspends a running job
+(SSUSP) and its opening resumes it; a host out of its dispatch window is
+closed_Wind, one beyond a load threshold closed_Busy, and a stopping
+threshold suspends a job.  Windows are chosen relative to now, at the
+next minute boundaries (the controller wakes up at them)."""
+
+import time
+
+from tests.lib.reconfig import assert_reconfig_refuses
+from tests.lib.xcecluster import wait_for
+
+
+def _clock(t):
+    return time.strftime("%H:%M", time.localtime(t))
+
+
+def _next_minute(lead=15):
+    """The first minute boundary at least *lead* seconds away."""
+    t = (int(time.time()) // 60 + 1) * 60
+    return t + 60 if t - time.time() < lead else t
+
+
+def _pending_reasons(cluster, jobid):
+    r = cluster.run("bjobs", "-l", str(jobid))
+    assert r.rc == 0, r
+    return r.out
+
+
+def _queue_status(cluster, queue):
+    r = cluster.run("bqueues", queue)
+    assert r.rc == 0 and r.err == "", r
+    return r.out.splitlines()[1].split()[2]
+
+
+def test_a_queue_out_of_its_dispatch_window_holds_jobs_until_it_opens(
+        make_cluster):
+    opens = _next_minute()
+    window = f"{_clock(opens)}-{_clock(opens + 1800)}"
+    cluster = make_cluster(extra_queues=f"  night:\n    PRIORITY: 20\n"
+                                        f"    DISPATCH_WINDOW: {window}\n")
+    jobid = cluster.submit("-q", "night", "true")
+    wait_for(lambda: "The queue is inactivated by its time windows" in
+             _pending_reasons(cluster, jobid), what="the window reason")
+    assert cluster.stat(jobid) == "PEND"
+    assert _queue_status(cluster, "night") == "Open:Inact_Win"
+    r = cluster.run("bqueues", "-l", "night")
+    assert r.rc == 0 and f"DISPATCH_WINDOW: {window}" in r.out, r
+    assert "Open:Inact_Win" in r.out
+    assert time.time() < opens
+    cluster.wait_stat(jobid, "DONE", timeout=opens - time.time() + 30)
+    started = cluster.stored_job(jobid)["start_time"]
+    assert started >= opens
+    assert _queue_status(cluster, "night") == "Open:Active"
+
+
+def test_a_closing_run_window_suspends_a_job_and_its_opening_resumes_it(
+        make_cluster):
+    closes = _next_minute(lead=20)
+    start = closes - 120
+    window = (f"{_clock(start)}-{_clock(closes)} "
+              f"{_clock(closes + 60)}-{_clock(closes + 1800)}")
+    cluster = make_cluster(extra_queues=f"  day:\n    PRIORITY: 20\n"
+                                        f"    RUN_WINDOW: {window}\n")
+    jobid = cluster.submit("-q", "day", "sleep 600")
+    cluster.wait_stat(jobid, "RUN")
+    cluster.wait_stat(jobid, "SSUSP", timeout=closes - time.time() + 20)
+    assert time.time() >= closes
+    out = _pending_reasons(cluster, jobid)
+    assert " SUSPENDING REASONS:\n The run windows of the queue are " \
+        "closed;" in out, out
+    assert _queue_status(cluster, "day") == "Open:Inact_Win"
+    cluster.wait_stat(jobid, "RUN", timeout=closes + 60 - time.time() + 20)
+    assert time.time() >= closes + 60
+    assert "SUSPENDING REASONS" not in _pending_reasons(cluster, jobid)
+    r = cluster.run("bkill", str(jobid))
+    assert r.rc == 0, r
+    cluster.wait_stat(jobid, "EXIT")
+
+
+def _host_status(cluster):
+    """The host's bhosts -w status (None until the controller is up)."""
+    r = cluster.run("bhosts", "-w")
+    if r.rc != 0:
+        return None
+    assert r.err == "", r
+    return r.out.splitlines()[1].split()[1]
+
+
+def _closed_host(make_cluster, host_key, status, reason):
+    """A cluster whose one host is *status* by *host_key*, and a job
+    pending there with *reason*."""
+    cluster = make_cluster(mxj=2, host_extra=host_key,
+                           start=False).start(wait_hosts=False)
+    wait_for(lambda: _host_status(cluster) == status, what=status)
+    jobid = cluster.submit("true")
+    wait_for(lambda: reason in _pending_reasons(cluster, jobid),
+             what=reason)
+    return cluster, jobid
+
+
+def test_a_host_out_of_its_dispatch_window_is_closed_wind(make_cluster):
+    later = time.time() + 6 * 3600
+    window = f"{_clock(later)}-{_clock(later + 3600)}"
+    cluster, jobid = _closed_host(make_cluster, f"DISPATCH_WINDOW: {window}",
+                                  "closed_Wind", "Dispatch windows closed")
+    r = cluster.run("bhosts", "-l")
+    assert r.rc == 0 and window in r.out.splitlines()[2], r
+    # The window moved to now: the job runs.
+    yaml = cluster.envdir / "xce.yaml"
+    yaml.write_text(yaml.read_text().replace(
+        f"DISPATCH_WINDOW: {window}", "DISPATCH_WINDOW: ()"))
+    r = cluster.run("badmin", "reconfig")
+    assert r.rc == 0, r
+    cluster.wait_stat(jobid, "DONE")
+    assert _host_status(cluster) == "ok"
+
+
+def test_a_host_beyond_its_load_threshold_is_closed_busy(make_cluster):
+    # No host has 100 TB of free memory: the host is beyond loadSched.
+    cluster, _ = _closed_host(make_cluster, "mem: 100000000/", "closed_Busy",
+                              "The available memory (mem) is low")
+    r = cluster.run("bhosts", "-l")
+    rows = r.out.splitlines()
+    sched = next(x for x in rows if x.startswith(" loadSched"))
+    assert sched.split()[-1] == "97656.2G", sched
+    assert cluster.run("bhosts").out.splitlines()[1].split()[1] == "closed"
+
+
+def test_a_queue_stopping_threshold_suspends_a_job_until_it_is_lifted(
+        make_cluster):
+    cluster = make_cluster(mxj=2, extra_queues="  loaded:\n"
+                                                "    PRIORITY: 20\n")
+    jobs = [cluster.submit("-q", "loaded", "sleep 600") for _ in range(2)]
+    for jobid in jobs:
+        cluster.wait_stat(jobid, "RUN")
+    yaml = cluster.envdir / "xce.yaml"
+    good = yaml.read_text()
+    yaml.write_text(good.replace("    PRIORITY: 20\n", "    PRIORITY: 20\n"
+                                 "    mem: 100000000/100000000\n"))
+    assert cluster.run("badmin", "reconfig").rc == 0
+    wait_for(lambda: "SSUSP" in [cluster.stat(j) for j in jobs],
+             what="a job suspended by load")
+    stopped = next(j for j in jobs if cluster.stat(j) == "SSUSP")
+    assert " Host load exceeded threshold: Available memory (mem)" in \
+        _pending_reasons(cluster, stopped)
+    r = cluster.run("bqueues", "-l", "loaded")
+    stop = next(x for x in r.out.splitlines() if x.startswith(" loadStop"))
+    assert stop.split()[-1] == "97656.2G", stop
+    yaml.write_text(good)
+    assert cluster.run("badmin", "reconfig").rc == 0
+    cluster.wait_stat(stopped, "RUN")
+    for jobid in jobs:
+        assert cluster.run("bkill", str(jobid)).rc == 0
+
+
+def test_reconfig_refuses_a_malformed_window_or_threshold(make_cluster):
+    cluster = make_cluster(mxj=2)
+    assert_reconfig_refuses(
+        cluster, "DESCRIPTION: the default queue",
+        "RUN_WINDOW: 8:00-24:00", r"RUN_WINDOW: bad time window: "
+        r"8:00-24:00: 24:00 is not a time of day")
+    (cluster.envdir / "xce.yaml").write_text(
+        (cluster.envdir / "xce.yaml").read_text().replace(
+            "RUN_WINDOW: 8:00-24:00", "DESCRIPTION: the default queue"))
+    assert_reconfig_refuses(
+        cluster, "MXJ: 2", "MXJ: 2\n    r1m: high/4",
+        r"r1m: bad load threshold: 'high/4' is not loadSched\[/loadStop\]")
+    # The controller runs on, on the configuration it had.
+    jobid = cluster.submit("true")
+    cluster.wait_stat(jobid, "DONE")

@@ -1,0 +1,56 @@
+"""Time windows in the simulator: the same code as the controller on the
+virtual clock -- a dispatch window holds jobs until it opens, a run window
+suspends a running job at its close and resumes it at its opening, and the
+replay wakes up at those times by itself."""
+
+import time
+
+import pytest
+
+from xce.sim import engine, site, swf
+from xce.sim.cluster import VirtualCluster
+
+from tests.lib.builders import site as write_site
+
+
+@pytest.fixture
+def utc(monkeypatch):
+    """Virtual time 0 is Thursday 00:00 in UTC, the windows' local time."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def _replay(tmp_path, queue_keys, lines):
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    write_site(etc, "cluster: {name: sim, spool: ../spool}\n"
+               "parameters: {DEFAULT_QUEUE: normal}\n"
+               "queues:\n  normal:\n    PRIORITY: 30\n" + queue_keys)
+    path = tmp_path / "t.swf"
+    path.write_text("".join(
+        f"{n} {submit} -1 {run} 1 -1 -1 1 {run} -1 1 1 1 -1 -1 -1 -1 -1\n"
+        for n, submit, run in lines))
+    cl = VirtualCluster(site.load(etc, "2x1"))
+    return engine.Replay(cl, swf.read(path).jobs).run()
+
+
+def test_a_dispatch_window_holds_jobs_until_it_opens(tmp_path, utc):
+    replay = _replay(tmp_path, "    DISPATCH_WINDOW: 1:00-2:00\n",
+                     [(1, 0, 60), (2, 4000, 60), (3, 7300, 60)])
+    starts = {r.number: r.start for r in replay.records.values()}
+    # Job 3 comes after 02:00: it waits for the next day's window.
+    assert starts == {1: 3600, 2: 4000, 3: 86400 + 3600}
+
+
+def test_a_run_window_suspends_at_its_close_and_resumes_at_its_opening(
+        tmp_path, utc):
+    replay = _replay(tmp_path, "    RUN_WINDOW: 0:00-1:00\n",
+                     [(1, 0, 5400)])
+    rec = next(iter(replay.records.values()))
+    assert rec.start == 0
+    # 3600 s run today, the other 1800 s after the window opens again.
+    assert rec.end == 86400 + 1800
+    assert rec.run == 5400

@@ -1,0 +1,146 @@
+"""Time windows and load thresholds in the controller (and the simulator,
+which calls the same functions with its virtual clock).
+
+- A queue whose DISPATCH_WINDOW or RUN_WINDOW is closed dispatches
+  nothing (bqueues: ``Inact_Win``; pend reason "The queue is inactivated
+  by its time windows").
+- A host out of its DISPATCH_WINDOW is ``closed_Wind``; one whose load
+  is beyond a scheduling threshold (lsb.hosts loadSched) ``closed_Busy``;
+  a queue's own thresholds keep its jobs off a host too (host_status,
+  and xce.scheduler.hostfit for the queue's).
+- Running jobs are suspended and resumed by run windows and stopping
+  thresholds (xce.scheduler.suspending decides; here it is carried out
+  like preemption: an SSUSP or RUN status event, then SIGSTOP or SIGCONT).
+
+The controller wakes up when a window opens or closes (``wait``), not by
+polling; loads are looked at when an agent reports them.
+"""
+
+import signal
+from dataclasses import dataclass
+
+from xce.lang import loadthresh, timewindow
+from xce.model import states
+from xce.scheduler import suspending
+
+
+@dataclass
+class State:
+    """What lasts between turns (``ctl.windows``)."""
+    next_at: float = None       # the next open or close of any window
+    epoch: int = None           # the configuration next_at was worked from
+    used: bool = False          # some window or threshold is configured
+
+
+def queue_open(ctl, q):
+    """Are the queue's dispatch and run windows open at ctl.now?"""
+    return timewindow.is_open(q.dispatch_window, ctl.now) and \
+        timewindow.is_open(q.run_window, ctl.now)
+
+
+def host_closed(ctl, hc, facts):
+    """(closed_Wind or closed_Busy, the index beyond its threshold or
+    None) of a host that is up; (None, None) when neither applies."""
+    if not timewindow.is_open(hc.dispatch_window, ctl.now):
+        return states.HOST_CLOSED_WIND, None
+    index = loadthresh.beyond(hc.thresholds, facts.get("load"))
+    if index is not None:
+        return states.HOST_CLOSED_BUSY, index
+    return None, None
+
+
+def turn(ctl):
+    """At a window's opening or closing, or after a load report: schedule
+    again, and suspend or resume what the windows and loads ask for."""
+    st = ctl.windows
+    if st.epoch != ctl.view_epoch:
+        st.epoch = ctl.view_epoch
+        st.used = _used(ctl.cfg)
+        st.next_at = _next_change(ctl)
+        due = True
+    else:
+        due = st.next_at is not None and ctl.now >= st.next_at
+        if due:
+            st.next_at = _next_change(ctl)
+            ctl.dirty = True
+    # A bresume or a reconfig may have woken a job its window keeps
+    # stopped: looked at whenever something changed (ctl.dirty) too.
+    # A reconfig that lifts the last threshold or run window still frees
+    # the jobs they held: every due look enforces.
+    if due or st.used and (ctl.dirty or getattr(ctl, "load_changed", False)):
+        enforce(ctl)
+
+
+def wait(ctl, timeout):
+    """*timeout*, cut to the next opening or closing of a window."""
+    at = ctl.windows.next_at
+    if at is None:
+        return timeout
+    return max(0.0, min(timeout, at - ctl.now))
+
+
+def _used(cfg):
+    return any(q.run_window is not None or q.thresholds
+               for q in cfg.queues.values()) or \
+        any(hc.thresholds for hc in cfg.hosts.values())
+
+
+def _next_change(ctl):
+    times = [timewindow.next_change(w, ctl.now) for w in _windows(ctl.cfg)]
+    times = [t for t in times if t is not None]
+    return min(times) if times else None
+
+
+def _windows(cfg):
+    for q in cfg.queues.values():
+        yield q.dispatch_window
+        yield q.run_window
+    for hc in cfg.hosts.values():
+        yield hc.dispatch_window
+
+
+def situation(ctl):
+    """What xce.scheduler.suspending decides from, at ctl.now."""
+    sit = suspending.Situation()
+    for name, q in ctl.cfg.queues.items():
+        sit.queue_priority[name] = q.priority
+        sit.run_open[name] = timewindow.is_open(q.run_window, ctl.now)
+        if q.thresholds:
+            sit.queue_thresholds[name] = q.thresholds
+    for name, h in ctl.hosts.items():
+        sit.host_load[name] = h["facts"].get("load") or {}
+        if h["conf"].thresholds:
+            sit.host_thresholds[name] = h["conf"].thresholds
+    return sit
+
+
+def _running(ctl):
+    out = []
+    for key, job in ctl.jobs.items():
+        why = held(job)
+        if job["stat"] == states.RUN or (job["stat"] == states.SSUSP and
+                                         why is not None):
+            out.append(suspending.Running(
+                key, job["queue"], (job["exec_hosts"] or "").split(),
+                why if job["stat"] == states.SSUSP else None,
+                job["start_time"] or 0.0))
+    return out
+
+
+def held(job):
+    """Why the system suspended *job* (a suspending reason), or None."""
+    return (job.get("spec") or {}).get("sys_susp")
+
+
+def enforce(ctl):
+    """Suspend and resume as the run windows and loads ask; the signals
+    reach the agents after the commit."""
+    stop, cont = suspending.decide(_running(ctl), situation(ctl))
+    for key, why in stop:
+        job = ctl.jobs[key]
+        ctl.emit("STATUS", job, stat=states.SSUSP, reason=why)
+        ctl.send_signal(job, signal.SIGSTOP, None)
+    for key in cont:
+        job = ctl.jobs[key]
+        ctl.emit("STATUS", job, stat=states.RUN, reason=held(job))
+        ctl.send_signal(job, signal.SIGCONT, None)
