@@ -245,3 +245,10 @@ def test_bstop_and_bresume_stop_and_continue_a_pty_job(cluster):
 def _last_tick(text):
     found = re.findall(r"tick-(\d+)", text)
     return int(found[-1]) if found else None
+
+
+def test_the_job_sees_lsb_interactive_and_never_its_key(cluster):
+    r = cluster.run("bsub", "-I", "echo mode=$LSB_INTERACTIVE; "
+                    "env | grep -c '^XCE_TERM'", input="")
+    assert r.rc == 1, r         # grep -c found nothing
+    assert r.out.splitlines()[1:] == ["mode=Y", "0"], r
