@@ -2,6 +2,8 @@
 reaches the job, its output and exit status come back, a window-size
 change and Ctrl-C reach it, bkill ends it and bsub says so."""
 
+import os
+import pwd
 import re
 
 import pexpect
@@ -252,3 +254,21 @@ def test_the_job_sees_lsb_interactive_and_never_its_key(cluster):
                     "env | grep -c '^XCE_TERM'", input="")
     assert r.rc == 1, r         # grep -c found nothing
     assert r.out.splitlines()[1:] == ["mode=Y", "0"], r
+
+
+def test_a_job_whose_bsub_is_gone_when_it_starts_ends_at_once(cluster):
+    child = pexpect.spawn(str(BIN / "bsub"), ["-I", "-H", "echo never"],
+                          env=cluster.env, cwd=str(cluster.root),
+                          timeout=TIMEOUT, encoding="utf-8")
+    child.expect(r"Job <(\d+)> is submitted")
+    jobid = int(child.match.group(1))
+    child.expect_exact("<<Waiting for dispatch ...>>")
+    child.kill(9)           # no chance to kill the job on its way out
+    child.close(force=True)
+    assert cluster.run("bresume", str(jobid)).rc == 0
+    cluster.wait_stat(jobid, "EXIT", timeout=30)
+    assert cluster.stored_job(jobid)["exit_code"] == 1
+    me = pwd.getpwuid(os.getuid()).pw_name
+    out = cluster.spool / "output" / me / f"{jobid}.out"
+    assert "cannot reach the submitting bsub" in out.read_text()
+    assert cluster.proc.poll() is None
