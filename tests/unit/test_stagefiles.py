@@ -83,3 +83,33 @@ def test_local_names_of_copies_back():
     assert stagefiles.expand("o.%J.%I", 7, 2) == "o.7.2"
     assert stagefiles.local_path("o", "/sub", "/sub/out/7") == "/sub/out/7/o"
     assert stagefiles.local_path("/abs/o", "/sub", "/x") == "/abs/o"
+
+
+def test_a_copy_back_left_by_a_stopped_controller_is_written_at_start(
+        tmp_path):
+    """The controller's files under spool/stage/ say what to write where;
+    at start they are queued, written by a writer process, and removed."""
+    import json
+    import os
+    from types import SimpleNamespace
+    from xce.controller import stage
+    spool = tmp_path / "spool"
+    (spool / "stage").mkdir(parents=True)
+    data = spool / "stage" / "7.0.1"
+    data.write_bytes(b"result\n")
+    target = tmp_path / "res.7"
+    (spool / "stage" / "7.0.1.json").write_text(json.dumps({
+        "key": [7, 0], "uid": os.getuid(), "gid": os.getgid(), "op": "<",
+        "local": str(target), "remote": "res", "from_host": "h",
+        "data": "ignored"}))
+    ctl = SimpleNamespace(cfg=SimpleNamespace(spool=spool), stage_copies=[],
+                          stage_writers={})
+    stage.load(ctl)
+    stage.load(ctl)             # once only
+    assert [c["data"] for c in ctl.stage_copies] == [str(data)]
+    stage.start_copies(ctl)
+    (pid, copy), = ctl.stage_writers.items()
+    _, status = os.waitpid(pid, 0)
+    assert stage.reaped(ctl, pid, status)
+    assert target.read_text() == "result\n"
+    assert list((spool / "stage").iterdir()) == []

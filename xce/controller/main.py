@@ -121,6 +121,7 @@ class Controller:
         isolate.load_jobs(self)
         jobgroups.load(self)
         jobclock.load(self)
+        stage.load(self)        # bsub -f copies back not yet written
         self.index.load(self.store, self.now - self.clean_period())
         self._apply_config(self.cfg, self.store.saved_queue_states(),
                            self.store.saved_host_closed())

@@ -11,6 +11,9 @@ agent brings back (xce.model.stagefiles says how they travel).
   after the commit a process with the job user's rights (never root's)
   copies it to the local file; a failure there, like one on the
   execution host, is kept in the job's spec (bjobs -l, bhist -l).
+  Beside each such file, <file>.json says where it goes, so that a
+  controller that stops before the copy is written makes it at its next
+  start (a << copy cut short may then be appended twice).
 """
 
 import base64
@@ -130,12 +133,40 @@ def returned(ctl, job, msg):
         except ValueError:
             continue
         path = _write_own(ctl, job, n, data)
-        ctl.stage_copies.append({"key": (job["jobid"], job["idx"]),
-                                 "uid": job["spec"]["uid"],
-                                 "gid": job["spec"]["gid"], "op": op,
-                                 "local": local, "remote": remote,
-                                 "from_host": job["from_host"] or "",
-                                 "data": path})
+        copy = {"key": [job["jobid"], job["idx"]],
+                "uid": job["spec"]["uid"], "gid": job["spec"]["gid"],
+                "op": op, "local": local, "remote": remote,
+                "from_host": job["from_host"] or "", "data": path}
+        # What to do with it, beside it: a controller that stops before
+        # the writer has run finds it at its next start (load).
+        _write_file(path + ".json", json.dumps(copy).encode())
+        _queue(ctl, copy)
+
+
+def _queue(ctl, copy):
+    """Once: a report given again (the agent's hello) names the same
+    file as the copy already waiting or being written."""
+    if all(c["data"] != copy["data"] for c in
+           [*ctl.stage_copies, *ctl.stage_writers.values()]):
+        ctl.stage_copies.append(copy)
+
+
+def load(ctl):
+    """At start: the copies back a stopped controller had not finished
+    (a << copy whose writer was cut short may be appended again)."""
+    directory = ctl.cfg.spool / "stage"
+    if not directory.is_dir():
+        return
+    for path in sorted(directory.glob("*.json")):
+        try:
+            copy = json.loads(path.read_text())
+            copy["data"] = str(path)[:-len(".json")]
+            if os.path.exists(copy["data"]):
+                _queue(ctl, copy)
+                continue
+        except (OSError, ValueError, KeyError, TypeError):
+            log.warning("stage: cannot read %s; removed", path)
+        path.unlink(missing_ok=True)
 
 
 def _write_own(ctl, job, n, data):
@@ -143,16 +174,22 @@ def _write_own(ctl, job, n, data):
     can enter."""
     directory = ctl.cfg.spool / "stage"
     directory.mkdir(mode=0o700, exist_ok=True)
-    path = directory / f"{job['jobid']}.{job['idx']}.{n}"
-    tmp = path.with_suffix(path.suffix + ".tmp")
+    path = str(directory / f"{job['jobid']}.{job['idx']}.{n}")
+    _write_file(path, data)
+    return path
+
+
+def _write_file(path, data):
+    """*data* into *path*, atomically (written aside, synced, renamed)."""
+    tmp = path + ".tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW,
                  0o600)
     try:
         os.write(fd, data)
+        os.fsync(fd)
     finally:
         os.close(fd)
     os.replace(tmp, path)
-    return str(path)
 
 
 def start_copies(ctl):
@@ -177,6 +214,7 @@ def start_copies(ctl):
                                       0o600)], setsid=True)
         except OSError as e:
             _failed(ctl, copy, e.strerror or str(e))
+            _remove_files(copy)
             continue
         ctl.stage_writers[pid] = copy
     ctl.stage_copies.clear()
@@ -197,12 +235,16 @@ def reaped(ctl, pid, status):
         return False
     if os.waitstatus_to_exitcode(status) != 0:
         _failed(ctl, copy, _reason(copy["data"] + ".err"))
-    for path in (copy["data"], copy["data"] + ".err"):
+    _remove_files(copy)
+    return True
+
+
+def _remove_files(copy):
+    for ext in ("", ".err", ".json"):
         try:
-            os.unlink(path)
+            os.unlink(copy["data"] + ext)
         except FileNotFoundError:
             pass
-    return True
 
 
 def _reason(path):
@@ -220,6 +262,10 @@ def _failed(ctl, copy, reason):
     said = text("STAGE_OUT_FAILED", remote=copy["remote"],
                 local=copy["local"], host=copy["from_host"], reason=reason)
     log.warning("job %s: %s", copy["key"], said)
-    job = ctl.jobs.get(copy["key"]) or ctl.store.job_row(*copy["key"])
+    key = tuple(copy["key"])
+    try:
+        job = ctl.jobs.get(key) or ctl.store.job_row(*key)
+    except TypeError:       # no such job any more: the log has it
+        return
     ctl.emit("OUTPUT", job, stage_errors=[said])
 
