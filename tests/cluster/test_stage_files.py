@@ -6,6 +6,7 @@ gets in or out is xce's own channel (bsub -> spool -> controller -> SSH
 link -> agent, and back).  Run it under flock /tmp/xce-realusers.lock."""
 
 import os
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -57,9 +58,7 @@ def apart(ssh_hosts, user, clu):
         on_host(f"umount {sub}; umount {far}; true")
         ssh.close()
         for path in (sub, far):
-            for child in path.iterdir():
-                child.unlink()
-            path.rmdir()
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def _submit(clu, user, sub, *argv):
@@ -102,6 +101,21 @@ def test_files_travel_both_ways_between_hosts_that_share_nothing(
     text = _long(clu, jobid)
     assert ('Copy Files "in.txt > data.txt" "res.%J < res" '
             '"acc.log << res" "job.out < job.out"') in text
+
+
+def test_copies_back_land_in_the_outdir_directory(clu, user, apart):
+    sub, far, on_host = apart
+    jobid = _submit(clu, user, sub, "-cwd", str(far), "-outdir", "o.%J",
+                    "-f", "r.%I < res", "-f", f"{sub}/abs < res",
+                    "echo out > res")
+    clu.wait_stat(jobid, "DONE", timeout=60)
+    got = sub / f"o.{jobid}" / "r.0"
+    assert wait_for(lambda: got.exists() and got.read_text(), timeout=20,
+                    what="the copy into the outdir") == "out\n"
+    assert oct(os.stat(got.parent).st_mode & 0o777) == "0o700"
+    assert os.stat(got.parent).st_uid == user.uid
+    assert wait_for(lambda: (sub / "abs").exists(), timeout=20,
+                    what="the absolute copy")
 
 
 def test_failed_copies_are_told_and_the_daemons_go_on(clu, user, apart):

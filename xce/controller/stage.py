@@ -31,9 +31,12 @@ PROTOCOL = 10           # the first agent protocol that copies -f files
 SETPRIV = "/usr/bin/setpriv"
 TIMEOUT = "/usr/bin/timeout"
 WRITE_SECONDS = 60      # a local file that blocks (a FIFO) is given up
-# 1 the local file, 2 the operator.  LSF's << needs the local file.
+# 1 the local file, 2 the operator, 3 the -outdir directory to make
+# first ("" for none), as the job's wrapper makes it on its host.
+# LSF's << needs the local file.
 _WRITE = r'''
 f=$1
+[ -n "$3" ] && mkdir -p -m 700 "$3" 2>/dev/null
 if [ "$2" = "<<" ]; then
   [ -e "$f" ] || { echo "No such file or directory" >&2; exit 1; }
   exec cat >>"$f"
@@ -126,6 +129,7 @@ def returned(ctl, job, msg):
         if not 0 <= n < len(entries):
             continue
         local, op, remote, _ = entries[n]
+        made = outdir.directory(job) if not local.startswith("/") else None
         local = _local(job, local)
         remote = stagefiles.expand(remote, job["jobid"], job["idx"])
         try:
@@ -136,7 +140,8 @@ def returned(ctl, job, msg):
         copy = {"key": [job["jobid"], job["idx"]],
                 "uid": job["spec"]["uid"], "gid": job["spec"]["gid"],
                 "op": op, "local": local, "remote": remote,
-                "from_host": job["from_host"] or "", "data": path}
+                "from_host": job["from_host"] or "", "data": path,
+                "outdir": made or ""}
         # What to do with it, beside it: a controller that stops before
         # the writer has run finds it at its next start (load).
         _write_file(path + ".json", json.dumps(copy).encode())
@@ -198,7 +203,7 @@ def start_copies(ctl):
         err = copy["data"] + ".err"
         argv = _as_user(copy["uid"], copy["gid"], [
             "/bin/sh", "-c", _WRITE, "xce-copyback", copy["local"],
-            copy["op"]])
+            copy["op"], copy.get("outdir") or ""])
         if os.access(TIMEOUT, os.X_OK):
             argv = [TIMEOUT, str(WRITE_SECONDS)] + argv
         try:
