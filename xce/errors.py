@@ -350,6 +350,9 @@ MESSAGES.update({
     "SLA_UNSUPPORTED": "Service classes (-sla) are not supported by xce",
     "CONFIG_APP_ONE_VALUE": "{key} takes one value in an application profile",
     "CONFIG_APP_YES_NO": "{key} must be Y or N",
+    "CONFIG_EXIT_VALUES": "{value}: must be exit values, whole numbers 0 "
+                          "to 255",
+    "CONFIG_ENV_VARS": "{value}: must be name='value'[,name1='value1']...",
 })
 
 # Projects (bsub -P, bmod -P, xce.yaml projects:).

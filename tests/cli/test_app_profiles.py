@@ -24,7 +24,10 @@ applications:
     JOB_STARTER: echo started_by_app >> {log}; %USRCMD
   boxed:
     CONTAINER: docker[image(centos)]
-    SUCCESS_EXIT_VALUES: 3
+    TERMINATE_CONTROL: SIGINT
+  tuned:
+    ENV_VARS: TUNE_A='one two', TUNE_B=2
+    SUCCESS_EXIT_VALUES: 3 7
 resources:
   bigmem:
     TYPE: Boolean
@@ -119,7 +122,7 @@ def test_bapp_marks_keys_not_acted_on(apps):
     assert r.rc == 0, r
     assert "CONTAINER = docker[image(centos)]  (not acted on by xce)" \
         in r.out, r
-    assert "SUCCESS_EXIT_VALUES = 3  (not acted on by xce)" in r.out, r
+    assert "TERMINATE_CONTROL = SIGINT  (not acted on by xce)" in r.out, r
     r = cluster.run("bapp", "-l", "quick")
     assert "RUNLIMIT = 0.02\n" in r.out, r
 
@@ -127,10 +130,27 @@ def test_bapp_marks_keys_not_acted_on(apps):
 def test_controller_warns_about_profile_keys_not_applied(apps):
     cluster, _ = apps
     log = cluster.spool / "store" / "controller.log"
-    for key in ("CONTAINER", "SUCCESS_EXIT_VALUES"):
+    for key in ("CONTAINER", "TERMINATE_CONTROL"):
         wanted = (f"application key {key} (boxed): carried but not acted "
                   "on; xce does not enforce it yet")
         wait_for(lambda: wanted in log.read_text(), what=key)
     text = log.read_text()
     for applied in ("RUNLIMIT", "RES_REQ", "PRE_EXEC", "JOB_STARTER"):
         assert f"application key {applied} " not in text
+
+
+def test_profile_env_vars_and_success_exit_values(apps):
+    cluster, _ = apps
+    jobid = cluster.submit("-app", "tuned", "-o", "env.out",
+                           "echo A=$TUNE_A B=$TUNE_B")
+    cluster.wait_stat(jobid, "DONE")
+    assert "A=one two B=2" in (cluster.root / "env.out").read_text()
+    # 3 and 7 count as success; another exit code does not.
+    ok = cluster.submit("-app", "tuned", "exit 7")
+    bad = cluster.submit("-app", "tuned", "exit 4")
+    plain = cluster.submit("exit 7")
+    cluster.wait_stat(ok, "DONE")
+    cluster.wait_stat(bad, "EXIT")
+    cluster.wait_stat(plain, "EXIT")
+    r = cluster.run("bapp", "-l", "tuned")
+    assert "not acted on" not in r.out, r

@@ -117,6 +117,13 @@ def test_default_jobgroup_substitutes_the_user(make_cluster):
     assert "Job Group </def/root>" in r.out.replace("\n                     ", "")
     rows, _ = _groups(cluster)
     assert "/def/root" in rows
+    # The submitter's LSB_DEFAULT_JOBGROUP wins over DEFAULT_JOBGROUP;
+    # -g wins over both.
+    env = {"LSB_DEFAULT_JOBGROUP": "/mine/%q"}
+    mine = cluster.submit("true", env=env)
+    assert cluster.stored_job(mine)["spec"]["job_group"] == "/mine/normal"
+    given = cluster.submit("-g", "/given", "true", env=env)
+    assert cluster.stored_job(given)["spec"]["job_group"] == "/given"
 
 
 def test_groups_and_limits_survive_a_controller_restart(make_cluster):

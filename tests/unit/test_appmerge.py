@@ -1,6 +1,8 @@
 """The merge of a job with its application profile (xce.lang.appmerge),
 rule by rule, and the profile keys the key table calls enforced."""
 
+import json
+
 import pytest
 
 from xce.config import keys
@@ -119,3 +121,30 @@ def test_refill_replaces_the_old_profiles_values_and_keeps_the_jobs():
     assert gone == {"runlimit": 3, "resreq": ["x"]}
     new, removed = appmerge.changes(spec, moved)
     assert new["memlimit"] == 1 and "filelimit" in removed
+
+
+@pytest.mark.parametrize("text, env", [
+    ("A='x y', B=2", {"A": "x y", "B": "2"}),
+    ('A="q,r"', {"A": "q,r"}),
+    ("A=1,B='',C=z", {"A": "1", "B": "", "C": "z"}),
+])
+def test_env_vars_of_a_profile(tmp_path, text, env):
+    from tests.lib.builders import site
+    cfg = site(tmp_path, "queues:\n  normal: {}\napplications:\n  a:\n"
+               f"    ENV_VARS: {json.dumps(text)}\n"
+               "    SUCCESS_EXIT_VALUES: 3 7\n")
+    assert cfg.apps["a"].env == env
+    assert cfg.apps["a"].success == {3, 7}
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("ENV_VARS", "'=1'", "must be name='value'"),
+    ("SUCCESS_EXIT_VALUES", "3 256", "must be exit values"),
+])
+def test_bad_env_vars_and_exit_values(tmp_path, key, value, message):
+    from tests.lib.builders import site
+    from xce.config.load import ConfigError
+    with pytest.raises(ConfigError) as e:
+        site(tmp_path, "queues:\n  normal: {}\napplications:\n  a:\n"
+             f"    {key}: {value}\n")
+    assert f"{key}: " in str(e.value) and message in str(e.value)

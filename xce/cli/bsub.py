@@ -192,6 +192,9 @@ def build_spec(opts, site):
     for key in _NAMED:
         if opts.get(key):
             spec[key] = opts[key]
+    if not opts.get("job_group") and os.environ.get("LSB_DEFAULT_JOBGROUP"):
+        # In place of DEFAULT_JOBGROUP, %-substituted by the controller.
+        spec["default_jobgroup"] = os.environ["LSB_DEFAULT_JOBGROUP"]
     if opts.get("xfiles"):
         spec["xfiles"] = _stage_files(opts["xfiles"], subcwd)
     if opts.get("hosts") is not None:

@@ -12,6 +12,7 @@ The profile's other keys are carried and reported as not acted on
 (xce.config.unenforced), never silently ignored.
 """
 
+import re
 from dataclasses import dataclass, field
 
 from xce.config.execconf import COMMAND_KEYS
@@ -28,6 +29,8 @@ class AppConf:
     requeue: str = None
     rerunnable: bool = None
     gpu_req: str = None     # GPU_REQ as written (xce.config.gpuconf)
+    success: frozenset = frozenset()    # SUCCESS_EXIT_VALUES
+    env: dict = field(default_factory=dict)     # ENV_VARS
 
 
 def read(cfg, raw, check):
@@ -55,6 +58,10 @@ def read(cfg, raw, check):
             app.rerunnable = flag in ("Y", "YES", "TRUE")
         if _set(props, "GPU_REQ"):
             app.gpu_req = " ".join(str(props["GPU_REQ"]).split())
+        if _set(props, "SUCCESS_EXIT_VALUES"):
+            app.success = _success(props, check)
+        if _set(props, "ENV_VARS"):
+            app.env = _env_vars(props, check)
         apps[app.name] = app
     default = cfg.params.get("DEFAULT_APPLICATION")
     if default not in (None, "") and str(default).strip() not in apps:
@@ -131,3 +138,34 @@ def _requeue(props, check):
         check.error(props, "REQUEUE_EXIT_VALUES",
                     text("CONFIG_REQUEUE", value=props["REQUEUE_EXIT_VALUES"]))
         return None
+
+
+def _success(props, check):
+    """SUCCESS_EXIT_VALUES: exit codes 0..255 that count as DONE."""
+    words = str(props["SUCCESS_EXIT_VALUES"]).split()
+    if all(w.isdigit() and w.isascii() and int(w) <= 255 for w in words):
+        return frozenset(int(w) for w in words)
+    check.error(props, "SUCCESS_EXIT_VALUES",
+                text("CONFIG_EXIT_VALUES", value=props["SUCCESS_EXIT_VALUES"]))
+    return frozenset()
+
+
+_ENV_ITEM = re.compile(
+    r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*"
+    r"(?:'([^']*)'|\"([^\"]*)\"|([^,'\"]*?))\s*(?:,|$)")
+
+
+def _env_vars(props, check):
+    """ENV_VARS: ``name='value'[,name1='value1']...`` (quotes optional)."""
+    value = str(props["ENV_VARS"]).strip()
+    out, at = {}, 0
+    while at < len(value):
+        m = _ENV_ITEM.match(value, at)
+        if m is None or m.end() == at:
+            check.error(props, "ENV_VARS", text("CONFIG_ENV_VARS",
+                                                value=value))
+            return {}
+        name = m.group(1)
+        out[name] = next(g for g in m.groups()[1:] if g is not None)
+        at = m.end()
+    return out

@@ -322,8 +322,10 @@ _add("limit", ACCEPTED, "LIC_PROJECTS APPS PER_APP", "list")
 # --- lsb.applications -------------------------------------------------------
 # Applied to the job by xce.config.appconf and xce.lang.appmerge.
 _add("application", ENFORCED, "DESCRIPTION RES_REQ", "text")
-_add("application", ACCEPTED, "ENV_VARS", "text")
 _add("application", ENFORCED, "GPU_REQ", "text")
+# ENV_VARS: set in the job's environment when it starts (xce.controller.
+# dispatch); SUCCESS_EXIT_VALUES: those exits are DONE (reconcile).
+_add("application", ENFORCED, "ENV_VARS SUCCESS_EXIT_VALUES", "text")
 _add("application", ENFORCED, "PRE_EXEC POST_EXEC HOST_PRE_EXEC "
      "HOST_POST_EXEC JOB_STARTER", "raw")
 _add("application", ACCEPTED, "CONTAINER SUSPEND_CONTROL RESUME_CONTROL "

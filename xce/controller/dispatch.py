@@ -309,6 +309,15 @@ def _project(ctl, spec):
     return spec.get("project") or ctl.cfg.projects.cluster_default
 
 
+def _job_env(ctl, spec, env):
+    """The submission environment, with the ENV_VARS of the job's
+    application profile over it (they reach its pre/post-exec too)."""
+    app = ctl.cfg.apps.get(spec.get("app") or "")
+    if app is None or not app.env:
+        return env
+    return {**(env or {}), **app.env}
+
+
 def _project_refused(ctl, user, spec):
     """The pend reason of a job whose project a reconfiguration took
     away from its owner (the job keeps its project; bmod -P moves it)."""
@@ -423,7 +432,8 @@ def start_message(ctl, job):
         "jobfile": jobfile, "command": spec["command"],
         "command_lines": command_lines,
         "cwd": expand(spec["cwd"], jobid, idx), "subcwd": spec["subcwd"],
-        "env": data["env"], "args": spec.get("args") or [],
+        "env": _job_env(ctl, spec, data["env"]),
+        "args": spec.get("args") or [],
         "stdin": expand(spec.get("stdin"), jobid, idx),
         "stdout": outdir.inside(expand(spec.get("stdout"), jobid, idx), out),
         # No -o: each run's output alone, as LSF mails it (a requeued

@@ -34,11 +34,13 @@ def room(ctl):
 
 
 def adopt(ctl, spec, user, queue):
-    """A new job's group: DEFAULT_JOBGROUP when it names none; the group
-    and its missing parents created, owned by the submitter, as LSF does."""
+    """A new job's group: LSB_DEFAULT_JOBGROUP (the submitter's), else
+    DEFAULT_JOBGROUP, when it names none; the group and its missing
+    parents created, owned by the submitter, as LSF does."""
     path = spec.get("job_group")
+    template = spec.pop("default_jobgroup", None)
     if not path:
-        template = ctl.cfg.params.get("DEFAULT_JOBGROUP")
+        template = template or ctl.cfg.params.get("DEFAULT_JOBGROUP")
         if not template:
             return
         path = jg.substitute(str(template), user, queue, spec.get("project"),

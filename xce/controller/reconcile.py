@@ -174,7 +174,7 @@ def _finished(ctl, host, msg):
     elif job is not None:
         cpu, max_mem = jobusage.at_finish(ctl, job, msg.get("cpu_time"),
                                           msg.get("max_mem"))
-        ctl.emit("FINISH", job, stat=_final_stat(job, msg),
+        ctl.emit("FINISH", job, stat=_final_stat(ctl, job, msg),
                  exit_code=msg.get("exit_code"), reason=msg.get("reason"),
                  end_time=msg.get("end_time"), cpu_time=cpu,
                  max_mem=max_mem, avg_mem=msg.get("avg_mem"),
@@ -192,10 +192,16 @@ def _finished(ctl, host, msg):
     _ack(ctl, host, msg)
 
 
-def _final_stat(job, msg):
+def _final_stat(ctl, job, msg):
     """DONE or EXIT as the agent saw it, except that a job killed with
-    bkill -d is DONE however it exited (LSF 10.1)."""
-    if (job["spec"] or {}).get("kill_as_done"):
+    bkill -d is DONE however it exited (LSF 10.1), and one that exited by
+    itself with a SUCCESS_EXIT_VALUES code of its profile is DONE."""
+    spec = job["spec"] or {}
+    if spec.get("kill_as_done"):
+        return states.DONE
+    app = ctl.cfg.apps.get(spec.get("app") or "")
+    if app is not None and msg["stat"] == states.EXIT and \
+            not msg.get("reason") and msg.get("exit_code") in app.success:
         return states.DONE
     return msg["stat"]
 

@@ -286,8 +286,10 @@ def accept(ctl, uid, spec):
     for element in jobs if spec.get("xfiles") else ():
         element["spec"]["xfiles"] = spec["xfiles"]      # array elements
     jobgroups.adopt(ctl, spec, job["user"], job["queue"])
-    for element in jobs if spec.get("job_group") else ():
-        element["spec"]["job_group"] = spec["job_group"]   # array elements
+    for element in jobs:
+        element["spec"].pop("default_jobgroup", None)
+        if spec.get("job_group"):                       # array elements
+            element["spec"]["job_group"] = spec["job_group"]
     # Array elements share one job_data row, under index 0.
     key = (job["jobid"], 0)
     ctl.new_job_data[key] = data

@@ -12,6 +12,10 @@ The rules, each held by tests/unit/test_appmerge.py:
   resources added.  The queue's RES_REQ is merged after, the same way.
 - REQUEUE_EXIT_VALUES: bsub -Q wins, else the profile's.
 - RERUNNABLE: bsub -r / -rn win, else the profile's.
+- ENV_VARS: set in the job's environment when it starts, over the
+  submission environment's value of the same name; SUCCESS_EXIT_VALUES:
+  a job exiting with one of them is DONE.  Both are read from the profile
+  when the job starts and ends (xce.controller.dispatch, reconcile).
 - PRE_EXEC, POST_EXEC, HOST_PRE_EXEC, HOST_POST_EXEC, JOB_STARTER are not
   merged into the job: xce.controller.execplan reads the profile when the
   job starts, with the queue's and the job's steps in LSF's order.
@@ -25,7 +29,8 @@ APPLIED_KEYS = ("DESCRIPTION", "RES_REQ", "PRE_EXEC", "POST_EXEC",
                 "MEMLIMIT", "CPULIMIT", "SWAPLIMIT", "PROCESSLIMIT",
                 "DATALIMIT", "STACKLIMIT", "FILELIMIT", "CORELIMIT",
                 "THREADLIMIT", "REQUEUE_EXIT_VALUES", "RERUNNABLE",
-                "GPU_REQ")   # merged per job by xce.config.gpuconf
+                "GPU_REQ",   # merged per job by xce.config.gpuconf
+                "ENV_VARS", "SUCCESS_EXIT_VALUES")
 # What a profile fills into the job when the job left it unset.
 _FILLED = (("requeue", "requeue_exit"), ("rerunnable", "rerunnable"))
 

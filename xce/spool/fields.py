@@ -174,6 +174,7 @@ SPEC = {
     "from_host": Field(NAME),
     "user_group": Field(NAME),
     "job_group": Field(NAME, modifiable=True),
+    "default_jobgroup": Field(NAME),    # LSB_DEFAULT_JOBGROUP
     "app": Field(NAME, modifiable=True),
     "sla": Field(NAME),
     "asked_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX),
