@@ -21,6 +21,13 @@ MESSAGES = {
     "QUEUE_CLOSED": "Queue has been closed",
     "QUEUE_USER": "User cannot use the queue",
     "BAD_RESREQ": "Bad resource requirement syntax",
+    "BAD_RESOURCE_NAME": "{name}: Bad resource name",
+    "BAD_RESOURCE_NAME_SHARED": "Bad resource name",
+    # rusage[] of a resource nothing offers, or more than there is.
+    "RUSAGE_NOWHERE": "{name}: no host or shared resource location offers "
+    "this resource, so rusage[] of it can never be satisfied",
+    "RUSAGE_NEVER": "{name}: rusage[] asks for {amount}, more than the "
+    "{most} the cluster has; it can never be satisfied",
     "BAD_HOST": "Bad host name, host group name or cluster name",
     "QUEUE_HOST": "Host or host group is not used by the queue",
     "TOO_MANY_PROCS": "Too many processors requested",

@@ -127,7 +127,7 @@ def test_the_controller_refuses_a_malformed_resource_section(tmp_path):
     with pytest.raises(ConfigError) as caught:
         load(tmp_path)
     lines = caught.value.errors
-    assert any(":8: lic: resource lic: LOCATION names nohost" in e
+    assert any(":8: LOCATION: resource lic: LOCATION names nohost" in e
                for e in lines), lines
     assert any(":9: bad: resource bad: TYPE Integer" in e for e in lines)
     assert any(":3: resources: host hA: resource fs is Boolean" in e

@@ -2,6 +2,8 @@
 (held per host, || alternatives, per task, select[] seeing what is left),
 and the submit-time check that refuses what no host could ever hold."""
 
+from dataclasses import replace
+
 import pytest
 
 from xce.config.model import Config, HostConf
@@ -95,11 +97,124 @@ def test_reservable_resources_are_accepted(rr):
     ("rusage[foo=1]", "foo: Bad resource name"),
     ("rusage[mem=1 || bigmem=1]", "bigmem: Bad resource name"),
     ("rusage[os=1]", "os: Bad resource name"),
-    ("rusage[shared_lic=1]", "shared_lic: rusage[] of a resource no host "
-     "offers is not supported by xce"),
+    ("rusage[shared_lic=1]", "shared_lic: no host or shared resource "
+     "location offers this resource, so rusage[] of it can never be "
+     "satisfied"),
+    ("rusage[lic=5]", "lic: rusage[] asks for 5, more than the 4 the "
+     "cluster has; it can never be satisfied"),
 ])
 def test_what_no_host_offers_is_refused(rr, message):
     cfg = _cfg({"shared_lic": {"TYPE": "Numeric"}})
     with pytest.raises(jobreq.BadRequirement) as caught:
         jobreq.check_reservable(cfg, resreq.parse(rr))
     assert str(caught.value) == message
+
+
+# ------------------------------------------------------- shared resources
+def _shared(total, *views, name="lic"):
+    counter = rusage_held.Shared(name, total, f"{total}@[all]")
+    for h in views:
+        counter.attach(h)
+    return counter
+
+
+@pytest.mark.parametrize("owned", [True, False])
+def test_licence_tokens_are_shared_across_hosts(owned):
+    a, b = host("a", 4), host("b", 4)
+    counter = _shared(3, a, b)
+    jobs = [pending(n, rr="rusage[lic=1]") for n in (1, 2, 3, 4)]
+    out = one_pass([a, b], jobs, owned_hosts=owned)
+    # Three tokens in all, whichever host: the fourth job waits.
+    assert len(_placed(out)) == 3
+    assert REASON.format("lic") in [t for t, _ in out.reasons[(4, 0)]]
+    assert counter.held == (3 if owned else 0)   # copies leave it alone
+
+
+def test_a_job_on_two_hosts_takes_its_tokens_once():
+    a, b = host("a", 1), host("b", 1)
+    counter = _shared(2, a, b)
+    out = one_pass([a, b], [pending(1, lo=2, rr="rusage[lic=2]")],
+                   owned_hosts=True)
+    assert sorted(_placed(out)[1]) == ["a", "b"]
+    assert counter.held == 2 and a.resources["lic"] == b.resources["lic"] == 0
+
+
+def test_running_jobs_charged_once_and_select_sees_the_rest():
+    a, b = host("a", 4), host("b", 4)
+    counter = _shared(5, a, b)
+    rusage_held.charge_shared([a, b], {"lic": 2}, 2, False)
+    assert counter.held == 2 and b.resources["lic"] == 3
+    out = one_pass([a, b], [pending(1, rr="select[lic>=3] rusage[lic=3]"),
+                            pending(2, rr="rusage[lic=1]")],
+                   owned_hosts=True)
+    assert set(_placed(out)) == {1}
+    assert counter.held == 5
+
+
+def test_host_set_instances_are_separate():
+    a, b, c = host("a", 4), host("b", 4), host("c", 4)
+    _shared(1, a, b)
+    _shared(1, c)
+    out = one_pass([a, b, c], [pending(n, rr="rusage[lic=1]")
+                               for n in (1, 2, 3)])
+    placed = _placed(out)
+    assert len(placed) == 2 and ["c"] in placed.values()
+
+
+def test_order_sorts_site_numerics_by_their_definition():
+    from xce.model.resources import Catalog
+    cat = Catalog.build({"speed": {"TYPE": "Numeric"},
+                         "busy": {"TYPE": "Numeric", "INCREASING": "Y"}})
+    hosts = [host("a", 1, speed=1, busy=9), host("b", 1, speed=5, busy=1)]
+    for text, first in (("order[speed]", "b"), ("order[-speed]", "a"),
+                        ("order[busy]", "b"), ("order[-busy]", "a")):
+        rr = resreq.parse(text)
+        rr = replace(rr, order=rr.order.directed(cat.bigger_is_better()))
+        out = one_pass([host(h.name, 1, **{k: v for k, v in
+                                           h.resources.items()
+                                           if k in ("speed", "busy")})
+                        for h in hosts], [pending(1, rr=rr)])
+        assert _placed(out) == {1: [first]}, text
+
+
+def _cfg_shared():
+    cfg = Config(path=None, raw={"resources": {
+        "lic": {"TYPE": "Numeric", "LOCATION": "(4@[all])"},
+        "fs": {}, "os": {"TYPE": "String"}}})
+    cfg.hosts = {"a": HostConf("a", resources=["fs", "os=rhel8"]),
+                 "b": HostConf("b")}
+    return cfg
+
+
+def test_submit_checks_names_and_tokens_against_the_definitions():
+    cfg = _cfg_shared()
+    jobreq.check_names(cfg, ["select[fs && os==rhel8] order[lic]",
+                             "rusage[lic=4]"])
+    jobreq.check_reservable(cfg, resreq.parse("rusage[lic=4]"))
+    for words, message in (
+            (["select[nosuch>1]"], "nosuch: Bad resource name"),
+            (["order[nosuch]"], "nosuch: Bad resource name"),
+            (["same[nosuch]"], "nosuch: Bad resource name"),
+            (["rusage[nosuch=1]"], "nosuch: Bad resource name")):
+        with pytest.raises(jobreq.BadRequirement) as caught:
+            jobreq.check_names(cfg, words)
+        assert str(caught.value) == message
+    with pytest.raises(jobreq.BadRequirement) as caught:
+        jobreq.check_reservable(cfg, resreq.parse("rusage[lic=5]"))
+    assert "more than the 4 the cluster has" in str(caught.value)
+
+
+def test_shared_instances_and_release_come_from_the_catalog():
+    cfg = _cfg_shared()
+    [inst] = jobreq.shared_instances(cfg)
+    assert (inst.resource, inst.hosts, inst.value) == ("lic", ("a", "b"), 4)
+    assert "lic" in jobreq.released(cfg)
+    assert jobreq.host_resources(cfg, ["fs", "os=rhel8"]) == {
+        "fs": True, "os": "rhel8"}
+
+
+def test_same_keeps_a_job_on_hosts_with_one_value_of_a_site_resource():
+    hosts = [host("a", 1, os="rhel8"), host("b", 1, os="rhel9"),
+             host("c", 1, os="rhel9")]
+    out = one_pass(hosts, [pending(1, lo=2, rr="same[os]")])
+    assert sorted(_placed(out)[1]) == ["b", "c"]

@@ -339,9 +339,15 @@ _add("application", ACCEPTED, "PROCLIMIT TASKLIMIT RUNTIME "
      "NO_PREEMPT_RUN_TIME ABS_RUNLIMIT BIND_JOB DJOB_*")
 
 # --- lsf.shared Resource columns and lsf.cluster ResourceMap ---------------
-_add("resource", ACCEPTED, "TYPE INTERVAL INCREASING RELEASE CONSUMABLE "
+# xce.model.resources: TYPE types host values and the names a -R may use,
+# INCREASING the direction of order[], CONSUMABLE what rusage[] may
+# reserve, RELEASE whether a suspended job gives its rusage back, INTERVAL
+# makes a resource dynamic (its value comes from reports), LOCATION the
+# per-host values and the shared counters (licence tokens) the scheduler
+# holds once per job.  DESCRIPTION is shown by lsinfo, which is all LSF
+# does with it.
+_add("resource", ENFORCED, "TYPE INTERVAL INCREASING RELEASE CONSUMABLE "
      "LOCATION")
-# Shown by lsinfo, which is all LSF does with it.
 _add("resource", ENFORCED, "DESCRIPTION", "text")
 
 UNKNOWN_WHY = "not a key xce knows"

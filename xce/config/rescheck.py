@@ -19,11 +19,15 @@ def check(cfg, raw, check_):
         check_.error(raw, "resources", text("CONFIG_RESOURCES_NOT_MAPPING"))
         section = {}
     cfg.catalog = Catalog.build(section)
-    for line in cfg.catalog.errors:
-        check_.error(section, _named(line, section), line)
     _, errors = cfg.catalog.instances(list(cfg.hosts), cfg.host_groups)
-    for line in errors:
-        check_.error(section, _named(line, section), line)
+    for line in cfg.catalog.errors + errors:
+        name = _named(line, section)
+        if "LOCATION" in line and isinstance(section.get(name), dict) \
+                and "LOCATION" in section[name]:
+            # Only the location is wrong: the definition stands.
+            check_.error(section[name], "LOCATION", line)
+        else:
+            check_.error(section, name, line)
     hosts_node = raw.get("hosts") or {}
     for name, hc in cfg.hosts.items():
         for line in cfg.catalog.host_errors(name, hc.resources):

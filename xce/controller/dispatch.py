@@ -44,6 +44,7 @@ class PassState:
     # Hosts running an exclusive job: closed_Excl (see host_status).
     excl_hosts: set = field(default_factory=set)
     limit_usage: str = None     # what blimits was last given (meta)
+    shared_usage: str = None    # what bhosts -s was last given (meta)
     # (queue, view_epoch) -> slots of the queue's hosts (submit)
     capacity: dict = field(default_factory=dict)
     # host -> (conf, facts, load, (unit, slots) it was built from,
@@ -56,6 +57,14 @@ def snapshot(ctl):
     limits (with what running jobs use) as the pure scheduler sees them."""
     unit = jobreq.unit(ctl.cfg)
     hosts = {name: _host_view(ctl, name, unit) for name in ctl.hosts}
+    for inst in jobreq.shared_instances(ctl.cfg):
+        if inst.value is None:
+            continue        # its value would come from a report
+        counter = rusage_held.Shared(inst.resource, inst.value,
+                                     inst.location)
+        for name in inst.hosts:
+            if name in hosts:
+                counter.attach(hosts[name])
     queues = {name: _queue_view(ctl, name, q, unit)
               for name, q in ctl.cfg.queues.items()}
     per_task = ctl.cfg.param_flag("RESOURCE_RESERVE_PER_TASK")
@@ -269,7 +278,7 @@ def _host_view(ctl, name, unit):
             cached[2] is not load or cached[3] != (unit, slots):
         cached = ctl.passes.host_res[name] = (
             hc, facts, load, (unit, slots),
-            _host_resources(h, hc, facts, name, unit))
+            _host_resources(ctl.cfg, h, hc, facts, name, unit))
     res, maxmem = cached[4]
     return HostView(name, None, h["max_slots"], jl_u=hc.jl_u,
                     resources=dict(res), mem_total=maxmem,
@@ -277,7 +286,7 @@ def _host_view(ctl, name, unit):
                     load=load or {})
 
 
-def _host_resources(h, hc, facts, name, unit):
+def _host_resources(cfg, h, hc, facts, name, unit):
     """(resources, maxmem in the unit for limits) of a host."""
     maxmem = units.kb_in_unit(hc.maxmem or facts.get("maxmem"), unit)
     res = {"hname": name, "server": True,
@@ -301,7 +310,9 @@ def _host_resources(h, hc, facts, name, unit):
         # What the host's elims report (lsload -l), under the host's
         # configured resources, which stay as configured.
         res.update(load.get("ext") or ())
-    res.update(jobreq.host_resources(hc.resources))
+    # A ResourceMap [default] value, then the host's own (RESOURCES).
+    res.update(jobreq.located(cfg).get(name, {}))
+    res.update(jobreq.host_resources(cfg, hc.resources))
     return res, maxmem
 
 
@@ -343,6 +354,8 @@ def _count_running(ctl, job, hosts, queues, per_task, limits):
                       per_host, {n: mem * k if per_task else mem
                                  for n, k in per_host.items()} if mem
                       else None)
+    rusage_held.charge_shared([hosts[n] for n in per_host if n in hosts],
+                              held.others, job["nslots"], per_task)
     for name, n in per_host.items():
         h = hosts.get(name)
         if h is not None:
@@ -370,13 +383,18 @@ def _reserved(ctl, job):
     chosen = alts[min(int(job["spec"].get("rusage_alt") or 0),
                       len(alts) - 1)]
     elapsed = ctl.now - (job["start_time"] or ctl.now)
+    # A suspended job gives back what it holds of a site resource with
+    # RELEASE=Y (LSF's default); mem, swp and tmp it keeps.
+    released = jobreq.released(ctl.cfg) if job["stat"] in \
+        states.SUSPENDED else ()
     for group in chosen.groups:
         if group.duration and elapsed >= group.duration:
             continue
         share = 1 - elapsed / group.duration if group.duration and \
             group.decay else 1
         for name, amount in group.amounts:
-            held[name] = held.get(name, 0.0) + amount * share
+            if name not in released:
+                held[name] = held.get(name, 0.0) + amount * share
     return held
 
 
@@ -482,3 +500,29 @@ def publish_limit_usage(ctl, limits):
     if ctl.passes.limit_usage != text:
         ctl.passes.limit_usage = text
         ctl.store.set_meta("limit_usage", text)
+
+
+def publish_shared_usage(ctl, hosts):
+    """The shared resources' totals and what running jobs hold of them
+    (the snapshot's counters), and what they hold of each host's own
+    site resources, kept in the store's meta table for bhosts -s, -l and
+    lsload -s; written only when it changed."""
+    rows, seen = [], set()
+    for h in hosts:
+        for name, counter in sorted(h.shared.items()):
+            if id(counter) in seen:
+                continue
+            seen.add(id(counter))
+            rows.append({"name": name, "total": counter.total,
+                         "held": round(counter.held, 3),
+                         "hosts": [v.name for v in counter.views]})
+    # What jobs hold of each host's own site resources (bhosts -l).
+    held = {h.name: {n: round(v[1], 3) for n, v in sorted(h.held.items())
+                     if n not in ("swp", "tmp")}
+            for h in hosts if h.held}
+    text = json.dumps({"shared": sorted(rows, key=lambda r: (r["name"],
+                                                             r["hosts"])),
+                       "hosts": held})
+    if getattr(ctl.passes, "shared_usage", None) != text:
+        ctl.passes.shared_usage = text
+        ctl.store.set_meta("shared_usage", text)

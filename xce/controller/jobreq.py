@@ -9,8 +9,10 @@ a pass).  `-w` expressions likewise.
 
 from xce.controller import elimconf
 from xce.lang import depend, resreq
+from xce.errors import text
 from xce.lang import appmerge
-from xce.lang.resreq.common import BUILTIN_CONSUMABLE
+from xce.model import resources
+from xce.model.resources import Catalog
 
 _RESREQ = {}            # (job strings, queue string, unit) -> ResReq
 _SELECT = {}            # (queue string, unit) -> Select or None
@@ -73,44 +75,132 @@ def parse_job(strings, q, unit_name, more=frozenset()):
     return _remember(_RESREQ, key, value)
 
 
-def check_reservable(cfg, rr):
-    """rusage[] may reserve mem, swp, tmp and a numeric resource that some
-    host offers (its ``resources``); anything else could never be held,
-    and the job would pend for good, so it is refused at submission."""
+def catalog(cfg):
+    """The cluster's resource definitions (xce.model.resources): the
+    config load builds them; a Config made another way gets them from
+    its ``resources`` section."""
+    found = getattr(cfg, "catalog", None)
+    if found is None:
+        found = cfg.catalog = Catalog.build(
+            (cfg.raw or {}).get("resources") or {})
+    return found
+
+
+def vocabulary(cfg):
+    """What the requirement parser is told of the site's resources
+    (resreq.parse's known, strings, consumable): the defined
+    ones, and the names hosts give values to without a definition
+    (typed by their values, as before definitions were carried).
+    Worked out once per configuration."""
+    cat = catalog(cfg)
+    cached = getattr(cat, "_vocabulary", None)
+    if cached is not None:
+        return cached
+    known, strings = set(cat.names()), set(cat.of_type(resources.STRING))
+    consumable = set(cat.consumable())
+    for hc in cfg.hosts.values():
+        for name, value in cat.host_values(hc.resources).items():
+            if cat.get(name) is not None:
+                continue
+            known.add(name)
+            if isinstance(value, str):
+                strings.add(name)
+            elif not isinstance(value, bool):
+                consumable.add(name)
+    cat._vocabulary = {"known": frozenset(known),
+                       "strings": frozenset(strings),
+                       "consumable": frozenset(consumable)}
+    return cat._vocabulary
+
+
+def check_names(cfg, strings):
+    """At submission: every resource a -R names must be defined (LSF's
+    "<name>: Bad resource name"), and rusage[] may reserve only
+    consumable ones.  Raises BadRequirement."""
+    try:
+        resreq.merge(list(strings), unit=unit(cfg), **vocabulary(cfg))
+    except resreq.ResReqError as e:
+        raise BadRequirement(e.message)
+
+
+def shared_instances(cfg):
+    """The shared ResourceMap instances over the configured hosts (the
+    cluster-wide counters), worked out once per configuration."""
+    cat = catalog(cfg)
+    found = getattr(cat, "_shared", None)
+    if found is None:
+        found = cat._shared = cat.shared(list(cfg.hosts), cfg.host_groups)
+    return found
+
+
+def located(cfg):
+    """{host: {name: value}} of the ResourceMap ``value@[default]``
+    values, once per configuration."""
+    cat = catalog(cfg)
+    found = getattr(cat, "_located", None)
+    if found is None:
+        found = cat._located = {}
+        for inst in cat.instances(list(cfg.hosts), cfg.host_groups)[0]:
+            if not inst.shared and inst.value is not None:
+                for host in inst.hosts:
+                    found.setdefault(host, {})[inst.resource] = inst.value
+    return found
+
+
+def released(cfg):
+    """The site resources a suspended job gives back (RELEASE=Y)."""
+    return frozenset(d.name for d in catalog(cfg).site() if d.release)
+
+
+def check_reservable(cfg, rr, nslots=1):
+    """rusage[] may reserve mem, swp, tmp, slots and a consumable
+    resource that some host or shared location offers (or that hosts
+    report: a dynamic one).  A resource nothing offers, or an amount
+    above the most any one instance has, could never be held: the job
+    would pend for good, so it is refused at submission."""
     if rr is None or rr.rusage is None:
         return
-    offered = set()
-    for hc in cfg.hosts.values():
-        offered.update(name for name, value in
-                       host_resources(hc.resources).items()
-                       if not isinstance(value, (bool, str)))
+    vocab = vocabulary(cfg)
     for alt in rr.rusage.alternatives:
-        for name in alt.amounts():
-            if name in BUILTIN_CONSUMABLE or name in offered:
+        for name, amount in alt.amounts().items():
+            if name in resources.BUILTIN_CONSUMABLE:
                 continue
-            if name in (cfg.raw.get("resources") or {}):
-                raise BadRequirement(f"{name}: rusage[] of a resource no "
-                                     "host offers is not supported by xce")
-            raise BadRequirement(f"{name}: Bad resource name")
+            if name not in vocab["consumable"]:
+                raise BadRequirement(text("BAD_RESOURCE_NAME", name=name))
+            found = catalog(cfg).get(name)
+            if found is not None and found.dynamic:
+                continue        # its value comes from the hosts' reports
+            most = _most_offered(cfg, name)
+            if most is None:
+                raise BadRequirement(text("RUSAGE_NOWHERE", name=name))
+            if amount > most:
+                raise BadRequirement(text("RUSAGE_NEVER", name=name,
+                                          amount=_plain(amount),
+                                          most=_plain(most)))
 
 
-def host_resources(resources):
-    """A host's configured resources: `bigmem` (boolean), `os=rhel8`."""
-    out = {}
-    for item in resources or ():
-        if isinstance(item, dict):
-            out.update({str(k): v for k, v in item.items()})
-            continue
-        name, sep, value = str(item).partition("=")
-        if not sep:
-            out[name.strip()] = True
-            continue
-        value = value.strip()
-        try:
-            out[name.strip()] = float(value) if "." in value else int(value)
-        except ValueError:
-            out[name.strip()] = value
-    return out
+def _most_offered(cfg, name):
+    """The most of *name* one host or shared instance offers, or None."""
+    values = [inst.value for inst in shared_instances(cfg)
+              if inst.resource == name and inst.value is not None]
+    values += [v.get(name) for v in located(cfg).values() if name in v]
+    for hc in cfg.hosts.values():
+        value = host_resources(cfg, hc.resources).get(name)
+        if value is not None:
+            values.append(value)
+    numbers = [v for v in values
+               if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return max(numbers) if numbers else None
+
+
+def _plain(number):
+    return int(number) if float(number).is_integer() else number
+
+
+def host_resources(cfg, resources_list):
+    """A host's configured resources as select[] reads them: `bigmem`
+    (a Boolean), `os=rhel8`, typed by their definitions."""
+    return catalog(cfg).host_values(resources_list)
 
 
 def job_resreq(ctl, job):

@@ -29,6 +29,7 @@ def run(ctl, reasons=True):
     controller refreshes every pend reason at most every second)."""
     queues, hosts, pending, arrays, limits = dispatch.snapshot(ctl)
     dispatch.publish_limit_usage(ctl, limits)
+    dispatch.publish_shared_usage(ctl, hosts)
     pre = preemption.view(ctl)
     if not pending and not preemption.waiting(pre):
         reserve.record(ctl, None)

@@ -109,6 +109,7 @@ def check_resreq(ctl, q, spec):
     """-R (merged with the queue's RES_REQ) must parse: bsub checked the
     syntax, but the controller is the one that must not keep a bad one."""
     try:
+        jobreq.check_names(ctl.cfg, spec.get("resreq") or ())
         rr = jobreq.parse_job(jobreq.own_strings(spec), q,
                               jobreq.unit(ctl.cfg))
         jobreq.check_reservable(ctl.cfg, rr)

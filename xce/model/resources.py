@@ -73,12 +73,12 @@ _HIDDEN = (
     ("ngpus", NUMERIC, False, False, "Number of GPUs"),
     ("ngpus_physical", NUMERIC, False, False, "Number of physical GPUs"),
 )
-# Words a site may not define (LSF's reserved resource names).
+# Words a site may not define (LSF's reserved resource names; its own
+# stock lsf.shared defines the define_ncpus_* Booleans, so they may be).
 RESERVED = frozenset(
     "cpu cpuf io logins ls idle maxmem maxswp maxtmp type model status it "
-    "mem ncpus nprocs ncores nthreads define_ncpus_cores define_ncpus_procs "
-    "define_ncpus_threads ndisks pg r15m r15s r1m swap swp tmp ut local "
-    "dchost jobvm hname server slots maxslots".split())
+    "mem ncpus nprocs ncores nthreads ndisks pg r15m r15s r1m swap swp tmp "
+    "ut local dchost jobvm hname server slots maxslots".split())
 # What rusage[] reserves without any site definition.
 BUILTIN_CONSUMABLE = frozenset({"mem", "swp", "tmp", "slots"})
 

@@ -48,6 +48,8 @@ class _Pass:
         # are used as they are (a copy of every host at every pass was a
         # large part of a replay's time).
         self.hosts = {h.name: h if owned else _copy_host(h) for h in hosts}
+        if not owned:
+            rusage_held.clone_shared(self.hosts)
         # Allocation limits (limits.Limits) with the running jobs charged;
         # None when the cluster has none, so the common case pays nothing.
         self.limits = limits.copy() if limits else None
@@ -237,7 +239,8 @@ def _copy_host(h):
     return HostView(h.name, h.status, h.max_slots, h.used,
                     dict(h.user_used), h.jl_u, dict(h.resources),
                     h.mem_total, h.mem_reserved, dict(h.held),
-                    gpus.copy(h.gpus), load=h.load, busy=h.busy)
+                    gpus.copy(h.gpus), load=h.load, busy=h.busy,
+                    shared=dict(h.shared))
 
 
 def _copy_queue(q):
@@ -421,6 +424,10 @@ def _take(job, q, state, slots, mem):
             h.mem_reserved += mem * n if job.mem_per_task else mem
             if h.mem_total is not None:
                 h.resources["mem"] = h.mem_total - h.mem_reserved
+    if rusage_held.others(mem):
+        rusage_held.charge_shared([state.hosts[n] for n in per_host],
+                                  rusage_held.others(mem), len(slots),
+                                  job.mem_per_task)
     q.used += len(slots)
     q.user_used[job.user] = q.user_used.get(job.user, 0) + len(slots)
     if state.limits is not None:

@@ -7,7 +7,13 @@ HostView.held and taken off, and select[] sees what is left under the
 resource's own name (LSF shows reserved amounts as used).  As for
 mem, a job reserves its amount once per host, or per slot with
 RESOURCE_RESERVE_PER_TASK=Y.  A host that does not offer a resource at
-all cannot take the job.  Cluster-wide shared resources are not modelled.
+all cannot take the job.
+
+A shared resource (lsf.cluster ResourceMap ``40@[all]``, ``2@[hA hB]``:
+licence tokens) is one Shared counter that the views of all its hosts
+hold (HostView.shared); a job reserves its amount there once, whichever
+and however many of those hosts it runs on, and every host of the
+instance sees what is left.
 
 Pure.  core keeps each || alternative's memory as a float (its placement
 code reads that number); the other amounts ride on it as a Need.
@@ -42,8 +48,47 @@ def others(mem):
     return getattr(mem, "others", None) or {}
 
 
+class Shared:
+    """One instance of a shared resource: its total, what running and
+    just placed jobs hold of it, and the host views that see it."""
+
+    __slots__ = ("name", "total", "held", "views", "location")
+
+    def __init__(self, name, total, location=""):
+        self.name, self.total, self.held = name, total, 0.0
+        self.views, self.location = [], location
+
+    def attach(self, h):
+        """Let host view *h* see this instance."""
+        h.shared[self.name] = self
+        h.resources[self.name] = self.total - self.held
+        self.views.append(h)
+
+    def take(self, amount):
+        self.held += amount
+        for h in self.views:
+            h.resources[self.name] = self.total - self.held
+
+
+def clone_shared(hosts):
+    """Give copied host views (*hosts*: name -> view) copies of their
+    shared counters, so a pass on copies leaves the originals alone."""
+    copies = {}
+    for h in hosts.values():
+        for name, counter in list(h.shared.items()):
+            twin = copies.get(id(counter))
+            if twin is None:
+                twin = copies[id(counter)] = Shared(name, counter.total,
+                                                    counter.location)
+                twin.held = counter.held
+            h.shared[name] = twin
+            twin.views.append(h)
+
+
 def capacity(h, name):
     """What host *h* offers of *name* in all, or None."""
+    if name in h.shared:
+        return h.shared[name].total
     if name in h.held:
         return h.held[name][0]
     value = h.resources.get(_CAPACITY.get(name, name))
@@ -53,6 +98,8 @@ def capacity(h, name):
 
 
 def held(h, name):
+    if name in h.shared:
+        return h.shared[name].held
     found = h.held.get(name)
     return found[1] if found else 0.0
 
@@ -75,9 +122,25 @@ def charge(h, amounts, slots, per_task):
     host's total is kept beside what is held (HostView.held: name ->
     (total, held)), since select[] then sees only what is left."""
     for name, amount in amounts.items():
+        if name in h.shared:
+            continue        # once per job: charge_shared
         total = capacity(h, name)
         if total is None:
             continue        # nothing to hold it against (an old snapshot)
         now = held(h, name) + (amount * slots if per_task else amount)
         h.held[name] = (total, now)
         h.resources[name] = total - now
+
+
+def charge_shared(views, amounts, slots, per_task):
+    """Hold *amounts* of the shared resources once for a job running on
+    the host *views* with *slots* slots in all (times the slots with
+    RESOURCE_RESERVE_PER_TASK=Y): each distinct instance once."""
+    seen = set()
+    for h in views:
+        for name, amount in amounts.items():
+            counter = h.shared.get(name)
+            if counter is None or id(counter) in seen:
+                continue
+            seen.add(id(counter))
+            counter.take(amount * slots if per_task else amount)

@@ -65,6 +65,9 @@ class HostView:
     # loadSched when its status is closed_Busy.
     load: dict = field(default_factory=dict)
     busy: str = None
+    # Shared resources this host sees: name -> rusage_held.Shared, one
+    # object for all the hosts of an instance.
+    shared: dict = field(default_factory=dict)
 
 
 @dataclass
