@@ -10,24 +10,32 @@ OPTIONS = [
     Opt("-l", "long", takes=False, help="Long format."),
     Opt("-R", "res_req", metavar="res_req", help="Only hosts that satisfy the select[] of res_req."),
     Opt("-gpu", "gpu", takes=False, help="The hosts' GPUs and the jobs on each."),
+    Opt("-s", "shared", takes=False, help="Shared resources: what is left, what jobs reserve, where (the arguments are resource names)."),
 ]
 # The rest of LSF 10.1's bhosts options.
 UNSUPPORTED = ("-a", "-aff", "-alloc", "-cname", "-e", "-json",
-               "-noheader", "-o", "-rc", "-rconly", "-s", "-x", "-X")
+               "-noheader", "-o", "-rc", "-rconly", "-x", "-X")
 PARSER = Parser("bhosts", OPTIONS, args_metavar="[host_name | host_group "
                 "| cluster_name] ...",
                 help_text="Display information about batch hosts.",
                 refused=UNSUPPORTED,
-                conflicts=[("-w", "-l"), ("-gpu", "-l")])
+                conflicts=[("-w", "-l"), ("-gpu", "-l"), ("-s", "-l"),
+                           ("-s", "-w"), ("-s", "-R"), ("-s", "-gpu")])
 
 
 def bhosts(o, names):
     _, reader = open_state()
+    if o["shared"]:
+        from xce.client.cluster import shared
+        print(shared.bhosts_s(shared.usage(reader.meta()), names))
+        return 0
     hosts = _select(reader.hosts(), names, reader.meta().get("cluster"))
     if o["res_req"] is not None:
         from xce.client.cluster.host_select import matching
         unit = reader.params().get("LSF_UNIT_FOR_LIMITS") or "KB"
-        hosts = matching(hosts, o["res_req"], unit)
+        from xce.model.resources import Catalog
+        catalog = Catalog.build(_resources_section(reader))
+        hosts = matching(hosts, o["res_req"], unit, catalog)
         if not hosts:
             # LSF's batch library message when no host qualifies.
             raise XceError(text("NO_ELIGIBLE_HOST"))
@@ -38,10 +46,22 @@ def bhosts(o, names):
         return 0
     counts = reader.host_counts()
     if o["long"]:
-        print(host_layouts.long_blocks(hosts, counts), end="")
+        from xce.client.cluster import shared
+        from xce.model.resources import Catalog
+        catalog, meta = Catalog.build(_resources_section(reader)), \
+            reader.meta()
+        print(host_layouts.long_blocks(
+            hosts, counts, lambda h: shared.host_block(h, catalog, meta)),
+            end="")
     else:
         print(host_layouts.short_table(hosts, counts, o["wide"]))
     return 0
+
+
+def _resources_section(reader):
+    import json
+    raw = reader.meta().get("config_sections")
+    return (json.loads(raw) if raw else {}).get("resources") or {}
 
 
 def _select(hosts, names, cluster):

@@ -9,6 +9,7 @@ lsload header (reference section 4.3).
 from xce.client.text.units import host_memory, load_value
 from xce.errors import XceError, about
 from xce.model import states
+from xce.model.resources import Catalog
 
 LSHOSTS_HEADER = (f"{'HOST_NAME':<11.11} {'type':>7.7} {'model':>8.8} "
                   f"{'cpuf':>5.5} {'ncpus':>5.5} {'maxmem':>6.6} "
@@ -36,12 +37,39 @@ def pick(hosts, names):
     return [by_name[n] for n in names]
 
 
-def _resources(host):
-    res = (host.get("conf") or {}).get("resources") or []
-    return "(" + " ".join(str(r) for r in res) + ")"
+def _booleans(host, catalog):
+    """The host's Boolean resources, as lshosts lists them (values of
+    Numeric and String ones are lshosts -s's)."""
+    values = catalog.host_values((host.get("conf") or {}).get("resources"))
+    return [n for n, v in values.items() if v is True]
 
 
-def lshosts_table(hosts, wide=False):
+def _resources(host, catalog):
+    return "(" + " ".join(_booleans(host, catalog)) + ")"
+
+
+def _cpuf(host, models):
+    """The CPU factor of the host's model (host_models), else 1.0."""
+    try:
+        return float((models or {}).get(host["model"]) or 1.0)
+    except (TypeError, ValueError):
+        return 1.0
+
+
+def static_rows(hosts, catalog):
+    """lshosts -s rows of host-based static values: (name, value, host)."""
+    rows = []
+    for h in hosts:
+        values = catalog.host_values((h.get("conf") or {}).get("resources"))
+        for name, value in values.items():
+            if value is not True:
+                rows.append({"name": name, "total": value,
+                             "hosts": [h["name"]]})
+    return rows
+
+
+def lshosts_table(hosts, wide=False, catalog=None, models=None):
+    catalog = catalog or Catalog.build({})
     rows = [LSHOSTS_WIDE if wide else LSHOSTS_HEADER]
     for h in hosts:
         name, typ, model = h["name"], h["type"] or "-", h["model"] or "-"
@@ -49,20 +77,22 @@ def lshosts_table(hosts, wide=False):
             head = f"{name:<25} {typ:>10} {model:>11} "
         else:
             head = f"{name:<11.11} {typ:>7.7} {model:>8.8} "
-        rows.append(head + f"{1.0:>5.1f} {h['ncpus'] or '-':>5} "
+        rows.append(head + f"{_cpuf(h, models):>5.1f} {h['ncpus'] or '-':>5} "
                     f"{host_memory(h['maxmem']):>6} {host_memory(h['maxswp']):>6} "
-                    f"{'Yes':>6} {_resources(h)}")
+                    f"{'Yes':>6} {_resources(h, catalog)}")
     return "\n".join(rows)
 
 
-def lshosts_long(hosts):
+def lshosts_long(hosts, catalog=None, models=None):
+    catalog = catalog or Catalog.build({})
     out = []
     for h in hosts:
-        res = (h.get("conf") or {}).get("resources") or []
+        res = _booleans(h, catalog)
         out += ["", f"HOST_NAME:  {h['name']}",
                 f"{'type':<10.10} {'model':>11.11} {'cpuf':>5} {'ncpus':>5} "
                 f"{'maxmem':>6} {'maxswp':>6} {'server':>6}",
-                f"{h['type'] or '-':<10} {h['model'] or '-':>11} {1.0:>5.1f} "
+                f"{h['type'] or '-':<10} {h['model'] or '-':>11} "
+                f"{_cpuf(h, models):>5.1f} "
                 f"{h['ncpus'] or '-':>5} {host_memory(h['maxmem']):>6} "
                 f"{host_memory(h['maxswp']):>6} {'Yes':>6}",
                 "", "RESOURCES: " + ("(" + " ".join(map(str, res)) + ")"

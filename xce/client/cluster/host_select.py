@@ -11,22 +11,13 @@ from xce.errors import XceError, text as err_text
 from xce.lang import resreq
 from xce.lang.resreq.common import LOAD_INDICES, ResReqError
 from xce.lang.units import kb_in_unit
+from xce.model.resources import Catalog
 
 
-def _configured(items):
-    """``bigmem`` (a boolean) and ``os=rhel8`` (a value) as a mapping."""
-    out = {}
-    for item in items or ():
-        if isinstance(item, dict):
-            out.update((str(k), v) for k, v in item.items())
-        else:
-            name, has_value, value = str(item).partition("=")
-            out[name.strip()] = value.strip() if has_value else True
-    return out
-
-
-def resources(host, unit):
-    """What a select[] reads of one host row of the store."""
+def resources(host, unit, catalog=None):
+    """What a select[] reads of one host row of the store; its configured
+    resources typed by their definitions (xce.model.resources)."""
+    catalog = catalog or Catalog.build({})
     res = {"hname": host["name"], "server": True, "type": host["type"] or "",
            "model": host["model"] or "", "maxslots": host["mxj"]}
     if host["ncpus"]:
@@ -37,11 +28,12 @@ def resources(host, unit):
     load = host.get("load") or {}
     res.update((k, load[k]) for k in LOAD_INDICES if load.get(k) is not None)
     res.update(load.get("ext") or ())       # what the host's elims report
-    res.update(_configured((host.get("conf") or {}).get("resources")))
+    res.update(catalog.host_values((host.get("conf") or {}).get(
+        "resources")))
     return res
 
 
-def matching(hosts, text, unit="KB"):
+def matching(hosts, text, unit="KB", catalog=None):
     """The hosts that satisfy the select[] of *text* (all if it has none).
 
     A string that does not parse is LSF's ``Bad resource requirement
@@ -51,4 +43,4 @@ def matching(hosts, text, unit="KB"):
         req = resreq.parse(text, unit=unit)
     except ResReqError:
         raise XceError(err_text("BAD_RESREQ"))
-    return [h for h in hosts if req.matches(resources(h, unit))]
+    return [h for h in hosts if req.matches(resources(h, unit, catalog))]

@@ -69,11 +69,12 @@ def short_table(hosts, counts, wide=False):
     return "\n".join([head] + [short_line(h, counts, wide) for h in hosts])
 
 
-def long_blocks(hosts, counts):
-    return "\n".join(_long_block(h, counts) for h in hosts)
+def long_blocks(hosts, counts, extra=None):
+    """extra(host) -> more lines of the load section (site resources)."""
+    return "\n".join(_long_block(h, counts, extra) for h in hosts)
 
 
-def _long_block(host, counts):
+def _long_block(host, counts, extra=None):
     v = host_view(host, counts)
     conf = host["conf"] or {}
     window = timewindow.show(conf.get("dispatch_window")) or "-"
@@ -86,7 +87,8 @@ def _long_block(host, counts):
         out += [f" LINK FAILURE: {why}", ""]
     if v["status"] not in states.HOST_DOWN:
         out += [" CURRENT LOAD USED FOR SCHEDULING:"] + \
-            _load_rows(host.get("load") or {}, v) + [""]
+            _load_rows(host.get("load") or {}, v) + \
+            (extra(host) if extra else []) + [""]
     out += [" LOAD THRESHOLD USED FOR SCHEDULING:", LOAD_HEADER] + \
         threshold_rows(conf.get("thresholds")) + [""]
     return "\n".join(x.rstrip() for x in out) + "\n"
