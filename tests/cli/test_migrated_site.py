@@ -95,8 +95,9 @@ def test_bad_input_is_reported_with_file_and_line_and_the_rest_starts(
     assert "  lsb.queues:5 " in c.report            # syntax error
     assert "lsb.queues:6         queue normal BOGUS_KEY = 7: not a key" \
         in c.report                                  # unknown key
+    assert "lsb.queues:4" in c.report                # value xce cannot take
     assert "lsb.resources:4      limit daytime SLOTS = [200 8:00-18:00]" \
-        in c.report                                  # value xce cannot take
+        in c.report                                  # time-based: carried
     _started(c)
     try:
         r = c.run("bqueues", "-w")

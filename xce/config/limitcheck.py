@@ -5,7 +5,7 @@ the loader's checker; nothing here changes the configuration."""
 
 from xce.config import keys
 from xce.errors import about, text
-from xce.lang import units
+from xce.lang import timevalue, units
 
 _COUNTS = ("SLOTS", "JOBS")
 
@@ -30,17 +30,35 @@ def _limits(sections, check_):
         if not isinstance(section, dict):
             continue
         check_.unknown_keys(section, known, "limit")
-        for key in _COUNTS:
-            _whole(section, key, check_)
-        mem = section.get("MEM")
-        if mem is not None and str(mem).strip() not in ("-", ""):
-            limit_text = str(mem).strip()
-            try:
-                if not limit_text.endswith("%"):
-                    units.memory_kb(limit_text)
-            except ValueError as e:
-                check_.error(section, "MEM", str(e).replace("MEMLIMIT",
-                                                            "MEM"))
+        for key in _COUNTS + ("MEM",):
+            for value in _values(section, key, check_):
+                if key == "MEM":
+                    _mem(section, value, check_)
+                else:
+                    _whole(section, key, check_, value)
+
+
+def _values(section, key, check_):
+    """The values of *key*: one, or each of a time-based value's
+    ([value time_window] ..., whose windows must read)."""
+    value = section.get(key)
+    if not timevalue.is_time_based(value):
+        return [value]
+    try:
+        return [v for v, _ in timevalue.parse(value)]
+    except ValueError as e:
+        check_.error(section, key, text("CONFIG_TIME_WINDOW", problem=e))
+        return []
+
+
+def _mem(section, mem, check_):
+    if mem is not None and str(mem).strip() not in ("-", ""):
+        limit_text = str(mem).strip()
+        try:
+            if not limit_text.endswith("%"):
+                units.memory_kb(limit_text)
+        except ValueError as e:
+            check_.error(section, "MEM", str(e).replace("MEMLIMIT", "MEM"))
 
 
 def _users(rows, check_):
@@ -49,8 +67,8 @@ def _users(rows, check_):
             _whole(row, "MAX_JOBS", check_)
 
 
-def _whole(node, key, check_):
-    value = node.get(key)
+def _whole(node, key, check_, value=None):
+    value = node.get(key) if value is None else value
     if value is None or str(value).strip() in ("-", ""):
         return
     try:

@@ -186,9 +186,18 @@ def ranged(scope):
 
 
 def problem(scope, name, value):
-    """Why *value* is out of *name*'s range, or None."""
+    """Why *value* is out of *name*'s range, or None; each value of a
+    time-based limit (``[value time_window] ...``) is in the range."""
     found = range_of(scope, name)
-    return None if found is None else found.problem(value)
+    if found is None:
+        return None
+    text = str(value).strip() if isinstance(value, str) else ""
+    if scope == "limit" and text.startswith("["):
+        words = [w.split()[0] for w in text.strip("[] ").split("]")
+                 if w.strip(" [")]
+        return next((why for why in (found.problem(w.strip(" [")) for w in
+                                     words) if why), None)
+    return found.problem(value)
 
 
 def check(raw, checker):

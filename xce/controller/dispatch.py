@@ -69,7 +69,7 @@ def snapshot(ctl):
               for name, q in ctl.cfg.queues.items()}
     per_task = ctl.cfg.param_flag("RESOURCE_RESERVE_PER_TASK")
     ctl.index.configure(ctl.cfg.params)
-    limits = Limits(limitconf.limits(ctl.cfg))
+    limits = Limits(limitconf.limits(ctl.cfg, ctl.now))
     fair = {n for n, q in queues.items() if q.fairshare is not None}
     arrays, excl = {}, set()
     views = _update_views(ctl, per_task, hosts)

@@ -8,7 +8,7 @@ kept on it; what running jobs use is charged per snapshot by dispatch.
 
 import logging
 
-from xce.lang import units
+from xce.lang import timevalue, units
 from xce.config.lsf import hostnames
 from xce.model import fairshare
 from xce.scheduler.limits import (R_UGROUP_LIMIT, R_USER_LIMIT, Consumer,
@@ -27,14 +27,56 @@ _CONSUMERS = {"USERS": ("users", False), "PER_USER": ("users", True),
 _UNSUPPORTED = ("APPS", "PER_APP", "LIC_PROJECTS")
 
 
-def limits(cfg):
-    """The cluster's limits (scheduler Limit objects), cached on cfg."""
+def limits(cfg, now=None):
+    """The cluster's limits (scheduler Limit objects) at time *now*,
+    cached on cfg while the time-based values in force stay the same
+    (without a time, time-based amounts are not applied)."""
+    phase = tuple(_phase(cfg, now))
     found = getattr(cfg, "_xce_limits", None)
-    if found is None:
-        found = _limit_sections(cfg) + _user_limits(cfg) + \
-            _project_quotas(cfg)
-        cfg._xce_limits = found
-    return found
+    if found is None or found[0] != phase:
+        found = cfg._xce_limits = (phase, _limit_sections(cfg, now) +
+                                   _user_limits(cfg) + _project_quotas(cfg))
+    return found[1]
+
+
+_AMOUNTS = ("SLOTS", "JOBS", "MEM")
+
+
+def _time_based(cfg):
+    """(section, key, [(value, windows)]) of every time-based amount."""
+    for section in cfg.raw.get("limits") or ():
+        for key in _AMOUNTS:
+            value = (section or {}).get(key)
+            if timevalue.is_time_based(value):
+                try:
+                    yield section, key, timevalue.parse(value)
+                except ValueError:
+                    continue        # load() reports it
+
+
+def _phase(cfg, now):
+    for _, _, pairs in _time_based(cfg):
+        yield None if now is None else timevalue.value_at(pairs, now)
+
+
+def time_windows(cfg):
+    """The windows of the time-based limit values (the controller wakes
+    up when one opens or closes)."""
+    for _, _, pairs in _time_based(cfg):
+        yield from timevalue.windows_of(pairs)
+
+
+def _at(value, now):
+    """A limit amount at *now*: itself, or the time-based value in force
+    (None outside all its windows: no limit then)."""
+    if not timevalue.is_time_based(value):
+        return value
+    if now is None:
+        return None
+    try:
+        return timevalue.value_at(timevalue.parse(value), now)
+    except ValueError:
+        return None
 
 
 def _words(value):
@@ -58,11 +100,11 @@ def _consumer(cfg, kind, words, per):
     return Consumer(members, excluded, per, tree=kind == "projects")
 
 
-def _limit_sections(cfg):
+def _limit_sections(cfg, now):
     out = []
     for index, section in enumerate(cfg.raw.get("limits") or ()):
         try:
-            out.append(_limit(cfg, index, section or {}))
+            out.append(_limit(cfg, index, section or {}, now))
         except (ValueError, TypeError) as e:
             # load() validates; a section it let through but we cannot
             # read is left out rather than stopping the scheduler.
@@ -70,7 +112,7 @@ def _limit_sections(cfg):
     return out
 
 
-def _limit(cfg, index, section):
+def _limit(cfg, index, section, now):
     for key in _UNSUPPORTED:
         if _words(section.get(key)) not in ([], ["-"]):
             # Applying it without that consumer would limit more jobs
@@ -81,9 +123,9 @@ def _limit(cfg, index, section):
         words = _words(section.get(key))
         if words and words != ["-"]:
             setattr(lim, kind, _consumer(cfg, kind, words, per))
-    lim.slots = _amount(section.get("SLOTS"), int)
-    lim.jobs = _amount(section.get("JOBS"), int)
-    lim.mem = _amount(section.get("MEM"), lambda v: _mem(cfg, v))
+    lim.slots = _amount(_at(section.get("SLOTS"), now), int)
+    lim.jobs = _amount(_at(section.get("JOBS"), now), int)
+    lim.mem = _amount(_at(section.get("MEM"), now), lambda v: _mem(cfg, v))
     return lim
 
 

@@ -203,7 +203,7 @@ def groups_of(cfg, user):
 def check_project_quota(ctl, q, spec, user):
     """A job its project's quota could never let start is refused now
     rather than left pending for ever (xce.scheduler.limits)."""
-    found = limitconf.limits(ctl.cfg)
+    found = limitconf.limits(ctl.cfg, ctl.now)
     if not any(lim.projects is not None for lim in found):
         return
     rr = jobreq.parse_job(jobreq.own_strings(spec), q, jobreq.unit(ctl.cfg))

@@ -19,6 +19,7 @@ polling; loads are looked at when an agent reports them.
 import signal
 from dataclasses import dataclass
 
+from xce.controller import limitconf
 from xce.lang import loadthresh, timewindow
 from xce.model import states
 from xce.scheduler import suspending
@@ -97,6 +98,8 @@ def _windows(cfg):
         yield q.run_window
     for hc in cfg.hosts.values():
         yield hc.dispatch_window
+    # lsb.resources values such as SLOTS = [200 8:00-18:00] [400 18:00-8:00]
+    yield from limitconf.time_windows(cfg)
 
 
 def situation(ctl):

@@ -8,7 +8,8 @@ import re
 from xce.config import keys, ranges
 from xce.config.lsf import cells, hostnames
 from xce.errors import text
-from xce.lang import loadthresh, preempt, rlimits, timewindow, units
+from xce.lang import (loadthresh, preempt, rlimits, timevalue, timewindow,
+                      units)
 
 # Old spelling seen in OpenLava's own stock lsb.resources (reference §14.13).
 _LIMIT_ALIASES = {"PER_PROJECTS": "PER_PROJECT"}
@@ -204,8 +205,14 @@ def value_problem(scope, name, value):
     """Why *value* of key *name* is unreadable or out of its range
     (config/ranges.py, the table xce.yaml's loader uses), or None."""
     if _TIME_BASED.search(str(value)):
-        return ("a time-based value ([value time_window] ...) is not "
-                "supported by xce")
+        if scope != "limit" or name not in ("SLOTS", "JOBS", "MEM"):
+            return ("a time-based value ([value time_window] ...) is not "
+                    "supported by xce for this key")
+        try:
+            timevalue.parse(value)
+        except ValueError as exc:
+            return str(exc)
+        return ranges.problem(scope, name, value)
     try:
         if scope == "queue" and name in rlimits.BY_NAME:
             rlimits.queue_value(rlimits.BY_NAME[name], value)
