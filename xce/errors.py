@@ -397,6 +397,9 @@ MESSAGES.update({
     "JGROUP_MODIFIED": "Job group <{path}> was modified.",
     "JGROUP_DELETED": "Job group <{path}> was deleted.",
     "JGROUP_ROOT_LIMIT": "The root job group has no job limit",
+    "JGROUP_NONE_DELETED": "No job group was deleted.",
+    "JGROUP_SWEEP_ONE": "Specify one of job_group_name, 0, -c "
+                        "job_group_name or -d idle_time",
 })
 MESSAGES.update({
     "JGROUP_MOD_ONE": "Specify one of -L limit or -Ln",

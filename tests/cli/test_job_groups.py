@@ -139,3 +139,32 @@ def test_groups_and_limits_survive_a_controller_restart(make_cluster):
              what="the limit after the restart")
     r = cluster.run("bgadd", "/keep")
     assert (r.rc, r.err) == (255, "/keep: Job group already exists\n")
+
+
+def test_bgdel_sweeps_empty_groups_0_c_d_and_u(make_cluster):
+    cluster = make_cluster(mxj=2)
+    for path in ("/s/a", "/s/b", "/s/a/deep", "/t"):
+        assert cluster.run("bgadd", path).rc == 0
+    busy = cluster.submit("-g", "/s/b", "sleep 60")
+    # -c: the group and the empty groups below it; /s/b holds a job, so
+    # /s stays too.
+    r = cluster.run("bgdel", "-c", "/s")
+    assert r.rc == 0, r
+    assert r.out.splitlines() == ["Job group </s/a/deep> was deleted.",
+                                  "Job group </s/a> was deleted."]
+    assert set(_groups(cluster)[1]) == {"/s", "/s/b", "/t"}
+    # -d: unused for longer than 3600 seconds: none yet.
+    r = cluster.run("bgdel", "-d", "3600")
+    assert (r.rc, r.out) == (0, "No job group was deleted.\n")
+    # 0: the requester's empty groups (root's, here; -u all the same).
+    r = cluster.run("bgdel", "-u", "all", "0")
+    assert (r.rc, r.out) == (0, "Job group </t> was deleted.\n")
+    cluster.run("bkill", str(busy))
+    cluster.wait_stat(busy, "EXIT")
+    r = cluster.run("bgdel", "-d", "0")
+    assert r.rc == 0 and "Job group </s> was deleted." in r.out, r
+    # Bad forms: nothing or two of them, a bad idle time.
+    for argv in (("bgdel",), ("bgdel", "-c", "/x", "0"),
+                 ("bgdel", "-d", "soon")):
+        r = cluster.run(*argv)
+        assert r.rc == 255 and r.out == "", (argv, r)

@@ -16,14 +16,16 @@ _STATS = ("PEND", "RUN", "SSUSP", "USUSP")
 CLEAN_PERIOD = 3600         # lsb.params default: finished jobs shown
 
 
-def request(site, op, path, limit=None):
-    """One jobgroup request; print the controller's line; exit code."""
+def request(site, op, path, limit=None, **sweep):
+    """One jobgroup request; print the controller's line(s); exit code.
+    *sweep*: bgdel's sweep, owner and idle (None values left out)."""
     from xce.spool.client import call
-    if not jg.valid(path):
+    if sweep.get("sweep") in (None, "below") and not jg.valid(path):
         raise XceError(text("BAD_JGROUP_NAME", path=path))
     body = {"op": op, "path": path}
     if limit is not None:
         body["limit"] = limit
+    body.update((k, v) for k, v in sweep.items() if v is not None)
     reply = call(site, "jobgroup", body)
     if not reply.get("ok"):
         raise XceError(reply.get("error") or text("REQUEST_FAILED"))

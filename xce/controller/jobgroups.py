@@ -66,6 +66,8 @@ def _save(ctl, path):
 
 
 def handle(ctl, user, doc, now):
+    if doc.get("sweep"):
+        return _sweep(ctl, user, doc, now)
     op, path = doc["op"], doc["path"]
     if not jg.valid(path):
         return _fail("BAD_JGROUP_NAME", path)
@@ -102,6 +104,55 @@ def handle(ctl, user, doc, now):
         del ctl.job_groups[g]
         ctl.store.delete_job_group(g)
     return {"ok": True, "text": text("JGROUP_DELETED", path=path)}
+
+
+def _sweep(ctl, user, doc, now):
+    """bgdel 0 [-u user|all], -c group, -d idle_time: the empty groups
+    (no unfinished job in them or below) that match, deepest first; a
+    group is deleted only once no subgroup is left under it."""
+    sweep, owner = doc["sweep"], doc.get("owner")
+    admin = ctl.is_admin(user)
+    if owner is not None and not admin:
+        return {"ok": False, "error": text("PERMISSION")}
+    path = jg.normal(doc["path"]) if sweep == "below" else jg.ROOT
+    if sweep == "below":
+        if path not in ctl.job_groups:
+            return _fail("JGROUP_NULL", path)
+        if not _may(ctl, user, path):
+            return _fail("JGROUP_PERMISSION", path)
+    busy = _busy(ctl)
+    last = ctl.store.job_group_activity() if sweep == "idle" else {}
+    deleted = []
+    for g in sorted(ctl.job_groups, key=lambda g: -g.count("/")):
+        mine = ctl.job_groups[g]["owner"]
+        if g in busy or any(c != g and jg.is_under(c, g)
+                            for c in ctl.job_groups):
+            continue
+        if sweep == "below" and not jg.is_under(g, path):
+            continue
+        if sweep == "empty" and owner != "all" and \
+                mine != (owner or user):
+            continue
+        if sweep == "idle" and (now - last.get(g, now) <= doc["idle"] or
+                                not (admin or mine == user)):
+            continue
+        del ctl.job_groups[g]
+        ctl.store.delete_job_group(g)
+        deleted.append(g)
+    if not deleted:
+        return {"ok": True, "text": text("JGROUP_NONE_DELETED")}
+    return {"ok": True, "text": "\n".join(
+        text("JGROUP_DELETED", path=g) for g in deleted)}
+
+
+def _busy(ctl):
+    """The groups with an unfinished job in them or below them."""
+    out = set()
+    for j in ctl.jobs.values():
+        path = j["spec"].get("job_group")
+        if path and j["stat"] in states.UNFINISHED:
+            out.update(jg.chain(path))
+    return out
 
 
 def _limit_fits(ctl, path, limit):

@@ -304,7 +304,11 @@ REQUESTS = {
     "jobgroup": {"op": Field(OneOf("add", "del", "mod", null=False),
                              required=True),
                  "path": Field(Str(NAME_MAX, null=False), required=True),
-                 "limit": Field(Int(0, INT32_MAX))},
+                 "limit": Field(Int(0, INT32_MAX)),
+                 # bgdel 0 / -c / -d: which groups; -u: whose
+                 "sweep": Field(OneOf("empty", "below", "idle")),
+                 "owner": Field(Str(NAME_MAX)),
+                 "idle": Field(Int(0, INT32_MAX))},
     "ping": {},         # xce start: is the controller answering?
     "blaunch": {"job": Field(JOBID, required=True),
                 "idx": Field(INDEX),

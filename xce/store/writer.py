@@ -239,6 +239,14 @@ class Store:
     def delete_job_group(self, path):
         self._stmts.append(("DELETE FROM job_groups WHERE path=?", (path,)))
 
+    def job_group_activity(self):
+        """{path: when it was last used}: its creation, or the end of
+        the last job that finished in it (bgdel -d)."""
+        return {r[0]: max(r[1] or 0, r[2] or 0) for r in self.db.execute(
+            "SELECT g.path, g.created, MAX(j.end_time) FROM job_groups g "
+            "LEFT JOIN jobs j ON json_extract(j.spec, '$.job_group') = "
+            "g.path GROUP BY g.path")}
+
     def load_job_groups(self):
         """{path: (owner, job_limit)} of every job group."""
         return {r[0]: (r[1], r[2]) for r in self.db.execute(
