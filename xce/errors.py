@@ -164,6 +164,8 @@ MESSAGES.update({
     "CONFIG_NOT_WHOLE": "{value!r} is not a whole number",
     "CONFIG_NOT_POSITIVE": "{value!r} is not a whole number above 0",
     "CONFIG_NOT_NUMBER": "{value!r} is not a number",
+    "CONFIG_UNKNOWN_HOST_TYPE": "host type {type} is not one of host_types "
+    "(lsf.shared's HostType section)",
     "CONFIG_RESOURCES_NOT_MAPPING": "must be a mapping of resource names to "
     "their definitions",
     "CONFIG_TIME_OF_DAY": "{clock}: must be a time of day, hh:mm",

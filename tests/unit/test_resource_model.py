@@ -132,3 +132,19 @@ def test_the_controller_refuses_a_malformed_resource_section(tmp_path):
     assert any(":9: bad: resource bad: TYPE Integer" in e for e in lines)
     assert any(":3: resources: host hA: resource fs is Boolean" in e
                for e in lines)
+
+
+def test_a_host_type_must_be_one_of_host_types(tmp_path):
+    from xce.config.load import ConfigError, load
+    (tmp_path / "xce.yaml").write_text(
+        "cluster: {name: c1}\n"
+        "hosts:\n  hA: {launch: local, type: LINUX64}\n"
+        "  hB: {launch: local, type: SPARC}\n"
+        "queues:\n  normal: {}\n"
+        "host_types: [LINUX64, X86_64]\n")
+    with pytest.raises(ConfigError) as caught:
+        load(tmp_path)
+    assert len(caught.value.errors) == 1
+    assert caught.value.errors[0].endswith(
+        ":4: type: host type SPARC is not one of host_types (lsf.shared's "
+        "HostType section)")

@@ -29,10 +29,17 @@ def check(cfg, raw, check_):
         else:
             check_.error(section, name, line)
     hosts_node = raw.get("hosts") or {}
+    types = raw.get("host_types")
+    known_types = {str(t) for t in types} if isinstance(types, list) \
+        else set()
     for name, hc in cfg.hosts.items():
+        node = hosts_node.get(name) or hosts_node
         for line in cfg.catalog.host_errors(name, hc.resources):
-            check_.error(hosts_node.get(name) or hosts_node, "resources",
-                         line)
+            check_.error(node, "resources", line)
+        if known_types and hc.type and hc.type not in known_types:
+            # LSF's LIM takes only the types lsf.shared's HostType lists.
+            check_.error(node if "type" in node else hosts_node, "type",
+                         text("CONFIG_UNKNOWN_HOST_TYPE", type=hc.type))
 
 
 def _named(line, section):

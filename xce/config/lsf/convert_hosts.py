@@ -96,7 +96,9 @@ def convert_shared(mig, shared, local_name):
     for row in _rows(shared, "hosttype"):
         if row.get("TYPENAME"):
             mig.node("host_types", default=list).append(row.get("TYPENAME"))
-            mig.note(keys.ACCEPTED, row.origin,
+            # The types a host's type may be (xce.config.rescheck);
+            # lsinfo -t lists them.
+            mig.note(keys.ENFORCED, row.origin,
                      f"host type {row.get('TYPENAME')}")
     for row in _rows(shared, "hostmodel"):
         _host_model(mig, row)
