@@ -51,6 +51,11 @@ def test_combined_merges_job_profile_and_queue(cluster):
     assert combined == (" Combined: select[(mem > 1) && (type == any)] "
                         "order[r15s] rusage[mem=20.00] span[hosts=1]")
     assert effective == " Effective: -"
+    r = cluster.run("bjobs", "-o", "combined_resreq effective_resreq",
+                    str(jobid))
+    assert r.out.splitlines()[1].split() == [
+        "select[(mem", ">", "1)", "&&", "(type", "==", "any)]",
+        "order[r15s]", "rusage[mem=20.00]", "span[hosts=1]", "-"], r
     done = cluster.submit("-app", "tall", "true")
     cluster.wait_stat(done, "DONE")
     combined, effective = _details(cluster, done)

@@ -163,6 +163,12 @@ def _exec_cwd(j):
     return (j.spec.get("cwd") or "") if jv.started(j.row) else ""
 
 
+def _combined(j):
+    """As bjobs -l's Combined: (job, profile and queue requirements)."""
+    from xce.client.jobs.long import combined_requirement
+    return combined_requirement(j.spec, j.queue_conf)
+
+
 def _spec(key):
     return lambda j: _s(j.spec.get(key))
 
@@ -256,8 +262,8 @@ FIELDS = {
     "min_req_proc": (12, (), _req_proc(0)),
     "max_req_proc": (12, (), _req_proc(1)),
     "effective_resreq": (17, ("eresreq",), lambda j: _s(
-        j.spec.get("resreq_merged") if jv.started(j.row) else "")),
-    "combined_resreq": (20, ("cresreq",), _spec("resreq_merged")),
+        _combined(j) if jv.started(j.row) else "")),
+    "combined_resreq": (20, ("cresreq",), lambda j: _s(_combined(j))),
     "input_file": (10, (), _spec("stdin")),
     "output_file": (11, (), _spec("stdout")),
     "error_file": (10, (), _spec("stderr")),

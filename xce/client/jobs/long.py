@@ -331,13 +331,14 @@ def resreq_lines(row, spec, queue_conf=None, unit=None):
     its application profile's RES_REQ and its queue's RES_REQ merged
     (xce.lang.appmerge.combined) as the configuration now stands;
     "Effective:" what the job was dispatched with, once it started."""
-    combined = _combined(spec, queue_conf, unit) or "-"
+    combined = combined_requirement(spec, queue_conf, unit) or "-"
     effective = combined if jv.started(row) else "-"
     return ["", " RESOURCE REQUIREMENT DETAILS:", f" Combined: {combined}",
             f" Effective: {effective}"]
 
 
-def _combined(spec, queue_conf, unit):
+def combined_requirement(spec, queue_conf, unit=None):
+    """The job's combined requirement text (None: nothing asked)."""
     from xce.lang import appmerge, resreq      # only bjobs -l needs them
     queue = ((queue_conf or {}).get("lsf") or {}).get("RES_REQ")
     strings = list(spec.get("resreq") or ())
