@@ -130,3 +130,15 @@ def test_lshosts_lsinfo_and_lshosts_s_show_the_definitions(site):
     assert rows["fs"][1:4] == ["Boolean", "N/A", "File"]
     r = c.run("bhosts", "-s", "nosuch")
     assert (r.rc, r.out) == (255, "") and "nosuch: Bad resource name" in r.err
+
+
+def test_a_suspended_job_gives_its_tokens_back_with_release(site):
+    c = site
+    first = c.submit("-R", "rusage[lic=2]", "sleep 60")
+    c.wait_stat(first, "RUN")
+    assert c.run("bstop", str(first)).rc == 0
+    c.wait_stat(first, "USUSP")
+    # RELEASE=Y (LSF's default): the stopped job holds no token.
+    later = c.submit("-R", "rusage[lic=2]", "true")
+    c.wait_stat(later, "DONE", timeout=60)
+    c.run("bkill", str(first))
