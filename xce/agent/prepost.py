@@ -38,12 +38,15 @@ PATH = "/bin:/usr/bin:/sbin:/usr/sbin"      # LSF's PATH for these commands
 
 # 1 working directory, 2 output file ("" = /dev/null), 3 error file ("" =
 # with the output), 4 the command line.  A directory given as -o/-e gets
-# <jobid>.out/err, as the job's wrapper does.
+# <jobid>.out/err, as the job's wrapper does.  A job's own step (it has an
+# output file) makes bsub -outdir's directory as the wrapper does: the
+# job's pre-exec runs before the wrapper and writes inside it.
 STEP = r'''
 cd "$1" 2>/dev/null || exit 1
 exec </dev/null
 o=$2; e=$3
 if [ -n "$o" ]; then
+  [ -n "$LSB_OUTDIR" ] && mkdir -p -m 700 "$LSB_OUTDIR" 2>/dev/null
   [ -d "$o" ] && o="$o/$LSB_JOBID.out"
   command exec >>"$o" 2>/dev/null || exec >/dev/null
 else exec >/dev/null
