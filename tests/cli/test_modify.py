@@ -122,6 +122,86 @@ def test_bmod_bad_resource_requirement_is_refused(make_cluster):
     assert cluster.stored_job(jobid)["spec"]["resreq"] == ["rusage[mem=100]"]
 
 
+def test_bmod_execution_options_of_a_pending_job_take_effect(make_cluster,
+                                                             tmp_path):
+    cluster, blocker = blocked(make_cluster)
+    jobid = cluster.submit("-o", "out", "echo job")
+    outdir = tmp_path / "o%J"
+    r = cmd(cluster, "bmod", "-E", "echo pre", "-Ep", "echo post",
+            "-outdir", str(outdir), "-Q", "3 EXCLUDE(4)", "-u",
+            "ann@example.org", "-B", "-N", str(jobid))
+    assert (r.rc, r.out, r.err) == (
+        0, f"Parameters of job <{jobid}> are being changed\n", ""), r
+    spec = cluster.stored_job(jobid)["spec"]
+    assert (spec["pre_exec"], spec["post_exec"], spec["outdir"]) == (
+        "echo pre", "echo post", str(outdir))
+    assert (spec["requeue_exit"], spec["mail_user"], spec["mail_begin"],
+            spec["mail_notify"]) == ("3 EXCLUDE(4)", "ann@example.org",
+                                     True, True)
+    long = cluster.run("bjobs", "-l", str(jobid)).out
+    assert "Output Directory" in long.replace("\n" + " " * 21, "")
+    r = cmd(cluster, "bmod", "-Qn", "-un", "-Bn", "-Nn", "-Epn", str(jobid))
+    assert r.rc == 0, r
+    spec = cluster.stored_job(jobid)["spec"]
+    for key in ("requeue_exit", "mail_user", "mail_begin", "mail_notify",
+                "post_exec"):
+        assert key not in spec, key
+    # Released: the new pre-exec runs first, output inside the new -outdir.
+    cluster.run("bkill", str(blocker))
+    cluster.wait_stat(jobid, "DONE", "EXIT")
+    assert cluster.stat(jobid) == "DONE"
+    made = tmp_path / f"o{jobid}"
+    text = (made / "out").read_text()
+    assert "pre\n" in text and "job\n" in text and "post" not in text
+    assert cluster.proc.poll() is None
+
+
+def test_bmod_hostfile_and_its_removal(make_cluster, tmp_path):
+    cluster = make_cluster(mxj=3)
+    host = cluster.run("bhosts", "-w").out.splitlines()[1].split()[0]
+    hostfile = tmp_path / "hosts"
+    hostfile.write_text(f"{host} 2\n# a comment\n{host}\n")
+    jobid = cluster.submit("-H", "sleep 1")
+    r = cmd(cluster, "bmod", "-hostfile", str(hostfile), str(jobid))
+    assert r.rc == 0, r
+    row = cluster.stored_job(jobid)
+    assert row["spec"]["hostfile_hosts"] == [host] * 3
+    assert row["spec"]["nslots"] == [3, 3]
+    assert row["spec"]["asked_hosts"] == [host]
+    r = cmd(cluster, "bmod", "-hostfilen", str(jobid))
+    assert r.rc == 0, r
+    spec = cluster.stored_job(jobid)["spec"]
+    assert not {"hostfile", "hostfile_hosts", "asked_hosts"} & set(spec)
+    # As bsub: no -n, -m or -R with it; an unreadable file is refused.
+    for argv in (("-n", "2"), ("-m", host)):
+        r = cmd(cluster, "bmod", "-hostfile", str(hostfile), *argv,
+                str(jobid))
+        assert r.rc == 255 and r.err.endswith(". Job not modified.\n"), r
+    r = cmd(cluster, "bmod", "-hostfile", str(tmp_path / "none"), str(jobid))
+    assert r.rc == 255 and r.err.endswith(". Job not modified.\n"), r
+
+
+def test_bmod_execution_options_bad_values_and_running_jobs(make_cluster):
+    cluster, blocker = blocked(make_cluster)
+    jobid = cluster.submit("sleep 1")
+    for argv in (("-Q", "EXCLUDE("), ("-E", " "), ("-Ep", ""), ("-u", "")):
+        r = cmd(cluster, "bmod", *argv, str(jobid))
+        assert (r.rc, r.out) == (255, ""), argv
+        assert r.err.endswith(". Job not modified.\n") and \
+            r.err.count("\n") == 1, r
+    # LSF refuses them for a started job (only -c -M -W -o -e -r then).
+    running_only = (f"Job <{blocker}>: Only the following parameters can be "
+                    "used to modify a running job: -c, -M, -W, -o, -e, -r"
+                    ". Job not modified.\n")
+    for argv in (("-E", "true"), ("-En",), ("-Ep", "true"), ("-Q", "3"),
+                 ("-u", "a@b"), ("-B",), ("-Nn",), ("-outdir", "/srv/out"),
+                 ("-hostfilen",)):
+        r = cmd(cluster, "bmod", *argv, str(blocker))
+        assert (r.rc, r.out, r.err) == (255, "", running_only), argv
+    assert cluster.stat(blocker) == "RUN"
+    assert cluster.proc.poll() is None
+
+
 # -- bswitch ------------------------------------------------------------------
 def test_bswitch_pending_and_running_jobs(make_cluster):
     cluster, blocker = blocked(make_cluster)

@@ -39,6 +39,31 @@ OPTIONS = [
         help="Move to this application profile."),
     Opt("-g", "job_group", metavar="job_group_name",
         help="Move to this job group (created if missing)."),
+    Opt("-E", "pre_exec", metavar='"pre_exec_command [arguments ...]"',
+        help="Job-based pre-execution command."),
+    Opt("-Ep", "post_exec", metavar='"post_exec_command [arguments ...]"',
+        help="Job-based post-execution command."),
+    Opt("-Q", "requeue_exit",
+        metavar='"exit_code ... [EXCLUDE(exit_code ...)]"',
+        help="Requeue exit values."),
+    Opt("-u", "mail_user", metavar="mail_user",
+        help="Mail the job's notices to this address."),
+    Opt("-B", "mail_begin", takes=False,
+        help="Mail when the job is dispatched."),
+    Opt("-N", "mail_notify", takes=False,
+        help="Mail the job report at the end, even with -o."),
+    Opt("-outdir", "outdir", metavar="output_directory",
+        help="Output directory, created at the job's start."),
+    Opt("-hostfile", "hostfile", metavar="file_path",
+        help="Hosts to run on, one line per slot (replaces -n and -m)."),
+    _removes("-En", "no_pre_exec", "the pre-execution command"),
+    _removes("-Epn", "no_post_exec", "the post-execution command"),
+    _removes("-Qn", "no_requeue_exit", "the requeue exit values"),
+    _removes("-un", "no_mail_user", "the mail address"),
+    _removes("-Bn", "no_mail_begin", "the mail at dispatch (-B)"),
+    _removes("-Nn", "no_mail_notify", "the mail of the job report (-N)"),
+    _removes("-outdirn", "no_outdir", "the output directory"),
+    _removes("-hostfilen", "no_hostfile", "the host file"),
     _removes("-bn", "no_begin_time", "the begin time"),
     _removes("-tn", "no_term_time", "the termination time"),
     _removes("-Wen", "no_estimate", "the run-time estimate"),
@@ -72,25 +97,21 @@ OPTIONS += [_removes(limit.option + "n", "no_" + limit.key,
 # The rest of LSF 10.1's bmod options, each with its -Xn cancel form where
 # LSF has one.
 UNSUPPORTED = (
-    "-ar", "-arn", "-a", "-aps", "-apsn", "-B", "-Bn",
-    "-clusters", "-clustersn",
-    "-cwd", "-cwdn", "-data", "-datan", "-datagrp",
-    "-datagrpn", "-E", "-En", "-Ep", "-Epn", "-eptl", "-eptln", "-ext",
-    "-extsched", "-freq", "-freqn", "-G", "-Gn",
-    "-gpu", "-gpun", "-hostfile", "-hostfilen", "-i", "-in",
-    "-is", "-isn", "-k", "-kn", "-L", "-Ln", "-Lp", "-mig",
-    "-mign", "-N", "-Nn", "-Ne", "-network", "-networkn", "-notify",
-    "-notifyn", "-outdir", "-outdirn", "-ptl", "-ptln", "-Q",
-    "-Qn", "-r", "-rn", "-rnc", "-rncn", "-s", "-sn", "-sla",
-    "-slan", "-smt", "-smtn", "-stage", "-stagen", "-ti",
-    "-tin", "-U", "-Un", "-u", "-un", "-Wep", "-We+", "-w",
-    "-wn", "-wa", "-wan", "-wt", "-wtn", "-x", "-Z", "-Zs", "-Zsn")
+    "-ar", "-arn", "-a", "-aps", "-apsn", "-clusters", "-clustersn", "-cwd",
+    "-cwdn", "-data", "-datan", "-datagrp", "-datagrpn", "-eptl", "-eptln",
+    "-ext", "-extsched", "-freq", "-freqn", "-G", "-Gn", "-gpu", "-gpun",
+    "-i", "-in", "-is", "-isn", "-k", "-kn", "-L", "-Ln", "-Lp", "-mig",
+    "-mign", "-Ne", "-network", "-networkn", "-notify", "-notifyn", "-ptl",
+    "-ptln", "-r", "-rn", "-rnc", "-rncn", "-s", "-sn", "-sla", "-slan",
+    "-smt", "-smtn", "-stage", "-stagen", "-ti", "-tin", "-U", "-Un", "-Wep",
+    "-We+", "-w", "-wn", "-wa", "-wan", "-wt", "-wtn", "-x", "-Z", "-Zs",
+    "-Zsn")
 # A setting and its removal in one command line.
 CONFLICTS = [(o.flags[0], o.flags[0] + "n") for o in OPTIONS
              if o.flags[0] + "n" in {f for x in OPTIONS for f in x.flags}]
 PARSER = Parser("bmod", OPTIONS, args_metavar="job_ID | \"job_ID[index]\"",
                 help_text="Modify a pending job (any option below) or a "
-                "running one (-W, -M, -o, -e only).",
+                "running one (-c, -W, -M, -o, -e only).",
                 refused=UNSUPPORTED, conflicts=CONFLICTS)
 
 

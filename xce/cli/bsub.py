@@ -12,7 +12,7 @@ from xce.cli.lsfargs import Opt, Parser, UsageError, run
 from xce.client.requests import call
 from xce.client.site import Site
 from xce.client.submit import execution, options as sub
-from xce.client.submit.execopts import exec_options
+from xce.client.submit.execopts import exec_options, requeue_and_mail
 from xce.client.submit.limits import parse_limits
 from xce.errors import XceError, text
 
@@ -205,36 +205,13 @@ def build_spec(opts, site):
     if opts.get("rerunnable") or opts.get("not_rerunnable"):
         # -rn wins: the job must never run twice, whatever the queue says.
         spec["rerunnable"] = not opts.get("not_rerunnable")
-    _requeue_and_mail(opts, spec)
+    spec.update(requeue_and_mail(opts))
     if script is not None:
         spec["jobfile"] = script
         spec["args"] = script_args
     execution.add(spec, opts, site)
     _check_resreq(spec)
     return spec
-
-
-def _requeue_and_mail(opts, spec):
-    """-Q (checked here, kept as written) and -u/-B/-N."""
-    if opts.get("requeue_exit") is not None:
-        from xce.model import requeue
-        try:
-            found = requeue.parse(opts["requeue_exit"])
-        except requeue.BadRequeueValues:
-            found = None
-        if not found:
-            raise sub.SubmitError(text("BAD_REQUEUE",
-                                       value=opts["requeue_exit"]))
-        spec["requeue_exit"] = requeue.normalised(found)
-    if opts.get("mail_user") is not None:
-        user = opts["mail_user"].strip()
-        if not user or any(c.isspace() or c in "<>,;\"" for c in user):
-            raise sub.SubmitError(text("BAD_MAIL_USER",
-                                       value=opts["mail_user"]))
-        spec["mail_user"] = user
-    for key in ("mail_begin", "mail_notify"):
-        if opts.get(key):
-            spec[key] = True
 
 
 # Names a job is filed under; the controller checks them against the

@@ -8,6 +8,7 @@ import sys
 
 from xce.client import ids
 from xce.client.submit import execution, options as sub
+from xce.client.submit.execopts import exec_options, requeue_and_mail
 from xce.client.submit.limits import parse_limits
 from xce.errors import XceError, text
 from xce.lang import rlimits
@@ -58,6 +59,9 @@ def modify_spec(opts, unit, fractions=False):
         except stagefiles.BadStageFile as e:
             raise sub.SubmitError(str(e))
     new.update(execution.modified(opts))
+    new.update(exec_options({key: opts.get(key)
+                             for key in ("pre_exec", "post_exec")}))
+    new.update(requeue_and_mail(opts))
     new.update(parse_limits(opts, unit, fractions))
     if "cpulimit" in new and "cpulimit_host" not in new:
         gone.append("cpulimit_host")    # -c without /host: none any more
@@ -79,6 +83,12 @@ REMOVALS = {"no_queue": ("queue",), "no_slots": ("nslots",),
             "no_begin_time": ("begin_time",), "no_term_time": ("term_time",),
             "no_estimate": ("estimate",), "no_description": ("description",),
             "no_xfiles": ("xfiles",),
+            "no_pre_exec": ("pre_exec",), "no_post_exec": ("post_exec",),
+            "no_requeue_exit": ("requeue_exit",),
+            "no_mail_user": ("mail_user",), "no_mail_begin": ("mail_begin",),
+            "no_mail_notify": ("mail_notify",), "no_outdir": ("outdir",),
+            # the job keeps its number of slots, on any hosts
+            "no_hostfile": ("hostfile", "hostfile_hosts", "asked_hosts"),
             **{"no_" + limit.key: (limit.key,) for limit in rlimits.LIMITS},
             "no_cpulimit": ("cpulimit", "cpulimit_host")}
 

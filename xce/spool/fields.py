@@ -181,13 +181,13 @@ SPEC = {
                          modifiable=True),
     "exclusive": Field(Bool()),
     "rerunnable": Field(Bool()),
-    "pre_exec": Field(ARG),             # bsub -E
-    "post_exec": Field(ARG),            # bsub -Ep
+    "pre_exec": Field(ARG, modifiable=True),        # bsub -E
+    "post_exec": Field(ARG, modifiable=True),       # bsub -Ep
     "login_shell": Field(PATH),         # bsub -L
-    "requeue_exit": Field(ARG),         # bsub -Q, as written
-    "mail_user": Field(NAME),           # bsub -u
-    "mail_begin": Field(Bool()),        # bsub -B
-    "mail_notify": Field(Bool()),       # bsub -N
+    "requeue_exit": Field(ARG, modifiable=True),    # bsub -Q, as written
+    "mail_user": Field(NAME, modifiable=True),      # bsub -u
+    "mail_begin": Field(Bool(), modifiable=True),   # bsub -B
+    "mail_notify": Field(Bool(), modifiable=True),  # bsub -N
     "jobfile": Field(Str(SCRIPT_MAX)),
     "args": Field(ListOf(Str(ARG_MAX_STR, null=False), LIST_MAX)),
     # bsub -b/-t (epoch seconds), -We (minutes), -outdir, -Jd, -hostfile
@@ -195,10 +195,11 @@ SPEC = {
     "begin_time": Field(Int(0, 2**40), modifiable=True),
     "term_time": Field(Int(0, 2**40), modifiable=True),
     "estimate": Field(Num(0, INT32_MAX), modifiable=True),
-    "outdir": Field(PATH),
+    "outdir": Field(PATH, modifiable=True),
     "description": Field(Str(DESCRIPTION_MAX), modifiable=True),
-    "hostfile": Field(PATH),
-    "hostfile_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX)),
+    "hostfile": Field(PATH, modifiable=True),
+    "hostfile_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX),
+                             modifiable=True),
     "nnodes": Field(Int(1, INT32_MAX)),
     # bsub -I/-Ip/-Is: the mode, where bsub listens, and the job's key
     # (xce.model.termwire), which the controller keeps out of the store
