@@ -237,12 +237,12 @@ MESSAGES.update({
     "CONFIG_EXEC_USER": "PRE_POST_EXEC_USER: {value!r} is not one user name",
     "CONFIG_RETRY_ACTION": "LOCAL_MAX_PREEXEC_RETRY_ACTION: {value!r} is "
                            "neither SUSPEND nor EXIT",
-    "EXEC_OLD_AGENT": "the agent on {host} is too old to run pre/post-"
-                      "execution commands, job starters or -L",
     "INTERACTIVE_OLD_AGENT": "the agent on {host} is too old to run "
                              "interactive jobs",
-    "NICE_OLD_AGENT": "the agent on {host} is too old to run jobs at the "
-                      "queue's NICE value",
+    "OLD_AGENT": "the agent on {host} speaks protocol {version}, too old "
+                 "for this job's {what}",
+    "CPU_OLD_AGENT": "the agent on {host} is too old to change a running "
+                     "job's CPU limit",
 })
 
 # The per-process and per-job limits (bsub -c -v -S -F -D -C -p -T and

@@ -193,3 +193,30 @@ def test_bmod_changes_and_removes_the_limits_of_a_pending_job(cluster):
                              "integer. Job not modified.\n"), r
     assert cluster.stored_job(jobid)["spec"]["processlimit"] == 7
     cluster.run("bkill", str(jobid))
+
+
+def test_bmod_c_of_a_running_job_lowers_and_raises_its_cpu_limit(cluster):
+    # LSF lets bmod change a running job's CPU limit (-c, -cn); the
+    # agent applies it to the whole-job check and to the per-process
+    # limit of the job's processes.
+    busy = "while :; do :; done"
+    lowered = cluster.submit("-c", "100", busy)
+    cluster.wait_stat(lowered, "RUN")
+    r = cluster.run("bmod", "-c", "0.05", str(lowered))
+    assert (r.rc, r.out, r.err) == (
+        0, f"Parameters of job <{lowered}> are being changed\n", ""), r
+    long = _ended(cluster, lowered)
+    assert "TERM_CPULIMIT: job killed after reaching LSF CPU usage limit" \
+        in long
+    # 0.1 min = 6 s of CPU at submission; -cn lifts it: the job runs past.
+    raised = cluster.submit("-c", "0.1", busy)
+    cluster.wait_stat(raised, "RUN")
+    assert cluster.run("bmod", "-cn", str(raised)).rc == 0
+    wait_for(lambda: (cluster.stored_job(raised)["cpu_time"] or 0) > 9,
+             timeout=40, what="9 s of CPU")
+    assert cluster.stat(raised) == "RUN"
+    assert "cpulimit" not in cluster.stored_job(raised)["spec"]
+    cluster.run("bkill", str(raised))
+    # Other limits stay a pending job's, with LSF's message.
+    r = cluster.run("bmod", "-p", "3", str(raised))
+    assert r.rc == 255

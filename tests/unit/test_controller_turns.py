@@ -6,6 +6,7 @@ handlers, the scheduler and the reconciliation are the real ones."""
 
 import pytest
 
+from xce.agent.protocol import VERSION
 from xce.controller.main import Controller
 from xce.store.reader import Reader
 
@@ -27,7 +28,7 @@ queues:
     PRIORITY: 30
 """
 
-HELLO = {"op": "hello", "v": 1, "host": "h1", "jobs": [],
+HELLO = {"op": "hello", "v": VERSION, "host": "h1", "jobs": [],
          "facts": {"ncpus": 2, "maxmem": 4096, "type": "X86_64"}}
 
 

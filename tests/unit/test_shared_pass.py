@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from xce.agent.protocol import VERSION
 from xce.controller import schedpass
 from xce.controller.main import Controller
 from xce.sim.cluster import VirtualCluster
@@ -104,7 +105,7 @@ def pair(tmp_path):
 
 
 def _hello(host):
-    return (host, [{"op": "hello", "v": 1, "host": host, "jobs": [],
+    return (host, [{"op": "hello", "v": VERSION, "host": host, "jobs": [],
                     "facts": FACTS}])
 
 

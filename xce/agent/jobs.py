@@ -254,9 +254,9 @@ class JobTable(PrePost):
         if limit:
             self.at(job.start_time + limit, "runlimit", job.key, limit)
 
-    # -- limits changed on a running job (bmod -W/-M) -----------------------
+    # -- limits changed on a running job (bmod -W/-M/-c) --------------------
     def set_limits(self, msg):
-        """New run and memory limits (None: no limit) for a running job,
+        """New run, memory and CPU limits (None: no limit) for a running job,
         journalled so that a restarted agent enforces them too.  The run
         limit still counts from the job's start; the memory limit is
         checked at the next sample."""
@@ -265,9 +265,15 @@ class JobTable(PrePost):
         if job is None:
             return False
         limits = {k: msg.get(k) for k in ("runlimit", "memlimit")}
+        if "cpulimit" in msg:       # protocol 12: bmod -c/-cn
+            limits["rlimits"] = rlimits.with_cpulimit(
+                job.msg.get("rlimits"), msg["cpulimit"])
         self.journal.append("limits", key, **limits)
         job.msg.update(limits)
         self._arm_runlimit(job)
+        if "cpulimit" in msg and job.group:
+            rlimits.retarget_cpu(procs.sample_sessions([job.group])
+                                 [job.group]["pids"], msg["cpulimit"])
         log.info("job %s: limits now %s", key, limits)
         return True
 
@@ -516,7 +522,8 @@ class JobTable(PrePost):
             msg = rec["msg"]
             # Limits changed by bmod since the start override the start's.
             msg.update({k: rec[k] for k in ("start_time", "stdout", "home",
-                                            "runlimit", "memlimit")
+                                            "runlimit", "memlimit",
+                                            "rlimits")
                         if k in rec})
             prefix = rec["dir"]
             pid = rec.get("pid") or _read_int(prefix + ".pid")

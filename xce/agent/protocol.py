@@ -26,12 +26,51 @@ import json
 #    the controller may send "peek" (bpeek), answered by "peeked".
 # 11: a start may carry "gpu_env" (the job's GPUs on that host); the
 #    hello's facts carry "gpus" (the devices the agent detected).
-VERSION = 11
+# 12: a "limits" message may carry "cpulimit" (bmod -c of a running job).
+VERSION = 12
+
+# The start message's fields that came after version 1, with the first
+# version that acts on each and what it holds.  "outdir", "rlimits",
+# "mail" and "requeue_exit" came with version 5's change set without a
+# bump of their own.  An agent older than a field's version would run
+# the job without it: the controller leaves the field out when it holds
+# nothing and refuses to start the job there otherwise (``unknown``).
+START_FIELDS = {
+    "pre": (5, "pre-execution commands"),
+    "post": (5, "post-execution commands"),
+    "starter": (5, "job starter"),
+    "login_shell": (5, "login shell (-L)"),
+    "outdir": (5, "output directory (-outdir)"),
+    "rlimits": (5, "limits (-c -v -S -F -D -C -p -T)"),
+    "mail": (5, "mail (-u -B -N)"),
+    "requeue_exit": (5, "requeue exit values (-Q)"),
+    "nice": (6, "queue NICE value"),
+    "eexec": (7, "eexec"),
+    "interactive": (9, "interactive terminal (-I -Ip -Is)"),
+    "xfiles": (10, "file copies (-f)"),
+    "gpu_env": (11, "GPUs (-gpu)"),
+}
 MAX_LINE = 64 * 1024 * 1024
 
 
 class ProtocolError(Exception):
     pass
+
+
+def fit(msg, version):
+    """*msg* (a start) as an agent of *version* can take it: fields it
+    does not know that hold nothing are dropped.  Returns (message, what
+    the fields it does not know but that hold something are for, with
+    the version each needs)."""
+    out, missing = dict(msg), []
+    for field, (since, what) in START_FIELDS.items():
+        if version >= since or field not in out:
+            continue
+        if out[field] in (None, "", 0, False, [], {}):
+            del out[field]
+        else:
+            missing.append(f"{what} (protocol {since})")
+    return out, missing
 
 
 def encode(msg):

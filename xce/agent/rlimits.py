@@ -19,6 +19,7 @@ signals: SIGXCPU, then SIGINT, SIGTERM and SIGKILL for CPU time; SIGINT,
 SIGTERM and SIGKILL for the others, JOB_TERMINATE_INTERVAL apart.
 """
 
+import math
 import os
 import resource
 import signal
@@ -98,3 +99,37 @@ def reason_of_exit(limits, code):
     if (limits or {}).get("cpulimit") and code == 128 + signal.SIGXCPU:
         return "TERM_CPULIMIT"
     return None
+
+
+def with_cpulimit(limits, seconds):
+    """The start message's limits with a new whole-job CPU limit (bmod -c
+    of a running job; None: bmod -cn), the per-process one alike."""
+    out = dict(limits or {})
+    rows = [row for row in out.get("setrlimit") or [] if row[0] != "cpu"]
+    out.pop("cpulimit", None)
+    if seconds:
+        out["cpulimit"] = seconds
+        rows.append(["cpu", math.ceil(seconds), None])
+    out["setrlimit"] = rows
+    return out
+
+
+def retarget_cpu(pids, seconds):
+    """Move the per-process CPU limit (RLIMIT_CPU, soft) of a running job's
+    processes to *seconds* (None: unlimited, up to the hard limit), as its
+    new processes get it from their parents.  A process that ended
+    meanwhile, or that the agent may not change, keeps what it had."""
+    for pid in pids:
+        try:
+            _, hard = resource.prlimit(pid, resource.RLIMIT_CPU)
+            soft = resource.RLIM_INFINITY if not seconds else \
+                math.ceil(seconds)
+            if hard != resource.RLIM_INFINITY and \
+                    (soft == resource.RLIM_INFINITY or soft > hard):
+                if os.geteuid() == 0:
+                    hard = soft
+                else:
+                    soft = hard
+            resource.prlimit(pid, resource.RLIMIT_CPU, (soft, hard))
+        except (OSError, ValueError):
+            continue

@@ -4,6 +4,7 @@ decision to the agent's start message."""
 import json
 from dataclasses import dataclass, field
 
+from xce.agent import protocol
 from xce.controller import (asked, execplan, interactive, isolate, jobreq,
                             limitconf, mail, prepost, reserve, rlimits, stage,
                             submit, windows)
@@ -21,9 +22,6 @@ from xce.scheduler.order import PendingOrder
 from xce.scheduler.limits import Limits
 
 
-# The first agent protocol that runs pre/post-exec, starters and -L.
-EXEC_PROTOCOL = 5
-NICE_PROTOCOL = 6       # the first agent that runs a job at "nice"
 GPU_PROTOCOL = 11       # the first agent that gives a job its GPUs
 
 
@@ -428,20 +426,13 @@ def start_message(ctl, job):
     jobfile = data["jobfile"]
     out = outdir.directory(job)
     wraps = execplan.start_fields(ctl.cfg, job)
-    host = (job["exec_hosts"] or "").split()[:1]
-    if wraps and host and \
-            ctl.hosts[host[0]].get("protocol", 1) < EXEC_PROTOCOL:
-        # An older agent would run the job without them: say so instead.
-        raise RuntimeError(text("EXEC_OLD_AGENT", host=host[0]))
     queue = ctl.cfg.queues.get(job["queue"])
     nice = queue.nice if queue else 0
-    if nice and host and \
-            ctl.hosts[host[0]].get("protocol", 1) < NICE_PROTOCOL:
-        raise RuntimeError(text("NICE_OLD_AGENT", host=host[0]))
+    host = (job["exec_hosts"] or "").split()[:1]
     if spec.get("gpu_alloc") and host and \
             ctl.hosts[host[0]].get("protocol", 1) < GPU_PROTOCOL:
         raise RuntimeError(text("GPU_OLD_AGENT", host=host[0]))
-    return {
+    msg = {
         **wraps, **interactive.start_fields(ctl, job, host[0] if host
                                             else None),
         "op": "start", "job": jobid, "idx": idx, "attempt": job["attempt"],
@@ -481,6 +472,16 @@ def start_message(ctl, job):
         **mail.start_fields(ctl, job),      # mail, requeue_exit
         **stage.start_fields(ctl, job, host[0] if host else None),  # -f
     }
+    if not host:
+        return msg
+    # An older agent would run the job without what it does not know:
+    # such a field is left out when empty, else the job is not started.
+    version = ctl.hosts[host[0]].get("protocol", 1)
+    msg, missing = protocol.fit(msg, version)
+    if missing:
+        raise RuntimeError(text("OLD_AGENT", host=host[0], version=version,
+                                what=", ".join(missing)))
+    return msg
 
 
 def publish_limit_usage(ctl, limits):

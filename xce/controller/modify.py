@@ -21,10 +21,11 @@ from xce.model import states
 
 KINDS = ("modify", "switch", "requeue", "move")
 
-# What LSF lets bmod change on a started job (lsb.err 126); -c and -r are
-# not xce options, so only these four reach the controller.
+# What LSF lets bmod change on a started job (lsb.err 126,
+# LSB_MOD_ALL_JOBS): -c, -M, -W, -o/-oo, -e/-eo; -r is not a bmod option
+# of xce's, so it never reaches the controller.
 RUNNING_KEYS = frozenset({"runlimit", "memlimit", "stdout", "stdout_mode",
-                          "stderr", "stderr_mode"})
+                          "stderr", "stderr_mode", *joblimits.CPU_KEYS})
 RUNNING_ONLY = ("Only the following parameters can be used to modify a "
                 "running job: -c, -M, -W, -o, -e, -r")
 NO_ERRFILE = ("No error file specified before job dispatch. Error file does "
@@ -90,7 +91,7 @@ def bmod(ctl, user, body):
         ctl.dirty = True                # e.g. -bn: may start at once
         if job["stat"] in states.RUNNING and \
                 set(joblimits.LIMIT_KEYS) & (set(new) | set(gone)):
-            joblimits.push(ctl, job)        # enforced from now on
+            joblimits.push(ctl, job, set(new) | set(gone))    # from now on
     return {"ok": True, "job": label,
             "text": f"Parameters of job <{label}> are being changed"}
 
@@ -108,6 +109,9 @@ def _bmod_changes(ctl, job, body):
             raise _JobError(RUNNING_ONLY)
         if "stderr" in new and not job["spec"].get("stderr"):
             raise _JobError(NO_ERRFILE)
+        old_agent = joblimits.cpu_refusal(ctl, job, set(new) | set(gone))
+        if old_agent:
+            raise _JobError(old_agent)
     if new.get("xfiles"):       # bmod -f: the contents go to job_data
         try:
             stage.keep(ctl, new, job["jobid"])
