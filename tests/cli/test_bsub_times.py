@@ -88,6 +88,30 @@ def test_a_termination_time_is_shown_and_announced(cluster):
     assert _squeeze("based on user provided runtime estimation.") in text
 
 
+def test_a_running_job_is_ended_at_its_termination_time(cluster):
+    """Through a real agent: at -t the job gets SIGUSR2 (which ends a
+    job that does not catch it) and ends EXIT with TERM_DEADLINE."""
+    term = _whole_minute(time.time() + 60)
+    if term - time.time() < 8:          # time to start it before then
+        term += 60
+    r = cluster.run("bsub", "-t", _clock(term, 2), "-o", "out",
+                    "trap 'echo got USR2; exit 140' USR2; "
+                    "while :; do sleep 1; done")
+    assert r.rc == 0, r
+    jobid = int(r.out.split("<", 1)[1].split(">", 1)[0])
+    cluster.wait_stat(jobid, "RUN")
+    cluster.wait_stat(jobid, "EXIT", timeout=term - time.time() + 30)
+    row = cluster.stored_job(jobid)
+    assert row["exit_reason"] == "TERM_DEADLINE"
+    assert term <= row["end_time"] < term + 20, (term, row["end_time"])
+    assert "got USR2" in (cluster.root / "out").read_text()
+    assert "TERM_DEADLINE: job killed after deadline expires" in \
+        (cluster.root / "out").read_text()
+    for command in ("bjobs", "bhist", "bacct"):
+        assert "TERM_DEADLINE" in _long(cluster, jobid, command), command
+    assert cluster.proc.poll() is None
+
+
 @pytest.mark.parametrize("argv, err", [
     (["-b", "25:00"], "25:00: Bad time specification. Job not submitted.\n"),
     (["-b", "10"], "10: Bad time specification. Job not submitted.\n"),
