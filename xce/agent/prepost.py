@@ -31,6 +31,7 @@ import signal
 
 from xce.agent import spawn
 from xce.agent.jobenv import job_environment
+from xce.agent.protocol import job_key
 
 log = logging.getLogger("xce.agent")
 
@@ -165,6 +166,19 @@ class PrePost:
         self._run(Chain(key, "post", steps, msg, prefix, env,
                         report=report))
 
+    def host_steps(self, msg):
+        """HOST_PRE_EXEC or HOST_POST_EXEC for a job whose first host is
+        another one (protocol 13): run them, then say how they ended
+        (``host_steps_done``; the first failing status, else 0)."""
+        key = (*job_key(msg), "host_" + msg["stage"])
+        start = dict(msg["start"], cwd="/")
+        env, _ = job_environment(start, "", "")
+        # No job file or host file here; no output file after the job.
+        env = {k: v for k, v in env.items() if isinstance(v, str) and
+               k not in ("LSB_JOBFILENAME", "LSB_DJOB_HOSTFILE")}
+        self._run(Chain(key, "host_" + msg["stage"], msg["steps"], start,
+                        None, env))
+
     def _run(self, chain):
         self.chains[chain.key] = chain
         self._next_step(chain)
@@ -189,7 +203,7 @@ class PrePost:
         """Note a failed step; True when the stage ends here."""
         if chain.failed is None:
             chain.failed = code
-        if chain.stage == "pre":
+        if chain.stage in ("pre", "host_pre"):
             self._stage_done(chain)
             return True
         return False
@@ -217,7 +231,12 @@ class PrePost:
 
     def _stage_done(self, chain):
         self.chains.pop(chain.key, None)
-        if chain.stage == "pre":
+        if chain.stage.startswith("host_"):
+            self.outbox.append({"op": "host_steps_done", "job": chain.key[0],
+                                "idx": chain.key[1], "attempt": chain.key[2],
+                                "stage": chain.stage[5:],
+                                "code": chain.failed or 0})
+        elif chain.stage == "pre":
             if chain.killed is not None:
                 self._finish(chain.key, 128 + signal.SIGKILL, {},
                              reason=chain.killed or None)

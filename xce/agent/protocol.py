@@ -27,7 +27,9 @@ import json
 # 11: a start may carry "gpu_env" (the job's GPUs on that host); the
 #    hello's facts carry "gpus" (the devices the agent detected).
 # 12: a "limits" message may carry "cpulimit" (bmod -c of a running job).
-VERSION = 12
+# 13: "host_steps" (HOST_PRE_EXEC/HOST_POST_EXEC on a job's other hosts),
+#     answered by "host_steps_done".
+VERSION = 13
 
 # The start message's fields that came after version 1, with the first
 # version that acts on each and what it holds.  "outdir", "rlimits",

@@ -216,6 +216,8 @@ class AgentServer:
                     self.tasks.kill_job(msg)
                 elif op == "limits":
                     self.table.set_limits(msg)
+                elif op == "host_steps":
+                    self.table.host_steps(msg)
                 elif op == "task_ack":
                     self.tasks.acked(msg)
                 elif op == "ack":

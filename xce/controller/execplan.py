@@ -4,7 +4,7 @@ the job starter, the login shell, and the pre-exec retry limit.
 
 LSF's order (lsb.queues(5), lsb.applications(5), bsub(1)):
   before the job: HOST_PRE_EXEC (the queue's, then the application
-  profile's; on every host of the job, here on its first), then the
+  profile's; on every host of the job: xce.controller.hoststeps), then the
   queue's PRE_EXEC, the profile's PRE_EXEC, then bsub -E;
   after it: bsub -Ep, the profile's POST_EXEC, the queue's POST_EXEC,
   then HOST_POST_EXEC (the profile's, then the queue's).

@@ -20,7 +20,8 @@ from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, control, dispatch
 from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
-from xce.controller import elimconf, jobgroups, peek, remerge, stage
+from xce.controller import elimconf, hoststeps, jobgroups, peek, remerge
+from xce.controller import stage
 from xce.controller import jobclock, messages, modify, prepost, spoolspace
 from xce.controller import windows
 from xce.controller.apply import apply
@@ -80,6 +81,7 @@ class Controller:
         self.index = JobIndex(self)  # ids, names, finished jobs for -w
         self.post_waiting = {}      # key -> finished job whose post runs
         self.retry_waiting = {}     # key -> when a failed pre-exec may retry
+        self.host_pre_waiting = {}  # key -> start held for HOST_PRE_EXEC
         self.dirty = True           # something changed: schedule again
         # Bumped when what every pending job's view is made of changes
         # (configuration, host facts): the views are then rebuilt.
@@ -252,11 +254,14 @@ class Controller:
     def emit(self, kind, job, **data):
         """Record an event and apply it to the job, in the open batch."""
         hosts, attempt = job.get("exec_hosts"), job.get("attempt")
+        was = job.get("stat")
         if self.undo is not None:
             self.undo.before(job)
         apply(job, kind, data, self.now)
         if hosts and job["stat"] in states.FINISHED | states.PENDING:
             blaunch.job_ended(self, job, hosts, attempt)  # its tasks die
+            if was in states.RUNNING:
+                hoststeps.job_ended(self, job, hosts, attempt)
         self.store.event(self.now, kind, job["jobid"], job["idx"], **data)
         self.store.save_job(job)
         schedpass.noted(self, job)      # the same in the simulator
@@ -271,6 +276,8 @@ class Controller:
         return found
 
     def send_signal(self, job, sig, reason):
+        if hoststeps.signalled(self, job, sig, reason):
+            return          # not started yet: no agent has it to signal
         host = (job["exec_hosts"] or "").split()[:1]
         msg = {"op": "signal", "job": job["jobid"], "idx": job["idx"],
                "attempt": job["attempt"], "signal": sig, "reason": reason,
@@ -440,14 +447,13 @@ class Controller:
         elif decisions.partial:
             self.reasons_stale = True
         for job in schedpass.settle(self, decisions):
-            placement = (job["exec_hosts"] or "").split()
             try:
                 msg = dispatch.start_message(self, job)
+                # held while other hosts run HOST_PRE_EXEC
+                hoststeps.start(self, job, msg)
             except Exception as e:      # a job that cannot start ends EXIT
                 isolate.fail_job(self, job, "cannot be started: " +
                                  isolate.failure(e))
-                continue
-            self.links[placement[0]].queue(msg)
         encoded = {}        # many jobs share one reasons list
         for key, reasons in decisions.reasons.items():
             job = self.jobs[key]

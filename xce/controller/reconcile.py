@@ -10,7 +10,7 @@ import logging
 import signal
 
 from xce.config.load import LOAD_INDICES
-from xce.controller import (blaunch, dispatch, elimconf, hostloss,
+from xce.controller import (blaunch, dispatch, elimconf, hostloss, hoststeps,
                             interactive, jobusage, peek, prepost, requeue,
                             stage)
 from xce.model import states
@@ -35,6 +35,8 @@ def handle(ctl, host, msgs):
             elif op == "post":
                 prepost.post_reported(ctl, msg)
                 _ack(ctl, host, msg)
+            elif op == "host_steps_done":
+                hoststeps.reported(ctl, host, msg)
             elif op == "task_exit":
                 blaunch.task_exit(ctl, host, msg)
             elif op == "task_usage":
@@ -103,7 +105,8 @@ def _hello(ctl, host, msg):
         hosts = (job["exec_hosts"] or "").split()
         if job["stat"] in states.RUNNING - {states.UNKWN} and hosts and \
                 hosts[0] == host and \
-                (job["jobid"], job["idx"], job["attempt"]) not in known:
+                (job["jobid"], job["idx"], job["attempt"]) not in known and \
+                (job["jobid"], job["idx"]) not in ctl.host_pre_waiting:
             log.info("resending start of job %s to %s", ctl.label(job), host)
             ctl.links[host].queue(dispatch.start_message(ctl, job))
     ctl.dirty = True
