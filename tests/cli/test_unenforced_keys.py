@@ -6,7 +6,7 @@ from tests.lib.xcecluster import wait_for
 NIGHT = """\
   night:
     PRIORITY: 10
-    RUN_WINDOW: '19:00-7:00'
+    JOB_CONTROLS: 'SUSPEND[SIGTSTP]'
 """
 
 
@@ -17,7 +17,7 @@ def _log(cluster):
 def test_controller_warns_at_start_and_reconfig(make_cluster):
     cluster = make_cluster(extra_queues=NIGHT,
                            extra_params="  JOB_ACCEPT_INTERVAL: 1\n")
-    wanted = ("queue key RUN_WINDOW (night): carried but not acted on; "
+    wanted = ("queue key JOB_CONTROLS (night): carried but not acted on; "
               "xce does not enforce it yet")
     wait_for(lambda: wanted in _log(cluster), what="the start warning")
     log = _log(cluster)
