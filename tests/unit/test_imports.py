@@ -56,14 +56,16 @@ def test_the_probe_sees_a_heavy_import():
 # patterns; xce.model.jsoncodec calls the same C codec), pathlib (with
 # fnmatch and urllib.parse, 15 more), socket (enum classes; _socket is the
 # C module), decimal, shlex, sqlite3's package (datetime adapters: the C
-# module _sqlite3 is enough).  bsub reads no store at all.
+# module _sqlite3 is enough).  bsub reads no store at all; bjobs loads
+# _sqlite3 without the functools (and collections) its initialisation
+# would import (6 million: xce.store.reader).
 NOT_AT_START = ("re", "enum", "json", "pathlib", "fnmatch", "urllib",
                 "ipaddress", "socket", "selectors", "decimal", "shlex",
                 "datetime", "sqlite3", "typing", "dataclasses", "argparse",
                 "subprocess", "logging", "tempfile", "locale", "string",
                 "textwrap", "inspect", "tokenize", "ast", "contextlib")
 LEAN = {"bsub": NOT_AT_START + ("_sqlite3", "functools", "collections"),
-        "bjobs": NOT_AT_START}
+        "bjobs": NOT_AT_START + ("functools", "collections")}
 REPO = Path(__file__).resolve().parents[2]
 
 MODULES_AFTER = """
@@ -128,3 +130,23 @@ def test_lean_commands_need_nothing_but_the_standard_library(command):
     seen, outside = _reachable(f"xce.cli.{command}")
     assert f"xce.cli.{command}" in seen and "xce.client.site" in seen
     assert sorted(outside - set(sys.stdlib_module_names)) == []
+
+
+STAND_IN = """
+import sys
+sys.path.insert(0, {repo!r})
+from xce.store import reader
+db = reader.sqlite3.connect(":memory:")
+for _ in range(3):      # the same statement again: no cache, same answer
+    assert db.execute("SELECT ?", (7,)).fetchone() == (7,)
+assert "functools" not in sys.modules
+import functools
+print(functools.reduce(lambda a, b: a + b, [1, 2, 3]))
+"""
+
+
+def test_sqlite3_without_functools_reads_and_leaves_the_real_one():
+    out = subprocess.run([sys.executable, "-S", "-c",
+                          STAND_IN.format(repo=str(REPO))],
+                         capture_output=True, text=True)
+    assert (out.returncode, out.stdout, out.stderr) == (0, "6\n", "")
