@@ -22,6 +22,7 @@ user_groups:
 projects:
   /phys:
     MEMBERS: phys
+    MANAGERS: {bob}
     SLOTS: 2
   /phys/cms:
     MEMBERS: {ann}
@@ -159,3 +160,19 @@ def test_a_pending_job_whose_project_drops_its_owner_pends_with_why(
         yaml.write_text(before)
         assert shared.run("badmin", "reconfig").rc == 0
     shared.run("bkill", str(jobid))
+
+
+def test_a_project_manager_controls_the_subtrees_jobs_only(shared, users):
+    ann, bob = users
+    run = _as(shared, ann)
+    later = (datetime.datetime.now() + datetime.timedelta(hours=2)).strftime(
+        "%Y:%m:%d:%H:%M")
+    inside = _jobid(run("bsub", "-b", later, "-P", "/phys/cms", "true"))
+    outside = _jobid(run("bsub", "-b", later, "-P", "default", "true"))
+    r = _as(shared, bob)("bkill", str(outside))
+    assert (r.rc, r.err) == (255, f"Job <{outside}>: User permission "
+                                  "denied\n"), r
+    r = _as(shared, bob)("bkill", str(inside))
+    assert r.rc == 0, r
+    shared.wait_stat(inside, "EXIT")
+    shared.run("bkill", str(outside))

@@ -25,7 +25,8 @@ def test_the_man_page_prints_the_table_row_for_row():
 
 
 def test_every_role_named_in_the_table_is_known():
-    known = {perm.OWNER, perm.QUEUE_ADMIN, perm.CLUSTER_ADMIN, perm.ANYONE}
+    known = {perm.OWNER, perm.QUEUE_ADMIN, perm.PROJECT_ADMIN,
+             perm.CLUSTER_ADMIN, perm.ANYONE}
     for roles, _ in perm.TABLE.values():
         assert set(roles) <= known and roles
 
@@ -60,3 +61,10 @@ def test_a_queue_admin_controls_jobs_of_that_queue_only():
 def test_an_unknown_action_is_an_error_not_a_refusal():
     with pytest.raises(perm.UnknownAction):
         perm.may("bfly", "ann", "ann")
+
+
+def test_a_project_manager_controls_the_jobs_of_the_projects_subtree():
+    assert perm.may("bkill", "pm", "ann", project_managers={"pm"})
+    assert perm.may("bmod", "pm", "ann", project_managers={"pm"})
+    assert not perm.may("bkill", "pm", "ann", project_managers={"x"})
+    assert not perm.may("bpeek", "pm", "ann", project_managers={"pm"})

@@ -27,6 +27,7 @@ TREE = """\
 projects:
   /physics:
     MEMBERS: phys
+    MANAGERS: boss cms
     SLOTS: 3
   /physics/cms:
     MEMBERS: cms ann
@@ -163,3 +164,9 @@ def test_the_migrator_carries_lsfs_project_settings(tmp_path):
     # lsf.conf's default is the cluster's.
     assert not cfg.projects.defined
     assert cfg.projects.cluster_default == "site"
+
+
+def test_managers_rule_their_project_and_everything_below(cfg):
+    assert cfg.projects.managers_of("/physics/cms/run3") == {"boss", "cat"}
+    assert cfg.projects.managers_of("/physics") == {"boss", "cat"}
+    assert cfg.projects.managers_of("chem") == set()

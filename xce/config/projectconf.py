@@ -37,6 +37,7 @@ def read(cfg, raw, check):
         if members:
             project.members = frozenset(members)
         project.default_for = tuple(_words(props.get("DEFAULT_FOR")))
+        project.managers = _users(cfg, _words(props.get("MANAGERS")))
         _check_defaults(cfg, project, props, defaults, check)
         for key in pj.QUOTA_KEYS:
             _quota(cfg, project, props, key, check)
@@ -83,6 +84,13 @@ def _check_defaults(cfg, project, props, defaults, check):
         if not _within(cfg, who, project.members):
             check.error(props, "DEFAULT_FOR", text(
                 "CONFIG_PROJECT_DEFAULT_MEMBER", who=who))
+
+
+def _users(cfg, words):
+    """Users and user groups as the set of users they name."""
+    from xce.config.lsf import hostnames
+    return frozenset(n for n in hostnames.expand(words, cfg.user_groups)
+                     if not n.startswith("~")) if words else frozenset()
 
 
 def _within(cfg, who, members):

@@ -231,8 +231,12 @@ class Controller:
     def may(self, action, user, job):
         """May *user* take *action* (xce.model.permissions) on *job*?"""
         queue = self.cfg.queues.get(job.get("queue"))
+        projects = self.cfg.projects
+        managers = projects.managers_of(
+            (job.get("spec") or {}).get("project")) \
+            if projects.defined else ()
         return permissions.may(action, user, job["user"], self.cfg.admins,
-                               queue.admins if queue else ())
+                               queue.admins if queue else (), managers)
 
     def next_jobid(self):
         """The new job's id (None when MAX_JOBID ids are all in use)."""

@@ -8,6 +8,8 @@ not even an administrator may stand in for the owner.
 Roles:
   OWNER          the user who submitted the job
   QUEUE_ADMIN    a user in the ADMINISTRATORS of the job's queue
+  PROJECT_ADMIN  a user in the MANAGERS of the job's project or of a
+                 project above it (xce.yaml projects:)
   CLUSTER_ADMIN  root and the cluster's admins (cluster.admins)
   ANYONE         every user
 
@@ -21,10 +23,11 @@ caller's own rights.  xce.yaml(5), PERMISSIONS, prints this table.
 
 OWNER = "owner"
 QUEUE_ADMIN = "queue admin"
+PROJECT_ADMIN = "project manager"
 CLUSTER_ADMIN = "cluster admin"
 ANYONE = "anyone"
 
-_JOB_CONTROL = (OWNER, QUEUE_ADMIN, CLUSTER_ADMIN)
+_JOB_CONTROL = (OWNER, QUEUE_ADMIN, PROJECT_ADMIN, CLUSTER_ADMIN)
 _READ = (ANYONE,)
 
 # action -> (roles, what LSF says about it).  Reads follow LSF's default
@@ -70,13 +73,17 @@ def roles_of(action):
         raise UnknownAction(action) from None
 
 
-def may(action, user, owner, cluster_admins=(), queue_admins=()):
+def may(action, user, owner, cluster_admins=(), queue_admins=(),
+        project_managers=()):
     """May *user* take *action* on a job of *owner*?  *cluster_admins*:
-    root is always one; *queue_admins*: those of the job's queue."""
+    root is always one; *queue_admins*: those of the job's queue;
+    *project_managers*: those of the job's project and the ones above."""
     roles = roles_of(action)
     if ANYONE in roles or (OWNER in roles and user == owner):
         return True
     if CLUSTER_ADMIN in roles and (user == "root" or user in cluster_admins):
+        return True
+    if PROJECT_ADMIN in roles and user in project_managers:
         return True
     return QUEUE_ADMIN in roles and user in queue_admins
 

@@ -20,7 +20,7 @@ _SEGMENT = r"[A-Za-z0-9_][A-Za-z0-9_.+-]*"
 NAME_RE = re.compile(rf"(/{_SEGMENT})+|{_SEGMENT}")
 NAME_MAX = 511      # LSF's limit on a project name
 QUOTA_KEYS = ("SLOTS", "JOBS", "MEM")
-KEYS = ("DESCRIPTION", "MEMBERS", "DEFAULT_FOR") + QUOTA_KEYS
+KEYS = ("DESCRIPTION", "MEMBERS", "DEFAULT_FOR", "MANAGERS") + QUOTA_KEYS
 CLUSTER_DEFAULT = "default"
 
 
@@ -43,6 +43,7 @@ class Project:
     name: str
     members: frozenset = None       # users and user groups; None: anyone
     default_for: tuple = ()         # users and user groups
+    managers: frozenset = frozenset()   # users, groups expanded
     quota: dict = field(default_factory=dict)   # SLOTS/JOBS/MEM -> text
 
 
@@ -73,6 +74,16 @@ class Projects:
         if user in project.members or project.members & groups_of(user):
             return None
         return "PROJECT_MEMBER"
+
+    def managers_of(self, name):
+        """The users who control the jobs of project *name*: the MANAGERS
+        of it and of every project above it (its subtree is theirs)."""
+        out = set()
+        for up in ancestors(name or self.cluster_default):
+            project = self.table.get(up)
+            if project is not None:
+                out |= project.managers
+        return out
 
     def default_of(self, user, groups_of):
         """The project of a job submitted without -P and without
