@@ -25,15 +25,15 @@ def test_values_xce_cannot_take_are_left_out_with_file_and_line(tmp_path):
     # Time-based limit values are carried (xce.lang.timevalue).
     assert ("lsb.resources:4", "limit daytime SLOTS") not in dropped
     assert ("lsb.resources:15", "limit #3 SLOTS") not in dropped
-    assert "normalising host or model" in dropped[
-        ("lsb.queues:4", "queue normal RUNLIMIT")]
+    # A run limit normalised by a model lsf.shared defines is carried.
+    assert ("lsb.queues:4", "queue normal RUNLIMIT") not in dropped
     assert dropped[("lsb.queues:6", "queue normal BOGUS_KEY")] == \
         "not a key xce knows"
     assert ("lsb.params:3", "parameters NO_SUCH_PARAM") in dropped
     warned = {d.where(): d.message for d in result.diags.warnings}
     assert warned["lsb.queues:5"].startswith("not a KEY = VALUE line")
     tree = result.tree
-    assert "RUNLIMIT" not in tree["queues"]["normal"]
+    assert tree["queues"]["normal"]["RUNLIMIT"] == "10:00/EPYC7543"
     assert tree["queues"]["night"]["RUNLIMIT"] == "30 60"   # the rest stays
     assert tree["limits"][1] == {"NAME": "plain", "PER_USER": ["all"],
                                  "JOBS": 10}

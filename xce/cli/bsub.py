@@ -175,8 +175,7 @@ def build_spec(opts, site):
         "stderr": stderr, "stderr_mode": "w" if opts["stderr_over"] else "a",
         "stdin": opts["stdin"], "specified_cwd": opts["cwd"],
         "cwd": sub.resolve_cwd(opts["cwd"], subcwd), "subcwd": subcwd,
-        "runlimit": sub.parse_runlimit(
-            opts["runlimit"], sub.fractional_runlimit(site)),
+        **sub.run_fields(opts["runlimit"], sub.fractional_runlimit(site)),
         "memlimit": sub.parse_memlimit(opts["memlimit"], unit),
         **parse_limits(opts, unit, sub.fractional_runlimit(site)),
         "env_rule": opts["env"] or "all",

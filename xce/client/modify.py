@@ -27,7 +27,7 @@ def modify_spec(opts, unit, fractions=False):
     if opts.get("slots"):
         new["nslots"] = sub.parse_slots(opts["slots"])
     if opts.get("runlimit"):
-        new["runlimit"] = sub.parse_runlimit(opts["runlimit"], fractions)
+        new.update(sub.run_fields(opts["runlimit"], fractions))
     if opts.get("memlimit"):
         new["memlimit"] = sub.parse_memlimit(opts["memlimit"], unit)
     if opts.get("name") is not None:
@@ -65,6 +65,8 @@ def modify_spec(opts, unit, fractions=False):
     new.update(parse_limits(opts, unit, fractions))
     if "cpulimit" in new and "cpulimit_host" not in new:
         gone.append("cpulimit_host")    # -c without /host: none any more
+    if "runlimit" in new and "runlimit_host" not in new:
+        gone.append("runlimit_host")    # the same for -W
     for flag, keys in REMOVALS.items():
         if opts.get(flag):
             gone += [k for k in keys if k not in new]
@@ -73,7 +75,7 @@ def modify_spec(opts, unit, fractions=False):
 
 # -Xn option -> the spec keys it removes (LSF falls back to the default).
 REMOVALS = {"no_queue": ("queue",), "no_slots": ("nslots",),
-            "no_runlimit": ("runlimit",), "no_memlimit": ("memlimit",),
+            "no_runlimit": ("runlimit", "runlimit_host"), "no_memlimit": ("memlimit",),
             "no_name": ("name",), "no_stdout": ("stdout", "stdout_mode"),
             "no_stderr": ("stderr", "stderr_mode"),
             "no_priority": ("user_priority",), "no_project": ("project",),

@@ -31,6 +31,8 @@ class AppConf:
     gpu_req: str = None     # GPU_REQ as written (xce.config.gpuconf)
     success: frozenset = frozenset()    # SUCCESS_EXIT_VALUES
     env: dict = field(default_factory=dict)     # ENV_VARS
+    # ABS_RUNLIMIT=Y: its jobs' run limits are wall-clock, not normalised.
+    abs_runlimit: bool = False
 
 
 def read(cfg, raw, check):
@@ -42,6 +44,8 @@ def read(cfg, raw, check):
         props = props if isinstance(props, dict) else {}
         app = AppConf(name=str(name))
         _limits(app, props, unit, check)
+        app.abs_runlimit = props.get("ABS_RUNLIMIT") is True or \
+            str(props.get("ABS_RUNLIMIT", "")).upper() in ("Y", "YES")
         if _set(props, "RES_REQ"):
             app.resreq = " ".join(str(props["RES_REQ"]).split())
             _check_resreq(props, app.resreq, check)

@@ -206,13 +206,13 @@ _add("params", NOT_NEEDED, "JOB_SCHEDULING_INTERVAL",
      why="xce schedules as soon as a job, host or configuration changes, "
      "not at a fixed interval")
 # The host or model that normalises a CPU limit given without one.
-_add("params", ENFORCED, "DEFAULT_HOST_SPEC DEFAULT_APPLICATION")
+_add("params", ENFORCED, "DEFAULT_HOST_SPEC DEFAULT_APPLICATION ABS_RUNLIMIT")
 # A job without -P: its user's DEFAULT_FOR project, else this one
 # (xce.model.projects).
 _add("params", ENFORCED, "DEFAULT_PROJECT", "text")
 _add("params", ACCEPTED, "JOB_ACCEPT_INTERVAL MAX_SBD_FAIL PG_SUSP_IT JOB_SPOOL_DIR "
      "MAX_USER_PRIORITY JOB_PRIORITY_OVER_TIME "
-     "DEFAULT_LIMIT_IGNORE_USER_GROUP PARALLEL_SCHED_BY_SLOT ABS_RUNLIMIT "
+     "DEFAULT_LIMIT_IGNORE_USER_GROUP PARALLEL_SCHED_BY_SLOT "
      "SLOT_RESOURCE_RESERVE RESOURCE_RESERVE_PER_TASK MAX_SCHED_STAY "
      "SUB_TRY_INTERVAL MAX_RETRY RETRY_INTERVAL COND_CHECK_TIME FRESH_PERIOD "
      "COMPUTE_UNIT_TYPES "
@@ -326,6 +326,7 @@ _add("application", ENFORCED, "GPU_REQ", "text")
 # ENV_VARS: set in the job's environment when it starts (xce.controller.
 # dispatch); SUCCESS_EXIT_VALUES: those exits are DONE (reconcile).
 _add("application", ENFORCED, "ENV_VARS SUCCESS_EXIT_VALUES", "text")
+_add("application", ENFORCED, "ABS_RUNLIMIT")
 _add("application", ENFORCED, "PRE_EXEC POST_EXEC HOST_PRE_EXEC "
      "HOST_POST_EXEC JOB_STARTER", "raw")
 _add("application", ACCEPTED, "CONTAINER SUSPEND_CONTROL RESUME_CONTROL "
@@ -336,7 +337,7 @@ _add("application", ENFORCED, "RUNLIMIT MEMLIMIT CPULIMIT SWAPLIMIT "
 _add("application", ACCEPTED, "PROCLIMIT TASKLIMIT RUNTIME "
      "JOB_SIZE_LIST CHKPNT_DIR CHKPNT_PERIOD "
      "CHKPNT_METHOD CHUNK_JOB_SIZE MAX_JOB_REQUEUE MAX_JOB_PREEMPT "
-     "NO_PREEMPT_RUN_TIME ABS_RUNLIMIT BIND_JOB DJOB_*")
+     "NO_PREEMPT_RUN_TIME BIND_JOB DJOB_*")
 
 # --- lsf.shared Resource columns and lsf.cluster ResourceMap ---------------
 # xce.model.resources: TYPE types host values and the names a -R may use,

@@ -13,6 +13,7 @@ from xce.config import appconf, execconf, keys, limitcheck, logcheck, ranges
 from xce.config import gpuconf, projectconf, queueaccept, rescheck
 from xce.config import windowconf
 from xce.config.lsf import hostnames
+from xce.config import queuelimits
 from xce.config.queuelimits import check_host_spec, queue_limits
 from xce.config.model import Config, HostConf, QueueConf
 from xce.errors import about, text
@@ -307,7 +308,8 @@ def _queues(cfg, node, check):
         q.slot_reserve = _slot_reserve(props, check)
         q.requeue = _requeue_values(props, check)
         q.backfill = _yes_no(props, "BACKFILL", check)
-        q.runlimit = _limit(props, "RUNLIMIT", units.minutes, check)
+        q.runlimit, q.runlimit_hosts = queuelimits.run_limit(cfg, props,
+                                                            check)
         q.estimated_runtime = _estimate(props, check)
         q.ignore_deadline = _yes_no(props, "IGNORE_DEADLINE", check)
         q.memlimit = _limit(props, "MEMLIMIT",

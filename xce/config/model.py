@@ -25,6 +25,9 @@ class QueueConf:
     pjob_limit: float = None    # PJOB_LIMIT: slots per processor
     host_limit: int = None      # HOSTLIMIT_PER_JOB: hosts one job may use
     runlimit: tuple = None      # (default, max) minutes
+    # RUNLIMIT's normalising host or model of each (None: the default
+    # one, xce.controller.rlimits).
+    runlimit_hosts: tuple = (None, None)
     memlimit: tuple = None      # (default, max) in KB
     # CPULIMIT, FILELIMIT, ... (xce.config.queuelimits): spec key ->
     # [default, max]; the CPU limit's values are [minutes, host or None].

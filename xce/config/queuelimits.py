@@ -2,7 +2,7 @@
 SWAPLIMIT, PROCESSLIMIT and THREADLIMIT (xce.lang.rlimits reads them)."""
 
 from xce.errors import text
-from xce.lang import rlimits
+from xce.lang import rlimits, units
 
 
 def queue_limits(cfg, props, unit, check):
@@ -30,6 +30,30 @@ def queue_limits(cfg, props, unit, check):
         out[limit.key] = [list(v) if isinstance(v, tuple) else v
                           for v in pair]
     return out
+
+
+def run_limit(cfg, props, check):
+    """RUNLIMIT = [default] maximum, each [hour:]minute[/host or model]:
+    ((default, maximum) minutes or None, (their hosts)).  Both above 0,
+    the default not above the maximum; a host or model must be known."""
+    value = props.get("RUNLIMIT")
+    none = (None, (None, None))
+    if value is None or str(value).strip() in ("", "-"):
+        return none
+    try:
+        pair = units.limit_pair(value, units.minutes_of)
+    except ValueError as e:
+        check.error(props, "RUNLIMIT", str(e))
+        return none
+    (default, low_host), (maximum, high_host) = pair
+    if min(default, maximum) <= 0 or default > maximum:
+        check.error(props, "RUNLIMIT", text("CONFIG_LIMIT_PAIR", value=value))
+        return none
+    for host in (low_host, high_host):
+        if host is not None and not _known(cfg, host):
+            check.error(props, "RUNLIMIT", text("BAD_HOST_SPEC", host))
+            return none
+    return (default, maximum), (low_host, high_host)
 
 
 def check_host_spec(cfg, node, check):

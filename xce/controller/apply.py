@@ -9,7 +9,8 @@ from xce.lang.rlimits import LIMITS as _RLIMITS
 from xce.model import states
 
 # bsub -c -v ... limits a queue switch may fill from the new queue.
-RLIMIT_KEYS = tuple(limit.key for limit in _RLIMITS) + ("cpulimit_host",)
+RLIMIT_KEYS = tuple(limit.key for limit in _RLIMITS) + ("cpulimit_host",
+                                                       "runlimit_host")
 
 # STATUS reason of a job suspended (SSUSP) or resumed by preemption.
 PREEMPTED = "PREEMPTED"

@@ -5,9 +5,9 @@ import json
 from dataclasses import dataclass, field
 
 from xce.agent import protocol
-from xce.controller import (asked, execplan, interactive, isolate, jobreq,
-                            limitconf, mail, prepost, reserve, rlimits, stage,
-                            submit, windows)
+from xce.controller import (asked, execplan, interactive, isolate, joblimits,
+                            jobreq, limitconf, mail, prepost, reserve, rlimits,
+                            stage, submit, windows)
 from xce.errors import text
 from xce.lang import depend, units
 from xce.lang.resreq.common import LOAD_INDICES
@@ -453,8 +453,7 @@ def start_message(ctl, job):
         "outdir": out,
         "stderr_mode": spec.get("stderr_mode", "a"),
         "hosts": (job["exec_hosts"] or "").split(),
-        "runlimit": (spec["runlimit"] * 60 if spec.get("runlimit") else None),
-        "memlimit": spec.get("memlimit"),
+        **joblimits.agent_limits(ctl.cfg, job),     # runlimit, memlimit
         # bsub -c -v -S -F -D -C -p -T (xce.controller.rlimits)
         "rlimits": rlimits.agent_limits(
             ctl.cfg, ctl.cfg.queues.get(job["queue"]), spec,

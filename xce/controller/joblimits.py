@@ -20,14 +20,18 @@ from xce.errors import text
 LIMITS_VERSION = 2          # the first agent protocol with "limits"
 CPU_VERSION = 12            # ... whose "limits" may carry "cpulimit"
 CPU_KEYS = ("cpulimit", "cpulimit_host")
-LIMIT_KEYS = ("runlimit", "memlimit") + CPU_KEYS
+LIMIT_KEYS = ("runlimit", "runlimit_host", "memlimit") + CPU_KEYS
 
 
-def agent_limits(spec):
-    """{runlimit: seconds or None, memlimit: KB or None} of a job spec
-    (whose runlimit is in minutes), as dispatch.start_message sends them."""
-    run = spec.get("runlimit")
-    return {"runlimit": run * 60 if run else None,
+def agent_limits(cfg, job):
+    """{runlimit: seconds or None, memlimit: KB or None} of a job (its
+    spec's runlimit is in minutes, normalised by xce.controller.rlimits to
+    its first execution host), as dispatch.start_message sends them."""
+    spec = job["spec"]
+    hosts = (job["exec_hosts"] or "").split()
+    return {"runlimit": rlimits.run_seconds(
+                cfg, cfg.queues.get(job["queue"]), spec,
+                hosts[0] if hosts else None),
             "memlimit": spec.get("memlimit")}
 
 
@@ -58,7 +62,7 @@ def push(ctl, job, keys=()):
                     "running job's limits", ctl.label(job), hosts[0])
         return
     msg = {"op": "limits", "job": job["jobid"], "idx": job["idx"],
-           "attempt": job["attempt"], **agent_limits(job["spec"])}
+           "attempt": job["attempt"], **agent_limits(ctl.cfg, job)}
     if set(CPU_KEYS) & set(keys):
         # Normalised for the host as at the start (xce.controller.rlimits).
         msg["cpulimit"] = rlimits.cpu_seconds(

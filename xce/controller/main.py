@@ -23,7 +23,7 @@ from xce.controller import blaunch, explain, hostloss, isolate, jobusage
 from xce.controller import elimconf, hoststeps, jobgroups, peek, remerge
 from xce.controller import stage
 from xce.controller import jobclock, messages, modify, prepost, spoolspace
-from xce.controller import windows
+from xce.controller import rlimits, windows
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller import submit
@@ -217,6 +217,8 @@ class Controller:
              hc.type or facts.get("type", ""),
              hc.model or facts.get("model", ""),
              json.dumps({"jl_u": hc.jl_u, "resources": hc.resources,
+                         # its model's CPU factor (lshosts, bhosts -l)
+                         "cpuf": rlimits.cpu_factor(self.cfg, name),
                          "reason": why, "thresholds": hc.thresholds,
                          "dispatch_window": hc.raw.get("DISPATCH_WINDOW"),
                          # declared or detected (bhosts/lshosts/lsload -gpu)

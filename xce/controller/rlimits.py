@@ -14,6 +14,10 @@ limit times the CPU factor of the normalising host (the job's /host or
 DEFAULT_HOST_SPEC, else the fastest host of the cluster) over the CPU
 factor of the execution host.  A host's CPU factor is that of its model
 (xce.yaml host_models), 1.0 when it has none.
+
+The run limit (bsub -W, the queue's RUNLIMIT, each with an optional
+/host or /model) is normalised by the same rule, unless ABS_RUNLIMIT=Y
+(parameters, or the job's application) makes it wall-clock time.
 """
 
 import math
@@ -23,7 +27,8 @@ from xce.lang import rlimits
 
 DEFAULT_FACTOR = 1.0
 # The spec keys of these limits (bmod and bswitch carry them).
-SPEC_KEYS = tuple(limit.key for limit in rlimits.LIMITS) + (rlimits.CPU_HOST,)
+SPEC_KEYS = tuple(limit.key for limit in rlimits.LIMITS) + (
+    rlimits.CPU_HOST, rlimits.RUN_HOST)
 
 
 def cpu_factor(cfg, name):
@@ -56,9 +61,11 @@ def check(cfg, q, spec, rejected):
     """Fill the queue's defaults into *spec*; raise *rejected* with LSF's
     message for a value above the queue's maximum or an unknown
     normalising host."""
-    host = spec.get(rlimits.CPU_HOST)
-    if host and cpu_factor(cfg, host) is None:
-        raise rejected(text("BAD_HOST_SPEC", host))
+    for key in (rlimits.CPU_HOST, rlimits.RUN_HOST):
+        host = spec.get(key)
+        if host and cpu_factor(cfg, host) is None:
+            raise rejected(text("BAD_HOST_SPEC", host))
+    _check_run(cfg, q, spec, rejected)
     for key, (default, maximum) in (q.rlimits or {}).items():
         value = spec.get(key)
         if key == "cpulimit":
@@ -79,6 +86,43 @@ def _check_cpu(cfg, q, spec, default, maximum, rejected):
                            spec.get(rlimits.CPU_HOST))
     if asked > normal_minutes(cfg, q, *maximum) + 1e-9:
         raise rejected(text("HARD_LIMIT", "CPULIMIT"))
+
+
+def _check_run(cfg, q, spec, rejected):
+    """The queue's RUNLIMIT: its default fills a job without -W (with its
+    host or model); a -W above its maximum, both normalised, is refused."""
+    if getattr(q, "runlimit", None) is None:
+        return
+    (default, maximum), (default_host, max_host) = \
+        q.runlimit, q.runlimit_hosts
+    if spec.get("runlimit") is None:
+        spec["runlimit"] = default
+        if default_host:
+            spec[rlimits.RUN_HOST] = default_host
+        return
+    asked = normal_minutes(cfg, q, spec["runlimit"],
+                           spec.get(rlimits.RUN_HOST))
+    if asked > normal_minutes(cfg, q, maximum, max_host) + 1e-9:
+        raise rejected(text("HARD_LIMIT", "RUNLIMIT"))
+
+
+def absolute_runlimit(cfg, spec):
+    """ABS_RUNLIMIT=Y for this job: its run limit is not normalised."""
+    app = cfg.apps.get(spec.get("app") or "")
+    return cfg.param_flag("ABS_RUNLIMIT") or bool(app and app.abs_runlimit)
+
+
+def run_seconds(cfg, q, spec, exec_host):
+    """The job's run limit in seconds of wall-clock time on its execution
+    host (the first), or None: the limit times the normalising host's CPU
+    factor over the execution host's."""
+    minutes = spec.get("runlimit")
+    if not minutes:
+        return None
+    if q is None or absolute_runlimit(cfg, spec):
+        return minutes * 60.0
+    normal = normal_minutes(cfg, q, minutes, spec.get(rlimits.RUN_HOST))
+    return normal * 60.0 / (cpu_factor(cfg, exec_host) or DEFAULT_FACTOR)
 
 
 def switched(spec):

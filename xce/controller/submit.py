@@ -58,7 +58,7 @@ def choose_queue(ctl, spec, user):
 
 def check_limits(q, spec):
     """Job limits beyond the queue's hard limits are refused; defaults filled."""
-    for key, attr in (("runlimit", "runlimit"), ("memlimit", "memlimit")):
+    for key, attr in (("memlimit", "memlimit"),):   # runlimit: rlimits
         pair = getattr(q, attr)
         if pair is None:
             continue

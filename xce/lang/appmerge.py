@@ -30,7 +30,8 @@ APPLIED_KEYS = ("DESCRIPTION", "RES_REQ", "PRE_EXEC", "POST_EXEC",
                 "DATALIMIT", "STACKLIMIT", "FILELIMIT", "CORELIMIT",
                 "THREADLIMIT", "REQUEUE_EXIT_VALUES", "RERUNNABLE",
                 "GPU_REQ",   # merged per job by xce.config.gpuconf
-                "ENV_VARS", "SUCCESS_EXIT_VALUES")
+                "ENV_VARS", "SUCCESS_EXIT_VALUES",
+                "ABS_RUNLIMIT")     # read at dispatch (controller.rlimits)
 # What a profile fills into the job when the job left it unset.
 _FILLED = (("requeue", "requeue_exit"), ("rerunnable", "rerunnable"))
 

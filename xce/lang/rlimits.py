@@ -54,6 +54,8 @@ BY_KEY = {limit.key: limit for limit in LIMITS}
 BY_NAME = {limit.name: limit for limit in LIMITS}
 # The job spec's key for the host or model that normalises its CPU limit.
 CPU_HOST = "cpulimit_host"
+# ... and the one that normalises its run limit (bsub -W 10/hostA).
+RUN_HOST = "runlimit_host"
 
 _COUNT = re.compile(r"[0-9]+\Z", re.A)
 

@@ -129,16 +129,23 @@ def limit_minutes(value, fractions=False):
 
 
 def minutes(value):
-    """Minutes of an xce.yaml RUNLIMIT value (fractions allowed);
-    a ``/host`` normaliser is refused: xce runs limits unnormalised."""
+    """Minutes of an xce.yaml RUNLIMIT value (fractions allowed) without
+    a ``/host`` normaliser (an application's RUNLIMIT takes none)."""
+    number, host = minutes_of(value)
+    if host is not None:
+        raise ValueError(f"{value}: a normalising host or model (/{host}) "
+                         "is not taken here")
+    return number
+
+
+def minutes_of(value):
+    """(minutes, normalising host or model or None) of an xce.yaml
+    RUNLIMIT value ``[hour:]minute[/host]``, fractions allowed."""
     try:
         number, host = limit_minutes(value, fractions=True)
     except ValueError:
         raise ValueError(f"{value}: bad RUNLIMIT value") from None
-    if host is not None:
-        raise ValueError(f"{value}: a normalising host or model (/{host}) "
-                         "is not supported by xce")
-    return float(number)
+    return float(number), host
 
 
 # ------------------------------------------------------------ limit pairs

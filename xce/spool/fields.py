@@ -150,6 +150,7 @@ SPEC = {
     "specified_cwd": Field(PATH),
     "subcwd": Field(PATH),
     "runlimit": Field(Num(0, INT32_MAX), modifiable=True),     # minutes
+    "runlimit_host": Field(NAME, modifiable=True),      # -W 10/hostA
     "memlimit": Field(Int(1, 2**53), modifiable=True),          # KB
     # bsub -c -v -S -F -D -C -p -T (xce.lang.rlimits): minutes, KB, counts
     "cpulimit": Field(Num(0, INT32_MAX), modifiable=True),

@@ -78,7 +78,7 @@ def _long_block(host, counts, extra=None):
     v = host_view(host, counts)
     conf = host["conf"] or {}
     window = timewindow.show(conf.get("dispatch_window")) or "-"
-    row = (lcell(v["status"], 14) + f"{1.0:>6.2f} " + _numbers(v) +
+    row = (lcell(v["status"], 14) + f"{_cpuf(host):>6.2f} " + _numbers(v) +
            f"{window:>7}")
     out = [f"HOST  {host['name']}", LONG_HEADER, row, ""]
     why = (host["conf"] or {}).get("reason")

@@ -104,21 +104,37 @@ def parse_hosts(value):
 def parse_runlimit(value, fractions=False):
     """-W [hour:]minute in whole minutes, LSF's words for each refusal.
     With *fractions* (XCE_FRACTIONAL_RUNLIMIT=Y) minutes may have
-    decimals, so that tests and demonstrations can use seconds."""
+    decimals, so that tests and demonstrations can use seconds.  A
+    ``/host`` is refused here (-We takes none)."""
+    minutes, host = parse_run_spec(value, fractions)
+    if host is not None:
+        raise SubmitError(about(value, "BAD_RUNLIMIT"))
+    return minutes
+
+
+def parse_run_spec(value, fractions=False):
+    """-W [hour:]minute[/host_name | /host_model]: (minutes, host or model
+    or None); the controller checks that the host or model exists."""
     if value is None:
-        return None
+        return None, None
     from xce.lang import units
     try:
         minutes, host = units.clock_minutes(value, fractions)
     except ValueError:
         minutes = host = None
-    if minutes is None or host is not None:   # -W takes no /host
+    if minutes is None:
         raise SubmitError(about(value, "BAD_RUNLIMIT"))
     if minutes > units.RUNLIMIT_MAX_MINUTES:
         raise SubmitError(about(value, "RUNLIMIT_TOO_BIG"))
     if minutes <= 0:
         raise SubmitError(about(value, "RUNLIMIT_NOT_POSITIVE"))
-    return float(minutes)
+    return float(minutes), host
+
+
+def run_fields(value, fractions=False):
+    """The spec's runlimit and, when -W names one, runlimit_host."""
+    minutes, host = parse_run_spec(value, fractions)
+    return {"runlimit": minutes, **({"runlimit_host": host} if host else {})}
 
 
 def fractional_runlimit(site):

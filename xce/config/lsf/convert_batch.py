@@ -218,11 +218,7 @@ def value_problem(scope, name, value):
             rlimits.queue_value(rlimits.BY_NAME[name], value)
         elif name in _TIME_LIMITS:
             for word in units.limit_pair(value):
-                _, host = units.limit_minutes(word)
-                if host is not None and name == "RUNLIMIT":
-                    # xce runs limits unnormalised; its loader refuses it.
-                    raise ValueError(f"{word}: a normalising host or model "
-                                     "is not supported by xce")
+                units.limit_minutes(word)
         elif name in _SIZE_LIMITS:
             for word in units.limit_pair(value):
                 units.size_bytes(word)

@@ -115,8 +115,9 @@ def _host_model(mig, row):
         mig.warn(row.origin, f"host model {name}: CPUFACTOR {factor} is not "
                  "a number; model not carried")
         return
-    mig.set(("host_models", name), value, row.origin, keys.ACCEPTED)
-    mig.note(keys.ACCEPTED, row.origin, f"host model {name} = {factor}")
+    # Its CPU factor normalises CPU and run limits (controller.rlimits).
+    mig.set(("host_models", name), value, row.origin, keys.ENFORCED)
+    mig.note(keys.ENFORCED, row.origin, f"host model {name} = {factor}")
     if row.get("ARCHITECTURE"):
         mig.drop(row.origin, f"host model {name} ARCHITECTURE",
                  "LIM hardware matching; xce does not detect models")

@@ -1,0 +1,58 @@
+"""A run limit with a host spec end to end: bsub -W 0.2/slowm on a host
+whose model is four times as fast is killed after a quarter of the time
+(LSF's normalised run limit); a host spec naming no host or model is
+refused with LSF's message, exit 255, nothing submitted, the controller
+still up."""
+
+import socket
+import time
+
+import pytest
+
+from tests.lib.xcecluster import shared_cluster
+
+MODELS = """\
+host_models:
+  slowm: 1.0
+  fastm: 4.0
+"""
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    # The local host is a fastm; minutes may be fractions (seconds).
+    with shared_cluster("xce-rlhs-", mxj=2, host_extra="model: fastm",
+                        extra=MODELS,
+                        extra_params="  XCE_FRACTIONAL_RUNLIMIT: Y") as c:
+        yield c
+
+
+def test_run_limit_is_normalised_to_the_execution_host(cluster, tmp_path):
+    # 0.2 min of a slowm is 12 s; on a host 4 times as fast, 3 s.
+    start = time.monotonic()
+    jobid = cluster.submit("-W", "0.2/slowm", "-o", str(tmp_path / "out"),
+                           "sleep 60")
+    cluster.wait_stat(jobid, "EXIT", timeout=30)
+    elapsed = time.monotonic() - start
+    assert elapsed < 11, elapsed        # not the 12 s the number says
+    out = (tmp_path / "out").read_text()
+    assert "TERM_RUNLIMIT: job killed after reaching LSF run time limit" \
+        in out
+
+def test_hosts_show_their_model_and_cpu_factor(cluster):
+    host = socket.gethostname()
+    row = cluster.run("lshosts", host).out.splitlines()[1].split()
+    assert row[2:4] == ["fastm", "4.0"], row
+    bhosts = cluster.run("bhosts", "-l", host).out.splitlines()
+    assert bhosts[2].split()[1] == "4.00", bhosts
+    lsinfo = cluster.run("lsinfo", "-m").out
+    assert "fastm" in lsinfo and "4.00" in lsinfo, lsinfo
+
+
+def test_a_host_spec_naming_nothing_is_refused(cluster):
+    before = cluster.run("bjobs", "-a", "-noheader", "-w").out
+    r = cluster.run("bsub", "-W", "10/nohost", "sleep 1")
+    assert (r.rc, r.out) == (255, ""), r
+    assert "nohost: Bad host specification" in r.err, r
+    assert cluster.run("bjobs", "-a", "-noheader", "-w").out == before
+    assert cluster.run("bqueues").rc == 0       # the controller is up
