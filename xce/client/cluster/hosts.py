@@ -74,6 +74,12 @@ def long_blocks(hosts, counts, extra=None):
     return "\n".join(_long_block(h, counts, extra) for h in hosts)
 
 
+def _cpuf(host):
+    """The host's CPU factor, as the controller publishes it (its model's,
+    1.0 without one)."""
+    return float((host.get("conf") or {}).get("cpuf") or 1.0)
+
+
 def _long_block(host, counts, extra=None):
     v = host_view(host, counts)
     conf = host["conf"] or {}
