@@ -28,6 +28,10 @@ applications:
   tuned:
     ENV_VARS: TUNE_A='one two', TUNE_B=2
     SUCCESS_EXIT_VALUES: 3 7
+  mpi:
+    TASKLIMIT: 2 3 4
+  oldmpi:
+    PROCLIMIT: 2
 resources:
   bigmem:
     TYPE: Boolean
@@ -42,7 +46,7 @@ def _lines(path):
 @pytest.fixture
 def apps(make_cluster, tmp_path):
     log = tmp_path / "steps.log"
-    cluster = make_cluster(extra=_apps(log))
+    cluster = make_cluster(extra=_apps(log), mxj=8)
     return cluster, log
 
 
@@ -154,3 +158,26 @@ def test_profile_env_vars_and_success_exit_values(apps):
     cluster.wait_stat(plain, "EXIT")
     r = cluster.run("bapp", "-l", "tuned")
     assert "not acted on" not in r.out, r
+
+
+def test_profile_task_limit_defaults_and_bounds_the_tasks(apps):
+    """TASKLIMIT 2 3 4: no -n gives 3 tasks; -n below 2 or above 4 is
+    refused with LSF's message; a range overlapping 2..4 is taken."""
+    cluster, _ = apps
+    jobid = cluster.submit("-app", "mpi", "true")
+    assert cluster.stored_job(jobid)["spec"]["nslots"] == [3, 3]
+    for n, why in (("1", "Too few"), ("5", "Too many"),
+                   ("5,8", "Too many")):
+        r = cluster.run("bsub", "-app", "mpi", "-n", n, "true")
+        assert (r.rc, r.out, r.err) == (
+            255, "", f"{why} processors requested. Job not submitted.\n"), r
+    ranged = cluster.submit("-app", "mpi", "-n", "1,2", "true")
+    assert cluster.stored_job(ranged)["spec"]["nslots"] == [1, 2]
+    # PROCLIMIT, the older name: one number is the maximum, default 1.
+    old = cluster.submit("-app", "oldmpi", "true")
+    assert cluster.stored_job(old)["spec"]["nslots"] == [1, 1]
+    r = cluster.run("bsub", "-app", "oldmpi", "-n", "3", "true")
+    assert r.rc == 255 and "Too many processors" in r.err, r
+    r = cluster.run("bapp", "-l", "mpi")
+    assert "TASKLIMIT = 2 3 4\n" in r.out, r
+    assert cluster.proc.poll() is None

@@ -200,6 +200,8 @@ def build_spec(opts, site):
         spec["asked_hosts"] = sub.parse_hosts(opts["hosts"])
     if opts.get("exclusive"):
         spec["exclusive"] = True
+    if opts["slots"] is None:
+        spec["nslots_default"] = True
     spec.update(exec_options(opts))
     if opts.get("rerunnable") or opts.get("not_rerunnable"):
         # -rn wins: the job must never run twice, whatever the queue says.

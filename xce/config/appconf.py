@@ -33,6 +33,7 @@ class AppConf:
     env: dict = field(default_factory=dict)     # ENV_VARS
     # ABS_RUNLIMIT=Y: its jobs' run limits are wall-clock, not normalised.
     abs_runlimit: bool = False
+    tasks: tuple = None     # TASKLIMIT (or PROCLIMIT): (min, default, max)
 
 
 def read(cfg, raw, check):
@@ -66,6 +67,9 @@ def read(cfg, raw, check):
             app.success = _success(props, check)
         if _set(props, "ENV_VARS"):
             app.env = _env_vars(props, check)
+        for key in ("PROCLIMIT", "TASKLIMIT"):     # TASKLIMIT wins
+            if _set(props, key):
+                app.tasks = _task_limit(props, key, check)
         apps[app.name] = app
     default = cfg.params.get("DEFAULT_APPLICATION")
     if default not in (None, "") and str(default).strip() not in apps:
@@ -142,6 +146,25 @@ def _requeue(props, check):
         check.error(props, "REQUEUE_EXIT_VALUES",
                     text("CONFIG_REQUEUE", value=props["REQUEUE_EXIT_VALUES"]))
         return None
+
+
+def _task_limit(props, key, check):
+    """TASKLIMIT = [min [default]] max, 1 <= min <= default <= max (LSF
+    10.1): one number is the maximum (min and default 1); two are min and
+    max (the default is the min)."""
+    words = str(props[key]).split()
+    nums = [int(w) for w in words if w.isascii() and w.isdigit()]
+    if not 1 <= len(words) <= 3 or len(nums) != len(words):
+        nums = None
+    elif len(nums) == 1:
+        nums = [1, 1, nums[0]]
+    elif len(nums) == 2:
+        nums = [nums[0], nums[0], nums[1]]
+    if nums is None or not 1 <= nums[0] <= nums[1] <= nums[2]:
+        check.error(props, key, text("CONFIG_TASK_LIMIT", key=key,
+                                     value=props[key]))
+        return None
+    return tuple(nums)
 
 
 def _success(props, check):

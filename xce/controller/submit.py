@@ -149,6 +149,23 @@ def apply_profile(cfg, spec):
         raise Rejected(text("APP_NULL"))
     spec["app"] = name
     appmerge.fill(app, spec)
+    if app.tasks is not None:
+        check_task_limit(app.tasks, spec)
+
+
+def check_task_limit(tasks, spec):
+    """A profile's TASKLIMIT (LSF 10.1): a job without -n gets the default
+    task count; a job asking fewer tasks than the minimum (its largest
+    count below it) or more than the maximum (its smallest count above
+    it) is refused."""
+    low, default, high = tasks
+    if spec.pop("nslots_default", None):
+        spec["nslots"] = [default, default]
+    lo, hi = spec["nslots"]
+    if hi < low:
+        raise Rejected(text("TOO_FEW_PROCS"))
+    if lo > high:
+        raise Rejected(text("TOO_MANY_PROCS"))
 
 
 def check_profiles(ctl, spec, user):

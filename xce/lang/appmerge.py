@@ -31,7 +31,9 @@ APPLIED_KEYS = ("DESCRIPTION", "RES_REQ", "PRE_EXEC", "POST_EXEC",
                 "THREADLIMIT", "REQUEUE_EXIT_VALUES", "RERUNNABLE",
                 "GPU_REQ",   # merged per job by xce.config.gpuconf
                 "ENV_VARS", "SUCCESS_EXIT_VALUES",
-                "ABS_RUNLIMIT")     # read at dispatch (controller.rlimits)
+                "ABS_RUNLIMIT",     # read at dispatch (controller.rlimits)
+                # checked and defaulted at submit (xce.controller.submit)
+                "PROCLIMIT", "TASKLIMIT")
 # What a profile fills into the job when the job left it unset.
 _FILLED = (("requeue", "requeue_exit"), ("rerunnable", "rerunnable"))
 

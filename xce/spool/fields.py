@@ -142,6 +142,8 @@ SPEC = {
     "name": Field(NAME, modifiable=True),
     "queue": Field(NAME, modifiable=True),
     "queue_is_default": Field(Bool()),
+    # bsub without -n: a profile's TASKLIMIT default may set nslots.
+    "nslots_default": Field(Bool()),
     "stdout": Field(PATH, modifiable=True),
     "stdout_mode": Field(OneOf("a", "w"), modifiable=True),
     "stderr": Field(PATH, modifiable=True),
