@@ -12,6 +12,9 @@ import pytest
 from tests.lib.xcecluster import shared_cluster
 
 MODELS = """\
+  spec:
+    PRIORITY: 20
+    RUNLIMIT: 5/slowm 10/fastm
 host_models:
   slowm: 1.0
   fastm: 4.0
@@ -22,7 +25,8 @@ host_models:
 def cluster():
     # The local host is a fastm; minutes may be fractions (seconds).
     with shared_cluster("xce-rlhs-", mxj=2, host_extra="model: fastm",
-                        extra=MODELS,
+                        extra_queues=MODELS.split("host_models")[0],
+                        extra="host_models" + MODELS.split("host_models")[1],
                         extra_params="  XCE_FRACTIONAL_RUNLIMIT: Y") as c:
         yield c
 
@@ -38,6 +42,19 @@ def test_run_limit_is_normalised_to_the_execution_host(cluster, tmp_path):
     out = (tmp_path / "out").read_text()
     assert "TERM_RUNLIMIT: job killed after reaching LSF run time limit" \
         in out
+    long = cluster.run("bjobs", "-l", str(jobid)).out
+    assert " RUNLIMIT" in long and " 0.2 min of slowm" in long, long
+
+
+def test_bqueues_shows_run_limits_with_their_host_spec(cluster):
+    long = cluster.run("bqueues", "-l", "spec").out
+    default = long.index("DEFAULT LIMITS:")
+    maximum = long.index("MAXIMUM LIMITS:")
+    assert " RUNLIMIT\n 5.0 min of slowm" in long[default:maximum], long
+    assert " RUNLIMIT\n 10.0 min of fastm" in long[maximum:], long
+    # 10 min of a fastm is 40 of a slowm: 41 is above the maximum.
+    r = cluster.run("bsub", "-q", "spec", "-W", "41/slowm", "sleep 1")
+    assert r.rc == 255 and "Cannot exceed queue's hard limit(s)" in r.err, r
 
 def test_hosts_show_their_model_and_cpu_factor(cluster):
     host = socket.gethostname()

@@ -221,7 +221,9 @@ def _policy_lines(conf):
 
 def _limit_lines(conf):
     """DEFAULT LIMITS / MAXIMUM LIMITS in LSF's run-limit and memory rows."""
-    run = conf.get("runlimit") or [None, None]
+    # RUNLIMIT's values each with its normalising host or model.
+    run = list(zip(conf.get("runlimit") or [None, None],
+                   conf.get("runlimit_hosts") or [None, None]))
     mem = conf.get("memlimit") or [None, None]
     others = conf.get("rlimits") or {}
     out = []
@@ -238,14 +240,15 @@ def _limit_lines(conf):
     return out
 
 
-def _limit_rows(run_minutes, mem_kb, others=None):
+def _limit_rows(run, mem_kb, others=None):
     """RUNLIMIT, CPULIMIT, MEMLIMIT and the row of the other limits;
-    *others*: spec key -> value (the CPU limit's is [minutes, host])."""
+    *run* and the CPU limit of *others* (spec key -> value) are
+    (minutes, normalising host or None)."""
     others = dict(others or {})
     cpu = others.pop("cpulimit", None)
     out = limits.cpu_lines(*cpu) if cpu else []
-    if run_minutes is not None:
-        out += ["", " RUNLIMIT", f" {float(run_minutes):.1f} min"]
+    if run[0] is not None:
+        out += limits.time_lines("RUNLIMIT", *run)
     if mem_kb is not None:
         out += ["", " MEMLIMIT", f" {int(mem_kb):>6} K"]
     return out + limits.row_lines(others)

@@ -311,7 +311,9 @@ def estimate_lines(row, spec, queue_conf):
 def limit_lines(spec, runlimit):
     lines = limits.cpu_lines(spec.get("cpulimit"), spec.get("cpulimit_host"))
     if runlimit:
-        lines += ["", f" {'RUNLIMIT':<24}", f" {runlimit:.1f} min"]
+        host = spec.get("runlimit_host")    # -W 10/hostA
+        lines += ["", f" {'RUNLIMIT':<24}", f" {runlimit:.1f} min" +
+                  (f" of {host}" if host else "")]
     if spec.get("memlimit"):
         number, letter = units.limit_amount(spec["memlimit"]).split()
         lines += ["", " MEMLIMIT", f" {number:>8} {letter}"]

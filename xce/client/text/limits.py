@@ -11,8 +11,14 @@ def cpu_lines(minutes, host=None):
     named host or model)."""
     if not minutes:
         return []
+    return time_lines("CPULIMIT", minutes, host)
+
+
+def time_lines(name, minutes, host=None):
+    """`` NAME`` over ``10.0 min`` (``of hostA`` when normalised to a named
+    host or model), as CPULIMIT and RUNLIMIT are shown."""
     value = f" {float(minutes):.1f} min" + (f" of {host}" if host else "")
-    return ["", " CPULIMIT", value]
+    return ["", f" {name}", value]
 
 
 def row_lines(values):
