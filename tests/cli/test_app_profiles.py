@@ -32,6 +32,8 @@ applications:
     TASKLIMIT: 2 3 4
   oldmpi:
     PROCLIMIT: 2
+  estimated:
+    RUNTIME: 1:30
 resources:
   bigmem:
     TYPE: Boolean
@@ -181,3 +183,22 @@ def test_profile_task_limit_defaults_and_bounds_the_tasks(apps):
     r = cluster.run("bapp", "-l", "mpi")
     assert "TASKLIMIT = 2 3 4\n" in r.out, r
     assert cluster.proc.poll() is None
+
+
+def test_profile_runtime_is_the_jobs_estimate(apps):
+    """RUNTIME 1:30 is the estimate of a job without -We (bjobs -l's
+    ESTIMATED_RUNTIME block), never a limit; -We wins over it."""
+    cluster, _ = apps
+    jobid = cluster.submit("-app", "estimated", "sleep 60")
+    assert cluster.stored_job(jobid)["spec"]["estimate"] == 90
+    r = cluster.run("bjobs", "-l", str(jobid))
+    assert " ESTIMATED_RUNTIME:" in r.out, r
+    assert "90.0 min of" in r.out and \
+        "based on application configured runtime estimation." in r.out, r
+    own = cluster.submit("-app", "estimated", "-We", "5", "true")
+    assert cluster.stored_job(own)["spec"]["estimate"] == 5
+    r = cluster.run("bjobs", "-l", str(own))
+    assert "user provided runtime estimation." in r.out, r
+    r = cluster.run("bapp", "-l", "estimated")
+    assert "RUNTIME = 1:30\n" in r.out, r
+    cluster.run("bkill", str(jobid))

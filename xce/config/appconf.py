@@ -86,6 +86,11 @@ def _set(props, key):
 def _limits(app, props, unit, check):
     if _set(props, "RUNLIMIT"):
         app.limits["runlimit"] = _one(props, "RUNLIMIT", units.minutes, check)
+    if _set(props, "RUNTIME"):
+        # The run-time estimate, as bsub -We: filled like a limit (the
+        # job's -We wins), used by reservation and backfill, never
+        # enforced (xce.scheduler.jobtimes).
+        app.limits["estimate"] = _one(props, "RUNTIME", units.minutes, check)
     if _set(props, "MEMLIMIT"):
         app.limits["memlimit"] = _one(
             props, "MEMLIMIT", lambda v: units.memory_kb(v, unit), check)

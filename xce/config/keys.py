@@ -337,8 +337,9 @@ _add("application", ENFORCED, "RUNLIMIT MEMLIMIT CPULIMIT SWAPLIMIT "
 # TASKLIMIT (PROCLIMIT, its older name): the task count a job may ask,
 # and the count of one without -n (xce.controller.submit).
 _add("application", ENFORCED, "PROCLIMIT TASKLIMIT")
-_add("application", ACCEPTED, "RUNTIME "
-     "JOB_SIZE_LIST CHKPNT_DIR CHKPNT_PERIOD "
+# RUNTIME: the jobs' run-time estimate where they give no bsub -We.
+_add("application", ENFORCED, "RUNTIME")
+_add("application", ACCEPTED, "JOB_SIZE_LIST CHKPNT_DIR CHKPNT_PERIOD "
      "CHKPNT_METHOD CHUNK_JOB_SIZE MAX_JOB_REQUEUE MAX_JOB_PREEMPT "
      "NO_PREEMPT_RUN_TIME BIND_JOB DJOB_*")
 

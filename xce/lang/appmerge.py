@@ -10,6 +10,8 @@ The rules, each held by tests/unit/test_appmerge.py:
   both); order, span and same -- the job's when it has one, else the
   profile's; rusage -- per resource the job's amount, the profile's other
   resources added.  The queue's RES_REQ is merged after, the same way.
+- RUNTIME: the job's bsub -We wins, else the profile's estimate; the
+  queue's ESTIMATED_RUNTIME fills what neither set (at reservation).
 - REQUEUE_EXIT_VALUES: bsub -Q wins, else the profile's.
 - RERUNNABLE: bsub -r / -rn win, else the profile's.
 - ENV_VARS: set in the job's environment when it starts, over the
@@ -33,7 +35,8 @@ APPLIED_KEYS = ("DESCRIPTION", "RES_REQ", "PRE_EXEC", "POST_EXEC",
                 "ENV_VARS", "SUCCESS_EXIT_VALUES",
                 "ABS_RUNLIMIT",     # read at dispatch (controller.rlimits)
                 # checked and defaulted at submit (xce.controller.submit)
-                "PROCLIMIT", "TASKLIMIT")
+                "PROCLIMIT", "TASKLIMIT",
+                "RUNTIME")      # filled as the job's estimate (bsub -We)
 # What a profile fills into the job when the job left it unset.
 _FILLED = (("requeue", "requeue_exit"), ("rerunnable", "rerunnable"))
 

@@ -296,8 +296,11 @@ POST_TEXT = {"POST_DONE": "Post job process done successfully",
 
 
 def estimate_lines(row, spec, queue_conf):
-    """LSF's ESTIMATED_RUNTIME block: bsub -We, or the queue's value."""
+    """LSF's ESTIMATED_RUNTIME block: bsub -We, else the application
+    profile's RUNTIME, else the queue's value."""
     minutes, source = spec.get("estimate"), "user provided"
+    if "estimate" in (spec.get("app_filled") or ()):
+        source = "application configured"
     if not minutes:
         minutes = (queue_conf or {}).get("estimated_runtime")
         source = "queue configured"
