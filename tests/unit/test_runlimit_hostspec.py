@@ -95,3 +95,22 @@ def test_the_loader_reads_a_run_limit_with_host_specs(tmp_path):
     _write(tmp_path, queue="    RUNLIMIT: 5/h1 1:00")
     q = load(tmp_path).queues["normal"]
     assert (q.runlimit, q.runlimit_hosts) == ((5.0, 60.0), ("h1", None))
+
+
+def test_the_migrator_leaves_out_a_run_limit_of_an_unknown_model(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from xce.config.migrate import migrate
+    odd = Path(__file__).resolve().parent / "data" / "lsf" / "odd"
+    site = tmp_path / "lsf"
+    shutil.copytree(odd, site)
+    queues = site / "lsb.queues"
+    queues.write_text(queues.read_text().replace("/EPYC7543", "/NOSUCH"))
+    result = migrate(str(site), str(tmp_path / "etc"))
+    dropped = {e.label.split(" = ")[0]: e.why
+               for e in result.migration.entries
+               if e.status == "not carried"}
+    assert dropped["queue normal RUNLIMIT"] == \
+        "NOSUCH: Bad host specification"
+    assert "RUNLIMIT" not in result.tree["queues"]["normal"]
