@@ -357,6 +357,8 @@ MESSAGES.update({
 # Application profiles (bsub -app, DEFAULT_APPLICATION) and service classes.
 MESSAGES.update({
     "SLA_UNSUPPORTED": "Service classes (-sla) are not supported by xce",
+    "CONFIG_MAX_REQUEUE": "MAX_JOB_REQUEUE = {value}: must be a whole "
+    "number of times, 0 or more",
     "CONFIG_TASK_LIMIT": "{key} = {value}: must be [minimum [default]] "
     "maximum tasks, whole numbers with 1 <= minimum <= default <= maximum",
     "CONFIG_APP_ONE_VALUE": "{key} takes one value in an application profile",

@@ -34,6 +34,9 @@ applications:
     PROCLIMIT: 2
   estimated:
     RUNTIME: 1:30
+  retried:
+    REQUEUE_EXIT_VALUES: 5
+    MAX_JOB_REQUEUE: 2
 resources:
   bigmem:
     TYPE: Boolean
@@ -202,3 +205,16 @@ def test_profile_runtime_is_the_jobs_estimate(apps):
     r = cluster.run("bapp", "-l", "estimated")
     assert "RUNTIME = 1:30\n" in r.out, r
     cluster.run("bkill", str(jobid))
+
+
+def test_profile_max_job_requeue_bounds_automatic_requeues(apps):
+    """REQUEUE_EXIT_VALUES 5 with MAX_JOB_REQUEUE 2: the job runs three
+    times (two requeues), then its exit 5 ends it as EXIT."""
+    cluster, _ = apps
+    count = cluster.root / "runs.log"
+    jobid = cluster.submit("-app", "retried", f"echo run >> {count}; exit 5")
+    cluster.wait_stat(jobid, "EXIT", timeout=60)
+    assert _lines(count) == ["run"] * 3
+    assert cluster.stored_job(jobid)["spec"]["auto_requeues"] == 2
+    r = cluster.run("bapp", "-l", "retried")
+    assert "MAX_JOB_REQUEUE = 2\n" in r.out, r

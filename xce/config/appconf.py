@@ -34,6 +34,7 @@ class AppConf:
     # ABS_RUNLIMIT=Y: its jobs' run limits are wall-clock, not normalised.
     abs_runlimit: bool = False
     tasks: tuple = None     # TASKLIMIT (or PROCLIMIT): (min, default, max)
+    max_requeue: int = None     # MAX_JOB_REQUEUE (None: no limit)
 
 
 def read(cfg, raw, check):
@@ -67,6 +68,8 @@ def read(cfg, raw, check):
             app.success = _success(props, check)
         if _set(props, "ENV_VARS"):
             app.env = _env_vars(props, check)
+        if _set(props, "MAX_JOB_REQUEUE"):
+            app.max_requeue = _max_requeue(props, check)
         for key in ("PROCLIMIT", "TASKLIMIT"):     # TASKLIMIT wins
             if _set(props, key):
                 app.tasks = _task_limit(props, key, check)
@@ -151,6 +154,17 @@ def _requeue(props, check):
         check.error(props, "REQUEUE_EXIT_VALUES",
                     text("CONFIG_REQUEUE", value=props["REQUEUE_EXIT_VALUES"]))
         return None
+
+
+def _max_requeue(props, check):
+    """MAX_JOB_REQUEUE: how many times a job is requeued automatically,
+    a whole number, 0 or more."""
+    value = str(props["MAX_JOB_REQUEUE"]).strip()
+    if value.isascii() and value.isdigit() and int(value) < 2 ** 31:
+        return int(value)
+    check.error(props, "MAX_JOB_REQUEUE",
+                text("CONFIG_MAX_REQUEUE", value=value))
+    return None
 
 
 def _task_limit(props, key, check):

@@ -339,8 +339,10 @@ _add("application", ENFORCED, "RUNLIMIT MEMLIMIT CPULIMIT SWAPLIMIT "
 _add("application", ENFORCED, "PROCLIMIT TASKLIMIT")
 # RUNTIME: the jobs' run-time estimate where they give no bsub -We.
 _add("application", ENFORCED, "RUNTIME")
+# MAX_JOB_REQUEUE: automatic requeues allowed (xce.controller.requeue).
+_add("application", ENFORCED, "MAX_JOB_REQUEUE")
 _add("application", ACCEPTED, "JOB_SIZE_LIST CHKPNT_DIR CHKPNT_PERIOD "
-     "CHKPNT_METHOD CHUNK_JOB_SIZE MAX_JOB_REQUEUE MAX_JOB_PREEMPT "
+     "CHKPNT_METHOD CHUNK_JOB_SIZE MAX_JOB_PREEMPT "
      "NO_PREEMPT_RUN_TIME BIND_JOB DJOB_*")
 
 # --- lsf.shared Resource columns and lsf.cluster ResourceMap ---------------

@@ -204,6 +204,11 @@ def _requeue(job, data, now):
     _preexec_tries(job, data)
     if data.get("seq") is not None:     # an automatic requeue: to the head
         job["seq"] = data["seq"]
+    if data.get("auto"):
+        # An automatic requeue, counted for MAX_JOB_REQUEUE (requeue.py).
+        spec = dict(job["spec"] or {})
+        spec["auto_requeues"] = (spec.get("auto_requeues") or 0) + 1
+        job["spec"] = spec
     if data.get("exclude_host"):
         # EXCLUDE() exit value: never on this host again (see requeue.py).
         spec = dict(job["spec"] or {})

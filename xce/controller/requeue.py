@@ -9,6 +9,10 @@ spec, so a controller restart does not forget it, where LSF's mbatchd
 does).  LSF's exclusive requeue "does not work for parallel jobs": a job
 of several slots is requeued without the exclusion.
 
+A job's application profile may set MAX_JOB_REQUEUE: once the job was
+requeued automatically that many times, its next requeue exit value ends
+it as any other exit would (the count is kept in the job's spec).
+
 A job that xce itself ended (bkill, run or memory limit, a lost cwd: the
 agent reports a reason) is not requeued: LSF requeues only jobs that
 exited by themselves.
@@ -43,13 +47,13 @@ def after_finish(ctl, job, msg):
     found = values(ctl.cfg, job["spec"], job["queue"])
     code = msg.get("exit_code")
     action = found.action(code) if found else None
-    if action is None:
+    if action is None or _requeues_spent(ctl, job):
         return False
     host = (job["exec_hosts"] or "").split()
     # The run's usage parts are dropped, as at a finish.
     cpu, _ = jobusage.at_finish(ctl, job, msg.get("cpu_time"), None)
     data = {"stat": states.PEND, "by": "", "exit_code": code,
-            "cpu_time": cpu,
+            "cpu_time": cpu, "auto": True,
             "reason": json.dumps([[REQUEUED, None]])}
     if action == "exclude" and host and len(set(host)) == 1 and \
             job["nslots"] <= 1:
@@ -62,6 +66,15 @@ def after_finish(ctl, job, msg):
              if "exclude_host" in data else "")
     ctl.emit("REQUEUE", job, **data)
     return True
+
+
+def _requeues_spent(ctl, job):
+    """Has the job been requeued automatically as many times as its
+    profile's MAX_JOB_REQUEUE allows?"""
+    spec = job["spec"] or {}
+    app = ctl.cfg.apps.get(spec.get("app")) if spec.get("app") else None
+    limit = app.max_requeue if app is not None else None
+    return limit is not None and (spec.get("auto_requeues") or 0) >= limit
 
 
 def head_seq(ctl, job):

@@ -36,7 +36,8 @@ APPLIED_KEYS = ("DESCRIPTION", "RES_REQ", "PRE_EXEC", "POST_EXEC",
                 "ABS_RUNLIMIT",     # read at dispatch (controller.rlimits)
                 # checked and defaulted at submit (xce.controller.submit)
                 "PROCLIMIT", "TASKLIMIT",
-                "RUNTIME")      # filled as the job's estimate (bsub -We)
+                "RUNTIME",      # filled as the job's estimate (bsub -We)
+                "MAX_JOB_REQUEUE")  # read at each requeue (controller.requeue)
 # What a profile fills into the job when the job left it unset.
 _FILLED = (("requeue", "requeue_exit"), ("rerunnable", "rerunnable"))
 

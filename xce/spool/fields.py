@@ -242,6 +242,8 @@ RUNTIME = {
     "post_time": Field(Num(0, 2**53)),
     # hosts it exited on with a -Q/REQUEUE_EXIT_VALUES EXCLUDE() value
     "requeue_excluded": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX)),
+    # times requeued by its requeue exit values (MAX_JOB_REQUEUE)
+    "auto_requeues": Field(Int(0, INT32_MAX)),
     # bsub -f copies that failed, in LSF's words (bjobs -l, bhist -l)
     "stage_errors": Field(ListOf(Str(ARG_MAX_STR, null=False), 128)),
 }
