@@ -8,6 +8,7 @@ when the job is dispatched, and removed when the job has ended.
 
 import os
 
+from xce.controller import privfile
 from xce.errors import text
 
 PROTOCOL = 9        # the first agent that runs interactive jobs
@@ -22,19 +23,7 @@ def keep_key(ctl, jobid, key):
     it again, and a job is never without its key)."""
     if not key:
         return
-    path = _path(ctl, jobid)
-    tmp = path.with_name(path.name + ".new")
-    try:
-        os.unlink(tmp)
-    except FileNotFoundError:
-        pass
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
-                 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(key)
-        f.flush()
-        os.fsync(fd)
-    os.replace(tmp, path)
+    privfile.replace(_path(ctl, jobid), key.encode())
 
 
 def start_fields(ctl, job, host):

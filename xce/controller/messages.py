@@ -7,9 +7,7 @@ the spool, owned by the poster (who owns the job: xce.model.permissions)
 and readable by them alone, because every user may read the store.
 """
 
-import os
-import pwd
-
+from xce.controller import privfile
 from xce.errors import text
 from xce.model import states
 from xce.spool.layout import attachment_name
@@ -57,28 +55,6 @@ def _keep_attachment(ctl, job, msg_id, user, data):
     """attachments/<name>, replaced atomically, 0600 and the user's."""
     folder = ctl.cfg.spool / "attachments"
     final = folder / attachment_name(job["jobid"], job["idx"], msg_id)
-    tmp = folder / (final.name + ".new")
-    try:
-        os.unlink(tmp)
-    except FileNotFoundError:
-        pass
     # The folder is the controller's alone: no link or FIFO can be there.
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
-                 0o600)
-    with os.fdopen(fd, "wb") as f:
-        if os.geteuid() == 0:
-            owner = _ids_of(user)
-            if owner:
-                os.fchown(fd, *owner)
-        f.write(data.encode("utf-8", "replace"))
-        f.flush()
-        os.fsync(fd)
-    os.replace(tmp, final)
+    privfile.replace(final, data.encode("utf-8", "replace"), owner=user)
 
-
-def _ids_of(user):
-    try:
-        pw = pwd.getpwnam(user)
-    except KeyError:        # no such account here: the file stays ours
-        return None
-    return pw.pw_uid, pw.pw_gid
