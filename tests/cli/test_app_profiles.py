@@ -218,3 +218,26 @@ def test_profile_max_job_requeue_bounds_automatic_requeues(apps):
     assert cluster.stored_job(jobid)["spec"]["auto_requeues"] == 2
     r = cluster.run("bapp", "-l", "retried")
     assert "MAX_JOB_REQUEUE = 2\n" in r.out, r
+
+
+def test_queue_task_limit_and_the_profile_default_first(make_cluster,
+                                                       tmp_path):
+    """The queue's TASKLIMIT 2 4 (default 2) bounds and defaults -n as a
+    profile's does; a profile's default comes first, and the queue still
+    bounds the count."""
+    cluster = make_cluster(extra=_apps(tmp_path / "s.log"), mxj=8,
+                           extra_queues="  par:\n    PRIORITY: 35\n"
+                           "    TASKLIMIT: 2 4\n")
+    jobid = cluster.submit("-q", "par", "true")
+    assert cluster.stored_job(jobid)["spec"]["nslots"] == [2, 2]
+    r = cluster.run("bsub", "-q", "par", "-n", "5", "true")
+    assert (r.rc, r.out, r.err) == (
+        255, "", "Too many processors requested. Job not submitted.\n"), r
+    r = cluster.run("bsub", "-q", "par", "-n", "1", "true")
+    assert r.rc == 255 and r.err.startswith("Too few processors"), r
+    # mpi's default 3 is within 2..4; oldmpi's default 1 is below 2.
+    jobid = cluster.submit("-q", "par", "-app", "mpi", "true")
+    assert cluster.stored_job(jobid)["spec"]["nslots"] == [3, 3]
+    r = cluster.run("bsub", "-q", "par", "-app", "oldmpi", "true")
+    assert r.rc == 255 and r.err.startswith("Too few processors"), r
+    assert cluster.proc.poll() is None

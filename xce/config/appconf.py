@@ -70,9 +70,7 @@ def read(cfg, raw, check):
             app.env = _env_vars(props, check)
         if _set(props, "MAX_JOB_REQUEUE"):
             app.max_requeue = _max_requeue(props, check)
-        for key in ("PROCLIMIT", "TASKLIMIT"):     # TASKLIMIT wins
-            if _set(props, key):
-                app.tasks = _task_limit(props, key, check)
+        app.tasks = task_limit(props, check)
         apps[app.name] = app
     default = cfg.params.get("DEFAULT_APPLICATION")
     if default not in (None, "") and str(default).strip() not in apps:
@@ -165,6 +163,16 @@ def _max_requeue(props, check):
     check.error(props, "MAX_JOB_REQUEUE",
                 text("CONFIG_MAX_REQUEUE", value=value))
     return None
+
+
+def task_limit(props, check):
+    """(min, default, max) of a profile's or a queue's TASKLIMIT (or
+    PROCLIMIT, its older name; TASKLIMIT wins), or None."""
+    found = None
+    for key in ("PROCLIMIT", "TASKLIMIT"):
+        if _set(props, key):
+            found = _task_limit(props, key, check)
+    return found
 
 
 def _task_limit(props, key, check):

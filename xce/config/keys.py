@@ -83,7 +83,9 @@ _QUEUE_RLIMITS = ("CPULIMIT SWAPLIMIT PROCESSLIMIT DATALIMIT STACKLIMIT "
 _add("queue", ENFORCED, _QUEUE_RLIMITS)
 # The host or model that normalises a CPU limit given without one.
 _add("queue", ENFORCED, "DEFAULT_HOST_SPEC")
-_add("queue", ACCEPTED, "PROCLIMIT TASKLIMIT")
+# The task count a job may ask, and the count of one without -n
+# (xce.controller.submit, after its profile's).
+_add("queue", ENFORCED, "PROCLIMIT TASKLIMIT")
 # Dispatch and run windows, and loadSched/loadStop thresholds: the queue
 # is Inact_Win out of its windows, its jobs are suspended when its run
 # window closes or a host's load passes a stopping threshold, resumed

@@ -311,6 +311,7 @@ def _queues(cfg, node, check):
         q.runlimit, q.runlimit_hosts = queuelimits.run_limit(cfg, props,
                                                             check)
         q.estimated_runtime = _estimate(props, check)
+        q.tasks = appconf.task_limit(props, check)
         q.ignore_deadline = _yes_no(props, "IGNORE_DEADLINE", check)
         q.memlimit = _limit(props, "MEMLIMIT",
                             lambda v: units.memory_kb(v, unit), check)

@@ -38,6 +38,7 @@ class QueueConf:
     slot_reserve: int = None    # SLOT_RESERVE MAX_RESERVE_TIME[n]: n
     backfill: bool = False      # BACKFILL=Y
     estimated_runtime: float = None     # ESTIMATED_RUNTIME, minutes
+    tasks: tuple = None         # TASKLIMIT (PROCLIMIT): (min, default, max)
     ignore_deadline: bool = False       # IGNORE_DEADLINE=Y
     preemption: str = None      # PREEMPTION as written (bqueues -l)
     # PRE_EXEC, POST_EXEC, HOST_PRE_EXEC, HOST_POST_EXEC, JOB_STARTER as

@@ -154,8 +154,8 @@ def apply_profile(cfg, spec):
 
 
 def check_task_limit(tasks, spec):
-    """A profile's TASKLIMIT (LSF 10.1): a job without -n gets the default
-    task count; a job asking fewer tasks than the minimum (its largest
+    """A profile's or a queue's TASKLIMIT (LSF 10.1): a job without -n gets
+    the default task count (its profile's first, then its queue's); a job asking fewer tasks than the minimum (its largest
     count below it) or more than the maximum (its smallest count above
     it) is refused."""
     low, default, high = tasks
@@ -343,6 +343,8 @@ def new_jobs(ctl, req_uid, spec, now):
     user, _ = user_of(req_uid)
     q, _ = choose_queue(ctl, spec, user)
     apply_profile(ctl.cfg, spec)
+    if q.tasks is not None:
+        check_task_limit(q.tasks, spec)
     check_resreq(ctl, q, spec)
     check_profiles(ctl, spec, user)
     check_project(ctl, spec, user)
@@ -374,6 +376,8 @@ def admit(ctl, spec, user, req_uid, gid):
     # Already applied on the submit path (before the RES_REQ check); the
     # simulator comes in here.  Filling twice changes nothing.
     apply_profile(ctl.cfg, spec)
+    if q.tasks is not None:
+        check_task_limit(q.tasks, spec)
     if spec.get("exclusive") and not q.exclusive:
         raise Rejected(text("QUEUE_EXCLUSIVE", q.name))
     refused = queueaccept.refusal(q, spec) or \
