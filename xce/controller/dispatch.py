@@ -215,6 +215,7 @@ def _pending(ctl, job, per_task, hosts, epoch):
         pj = cached[2]
     else:
         lo, hi = spec.get("nslots") or [job["nslots"], job["nslots"]]
+        times = reserve.normal_times(ctl, job)
         pj = PendingJob(
             (job["jobid"], job["idx"]), job["queue"], job["user"], lo,
             job["seq"], spec.get("user_priority") or 0, max_slots=hi,
@@ -224,11 +225,11 @@ def _pending(ctl, job, per_task, hosts, epoch):
             project=_project(ctl, spec),
             project_refused=refused,
             exclusive=bool(spec.get("exclusive") or spec.get("nnodes")),
-            runlimit=reserve.runlimit_seconds(spec),
+            runlimit=times[0], abs_runlimit=times[2],
             asked=asked.view(ctl.cfg, spec.get("asked_hosts"),
                              spec.get("requeue_excluded")),
             begin_time=spec.get("begin_time"),
-            estimate=reserve.estimate_seconds(ctl, job),
+            estimate=times[1],
             layout=tuple(spec["hostfile_hosts"])
             if spec.get("hostfile_hosts") else None,
             gpu=gpuconf.effective(ctl.cfg, spec, job["queue"]))
@@ -281,7 +282,8 @@ def _host_view(ctl, name, unit):
     return HostView(name, None, h["max_slots"], jl_u=hc.jl_u,
                     resources=dict(res), mem_total=maxmem,
                     gpus=gpus.views(devices.of_host(hc.gpus, facts)),
-                    load=load or {})
+                    load=load or {},
+                    cpu_factor=rlimits.cpu_factor(ctl.cfg, name) or 1.0)
 
 
 def _host_resources(cfg, h, hc, facts, name, unit):

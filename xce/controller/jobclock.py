@@ -18,6 +18,7 @@ run_once sleeps no longer than until the next such time.
 import signal
 from dataclasses import dataclass, field
 
+from xce.controller import rlimits
 from xce.model import states
 from xce.scheduler import jobtimes
 
@@ -85,12 +86,15 @@ def _times(job):
 
 def _runlimit(ctl, job):
     """The run limit (seconds) a pending job must fit before its
-    termination time; None under the queue's IGNORE_DEADLINE=Y."""
+    termination time: its normalised limit on the cluster's fastest host,
+    the soonest it could end (a job that fits there only is not given up
+    for lost); None under the queue's IGNORE_DEADLINE=Y."""
     q = ctl.cfg.queues.get(job["queue"])
     if q is not None and q.ignore_deadline:
         return None
-    minutes = job["spec"].get("runlimit")
-    return float(minutes) * 60 if minutes else None
+    seconds, absolute = rlimits.normal_seconds(ctl.cfg, q, job["spec"])
+    return jobtimes.on_host(seconds, rlimits.fastest_factor(ctl.cfg),
+                            absolute)
 
 
 def _pending(job):

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from xce.config.model import MBD_SLEEP_TIME
 from xce.model import states
 from xce.scheduler.backfill import Context
-from xce.scheduler.jobtimes import expected
+from xce.controller import rlimits
+from xce.scheduler.jobtimes import expected, on_host
 
 META_KEY = "reservations"
 
@@ -38,19 +39,26 @@ def window(cfg, q):
     return q.slot_reserve * cfg.param_int("MBD_SLEEP_TIME", MBD_SLEEP_TIME)
 
 
-def runlimit_seconds(spec):
-    """-W (or the queue's RUNLIMIT, filled in at submission) in seconds."""
-    minutes = spec.get("runlimit")
-    return float(minutes) * 60 if minutes else None
+def estimate_spec(ctl, job):
+    """The job's spec with its estimate: bsub -We or the profile's
+    RUNTIME (with its /host), else the queue's ESTIMATED_RUNTIME."""
+    spec = job["spec"]
+    if spec.get("estimate"):
+        return spec
+    q = ctl.cfg.queues.get(job["queue"])
+    minutes = q.estimated_runtime if q is not None else None
+    return {**spec, "estimate": minutes, "estimate_host": None} \
+        if minutes else spec
 
 
-def estimate_seconds(ctl, job):
-    """bsub -We, else the queue's ESTIMATED_RUNTIME, in seconds."""
-    minutes = job["spec"].get("estimate")
-    if not minutes:
-        q = ctl.cfg.queues.get(job["queue"])
-        minutes = q.estimated_runtime if q is not None else None
-    return float(minutes) * 60 if minutes else None
+def normal_times(ctl, job):
+    """(run limit, estimate, absolute) of a job in normalised seconds, as
+    the scheduler's PendingJob carries them (rlimits.normal_seconds)."""
+    q = ctl.cfg.queues.get(job["queue"])
+    run, absolute = rlimits.normal_seconds(ctl.cfg, q, job["spec"])
+    estimate, _ = rlimits.normal_seconds(ctl.cfg, q, estimate_spec(ctl, job),
+                                         "estimate")
+    return run, estimate, absolute
 
 
 def context(ctl, queues):
@@ -65,12 +73,16 @@ def context(ctl, queues):
         job = ctl.jobs.get(key)
         if job is None or job["stat"] not in states.RUNNING:
             continue
-        limit = expected(runlimit_seconds(job["spec"]),
-                         estimate_seconds(ctl, job))
+        hosts = (job["exec_hosts"] or "").split()
+        run, estimate, absolute = normal_times(ctl, job)
+        # Its end by its first host's CPU factor (the agent's run limit).
+        factor = rlimits.cpu_factor(ctl.cfg, hosts[0]) if hosts else None
+        limit = expected(on_host(run, factor, absolute),
+                         on_host(estimate, factor, absolute))
         start = job.get("start_time")
         end = start + limit if limit and start is not None else None
         per_host = {}
-        for name in (job["exec_hosts"] or "").split():
+        for name in hosts:
             per_host[name] = per_host.get(name, 0) + 1
         for name, n in per_host.items():
             ends.setdefault(name, []).append((end, n))

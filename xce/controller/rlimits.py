@@ -24,6 +24,7 @@ import math
 
 from xce.errors import text
 from xce.lang import rlimits
+from xce.scheduler import jobtimes
 
 DEFAULT_FACTOR = 1.0
 # The spec keys of these limits (bmod and bswitch carry them).
@@ -48,8 +49,7 @@ def _normaliser_factor(cfg, q, host):
             factor = cpu_factor(cfg, str(name).strip())
             if factor is not None:
                 return factor
-    factors = [cpu_factor(cfg, h) for h in cfg.hosts]
-    return max(factors, default=DEFAULT_FACTOR)
+    return fastest_factor(cfg)
 
 
 def normal_minutes(cfg, q, minutes, host):
@@ -112,17 +112,35 @@ def absolute_runlimit(cfg, spec):
     return cfg.param_flag("ABS_RUNLIMIT") or bool(app and app.abs_runlimit)
 
 
-def run_seconds(cfg, q, spec, exec_host):
-    """The job's run limit in seconds of wall-clock time on its execution
-    host (the first), or None: the limit times the normalising host's CPU
-    factor over the execution host's."""
-    minutes = spec.get("runlimit")
+def normal_seconds(cfg, q, spec, key="runlimit"):
+    """(seconds on a host of CPU factor 1.0, absolute) of the job's run
+    limit (*key* "runlimit") or run-time estimate ("estimate": bsub -We or
+    the profile's RUNTIME; the caller gives the queue's
+    ESTIMATED_RUNTIME), each normalised by its own /host or /model;
+    *absolute*: ABS_RUNLIMIT=Y, the seconds are wall-clock.  (None, _)
+    when the job has none."""
+    minutes = spec.get(key)
     if not minutes:
-        return None
+        return None, False
     if q is None or absolute_runlimit(cfg, spec):
-        return minutes * 60.0
-    normal = normal_minutes(cfg, q, minutes, spec.get(rlimits.RUN_HOST))
-    return normal * 60.0 / (cpu_factor(cfg, exec_host) or DEFAULT_FACTOR)
+        return minutes * 60.0, True
+    return normal_minutes(cfg, q, minutes, spec.get(key + "_host")) * 60.0, \
+        False
+
+
+def run_seconds(cfg, q, spec, exec_host, key="runlimit"):
+    """The job's run limit (or estimate) in seconds of wall-clock time on
+    *exec_host* (its first execution host), or None: the limit times the
+    normalising host's CPU factor over the execution host's."""
+    seconds, absolute = normal_seconds(cfg, q, spec, key)
+    return jobtimes.on_host(seconds, cpu_factor(cfg, exec_host) or
+                            DEFAULT_FACTOR, absolute)
+
+
+def fastest_factor(cfg):
+    """The CPU factor of the cluster's fastest host (1.0 without hosts)."""
+    return max((cpu_factor(cfg, h) for h in cfg.hosts),
+               default=DEFAULT_FACTOR)
 
 
 def switched(spec):

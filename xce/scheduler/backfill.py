@@ -17,7 +17,10 @@ run limit) will have freed enough slots.  A job's run-time estimate
 (bsub -We, queue ESTIMATED_RUNTIME) stands for its run limit here, and
 wins when it is shorter (jobtimes.expected).  A job with neither never
 backfills, and nothing backfills a reservation that waits for a running
-job without either.
+job without either.  Both are normalised times (jobtimes.duration): a job
+ends sooner on a faster host, so it may backfill a fast host's reserved
+slots and not a slow one's.  A placed job ends by its first host's time,
+as its agent enforces the run limit by that host's CPU factor.
 
 Pure: the Book lives for one pass; what it needs from outside (now, when
 each reservation began, when running jobs end) comes in a Context.
@@ -25,7 +28,7 @@ each reservation began, when running jobs end) comes in a Context.
 
 from dataclasses import dataclass, field
 
-from xce.scheduler.jobtimes import expected
+from xce.scheduler.jobtimes import duration
 
 NEVER = float("inf")
 
@@ -60,13 +63,12 @@ class Book:
         # (job class, slots lent) that did not fit: hosts only fill up
         # within a pass, so a job just like it will not fit either.
         self.no_fit = set()
-        self._lent = {}         # job end -> lendable(); reset on change
+        self._lent = {}         # job's times -> lendable(); reset on change
 
     # -- jobs that start -------------------------------------------------
-    def started(self, job, slots):
+    def started(self, job, slots, hosts):
         """A job placed in this pass frees its slots at its run limit."""
-        duration = _duration(job)
-        end = self.now + duration if duration else None
+        end = self._end(job, slots, hosts)
         for name, n in _count(slots).items():
             self.ends[name] = self.ends.get(name, []) + [(end, n)]
 
@@ -128,14 +130,14 @@ class Book:
 
     # -- backfilling -----------------------------------------------------
     def may_backfill(self, job, q):
-        return bool(q.backfill and _duration(job) and self.on_host)
+        return bool(q.backfill and duration(job, 1.0) and self.on_host)
 
     def borrow(self, job, hosts, fit):
         """Try the job with the slots it may borrow put back on their
         hosts; `fit()` places it (slots, mem) or says None.  On success
         the borrowed slots leave their reservations; free slots never
         grow within a pass, whatever happens."""
-        lent = self.lendable(job)
+        lent = self.lendable(job, hosts)
         if not lent:
             return None
         cls = (job.queue, job.user, job.nslots, job.max_slots,
@@ -154,26 +156,28 @@ class Book:
             self.consume(job, found[0], hosts)
         return found
 
-    def lendable(self, job):
+    def lendable(self, job, hosts):
         """host -> reserved slots this job may use: those of reservations
-        that start no sooner than the job ends.  A reservation whose start
-        is unknown (it waits for a job without a run limit, which may end
-        at any time) lends nothing."""
-        end = self.now + _duration(job)
-        found = self._lent.get(end)
+        that start no sooner than the job would end on that host (its
+        normalised time over the host's CPU factor).  A reservation whose
+        start is unknown (it waits for a job without a run limit, which
+        may end at any time) lends nothing."""
+        times = (job.runlimit, job.estimate, job.abs_runlimit)
+        found = self._lent.get(times)
         if found is None:
             found = {}
             for name, held in self.on_host.items():
+                end = self.now + duration(job, hosts[name].cpu_factor)
                 n = sum(r.hosts.get(name, 0) for r in held if _lends(r, end))
                 if n > 0:
                     found[name] = n
-            self._lent[end] = found
+            self._lent[times] = found
         return found
 
     def consume(self, job, slots, hosts):
         """A backfill job took `slots`: what it took beyond a host's free
         slots comes out of the reservations it was lent."""
-        end = self.now + _duration(job)
+        end = self._end(job, slots, hosts)
         self._lent.clear()
         for name, n in _count(slots).items():
             h = hosts[name]
@@ -181,13 +185,20 @@ class Book:
             for held in self.on_host.get(name, ()):
                 if borrowed <= 0:
                     break
-                if not _lends(held, end):
+                if end is None or not _lends(held, end):
                     continue
                 k = min(borrowed, held.hosts.get(name, 0))
                 held.hosts[name] -= k
                 h.used -= k
                 borrowed -= k
             h.resources["slots"] = h.max_slots - h.used
+
+    def _end(self, job, slots, hosts):
+        """When a job placed on `slots` ends (None: never known): by its
+        first host's CPU factor, which its run limit is enforced by."""
+        seconds = duration(job, hosts[slots[0]].cpu_factor) if slots \
+            else None
+        return self.now + seconds if seconds else None
 
     # -- the outcome -----------------------------------------------------
     def outcome(self):
@@ -196,10 +207,6 @@ class Book:
                       {n: k for n, k in held.hosts.items() if k > 0},
                       None if held.start == NEVER else held.start)
                 for key, held in self.held.items()}
-
-
-def _duration(job):
-    return expected(job.runlimit, job.estimate)
 
 
 def _lends(held, end):

@@ -202,7 +202,7 @@ def _reserve_turn(job, q, state, out):
             out.dispatch.append((job.key, found[0]))
             del out.reasons[job.key]
     if job.key not in out.reasons:
-        book.started(job, out.dispatch[-1][1])
+        book.started(job, out.dispatch[-1][1], state.hosts)
     elif book.may_reserve(job, q, state.full is not None):
         select, cands = _usable(job, q, state)
         free = {} if state.full is not None else hostfit.free_slots(
@@ -240,7 +240,7 @@ def _copy_host(h):
                     dict(h.user_used), h.jl_u, dict(h.resources),
                     h.mem_total, h.mem_reserved, dict(h.held),
                     gpus.copy(h.gpus), load=h.load, busy=h.busy,
-                    shared=dict(h.shared))
+                    shared=dict(h.shared), cpu_factor=h.cpu_factor)
 
 
 def _copy_queue(q):

@@ -14,7 +14,11 @@ controller and the simulator decide alike:
   WARN_TIME later if it still runs; it ends with TERM_DEADLINE;
 - reservation and backfill take a job's duration from its run limit, or
   from its estimate when it has one (an estimate is not enforced: a job
-  that outruns it goes on running).
+  that outruns it goes on running);
+- both are normalised times, as LSF has them: the job's seconds on a host
+  of CPU factor 1.0 (the given time times its normalising host's factor),
+  which on a candidate host take that over the host's CPU factor -- unless
+  ABS_RUNLIMIT=Y makes them wall-clock (on_host).
 """
 
 # LSF: "is killed if it does not terminate within ten minutes".
@@ -36,6 +40,23 @@ def expected(runlimit, estimate):
     if estimate and runlimit:
         return min(estimate, runlimit)
     return estimate or runlimit or None
+
+
+def on_host(seconds, factor, absolute=False):
+    """Wall-clock seconds on a host of CPU *factor* of a normalised time
+    (*seconds* on a host of factor 1.0); *absolute* (ABS_RUNLIMIT=Y):
+    *seconds* are wall-clock already.  None stays None."""
+    if not seconds or absolute or not factor:
+        return seconds or None
+    return seconds / factor
+
+
+def duration(job, factor):
+    """Seconds the job (a views.PendingJob) is expected to run on a host
+    of CPU *factor*: expected() of its normalised run limit and estimate
+    there; None: unknown."""
+    return expected(on_host(job.runlimit, factor, job.abs_runlimit),
+                    on_host(job.estimate, factor, job.abs_runlimit))
 
 
 def due(now, pending, begin, term, warned, runlimit=None):

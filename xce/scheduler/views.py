@@ -68,6 +68,9 @@ class HostView:
     # Shared resources this host sees: name -> rusage_held.Shared, one
     # object for all the hosts of an instance.
     shared: dict = field(default_factory=dict)
+    # Its model's CPU factor: a normalised run limit or estimate takes
+    # seconds / cpu_factor here (jobtimes.on_host).
+    cpu_factor: float = 1.0
 
 
 @dataclass
@@ -124,13 +127,18 @@ class PendingJob:
     # after submission): the job pends with this text.  None: it does.
     project_refused: str = None
     exclusive: bool = False     # bsub -x
-    runlimit: float = None      # seconds (-W or the queue's RUNLIMIT)
+    # -W or the queue's RUNLIMIT, normalised seconds: on a host of CPU
+    # factor 1.0 (jobtimes.on_host gives a host's); abs_runlimit: they
+    # and the estimate are wall-clock (ABS_RUNLIMIT=Y).
+    runlimit: float = None
+    abs_runlimit: bool = False
     # bsub -m: an asked.AskedHosts shared by the jobs with the same list.
     asked: object = None
     # bsub -b: not dispatched before this time (epoch seconds); None: now.
     begin_time: float = None
-    # bsub -We or the queue's ESTIMATED_RUNTIME, seconds: how long the job
-    # is expected to run, for reservation and backfill (jobtimes.expected).
+    # bsub -We, the profile's RUNTIME or the queue's ESTIMATED_RUNTIME,
+    # normalised seconds as runlimit: how long the job is expected to run,
+    # for reservation and backfill (jobtimes.duration).
     estimate: float = None
     # bsub -hostfile: the host of each slot, in order (hostfile.py).
     layout: tuple = None
