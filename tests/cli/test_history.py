@@ -225,3 +225,57 @@ def test_help(cluster):
     for cmd in ("bhist", "bacct"):
         r = cluster.run(cmd, "-h")
         assert r.rc == 0 and r.out.startswith(f"Usage: {cmd} ")
+
+
+def _changes(out):
+    """The indented lines under each "Parameters of Job are changed:"."""
+    blocks, lines = [], out.splitlines()
+    for i, line in enumerate(lines):
+        if line.endswith(": Parameters of Job are changed:"):
+            block = []
+            for nxt in lines[i + 1:]:
+                if not nxt.startswith("    ") or nxt.startswith(" " * 21):
+                    break
+                block.append(nxt.strip())
+            blocks.append(block)
+    return blocks
+
+
+def test_bhist_long_shows_each_bmod_change_and_reset_in_order(make_cluster):
+    from tests.lib.xcecluster import blocked
+    cluster, _ = blocked(make_cluster)
+    jobid = cluster.submit("-J", "before", "sleep 1")
+    steps = [("-q", "short", "-o", "out.txt", "-W", "30", "-Jd", "nightly",
+              "-E", "/bin/true", "-u", "ops@example.com", "-B", "-N",
+              "-J", "after"),
+             ("-on", "-Wn", "-Jdn", "-En", "-un", "-Bn", "-Nn", "-bn"),
+             ("-R", "rusage[mem=10]", "-n", "1", "-F", "100")]
+    for argv in steps:
+        r = cluster.run("bmod", *argv, str(jobid))
+        assert (r.rc, r.err) == (0, ""), r
+    # Bad input: refused, nothing recorded.
+    r = cluster.run("bmod", "-W", "abc", str(jobid))
+    assert r.rc == 255 and r.err
+    r = cluster.run("bhist", "-l", str(jobid))
+    assert r.rc == 0 and r.err == ""
+    assert _changes(r.out) == [
+        ["Job queue changes to : short;", "Output file change to : out.txt;",
+         "Job will send mail to user when job ends;",
+         "Job will send mail to user when job begins;",
+         "Pre exec command changes to : /bin/true;",
+         "Mail user changes to : ops@example.com;",
+         "run limit changes to : 30 (minutes);",
+         "Job name changes to : after;",
+         "Job description changes to : nightly;"],
+        ["Output file is disabled;",
+         "No mail will be sent to user when job ends;",
+         "No mail will be to user when job begins;",
+         "Pre exec command is disabled;",
+         "Mail user changes to original user;",
+         "bmod -Wn used. Run limit set to queue run limit;",
+         "Job begin time is removed;",
+         "Job description is removed;"],
+        ["Resource requirement changes to: rusage[mem=10];",
+         "File limit changes to : 100 (KB);",
+         "New minimal num of processors is : 1;",
+         "New max num of processors is : 1;"]]

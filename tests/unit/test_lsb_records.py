@@ -2,6 +2,7 @@
 bpost, signals) and the rotation rules' pure parts."""
 
 import json
+import re
 
 from xce.store import lsbrotate
 from xce.store.lsbfiles import records
@@ -45,28 +46,122 @@ def test_switch_requeue_and_move_fields():
         .split()[5:7] == ["1", "1"]
 
 
+_WORD = re.compile(r'"((?:[^"]|"")*)"|(\S+)')
+
+
+def _modify2(line):
+    """A JOB_MODIFY2 record read as lsb.events(5) lays it out: each
+    optional field read only when its bit is set (an independent reader:
+    the bit values are LSF's, written out here)."""
+    words = [m.group(1).replace('""', '"') if m.group(1) is not None
+             else m.group(2) for m in _WORD.finditer(line)]
+    assert words[0] == "JOB_MODIFY2"
+    it = iter(words[3:])
+    r = {"jobId": next(it)}
+    for name in ("options", "options2", "delOptions", "userId"):
+        r[name] = int(next(it))
+    r["userName"] = next(it)
+    for name in ("submitTime", "umask", "numProcessors", "beginTime",
+                 "termTime", "sigValue", "restartPid"):
+        r[name] = int(next(it))
+    opt, opt2 = r["options"], r["options2"]
+    if opt & 0x01:
+        r["jobName"] = next(it)
+    if opt & 0x02:
+        r["queue"] = next(it)
+    if opt & 0x04:
+        r["askedHosts"] = [next(it) for _ in range(int(next(it)))]
+    if opt & 0x40000:
+        r["resReq"] = next(it)
+    r["rLimits"] = [int(next(it)) for _ in range(11)]
+    if opt & 0x10000:
+        r["hostSpec"] = next(it)
+    r["subHomeDir"] = next(it)
+    if opt & 0x10:
+        r["outFile"] = next(it)
+    if opt & 0x20:
+        r["errFile"] = next(it)
+    if opt & 0x80000:
+        r["xf"] = [(next(it), next(it), int(next(it)))
+                   for _ in range(int(next(it)))]
+    r["jobFile"], r["fromHost"], r["cwd"] = next(it), next(it), next(it)
+    if opt & 0x100000:
+        r["preExecCmd"] = next(it)
+    if opt & 0x400000:
+        r["mailUser"] = next(it)
+    if opt & 0x2000000:
+        r["projectName"] = next(it)
+    r["niosPort"], r["maxNumProcessors"] = int(next(it)), int(next(it))
+    if opt & 0x200000:
+        r["loginShell"] = next(it)
+    r["schedHostType"], r["delOptions2"] = next(it), int(next(it))
+    if opt2 & 0x200:
+        r["userPriority"] = int(next(it))
+    for name in ("rsvId", "extsched", "warningTimePeriod", "warningAction",
+                 "jobGroup", "sla", "licenseProject", "options3",
+                 "delOptions3", "app", "apsString", "postExecCmd",
+                 "runtimeEstimation", "requeueEValues", "resizeNotifyCmd",
+                 "jobDescription"):
+        r[name] = next(it)
+    assert next(it, None) is None, "fields left over"
+    return r
+
+
 def test_modify_writes_the_fields_its_options_name():
-    line = _lines("MODIFY", {
+    r = _modify2(_lines("MODIFY", {
         "set": {"name": "new name", "queue": "night", "runlimit": 10,
                 "user_priority": 5, "nslots": [2, 4]},
-        "unset": ["memlimit"], "by": "root"}, idx=2)[0]
-    words = line.split(" ")
-    assert words[3] == '"7[2]"'
-    assert (int(words[4]), int(words[5]), int(words[6])) == (0x03, 0x200, 0)
-    assert words[8] == '"root"' and words[11] == "2"      # numProcessors
-    assert words[16:19] == ['"new', 'name"', '"night"']
-    limits = words[19:30]
-    assert limits[9] == "600" and limits[5] == "-2"   # -W 10, -Mn
-    assert words[-1] == "5" and words[-2] == "0"      # priority, delOptions2
-    assert words[-4] == "4"                           # maxNumProcessors
+        "unset": ["memlimit"], "by": "root"}, idx=2)[0])
+    assert r["jobId"] == "7[2]" and r["userName"] == "root"
+    assert (r["options"], r["options2"], r["delOptions"]) == (0x03, 0x200, 0)
+    assert (r["numProcessors"], r["maxNumProcessors"]) == (2, 4)
+    assert (r["jobName"], r["queue"]) == ("new name", "night")
+    assert r["rLimits"][9] == 600 and r["rLimits"][5] == -2   # -W 10, -Mn
+    assert (r["userPriority"], r["delOptions2"]) == (5, 0)
+
+
+def test_modify_carries_every_field_bmod_changes():
+    r = _modify2(_lines("MODIFY", {"set": {
+        "asked_hosts": ["hostA", "hostB"], "resreq": ["rusage[mem=1]"],
+        "runlimit": 5, "runlimit_host": "hostA", "stdout": "o.txt",
+        "stderr": "e.txt", "xfiles": [["in.dat", ">", "in2.dat", "QQ=="]],
+        "pre_exec": "/bin/true", "mail_user": "ops@example.com",
+        "mail_begin": True, "mail_notify": True, "project": "p1",
+        "begin_time": 1700000100, "term_time": 1700009999,
+        "job_group": "/g1", "app": "fast", "post_exec": "echo done",
+        "estimate": 3, "requeue_exit": "2 EXCLUDE(3)",
+        "description": "nightly run", "filelimit": 100}, "unset": []},
+        )[0])
+    assert r["options"] == (0x04 | 0x10 | 0x20 | 0x80 | 0x100 | 0x10000 |
+                            0x40000 | 0x80000 | 0x100000 | 0x400000 |
+                            0x2000000)
+    assert r["options2"] == 0x40000
+    assert int(r["options3"]) == 0x01 | 0x10 | 0x80 | 0x200
+    assert r["askedHosts"] == ["hostA", "hostB"]
+    assert (r["resReq"], r["hostSpec"]) == ("rusage[mem=1]", "hostA")
+    assert (r["outFile"], r["errFile"]) == ("o.txt", "e.txt")
+    assert r["xf"] == [("in.dat", "in2.dat", 1)]
+    assert (r["preExecCmd"], r["mailUser"], r["projectName"]) == (
+        "/bin/true", "ops@example.com", "p1")
+    assert (r["beginTime"], r["termTime"]) == (1700000100, 1700009999)
+    assert r["rLimits"][1] == 100 and r["rLimits"][9] == 300
+    assert (r["jobGroup"], r["app"], r["postExecCmd"]) == (
+        "/g1", "fast", "echo done")
+    assert (r["runtimeEstimation"], r["requeueEValues"],
+            r["jobDescription"]) == ("180", "2 EXCLUDE(3)", "nightly run")
 
 
 def test_modify_removals_set_del_options():
-    words = _lines("MODIFY", {"set": {}, "unset": ["name", "stdout",
-                                                   "user_priority"]})[0]
-    words = words.split(" ")
-    assert (int(words[4]), int(words[6])) == (0, 0x01 | 0x10)
-    assert words[-1] == str(0x200)                    # delOptions2
+    r = _modify2(_lines("MODIFY", {"set": {}, "unset": [
+        "name", "stdout", "user_priority", "begin_time", "term_time",
+        "pre_exec", "mail_user", "mail_begin", "mail_notify", "post_exec",
+        "app", "job_group", "estimate", "requeue_exit"]})[0])
+    assert r["options"] == 0
+    assert r["delOptions"] == 0x01 | 0x10 | 0x80 | 0x100 | 0x100000 | \
+        0x400000
+    assert r["delOptions2"] == 0x200 | 0x40000
+    assert int(r["delOptions3"]) == 0x01 | 0x10 | 0x80 | 0x200
+    assert (r["beginTime"], r["termTime"]) == (-2, -2)      # -bn, -tn
 
 
 def test_bpost_is_an_ext_msg_record():

@@ -9,23 +9,42 @@ from xce.model.jobid import show
 from xce.store.lsbfields import (RLIMIT_RSS, RLIMIT_RUN, RLIMIT_SLOTS, home,
                                  limit_values, q, status_record, uid_of)
 
-# bmod's option bits (LSF's SUB_* and SUB2_* values): a bit set in options
-# says the field is given, in delOptions that it is removed (-Jn, -qn, ...).
-SUB_JOB_NAME, SUB_QUEUE = 0x01, 0x02
+# bmod's option bits (LSF's SUB_*, SUB2_* and SUB3_* values): a bit set in
+# options says the field is given, in delOptions that it is removed (-Jn,
+# -qn, ...).
+SUB_JOB_NAME, SUB_QUEUE, SUB_HOST = 0x01, 0x02, 0x04
 SUB_OUT_FILE, SUB_ERR_FILE = 0x10, 0x20
-SUB_RES_REQ = 0x40000
+SUB_NOTIFY_END, SUB_NOTIFY_BEGIN = 0x80, 0x100
+SUB_HOST_SPEC, SUB_RES_REQ, SUB_OTHER_FILES = 0x10000, 0x40000, 0x80000
+SUB_PRE_EXEC, SUB_LOGIN_SHELL, SUB_MAIL_USER = 0x100000, 0x200000, 0x400000
 SUB_PROJECT_NAME = 0x2000000
-SUB2_JOB_PRIORITY = 0x200
-_BITS = {"name": SUB_JOB_NAME, "queue": SUB_QUEUE, "stdout": SUB_OUT_FILE,
-         "stderr": SUB_ERR_FILE, "resreq": SUB_RES_REQ,
+SUB2_JOB_PRIORITY, SUB2_JOB_GROUP = 0x200, 0x40000
+SUB3_APP, SUB3_POST_EXEC = 0x01, 0x10
+SUB3_RUNTIME_ESTIMATION, SUB3_JOB_REQUEUE = 0x80, 0x200
+_BITS = {"name": SUB_JOB_NAME, "queue": SUB_QUEUE,
+         "asked_hosts": SUB_HOST, "stdout": SUB_OUT_FILE,
+         "stderr": SUB_ERR_FILE, "mail_notify": SUB_NOTIFY_END,
+         "mail_begin": SUB_NOTIFY_BEGIN, "runlimit_host": SUB_HOST_SPEC,
+         "cpulimit_host": SUB_HOST_SPEC, "resreq": SUB_RES_REQ,
+         "xfiles": SUB_OTHER_FILES, "pre_exec": SUB_PRE_EXEC,
+         "login_shell": SUB_LOGIN_SHELL, "mail_user": SUB_MAIL_USER,
          "project": SUB_PROJECT_NAME}
-_BITS2 = {"user_priority": SUB2_JOB_PRIORITY}
-# rLimits: -1 leaves a limit alone, -2 (DELETE_NUMBER) removes it (-Wn).
+_BITS2 = {"user_priority": SUB2_JOB_PRIORITY, "job_group": SUB2_JOB_GROUP}
+_BITS3 = {"app": SUB3_APP, "post_exec": SUB3_POST_EXEC,
+          "estimate": SUB3_RUNTIME_ESTIMATION,
+          "requeue_exit": SUB3_JOB_REQUEUE}
+# rLimits: -1 leaves a limit alone, -2 (DELETE_NUMBER) removes it (-Wn);
+# beginTime and termTime the same way (0: unchanged).
 KEEP_LIMIT, DELETE_LIMIT = -1, -2
 # numProcessors when -n is removed (LSF's DEL_NUMPRO, INFINIT_INT).
 DEL_NUMPRO = 2147483647
 _LIMIT_SLOTS = {"runlimit": RLIMIT_RUN, "memlimit": RLIMIT_RSS,
                 **RLIMIT_SLOTS}
+# xFile options of a bsub/bmod -f copy (LSF's XF_OP_*).
+XF_SUB2EXEC, XF_EXEC2SUB, XF_EXEC2SUB_APPEND = 0x1, 0x2, 0x8
+_XF_OPS = {">": XF_SUB2EXEC, "<": XF_EXEC2SUB,
+           "<<": XF_EXEC2SUB | XF_EXEC2SUB_APPEND,
+           "><": XF_SUB2EXEC | XF_EXEC2SUB, "<>": XF_SUB2EXEC | XF_EXEC2SUB}
 TO_TOP, TO_BOTTOM = 1, 2
 
 
@@ -53,32 +72,83 @@ def _slots(new, gone):
     return 0, 0
 
 
+def _time(new, gone, key):
+    """beginTime/termTime: the new time, DELETE_NUMBER for -bn/-tn, 0."""
+    if new.get(key) is not None:
+        return str(int(new[key]))
+    return str(DELETE_LIMIT) if key in gone else "0"
+
+
+def _text(value):
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def _xfiles(entries):
+    fields = [str(len(entries))]
+    for entry in entries:
+        local, op, remote = (list(entry) + ["", "", ""])[:3]
+        fields += [q(local), q(remote or local), str(_XF_OPS.get(op, 0))]
+    return fields
+
+
 def job_modify(job, data, jobid, idx, db):
+    """JOB_MODIFY2: LSF's fixed fields, each optional field present when
+    its bit is set in options/options2, then LSF 10.1's later fields
+    (job group, application profile, post-exec, run-time estimate, requeue
+    exit values, job description)."""
     new, gone = data.get("set") or {}, data.get("unset") or []
     options, options2 = _bits(_BITS, new), _bits(_BITS2, new)
     lo, hi = _slots(new, gone)
     by = data.get("by")
     fields = [q(show(jobid, idx)), str(options), str(options2),
               str(_bits(_BITS, gone)), str(uid_of(by)), q(by), "0", "0",
-              str(lo), "0", "0", "0", "0"]
+              str(lo), _time(new, gone, "begin_time"),
+              _time(new, gone, "term_time"), "0", "0"]
     if options & SUB_JOB_NAME:
         fields.append(q(new["name"]))
     if options & SUB_QUEUE:
         fields.append(q(new["queue"]))
+    if options & SUB_HOST:
+        hosts = new["asked_hosts"]
+        hosts = hosts.split() if isinstance(hosts, str) else list(hosts)
+        fields += [str(len(hosts))] + [q(h) for h in hosts]
     if options & SUB_RES_REQ:
         fields.append(q(new.get("resreq_merged") or
                         " ".join(new.get("resreq") or [])))
-    fields += [_mod_limits(new, gone), q(home(job.get("user")))]
+    fields.append(_mod_limits(new, gone))
+    if options & SUB_HOST_SPEC:
+        fields.append(q(new.get("runlimit_host") or new.get("cpulimit_host")))
+    fields.append(q(home(job.get("user"))))
     if options & SUB_OUT_FILE:
         fields.append(q(new["stdout"]))
     if options & SUB_ERR_FILE:
         fields.append(q(new["stderr"]))
+    if options & SUB_OTHER_FILES:
+        fields += _xfiles(new["xfiles"])
     fields += [q(""), q(""), q("")]             # jobFile, fromHost, cwd
+    if options & SUB_PRE_EXEC:
+        fields.append(q(new["pre_exec"]))
+    if options & SUB_MAIL_USER:
+        fields.append(q(new["mail_user"]))
     if options & SUB_PROJECT_NAME:
         fields.append(q(new["project"]))
-    fields += ["0", str(hi), q(""), str(_bits(_BITS2, gone))]
+    fields += ["0", str(hi)]                    # niosPort, maxNumProcessors
+    if options & SUB_LOGIN_SHELL:
+        fields.append(q(new["login_shell"]))
+    fields += [q(""), str(_bits(_BITS2, gone))]  # schedHostType, delOptions2
     if options2 & SUB2_JOB_PRIORITY:
         fields.append(str(int(new["user_priority"])))
+    fields += [q(""), q(""), "0", q(""),        # rsvId extsched wt wa
+               q(_text(new.get("job_group"))), q(""), q(""),  # SLA licProj
+               str(_bits(_BITS3, new)), str(_bits(_BITS3, gone)),
+               q(_text(new.get("app"))), q(""),  # apsString
+               q(_text(new.get("post_exec"))),
+               str(int(float(new["estimate"]) * 60)
+                   if new.get("estimate") is not None else 0),
+               q(_text(new.get("requeue_exit"))), q(""),  # resizeNotifyCmd
+               q(_text(new.get("description")))]
     return [("JOB_MODIFY2", " ".join(fields))]
 
 

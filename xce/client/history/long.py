@@ -8,6 +8,7 @@ LSF's, because scripts grep it (Snakemake: ``Project <([^<>]+)>``).
 import signal
 import time
 
+from xce.client.history.changes import modify_lines
 from xce.client.history.events import FINISHED, STATES, durations
 from xce.client.jobs import values as jv
 from xce.client.jobs.long import SEPARATOR, submitted_line
@@ -58,6 +59,9 @@ def header_line(row, spec):
 def event_lines(row, spec, home, t, kind, data):
     """The dated line(s) one event prints; [] for events bhist does not show."""
     stamp = units.long_time(t) + ": "
+    if kind == "MODIFY":            # bmod: the stamp on its first line only
+        first, *rest = modify_lines(data)
+        return [stamp + first] + rest
     fn = _EVENTS.get(kind)
     if fn is None:
         stat = data.get("stat")
