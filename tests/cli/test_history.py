@@ -234,9 +234,12 @@ def _changes(out):
         if line.endswith(": Parameters of Job are changed:"):
             block = []
             for nxt in lines[i + 1:]:
-                if not nxt.startswith("    ") or nxt.startswith(" " * 21):
+                if nxt.startswith(" " * 21) and block:     # wrapped at 79
+                    block[-1] += nxt[21:]
+                elif nxt.startswith("    "):
+                    block.append(nxt.strip())
+                else:
                     break
-                block.append(nxt.strip())
             blocks.append(block)
     return blocks
 
@@ -279,3 +282,40 @@ def test_bhist_long_shows_each_bmod_change_and_reset_in_order(make_cluster):
          "File limit changes to : 100 (KB);",
          "New minimal num of processors is : 1;",
          "New max num of processors is : 1;"]]
+
+
+def test_bhist_long_shows_bmod_execution_options_and_their_removal(
+        make_cluster, tmp_path):
+    from tests.lib.xcecluster import blocked
+    cluster, _ = blocked(make_cluster)
+    jobid = cluster.submit("sleep 1")
+    outdir = tmp_path / "out"
+    for argv in (("-Ep", "echo post", "-Q", "3 EXCLUDE(4)", "-outdir",
+                  str(outdir), "-We", "20", "-b", "2030:1:1:10:00",
+                  "-t", "2030:1:2:10:00", "-c", "5", "-D", "2048"),
+                 ("-Epn", "-Qn", "-outdirn", "-Wen", "-bn", "-tn", "-cn",
+                  "-Dn")):
+        r = cluster.run("bmod", *argv, str(jobid))
+        assert r.rc == 0 and "Job not modified" not in r.err, r
+    for bad in (("-Q", "EXCLUDE("), ("-We", "x"), ("-b", "25:99")):
+        r = cluster.run("bmod", *bad, str(jobid))
+        assert r.rc == 255 and "Job not modified" in r.err, r
+    r = cluster.run("bhist", "-l", str(jobid))
+    assert r.rc == 0 and r.err == ""
+    assert _changes(r.out) == [
+        [f"Output directory changes to : {outdir};",
+         "Post exec command changes to : echo post;",
+         "CPU limit changes to : 5 (minutes);",
+         "Data limit changes to : 2048 (KB);",
+         "Job new begin time is : Tue Jan 01 10:00:00 2030;",
+         "Job new end time is : Wed Jan 02 10:00:00 2030;",
+         "Runtime estimate changes to : 20 (minutes);",
+         "Requeue exit values change to : 3 EXCLUDE(4);"],
+        ["Output directory is removed;",
+         "Post exec command is disabled;",
+         "bmod -cn used. CPU limit set to queue CPU limit;",
+         "bmod -Dn used. Data limit set to queue data limit;",
+         "Job begin time is removed;",
+         "Job terminate time is removed;",
+         "Runtime estimate is removed;",
+         "Requeue exit values are removed;"]]

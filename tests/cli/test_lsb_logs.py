@@ -76,6 +76,8 @@ def test_job_changes_are_recorded(cluster):
     running = cluster.submit("trap '' USR1; sleep 60")
     cluster.wait_stat(running, "RUN")
     for argv in (("bmod", "-J", "renamed", str(held)),
+                 ("bmod", "-E", "/bin/true", "-u", "ops@example.com",
+                  "-Jd", "nightly", "-b", "2030:1:1:10:00", str(held)),
                  ("bbot", str(held)), ("btop", str(held)),
                  ("bswitch", "short", str(held)),
                  ("bpost", "-d", "hello there", str(other)),
@@ -88,8 +90,12 @@ def test_job_changes_are_recorded(cluster):
         return [w for _, w in _records(cluster, "lsb.events", kind)]
     wait_for(lambda: found("JOB_REQUEUE"), what="the JOB_REQUEUE record")
     modify = found("JOB_MODIFY2")
-    assert [w[3] for w in modify] == [f'"{held}"']
+    assert [w[3] for w in modify] == [f'"{held}"'] * 2
     assert int(modify[0][4]) & 0x1 and '"renamed"' in modify[0]
+    # -E and -u by their option bits, -b in beginTime, -Jd at the end.
+    assert int(modify[1][4]) == 0x100000 | 0x400000
+    assert int(modify[1][12]) > 1800000000 and modify[1][-1] == '"nightly"'
+    assert '"/bin/true"' in modify[1] and '"ops@example.com"' in modify[1]
     switch = found("JOB_SWITCH")
     assert [(w[4], w[5], w[7]) for w in switch] == [
         (str(held), '"short"', '"root"')]
