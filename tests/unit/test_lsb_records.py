@@ -151,6 +151,14 @@ def test_modify_carries_every_field_bmod_changes():
             r["jobDescription"]) == ("180", "2 EXCLUDE(3)", "nightly run")
 
 
+def test_modify_oo_and_eo_set_the_overwrite_bits():
+    r = _modify2(_lines("MODIFY", {"set": {
+        "stdout": "o", "stdout_mode": "w", "stderr": "e",
+        "stderr_mode": "a"}, "unset": []})[0])
+    assert r["options"] == 0x10 | 0x20 and r["options2"] == 0x400000
+    assert (r["outFile"], r["errFile"]) == ("o", "e")
+
+
 def test_modify_removals_set_del_options():
     r = _modify2(_lines("MODIFY", {"set": {}, "unset": [
         "name", "stdout", "user_priority", "begin_time", "term_time",

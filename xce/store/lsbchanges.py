@@ -19,6 +19,7 @@ SUB_HOST_SPEC, SUB_RES_REQ, SUB_OTHER_FILES = 0x10000, 0x40000, 0x80000
 SUB_PRE_EXEC, SUB_LOGIN_SHELL, SUB_MAIL_USER = 0x100000, 0x200000, 0x400000
 SUB_PROJECT_NAME = 0x2000000
 SUB2_JOB_PRIORITY, SUB2_JOB_GROUP = 0x200, 0x40000
+SUB2_OVERWRITE_OUT_FILE, SUB2_OVERWRITE_ERR_FILE = 0x400000, 0x800000
 SUB3_APP, SUB3_POST_EXEC = 0x01, 0x10
 SUB3_RUNTIME_ESTIMATION, SUB3_JOB_REQUEUE = 0x80, 0x200
 _BITS = {"name": SUB_JOB_NAME, "queue": SUB_QUEUE,
@@ -100,6 +101,10 @@ def job_modify(job, data, jobid, idx, db):
     exit values, job description)."""
     new, gone = data.get("set") or {}, data.get("unset") or []
     options, options2 = _bits(_BITS, new), _bits(_BITS2, new)
+    if new.get("stdout_mode") == "w":           # -oo
+        options2 |= SUB2_OVERWRITE_OUT_FILE
+    if new.get("stderr_mode") == "w":           # -eo
+        options2 |= SUB2_OVERWRITE_ERR_FILE
     lo, hi = _slots(new, gone)
     by = data.get("by")
     fields = [q(show(jobid, idx)), str(options), str(options2),
