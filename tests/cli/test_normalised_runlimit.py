@@ -73,3 +73,18 @@ def test_a_host_spec_naming_nothing_is_refused(cluster):
     assert "nohost: Bad host specification" in r.err, r
     assert cluster.run("bjobs", "-a", "-noheader", "-w").out == before
     assert cluster.run("bqueues").rc == 0       # the controller is up
+
+
+def test_a_run_time_estimate_takes_a_host_spec(cluster):
+    """bsub -We 10/slowm: a normalised estimate, shown with its host;
+    one naming nothing is refused as -W's is."""
+    jobid = cluster.submit("-We", "10/slowm", "sleep 30")
+    try:
+        long = cluster.run("bjobs", "-l", str(jobid)).out
+        assert " 10.0 min of slowm based on user provided" in long, long
+    finally:
+        cluster.run("bkill", str(jobid))
+    r = cluster.run("bsub", "-We", "10/nohost", "sleep 1")
+    assert (r.rc, r.out) == (255, ""), r
+    assert "nohost: Bad host specification" in r.err, r
+    assert cluster.run("bqueues").rc == 0       # the controller is up

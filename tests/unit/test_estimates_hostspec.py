@@ -107,3 +107,45 @@ def test_a_running_job_ends_by_its_first_hosts_factor():
                          "spec": {"runlimit": 60}}}
     ctx = reserve.context(ctl, [q])
     assert ctx.ends == {"a": [(NOW + 900.0, 2)]}     # 60 min / 4.0
+
+
+def test_bsub_we_reads_a_host_spec():
+    from xce.client.submit.execution import _estimate
+    from xce.client.submit.options import SubmitError
+    assert _estimate("1:30/hostA") == {"estimate": 90.0,
+                                       "estimate_host": "hostA"}
+    assert _estimate("10") == {"estimate": 10.0}
+    with pytest.raises(SubmitError, match="10/"):
+        _estimate("10/")
+
+
+def test_an_unknown_estimate_host_is_refused_at_submit():
+    from tests.unit.test_runlimit_hostspec import Refused
+    from xce.controller import rlimits
+    with pytest.raises(Refused, match="nohost: Bad host specification"):
+        rlimits.check(_cfg(), _queue(), {"estimate": 5,
+                                         "estimate_host": "nohost"}, Refused)
+
+
+_APP = ("hosts:\n  h1: {model: fast}\nhost_models: {fast: 4.0}\n"
+        "queues:\n  normal: {}\napplications:\n  a:\n    RUNTIME: %s\n")
+
+
+def test_a_profiles_runtime_takes_a_host_spec(tmp_path):
+    from xce.lang import appmerge
+    from tests.lib.builders import site
+    app = site(tmp_path, _APP % "30/fast").apps["a"]
+    spec = {}
+    appmerge.fill(app, spec)
+    assert (spec["estimate"], spec["estimate_host"]) == (30.0, "fast")
+    # The job's own -We (without a host) wins, with no host of the profile.
+    spec = {"estimate": 5.0}
+    appmerge.fill(app, spec)
+    assert "estimate_host" not in spec
+
+
+def test_a_profiles_runtime_of_an_unknown_host_is_refused(tmp_path):
+    from xce.config.load import ConfigError
+    from tests.lib.builders import site
+    with pytest.raises(ConfigError, match="RUNTIME: nohost: Bad host spec"):
+        site(tmp_path, _APP % "30/nohost")

@@ -67,6 +67,8 @@ def modify_spec(opts, unit, fractions=False):
         gone.append("cpulimit_host")    # -c without /host: none any more
     if "runlimit" in new and "runlimit_host" not in new:
         gone.append("runlimit_host")    # the same for -W
+    if "estimate" in new and "estimate_host" not in new:
+        gone.append("estimate_host")    # and -We
     for flag, keys in REMOVALS.items():
         if opts.get(flag):
             gone += [k for k in keys if k not in new]
@@ -83,7 +85,7 @@ REMOVALS = {"no_queue": ("queue",), "no_slots": ("nslots",),
             "no_hosts": ("asked_hosts",),
             "no_resreq": ("resreq", "resreq_merged"),
             "no_begin_time": ("begin_time",), "no_term_time": ("term_time",),
-            "no_estimate": ("estimate",), "no_description": ("description",),
+            "no_estimate": ("estimate", "estimate_host"), "no_description": ("description",),
             "no_xfiles": ("xfiles",),
             "no_pre_exec": ("pre_exec",), "no_post_exec": ("post_exec",),
             "no_requeue_exit": ("requeue_exit",),

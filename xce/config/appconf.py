@@ -15,6 +15,7 @@ The profile's other keys are carried and reported as not acted on
 import re
 from dataclasses import dataclass, field
 
+from xce.config import queuelimits
 from xce.config.execconf import COMMAND_KEYS
 from xce.errors import about, text
 from xce.lang import rlimits, units
@@ -45,7 +46,7 @@ def read(cfg, raw, check):
     for name, props in (raw.get("applications") or {}).items():
         props = props if isinstance(props, dict) else {}
         app = AppConf(name=str(name))
-        _limits(app, props, unit, check)
+        _limits(cfg, app, props, unit, check)
         app.abs_runlimit = props.get("ABS_RUNLIMIT") is True or \
             str(props.get("ABS_RUNLIMIT", "")).upper() in ("Y", "YES")
         if _set(props, "RES_REQ"):
@@ -84,14 +85,20 @@ def _set(props, key):
     return value is not None and str(value).strip() not in ("", "-")
 
 
-def _limits(app, props, unit, check):
+def _limits(cfg, app, props, unit, check):
     if _set(props, "RUNLIMIT"):
         app.limits["runlimit"] = _one(props, "RUNLIMIT", units.minutes, check)
     if _set(props, "RUNTIME"):
         # The run-time estimate, as bsub -We: filled like a limit (the
         # job's -We wins), used by reservation and backfill, never
         # enforced (xce.scheduler.jobtimes).
-        app.limits["estimate"] = _one(props, "RUNTIME", units.minutes, check)
+        # [hour:]minute[/host_name | /host_model], normalised as -We.
+        value = _one(props, "RUNTIME", units.minutes_of, check)
+        if value is not None and queuelimits.normalisers_known(
+                cfg, [value], props, "RUNTIME", check):
+            app.limits["estimate"] = value[0]
+            if value[1]:
+                app.limits["estimate_host"] = value[1]
     if _set(props, "MEMLIMIT"):
         app.limits["memlimit"] = _one(
             props, "MEMLIMIT", lambda v: units.memory_kb(v, unit), check)
@@ -129,7 +136,8 @@ def _one(props, key, convert, check):
     except ValueError as e:
         check.error(props, key, str(e))
         return None
-    if value is None or value <= 0:
+    if value is None or (value[0] if isinstance(value, tuple)
+                         else value) <= 0:
         check.error(props, key, text("CONFIG_LIMIT_PAIR", value=props[key]))
         return None
     return value

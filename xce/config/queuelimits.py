@@ -24,7 +24,7 @@ def queue_limits(cfg, props, unit, check):
             continue
         if pair is None:
             continue
-        if limit.kind == "time" and not _known_hosts(cfg, pair, props,
+        if limit.kind == "time" and not normalisers_known(cfg, pair, props,
                                                      limit.name, check):
             continue
         out[limit.key] = [list(v) if isinstance(v, tuple) else v
@@ -71,7 +71,7 @@ def _known(cfg, name):
     return name in cfg.hosts or name in (cfg.raw.get("host_models") or {})
 
 
-def _known_hosts(cfg, pair, props, key, check):
+def normalisers_known(cfg, pair, props, key, check):
     """A normalising /host or /model must be a configured one."""
     for _, host in pair:
         if host is not None and not _known(cfg, host):

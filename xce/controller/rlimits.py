@@ -27,6 +27,9 @@ from xce.lang import rlimits
 from xce.scheduler import jobtimes
 
 DEFAULT_FACTOR = 1.0
+# bsub -We 10/hostA, the profile's RUNTIME = 10/model: the estimate's
+# normalising host (normal_seconds reads "<key>_host").
+ESTIMATE_HOST = "estimate_host"
 # The spec keys of these limits (bmod and bswitch carry them).
 SPEC_KEYS = tuple(limit.key for limit in rlimits.LIMITS) + (
     rlimits.CPU_HOST, rlimits.RUN_HOST)
@@ -61,7 +64,7 @@ def check(cfg, q, spec, rejected):
     """Fill the queue's defaults into *spec*; raise *rejected* with LSF's
     message for a value above the queue's maximum or an unknown
     normalising host."""
-    for key in (rlimits.CPU_HOST, rlimits.RUN_HOST):
+    for key in (rlimits.CPU_HOST, rlimits.RUN_HOST, ESTIMATE_HOST):
         host = spec.get(key)
         if host and cpu_factor(cfg, host) is None:
             raise rejected(text("BAD_HOST_SPEC", host))

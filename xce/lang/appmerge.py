@@ -53,14 +53,15 @@ def fill(app, spec):
     FILLED_KEY."""
     filled = []
     for key, value in app.limits.items():
-        if key == "cpulimit_host":
-            continue                # goes with the CPU limit, below
+        if key in ("cpulimit_host", "estimate_host"):
+            continue                # goes with its time, below
         if spec.get(key) is None and value is not None:
             spec[key] = value
             filled.append(key)
-            if key == "cpulimit" and app.limits.get("cpulimit_host"):
-                spec["cpulimit_host"] = app.limits["cpulimit_host"]
-                filled.append("cpulimit_host")
+            host = app.limits.get(key + "_host")
+            if key in ("cpulimit", "estimate") and host:
+                spec[key + "_host"] = host
+                filled.append(key + "_host")
     for attr, key in _FILLED:
         value = getattr(app, attr)
         if value is not None and spec.get(key) is None:

@@ -198,6 +198,7 @@ SPEC = {
     "begin_time": Field(Int(0, 2**40), modifiable=True),
     "term_time": Field(Int(0, 2**40), modifiable=True),
     "estimate": Field(Num(0, INT32_MAX), modifiable=True),
+    "estimate_host": Field(NAME, modifiable=True),      # -We 10/hostA
     "outdir": Field(PATH, modifiable=True),
     "description": Field(Str(DESCRIPTION_MAX), modifiable=True),
     "hostfile": Field(PATH, modifiable=True),

@@ -306,8 +306,11 @@ def estimate_lines(row, spec, queue_conf):
         source = "queue configured"
     if not minutes:
         return []
+    # -We 10/hostA names the host the minutes are of (LSF's "min of").
+    host = spec.get("estimate_host") if spec.get("estimate") else None
     return ["", " ESTIMATED_RUNTIME:",
-            f" {float(minutes):.1f} min of {row.get('from_host')} based on "
+            f" {float(minutes):.1f} min of {host or row.get('from_host')} "
+            f"based on "
             f"{source} runtime estimation."]
 
 

@@ -8,7 +8,7 @@ rules live in xce.scheduler (jobtimes, hostfile).
 import os
 import time
 
-from xce.client.submit.options import SubmitError, parse_runlimit
+from xce.client.submit.options import SubmitError, parse_run_spec
 from xce.errors import about, text
 from xce.model import numbers
 
@@ -22,7 +22,7 @@ def add(spec, opts, site, now=None):
     if opts.get("begin_time") or opts.get("term_time"):
         _add_times(spec, opts, time.time() if now is None else now)
     if opts.get("estimate"):
-        spec["estimate"] = _estimate(opts["estimate"])
+        spec.update(_estimate(opts["estimate"]))
     if opts.get("outdir"):
         spec["outdir"] = opts["outdir"]
     if opts.get("description"):
@@ -91,11 +91,13 @@ def announce(spec):
 
 
 def _estimate(value):
-    """-We [hour:]minute, as -W's value."""
+    """-We [hour:]minute[/host_name | /host_model], as -W's value: a
+    normalised time, like the run limit (xce.controller.rlimits)."""
     try:
-        return parse_runlimit(value)
+        minutes, host = parse_run_spec(value)
     except SubmitError:
         raise SubmitError(about(value, "BAD_ESTIMATE")) from None
+    return {"estimate": minutes, **({"estimate_host": host} if host else {})}
 
 
 def _hostfile(spec, opts):
