@@ -45,7 +45,7 @@ def test_job_exiting_with_a_Q_value_is_requeued_then_runs_again(
     # the exit value as a wait status (3 << 8).
     assert _events(cluster, "JOB_REQUEUE", jobid)
     pend = [w for w in _events(cluster, "JOB_STATUS", jobid) if w[4] == "1"]
-    assert pend and pend[0][10] == str(3 << 8), pend
+    assert pend and pend[0][11] == str(3 << 8), pend   # exitStatus
 
 
 def test_queue_requeue_exit_values_all_but_the_tilde_ones(make_cluster,

@@ -38,7 +38,8 @@ def test_switch_requeue_and_move_fields():
         '"JOB_SWITCH" "10.1" 1700000000 0 7 "night" 0 "root"']
     assert _lines("REQUEUE", {"stat": "PEND", "by": "root"}, idx=3) == [
         '"JOB_REQUEUE" "10.1" 1700000000 7 3',
-        '"JOB_STATUS" "10.1" 1700000000 7 1 0 0 0.0000 0 0 0 3 0 0']
+        '"JOB_STATUS" "10.1" 1700000000 7 1 0 0 0.0000 0 0 0 0 3 0 0 0 0 '
+        '"" -1 "" -1 1']
     # base: 1 to the top (btop), 2 to the bottom (bbot)
     assert _lines("MOVE", {"position": 2, "top": False, "by": "root"}) == [
         '"JOB_MOVE" "10.1" 1700000000 0 7 2 2 0 "root"']
@@ -181,7 +182,7 @@ def test_bpost_is_an_ext_msg_record():
 
 def test_signal_names_the_user_who_sent_it():
     assert _lines("SIGNAL", {"signal": "USR1", "by": "root"}) == [
-        '"JOB_SIGNAL" "10.1" 1700000000 7 0 0 "USR1" 0 "root"']
+        '"JOB_SIGNAL" "10.1" 1700000000 7 0 0 "USR1" 0 "root" "" -1 "" -1']
 
 
 def test_rotation_limits_from_params():

@@ -66,7 +66,7 @@ def read(path):
                 elif name == "JOB_STATUS":
                     body = rec[3:]
                     if int(body[1]) in ENDED:
-                        ended[(int(body[0]), int(body[8]))] = \
+                        ended[(int(body[0]), _status_idx(body))] = \
                             float(body[5]) or when
                 elif name == "JOB_FINISH":
                     finished.append(_job_finish(rec[3:], when, n))
@@ -91,11 +91,19 @@ def read(path):
     return trace
 
 
+def _status_idx(body):
+    """idx of a JOB_STATUS: after ru (0: no usage follows), jFlags and
+    exitStatus; xce before LSF 10.1's whole layout left out jFlags."""
+    return int(body[9] if len(body) > 11 else body[8])
+
+
 def _start_key(body):
     """(jobid, idx) of a JOB_START: idx follows the hosts, then two
-    strings and a number."""
+    strings, jFlags and userGroup (xce before LSF 10.1's whole layout left
+    out userGroup, and ended the record with effectiveResReq)."""
     nhosts = int(body[5])
-    return int(body[0]), int(body[6 + nhosts + 3])
+    at = 6 + nhosts + 3
+    return int(body[0]), int(body[at + 1] if len(body) > at + 2 else body[at])
 
 
 def _job_new(body, line):

@@ -82,12 +82,23 @@ def wait_status(code):
     return code - 128 if code > 128 else code << 8
 
 
+# Values LSF writes for a job of this cluster alone (no MultiCluster
+# forwarding): no source or destination cluster, job ids -1.
+NO_CLUSTER = '"" -1 "" -1'
+
+
 def status_record(jobid, idx, stat, data, finished):
+    """JOB_STATUS in LSF 10.1's layout: jobId jStatus reason subreasons
+    cpuTime endTime ru (0: no lsfRusage follows) jFlags exitStatus idx
+    exitInfo numhRusages (0: no host usage follows) maxMem avgMem
+    srcCluster srcJobId dstCluster dstJobId maskedJStatus."""
     cpu = float(data.get("cpu_time") or 0.0)
     end = int(data.get("end_time") or 0) if finished else 0
-    return ("JOB_STATUS", f"{jobid} {CODES.get(stat, 0)} 0 0 {cpu:4.4f} "
-            f"{end} 0 {wait_status(data.get('exit_code'))} {idx} "
-            f"{int(data.get('max_mem') or 0)} {int(data.get('avg_mem') or 0)}")
+    code = CODES.get(stat, 0)
+    return ("JOB_STATUS", f"{jobid} {code} 0 0 {cpu:4.4f} {end} 0 0 "
+            f"{wait_status(data.get('exit_code'))} {idx} 0 0 "
+            f"{int(data.get('max_mem') or 0)} {int(data.get('avg_mem') or 0)} "
+            f"{NO_CLUSTER} {code}")
 
 
 # LSF's option bits of an interactive job (bsub -I, -Ip, -Is), in the

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from xce.model.states import CODES
 from xce.store import lsbacct, lsbchanges, lsbprepost, lsbrotate
-from xce.store.lsbfields import (VERSION, home, limits, q, spec_of,
-                                 status_record, submit_options, uid_of,
+from xce.store.lsbfields import (NO_CLUSTER, VERSION, home, limits, q,
+                                 spec_of, status_record, submit_options, uid_of,
                                  wait_status)
 from xce.store.lsbrotate import ACCT, EVENTS, LogState
 from xce.store.schema import JOB_COLUMNS
@@ -233,7 +233,8 @@ def _job_new(job, data, jobid, idx, db):
         str(int(spec.get("term_time") or 0)), "0", "0",     # bsub -t
         "0", q(job.get("user") or data.get("user")), limits(spec),
         q(spec.get("cpulimit_host")),
-        f"{1.0:6.2f}", "18", q(data.get("queue") or job.get("queue")),
+        f"{1.0:.2f}", "18",         # unpadded: fields split on one blank
+        q(data.get("queue") or job.get("queue")),
         q(spec.get("resreq_merged") or " ".join(spec.get("resreq") or [])),
         q(job.get("from_host")), q(spec.get("cwd")), q(""),
         q(spec.get("stdin")), q(spec.get("stdout")), q(spec.get("stderr")),
@@ -249,15 +250,26 @@ def _job_new(job, data, jobid, idx, db):
 
 
 def _job_start(job, data, jobid, idx, db):
+    """JOB_START in LSF 10.1's layout: the job is dispatched (no process
+    yet: jobPid and jobPGid 0); LSF's optional parts are written empty."""
     hosts = data.get("hosts") or []
     spec = spec_of(job)
     return [("JOB_START", " ".join(
         [str(jobid), str(CODES["RUN"]), "0", "0", f"{1.0:3.1f}",
          str(len(hosts))] + [q(h) for h in hosts] +
-        [q(""), q(""), "0", str(idx), q(spec.get("resreq_merged"))]))]
+        [q(""), q(""), "0",                     # queuePre/PostCmd, jFlags
+         q(""), str(idx), q(""),                # userGroup, idx, addInfo
+         "0", "0",                  # duration4PreemptBackfill, jFlags2
+         q(spec.get("resreq_merged")), NO_CLUSTER,
+         "0", q(""),                            # num_network, affinity
+         "0", "0",          # nextStatusNo, combinedCpuFrequency
+         str(len(hosts))] + [q(h) for h in hosts]))]   # allocSlots
 
 
 def _job_running(job, data, jobid, idx, db):
+    """JOB_START_ACCEPT, then JOB_EXECUTE with LSF 10.1's trailing fields
+    (additionalInfo, SLAscaledRunLimit, position, execRusage,
+    duration4PreemptBackfill) written as LSF writes them unset."""
     pid = int(data.get("pid") or 0)
     spec = spec_of(job)
     uid = job.get("uid") or 0
@@ -265,7 +277,7 @@ def _job_running(job, data, jobid, idx, db):
             ("JOB_EXECUTE", " ".join(
                 [str(jobid), str(uid), str(pid), q(spec.get("cwd")),
                  q(home(job.get("user"))), q(job.get("user")), str(pid),
-                 str(idx)]))]
+                 str(idx), q(""), "0", "0", q(""), "0"]))]
 
 
 def _job_status(job, data, jobid, idx, db):
@@ -287,7 +299,7 @@ def _job_signal(job, data, jobid, idx, db):
         except ValueError:
             pass
     return [("JOB_SIGNAL", f"{jobid} {uid_of(by)} {job.get('attempt') or 0} "
-             f"{q(sig)} {idx} {q(by)}")]
+             f"{q(sig)} {idx} {q(by)} {NO_CLUSTER}")]
 
 
 def _mbd_start(job, data, jobid, idx, db):

@@ -19,7 +19,7 @@ def job_post(job, data, jobid, idx, db):
     stat = job.get("stat") or "DONE"
     name, fields = status_record(jobid, idx, stat, job, True)
     words = fields.split(" ")
-    words[1] = str(CODES.get(stat, 0) | (
+    words[1] = words[-1] = str(CODES.get(stat, 0) | (     # and masked
         JOB_STAT_PDONE if data.get("post") == "POST_DONE" else JOB_STAT_PERR))
     return [(name, " ".join(words))]
 
