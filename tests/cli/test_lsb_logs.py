@@ -157,3 +157,63 @@ def test_every_lsb_acct_record_reads_with_a_reader_of_the_documented_layout(
     assert {(array, 1), (array, 2)} <= set(by_id)
     assert cluster.run("bacct", str(done)).rc == 0      # bacct still reads
     assert cluster.run("bhist", "-l", str(failed)).rc == 0
+
+
+def test_every_lsb_events_record_reads_with_a_reader_of_the_documented_layout(
+        cluster):
+    """Submit, run, finish, fail, kill (running and pending), modify,
+    move, switch, stop/resume, requeue and post: every record of the run
+    reads whole with tests/lib/lsbevents_reader (nothing missing, nothing
+    left over)."""
+    from tests.lib.lsbevents_reader import LAYOUTS, read_file
+    done = cluster.submit("-J", 'quoted "name"', "-P", "proj", "echo hi")
+    failed = cluster.submit("-n", "2", "exit 3")
+    array = cluster.submit("-J", "arr[1-2]", "true")
+    running = cluster.submit("sleep 60")
+    first = cluster.submit("-H", "true")
+    held = cluster.submit("-H", "true")     # btop moves it before *first*
+    cluster.wait_stat(running, "RUN")
+    for args in (("bmod", "-J", "renamed", "-W", "5", str(held)),
+                 ("btop", str(held)), ("bswitch", "normal", str(held)),
+                 ("bpost", "-d", "a note", str(held)),
+                 ("bstop", str(running)), ("bresume", str(running)),
+                 ("bkill", str(held), str(first))):
+        r = cluster.run(*args)
+        assert r.rc == 0, (args, r)
+    r = cluster.run("brequeue", str(running))
+    assert r.rc == 0, r
+    cluster.wait_stat(running, "RUN")
+    assert cluster.run("bkill", str(running)).rc == 0
+    for jobid, stat in ((done, "DONE"), (failed, "EXIT"), (held, "EXIT"),
+                        (first, "EXIT"), (running, "EXIT")):
+        cluster.wait_stat(jobid, stat)
+    wait_for(lambda: cluster.stat(array) == "DONE", what="the array")
+    events = _logdir(cluster) / "lsb.events"
+    wanted = {"JOB_NEW", "JOB_START", "JOB_START_ACCEPT", "JOB_EXECUTE",
+              "JOB_STATUS", "JOB_SIGNAL", "JOB_MODIFY2", "JOB_MOVE",
+              "JOB_SWITCH", "JOB_EXT_MSG", "JOB_REQUEUE", "MBD_START"}
+    recs = []
+
+    def all_written():
+        recs[:] = read_file(events)             # raises if a record is off
+        return {r["type"] for r in recs} >= wanted and sum(
+            r["type"] == "JOB_STATUS" and r["jStatus"] in (32, 64)
+            for r in recs) >= 7
+    wait_for(all_written, what="the records of every change")
+    assert {r["type"] for r in recs} <= set(LAYOUTS)
+    status = [r for r in recs if r["type"] == "JOB_STATUS"]
+    ended = {(r["jobId"], r["idx"]): r for r in status
+             if r["jStatus"] in (32, 64)}
+    assert ended[(done, 0)]["jStatus"] == 64
+    assert ended[(failed, 0)]["exitStatus"] == 3 << 8
+    assert {(array, 1), (array, 2)} <= set(ended)
+    assert all(r["maskedJStatus"] == r["jStatus"] for r in status)
+    new = {r["jobId"]: r for r in recs if r["type"] == "JOB_NEW"}
+    assert new[done]["jobName"] == 'quoted "name"'
+    start = [r for r in recs if r["type"] == "JOB_START"
+             and r["jobId"] == failed]
+    assert start[0]["numExHosts"] == start[0]["numAllocSlots"] == 2
+    modify = [r for r in recs if r["type"] == "JOB_MODIFY2"]
+    assert modify[0]["jobName"] == "renamed"
+    assert modify[0]["rLimits9"] == 300
+    assert cluster.run("bhist", "-l", str(held)).rc == 0    # still reads

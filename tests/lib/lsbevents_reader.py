@@ -1,0 +1,151 @@
+"""An lsb.events reader written from IBM's lsb.events(5) for LSF 10.1 (and
+LSBLIB's event-log structures) alone.
+
+Like lsbacct_reader, it knows nothing of xce's writer: each record type has
+its documented field list, walked field by field, counted lists taken by
+their count, and fields that LSF writes only under a bit of an options
+field (JOB_MODIFY2) taken only when the bit is set.  ``read_record``
+raises ValueError when a field is missing or of the wrong type, when
+fields are left over, or for a record type it has no layout for.
+"""
+
+from tests.lib.lsbacct_reader import D, F, S, _typed, split
+
+# Conditional field: ("?", options field, bit, name, type).
+HEAD = [("version", S), ("eventTime", D)]
+_CLUSTERS = [("srcCluster", S), ("srcJobId", D), ("dstCluster", S),
+             ("dstJobId", D)]
+_LIMITS = [(f"rLimits{n}", D) for n in range(11)]
+
+LAYOUTS = {
+    "JOB_NEW": [
+        ("jobId", D), ("userId", D), ("options", D), ("numProcessors", D),
+        ("submitTime", D), ("beginTime", D), ("termTime", D),
+        ("sigValue", D), ("chkpntPeriod", D), ("restartPid", D),
+        ("userName", S), *_LIMITS, ("hostSpec", S), ("hostFactor", F),
+        ("umask", D), ("queue", S), ("resReq", S), ("fromHost", S),
+        ("cwd", S), ("chkpntDir", S), ("inFile", S), ("outFile", S),
+        ("errFile", S), ("subHomeDir", S), ("jobFile", S),
+        ("#numAskedHosts", [("askedHost", S)]),
+        ("dependCond", S), ("preExecCmd", S), ("jobName", S),
+        ("command", S), ("nxf", D), ("mailUser", S), ("projectName", S),
+        ("maxNumProcessors", D), ("schedHostType", S), ("loginShell", S),
+        ("options2", D), ("idx", D), ("inFileSpool", S),
+        ("commandSpool", S), ("jobSpoolDir", S), ("userPriority", D),
+        ("jobDescription", S)],
+    "JOB_START": [
+        ("jobId", D), ("jStatus", D), ("jobPid", D), ("jobPGid", D),
+        ("hostFactor", F), ("#numExHosts", [("execHost", S)]),
+        ("queuePreCmd", S), ("queuePostCmd", S), ("jFlags", D),
+        ("userGroup", S), ("idx", D), ("additionalInfo", S),
+        ("duration4PreemptBackfill", D), ("jFlags2", D),
+        ("effectiveResReq", S), *_CLUSTERS,
+        ("#num_network", [("networkID", S), ("num_window", D)]),
+        ("affinity", S), ("nextStatusNo", D), ("combinedCpuFrequency", D),
+        ("#numAllocSlots", [("allocSlot", S)])],
+    "JOB_START_ACCEPT": [("jobId", D), ("jobPid", D), ("jobPGid", D),
+                         ("idx", D)],
+    "JOB_EXECUTE": [
+        ("jobId", D), ("execUid", D), ("jobPGid", D), ("execCwd", S),
+        ("execHome", S), ("execUsername", S), ("jobPid", D), ("idx", D),
+        ("additionalInfo", S), ("SLAscaledRunLimit", D), ("position", D),
+        ("execRusage", S), ("duration4PreemptBackfill", D)],
+    "JOB_STATUS": [
+        ("jobId", D), ("jStatus", D), ("reason", D), ("subreasons", D),
+        ("cpuTime", F), ("endTime", D), ("ru", "rusage"), ("jFlags", D),
+        ("exitStatus", D), ("idx", D), ("exitInfo", D),
+        ("#numhRusages", [("hostname", S), ("mem", D), ("swap", D),
+                          ("utime", D), ("stime", D)]),
+        ("maxMem", D), ("avgMem", D), *_CLUSTERS, ("maskedJStatus", D)],
+    "JOB_SIGNAL": [("jobId", D), ("userId", D), ("runCount", D),
+                   ("signalSymbol", S), ("idx", D), ("userName", S),
+                   *_CLUSTERS],
+    "JOB_MODIFY2": [
+        ("jobIdStr", S), ("options", D), ("options2", D),
+        ("delOptions", D), ("userId", D), ("userName", S),
+        ("submitTime", D), ("umask", D), ("numProcessors", D),
+        ("beginTime", D), ("termTime", D), ("sigValue", D),
+        ("restartPid", D),
+        ("?", "options", 0x1, "jobName", S),
+        ("?", "options", 0x2, "queue", S),
+        ("?", "options", 0x40000, "resReq", S),
+        *_LIMITS, ("subHomeDir", S),
+        ("?", "options", 0x10, "outFile", S),
+        ("?", "options", 0x20, "errFile", S),
+        ("jobFile", S), ("fromHost", S), ("cwd", S),
+        ("?", "options", 0x2000000, "projectName", S),
+        ("niosPort", D), ("maxNumProcessors", D), ("schedHostType", S),
+        ("delOptions2", D),
+        ("?", "options2", 0x200, "userPriority", D)],
+    "JOB_SWITCH": [("userId", D), ("jobId", D), ("queue", S), ("idx", D),
+                   ("userName", S)],
+    "JOB_REQUEUE": [("jobId", D), ("idx", D)],
+    "JOB_MOVE": [("userId", D), ("jobId", D), ("position", D),
+                 ("base", D), ("idx", D), ("userName", S)],
+    "JOB_EXT_MSG": [("jobId", D), ("idx", D), ("msgIdx", D), ("userId", D),
+                    ("dataSize", D), ("postTime", D), ("dataStatus", D),
+                    ("desc", S), ("userName", S)],
+    "MBD_START": [("master", S), ("cluster", S), ("numHosts", D),
+                  ("numQueues", D)],
+    "QUEUE_CTRL": [("opCode", D), ("queue", S), ("userId", D),
+                   ("userName", S), ("message", S)],
+    "HOST_CTRL": [("opCode", D), ("host", S), ("userId", D),
+                  ("userName", S), ("message", S)],
+}
+
+# lsfRusage when ru is 1: 19 figures (ru_utime ... ru_exutime).
+RUSAGE = 19
+
+
+def read_record(line):
+    """{"type": ..., field: value, ...} of one lsb.events line."""
+    fields = split(line)
+    if not fields:
+        raise ValueError("an empty record")
+    kind = fields[0]
+    if kind not in LAYOUTS:
+        raise ValueError(f"no documented layout for {kind!r}")
+    rest = fields[1:]
+    record = {"type": kind}
+
+    def take(name, type_):
+        if not rest:
+            raise ValueError(f"{kind}: not enough fields to get value "
+                             f"for {name}.")
+        return _typed(name, type_, rest.pop(0))
+
+    for entry in HEAD + LAYOUTS[kind]:
+        if entry[0] == "?":
+            _, flags, bit, name, type_ = entry
+            if record[flags] & bit:
+                record[name] = take(name, type_)
+            continue
+        name, type_ = entry
+        if type_ == "rusage":
+            record[name] = take(name, D)
+            if record[name]:
+                record["lsfRusage"] = [take("lsfRusage", F)
+                                       for _ in range(RUSAGE)]
+        elif name.startswith("#"):
+            count = record[name[1:]] = take(name[1:], D)
+            record[name[1:] + "[]"] = [
+                tuple(take(n, k) for n, k in type_) for _ in range(count)]
+        else:
+            record[name] = take(name, type_)
+    if rest:
+        raise ValueError(f"{kind}: {len(rest)} extra fields left over: "
+                         f"{rest}")
+    return record
+
+
+def read_file(path):
+    """The records of one lsb.events file (its "# ..." header left out)."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if line.strip() and not line.startswith("#"):
+                try:
+                    out.append(read_record(line))
+                except ValueError as e:
+                    raise ValueError(f"{path}:{n}: {e}: {line!r}") from None
+    return out
