@@ -68,15 +68,29 @@ LAYOUTS = {
         ("restartPid", D),
         ("?", "options", 0x1, "jobName", S),
         ("?", "options", 0x2, "queue", S),
+        ("?", "options", 0x4, "#numAskedHosts", [("askedHost", S)]),
         ("?", "options", 0x40000, "resReq", S),
-        *_LIMITS, ("subHomeDir", S),
+        *_LIMITS,
+        ("?", "options", 0x10000, "hostSpec", S),
+        ("subHomeDir", S),
         ("?", "options", 0x10, "outFile", S),
         ("?", "options", 0x20, "errFile", S),
+        ("?", "options", 0x80000, "#nxf", [("subFn", S), ("execFn", S),
+                                            ("xfOptions", D)]),
         ("jobFile", S), ("fromHost", S), ("cwd", S),
+        ("?", "options", 0x100000, "preExecCmd", S),
+        ("?", "options", 0x400000, "mailUser", S),
         ("?", "options", 0x2000000, "projectName", S),
-        ("niosPort", D), ("maxNumProcessors", D), ("schedHostType", S),
-        ("delOptions2", D),
-        ("?", "options2", 0x200, "userPriority", D)],
+        ("niosPort", D), ("maxNumProcessors", D),
+        ("?", "options", 0x200000, "loginShell", S),
+        ("schedHostType", S), ("delOptions2", D),
+        ("?", "options2", 0x200, "userPriority", D),
+        ("rsvId", S), ("extsched", S), ("warningTimePeriod", D),
+        ("warningAction", S), ("jobGroup", S), ("sla", S),
+        ("licenseProject", S), ("options3", D), ("delOptions3", D),
+        ("app", S), ("apsString", S), ("postExecCmd", S),
+        ("runtimeEstimation", D), ("requeueEValues", S),
+        ("resizeNotifyCmd", S), ("jobDescription", S)],
     "JOB_SWITCH": [("userId", D), ("jobId", D), ("queue", S), ("idx", D),
                    ("userName", S)],
     "JOB_REQUEUE": [("jobId", D), ("idx", D)],
@@ -116,10 +130,9 @@ def read_record(line):
 
     for entry in HEAD + LAYOUTS[kind]:
         if entry[0] == "?":
-            _, flags, bit, name, type_ = entry
-            if record[flags] & bit:
-                record[name] = take(name, type_)
-            continue
+            _, flags, bit, *entry = entry
+            if not record[flags] & bit:
+                continue
         name, type_ = entry
         if type_ == "rusage":
             record[name] = take(name, D)
