@@ -64,3 +64,20 @@ def test_a_job_that_never_ended_is_counted(tmp_path):
     (tmp_path / "lsb.events").write_text("".join(events))
     trace = lsblog.read(tmp_path / "lsb.events")
     assert trace.jobs == [] and len(trace.bad) == 1
+
+
+def test_an_lsb_events_of_the_layout_before_lsf_10_1s_whole_one(tmp_path):
+    """xce wrote JOB_START without userGroup and JOB_STATUS without jFlags
+    before: idx is still found in both (element 3 of an array here)."""
+    job = _job(idx=3)
+    events, acct = [], []
+    records(_row(1, 100, "SUBMIT", {}, job), events, acct)
+    events += [
+        '"JOB_START" "10.1" 110 7 4 0 0 1.0 2 "h1" "h1" "" "" 0 3 '
+        '"span[hosts=1]"\n',
+        '"JOB_START_ACCEPT" "10.1" 110 7 5 5 3\n',
+        '"JOB_STATUS" "10.1" 119 7 64 0 0 0.0000 119 0 0 3 0 0\n']
+    (tmp_path / "lsb.events").write_text("# 0\n" + "".join(events))
+    trace = lsblog.read(tmp_path / "lsb.events")
+    assert trace.bad == []
+    _check(trace)
