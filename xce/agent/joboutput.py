@@ -1,4 +1,5 @@
-"""Which of a job's -o/-e files its user could not open (pure but for reads).
+"""Where a job's output goes without -o, and which of a job's -o/-e files
+its user could not open (read, never written, but for the output directory).
 
 The job wrapper (xce.agent.spawn) writes the shell's complaint and then the
 file's name to <prefix>.oerr / <prefix>.eerr when it cannot open the job's
@@ -7,6 +8,8 @@ Those files are in the user's own directory and written with the user's
 rights, so the agent reads them as untrusted: never through a link, never
 blocking on a FIFO, a bounded number of bytes, printable text only.
 """
+
+import os
 
 from xce.agent.procs import read_user_file
 
@@ -54,3 +57,30 @@ def fallback_output(prefix, fallback):
         return None
     moved["to"] = fallback
     return moved
+
+
+def default_output(output_dir, msg):
+    """No -o: the output stays under the spool, in the user's own
+    directory (made here).  Output whose -o/-e file the user cannot
+    open goes there too, where LSF would mail it."""
+    path = default_output_path(output_dir, msg)
+    userdir = path.parent
+    if not userdir.exists():
+        # Agents of virtual hosts share this directory: another one may
+        # make it at the same moment (and it gives it the same owner).
+        userdir.mkdir(mode=0o700, exist_ok=True)
+        if os.geteuid() == 0:
+            os.chown(userdir, msg["uid"], msg["gid"])
+    return str(path)
+
+
+def default_output_path(output_dir, msg):
+    label = f"{msg['job']}.{msg['idx']}" if msg.get("idx") else \
+        str(msg["job"])
+    return output_dir / msg["user"] / f"{label}.out"
+
+
+def moved_output(prefix, output_dir, msg):
+    """fallback_output() of the job of *msg*, whose fallback is its default
+    output file."""
+    return fallback_output(prefix, str(default_output_path(output_dir, msg)))

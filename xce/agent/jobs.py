@@ -1,7 +1,11 @@
-"""The agent's job lifecycle: start, signal, watch, finish, report.
+"""The agent's job lifecycle: start, track, signal, reap, finish.
 
 Decisions about what to send back are returned as messages; the caller
-(xce.agent.server) owns the sockets.
+(xce.agent.server) owns the sockets.  The table's other parts live
+beside it: pre/post-exec steps (xce.agent.prepost), usage samples and
+the limits checked on them (jobusage), re-adoption after a restart
+(recovery); the job's command line (jobargv), its files (jobfiles) and
+its report (report).
 """
 
 import heapq
@@ -10,54 +14,25 @@ import os
 import signal
 import time
 
-from xce.agent import (interactive, mail as jobmail, procs, rlimits, spawn,
-                       staging)
-from xce.agent.prepost import PrePost, wrapped_command
+from xce.agent import (interactive, jobargv, jobfiles, mail as jobmail, procs,
+                       rlimits, spawn, staging)
 from xce.agent.jobenv import job_environment
-from xce.agent.joboutput import OPEN_ERRORS, fallback_output
+from xce.agent.joboutput import default_output, moved_output
+from xce.agent.jobusage import Sampling, final_peak
 from xce.agent.journal import Journal
+from xce.agent.prepost import PrePost
 from xce.agent.protocol import job_key
-from xce.agent.report import append_own, job_report
+from xce.agent.recovery import Recovery
+from xce.agent.report import append_report
+from xce.agent.running import Running
 
 log = logging.getLogger("xce.agent")
 
-SAMPLE_INTERVAL = 2.0       # seconds between usage samples of running jobs
 ADOPTED_POLL = 0.5          # how often to look at jobs that are not our children
-OUTPUT_SETTLE = 1.0         # the wrapper has opened -o/-e well within this
 GROUP_RETRY = 0.02          # a signal before the job's session exists waits
 
 
-class Running:
-    """A job this agent started (or adopted after a restart)."""
-
-    def __init__(self, key, msg, prefix, pid, ptime, child, measured=False):
-        # prefix: the path the job's files share (.hosts, .job, .pid,
-        # .status, ...), in its user's own directory.
-        self.key, self.msg, self.prefix = key, msg, prefix
-        self.pid, self.ptime, self.child = pid, ptime, child
-        # The job's process group and session.  The spawned process itself,
-        # unless it is GNU time measuring the job (spawn.measured_argv):
-        # then its child, learnt from the wrapper's .pid file (_group).
-        self.measured = measured
-        self.group = None if measured else pid
-        self.start_time = msg.get("start_time") or time.time()
-        self.reason = None          # exit reason once the agent kills it
-        # Killed as a stale copy of a job that runs again elsewhere (the
-        # controller's fence): its end writes no job report, which would
-        # land in the output file of the attempt that counts.
-        self.fenced = False
-        self.max_mem = 0
-        self.mem_sum = 0
-        self.samples = 0
-        self.cpu = 0.0
-        self.max_procs = 0
-        # The agent's own peak RSS when it spawned the job: the wrapper's
-        # ru_maxrss counts only above it (procs.own_peak_kb).
-        self.spawn_peak = None
-        self.output_noted = False   # its -o/-e fallback looked at and said
-
-
-class JobTable(PrePost):
+class JobTable(PrePost, Sampling, Recovery):
     def __init__(self, workdir, output_dir, now=time.time):
         self.dir = workdir
         self.jobs_dir = workdir / "jobs"
@@ -143,51 +118,33 @@ class JobTable(PrePost):
         _remove_files(prefix)
         # Created new (O_EXCL, never through a link the user may have
         # planted in their directory), then given to the user.
-        owned = [_write(prefix + ".hosts",
-                        "".join(h + "\n" for h in msg["hosts"]))]
+        owned = [jobfiles.create(prefix + ".hosts",
+                                 "".join(h + "\n" for h in msg["hosts"]))]
         if msg.get("jobfile"):
-            owned.append(_write(prefix + ".job", msg["jobfile"], 0o700))
+            owned.append(jobfiles.create(prefix + ".job", msg["jobfile"],
+                                         0o700))
         if msg.get("xfiles"):       # bsub -f (xce.agent.staging)
-            owned += staging.prepare(msg, prefix, _write)
-        fallback = self._default_output(msg)
+            owned += staging.prepare(msg, prefix, jobfiles.create)
+        fallback = default_output(self.output_dir, msg)
         stdout = msg.get("stdout") or fallback
         msg["stdout"] = stdout
         if os.geteuid() == 0:
             for path in owned:
                 os.chown(path, uid, gid)
         env, home = job_environment(msg, prefix, owned[0])
-        # The site's eexec (LSF_SERVERDIR/eexec), run by the wrapper as the
-        # job's user before the job; never a path from the job's own env.
-        env.pop("XCE_EEXEC", None)
-        if isinstance(msg.get("eexec"), str) and msg["eexec"].startswith("/"):
-            env["XCE_EEXEC"] = msg["eexec"]
         msg["home"] = home
         exact = bool(msg.get("exact_peak"))     # see spawn.WRAPPER_EXACT_PEAK
-        # JOB_STARTER and -L make a command line of a script job too.
-        wrapped = wrapped_command(msg, prefix)
-        if interactive.wanted(msg):     # bsub -I/-Ip/-Is: under the relay
-            wrapped = interactive.relay_command(msg, env, prefix, wrapped)
-        argv = spawn.wrapper_argv(uid, gid, prefix, msg["cwd"],
-                                  msg.get("stdin"), stdout,
-                                  msg.get("stdout_mode", "a"),
-                                  msg.get("stderr"),
-                                  msg.get("stderr_mode", "a"),
-                                  wrapped or ("" if msg.get("jobfile") else
-                                              msg["command"]),
-                                  () if wrapped else msg.get("args") or (),
-                                  exact_peak=exact, fallback=fallback)
+        argv = jobargv.wrapper_argv(msg, prefix, env, stdout, fallback, exact)
         self._begin(key, msg, prefix, env, lambda: self._launch(
             key, msg, prefix, argv, env, exact, stdout, home))
 
     def _launch(self, key, msg, prefix, argv, env, exact, stdout, home):
         """Spawn the job's wrapper (after its pre-exec steps, if any)."""
-        # Per-process limits from the first instruction (agent.rlimits).
-        argv = rlimits.prlimit_argv(msg.get("rlimits")) + argv
-        argv = spawn.nice_argv(msg.get("nice")) + argv     # queue NICE
         measured = exact and spawn.MEASURED
         if measured:
-            _remove(self._peak_path(key))
-            argv = spawn.measured_argv(argv, self._peak_path(key))
+            jobfiles.remove(self._peak_path(key))
+        argv = jobargv.launch_argv(
+            msg, argv, self._peak_path(key) if measured else None)
         pid = spawn.spawn(argv, env)
         msg["start_time"] = self.now()
         job = Running(key, msg, prefix, pid, procs.start_ticks(pid), True,
@@ -218,25 +175,6 @@ class JobTable(PrePost):
         pid = procs.read_small_int(job.prefix + ".pid")
         return pid if pid and procs.leads_session_under(pid, job.pid) \
             else None
-
-    def _default_output(self, msg):
-        """No -o: the output stays under the spool, in the user's own
-        directory (made here).  Output whose -o/-e file the user cannot
-        open goes there too, where LSF would mail it."""
-        path = self._default_output_path(msg)
-        userdir = path.parent
-        if not userdir.exists():
-            # Agents of virtual hosts share this directory: another one may
-            # make it at the same moment (and it gives it the same owner).
-            userdir.mkdir(mode=0o700, exist_ok=True)
-            if os.geteuid() == 0:
-                os.chown(userdir, msg["uid"], msg["gid"])
-        return str(path)
-
-    def _default_output_path(self, msg):
-        label = f"{msg['job']}.{msg['idx']}" if msg.get("idx") else \
-            str(msg["job"])
-        return self.output_dir / msg["user"] / f"{label}.out"
 
     def _track(self, job):
         self.running[job.key] = job
@@ -347,57 +285,6 @@ class JobTable(PrePost):
         else:
             self._finish(key, self._status_from_file(job), {})
 
-    # -- watching ----------------------------------------------------------
-    def sample(self, tasks=None):
-        """One /proc pass: usage of every running job (with the blaunch
-        tasks it has here, from *tasks*), memory limits; the tasks of jobs
-        that run elsewhere report theirs."""
-        self._note_output_fallbacks()
-        groups = {j.key: self._group(j) for j in self.running.values()}
-        sids = [g for g in groups.values() if g]
-        if tasks is not None:
-            sids += tasks.sessions()
-        if not sids:
-            return
-        usage = procs.sample_sessions(sids)
-        if tasks is not None:
-            tasks.report_usage(usage, self.running)
-        for job in list(self.running.values()):
-            u = usage.get(groups.get(job.key))
-            if tasks is not None:
-                u = tasks.add_to(job.key, u, usage)
-            if not u or not u["nprocs"]:
-                continue
-            job.cpu = max(job.cpu, u["cpu"])
-            job.max_mem = max(job.max_mem, u["rss"])
-            job.mem_sum += u["rss"]
-            job.samples += 1
-            job.max_procs = max(job.max_procs, u["nprocs"])
-            over = rlimits.verdict(job.msg, job.reason, u)    # -M -c -v -p -T
-            if over:
-                job.reason = over[0]
-                self._kill_sequence(job, over[1],
-                                    job.msg.get("terminate_interval", 10))
-            self.outbox.append({"op": "usage", "job": job.key[0],
-                                "idx": job.key[1], "attempt": job.key[2],
-                                "cpu_time": job.cpu, "mem": u["rss"],
-                                "max_mem": job.max_mem, "pids": u["pids"]})
-
-    def _note_output_fallbacks(self):
-        """Say, once, which -o/-e files a running job's user could not
-        open, so that bjobs -l tells it while the job runs."""
-        now = self.now()
-        for job in self.running.values():
-            if job.output_noted or now - job.start_time < OUTPUT_SETTLE:
-                continue
-            job.output_noted = True
-            moved = fallback_output(job.prefix, str(
-                self._default_output_path(job.msg)))
-            if moved:
-                self.outbox.append({"op": "output", "job": job.key[0],
-                                    "idx": job.key[1], "attempt": job.key[2],
-                                    "output_fallback": moved})
-
     def reap(self):
         """Collect every exited child; finish the jobs among them."""
         while True:
@@ -426,7 +313,7 @@ class JobTable(PrePost):
 
     def _status_from_file(self, job):
         try:
-            return _read_int(job.prefix + ".status", strict=True)
+            return jobfiles.read_int(job.prefix + ".status", strict=True)
         except (OSError, ValueError):
             # Killed before the wrapper could write it: a signal death.
             return 128 + signal.SIGKILL
@@ -438,7 +325,7 @@ class JobTable(PrePost):
         if job is not None and os.path.exists(job.prefix + ".failed"):
             reason = "TERM_CWD_NOTEXIST"
         end = self.now()
-        peak = _final_peak(job, usage, self._peak_path(key)) \
+        peak = final_peak(job, usage, self._peak_path(key)) \
             if job is not None else 0
         result = {
             "stat": "DONE" if code == 0 else "EXIT", "exit_code": code,
@@ -456,8 +343,7 @@ class JobTable(PrePost):
             "error": error,
         }
         if job is not None:
-            moved = fallback_output(job.prefix,
-                                    str(self._default_output_path(job.msg)))
+            moved = moved_output(job.prefix, self.output_dir, job.msg)
             if moved:
                 result["output_fallback"] = moved
         result.update(extra or {})
@@ -470,7 +356,7 @@ class JobTable(PrePost):
         if job is not None and not job.fenced:
             output = self.mailer.output_for(job.msg, result)
             try:
-                text = self._append_report(job, result)
+                text = append_report(job, result)
             except OSError as e:    # the report is owed, the agent more so
                 log.error("job %s: no job report: %s", key, e)
                 text = None
@@ -479,29 +365,6 @@ class JobTable(PrePost):
         if job is not None and job.msg.get("post"):
             self._after_job(key, job.msg, job.prefix, code)
 
-    def _append_report(self, job, result):
-        msg = job.msg
-        text = job_report(msg, result, msg.get("command_lines", []),
-                          msg.get("home", "/"), msg["cwd"],
-                          msg.get("stderr"))
-        if interactive.output_to_terminal(msg):
-            return text         # it went to bsub's terminal, not to a file
-        moved = result.get("output_fallback") or {}
-        out = moved["to"] if "stdout" in moved else msg["stdout"]
-        if not out.startswith("/"):
-            out = os.path.join(msg["cwd"], out)
-        if msg["uid"] == os.geteuid():
-            append_own(out, text, msg["job"])
-            return text
-        path = job.prefix + ".report"
-        # Written by the agent into a fresh file it creates, never following
-        # a link the user may have planted in their directory; appended to
-        # the output file by a process with the user's rights.
-        _write(path, text, 0o644)
-        spawn.append_as_user(msg["uid"], msg["gid"], str(path), out,
-                             str(msg["job"]))
-        return text
-
     def acked(self, msg):
         key = job_key(msg)
         rec = self.journal.jobs.get(key)
@@ -509,81 +372,8 @@ class JobTable(PrePost):
             return      # its files go when its post-exec has ended
         self.journal.append("ack", key)
         _remove_files(rec["dir"])
-        _remove(self._peak_path(key))
+        jobfiles.remove(self._peak_path(key))
         self.journal.compact()
-
-    # -- after a restart -----------------------------------------------------
-    def recover(self):
-        """Re-adopt jobs still running; finish those that ended meanwhile."""
-        for key, rec in list(self.journal.jobs.items()):
-            if "result" in rec:
-                self.post_cut_short(key, rec)
-                continue
-            msg = rec["msg"]
-            # Limits changed by bmod since the start override the start's.
-            msg.update({k: rec[k] for k in ("start_time", "stdout", "home",
-                                            "runlimit", "memlimit",
-                                            "rlimits")
-                        if k in rec})
-            prefix = rec["dir"]
-            pid = rec.get("pid") or _read_int(prefix + ".pid")
-            job = Running(key, msg, prefix, pid, rec.get("ptime"), False,
-                          bool(rec.get("measured") and rec.get("pid")))
-            if pid and procs.alive(pid, job.ptime):
-                log.info("job %s: re-adopted running pid %s", key, pid)
-                if job.measured:
-                    job.group = self._session_of_wrapper(job)
-                self._track(job)
-            elif not pid and msg.get("pre"):
-                # Stopped in its pre-exec: it tries again elsewhere.
-                self._finish(key, 1, {}, extra={"pre_failed": 1})
-            else:
-                self.running[key] = job
-                code = self._status_from_file(job) if pid else 127
-                self._finish(key, code, {})
-        self.journal.sync()
-
-    def hello_jobs(self):
-        """What this agent knows, for the controller's reconciliation."""
-        out = []
-        for key, rec in self.journal.jobs.items():
-            entry = {"job": key[0], "idx": key[1], "attempt": key[2]}
-            if "result" in rec:
-                entry.update(state="finished", result=rec["result"])
-                if "post_state" in rec:     # its post-exec has ended
-                    entry["post_state"] = rec["post_state"]
-            elif key in self.running:
-                j = self.running[key]
-                entry.update(state="running", pid=j.group or j.pid,
-                             start_time=j.start_time, stdout=j.msg["stdout"])
-            else:
-                entry.update(state="starting")
-            out.append(entry)
-        return out
-
-
-def _write(path, text, mode=0o600):
-    """Create *path* anew (never through a link) holding *text*."""
-    try:
-        os.unlink(path)     # removes a planted link, never its target
-    except FileNotFoundError:
-        pass
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
-                 mode)
-    try:
-        os.write(fd, text if isinstance(text, bytes) else text.encode())
-    finally:
-        os.close(fd)
-    return path
-
-
-def _final_peak(job, usage, measured_path):
-    """The job's peak RSS in KB: the largest of its /proc samples, its
-    wrapper's ru_maxrss when that is its own, and what GNU time or the
-    wrapper wrote at its end (so a job shorter than a sample has one too)."""
-    return max(job.max_mem, usage.get("peak", 0),
-               procs.read_peak_file(measured_path) if job.measured else 0,
-               procs.read_peak_file(job.prefix + ".peak"))
 
 
 def _finished_msg(key, result):
@@ -591,30 +381,6 @@ def _finished_msg(key, result):
             "attempt": key[2], **result}
 
 
-def _read_int(path, strict=False):
-    """A number the wrapper wrote, as the job's user, into the user's own
-    directory: read without following a link or waiting on a FIFO."""
-    value = procs.read_small_int(path)
-    if value is None and strict:
-        raise ValueError(f"{path}: no number in a regular file")
-    return value
-
-
-# The files a job leaves beside its prefix, all removed once its exit is
-# acknowledged.
-JOB_FILES = (".hosts", ".job", ".pid", ".status", ".failed", ".report",
-             ".peak") + OPEN_ERRORS
-
-
 def _remove_files(prefix):
     staging.remove(prefix)
-    for ext in JOB_FILES:
-        _remove(prefix + ext)
-
-
-def _remove(path):
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
-
+    jobfiles.remove_files(prefix)

@@ -1,10 +1,13 @@
 """The LSF job report appended to a job's output file when it ends: its
-text (pure), and its appending for a job of the agent's own user."""
+text (pure), and its appending, by the agent for a job of its own user,
+by a process with the user's rights for another user's job."""
 
 import logging
 import os
 import time
 
+from xce.agent import interactive, spawn
+from xce.agent.jobfiles import create
 from xce.model.joboutput import fallback_sentences
 
 RULE = "-" * 60
@@ -107,7 +110,7 @@ def _usage(result, start, end, job):
             ["", "The output (if any) is above this job summary.", ""])
 
 
-def append_own(out, text, jobid):
+def _append_own(out, text, jobid):
     """The job runs as the agent's own user: append the report directly
     (for another user's job a process with that user's rights does it)."""
     if os.path.isdir(out):
@@ -118,3 +121,28 @@ def append_own(out, text, jobid):
     except OSError as e:
         logging.getLogger("xce.agent").warning(
             "job %s: cannot append the report to %s: %s", jobid, out, e)
+
+
+def append_report(job, result):
+    """The report of *job* (xce.agent.running.Running) ended with
+    *result*, appended to its output file; its text."""
+    msg = job.msg
+    text = job_report(msg, result, msg.get("command_lines", []),
+                      msg.get("home", "/"), msg["cwd"], msg.get("stderr"))
+    if interactive.output_to_terminal(msg):
+        return text         # it went to bsub's terminal, not to a file
+    moved = result.get("output_fallback") or {}
+    out = moved["to"] if "stdout" in moved else msg["stdout"]
+    if not out.startswith("/"):
+        out = os.path.join(msg["cwd"], out)
+    if msg["uid"] == os.geteuid():
+        _append_own(out, text, msg["job"])
+        return text
+    path = job.prefix + ".report"
+    # Written by the agent into a fresh file it creates, never following
+    # a link the user may have planted in their directory; appended to
+    # the output file by a process with the user's rights.
+    create(path, text, 0o644)
+    spawn.append_as_user(msg["uid"], msg["gid"], str(path), out,
+                         str(msg["job"]))
+    return text

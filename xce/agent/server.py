@@ -12,7 +12,8 @@ import socket
 import struct
 import time
 
-from xce.agent.jobs import SAMPLE_INTERVAL, JobTable
+from xce.agent.jobs import JobTable
+from xce.agent.jobusage import SAMPLE_INTERVAL
 from xce.agent.tasks import TaskTable
 from xce.agent.protocol import VERSION, LineReader, ProtocolError, encode
 from xce.agent import hostinfo, staging
