@@ -1,7 +1,7 @@
 """badmin requests: queue and host open/close/activate, reconfig, and the
 agents' restart/shutdown/startup (agentctl)."""
 
-from xce.controller import agentctl
+from xce.controller import agentctl, configure
 from xce.errors import about, text
 
 QUEUE_OPS = {"qopen": ("open", True, "opened"),
@@ -22,8 +22,8 @@ def admin(ctl, req_user, body, now):
     if op in agentctl.OPS:
         return agentctl.handle(ctl, op, body.get("names") or ["all"], now)
     if op == "reconfig":
-        return ctl.reconfig(check_only=bool(body.get("check")),
-                            by=req_user)
+        return configure.reconfig(ctl, check_only=bool(body.get("check")),
+                                  by=req_user)
     return {"ok": False, "error": about(op, "BAD_ADMIN_OP")}
 
 
@@ -38,7 +38,7 @@ def _queues(ctl, op, names, now):
             continue
         ctl.queue_state[name][field] = value
         ctl.store.event(now, "QUEUE_CTRL", queue=name, op=op)
-        ctl.save_queue(name)
+        configure.save_queue(ctl, name)
         results.append({"ok": True, "text": f"Queue <{name}> is {word}"})
     ctl.dirty = True
     return {"ok": all(r.get("ok") for r in results), "results": results}
@@ -56,7 +56,7 @@ def _hosts(ctl, op, names, now):
             continue
         ctl.hosts[name]["adm_closed"] = closed
         ctl.store.event(now, "HOST_CTRL", host=name, op=op)
-        ctl.save_host(name)
+        configure.save_host(ctl, name)
         results.append({"ok": True, "text": f"{verb} <{name}> ...... done"})
     ctl.dirty = True
     return {"ok": all(r.get("ok") for r in results), "results": results}

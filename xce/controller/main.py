@@ -13,26 +13,23 @@ import signal
 import socket
 import time
 
-from xce.config import load as config_load
-from xce.config import restart as config_restart
-from xce.config import unenforced
 from xce.config.lsfview import write_lsf_view
-from xce.controller import admin, agentctl, agents, control, dispatch
+from xce.controller import admin, agentctl, agents, configure, control
+from xce.controller import dispatch
 from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
-from xce.controller import elimconf, hoststeps, jobgroups, peek, remerge
+from xce.controller import hoststeps, jobgroups, peek
 from xce.controller import stage
 from xce.controller import jobclock, messages, modify, prepost, spoolspace
-from xce.controller import rlimits, windows
+from xce.controller import windows
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller import submit
 from xce.controller.submit import Rejected, user_of
-from xce.errors import about, text
-from xce.model import gpus, permissions, states
+from xce.errors import about
+from xce.model import permissions, states
 from xce.model import jobid as jobids
 from xce.model.jobid import show
-from xce.model import fairshare
 from xce.spool.server import SpoolServer
 from xce.store.writer import Store
 
@@ -50,13 +47,6 @@ LOAD_PASS_EVERY = 5.0
 # crash (it is removed right after the commit), with a wide margin.
 REQUEST_ID_KEEP = 3600.0
 HOUSEKEEPING = 60.0
-# Configuration sections that only the information commands need.
-CONFIG_SECTIONS = ("users", "user_groups", "host_groups", "limits",
-                   "applications", "projects", "service_classes",
-                   "resources", "host_types", "host_models")   # lsinfo
-# Queue keys kept as written for bqueues -l.
-_QUEUE_SHOWN = ("RES_REQ", "FAIRSHARE", "RERUNNABLE", "DISPATCH_WINDOW",
-                "RUN_WINDOW") + fairshare.FACTOR_KEYS
 
 
 class Controller:
@@ -125,9 +115,10 @@ class Controller:
         jobclock.load(self)
         stage.load(self)        # bsub -f copies back not yet written
         self.index.load(self.store, self.now - self.clean_period())
-        self._apply_config(self.cfg, self.store.saved_queue_states(),
-                           self.store.saved_host_closed())
-        _warn_unenforced(self.cfg)
+        configure.apply_config(self, self.cfg,
+                               self.store.saved_queue_states(),
+                               self.store.saved_host_closed())
+        configure.warn_unenforced(self.cfg)
         self.store.set_meta("cluster", self.cfg.cluster_name)
         self.store.set_meta("admins", " ".join(self.cfg.admins))
         self.store.set_meta("master", socket.gethostname())
@@ -135,96 +126,13 @@ class Controller:
         self.store.set_meta("started", self.now)
         self.store.event(self.now, "CONTROLLER_START", pid=os.getpid())
         spoolspace.commit(self)
-        write_lsf_view(self.envdir, _plain(self.cfg.raw), self.cfg.spool)
+        write_lsf_view(self.envdir, configure.plain(self.cfg.raw),
+                       self.cfg.spool)
         # What start-up loaded lives as long as the daemon: keep the cyclic
         # garbage collector from walking it again at every collection.
         gc.freeze()
         log.info("controller up: %d unfinished jobs, %d hosts",
                  len(self.jobs), len(self.hosts))
-
-    def _apply_config(self, cfg, saved_q=None, saved_h=None):
-        """Put a (validated) configuration in force, keeping runtime states."""
-        self.cfg = cfg
-        self.view_epoch += 1
-        old_q, old_h = self.queue_state, self.hosts
-        self.queue_state = {}
-        for name in cfg.queues:
-            if name in old_q:
-                self.queue_state[name] = old_q[name]
-            elif saved_q and name in saved_q:
-                o, a = saved_q[name].split(",")
-                self.queue_state[name] = {"open": o == "1", "active": a == "1"}
-            else:
-                self.queue_state[name] = {"open": True, "active": True}
-        self.hosts = {}
-        for name, hc in cfg.hosts.items():
-            prev = old_h.get(name, {})
-            self.hosts[name] = {
-                "conf": hc, "facts": prev.get("facts", {}),
-                "seen": prev.get("seen", False),
-                # What its agent understands stays known until its next
-                # hello (a reconfig sends it the elim settings again).
-                "protocol": prev.get("protocol", 1),
-                "adm_closed": prev.get("adm_closed",
-                                       bool((saved_h or {}).get(name))),
-                "max_slots": 0}
-            self._update_slots(name)
-            agents.keep_link(self.links, name, cfg, hc, self.link_for)
-        self.store.clear_queues()
-        for seq, name in enumerate(cfg.queues):
-            self.save_queue(name, seq)
-        self.store.save_params({name: _param_text(value)
-                                for name, value in cfg.params.items()})
-        self.store.clear_hosts()
-        for name in self.hosts:
-            self.save_host(name)
-        # busers, bugroup, bmgroup, bapp and blimits read these sections.
-        self.store.set_meta("config_sections", json.dumps(
-            {k: _plain(cfg.raw.get(k)) for k in CONFIG_SECTIONS},
-            default=str))
-        self.dirty = True
-
-    def _update_slots(self, name):
-        h = self.hosts[name]
-        hc = h["conf"]
-        h["max_slots"] = schedpass.max_slots(hc, h["facts"])
-
-    # -- rows the commands read ------------------------------------------
-    def save_queue(self, name, seq=None):
-        q = self.cfg.queues[name]
-        st = self.queue_state[name]
-        if seq is None:
-            seq = list(self.cfg.queues).index(name)
-        conf = {k: v for k, v in vars(q).items() if k != "raw"}
-        conf["default"] = name in self.cfg.default_queues
-        # bqueues -l shows these as configured (RES_REQ, USER_SHARES and
-        # the weights of the queue's share priorities).
-        conf["lsf"] = {k: q.raw[k] for k in _QUEUE_SHOWN if k in q.raw}
-        self.store.save_queue(
-            (name, seq, q.priority, int(st["open"]), int(st["active"]),
-             json.dumps(conf)))
-
-    def save_host(self, name):
-        h = self.hosts[name]
-        hc, facts = h["conf"], h["facts"]
-        # unavail or unreach, and why (bhosts -l): see hostloss.
-        status, why = hostloss.shown_status(self, name)
-        self.store.save_host(
-            (name, list(self.hosts).index(name),
-             status, int(h["adm_closed"]),
-             hc.ncpus or facts.get("ncpus"), h["max_slots"],
-             hc.maxmem or facts.get("maxmem"), facts.get("maxswp"),
-             hc.type or facts.get("type", ""),
-             hc.model or facts.get("model", ""),
-             json.dumps({"jl_u": hc.jl_u, "resources": hc.resources,
-                         # its model's CPU factor (lshosts, bhosts -l)
-                         "cpuf": rlimits.cpu_factor(self.cfg, name),
-                         "reason": why, "thresholds": hc.thresholds,
-                         "dispatch_window": hc.raw.get("DISPATCH_WINDOW"),
-                         # declared or detected (bhosts/lshosts/lsload -gpu)
-                         "gpus": gpus.of_host(hc.gpus, facts)}),
-             json.dumps(facts.get("load", {}))))
-        h["saved_status"] = (status, why)
 
     # -- helpers the handlers use ------------------------------------------
     def is_admin(self, user):
@@ -293,36 +201,6 @@ class Controller:
             link = self.links.get(name)
             if link is not None:
                 link.queue(msg)
-
-    def reconfig(self, check_only=False, by=None):
-        """Check xce.yaml and put it in force; a refusal (bad value, or a
-        key only a restart can change) leaves the running one in force."""
-        try:
-            cfg = config_load.load(self.envdir)
-        except config_load.ConfigError as e:
-            return {"ok": False, "errors": e.errors}
-        needs_restart = config_restart.changed(self.cfg, cfg)
-        if check_only:
-            return {"ok": True, "warnings": needs_restart}
-        if needs_restart:
-            return {"ok": False, "errors": needs_restart}
-        running = self.cfg
-        try:
-            self._apply_config(cfg)
-            write_lsf_view(self.envdir, _plain(cfg.raw), cfg.spool)
-        except Exception as e:      # noqa: BLE001 -- back to the running one
-            log.exception("reconfig failed; the running configuration stays")
-            self._apply_config(running)
-            return {"ok": False, "errors": [text("CONFIG_NOT_APPLIED",
-                                                 path=cfg.path, error=e)]}
-        self.spool.limits = spoolspace.limits(cfg)
-        for name in self.hosts:     # LSF_SERVERDIR, resource definitions
-            elimconf.send(self, name)
-        remerge.after_reconfig(self, by)    # pending jobs, changed profiles
-        _warn_unenforced(cfg)
-        self.store.set_meta("admins", " ".join(cfg.admins))
-        self.store.event(self.now, "RECONFIG")
-        return {"ok": True}
 
     # -- one turn ------------------------------------------------------------
     def run_once(self, now=None, inbox=()):
@@ -473,7 +351,7 @@ class Controller:
     def _host_rows(self):
         for name, h in self.hosts.items():
             if h.get("saved_status") != hostloss.shown_status(self, name):
-                self.save_host(name)
+                configure.save_host(self, name)
 
     def job_data(self, job):
         """The environment and script of a job, for its start message."""
@@ -559,12 +437,6 @@ class Controller:
         self.stopping = True
 
 
-def _warn_unenforced(cfg):
-    """Nothing is ignored silently: each key carried but not acted on."""
-    for line in unenforced.lines(cfg.raw):
-        log.warning("%s: %s", cfg.path, line)
-
-
 def _reap_children():
     """Collect exited children (a local agent that died, a bsub -f
     writer) so none lingers: (pid, status) of each."""
@@ -599,18 +471,3 @@ def _drain(fd):
             pass
     except BlockingIOError:
         pass
-
-
-def _plain(node):
-    """ruamel's commented containers as plain dicts and lists."""
-    if isinstance(node, dict):
-        return {str(k): _plain(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_plain(v) for v in node]
-    return node
-
-
-def _param_text(value):
-    if isinstance(value, (list, tuple)):
-        return " ".join(str(v) for v in value)
-    return str(value)

@@ -10,9 +10,9 @@ import logging
 import signal
 
 from xce.config.load import LOAD_INDICES
-from xce.controller import (blaunch, dispatch, elimconf, hostloss, hoststeps,
-                            interactive, jobusage, peek, prepost, requeue,
-                            stage)
+from xce.controller import (blaunch, configure, dispatch, elimconf, hostloss,
+                            hoststeps, interactive, jobusage, peek, prepost,
+                            requeue, stage)
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -84,8 +84,8 @@ def _hello(ctl, host, msg):
     h["protocol"] = int(msg.get("v") or 1)     # what the agent understands
     hostloss.reset_after_hello(ctl, host)
     elimconf.send(ctl, host)
-    ctl._update_slots(host)
-    ctl.save_host(host)
+    configure.update_slots(ctl, host)
+    configure.save_host(ctl, host)
     known = set()
     for entry in msg.get("jobs", []):
         known.add((entry["job"], entry.get("idx", 0), entry["attempt"]))

@@ -1,0 +1,162 @@
+"""The configuration in force in the controller: put in force at start-up
+and by badmin reconfig (keeping queue and host runtime states), and the
+queue, host and parameter rows the commands read from the store.
+"""
+
+import json
+import logging
+
+from xce.config import load as config_load
+from xce.config import restart as config_restart
+from xce.config import unenforced
+from xce.config.lsfview import write_lsf_view
+from xce.controller import elimconf, hostloss, remerge, rlimits, schedpass
+from xce.controller import agents, spoolspace
+from xce.errors import text
+from xce.model import fairshare, gpus
+
+log = logging.getLogger("xce.controller")
+
+# Configuration sections that only the information commands need.
+CONFIG_SECTIONS = ("users", "user_groups", "host_groups", "limits",
+                   "applications", "projects", "service_classes",
+                   "resources", "host_types", "host_models")   # lsinfo
+# Queue keys kept as written for bqueues -l.
+_QUEUE_SHOWN = ("RES_REQ", "FAIRSHARE", "RERUNNABLE", "DISPATCH_WINDOW",
+                "RUN_WINDOW") + fairshare.FACTOR_KEYS
+
+
+def apply_config(ctl, cfg, saved_q=None, saved_h=None):
+    """Put a (validated) configuration in force, keeping runtime states."""
+    ctl.cfg = cfg
+    ctl.view_epoch += 1
+    old_q, old_h = ctl.queue_state, ctl.hosts
+    ctl.queue_state = {}
+    for name in cfg.queues:
+        if name in old_q:
+            ctl.queue_state[name] = old_q[name]
+        elif saved_q and name in saved_q:
+            o, a = saved_q[name].split(",")
+            ctl.queue_state[name] = {"open": o == "1", "active": a == "1"}
+        else:
+            ctl.queue_state[name] = {"open": True, "active": True}
+    ctl.hosts = {}
+    for name, hc in cfg.hosts.items():
+        prev = old_h.get(name, {})
+        ctl.hosts[name] = {
+            "conf": hc, "facts": prev.get("facts", {}),
+            "seen": prev.get("seen", False),
+            # What its agent understands stays known until its next
+            # hello (a reconfig sends it the elim settings again).
+            "protocol": prev.get("protocol", 1),
+            "adm_closed": prev.get("adm_closed",
+                                   bool((saved_h or {}).get(name))),
+            "max_slots": 0}
+        update_slots(ctl, name)
+        agents.keep_link(ctl.links, name, cfg, hc, ctl.link_for)
+    ctl.store.clear_queues()
+    for seq, name in enumerate(cfg.queues):
+        save_queue(ctl, name, seq)
+    ctl.store.save_params({name: _param_text(value)
+                            for name, value in cfg.params.items()})
+    ctl.store.clear_hosts()
+    for name in ctl.hosts:
+        save_host(ctl, name)
+    # busers, bugroup, bmgroup, bapp and blimits read these sections.
+    ctl.store.set_meta("config_sections", json.dumps(
+        {k: plain(cfg.raw.get(k)) for k in CONFIG_SECTIONS},
+        default=str))
+    ctl.dirty = True
+
+def update_slots(ctl, name):
+    h = ctl.hosts[name]
+    hc = h["conf"]
+    h["max_slots"] = schedpass.max_slots(hc, h["facts"])
+
+def save_queue(ctl, name, seq=None):
+    q = ctl.cfg.queues[name]
+    st = ctl.queue_state[name]
+    if seq is None:
+        seq = list(ctl.cfg.queues).index(name)
+    conf = {k: v for k, v in vars(q).items() if k != "raw"}
+    conf["default"] = name in ctl.cfg.default_queues
+    # bqueues -l shows these as configured (RES_REQ, USER_SHARES and
+    # the weights of the queue's share priorities).
+    conf["lsf"] = {k: q.raw[k] for k in _QUEUE_SHOWN if k in q.raw}
+    ctl.store.save_queue(
+        (name, seq, q.priority, int(st["open"]), int(st["active"]),
+         json.dumps(conf)))
+
+def save_host(ctl, name):
+    h = ctl.hosts[name]
+    hc, facts = h["conf"], h["facts"]
+    # unavail or unreach, and why (bhosts -l): see hostloss.
+    status, why = hostloss.shown_status(ctl, name)
+    ctl.store.save_host(
+        (name, list(ctl.hosts).index(name),
+         status, int(h["adm_closed"]),
+         hc.ncpus or facts.get("ncpus"), h["max_slots"],
+         hc.maxmem or facts.get("maxmem"), facts.get("maxswp"),
+         hc.type or facts.get("type", ""),
+         hc.model or facts.get("model", ""),
+         json.dumps({"jl_u": hc.jl_u, "resources": hc.resources,
+                     # its model's CPU factor (lshosts, bhosts -l)
+                     "cpuf": rlimits.cpu_factor(ctl.cfg, name),
+                     "reason": why, "thresholds": hc.thresholds,
+                     "dispatch_window": hc.raw.get("DISPATCH_WINDOW"),
+                     # declared or detected (bhosts/lshosts/lsload -gpu)
+                     "gpus": gpus.of_host(hc.gpus, facts)}),
+         json.dumps(facts.get("load", {}))))
+    h["saved_status"] = (status, why)
+
+
+def reconfig(ctl, check_only=False, by=None):
+    """Check xce.yaml and put it in force; a refusal (bad value, or a
+    key only a restart can change) leaves the running one in force."""
+    try:
+        cfg = config_load.load(ctl.envdir)
+    except config_load.ConfigError as e:
+        return {"ok": False, "errors": e.errors}
+    needs_restart = config_restart.changed(ctl.cfg, cfg)
+    if check_only:
+        return {"ok": True, "warnings": needs_restart}
+    if needs_restart:
+        return {"ok": False, "errors": needs_restart}
+    running = ctl.cfg
+    try:
+        apply_config(ctl, cfg)
+        write_lsf_view(ctl.envdir, plain(cfg.raw), cfg.spool)
+    except Exception as e:      # noqa: BLE001 -- back to the running one
+        log.exception("reconfig failed; the running configuration stays")
+        apply_config(ctl, running)
+        return {"ok": False, "errors": [text("CONFIG_NOT_APPLIED",
+                                             path=cfg.path, error=e)]}
+    ctl.spool.limits = spoolspace.limits(cfg)
+    for name in ctl.hosts:     # LSF_SERVERDIR, resource definitions
+        elimconf.send(ctl, name)
+    remerge.after_reconfig(ctl, by)    # pending jobs, changed profiles
+    warn_unenforced(cfg)
+    ctl.store.set_meta("admins", " ".join(cfg.admins))
+    ctl.store.event(ctl.now, "RECONFIG")
+    return {"ok": True}
+
+
+def warn_unenforced(cfg):
+    """Nothing is ignored silently: each key carried but not acted on."""
+    for line in unenforced.lines(cfg.raw):
+        log.warning("%s: %s", cfg.path, line)
+
+
+def plain(node):
+    """ruamel's commented containers as plain dicts and lists."""
+    if isinstance(node, dict):
+        return {str(k): plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [plain(v) for v in node]
+    return node
+
+
+def _param_text(value):
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(v) for v in value)
+    return str(value)
