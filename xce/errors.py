@@ -223,6 +223,9 @@ MESSAGES.update({
     "SHOWCONF_DAEMON": "{prog}: showconf: {daemon!r} is not one of "
                        "{choices}",
     "SUBCOMMAND_NOT_SUPPORTED": "{prog}: {command} is not supported by xce",
+    # A word of the command line that is no text (bytes that are not
+    # UTF-8): no name in the store can match it, and no request may carry it.
+    "ARGUMENT_NOT_TEXT": "{prog}: an argument is not valid UTF-8 text",
 })
 
 # Pre- and post-execution, job starters and login shells (bsub -E/-Ep/-L,

@@ -23,7 +23,7 @@ def _jobs(cluster):
 
 
 @pytest.mark.parametrize("argv", [
-    ["bsub", "-gpu", "num=1", "echo", "hi"],
+    ["bsub", "-k", "chkdir", "echo", "hi"],
     ["bsub", "-ext", "foo", "echo", "hi"],
     ["bsub", "-IS", "bash"],
     ["bsub", "-clusters", "c2", "true"],

@@ -93,3 +93,19 @@ def test_whole_numbers_are_ascii_digits_in_range():
     for bad in ("0", "\uff13", "-1", "1" * 40, "x"):
         with pytest.raises(UsageError, match="bad value"):
             parser.parse(["-r", bad])
+
+
+def test_an_argument_that_is_no_text_is_one_line_exit_255(capsys):
+    # bytes that are not UTF-8 reach Python as surrogates; a query with one
+    # (bacct -P, bjobs -P, bhist -q ...) cannot be sent to SQLite.
+    from xce.cli.lsfargs import run
+
+    def query(values, args):
+        values["project"].encode("utf-8")
+
+    parser = Parser("bacct", [Opt("-P", "project")])
+    with pytest.raises(SystemExit) as e:
+        run(parser, query, ["-P", "\udcff"])
+    assert e.value.code == 255
+    assert capsys.readouterr().err == \
+        "bacct: an argument is not valid UTF-8 text\n"

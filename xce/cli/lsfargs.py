@@ -261,6 +261,10 @@ def run(parser, action, argv=None):
     except XceError as e:
         print(str(e), file=sys.stderr)
         sys.exit(e.exit_code)
+    except UnicodeEncodeError:
+        # A value with undecodable bytes reached the store or a request.
+        print(text("ARGUMENT_NOT_TEXT", prog=parser.prog), file=sys.stderr)
+        sys.exit(EXIT_FAILURE)
     except (BrokenPipeError, KeyboardInterrupt, EOFError):
         # A closed pipe, ^C in bwait or bpeek -f: no traceback.
         sys.exit(EXIT_FAILURE)
