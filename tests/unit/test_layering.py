@@ -65,6 +65,9 @@ ALLOWED = {
         "xce.controller.preemption", "xce.controller.reserve",
         "xce.controller.submit", "xce.controller.apply",
         "xce.controller.jobindex", "xce.controller.windows",
+        # the pass holds a job back after a failed pre-exec (dispatch
+        # asks prepost); the replay wakes it as the controller's turn does
+        "xce.controller.prepost",
         # the stepper prints traces in xce explain's words
         "xce.client.explain",
         # --verify reads a live run's event log and applies its badmin

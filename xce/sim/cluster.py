@@ -49,6 +49,9 @@ class VirtualCluster:
         self.reservations = reserve.State()
         self.preempted = preemption.State()
         self.windows = windows.State()  # time windows and loads
+        # key -> when a job whose pre-exec failed may be dispatched again
+        # (xce.controller.prepost: the pass fills it, wake() empties it).
+        self.retry_waiting = {}
         self.index = JobIndex(self)
         self.view_epoch = 1
         self.dirty = True

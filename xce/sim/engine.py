@@ -13,7 +13,7 @@ import heapq
 import signal
 from dataclasses import dataclass
 
-from xce.controller import reserve, schedpass, windows
+from xce.controller import prepost, reserve, schedpass, windows
 from xce.controller.submit import Rejected
 from xce.model import states
 
@@ -70,6 +70,7 @@ class Replay:
         self.last = None        # the Step of the last instant
         self.signalled = []
         self._window_wake = None    # the window change a WAKE is queued for
+        self._retry_wakes = set()   # pre-exec retry times a WAKE is queued for
 
     def _push(self, when, kind, payload):
         self._seq += 1
@@ -105,6 +106,8 @@ class Replay:
             if got is not None:
                 events.append(got)
         started, self.signalled = [], []
+        # Jobs whose wait after a failed pre-exec is over, as live.
+        prepost.wake(cl)
         # Windows opening or closing: a pass, and run windows' suspensions.
         windows.turn(cl)
         if cl.windows.next_at is not None and cl.jobs and \
@@ -115,6 +118,11 @@ class Replay:
             self._signals()
         if cl.dirty or reserve.due(cl):
             started = self._pass()
+        # The pass held back jobs after a failed pre-exec: a pass again
+        # when each may be dispatched.
+        for at in set(cl.retry_waiting.values()) - self._retry_wakes:
+            self._retry_wakes.add(at)
+            self._push(at, WAKE, None)
         self.last = Step(when, events, started, self.signalled)
         return True
 

@@ -17,9 +17,12 @@ from xce.model import states
 from xce.sim.swf import Trace, TraceJob
 from xce.store.reader import Reader
 
-# Spec keys the controller adds after submission (apply, preemption).
+# Spec keys the controller adds after submission (apply, preemption),
+# from what happened live: a failed pre-exec's retry, a requeue's count
+# and excluded hosts are not the replay's.
 LATER_KEYS = ("preempted", "rusage_alt", "gpu_alloc", "unkwn",
-              "output_fallback",
+              "output_fallback", "preexec_tries", "preexec_retry_at",
+              "auto_requeues", "requeue_excluded",
               "depend")
 SQLITE = b"SQLite format 3\x00"
 

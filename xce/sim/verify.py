@@ -21,15 +21,17 @@ per pass, so a live select[] or order[] on load cannot be verified.
 import json
 import signal
 
-from xce.controller import admin, reserve, schedpass
+from xce.controller import admin, prepost, reserve, schedpass
 from xce.controller.apply import PREEMPTED
 from xce.model import states
 from xce.model.jobid import show
+from xce.sim import history
 from xce.sim.cluster import VirtualCluster
 from xce.store.reader import Reader
 
-# Spec keys the controller adds after submission (apply, preemption).
-_LATER_KEYS = ("preempted", "rusage_alt", "gpu_alloc", "unkwn", "output_fallback")
+# Spec keys the controller adds after submission (apply, preemption):
+# the replayed events add them again.
+_LATER_KEYS = tuple(k for k in history.LATER_KEYS if k != "depend")
 # Events that are a pass's decisions, not its input.
 _DECIDED = ("START",)
 _ADMIN = ("QUEUE_CTRL", "HOST_CTRL")
@@ -74,6 +76,8 @@ def verify(cfg, store_path):
                         when, f"{kind} {show(*key)}", f"cannot: {e}"))
             else:
                 out.skipped[kind] = out.skipped.get(kind, 0) + 1
+        # Jobs whose wait after a failed pre-exec is over, as live.
+        prepost.wake(cl)
         if live or cl.dirty or reserve.due(cl):
             _compare(cl, when, live, out)
     return out
