@@ -5,7 +5,9 @@ dispatches when it opens; a closing run window suspends a running job
 (SSUSP) and its opening resumes it; a host out of its dispatch window is
 closed_Wind, one beyond a load threshold closed_Busy, and a stopping
 threshold suspends a job.  Windows are chosen relative to now, at the
-next minute boundaries (the controller wakes up at them)."""
+next minute boundaries (the controller wakes up at them); a cluster may
+run in a time zone shifted by seconds so that its next minute boundary
+is a few seconds away rather than up to a minute."""
 
 import time
 
@@ -17,10 +19,39 @@ def _clock(t):
     return time.strftime("%H:%M", time.localtime(t))
 
 
-def _next_minute(lead=15):
-    """The first minute boundary at least *lead* seconds away."""
-    t = (int(time.time()) // 60 + 1) * 60
-    return t + 60 if t - time.time() < lead else t
+class Zone:
+    """A time zone of the cluster's daemons and commands (TZ), shifted
+    from UTC by seconds so that a local minute boundary comes *lead*
+    seconds from now: the windows, in local time as LSF's, open and close
+    by the clock without a wait of up to a minute."""
+
+    def __init__(self, lead):
+        self.shift = -(int(time.time()) + lead) % 60
+        # POSIX TZ: a negative offset is east of UTC (local = UTC + shift).
+        self.tz = f"XCE-0:00:{self.shift:02d}"
+
+    def clock(self, t):
+        return time.strftime("%H:%M", time.gmtime(t + self.shift))
+
+    def next_minute(self, lead):
+        """The first local minute boundary at least *lead* seconds away."""
+        t = int(time.time()) + lead
+        return t + (-(t + self.shift) % 60)
+
+
+def _zoned_cluster(make_cluster, zone, **kw):
+    cluster = make_cluster(start=False, **kw)
+    cluster.env["TZ"] = zone.tz
+    return cluster.start()
+
+
+def _reconfig(cluster, old, new):
+    yaml = cluster.envdir / "xce.yaml"
+    text = yaml.read_text()
+    assert old in text, old
+    yaml.write_text(text.replace(old, new))
+    r = cluster.run("badmin", "reconfig")
+    assert r.rc == 0, r
 
 
 def _pending_reasons(cluster, jobid):
@@ -37,10 +68,13 @@ def _queue_status(cluster, queue):
 
 def test_a_queue_out_of_its_dispatch_window_holds_jobs_until_it_opens(
         make_cluster):
-    opens = _next_minute()
-    window = f"{_clock(opens)}-{_clock(opens + 1800)}"
-    cluster = make_cluster(extra_queues=f"  night:\n    PRIORITY: 20\n"
-                                        f"    DISPATCH_WINDOW: {window}\n")
+    zone = Zone(lead=8)
+    cluster = _zoned_cluster(make_cluster, zone,
+                             extra_queues="  night:\n    PRIORITY: 20\n")
+    opens = zone.next_minute(lead=5)
+    window = f"{zone.clock(opens)}-{zone.clock(opens + 1800)}"
+    _reconfig(cluster, "  night:\n    PRIORITY: 20\n",
+              f"  night:\n    PRIORITY: 20\n    DISPATCH_WINDOW: {window}\n")
     jobid = cluster.submit("-q", "night", "true")
     wait_for(lambda: "The queue is inactivated by its time windows" in
              _pending_reasons(cluster, jobid), what="the window reason")
@@ -58,23 +92,34 @@ def test_a_queue_out_of_its_dispatch_window_holds_jobs_until_it_opens(
 
 def test_a_closing_run_window_suspends_a_job_and_its_opening_resumes_it(
         make_cluster):
-    closes = _next_minute(lead=20)
-    start = closes - 120
-    window = (f"{_clock(start)}-{_clock(closes)} "
-              f"{_clock(closes + 60)}-{_clock(closes + 1800)}")
-    cluster = make_cluster(extra_queues=f"  day:\n    PRIORITY: 20\n"
-                                        f"    RUN_WINDOW: {window}\n")
+    zone = Zone(lead=6)
+    cluster = _zoned_cluster(make_cluster, zone,
+                             extra_queues="  day:\n    PRIORITY: 20\n")
     jobid = cluster.submit("-q", "day", "sleep 600")
     cluster.wait_stat(jobid, "RUN")
+    # A run window open now that closes at the next minute boundary.
+    closes = zone.next_minute(lead=2)
+    window = f"{zone.clock(closes - 120)}-{zone.clock(closes)}"
+    _reconfig(cluster, "  day:\n    PRIORITY: 20\n",
+              f"  day:\n    PRIORITY: 20\n    RUN_WINDOW: {window}\n")
+    assert time.time() < closes and cluster.stat(jobid) == "RUN"
     cluster.wait_stat(jobid, "SSUSP", timeout=closes - time.time() + 20)
     assert time.time() >= closes
     out = _pending_reasons(cluster, jobid)
     assert " SUSPENDING REASONS:\n The run windows of the queue are " \
         "closed;" in out, out
     assert _queue_status(cluster, "day") == "Open:Inact_Win"
-    cluster.wait_stat(jobid, "RUN", timeout=closes + 60 - time.time() + 20)
-    assert time.time() >= closes + 60
+    # The window opens (now, by a new RUN_WINDOW): the job resumes.
+    assert cluster.stat(jobid) == "SSUSP"
+    opened = f"{zone.clock(closes)}-{zone.clock(closes + 1800)}"
+    _reconfig(cluster, f"RUN_WINDOW: {window}", f"RUN_WINDOW: {opened}")
+    cluster.wait_stat(jobid, "RUN", timeout=20)
+    # Within the minute of the close: the reconfig opened it, no clock.
+    assert time.time() < closes + 60
     assert "SUSPENDING REASONS" not in _pending_reasons(cluster, jobid)
+    assert _queue_status(cluster, "day") == "Open:Active"
+    r = cluster.run("bqueues", "-l", "day")
+    assert r.rc == 0 and f"RUN_WINDOW: {opened}" in r.out, r
     r = cluster.run("bkill", str(jobid))
     assert r.rc == 0, r
     cluster.wait_stat(jobid, "EXIT")
