@@ -117,12 +117,17 @@ def test_lsload_long_shows_what_the_elims_report(three):
 
 def test_select_runs_only_where_the_reported_value_holds(three):
     _reported(three, {"vh000": "7.0", "vh001": "3.0", "vh002": "10.0"})
-    jobs = [three.submit("-R", "select[myres>5]", "sleep", "30")
+    jobs = [three.submit("-R", "select[myres>5]", "sleep", "600")
             for _ in range(4)]
     for job in jobs:
         three.wait_stat(job, "RUN")
     assert sorted(_exec_host(three, j) for j in jobs) == [
         "vh000", "vh000", "vh002", "vh002"]
+    # Their slots are wanted again (vh000 is full).
+    for job in jobs:
+        assert three.run("bkill", str(job)).rc == 0
+    for job in jobs:
+        three.wait_stat(job, "EXIT")
     # A string resource an elim reports.
     rhel = three.submit("-R", "select[os==rhel8]", "true")
     three.wait_stat(rhel, "DONE")
