@@ -9,6 +9,7 @@ import pytest
 
 from xce.client.submit import times
 from xce.client.text.units import long_time
+from tests.lib.timezone import Zone
 from tests.lib.xcecluster import wait_for
 
 HOUR = 3600
@@ -90,13 +91,13 @@ def test_a_termination_time_is_shown_and_announced(cluster):
 
 def test_a_running_job_is_ended_at_its_termination_time(cluster):
     """Through a real agent: at -t the job gets SIGUSR2 (which ends a
-    job that does not catch it) and ends EXIT with TERM_DEADLINE."""
-    term = _whole_minute(time.time() + 60)
-    if term - time.time() < 8:          # time to start it before then
-        term += 60
-    r = cluster.run("bsub", "-t", _clock(term, 2), "-o", "out",
+    job that does not catch it) and ends EXIT with TERM_DEADLINE.  bsub
+    reads -t in its time zone, one whose next minute is seconds away."""
+    zone = Zone(lead=8)
+    term = zone.next_minute(lead=6)     # time to start it before then
+    r = cluster.run("bsub", "-t", zone.clock(term), "-o", "out",
                     "trap 'echo got USR2; exit 140' USR2; "
-                    "while :; do sleep 1; done")
+                    "while :; do sleep 1; done", env={"TZ": zone.tz})
     assert r.rc == 0, r
     jobid = int(r.out.split("<", 1)[1].split(">", 1)[0])
     cluster.wait_stat(jobid, "RUN")

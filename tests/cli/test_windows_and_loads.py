@@ -12,31 +12,12 @@ is a few seconds away rather than up to a minute."""
 import time
 
 from tests.lib.reconfig import assert_reconfig_refuses
+from tests.lib.timezone import Zone
 from tests.lib.xcecluster import wait_for
 
 
 def _clock(t):
     return time.strftime("%H:%M", time.localtime(t))
-
-
-class Zone:
-    """A time zone of the cluster's daemons and commands (TZ), shifted
-    from UTC by seconds so that a local minute boundary comes *lead*
-    seconds from now: the windows, in local time as LSF's, open and close
-    by the clock without a wait of up to a minute."""
-
-    def __init__(self, lead):
-        self.shift = -(int(time.time()) + lead) % 60
-        # POSIX TZ: a negative offset is east of UTC (local = UTC + shift).
-        self.tz = f"XCE-0:00:{self.shift:02d}"
-
-    def clock(self, t):
-        return time.strftime("%H:%M", time.gmtime(t + self.shift))
-
-    def next_minute(self, lead):
-        """The first local minute boundary at least *lead* seconds away."""
-        t = int(time.time()) + lead
-        return t + (-(t + self.shift) % 60)
 
 
 def _zoned_cluster(make_cluster, zone, **kw):
