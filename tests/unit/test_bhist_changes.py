@@ -27,6 +27,17 @@ def test_a_limit_removed_takes_its_host_spec_silently():
         "    No host specification;"]
 
 
+def test_an_estimate_removed_takes_its_host_spec_silently():
+    # bmod -Wen after -We 10/hostA: one line, not the raw field name.
+    assert modify_lines({"set": {}, "unset": [
+        "estimate", "estimate_host"]})[1:] == [
+        "    Runtime estimate is removed;"]
+    assert modify_lines({"set": {"estimate": 10, "estimate_host": "hostA"},
+                         "unset": []})[1:] == [
+        "    Host specification change to: hostA;",
+        "    Runtime estimate changes to : 10 (minutes);"]
+
+
 def test_a_key_without_words_is_still_shown():
     assert modify_lines({"set": {"newthing": [1, 2]},
                          "unset": ["oldthing"]})[1:] == [

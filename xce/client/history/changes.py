@@ -79,6 +79,8 @@ TABLE = [
      "No host specification"),
     ("cpulimit_host", _said("Host specification change to: {}"),
      "No host specification"),
+    ("estimate_host", _said("Host specification change to: {}"),
+     "No host specification"),
     ("resreq", _said("Resource requirement changes to: {}", _words),
      "No  resource requirement"),
     ("xfiles", _files, "No transfer files specified"),
