@@ -139,9 +139,12 @@ class _Reader:
     def _special(self, path, display, number, raw):
         """Handle template and include lines; True when *raw* is used up."""
         if is_template_line(raw):
+            # Quoted up to its first tag: the key is what an admin looks
+            # for, and the template's values are the deploying site's own.
+            head = raw.strip().split("<%", 1)[0].strip()
             self.diags.warn(display, number,
                             "Chef ERB template line skipped: "
-                            + raw.strip()[:60])
+                            + (head[:60] or "(a template tag)"))
             return True
         target = _include_target(raw)
         if target is None:
