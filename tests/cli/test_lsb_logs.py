@@ -162,12 +162,16 @@ def test_every_lsb_acct_record_reads_with_a_reader_of_the_documented_layout(
 def test_every_lsb_events_record_reads_with_a_reader_of_the_documented_layout(
         cluster):
     """Submit, run, finish, fail, kill (running and pending), modify,
-    move, switch, stop/resume, requeue and post: every record of the run
-    reads whole with tests/lib/lsbevents_reader (nothing missing, nothing
-    left over)."""
+    move, switch, stop/resume, requeue, post, queue and host control, a
+    reconfig and a restart: every record of the run reads whole with
+    tests/lib/lsbevents_reader (nothing missing, nothing left over)."""
     from tests.lib.lsbevents_reader import LAYOUTS, read_file
     done = cluster.submit("-J", 'quoted "name"', "-P", "proj", "echo hi")
-    failed = cluster.submit("-n", "2", "exit 3")
+    source = cluster.root / "staged.txt"
+    source.write_text("data\n")
+    copy = f"{cluster.root}/copied.txt"
+    failed = cluster.submit("-n", "2", "-sp", "7", "-f", f"{source} > {copy}",
+                            "-Jd", "a description", "exit 3")
     array = cluster.submit("-J", "arr[1-2]", "true")
     running = cluster.submit("sleep 60")
     first = cluster.submit("-H", "true")
@@ -188,17 +192,26 @@ def test_every_lsb_events_record_reads_with_a_reader_of_the_documented_layout(
                         (first, "EXIT"), (running, "EXIT")):
         cluster.wait_stat(jobid, stat)
     wait_for(lambda: cluster.stat(array) == "DONE", what="the array")
+    for args in (("badmin", "qclose", "-C", "disk swap", "normal"),
+                 ("badmin", "qopen", "normal"), ("badmin", "hclose"),
+                 ("badmin", "hopen", "-C", "back"), ("badmin", "reconfig")):
+        r = cluster.run(*args)
+        assert r.rc == 0, (args, r)
+    cluster.kill_controller(signal.SIGTERM)
+    cluster.start()
     events = _logdir(cluster) / "lsb.events"
     wanted = {"JOB_NEW", "JOB_START", "JOB_START_ACCEPT", "JOB_EXECUTE",
               "JOB_STATUS", "JOB_SIGNAL", "JOB_MODIFY2", "JOB_MOVE",
-              "JOB_SWITCH", "JOB_EXT_MSG", "JOB_REQUEUE", "MBD_START"}
+              "JOB_SWITCH", "JOB_EXT_MSG", "JOB_REQUEUE", "MBD_START",
+              "QUEUE_CTRL", "HOST_CTRL"}
     recs = []
 
     def all_written():
         recs[:] = read_file(events)             # raises if a record is off
         return {r["type"] for r in recs} >= wanted and sum(
             r["type"] == "JOB_STATUS" and r["jStatus"] in (32, 64)
-            for r in recs) >= 7
+            for r in recs) >= 7 and sum(
+            r["type"] == "MBD_START" for r in recs) == 2
     wait_for(all_written, what="the records of every change")
     assert {r["type"] for r in recs} <= set(LAYOUTS)
     status = [r for r in recs if r["type"] == "JOB_STATUS"]
@@ -208,8 +221,23 @@ def test_every_lsb_events_record_reads_with_a_reader_of_the_documented_layout(
     assert ended[(failed, 0)]["exitStatus"] == 3 << 8
     assert {(array, 1), (array, 2)} <= set(ended)
     assert all(r["maskedJStatus"] == r["jStatus"] for r in status)
-    new = {r["jobId"]: r for r in recs if r["type"] == "JOB_NEW"}
-    assert new[done]["jobName"] == 'quoted "name"'
+    new = {(r["jobId"], r["idx"]): r for r in recs if r["type"] == "JOB_NEW"}
+    assert new[(done, 0)]["jobName"] == 'quoted "name"'
+    assert (new[(done, 0)]["queue"], new[(done, 0)]["projectName"],
+            new[(done, 0)]["command"]) == ("normal", "proj", "echo hi")
+    job = new[(failed, 0)]
+    assert (job["numProcessors"], job["maxNumProcessors"]) == (2, 2)
+    assert (job["userPriority"], job["options2"] & 0x200) == (7, 0x200)
+    assert job["nxf[]"] == [(str(source), copy, 1)]     # XF_OP_SUB2EXEC
+    assert job["jobDescription"] == "a description"
+    assert new[(first, 0)]["options2"] & 0x1            # -H: SUB2_HOLD
+    assert {(array, 1), (array, 2)} <= set(new)
+    user = cluster.run("id", "-un").out.strip()
+    ctrl = [(r["type"], r["opCode"], r["userName"], r["message"])
+            for r in recs if r["type"] in ("QUEUE_CTRL", "HOST_CTRL")]
+    assert ctrl == [("QUEUE_CTRL", 2, user, "disk swap"),
+                    ("QUEUE_CTRL", 1, user, ""), ("HOST_CTRL", 2, user, ""),
+                    ("HOST_CTRL", 1, user, "back")]
     start = [r for r in recs if r["type"] == "JOB_START"
              and r["jobId"] == failed]
     assert start[0]["numExHosts"] == start[0]["numAllocSlots"] == 2

@@ -237,3 +237,41 @@ def test_a_log_of_an_older_xce_goes_on_where_it_was(tmp_path):
     finally:
         files.close()
         store.close()
+
+
+def test_queue_and_host_control_records_keep_who_and_the_comment():
+    assert _lines("QUEUE_CTRL", {"queue": "night", "op": "qinact",
+                                 "by": "root", "comment": 'say "hi"'}) == [
+        '"QUEUE_CTRL" "10.1" 1700000000 4 "night" 0 "root" "say ""hi"""']
+    assert [line.split(" ")[3] for op in ("hopen", "hclose", "hrestart",
+                                          "hshutdown")
+            for line in _lines("HOST_CTRL", {"host": "h1", "op": op})] == \
+        ["1", "2", "3", "4"]
+    # badmin hstartup starts the agent, as LSF starts sbatchd: no record.
+    assert _lines("HOST_CTRL", {"host": "h1", "op": "hstartup"}) == []
+
+
+def test_job_new_reads_whole_with_the_documented_layout():
+    from tests.lib.lsbevents_reader import read_record
+    spec = {"nslots": [2, 4], "asked_hosts": ["h1"], "hold": True,
+            "xfiles": [["in", ">", ""], ["out", "<<", "o"]],
+            "estimate": 3, "app": "fluent", "requeue_exit": "1 2",
+            "job_group": "/g", "description": "d", "runlimit": 10}
+    JOB.update(spec=json.dumps(spec), name="n", command="c", queue="q")
+    try:
+        (line,) = _lines("SUBMIT", {}, idx=5)
+    finally:
+        for key in ("spec", "name", "command", "queue"):
+            JOB.pop(key)
+    r = read_record(line)
+    assert (r["jobId"], r["idx"], r["queue"], r["jobName"]) == (7, 5, "q",
+                                                                 "n")
+    assert (r["numProcessors"], r["maxNumProcessors"]) == (2, 4)
+    assert r["numAskedHosts[]"] == [("h1",)]
+    assert r["nxf[]"] == [("in", "in", 1), ("out", "o", 10)]
+    assert (r["options2"], r["options3"]) == (0x01 | 0x40000,
+                                              0x01 | 0x80 | 0x200)
+    assert (r["rLimits9"], r["runtimeEstimation"]) == (600, 180)
+    assert (r["jobGroup"], r["app"], r["requeueEValues"],
+            r["jobDescription"]) == ("/g", "fluent", "1 2", "d")
+    assert (r["userPriority"], r["srcJobId"], r["nStinFile"]) == (-1, -1, 0)

@@ -81,3 +81,26 @@ def test_an_lsb_events_of_the_layout_before_lsf_10_1s_whole_one(tmp_path):
     trace = lsblog.read(tmp_path / "lsb.events")
     assert trace.bad == []
     _check(trace)
+
+
+# A JOB_NEW as xce wrote it before LSF 10.1's whole layout (no options2
+# after options, no spool files before subHomeDir, no timeEvent).
+_OLD_JOB_NEW = (
+    '"JOB_NEW" "10.1" 100 7 0 0 2 100 0 0 0 0 0 "ann" -1 -1 -1 -1 -1 -1 -1 '
+    '-1 -1 300 -1 "" 1.00 18 "normal" "span[hosts=1]" "" "/w" "" "" "" "" '
+    '"" "" 2 "h1" "h2" "" "" "j" "sleep 9" 0 "" "default" 4 "" "" 0 0 "" '
+    '"" "" -1 ""\n')
+
+
+def test_a_job_new_of_the_layout_before_lsf_10_1s_whole_one(tmp_path):
+    job = _job()
+    events, acct = [_OLD_JOB_NEW], []
+    records(_row(2, 110, "START", {"hosts": ["h1", "h1"]}, job), events,
+            acct)
+    records(_row(3, 110, "RUNNING", {"pid": 5}, job), events, acct)
+    records(_row(4, 119, "STATUS", {"stat": "DONE", "exit_code": 0}, job),
+            events, acct)
+    (tmp_path / "lsb.events").write_text("# 0\n" + "".join(events))
+    trace = lsblog.read(tmp_path / "lsb.events")
+    assert trace.bad == []
+    _check(trace)

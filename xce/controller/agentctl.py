@@ -43,7 +43,7 @@ def restarting(ctl, name, now):
     return ctl.hosts.get(name, {}).get("restart_until", 0.0) > now
 
 
-def handle(ctl, op, names, now):
+def handle(ctl, op, names, now, said=None):
     """One admin request; a result per host, in the order asked."""
     if "all" in names:
         names = list(ctl.hosts)
@@ -52,15 +52,15 @@ def handle(ctl, op, names, now):
         if name not in ctl.hosts:
             results.append({"error": text("BAD_HOST", name)})
         elif op == "hstartup":
-            results.append(_startup(ctl, name, now))
+            results.append(_startup(ctl, name, now, said))
         else:
-            results.append(_stop(ctl, name, op == "hrestart", now))
+            results.append(_stop(ctl, name, op == "hrestart", now, said))
     _save(ctl)
     ctl.dirty = True
     return {"ok": all(r.get("ok") for r in results), "results": results}
 
 
-def _stop(ctl, name, restart, now):
+def _stop(ctl, name, restart, now, said):
     link = ctl.links.get(name)
     if held(ctl, name) or link is None or not link.connected:
         return {"error": text("SBD_UNREACH")}
@@ -70,20 +70,21 @@ def _stop(ctl, name, restart, now):
     else:
         ctl.agents_down.add(name)
     ctl.store.event(now, "HOST_CTRL", host=name,
-                    op="hrestart" if restart else "hshutdown")
+                    op="hrestart" if restart else "hshutdown", **(said or {}))
     log.info("%s the agent on %s", "restarting" if restart else
              "shutting down", name)
     return {"ok": True}
 
 
-def _startup(ctl, name, now):
+def _startup(ctl, name, now, said):
     """Release the hold: the next turn connects (and launches the agent
     where the controller launches agents)."""
     ctl.agents_down.discard(name)
     link = ctl.links.get(name)
     if link is not None and not link.connected:
         link.next_try = 0.0
-    ctl.store.event(now, "HOST_CTRL", host=name, op="hstartup")
+    ctl.store.event(now, "HOST_CTRL", host=name, op="hstartup",
+                    **(said or {}))
     return {"ok": True}
 
 

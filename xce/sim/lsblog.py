@@ -107,6 +107,29 @@ def _start_key(body):
 
 
 def _job_new(body, line):
+    """A JOB_NEW in LSF 10.1's layout (options2 after options; the spool
+    files, timeEvent and the file transfers in their places), or in the
+    shorter one xce wrote before it (told apart by where hostFactor, the
+    one real number, stands)."""
+    if "." not in body[24]:
+        return _job_new_before_10_1(body, line)
+    jobid, lo, submit = int(body[0]), int(body[4]), float(body[5])
+    user, rlimits = body[11], body[12:23]
+    queue, resreq, cwd = body[26], body[27], body[29]
+    nasked = int(body[39])
+    asked = body[40:40 + nasked]
+    rest = body[40 + nasked:]
+    # dependCond timeEvent jobName command nxf, its groups of three,
+    # then preExecCmd mailUser projectName niosPort maxNumProcessors
+    # schedHostType loginShell userGroup exceptList idx.
+    name, command = rest[2], rest[3]
+    rest = rest[5 + 3 * int(rest[4]):]
+    hi, idx = int(rest[4]), int(rest[9])
+    return _new_job(jobid, submit, lo, hi, user, rlimits, queue, resreq,
+                    asked, name, command, cwd, idx, line)
+
+
+def _job_new_before_10_1(body, line):
     jobid, lo, submit = int(body[0]), int(body[3]), float(body[4])
     user = body[10]
     rlimits = body[11:22]
@@ -116,6 +139,12 @@ def _job_new(body, line):
     asked = body[36:36 + nasked]
     rest = body[36 + nasked:]
     name, command, hi, idx = rest[2], rest[3], int(rest[7]), int(rest[11])
+    return _new_job(jobid, submit, lo, hi, user, rlimits, queue, resreq,
+                    asked, name, command, cwd, idx, line)
+
+
+def _new_job(jobid, submit, lo, hi, user, rlimits, queue, resreq, asked,
+             name, command, cwd, idx, line):
     runlimit = int(rlimits[RLIMIT_RUN])
     spec = _spec(queue, lo, hi, resreq, asked, name, command, cwd,
                  runlimit)

@@ -80,13 +80,13 @@ def _time(new, gone, key):
     return str(DELETE_LIMIT) if key in gone else "0"
 
 
-def _text(value):
+def text_of(value):
     if isinstance(value, (list, tuple)):
         return " ".join(str(v) for v in value)
     return "" if value is None else str(value)
 
 
-def _xfiles(entries):
+def xfiles(entries):
     fields = [str(len(entries))]
     for entry in entries:
         local, op, remote = (list(entry) + ["", "", ""])[:3]
@@ -131,7 +131,7 @@ def job_modify(job, data, jobid, idx, db):
     if options & SUB_ERR_FILE:
         fields.append(q(new["stderr"]))
     if options & SUB_OTHER_FILES:
-        fields += _xfiles(new["xfiles"])
+        fields += xfiles(new["xfiles"])
     fields += [q(""), q(""), q("")]             # jobFile, fromHost, cwd
     if options & SUB_PRE_EXEC:
         fields.append(q(new["pre_exec"]))
@@ -146,14 +146,14 @@ def job_modify(job, data, jobid, idx, db):
     if options2 & SUB2_JOB_PRIORITY:
         fields.append(str(int(new["user_priority"])))
     fields += [q(""), q(""), "0", q(""),        # rsvId extsched wt wa
-               q(_text(new.get("job_group"))), q(""), q(""),  # SLA licProj
+               q(text_of(new.get("job_group"))), q(""), q(""),  # SLA licProj
                str(_bits(_BITS3, new)), str(_bits(_BITS3, gone)),
-               q(_text(new.get("app"))), q(""),  # apsString
-               q(_text(new.get("post_exec"))),
+               q(text_of(new.get("app"))), q(""),  # apsString
+               q(text_of(new.get("post_exec"))),
                str(int(float(new["estimate"]) * 60)
                    if new.get("estimate") is not None else 0),
-               q(_text(new.get("requeue_exit"))), q(""),  # resizeNotifyCmd
-               q(_text(new.get("description")))]
+               q(text_of(new.get("requeue_exit"))), q(""),  # resizeNotifyCmd
+               q(text_of(new.get("description")))]
     return [("JOB_MODIFY2", " ".join(fields))]
 
 

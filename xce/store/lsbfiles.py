@@ -22,10 +22,9 @@ import time
 from pathlib import Path
 
 from xce.model.states import CODES
-from xce.store import lsbacct, lsbchanges, lsbprepost, lsbrotate
-from xce.store.lsbfields import (NO_CLUSTER, VERSION, home, limits, q,
-                                 spec_of, status_record, submit_options, uid_of,
-                                 wait_status)
+from xce.store import lsbacct, lsbchanges, lsbnew, lsbprepost, lsbrotate
+from xce.store.lsbfields import (NO_CLUSTER, VERSION, home, q, spec_of,
+                                 status_record, uid_of, wait_status)
 from xce.store.lsbrotate import ACCT, EVENTS, LogState
 from xce.store.schema import JOB_COLUMNS
 
@@ -35,7 +34,9 @@ log = logging.getLogger("xce.controller")
 
 BATCH = 10000
 QUEUE_OPCODES = {"qopen": 1, "qclose": 2, "qact": 3, "qinact": 4}
-HOST_OPCODES = {"hopen": 1, "hclose": 2}
+# LSF's opcodes (lsbatch.h): HOST_OPEN, HOST_CLOSE, HOST_REBOOT (badmin
+# hrestart), HOST_SHUTDOWN (hshutdown).
+HOST_OPCODES = {"hopen": 1, "hclose": 2, "hrestart": 3, "hshutdown": 4}
 
 _QUERY = (f"SELECT e.seq, e.time, e.kind, e.jobid, e.idx, e.data, "
           f"{', '.join('j.' + c for c in JOB_COLUMNS)} FROM events e "
@@ -219,36 +220,6 @@ def records(row, events, acct, db=None):
         (acct if name == "JOB_FINISH" else events).append(line)
 
 
-def _job_new(job, data, jobid, idx, db):
-    spec = spec_of(job)
-    asked = spec.get("asked_hosts") or spec.get("hosts") or []   # bsub -m
-    if isinstance(asked, str):
-        asked = asked.split()
-    lo, hi = (spec.get("nslots") or [1, 1])[:2]
-    fields = [
-        str(jobid), str(job.get("uid") or spec.get("uid") or 0),
-        str(submit_options(spec)),
-        str(lo), str(int(job.get("submit_time") or 0)),
-        str(int(spec.get("begin_time") or 0)),      # bsub -b
-        str(int(spec.get("term_time") or 0)), "0", "0",     # bsub -t
-        "0", q(job.get("user") or data.get("user")), limits(spec),
-        q(spec.get("cpulimit_host")),
-        f"{1.0:.2f}", "18",         # unpadded: fields split on one blank
-        q(data.get("queue") or job.get("queue")),
-        q(spec.get("resreq_merged") or " ".join(spec.get("resreq") or [])),
-        q(job.get("from_host")), q(spec.get("cwd")), q(""),
-        q(spec.get("stdin")), q(spec.get("stdout")), q(spec.get("stderr")),
-        q(home(job.get("user"))), q(""), str(len(asked))]
-    fields += [q(h) for h in asked]
-    fields += [
-        q(spec.get("depend") or spec.get("dependency")), q(spec.get("pre_exec")),
-        q(job.get("name")), q(job.get("command")), "0", q(spec.get("mail_user")),
-        q(spec.get("project") or "default"), str(hi), q(""), q(""), "0",
-        str(idx), q(""), q(""), q(""), str(spec.get("user_priority") or -1),
-        q(spec.get("description"))]        # bsub -Jd
-    return [("JOB_NEW", " ".join(fields))]
-
-
 def _job_start(job, data, jobid, idx, db):
     """JOB_START in LSF 10.1's layout: the job is dispatched (no process
     yet: jobPid and jobPGid 0); LSF's optional parts are written empty."""
@@ -312,18 +283,26 @@ def _mbd_start(job, data, jobid, idx, db):
 
 
 def _queue_ctrl(job, data, jobid, idx, db):
-    return [("QUEUE_CTRL", f"{QUEUE_OPCODES.get(data.get('op'), 0)} "
-             f"{q(data.get('queue'))} 0 {q(data.get('by') or 'root')} "
-             f"{q('')}")]
+    return _ctrl("QUEUE_CTRL", QUEUE_OPCODES, data.get("queue"), data)
 
 
 def _host_ctrl(job, data, jobid, idx, db):
-    return [("HOST_CTRL", f"{HOST_OPCODES.get(data.get('op'), 0)} "
-             f"{q(data.get('host'))} 0 {q(data.get('by') or 'root')} "
-             f"{q('')}")]
+    return _ctrl("HOST_CTRL", HOST_OPCODES, data.get("host"), data)
 
 
-_RECORDS = {"SUBMIT": _job_new, "START": _job_start,
+def _ctrl(name, opcodes, target, data):
+    """opCode, the queue or host, userId, userName and ctrlComments
+    (badmin -C).  badmin hstartup is no request to the master daemon in
+    LSF (it starts sbatchd directly) and leaves no record."""
+    code = opcodes.get(data.get("op"))
+    if code is None:
+        return []
+    by = data.get("by") or "root"
+    return [(name, f"{code} {q(target)} {uid_of(by)} {q(by)} "
+             f"{q(data.get('comment'))}")]
+
+
+_RECORDS = {"SUBMIT": lsbnew.job_new, "START": _job_start,
             "RUNNING": _job_running, "STATUS": _job_status,
             "FINISH": _job_status, "SIGNAL": _job_signal,
             "CONTROLLER_START": _mbd_start, "QUEUE_CTRL": _queue_ctrl,
