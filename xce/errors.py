@@ -369,6 +369,28 @@ MESSAGES.update({
     "CONFIG_EXIT_VALUES": "{value}: must be exit values, whole numbers 0 "
                           "to 255",
     "CONFIG_ENV_VARS": "{value}: must be name='value'[,name1='value1']...",
+    "CONFIG_CONTAINER_SYNTAX": "{value}: must be "
+    "runtime[image(name) options(run options)]",
+    "CONFIG_CONTAINER_RUNTIME": "runtime {runtime} is not "
+    "supported by xce (docker, podman, singularity or apptainer)",
+    "CONFIG_CONTAINER_IMAGE": "{value}: image(name) is missing",
+    "CONFIG_CONTAINER_ROOTFS": "docker cannot run a root file "
+    "system directory ({image}); name an image",
+    "CONFIG_CONTAINER_KEYWORD": "keyword {keyword}() is not "
+    "supported by xce (image and options are)",
+    "CONFIG_CONTAINER_STARTER": "keyword starter() is not supported by "
+    "xce: the runtime runs as the job's user, who needs access to its "
+    "engine",
+    "CONFIG_CONTAINER_SCRIPT": "options script {value} is not "
+    "supported by xce; write the options themselves",
+    "CONFIG_CONTAINER_RESERVED": "option {option} is reserved; "
+    "xce sets it for the job",
+    "CONTAINER_NO_HOST": "No host has the container runtime {runtime} that "
+    "application profile <{app}> needs",
+    "CONTAINER_NO_IMAGE": "Application profile <{app}> takes its container "
+    "image from LSB_CONTAINER_IMAGE, which the job does not set",
+    "PEND_APP_GONE": "The job's application profile <{app}> no longer "
+    "exists; bmod -app or -appn moves the job",
 })
 
 # Projects (bsub -P, bmod -P, xce.yaml projects:).

@@ -7,7 +7,7 @@ import tempfile
 
 import psutil
 
-from xce.agent import gpus
+from xce.agent import container, gpus
 
 
 def facts():
@@ -21,6 +21,8 @@ def facts():
         # Detected GPUs (none without nvidia-smi); a host's declared
         # `gpus:` in xce.yaml take their place (xce.model.gpus).
         "gpus": gpus.detect(),
+        # The container runtimes a profile's CONTAINER may ask for.
+        "containers": container.detect(),
     }
 
 

@@ -16,7 +16,7 @@ def wrapper_argv(msg, prefix, env, stdout, fallback, exact):
     if isinstance(msg.get("eexec"), str) and msg["eexec"].startswith("/"):
         env["XCE_EEXEC"] = msg["eexec"]
     # JOB_STARTER and -L make a command line of a script job too.
-    wrapped = wrapped_command(msg, prefix)
+    wrapped = wrapped_command(msg, prefix, env)
     if interactive.wanted(msg):     # bsub -I/-Ip/-Is: under the relay
         wrapped = interactive.relay_command(msg, env, prefix, wrapped)
     return spawn.wrapper_argv(msg["uid"], msg["gid"], prefix, msg["cwd"],

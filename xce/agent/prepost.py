@@ -29,7 +29,7 @@ import pwd
 import shlex
 import signal
 
-from xce.agent import spawn
+from xce.agent import container, spawn
 from xce.agent.jobenv import job_environment
 from xce.agent.protocol import job_key
 
@@ -76,14 +76,17 @@ class Chain:
         self.killed = None          # the reason of a kill, once killed
 
 
-def wrapped_command(msg, prefix):
+def wrapped_command(msg, prefix, env=None):
     """The job's command line under its JOB_STARTER and -L login shell,
-    or None when it has neither (the wrapper then runs it as it is).
+    inside its container (xce.agent.container; *env*: the job's
+    environment, passed in), or None when it has none of them (the
+    wrapper then runs it as it is).
 
     LSF runs ``/bin/sh -c "JOB_STARTER command"``, with the job's
     command in place of %USRCMD when the starter has it."""
     starter, shell = msg.get("starter"), msg.get("login_shell")
-    if not starter and not shell:
+    box = msg.get("container")
+    if not starter and not shell and not box:
         return None
     if msg.get("jobfile"):
         words = [prefix + ".job", *(msg.get("args") or ())]
@@ -95,6 +98,10 @@ def wrapped_command(msg, prefix):
             else f"{starter} {cmd}"
     if shell:
         cmd = f"exec {shlex.quote(shell)} -l -c {shlex.quote(cmd)}"
+    if box:     # the starter and the login shell run inside it
+        cmd = container.command(
+            box, msg["uid"], msg["gid"], msg["cwd"], env, cmd,
+            prefix + ".job" if msg.get("jobfile") else None)
     return cmd
 
 

@@ -15,7 +15,7 @@ The profile's other keys are carried and reported as not acted on
 import re
 from dataclasses import dataclass, field
 
-from xce.config import queuelimits
+from xce.config import containerconf, queuelimits
 from xce.config.execconf import COMMAND_KEYS
 from xce.errors import about, text
 from xce.lang import rlimits, units
@@ -36,6 +36,7 @@ class AppConf:
     abs_runlimit: bool = False
     tasks: tuple = None     # TASKLIMIT (or PROCLIMIT): (min, default, max)
     max_requeue: int = None     # MAX_JOB_REQUEUE (None: no limit)
+    container: object = None    # CONTAINER (containerconf.Container)
 
 
 def read(cfg, raw, check):
@@ -72,6 +73,11 @@ def read(cfg, raw, check):
         if _set(props, "MAX_JOB_REQUEUE"):
             app.max_requeue = _max_requeue(props, check)
         app.tasks = task_limit(props, check)
+        if _set(props, "CONTAINER"):
+            try:
+                app.container = containerconf.parse(props["CONTAINER"])
+            except containerconf.BadContainer as e:
+                check.error(props, "CONTAINER", str(e))
         apps[app.name] = app
     default = cfg.params.get("DEFAULT_APPLICATION")
     if default not in (None, "") and str(default).strip() not in apps:

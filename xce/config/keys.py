@@ -331,8 +331,11 @@ _add("application", ENFORCED, "ENV_VARS SUCCESS_EXIT_VALUES", "text")
 _add("application", ENFORCED, "ABS_RUNLIMIT")
 _add("application", ENFORCED, "PRE_EXEC POST_EXEC HOST_PRE_EXEC "
      "HOST_POST_EXEC JOB_STARTER", "raw")
-_add("application", ACCEPTED, "CONTAINER SUSPEND_CONTROL RESUME_CONTROL "
+_add("application", ACCEPTED, "SUSPEND_CONTROL RESUME_CONTROL "
      "TERMINATE_CONTROL", "raw")
+# CONTAINER: its jobs run under docker, podman or apptainer on the hosts
+# that have it (xce.config.containerconf, xce.agent.container).
+_add("application", ENFORCED, "CONTAINER", "raw")
 _add("application", ENFORCED, "RUNLIMIT MEMLIMIT CPULIMIT SWAPLIMIT "
      "PROCESSLIMIT DATALIMIT STACKLIMIT FILELIMIT CORELIMIT THREADLIMIT "
      "REQUEUE_EXIT_VALUES RERUNNABLE")

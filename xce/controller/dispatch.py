@@ -5,9 +5,10 @@ import json
 from dataclasses import dataclass, field
 
 from xce.agent import protocol
-from xce.controller import (asked, execplan, interactive, isolate, joblimits,
-                            jobreq, limitconf, mail, prepost, reserve, rlimits,
-                            stage, submit, windows)
+from xce.controller import (asked, containercheck, execplan, interactive,
+                            isolate, joblimits, jobreq, limitconf, mail,
+                            prepost, reserve, rlimits, stage, submit,
+                            windows)
 from xce.errors import text
 from xce.lang import depend, units
 from xce.lang.resreq.common import LOAD_INDICES
@@ -232,7 +233,8 @@ def _pending(ctl, job, per_task, hosts, epoch):
             estimate=times[1],
             layout=tuple(spec["hostfile_hosts"])
             if spec.get("hostfile_hosts") else None,
-            gpu=gpuconf.effective(ctl.cfg, spec, job["queue"]))
+            gpu=gpuconf.effective(ctl.cfg, spec, job["queue"]),
+            container=_runtime(ctl, spec))
         job["_pending"] = (stamp, spec, pj, epoch)
     pj.depend = _depend_state(ctl, job)
     return pj
@@ -283,7 +285,8 @@ def _host_view(ctl, name, unit):
                     resources=dict(res), mem_total=maxmem,
                     gpus=gpus.views(devices.of_host(hc.gpus, facts)),
                     load=load or {},
-                    cpu_factor=rlimits.cpu_factor(ctl.cfg, name) or 1.0)
+                    cpu_factor=rlimits.cpu_factor(ctl.cfg, name) or 1.0,
+                    runtimes=containercheck.runtimes(facts))
 
 
 def _host_resources(cfg, h, hc, facts, name, unit):
@@ -318,6 +321,12 @@ def _host_resources(cfg, h, hc, facts, name, unit):
 
 def _project(ctl, spec):
     return spec.get("project") or ctl.cfg.projects.cluster_default
+
+
+def _runtime(ctl, spec):
+    """The container runtime the job's profile needs, or None."""
+    box = containercheck.container_of(ctl.cfg, spec)
+    return box.needs if box is not None else None
 
 
 def _job_env(ctl, spec, env):
@@ -434,16 +443,18 @@ def start_message(ctl, job):
     if spec.get("gpu_alloc") and host and \
             ctl.hosts[host[0]].get("protocol", 1) < GPU_PROTOCOL:
         raise RuntimeError(text("GPU_OLD_AGENT", host=host[0]))
+    env = _job_env(ctl, spec, data["env"])
     msg = {
         **wraps, **interactive.start_fields(ctl, job, host[0] if host
                                             else None),
+        **containercheck.start_field(ctl.cfg, spec, env),
         "op": "start", "job": jobid, "idx": idx, "attempt": job["attempt"],
         "label": show(jobid, idx), "user": job["user"], "uid": spec["uid"],
         "gid": spec["gid"], "queue": job["queue"], "name": job["name"],
         "jobfile": jobfile, "command": spec["command"],
         "command_lines": command_lines,
         "cwd": expand(spec["cwd"], jobid, idx), "subcwd": spec["subcwd"],
-        "env": _job_env(ctl, spec, data["env"]),
+        "env": env,
         "args": spec.get("args") or [],
         "stdin": expand(spec.get("stdin"), jobid, idx),
         "stdout": outdir.inside(expand(spec.get("stdout"), jobid, idx), out),

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from xce.config import queueaccept
 from xce.config.lsf import hostnames
-from xce.controller import gpucheck, interactive, jobclock, jobgroups
+from xce.controller import containercheck, gpucheck, interactive, jobclock, jobgroups
 from xce.controller import (asked, jobreq, limitconf, pendlimit, rlimits,
                             stage)
 from xce.errors import text
@@ -294,7 +294,7 @@ def accept(ctl, uid, spec):
     data = {"env": spec.pop("env", None) or {},
             "jobfile": spec.pop("jobfile", None)}
     key = spec.pop("interactive_key", None)     # never into the store
-    jobs, explicit = new_jobs(ctl, uid, spec, ctl.now)
+    jobs, explicit = new_jobs(ctl, uid, spec, ctl.now, data["env"])
     job = jobs[0]
     try:
         stage.keep(ctl, spec, job["jobid"])     # bsub -f contents
@@ -337,7 +337,7 @@ def accept_many(ctl, uid, doc):
     return {"ok": True, "results": results}
 
 
-def new_jobs(ctl, req_uid, spec, now):
+def new_jobs(ctl, req_uid, spec, now, env=None):
     """The rows of a submission: one job, or one row per array element
     (all sharing the job id and the spec).  Not yet applied."""
     user, _ = user_of(req_uid)
@@ -350,7 +350,7 @@ def new_jobs(ctl, req_uid, spec, now):
     check_project(ctl, spec, user)
     indices = check_array(ctl, spec)
     check_depend(ctl, spec, user, indices)
-    job, explicit = new_job(ctl, req_uid, spec, now)
+    job, explicit = new_job(ctl, req_uid, spec, now, env)
     if not indices:
         return [job], explicit
     jobs = []
@@ -363,15 +363,16 @@ def new_jobs(ctl, req_uid, spec, now):
     return jobs, explicit
 
 
-def new_job(ctl, req_uid, spec, now):
+def new_job(ctl, req_uid, spec, now, env=None):
     """Validate a submit request and return the new job's row (not yet applied)."""
     user, gid = user_of(req_uid)
-    return admit(ctl, spec, user, req_uid, gid)
+    return admit(ctl, spec, user, req_uid, gid, env)
 
 
-def admit(ctl, spec, user, req_uid, gid):
-    """The queue's and the cluster's checks of a job of *user*, and its
-    row (not yet applied); the simulator submits its jobs through here."""
+def admit(ctl, spec, user, req_uid, gid, env=None):
+    """The queue's and the cluster's checks of a job of *user* (*env*: its
+    submission environment), and its row (not yet applied); the
+    simulator submits its jobs through here."""
     q, explicit = choose_queue(ctl, spec, user)
     # Already applied on the submit path (before the RES_REQ check); the
     # simulator comes in here.  Filling twice changes nothing.
@@ -390,6 +391,7 @@ def admit(ctl, spec, user, req_uid, gid):
     check_hosts(ctl, q, spec)
     check_project_quota(ctl, q, spec, user)
     gpucheck.check(ctl, q, spec, Rejected)
+    containercheck.check(ctl, q, spec, env, Rejected)
     jobid = ctl.next_jobid()
     if jobid is None:
         raise Rejected(text("NO_JOBID"))

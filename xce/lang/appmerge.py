@@ -37,7 +37,8 @@ APPLIED_KEYS = ("DESCRIPTION", "RES_REQ", "PRE_EXEC", "POST_EXEC",
                 # checked and defaulted at submit (xce.controller.submit)
                 "PROCLIMIT", "TASKLIMIT",
                 "RUNTIME",      # filled as the job's estimate (bsub -We)
-                "MAX_JOB_REQUEUE")  # read at each requeue (controller.requeue)
+                "MAX_JOB_REQUEUE",  # read at each requeue (controller.requeue)
+                "CONTAINER")    # placement and start (controller.containercheck)
 # What a profile fills into the job when the job left it unset.
 _FILLED = (("requeue", "requeue_exit"), ("rerunnable", "rerunnable"))
 

@@ -142,7 +142,7 @@ class Book:
             return None
         cls = (job.queue, job.user, job.nslots, job.max_slots,
                id(job.resreq), job.mem_per_task, job.local_type, job.project,
-               tuple(sorted(lent.items())))
+               job.container, tuple(sorted(lent.items())))
         if cls in self.no_fit:
             return None
         _shift(hosts, lent, -1)

@@ -66,7 +66,7 @@ class _Pass:
         self.gpus = {}          # key -> gpus.record of the started jobs
         self.gpu_heaps = {}     # see gpus.roomiest
 
-    def candidates(self, q, select, local_type, asked=None):
+    def candidates(self, q, select, local_type, asked=None, runtime=None):
         """Hosts a job could use whatever their load, and why the others
         cannot.  States, queue membership, a -m list and a select[] over
         static resources do not change within a pass, and a full host
@@ -74,14 +74,14 @@ class _Pass:
         and pruned as hosts fill."""
         dynamic = hostfit.is_dynamic(select)
         key = (q.name, id(q.select), None if dynamic else id(select),
-               local_type, asked)
+               local_type, asked, runtime)
         found = self.static.get(key)
         if found is None:
             names, blocked = [], {}
             for name in sorted(self.hosts):
                 why = hostfit.host_blocked(self.hosts[name], q,
                                     None if dynamic else select, local_type,
-                                    asked)
+                                    asked, runtime)
                 if why is None:
                     names.append(name)
                 else:
@@ -215,7 +215,8 @@ def _usable(job, q, state):
     """The job's select and every host it could use, full ones too (a
     fresh list: reservation and backfill change hosts' free slots)."""
     select = job.resreq.select if job.resreq is not None else None
-    found = state.candidates(q, select, job.local_type, job.asked)
+    found = state.candidates(q, select, job.local_type, job.asked,
+                             job.container)
     every = getattr(found, "every", None)   # names and full: fixed
     if every is None:
         every = found.every = sorted(found.names + found.full)
@@ -240,7 +241,8 @@ def _copy_host(h):
                     dict(h.user_used), h.jl_u, dict(h.resources),
                     h.mem_total, h.mem_reserved, dict(h.held),
                     gpus.copy(h.gpus), load=h.load, busy=h.busy,
-                    shared=dict(h.shared), cpu_factor=h.cpu_factor)
+                    shared=dict(h.shared), cpu_factor=h.cpu_factor,
+                    runtimes=h.runtimes)
 
 
 def _copy_queue(q):
@@ -296,7 +298,7 @@ def _consider(job, q, state, out):
     # fit will not fit either: reuse its reasons (the whole list).
     cls = (q.name, job.user, job.nslots, job.max_slots, id(job.resreq),
            job.mem_per_task, job.local_type, job.project, job.exclusive,
-           job.asked, job.gpu)
+           job.asked, job.gpu, job.container)
     failed = state.failed.get(cls)
     if failed is not None:
         out.reasons[job.key] = failed
@@ -305,7 +307,8 @@ def _consider(job, q, state, out):
     best = None
     rr = job.resreq
     select = rr.select if rr is not None else None
-    cands = state.candidates(q, select, job.local_type, job.asked)
+    cands = state.candidates(q, select, job.local_type, job.asked,
+                             job.container)
     if _simple(job, q, state, hi, select):
         if job.gpu is None:
             name, room = cands.roomiest(state.hosts)

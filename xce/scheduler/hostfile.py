@@ -16,7 +16,8 @@ def consider(job, q, state, out, take):
     pass's own slot-taking function (core._take)."""
     rr = job.resreq
     select = rr.select if rr is not None else None
-    cands = state.candidates(q, select, job.local_type, job.asked)
+    cands = state.candidates(q, select, job.local_type, job.asked,
+                             job.container)
     mem = hostfit.mem_alternatives(job)[0]
     free, blocked, _ = hostfit.free_slots(job, q, state.hosts, mem, cands,
                                           select, state.limits)

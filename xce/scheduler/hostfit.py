@@ -15,7 +15,7 @@ from xce.scheduler.views import (
     DYNAMIC_RESOURCES, R_HOST_CLOSED, R_HOST_FULL, R_HOST_LIMIT,
     R_HOST_PJOB_LIMIT, R_HOST_WINDOW,
     R_HOST_QUEUE, R_HOST_QUEUE_LIMIT, R_HOST_UNAVAIL, R_HOST_USER_LIMIT,
-    R_HOST_LOAD, R_QUEUE_RESREQ, R_RESERVE_MEM, R_RESREQ, R_SPAN)
+    R_CONTAINER, R_HOST_LOAD, R_QUEUE_RESREQ, R_RESERVE_MEM, R_RESREQ, R_SPAN)
 
 
 class Candidates:
@@ -147,10 +147,13 @@ def limit_room(n, job, q, host, mem, limits):
     return n, why
 
 
-def host_blocked(h, q, select, local_type, asked=None):
-    """Why this host can take none of the job whatever its load; or None."""
+def host_blocked(h, q, select, local_type, asked=None, runtime=None):
+    """Why this host can take none of the job whatever its load; or None.
+    *runtime*: the container runtime the job needs, if any."""
     if asked is not None and not asked.allows(h.name):
         return asked.why_not(h.name)
+    if runtime is not None and runtime not in h.runtimes:
+        return R_CONTAINER.format(runtime=runtime)
     if q.hosts is not None and h.name not in q.hosts:
         return R_HOST_QUEUE
     if h.status in states.HOST_DOWN:

@@ -67,7 +67,7 @@ class Preemption:
         """Try *job* again with the slots of the jobs its queue may
         preempt counted free; on success suspend just enough of them."""
         cls = (q.name, job.user, job.nslots, job.max_slots, id(job.resreq),
-               job.gpu)
+               job.gpu, job.container)
         mine = self._mine(q.name)
         if mine is None or cls in self.failed:
             return

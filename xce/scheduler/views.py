@@ -31,6 +31,10 @@ R_HOST_PJOB_LIMIT = "Queue's per-CPU job slot limit reached"
 R_HOST_USER_LIMIT = "Host's per-user job slot limit reached"
 R_RESREQ = "Job's resource requirements not satisfied"
 R_QUEUE_RESREQ = "Queue's resource requirements not satisfied"
+# A container job on a host without its runtime (xce.controller.
+# containercheck); LSF has no such text: its sites mark such hosts with a
+# boolean resource and the job's select[] fails.
+R_CONTAINER = "The host does not have the container runtime {runtime}"
 R_RESERVE_MEM = "Job's requirements for reserving resource (mem) not satisfied"
 # bsub -b: the job waits for its begin time (see jobtimes.py).
 R_BEGIN_TIME = "The job has a specified start time"
@@ -71,6 +75,8 @@ class HostView:
     # Its model's CPU factor: a normalised run limit or estimate takes
     # seconds / cpu_factor here (jobtimes.on_host).
     cpu_factor: float = 1.0
+    # The container runtimes its agent found (docker, podman, apptainer).
+    runtimes: frozenset = frozenset()
 
 
 @dataclass
@@ -144,6 +150,8 @@ class PendingJob:
     layout: tuple = None
     # bsub -gpu / GPU_REQ merged (xce.lang.gpureq.GpuReq), or None.
     gpu: object = None
+    # The container runtime its profile's CONTAINER needs, or None.
+    container: str = None
 
 
 @dataclass

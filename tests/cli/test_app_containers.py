@@ -1,0 +1,152 @@
+"""A profile's CONTAINER end to end: a job runs inside podman as its
+submitting user, in its own directory; the image may come from the job's
+LSB_CONTAINER_IMAGE; a runtime no host has is refused at submit with the
+runtime named; a pending job whose profile comes to need a runtime its
+host lacks pends with that reason; a bad CONTAINER is refused by
+reconfig.  The podman test runs where podman can start a container from
+a local root file system (no image registry needed) and is skipped with
+the reason elsewhere."""
+
+import shutil
+import subprocess
+
+import pytest
+
+from tests.lib.reconfig import assert_reconfig_refuses
+from tests.lib.xcecluster import wait_for
+
+BUSYBOX = "/bin/busybox"
+# What podman needs on a host like the test machines (no systemd cgroup
+# manager, hard limits lower than podman's default ulimits); a site puts
+# its own in containers.conf.
+_CONF = """[containers]
+default_ulimits = ["nofile=1024:1024", "nproc=1024:1024"]
+[engine]
+cgroup_manager = "cgroupfs"
+{runtime}"""
+
+
+def _rootfs(path):
+    """A root file system of a static busybox, with a marker file."""
+    (path / "bin").mkdir(parents=True)
+    for name in ("etc", "tmp", "proc", "dev", "sys"):
+        (path / name).mkdir()
+    shutil.copy(BUSYBOX, path / "bin" / "busybox")
+    for name in ("sh", "id", "cat", "pwd", "echo"):
+        (path / "bin" / name).symlink_to("busybox")
+    (path / "etc" / "marker").write_text("inside the container\n")
+    return path
+
+
+def _podman_env(tmp_path, rootfs):
+    """The environment podman runs a container in here, or skip."""
+    if shutil.which("podman") is None:
+        pytest.skip("podman is not installed")
+    if not shutil.os.path.exists(BUSYBOX):
+        pytest.skip(f"no {BUSYBOX} to make a root file system of")
+    why = ""
+    for runtime in ('runtime = "runc"\n', ""):
+        conf = tmp_path / "containers.conf"
+        conf.write_text(_CONF.format(runtime=runtime))
+        env = dict(shutil.os.environ, CONTAINERS_CONF=str(conf))
+        r = subprocess.run(["podman", "run", "--rm", "--rootfs", str(rootfs),
+                            "/bin/sh", "-c", "cat /etc/marker"], env=env,
+                           capture_output=True, text=True, timeout=120)
+        if r.returncode == 0 and "inside" in r.stdout:
+            return {"CONTAINERS_CONF": str(conf)}
+        why = (r.stderr.strip().splitlines() or ["no output"])[-1]
+    pytest.skip(f"podman cannot run a container here: {why}")
+
+
+def _apps(rootfs):
+    return f"""
+applications:
+  pod:
+    CONTAINER: podman[image({rootfs}) options(--network=none)]
+  podimg:
+    CONTAINER: podman[image($LSB_CONTAINER_IMAGE)]
+  dock:
+    CONTAINER: docker[image(centos:7)]
+  plain:
+    DESCRIPTION: no container yet
+"""
+
+
+@pytest.fixture
+def boxes(make_cluster, tmp_path):
+    rootfs = _rootfs(tmp_path / "rootfs")
+    return make_cluster(extra=_apps(rootfs), mxj=4), rootfs
+
+
+def test_podman_job_runs_inside_as_its_user_in_its_directory(boxes,
+                                                             tmp_path):
+    cluster, rootfs = boxes
+    env = _podman_env(tmp_path, rootfs)
+    work = cluster.root / "work"
+    work.mkdir()
+    (work / "input").write_text("from the host\n")
+    jobid = cluster.submit(
+        "-app", "pod", "-o", "pod.out",
+        "id -u; cat /etc/marker; pwd; cat input; echo $LSB_JOBID",
+        cwd=work, env=env)
+    cluster.wait_stat(jobid, "DONE", timeout=90)
+    out = (work / "pod.out").read_text()
+    assert f"0\ninside the container\n{work}\nfrom the host\n{jobid}\n" \
+        in out, out
+    # The image from the job's environment.
+    r = cluster.run("bsub", "-app", "podimg", "true", env=env)
+    assert (r.rc, r.out) == (255, ""), r
+    assert r.err == ("Application profile <podimg> takes its container "
+                     "image from LSB_CONTAINER_IMAGE, which the job does "
+                     "not set. Job not submitted.\n"), r
+    jobid = cluster.submit(
+        "-app", "podimg", "-o", "img.out", "cat /etc/marker",
+        cwd=work, env=dict(env, LSB_CONTAINER_IMAGE=str(rootfs)))
+    cluster.wait_stat(jobid, "DONE", timeout=90)
+    assert (work / "img.out").read_text().count("inside the container")
+
+
+def test_a_runtime_no_host_has_is_refused_at_submit(boxes):
+    cluster, _ = boxes
+    if "docker" in _runtimes(cluster):
+        pytest.skip("this host runs a docker engine")
+    r = cluster.run("bsub", "-app", "dock", "true")
+    assert (r.rc, r.out, r.err) == (
+        255, "", "No host has the container runtime docker that "
+        "application profile <dock> needs. Job not submitted.\n")
+    assert cluster.run("bjobs", "-a").out == ""
+    assert cluster.proc.poll() is None
+
+
+def test_a_job_whose_profile_comes_to_need_a_missing_runtime_pends(boxes):
+    cluster, _ = boxes
+    if "docker" in _runtimes(cluster):
+        pytest.skip("this host runs a docker engine")
+    jobid = cluster.submit("-app", "plain", "-H", "true")
+    yaml = cluster.envdir / "xce.yaml"
+    yaml.write_text(yaml.read_text().replace(
+        "DESCRIPTION: no container yet", "CONTAINER: docker[image(c)]"))
+    assert cluster.run("badmin", "reconfig").rc == 0
+    assert cluster.run("bresume", str(jobid)).rc == 0
+    wait_for(lambda: "The host does not have the container runtime docker"
+             in cluster.run("bjobs", "-p", str(jobid)).out,
+             what="the runtime's pend reason")
+    assert cluster.stat(jobid) == "PEND"
+
+
+def test_a_bad_container_is_refused_by_reconfig(boxes):
+    cluster, _ = boxes
+    assert_reconfig_refuses(
+        cluster, "docker[image(centos:7)]", "shifter[image(centos:7)]",
+        "CONTAINER: runtime shifter is not supported by xce")
+    assert_reconfig_refuses(
+        cluster, "shifter[image(centos:7)]",
+        "docker[image(centos:7) options(--user=7)]",
+        "CONTAINER: option --user is reserved")
+    r = cluster.run("bapp", "-l", "dock")
+    assert "CONTAINER = docker[image(centos:7)]\n" in r.out, r
+
+
+def _runtimes(cluster):
+    from xce.agent import container
+    return container.detect()

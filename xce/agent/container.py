@@ -1,0 +1,91 @@
+"""Container jobs (a profile's CONTAINER, xce.config.containerconf): which
+runtimes this host has, and the command line that runs a job's command
+inside one.
+
+A runtime counts when its program is on the agent's PATH and, for docker,
+when its engine answers on its socket (a client alone runs nothing).
+
+The job runs as its own user inside the container, as LSF runs it:
+docker gets --user uid:gid (its engine runs containers as root
+otherwise); podman run by root is rootful and gets --user too, run by
+another user it is rootless and keeps that user's id (--userns=keep-id);
+apptainer and singularity run as their caller.  The job's working
+directory is mounted at the same path and is the container's working
+directory, and a script job's file is mounted read-only, so that the
+command sees what it would see on the host; the job's environment is
+passed in by name.  Its -o/-e files are opened by the wrapper on the
+host, before the runtime starts.  Pre- and post-exec steps run on the
+host, outside the container.
+"""
+
+import os
+import shlex
+import shutil
+import socket
+
+DOCKER_SOCKET = "/var/run/docker.sock"
+# Variables that describe the host's own session, not the job's.
+_HOST_ONLY = frozenset({"_", "SHLVL", "PWD", "OLDPWD"})
+
+
+def detect(which=shutil.which, docker_up=None):
+    """The runtimes this host can run a job with, sorted."""
+    found = set()
+    if which("podman"):
+        found.add("podman")
+    if which("apptainer") or which("singularity"):
+        found.add("apptainer")
+    if which("docker") and (docker_up or _docker_answers)():
+        found.add("docker")
+    return sorted(found)
+
+
+def _docker_answers():
+    """The docker engine accepts a connection on its socket."""
+    if os.environ.get("DOCKER_HOST", "unix://").split("://")[0] != "unix":
+        return True     # a remote engine: the client will say at run time
+    path = os.environ.get("DOCKER_HOST", "")[len("unix://"):] or \
+        DOCKER_SOCKET
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(2)
+    try:
+        s.connect(path)
+        return True
+    except OSError:
+        return False
+    finally:
+        s.close()
+
+
+def argv(box, uid, gid, cwd, env, jobfile=None):
+    """The words that run a command inside *box* (the start message's
+    "container"); the command's own words follow them."""
+    runtime, image = box["runtime"], box["image"]
+    options = [str(w) for w in box.get("options") or ()]
+    if runtime in ("apptainer", "singularity"):
+        binds = ["--bind", f"{cwd}:{cwd}"]
+        if jobfile:
+            binds += ["--bind", f"{jobfile}:{jobfile}:ro"]
+        return [runtime, "exec", "--pwd", cwd, *binds, *options, image]
+    words = [runtime, "run", "--rm", "-i"]
+    if runtime == "podman" and uid != 0:
+        words += ["--userns=keep-id"]
+    words += ["--user", f"{uid}:{gid}", "-w", cwd, "-v", f"{cwd}:{cwd}"]
+    if jobfile:
+        words += ["-v", f"{jobfile}:{jobfile}:ro"]
+    for name in sorted(env or ()):
+        if name not in _HOST_ONLY:
+            words += ["-e", name]
+    words += options
+    if runtime == "podman" and image.startswith("/"):
+        words += ["--rootfs", image]
+    else:
+        words.append(image)
+    return words
+
+
+def command(box, uid, gid, cwd, env, cmd, jobfile=None):
+    """One shell command line: *cmd* (a shell command line) run by
+    /bin/sh inside *box*."""
+    words = argv(box, uid, gid, cwd, env, jobfile) + ["/bin/sh", "-c", cmd]
+    return "exec " + " ".join(shlex.quote(w) for w in words)

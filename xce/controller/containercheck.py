@@ -1,0 +1,52 @@
+"""A container job's checks (its profile's CONTAINER): at submission,
+the image is known and some host could run it; at dispatch, the start
+message says how the agent runs it (xce.agent.container).
+
+Which runtimes a host has is what its agent found (hello facts
+"containers"); a host not heard from yet might have it, and then the
+job is accepted and waits.  A job whose runtime no known host has is
+refused (exit 255, nothing submitted); one whose hosts with the runtime
+are busy or down pends, and each host without it says which runtime it
+lacks (xce.scheduler.hostfit)."""
+
+from xce.config import containerconf
+from xce.errors import text
+
+
+def container_of(cfg, spec):
+    """The Container of the job's profile, or None."""
+    app = cfg.apps.get(spec.get("app") or "")
+    return app.container if app is not None else None
+
+
+def check(ctl, q, spec, env, rejected):
+    """Raise *rejected* when the job's container can never run."""
+    box = container_of(ctl.cfg, spec)
+    if box is None:
+        return
+    if containerconf.image_of(box, env) is None:
+        raise rejected(text("CONTAINER_NO_IMAGE", app=spec["app"]))
+    for name in (q.hosts if q.hosts is not None else ctl.hosts):
+        h = ctl.hosts.get(name)
+        if h is None:
+            continue
+        if not h["facts"] or box.needs in runtimes(h["facts"]):
+            return      # not heard from yet, or has it
+    raise rejected(text("CONTAINER_NO_HOST", runtime=box.needs,
+                        app=spec["app"]))
+
+
+def runtimes(facts):
+    """The runtimes a host's agent reported (none from an agent that
+    reports none, an older one included: it would run the job bare)."""
+    return frozenset(str(r) for r in (facts or {}).get("containers") or ())
+
+
+def start_field(cfg, spec, env):
+    """The start message's "container", or {} for a job without one."""
+    box = container_of(cfg, spec)
+    if box is None:
+        return {}
+    return {"container": {"runtime": box.runtime,
+                          "image": containerconf.image_of(box, env),
+                          "options": list(box.options)}}
