@@ -16,6 +16,7 @@ HEAD = [("version", S), ("eventTime", D)]
 _CLUSTERS = [("srcCluster", S), ("srcJobId", D), ("dstCluster", S),
              ("dstJobId", D)]
 _LIMITS = [(f"rLimits{n}", D) for n in range(11)]
+_REMOTE_CTRL = [("rmtJobCtrlStage", D), ("#numRmtCtrlResult", "remote")]
 
 LAYOUTS = {
     # LSF 10.1's JOB_NEW: options2 right after options; the spool files
@@ -107,11 +108,14 @@ LAYOUTS = {
         ("app", S), ("apsString", S), ("postExecCmd", S),
         ("runtimeEstimation", D), ("requeueEValues", S),
         ("resizeNotifyCmd", S), ("jobDescription", S)],
+    # MultiCluster remote job control: a stage, then a counted list of
+    # results (cluster, control id, the jobs that succeeded, those that
+    # failed with their reasons).
     "JOB_SWITCH": [("userId", D), ("jobId", D), ("queue", S), ("idx", D),
-                   ("userName", S)],
+                   ("userName", S), *_CLUSTERS, *_REMOTE_CTRL],
     "JOB_REQUEUE": [("jobId", D), ("idx", D)],
     "JOB_MOVE": [("userId", D), ("jobId", D), ("position", D),
-                 ("base", D), ("idx", D), ("userName", S)],
+                 ("base", D), ("idx", D), ("userName", S), *_REMOTE_CTRL],
     "JOB_EXT_MSG": [("jobId", D), ("idx", D), ("msgIdx", D), ("userId", D),
                     ("dataSize", D), ("postTime", D), ("dataStatus", D),
                     ("desc", S), ("userName", S)],
@@ -155,6 +159,10 @@ def read_record(line):
             if record[name]:
                 record["lsfRusage"] = [take("lsfRusage", F)
                                        for _ in range(RUSAGE)]
+        elif type_ == "remote":
+            count = record[name[1:]] = take(name[1:], D)
+            record[name[1:] + "[]"] = [_remote_result(take)
+                                       for _ in range(count)]
         elif name.startswith("#"):
             count = record[name[1:]] = take(name[1:], D)
             record[name[1:] + "[]"] = [
@@ -165,6 +173,17 @@ def read_record(line):
         raise ValueError(f"{kind}: {len(rest)} extra fields left over: "
                          f"{rest}")
     return record
+
+
+def _remote_result(take):
+    """One rmtJobCtrlRecord: rmtCluster, rmtJobCtrlId, numSuccJobId and
+    the ids, numFailJobId and the ids, then a failReason per failure."""
+    cluster, ctrl_id = take("rmtCluster", S), take("rmtJobCtrlId", S)
+    succeeded = [take("succJobId", D)
+                 for _ in range(take("numSuccJobId", D))]
+    failed = [take("failJobId", D) for _ in range(take("numFailJobId", D))]
+    reasons = [take("failReason", D) for _ in failed]
+    return cluster, ctrl_id, succeeded, list(zip(failed, reasons))
 
 
 def read_file(path):

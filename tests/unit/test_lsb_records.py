@@ -35,14 +35,14 @@ def test_every_record_has_type_version_and_time_first():
 
 def test_switch_requeue_and_move_fields():
     assert _lines("SWITCH", {"queue": "night", "by": "root"}) == [
-        '"JOB_SWITCH" "10.1" 1700000000 0 7 "night" 0 "root"']
+        '"JOB_SWITCH" "10.1" 1700000000 0 7 "night" 0 "root" "" -1 "" -1 0 0']
     assert _lines("REQUEUE", {"stat": "PEND", "by": "root"}, idx=3) == [
         '"JOB_REQUEUE" "10.1" 1700000000 7 3',
         '"JOB_STATUS" "10.1" 1700000000 7 1 0 0 0.0000 0 0 0 0 3 0 0 0 0 '
         '"" -1 "" -1 1']
     # base: 1 to the top (btop), 2 to the bottom (bbot)
     assert _lines("MOVE", {"position": 2, "top": False, "by": "root"}) == [
-        '"JOB_MOVE" "10.1" 1700000000 0 7 2 2 0 "root"']
+        '"JOB_MOVE" "10.1" 1700000000 0 7 2 2 0 "root" 0 0']
     assert _lines("MOVE", {"position": 1, "top": True, "by": "root"})[0] \
         .split()[5:7] == ["1", "1"]
 

@@ -6,8 +6,9 @@ and returns [(record type, fields)].
 """
 
 from xce.model.jobid import show
-from xce.store.lsbfields import (RLIMIT_RSS, RLIMIT_RUN, RLIMIT_SLOTS, home,
-                                 limit_values, q, status_record, uid_of)
+from xce.store.lsbfields import (NO_CLUSTER, RLIMIT_RSS, RLIMIT_RUN,
+                                 RLIMIT_SLOTS, home, limit_values, q,
+                                 status_record, uid_of)
 
 # bmod's option bits (LSF's SUB_*, SUB2_* and SUB3_* values): a bit set in
 # options says the field is given, in delOptions that it is removed (-Jn,
@@ -157,10 +158,17 @@ def job_modify(job, data, jobid, idx, db):
     return [("JOB_MODIFY2", " ".join(fields))]
 
 
+# The MultiCluster tail of JOB_SWITCH and JOB_MOVE in LSF 10.1: no
+# remote job control stage (0) and no remote results (a count of 0).
+NO_REMOTE_CTRL = "0 0"
+
+
 def job_switch(job, data, jobid, idx, db):
+    """userId jobId queue idx userName, then the cluster ids and the
+    remote job control fields, for a job of this cluster alone."""
     by = data.get("by")
     return [("JOB_SWITCH", f"{uid_of(by)} {jobid} {q(data.get('queue'))} "
-             f"{idx} {q(by)}")]
+             f"{idx} {q(by)} {NO_CLUSTER} {NO_REMOTE_CTRL}")]
 
 
 def job_requeue(job, data, jobid, idx, db):
@@ -177,7 +185,8 @@ def job_move(job, data, jobid, idx, db):
     by = data.get("by")
     base = TO_BOTTOM if data.get("top") is False else TO_TOP
     return [("JOB_MOVE", f"{uid_of(by)} {jobid} "
-             f"{int(data.get('position') or 1)} {base} {idx} {q(by)}")]
+             f"{int(data.get('position') or 1)} {base} {idx} {q(by)} "
+             f"{NO_REMOTE_CTRL}")]
 
 
 def job_ext_msg(job, data, jobid, idx, db):
