@@ -57,10 +57,11 @@ def snapshot(ctl):
     unit = jobreq.unit(ctl.cfg)
     hosts = {name: _host_view(ctl, name, unit) for name in ctl.hosts}
     for inst in jobreq.shared_instances(ctl.cfg):
-        if inst.value is None:
-            continue        # its value would come from a report
-        counter = rusage_held.Shared(inst.resource, inst.value,
-                                     inst.location)
+        total = inst.value if inst.value is not None else \
+            _shared_report(ctl, inst)
+        if total is None:
+            continue        # no elim of its hosts reports it (yet)
+        counter = rusage_held.Shared(inst.resource, total, inst.location)
         for name in inst.hosts:
             if name in hosts:
                 counter.attach(hosts[name])
@@ -98,6 +99,25 @@ def snapshot(ctl):
             h.resources["mem"] = h.mem_total - h.mem_reserved
     return (list(queues.values()), list(hosts.values()), list(views.values()),
             arrays, limits or None)
+
+
+def _shared_report(ctl, inst):
+    """The value of a shared resource with no static value: what an elim
+    on one of its hosts reports (LSF: the elim on a host of the
+    ResourceMap location reports the shared value, such as the free
+    licences of a licence server).  The first host of the location with
+    a connected agent and a fresh report gives it; the agent drops values
+    gone stale, so a silent elim leaves the resource with no value."""
+    for name in inst.hosts:
+        h = ctl.hosts.get(name)
+        link = ctl.links.get(name)
+        if h is None or link is None or not link.connected:
+            continue
+        value = ((h["facts"].get("load") or {}).get("ext") or {}).get(
+            inst.resource)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return value
+    return None
 
 
 def _update_views(ctl, per_task, hosts):

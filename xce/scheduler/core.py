@@ -65,6 +65,8 @@ class _Pass:
         self.groups = None      # job group -> jobs it may still start
         self.gpus = {}          # key -> gpus.record of the started jobs
         self.gpu_heaps = {}     # see gpus.roomiest
+        # Resources whose host values change as jobs are placed.
+        self.changing = hostfit.changing_names(self.hosts.values())
 
     def candidates(self, q, select, local_type, asked=None, runtime=None):
         """Hosts a job could use whatever their load, and why the others
@@ -72,7 +74,7 @@ class _Pass:
         static resources do not change within a pass, and a full host
         stays full: the list is worked out once (per distinct -m list too)
         and pruned as hosts fill."""
-        dynamic = hostfit.is_dynamic(select)
+        dynamic = hostfit.is_dynamic(select, self.changing)
         key = (q.name, id(q.select), None if dynamic else id(select),
                local_type, asked, runtime)
         found = self.static.get(key)
@@ -86,8 +88,18 @@ class _Pass:
                     names.append(name)
                 else:
                     blocked[name] = why
-            found = self.static[key] = hostfit.Candidates(names, blocked)
+            found = self.static[key] = hostfit.Candidates(names, blocked,
+                                                          dynamic)
         return found
+
+    def reserving(self, names):
+        """A job placed in this pass reserves *names*: one no running job
+        held before starts changing now, so the host lists kept for
+        select[]s that read it are dropped."""
+        new = [n for n in names if n not in self.changing]
+        if new:
+            self.changing = self.changing.union(new)
+            self.static.clear()
 
 
 def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
@@ -220,7 +232,7 @@ def _usable(job, q, state):
     every = getattr(found, "every", None)   # names and full: fixed
     if every is None:
         every = found.every = sorted(found.names + found.full)
-    return select, hostfit.Candidates(every, found.blocked)
+    return select, hostfit.Candidates(every, found.blocked, found.dynamic)
 
 
 def _fit(job, q, state):
@@ -348,7 +360,7 @@ def _simple(job, q, state, hi, select):
         return False        # per-host limits cut the free slots
     return rr is None or (rr.order is None and rr.span is None and
                           rr.same is None and rr.rusage is None and
-                          not hostfit.is_dynamic(select))
+                          not hostfit.is_dynamic(select, state.changing))
 
 
 def _place(job, hi, free, host_max, hosts, host_limit=None):
@@ -428,6 +440,7 @@ def _take(job, q, state, slots, mem):
             if h.mem_total is not None:
                 h.resources["mem"] = h.mem_total - h.mem_reserved
     if rusage_held.others(mem):
+        state.reserving(rusage_held.others(mem))
         rusage_held.charge_shared([state.hosts[n] for n in per_host],
                                   rusage_held.others(mem), len(slots),
                                   job.mem_per_task)

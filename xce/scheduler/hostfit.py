@@ -19,9 +19,12 @@ from xce.scheduler.views import (
 
 
 class Candidates:
-    def __init__(self, names, blocked):
+    def __init__(self, names, blocked, dynamic=False):
         self.names = names          # may have room, in name order
         self.blocked = blocked      # name -> reason, for good this pass
+        # The select[] reads what reservations change within the pass:
+        # free_slots checks it host by host, job by job.
+        self.dynamic = dynamic
         self.full = []              # found full since
         self.heap = None            # (-free slots, name), see _roomiest
 
@@ -61,19 +64,38 @@ class Candidates:
         return out
 
 
-_DYNAMIC = {}       # id(select) -> (select, reads a dynamic resource)
+# id(select) -> (select, the names it was asked about, the answer)
+_DYNAMIC = {}
 
 
-def is_dynamic(select):
+def is_dynamic(select, changing=DYNAMIC_RESOURCES):
+    """Whether *select* reads a resource whose host values change within
+    a pass (*changing*: what jobs placed in the pass reserve, see
+    changing_names), so no host list may be kept for it."""
     if select is None:
         return False
     found = _DYNAMIC.get(id(select))
-    if found is None or found[0] is not select:
+    if found is None or found[0] is not select or found[1] is not changing:
         if len(_DYNAMIC) > 10000:
             _DYNAMIC.clear()
         found = _DYNAMIC[id(select)] = (
-            select, not select.names.isdisjoint(DYNAMIC_RESOURCES))
-    return found[1]
+            select, changing, not select.names.isdisjoint(changing))
+    return found[2]
+
+
+def changing_names(hosts):
+    """The resources whose values a pass changes as it places jobs: mem,
+    swp, tmp and slots, and every resource a running job holds of a
+    host or shares (licence tokens, an elim's numeric resource under
+    rusage[]).  A select[] that reads one is checked against the hosts'
+    values at each job, never from a list kept for the pass."""
+    names = set(DYNAMIC_RESOURCES)
+    for h in hosts:
+        if h.held:
+            names.update(h.held)
+        if h.shared:
+            names.update(h.shared)
+    return frozenset(names)
 
 
 def job_mem(job):
@@ -96,7 +118,7 @@ def free_slots(job, q, hosts, mem, cands, select, limits=None):
     """Over the candidate hosts: host -> usable free slots, host -> why a
     host is not usable, and host -> its slot count (for ptile='!')."""
     free, blocked, host_max = {}, {}, {}
-    dynamic = is_dynamic(select)
+    dynamic = cands.dynamic
     if limits is not None and \
             not limits.split(job.user, q.name, job.project)[1]:
         limits = None       # no per-host limit applies to this job

@@ -155,13 +155,14 @@ def _try(job, q, state, release):
     try:
         rr = job.resreq
         select = rr.select if rr is not None else None
+        dynamic = hostfit.is_dynamic(select, state.changing)
         names = [n for n in sorted(hosts) if hostfit.host_blocked(
-            hosts[n], q, None if hostfit.is_dynamic(select) else select,
+            hosts[n], q, None if dynamic else select,
             job.local_type, job.asked) is None]
         # Suspend no more than the job needs: -n min,max gets min slots.
         hi = job.nslots
         for mem in hostfit.mem_alternatives(job):
-            cands = hostfit.Candidates(list(names), {})
+            cands = hostfit.Candidates(list(names), {}, dynamic)
             free, _, host_max = hostfit.free_slots(job, q, hosts, mem, cands,
                                                  select, state.limits)
             result = core._place(job, hi, free, host_max, hosts,

@@ -86,7 +86,8 @@ def _hosts(job, q, state):
     """Every host with the scheduler's verdict on it for this job."""
     rr = job.resreq
     select = rr.select if rr is not None else None
-    static = None if hostfit.is_dynamic(select) else select
+    dynamic = hostfit.is_dynamic(select, state.changing)
+    static = None if dynamic else select
     names, blocked = [], {}
     for name in sorted(state.hosts):
         why = hostfit.host_blocked(state.hosts[name], q, static, job.local_type,
@@ -96,7 +97,7 @@ def _hosts(job, q, state):
         else:
             blocked[name] = why
     # A fresh candidate list: the pass's cached ones stay untouched.
-    cands = hostfit.Candidates(names, blocked)
+    cands = hostfit.Candidates(names, blocked, dynamic)
     mem = hostfit.mem_alternatives(job)[0]
     free, more, _ = hostfit.free_slots(job, q, state.hosts, mem, cands, select,
                                      state.limits)
