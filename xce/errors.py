@@ -274,6 +274,9 @@ MESSAGES.update({
     "SIM_NO_WORKLOAD": "xce sim: --workload FILE is needed (or --verify)",
     "SIM_NO_HOSTS": "the configuration has no hosts",
     "SIM_CONFIG": "xce sim: {error}",
+    "SIM_ELIM_VERIFY": "xce sim: --elim-values does not apply to --verify "
+                       "(the replay takes the hosts as the live run's "
+                       "store has them)",
     "SIM_WORKLOAD": "xce sim: {path}: {reason}",
     "SIM_SKIPPED": "{count} trace line(s) skipped (lines {lines}{more}): "
                    "{why}",

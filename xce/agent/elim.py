@@ -88,6 +88,11 @@ class ElimRunner:
         self.by_fd = {}
         self.by_pid = {}
         self.names_changed = False  # the set of known resources changed
+        # The shortest INTERVAL of the resources whose value changed since
+        # the agent last reported (None: none changed): a changed value is
+        # reported that soon after the last report rather than at the next
+        # regular one, so the scheduler reserves against a fresh value.
+        self.changed_within = None
 
     # -- configuration (the controller's elim message) --------------------
     def configure(self, msg):
@@ -355,6 +360,10 @@ class ElimRunner:
                 continue
             if name not in e.values:
                 self.names_changed = True
+            elif e.values[name][0] != value:
+                interval = definition.get("interval") or DEFAULT_INTERVAL
+                self.changed_within = interval if self.changed_within is \
+                    None else min(self.changed_within, interval)
             e.values[name] = (value, now)
 
     def _garbage(self, e, what, now):

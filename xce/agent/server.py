@@ -128,6 +128,14 @@ class AgentServer:
         if self.elims.names_changed:
             self.elims.names_changed = False
             self.next_load = min(self.next_load, now + EXT_CHANGED_DELAY)
+        if self.elims.changed_within is not None:
+            # A value changed: reported once its INTERVAL has passed since
+            # the last report (a value changing every second costs no more
+            # reports than its INTERVAL allows).
+            self.next_load = min(self.next_load, max(
+                now + EXT_CHANGED_DELAY,
+                self.next_load - LOAD_INTERVAL + self.elims.changed_within))
+            self.elims.changed_within = None
         if now >= self.next_load:
             self._report_load(now)
         self._flush()

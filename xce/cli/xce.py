@@ -209,11 +209,15 @@ def explain(words):
 @click.option("--verify", is_flag=True,
               help="Replay the live run in the envdir's store and compare "
                    "every decision with the controller's.")
+@click.option("--elim-values", default=None,
+              type=click.Path(dir_okay=False),
+              help="What the hosts' elims report: lines 'HOST n name1 "
+                   "value1 ...' (HOST 'all': every host).")
 def sim(workload, envdir, hosts, as_json, plot, interactive, progress,
-        verify):
+        verify, elim_values):
     from xce.cli import xce_sim
     sys.exit(xce_sim.run(workload, envdir, hosts, as_json, plot,
-                         interactive, progress, verify))
+                         interactive, progress, verify, elim_values))
 
 
 def main(argv=None):

@@ -1,7 +1,7 @@
 """xce sim: replay a workload through xce's own scheduler in virtual time.
 
 `xce sim --workload FILE [--envdir DIR] [--hosts NxS] [--json]
-[--plot FILE] [-i]`; xce.py parses the options and calls run().  The
+[--plot FILE] [-i] [--elim-values FILE]`; xce.py parses the options and calls run().  The
 work is xce.sim's; this module reads the inputs, reports what it could
 not use, and prints.  Exit status: 0, or 255 when the configuration or
 the workload cannot be used.
@@ -14,9 +14,10 @@ from xce.errors import EXIT_FAILURE, XceError, text
 
 
 def run(workload, envdir=None, hosts=None, as_json=False, plot=None,
-        interactive=False, progress=None, verify=False):
+        interactive=False, progress=None, verify=False, elim_values=None):
     """progress: show a progress bar on standard error (None: when it is
-    a terminal and the stepper is not in use)."""
+    a terminal and the stepper is not in use).  elim_values: a file of
+    what the hosts' elims report (xce.sim.elimvalues)."""
     from xce.sim import engine, metrics, report, site, swf
     from xce.sim.cluster import VirtualCluster
     if envdir is None and hosts is None and os.environ.get("XCE_ENVDIR"):
@@ -26,6 +27,8 @@ def run(workload, envdir=None, hosts=None, as_json=False, plot=None,
     except site.SiteError as e:
         raise XceError(text("SIM_CONFIG", error=e), EXIT_FAILURE)
     if verify:
+        if elim_values is not None:
+            raise XceError(text("SIM_ELIM_VERIFY"), EXIT_FAILURE)
         return _verify(cfg)
     if workload is None:
         raise XceError(text("SIM_NO_WORKLOAD"), EXIT_FAILURE)
@@ -43,7 +46,14 @@ def run(workload, envdir=None, hosts=None, as_json=False, plot=None,
     warning = swf.bad_summary(trace.bad)
     if warning:
         print(f"xce sim: warning: {workload}: {warning}", file=sys.stderr)
-    cl = VirtualCluster(cfg)
+    reports = None
+    if elim_values is not None:
+        from xce.sim import elimvalues
+        try:
+            reports = elimvalues.read(elim_values, cfg)
+        except elimvalues.ElimValuesError as e:
+            raise XceError(text("SIM_CONFIG", error=e), EXIT_FAILURE)
+    cl = VirtualCluster(cfg, elim_values=reports)
     replay = engine.Replay(cl, trace.jobs)
     if interactive:
         from xce.sim import stepper

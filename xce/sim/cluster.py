@@ -28,9 +28,11 @@ class _NoStore:
 
 
 class VirtualCluster:
-    def __init__(self, cfg, reported=None):
+    def __init__(self, cfg, reported=None, elim_values=None):
         """reported: host -> what its agent would report (ncpus, maxmem,
-        type); by default only the configured ncpus."""
+        type); by default only the configured ncpus.  elim_values: host
+        -> {resource: value} its elims would report (xce.sim.elimvalues),
+        kept where a live agent's load report puts them."""
         self.cfg = cfg
         self.now = 0.0
         self.jobs = {}              # unfinished jobs: (jobid, idx) -> row
@@ -38,8 +40,11 @@ class VirtualCluster:
                             for name in cfg.queues}
         self.hosts = {}
         for name, hc in cfg.hosts.items():
-            facts = (reported or {}).get(name) or \
-                ({"ncpus": hc.ncpus} if hc.ncpus else {})
+            facts = dict((reported or {}).get(name) or
+                         ({"ncpus": hc.ncpus} if hc.ncpus else {}))
+            ext = (elim_values or {}).get(name)
+            if ext:
+                facts["load"] = {**(facts.get("load") or {}), "ext": ext}
             self.hosts[name] = {"conf": hc, "facts": facts, "seen": True,
                                 "adm_closed": False,
                                 "max_slots": schedpass.max_slots(hc, facts)}

@@ -1,0 +1,178 @@
+"""What hosts' elims report, in the simulator as live: xce sim
+--elim-values gives the values (xce.sim.elimvalues) where a live agent's
+load report puts them, so the shared pass makes the same decisions:
+select[] on a host's reported value, and rusage[] of a shared resource
+whose total an elim on a host of its location reports (free licences of
+a licence server), never overbooked between reports."""
+
+import json
+import os
+import pwd
+
+import pytest
+
+from xce.agent.protocol import VERSION
+from xce.cli import xce_sim
+from xce.controller import schedpass
+from xce.controller.main import Controller
+from xce.errors import XceError
+from xce.sim import elimvalues
+from xce.sim.cluster import VirtualCluster
+
+from tests.lib.builders import site
+from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+
+SITE = """\
+cluster:
+  name: elimsim
+  admins: [root]
+  spool: ../spool
+parameters:
+  DEFAULT_QUEUE: normal
+hosts:
+  h1:
+    MXJ: 4
+  h2:
+    MXJ: 4
+  h3:
+    MXJ: 4
+queues:
+  normal:
+    PRIORITY: 30
+resources:
+  scratch:
+    TYPE: Numeric
+    INTERVAL: 5
+  licfree:
+    TYPE: Numeric
+    INTERVAL: 5
+    LOCATION: "[all]"
+  os:
+    TYPE: String
+    INTERVAL: 5
+"""
+# h1 runs the licence server's elim: 2 licences free for the cluster.
+VALUES = """\
+# host  n name value ...
+all 1 os rhel8
+h1  2 licfree 2 scratch 10
+h2  1 scratch 50
+"""
+FACTS = {"ncpus": 4, "maxmem": 4096, "type": "X86_64"}
+EXT = {"h1": {"licfree": 2, "scratch": 10, "os": "rhel8"},
+       "h2": {"scratch": 50, "os": "rhel8"}, "h3": {"os": "rhel8"}}
+
+
+def _spec(n, resreq):
+    return {"command": f"job{n}", "name": None, "queue": None,
+            "nslots": [1, 1], "stdout": None, "stderr": None,
+            "cwd": "/tmp", "subcwd": "/tmp", "resreq": [resreq],
+            "depend": None, "env": {}, "from_host": "h1",
+            "project": "default", "runlimit": 10}
+
+
+@pytest.fixture
+def cfg(tmp_path):
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    return site(etc, SITE)
+
+
+def test_the_file_gives_each_host_its_values(cfg, tmp_path):
+    path = tmp_path / "values"
+    path.write_text(VALUES)
+    assert elimvalues.read(str(path), cfg) == {
+        "h1": {"os": "rhel8", "licfree": 2.0, "scratch": 10.0},
+        "h2": {"os": "rhel8", "scratch": 50.0}, "h3": {"os": "rhel8"}}
+
+
+@pytest.mark.parametrize("line, says", [
+    ("h1 2 scratch 10", "not a load update string"),
+    ("h1 1 scratch lots", "scratch: lots is not a Numeric value"),
+    ("h1 1 nosuch 1", "nosuch is not a site resource"),
+    ("h9 1 scratch 1", "h9 is not a host of the cluster"),
+    ("h1 1 scratch nan", "scratch: nan is not a Numeric value"),
+])
+def test_a_bad_line_is_refused_with_its_place(cfg, tmp_path, line, says):
+    path = tmp_path / "values"
+    path.write_text("all 1 os rhel8\n" + line + "\n")
+    with pytest.raises(elimvalues.ElimValuesError) as e:
+        elimvalues.read(str(path), cfg)
+    assert str(e.value).startswith(f"{path}, line 2: {says}")
+
+
+def test_xce_sim_refuses_a_bad_file_and_elim_values_with_verify(tmp_path):
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    site(etc, SITE)
+    bad = tmp_path / "values"
+    bad.write_text("h1 1 scratch\n")
+    trace = tmp_path / "w.swf"
+    trace.write_text("1 0 0 60 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n")
+    with pytest.raises(XceError) as e:
+        xce_sim.run(str(trace), str(etc), elim_values=str(bad))
+    assert "line 1: not a load update string" in str(e.value)
+    assert e.value.exit_code == 255
+    with pytest.raises(XceError) as e:
+        xce_sim.run(None, str(etc), verify=True, elim_values=str(bad))
+    assert "--elim-values does not apply to --verify" in str(e.value)
+
+
+def _live(ctl):
+    return {key: (job["stat"], job["exec_hosts"],
+                  json.loads(job["pend_reason"] or "null"))
+            for key, job in sorted(ctl.jobs.items())}
+
+
+def _simulated(sim, decisions):
+    return {key: (job["stat"], job["exec_hosts"],
+                  decisions.reasons.get(key))
+            for key, job in sorted(sim.jobs.items())}
+
+
+def test_live_and_simulated_passes_agree_on_reported_values(cfg, tmp_path):
+    path = tmp_path / "values"
+    path.write_text(VALUES)
+    sim = VirtualCluster(cfg, reported={h: FACTS for h in cfg.hosts},
+                         elim_values=elimvalues.read(str(path), cfg))
+    ctl = Controller(cfg, tmp_path / "etc", spool=FakeSpool(),
+                     link_for=FakeAgentLink)
+    ctl.start()
+    try:
+        # Off h1, whose elim reports the licences: the other hosts of
+        # the [all] location share them.
+        shared = "select[hname!=h1] rusage[licfree=1]"
+        specs = [_spec(1, "select[scratch>20]"),
+                 _spec(2, shared), _spec(3, shared),
+                 # Two licences free, two held: the third waits, whatever
+                 # the elim says until it reports the jobs' use.
+                 _spec(4, shared),
+                 _spec(5, "select[os==rhel8 && scratch>5] order[scratch]")]
+        for spec in specs:
+            ctl.spool.put("submit", {"spec": dict(spec)})
+        hello = [(h, [{"op": "hello", "v": VERSION, "host": h, "jobs": [],
+                       "facts": FACTS},
+                      {"op": "load", "load": {"r15s": 0.0},
+                       "ext": EXT[h]}]) for h in ("h1", "h2", "h3")]
+        ctl.run_once(1000.0, inbox=hello)
+        ctl.run_once(1001.0, inbox=[])
+        user = pwd.getpwuid(os.getuid()).pw_name
+        sim.now = 1001.0
+        for spec in specs:
+            spec = dict(spec)
+            spec.pop("env")
+            sim.submit(spec, user)
+        sim.now = 1001.0
+        decisions = schedpass.run(sim)
+        schedpass.settle(sim, decisions)
+        live = _live(ctl)
+        assert live == _simulated(sim, decisions)
+        started = {k[0]: v[1] for k, v in live.items() if v[0] == "RUN"}
+        assert started[1] == "h2" and started[5] == "h2"
+        assert 2 in started and 3 in started and 4 not in started
+        assert "h1" not in (started[2], started[3])
+        assert live[(4, 0)][2][0][0] == \
+            "Job's requirements for reserving resource (licfree) not " \
+            "satisfied"
+    finally:
+        ctl.store.close()
