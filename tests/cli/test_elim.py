@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+from tests.lib import elims
 from tests.lib.xcecluster import wait_for
 
 HOSTS = ["vh000", "vh001", "vh002"]
@@ -29,15 +30,6 @@ resources:
     INTERVAL: 5
     DESCRIPTION: reported by an elim added while the cluster runs
 """
-# Reports its host's line once a second; XCE_HOST names the (virtual)
-# host it reports for.
-GOOD = """#!/bin/sh
-d=$(dirname "$0")
-while :; do
-  [ -f "$d/values.$XCE_HOST" ] && { cat "$d/values.$XCE_HOST" || exit 1; }
-  sleep 1
-done
-"""
 BAD = {
     "elim.crash": '#!/bin/sh\necho "1 myres 99"\nexit 3\n',
     "elim.garbage": '#!/bin/sh\nwhile :; do echo "this is not it"; '
@@ -48,15 +40,9 @@ BAD = {
 
 
 def _serverdir(tmp_path, bad=False):
-    d = tmp_path / "serverdir"
-    d.mkdir()
-    scripts = {"elim.site": GOOD, **(BAD if bad else {})}
-    for name, text in scripts.items():
-        (d / name).write_text(text)
-        (d / name).chmod(0o755)
-    for host, line in VALUES.items():
-        (d / f"values.{host}").write_text(line + "\n")
-    return d
+    return elims.serverdir(tmp_path / "serverdir",
+                           {"elim.site": elims.READS_VALUES,
+                            **(BAD if bad else {})}, VALUES)
 
 
 def _cluster(make_cluster, serverdir):

@@ -263,3 +263,18 @@ def test_elims_an_earlier_agent_left_running_are_ended(tmp_path):
     with pytest.raises(ChildProcessError):
         os.waitpid(left, os.WNOHANG)        # ended, and reaped above
     assert open(pidfile).read() == ""
+
+
+def test_a_changed_value_asks_for_a_report_within_its_interval(runner):
+    _elim(runner.serverdir_path, "elim.site",
+          'echo "1 myres 1"\nwhile :; do read x; echo "1 myres $x"; done\n')
+    _configure(runner)
+    _turns(runner, lambda: runner.values() == {"myres": 1.0})
+    runner.names_changed = False
+    assert runner.changed_within is None
+    e = next(iter(runner.elims.values()))
+    runner._line(e, "1 myres 1", runner.clock.t)      # the same value
+    assert runner.changed_within is None
+    runner._line(e, "1 myres 2", runner.clock.t)
+    assert runner.changed_within == 5     # myres's INTERVAL
+    assert not runner.names_changed

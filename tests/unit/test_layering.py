@@ -68,6 +68,9 @@ ALLOWED = {
         # the pass holds a job back after a failed pre-exec (dispatch
         # asks prepost); the replay wakes it as the controller's turn does
         "xce.controller.prepost",
+        # --elim-values keeps the values as the controller keeps an
+        # agent's report of them
+        "xce.controller.elimconf",
         # the stepper prints traces in xce explain's words
         "xce.client.explain",
         # --verify reads a live run's event log and applies its badmin

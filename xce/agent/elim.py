@@ -19,7 +19,6 @@ the other two) come with the controller's elim message.
 """
 
 import logging
-import math
 import os
 import selectors
 import signal
@@ -27,6 +26,7 @@ import time
 
 from xce.agent import procs
 from xce.agent.spawn import DEFAULT_SIGNALS
+from xce.model.resources import reported_value
 
 log = logging.getLogger("xce.agent")
 
@@ -37,7 +37,6 @@ MAX_LINE = 64 * 1024    # a longer load update string is garbage
 READ_CHUNK = 64 * 1024  # what one turn reads of one elim at most
 FLOOD_BYTES = 1 << 20   # more output than this per FLOOD_WINDOW: killed
 FLOOD_WINDOW = 10.0
-MAX_STRING = 256        # the longest String value kept
 DEFAULT_INTERVAL = 60.0  # a resource defined without an INTERVAL
 STALE_TIMES = 3         # unrefreshed for this many INTERVALs: unknown
 STALE_MIN = 45.0        # (and never sooner: three load reports)
@@ -353,7 +352,7 @@ class ElimRunner:
             if raw == "-":
                 e.values.pop(name, None)     # LSF's unknown value
                 continue
-            value = _typed(definition.get("type"), raw)
+            value = reported_value(definition.get("type"), raw)
             if value is None:
                 self._garbage(e, f"{name}: {raw[:40]!r} is not a "
                               f"{definition.get('type')} value", now)
@@ -433,21 +432,6 @@ def _unsafe(st):
     """A file or directory someone but root and the agent's user could
     write (a sticky directory still lets others add files)."""
     return st.st_uid not in (0, os.geteuid()) or bool(st.st_mode & 0o022)
-
-
-def _typed(kind, raw):
-    kind = str(kind or "").lower()
-    if kind == "numeric":
-        try:
-            value = float(raw)
-        except ValueError:
-            return None
-        return value if math.isfinite(value) else None
-    if kind == "boolean":
-        return {"1": True, "0": False}.get(raw)
-    if kind == "string":
-        return raw[:MAX_STRING]
-    return None
 
 
 def _spawn(argv, stdout_fd, env):

@@ -101,6 +101,14 @@ def snapshot(ctl):
             arrays, limits or None)
 
 
+def reported_shared(cfg):
+    """Whether some shared resource has its value from an elim (none
+    written in its LOCATION): then a new load report is worth a pass even
+    with no job waiting, for bhosts -s and lsload -s."""
+    return any(inst.value is None
+               for inst in jobreq.shared_instances(cfg))
+
+
 def _shared_report(ctl, inst):
     """The value of a shared resource with no static value: what an elim
     on one of its hosts reports (LSF: the elim on a host of the

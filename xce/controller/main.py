@@ -312,8 +312,12 @@ class Controller:
             self.now - self.reasons_at >= REASONS_EVERY
 
     def _load_due(self):
-        """New load indices, jobs waiting, and no pass for a while."""
-        return self.load_changed and bool(self.passes.views) and \
+        """New load indices, jobs waiting (or a shared resource whose
+        value an elim reports, which bhosts -s shows from the pass), and
+        no pass for a while."""
+        return self.load_changed and (
+            bool(self.passes.views) or
+            dispatch.reported_shared(self.cfg)) and \
             self.now - self.pass_at >= LOAD_PASS_EVERY
 
     def _schedule(self):

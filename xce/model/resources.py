@@ -30,6 +30,7 @@ Catalog from the same configuration section and ask it.
     cat.instances(host_names, host_groups)        # shared counters
 """
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -451,3 +452,24 @@ class Catalog:
         """The shared instances only (cluster-wide counters and host-set
         resources)."""
         return [i for i in self.instances(hosts, groups)[0] if i.shared]
+
+
+MAX_REPORTED_STRING = 256   # the longest String value an elim's report keeps
+
+
+def reported_value(kind, raw):
+    """One value of an elim's load update string (``n name1 value1 ...``)
+    as a resource of TYPE *kind* holds it: a finite number, True/False
+    for 1/0, a word (cut to 256 characters); None if it is not one."""
+    kind = str(kind or "").lower()
+    if kind == "numeric":
+        try:
+            value = float(raw)
+        except ValueError:
+            return None
+        return value if math.isfinite(value) else None
+    if kind == "boolean":
+        return {"1": True, "0": False}.get(raw)
+    if kind == "string":
+        return raw[:MAX_REPORTED_STRING]
+    return None

@@ -14,10 +14,8 @@ Each value is kept as the controller keeps an agent's report
 or a value not of its TYPE, is an error that names the line.
 """
 
-import math
-
 from xce.controller import elimconf
-from xce.model.resources import BOOLEAN, NUMERIC
+from xce.model.resources import reported_value
 
 
 class ElimValuesError(ValueError):
@@ -65,21 +63,9 @@ def _values(words, cfg, where):
         if found is None or found.builtin:
             raise ElimValuesError(f"{where}: {name} is not a site resource "
                                   "(resources: in xce.yaml)")
-        value = _typed(found.type, raw)
+        value = reported_value(found.type, raw)
         if value is None:
             raise ElimValuesError(f"{where}: {name}: {raw} is not a "
                                   f"{found.type} value")
         typed[name] = value
     return elimconf.values(cfg, typed)
-
-
-def _typed(kind, raw):
-    if kind == NUMERIC:
-        try:
-            value = float(raw)
-        except ValueError:
-            return None
-        return value if math.isfinite(value) else None
-    if kind == BOOLEAN:
-        return {"1": True, "0": False}.get(raw)
-    return raw

@@ -1,0 +1,32 @@
+"""Elims for end-to-end tests on virtual hosts: one script that reports,
+once a second, the load update string its host's values file holds
+(``values.<host>`` beside it; XCE_HOST names the virtual host), so a
+test changes what a host reports by rewriting that file."""
+
+READS_VALUES = """#!/bin/sh
+d=$(dirname "$0")
+while :; do
+  [ -f "$d/values.$XCE_HOST" ] && { cat "$d/values.$XCE_HOST" || exit 1; }
+  sleep 1
+done
+"""
+
+
+def serverdir(directory, scripts, values):
+    """LSF_SERVERDIR at *directory* with *scripts* ({name: text}, made
+    executable) and each host's values file ({host: load string})."""
+    directory.mkdir()
+    for name, text in scripts.items():
+        (directory / name).write_text(text)
+        (directory / name).chmod(0o755)
+    for host, line in values.items():
+        report(directory, host, line)
+    return directory
+
+
+def report(directory, host, line):
+    """What *host*'s elim reports from its next second on."""
+    path = directory / f"values.{host}"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(line + "\n")
+    tmp.replace(path)
