@@ -75,7 +75,14 @@ _add("queue", ENFORCED, "PRE_EXEC POST_EXEC HOST_PRE_EXEC HOST_POST_EXEC "
      "JOB_STARTER", "raw")
 _add("queue", ENFORCED, "PRE_POST_EXEC_USER LOCAL_MAX_PREEXEC_RETRY "
      "LOCAL_MAX_PREEXEC_RETRY_ACTION")
-_add("queue", ACCEPTED, "JOB_CONTROLS", "raw")
+# The signals of the SUSPEND, RESUME and TERMINATE actions (system
+# suspension by run window, load and preemption, bstop, bresume, bkill);
+# TERMINATE_WHEN ends the job instead of suspending it; STOP_COND and
+# RESUME_COND replace the queue's loadStop/loadSched thresholds
+# (xce.lang.jobcontrols, xce.controller.windows).
+_add("queue", ENFORCED, "JOB_CONTROLS", "raw")
+_add("queue", ENFORCED, "TERMINATE_WHEN")
+_add("queue", ENFORCED, "STOP_COND RESUME_COND", "text")
 # bsub -c -v -S -F -D -C -p -T's queue defaults and maximums: setrlimit
 # for the job's processes, or summed over them by the agent.
 _QUEUE_RLIMITS = ("CPULIMIT SWAPLIMIT PROCESSLIMIT DATALIMIT STACKLIMIT "
@@ -116,8 +123,7 @@ _add("queue", ENFORCED, "INTERACTIVE")
 # shows it in the NICE column.
 _add("queue", ENFORCED, "NICE")
 _add("queue", ACCEPTED, "NEW_JOB_SCHED_DELAY JOB_ACCEPT_INTERVAL "
-     "SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT MIG STOP_COND "
-     "RESUME_COND TERMINATE_WHEN "
+     "SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT MIG "
      "ROUND_ROBIN_POLICY RUNTIME CHUNK_JOB_SIZE "
      "DISPATCH_ORDER JOB_IDLE JOB_OVERRUN JOB_UNDERRUN JOB_WARNING_ACTION "
      "MAX_JOB_REQUEUE PEND_TIME_LIMIT "

@@ -11,7 +11,7 @@ from ruamel.yaml.error import YAMLError
 
 from xce.config import appconf, execconf, keys, limitcheck, logcheck, ranges
 from xce.config import gpuconf, projectconf, queueaccept, rescheck
-from xce.config import windowconf
+from xce.config import controlconf, windowconf
 from xce.config.lsf import hostnames
 from xce.config import queuelimits
 from xce.config.queuelimits import check_host_spec, queue_limits
@@ -320,6 +320,7 @@ def _queues(cfg, node, check):
         q.nice = _int(props, "NICE", check) or 0    # range: config.ranges
         q.rlimits = queue_limits(cfg, props, unit, check)
         windowconf.read_queue(q, props, check)
+        controlconf.read_queue(q, props, unit, check)
         cfg.queues[q.name] = q
 
 

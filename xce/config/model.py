@@ -55,6 +55,13 @@ class QueueConf:
     dispatch_window: tuple = None
     run_window: tuple = None
     thresholds: dict = field(default_factory=dict)
+    # JOB_CONTROLS: action -> signal name; TERMINATE_WHEN's situations;
+    # STOP_COND and RESUME_COND as shown (select[...]), each used instead
+    # of the loadStop / loadSched thresholds (xce.config.controlconf)
+    job_controls: dict = field(default_factory=dict)
+    terminate_when: list = field(default_factory=list)
+    stop_cond: str = None
+    resume_cond: str = None
     raw: dict = field(default_factory=dict)
 
     def allows(self, user, user_groups=None):

@@ -2,7 +2,7 @@
 
 import signal as _signal
 
-from xce.controller import interactive
+from xce.controller import interactive, jobactions
 from xce.errors import text
 from xce.model import states
 from xce.model.arrayspec import name_matches
@@ -127,7 +127,9 @@ def _act(ctl, job, action, sig, req_user, admin, body, now):
         else:
             ctl.emit("SIGNAL", job, signal="KILL", by=req_user,
                      **_as_done(job, body))
-            ctl.send_signal(job, "KILLSEQ", reason)
+            # The queue's JOB_CONTROLS TERMINATE, else LSF's sequence.
+            ctl.send_signal(job, jobactions.signal_of(ctl, job, "TERMINATE"),
+                            reason)
         return None
     if action == "signal":
         if stat in states.PENDING:
@@ -140,14 +142,15 @@ def _act(ctl, job, action, sig, req_user, admin, body, now):
             ctl.emit("STATUS", job, stat=states.PSUSP, by=req_user)
         elif stat in (states.RUN, states.SSUSP):
             ctl.emit("STATUS", job, stat=states.USUSP, by=req_user)
-            ctl.send_signal(job, _signal.SIGSTOP, None)
+            ctl.send_signal(job, jobactions.signal_of(ctl, job, "SUSPEND"),
+                            None)
         return None
     # resume
     if stat == states.PSUSP:
         ctl.emit("STATUS", job, stat=states.PEND, by=req_user)
     elif stat in (states.USUSP, states.SSUSP):
         ctl.emit("STATUS", job, stat=states.RUN, by=req_user)
-        ctl.send_signal(job, _signal.SIGCONT, None)
+        ctl.send_signal(job, jobactions.signal_of(ctl, job, "RESUME"), None)
     else:
         return "Job is not suspended"
     return None

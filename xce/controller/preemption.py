@@ -4,9 +4,9 @@ queues), and carrying its decisions out like bstop/bresume do: an SSUSP
 or RUN status event, then SIGSTOP or SIGCONT through the job's agent."""
 
 import logging
-import signal
 from dataclasses import dataclass
 
+from xce.controller import jobactions
 from xce.controller.apply import PREEMPTED
 from xce.lang import preempt
 from xce.model import states
@@ -96,15 +96,13 @@ def preempted(job):
 
 def carry_out(ctl, decisions):
     """Suspend the jobs the scheduler preempted and resume those it let
-    go; the signals reach the agents after the commit."""
+    go, with their queues' JOB_CONTROLS (TERMINATE_WHEN = PREEMPT ends
+    them instead); the signals reach the agents after the commit."""
     for key, by in decisions.preempt:
         job = ctl.jobs[key]
-        ctl.emit("STATUS", job, stat=states.SSUSP, reason=PREEMPTED,
-                 by=show(*by))
-        _held(ctl).add(key)
-        ctl.send_signal(job, signal.SIGSTOP, None)
+        if jobactions.suspend(ctl, job, "PREEMPT", PREEMPTED, by=show(*by)):
+            _held(ctl).add(key)
     for key in decisions.resume:
         job = ctl.jobs[key]
-        ctl.emit("STATUS", job, stat=states.RUN, reason=PREEMPTED)
         _held(ctl).discard(key)
-        ctl.send_signal(job, signal.SIGCONT, None)
+        jobactions.resume(ctl, job, reason=PREEMPTED)

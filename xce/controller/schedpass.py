@@ -16,7 +16,7 @@ view_epoch, dirty, emit, send_signal, is_admin), so no decision can be
 made one way live and another way in a replay.
 """
 
-from xce.controller import dispatch, jobgroups, preemption, reserve
+from xce.controller import dispatch, jobgroups, preemption, reserve, windows
 from xce.model import states
 from xce.scheduler import core as scheduler
 from xce.scheduler.trace import Tracer
@@ -91,6 +91,7 @@ def noted(ctl, job):
         ctl.jobs.pop(key, None)
     else:
         ctl.jobs[key] = job
+    windows.noted(ctl, job)     # the started jobs of each host
     if job["stat"] in states.FINISHED or job["stat"] == states.PEND:
         ctl.dirty = True
 

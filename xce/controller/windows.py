@@ -16,11 +16,10 @@ The controller wakes up when a window opens or closes (``wait``), not by
 polling; loads are looked at when an agent reports them.
 """
 
-import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from xce.controller import limitconf
-from xce.lang import loadthresh, timewindow
+from xce.controller import jobactions, limitconf
+from xce.lang import jobcontrols, loadthresh, timewindow
 from xce.model import states
 from xce.scheduler import suspending
 
@@ -31,6 +30,16 @@ class State:
     next_at: float = None       # the next open or close of any window
     epoch: int = None           # the configuration next_at was worked from
     used: bool = False          # some window or threshold is configured
+    # Jobs sent the TERMINATE action by TERMINATE_WHEN (until they end).
+    terminating: set = field(default_factory=set)
+    # host -> keys of the started jobs (RUN, SSUSP) there, so that a look
+    # costs per host with jobs, not per unfinished job; built from
+    # ctl.jobs at the first look (after a start), then kept by ``noted``.
+    on_host: dict = None
+    hosts_of: dict = field(default_factory=dict)    # key -> its hosts
+    # A job started or left a host since the last look: look again (a
+    # new job may be the one a stopping condition suspends).
+    changed: bool = False
 
 
 def queue_open(ctl, q):
@@ -68,7 +77,8 @@ def turn(ctl):
     # stopped: looked at whenever something changed (ctl.dirty) too.
     # A reconfig that lifts the last threshold or run window still frees
     # the jobs they held: every due look enforces.
-    if due or st.used and (ctl.dirty or getattr(ctl, "load_changed", False)):
+    if due or st.used and (ctl.dirty or st.changed or
+                           getattr(ctl, "load_changed", False)):
         enforce(ctl)
 
 
@@ -81,8 +91,8 @@ def wait(ctl, timeout):
 
 
 def _used(cfg):
-    return any(q.run_window is not None or q.thresholds
-               for q in cfg.queues.values()) or \
+    return any(q.run_window is not None or q.thresholds or q.stop_cond or
+               q.resume_cond for q in cfg.queues.values()) or \
         any(hc.thresholds for hc in cfg.hosts.values())
 
 
@@ -110,6 +120,11 @@ def situation(ctl):
         sit.run_open[name] = timewindow.is_open(q.run_window, ctl.now)
         if q.thresholds:
             sit.queue_thresholds[name] = q.thresholds
+        unit = ctl.cfg.params.get("LSF_UNIT_FOR_LIMITS", "KB")
+        for cond, found in ((q.stop_cond, sit.stop_cond),
+                            (q.resume_cond, sit.resume_cond)):
+            if cond:
+                found[name] = jobcontrols.condition(cond, unit)
     for name, h in ctl.hosts.items():
         sit.host_load[name] = h["facts"].get("load") or {}
         if h["conf"].thresholds:
@@ -119,7 +134,10 @@ def situation(ctl):
 
 def _running(ctl):
     out = []
-    for key, job in ctl.jobs.items():
+    for key in _started(ctl):
+        job = ctl.jobs.get(key)
+        if job is None or key in ctl.windows.terminating:
+            continue
         why = held(job)
         if job["stat"] == states.RUN or (job["stat"] == states.SSUSP and
                                          why is not None):
@@ -130,20 +148,58 @@ def _running(ctl):
     return out
 
 
+def _started(ctl):
+    """Keys of the started jobs, host by host (each once)."""
+    st = ctl.windows
+    if st.on_host is None:
+        st.on_host, st.hosts_of = {}, {}
+        for job in ctl.jobs.values():
+            noted(ctl, job)
+    seen = set()
+    for keys in st.on_host.values():
+        for key in keys:
+            if key not in seen:
+                seen.add(key)
+                yield key
+
+
+def noted(ctl, job):
+    """Keep the per-host index of started jobs after an event."""
+    jobactions.noted(ctl, job)
+    st = ctl.windows
+    if st.on_host is None:
+        return          # built at the first look
+    key = (job["jobid"], job["idx"])
+    was = st.hosts_of.pop(key, ())
+    for host in was:
+        keys = st.on_host.get(host)
+        if keys is not None:
+            keys.discard(key)
+            if not keys:
+                del st.on_host[host]
+    if job["stat"] in (states.RUN, states.SSUSP) and job.get("exec_hosts"):
+        hosts = tuple(dict.fromkeys(job["exec_hosts"].split()))
+        st.hosts_of[key] = hosts
+        for host in hosts:
+            st.on_host.setdefault(host, set()).add(key)
+    if was != st.hosts_of.get(key, ()):
+        st.changed = True
+
+
 def held(job):
     """Why the system suspended *job* (a suspending reason), or None."""
     return (job.get("spec") or {}).get("sys_susp")
 
 
 def enforce(ctl):
-    """Suspend and resume as the run windows and loads ask; the signals
-    reach the agents after the commit."""
+    """Suspend and resume as the run windows and loads ask, with the
+    job's queue's JOB_CONTROLS (TERMINATE_WHEN ends it instead)."""
+    ctl.windows.changed = False
     stop, cont = suspending.decide(_running(ctl), situation(ctl))
     for key, why in stop:
         job = ctl.jobs[key]
-        ctl.emit("STATUS", job, stat=states.SSUSP, reason=why)
-        ctl.send_signal(job, signal.SIGSTOP, None)
+        jobactions.suspend(ctl, job, "WINDOW" if why == suspending.WINDOW
+                           else "LOAD", why)
     for key in cont:
         job = ctl.jobs[key]
-        ctl.emit("STATUS", job, stat=states.RUN, reason=held(job))
-        ctl.send_signal(job, signal.SIGCONT, None)
+        jobactions.resume(ctl, job, reason=held(job))

@@ -13,6 +13,9 @@ with their own clocks and loads.
 - A job suspended by load is resumed once the load of each of its hosts
   is within the scheduling thresholds (loadSched) of the host and of its
   queue; one job per host per look, highest queue priority first.
+- A queue's STOP_COND, when set, is used instead of its loadStop
+  thresholds (a job is suspended when it is true of a host's load), and
+  its RESUME_COND instead of its loadSched thresholds (resumed when true).
 """
 
 from dataclasses import dataclass, field
@@ -21,6 +24,7 @@ from xce.lang import loadthresh
 
 WINDOW = "WINDOW"           # suspended: the queue's run window closed
 LOAD = "LOAD"               # "LOAD:<index>": a host's load beyond loadStop
+STOP_COND = "STOP_COND"     # "LOAD:STOP_COND": the queue's STOP_COND held
 
 
 @dataclass
@@ -41,6 +45,9 @@ class Situation:
     queue_thresholds: dict = field(default_factory=dict)
     host_load: dict = field(default_factory=dict)       # host -> indices
     host_thresholds: dict = field(default_factory=dict)
+    # queue -> its STOP_COND / RESUME_COND (a compiled select: .matches)
+    stop_cond: dict = field(default_factory=dict)
+    resume_cond: dict = field(default_factory=dict)
 
 
 def load_reason(index):
@@ -70,10 +77,15 @@ def decide(jobs, sit):
 
 def _stop_index(job, host, sit):
     load = sit.host_load.get(host)
-    return loadthresh.beyond(sit.host_thresholds.get(host), load,
-                             loadthresh.STOP) or \
-        loadthresh.beyond(sit.queue_thresholds.get(job.queue), load,
-                          loadthresh.STOP)
+    index = loadthresh.beyond(sit.host_thresholds.get(host), load,
+                              loadthresh.STOP)
+    if index is not None:
+        return index
+    cond = sit.stop_cond.get(job.queue)
+    if cond is not None:
+        return STOP_COND if load and cond.matches(load) else None
+    return loadthresh.beyond(sit.queue_thresholds.get(job.queue), load,
+                             loadthresh.STOP)
 
 
 def _by_load(running, sit):
@@ -102,9 +114,13 @@ def _by_load(running, sit):
 
 def _sched_ok(job, host, sit):
     load = sit.host_load.get(host)
-    return loadthresh.beyond(sit.host_thresholds.get(host), load) is None \
-        and loadthresh.beyond(sit.queue_thresholds.get(job.queue),
-                              load) is None
+    if loadthresh.beyond(sit.host_thresholds.get(host), load) is not None:
+        return False
+    cond = sit.resume_cond.get(job.queue)
+    if cond is not None:
+        return bool(load) and cond.matches(load)
+    return loadthresh.beyond(sit.queue_thresholds.get(job.queue),
+                             load) is None
 
 
 def _resumable(suspended, sit):

@@ -204,13 +204,17 @@ class Replay:
         self._push(self.cl.now + seconds, END, (key, slot[0]))
 
     def _signals(self):
-        """Preemption's SIGSTOP and SIGCONT, as the job's agent would."""
+        """Suspensions and resumptions, as the job's agent carries them
+        out: by the state the signal went with (a queue's JOB_CONTROLS
+        may name other signals than SIGSTOP and SIGCONT)."""
         cl = self.cl
         for job, sig in cl.signals:
             key = (job["jobid"], job["idx"])
             slot = self._running.get(key)
-            if slot is None:
+            if slot is None or sig == "KILLSEQ":
                 continue
+            stop = job["stat"] in states.SUSPENDED
+            sig = signal.SIGSTOP if stop else signal.SIGCONT
             self.signalled.append((key, "preempt" if sig == signal.SIGSTOP
                                    else "resume"))
             if sig == signal.SIGSTOP and key not in self._suspended:

@@ -196,7 +196,26 @@ def _long_block(queue, counts, n_default, shares=None):
     if conf.get("slot_reserve_seconds"):
         out.append("Maximum slot reservation time: "
                    f"{conf['slot_reserve_seconds']} seconds")
+    out += _control_lines(conf)
     return "\n".join(x.rstrip() for x in out) + "\n"
+
+
+def _control_lines(conf):
+    """RESUME_COND, STOP_COND, the JOB_CONTROLS block and TERMINATE_WHEN,
+    in LSF's order and layout."""
+    out = []
+    for key in ("resume_cond", "stop_cond"):
+        if conf.get(key):
+            out.append(f"{key.upper()}:  {conf[key]}")
+    controls = conf.get("job_controls") or {}
+    if controls:
+        out += ["", "JOB_CONTROLS:"]
+        out += [f"    {action + ':':<9}    [{controls[action]}]"
+                for action in ("SUSPEND", "RESUME", "TERMINATE")
+                if action in controls]
+    if conf.get("terminate_when"):
+        out += ["", "TERMINATE_WHEN = " + " ".join(conf["terminate_when"])]
+    return out
 
 
 def _policy_lines(conf):

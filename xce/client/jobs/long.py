@@ -237,6 +237,8 @@ def system_suspend_reason(why):
     if why == "WINDOW":
         return " The run windows of the queue are closed;"
     index = why.split(":", 1)[-1]
+    if index == "STOP_COND":
+        return " STOP_COND is true with current host load;"
     return " Host load exceeded threshold: " + \
         loadthresh.SUSPEND_NAMES.get(index, index)
 

@@ -26,6 +26,8 @@ EXIT_REASONS = {
     "TERM_REQUEUE_ADMIN": "job killed and requeued by root or LSF "
                           "administrator",
     "TERM_PREEMPT": "job killed after preemption",
+    "TERM_WINDOW": "job killed after queue run window closed",
+    "TERM_LOAD": "job killed after load exceeds threshold",
     "TERM_EXTERNAL_SIGNAL": "job killed by a signal external to LSF",
     "TERM_CWD_NOTEXIST": "current working directory is not accessible or "
                          "does not exist on the execution host",

@@ -8,14 +8,20 @@ import re
 from xce.config import keys, ranges
 from xce.config.lsf import cells, hostnames
 from xce.errors import text
-from xce.lang import (loadthresh, preempt, rlimits, timevalue, timewindow,
-                      units)
+from xce.lang import (jobcontrols, loadthresh, preempt, rlimits, timevalue,
+                      timewindow, units)
 
 # Old spelling seen in OpenLava's own stock lsb.resources (reference §14.13).
 _LIMIT_ALIASES = {"PER_PROJECTS": "PER_PROJECT"}
 _TIME_LIMITS = ("RUNLIMIT", "CPULIMIT")
 # LSF's time-based value: [value time_window] (lsb.resources, lsb.queues).
 _TIME_BASED = re.compile(r"\[\s*\S+\s+[0-9:]+\s*-\s*[0-9:]+\s*\]")
+# Queue job control keys and their checks (a command action, CHKPNT, a
+# bad signal name or expression is left out and reported).
+_CONTROL_KEYS = {"JOB_CONTROLS": jobcontrols.parse_controls,
+                 "TERMINATE_WHEN": jobcontrols.parse_terminate_when,
+                 "STOP_COND": jobcontrols.parse_condition,
+                 "RESUME_COND": jobcontrols.parse_condition}
 _SIZE_LIMITS = ("MEMLIMIT", "SWAPLIMIT", "STACKLIMIT", "DATALIMIT",
                 "FILELIMIT", "CORELIMIT")
 
@@ -229,6 +235,8 @@ def value_problem(scope, name, value):
             timewindow.parse(value)
         elif name in loadthresh.INDICES and scope in ("queue", "host"):
             loadthresh.parse(value)
+        elif scope == "queue" and name in _CONTROL_KEYS:
+            _CONTROL_KEYS[name](value)
         elif ranges.problem(scope, name, value) is not None:
             raise ValueError(ranges.problem(scope, name, value))
     except rlimits.LimitError as exc:
