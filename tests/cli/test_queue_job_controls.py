@@ -4,7 +4,8 @@ and RESUME_COND resumes it with RESUME's; TERMINATE_WHEN = LOAD ends the
 job with TERMINATE's signal (TERM_LOAD) instead; bqueues -l shows the
 keys in LSF's layout; a bad value is refused by reconfig naming the key.
 The conditions are always true or false (r15s >= 0, r15s < 0), so no
-load needs to be made."""
+load needs to be made; STOP_COND turns true (by a reconfig) once the jobs
+are ready to catch their signals."""
 
 from tests.lib.reconfig import assert_reconfig_refuses
 from tests.lib.xcecluster import wait_for
@@ -13,7 +14,8 @@ from tests.lib.xcecluster import wait_for
 # action sent can be checked; `sleep` dies of it and the loop goes on.
 CATCHER = ("trap 'echo USR1 >> sig.$LSB_JOBID' USR1; "
            "trap 'echo USR2 >> sig.$LSB_JOBID' USR2; "
-           "while :; do sleep 0.2; done")
+           "echo READY >> sig.$LSB_JOBID; while :; do sleep 0.2; done")
+NEVER, ALWAYS = "select[r15s < -1]", "select[r15s >= 0]"
 
 
 def _signals(cluster, jobid):
@@ -27,6 +29,16 @@ def _suspended(cluster, jobs):
     return next((j for j in jobs if cluster.stat(j) == "SSUSP"), None)
 
 
+def _ready_then_stop(cluster, jobs):
+    """Wait until *jobs* catch their signals, then make STOP_COND true."""
+    for jobid in jobs:
+        wait_for(lambda: "READY" in _signals(cluster, jobid),
+                 what=f"job {jobid} to set its traps")
+    yaml = cluster.envdir / "xce.yaml"
+    yaml.write_text(yaml.read_text().replace(NEVER, ALWAYS))
+    assert cluster.run("badmin", "reconfig").rc == 0
+
+
 def _long(cluster, *argv):
     r = cluster.run(*argv)
     assert r.rc == 0 and r.err == "", r
@@ -38,10 +50,11 @@ def test_stop_and_resume_conditions_use_the_queues_signals(make_cluster):
   ctl:
     PRIORITY: 20
     JOB_CONTROLS: SUSPEND[SIGUSR1] RESUME[SIGUSR2]
-    STOP_COND: select[r15s >= 0]
+    STOP_COND: select[r15s < -1]
     RESUME_COND: select[r15s < 0]
 """)
     jobs = [cluster.submit("-q", "ctl", CATCHER) for _ in range(2)]
+    _ready_then_stop(cluster, jobs)
     stopped = wait_for(lambda: _suspended(cluster, jobs),
                        what="a job suspended by STOP_COND")
     wait_for(lambda: "USR1" in _signals(cluster, stopped),
@@ -55,10 +68,8 @@ def test_stop_and_resume_conditions_use_the_queues_signals(make_cluster):
     # RESUME_COND false: it stays suspended whatever its thresholds say.
     assert cluster.stat(stopped) == "SSUSP"
     assert "USR2" not in _signals(cluster, stopped)
-    assert cluster.run("badmin", "reconfig").rc == 0
     yaml = cluster.envdir / "xce.yaml"
-    yaml.write_text(yaml.read_text().replace("select[r15s < 0]",
-                                             "select[r15s >= 0]"))
+    yaml.write_text(yaml.read_text().replace("select[r15s < 0]", ALWAYS))
     assert cluster.run("badmin", "reconfig").rc == 0
     wait_for(lambda: "USR2" in _signals(cluster, stopped),
              what="the RESUME signal")
@@ -79,7 +90,7 @@ def test_terminate_when_load_ends_the_job_with_its_terminate_action(
     PRIORITY: 20
     JOB_CONTROLS: TERMINATE[SIGUSR1]
     TERMINATE_WHEN: LOAD
-    STOP_COND: select[r15s >= 0]
+    STOP_COND: select[r15s < -1]
 """)
     # LSF's TERMINATE (SIGINT, SIGTERM, SIGKILL) instead of a suspension.
     jobs = [cluster.submit("-q", "term", "sleep 600") for _ in range(2)]
@@ -96,6 +107,7 @@ def test_terminate_when_load_ends_the_job_with_its_terminate_action(
         cluster.wait_stat(jobid, "EXIT")
     # The queue's TERMINATE signal: the job catches it and runs on.
     jobs = [cluster.submit("-q", "caught", CATCHER) for _ in range(2)]
+    _ready_then_stop(cluster, jobs)
     caught = wait_for(lambda: next((j for j in jobs if "USR1" in
                                     _signals(cluster, j)), None),
                       what="the TERMINATE signal")
