@@ -230,6 +230,9 @@ def test_every_lsb_events_record_reads_with_a_reader_of_the_documented_layout(
     assert (job["userPriority"], job["options2"] & 0x200) == (7, 0x200)
     assert job["nxf[]"] == [(str(source), copy, 1)]     # XF_OP_SUB2EXEC
     assert job["jobDescription"] == "a description"
+    # SUB_JOB_NAME; SUB_OTHER_FILES (-f)
+    assert new[(done, 0)]["options"] == 0x01
+    assert job["options"] == 0x80000
     assert new[(first, 0)]["options2"] & 0x1            # -H: SUB2_HOLD
     assert {(array, 1), (array, 2)} <= set(new)
     user = cluster.run("id", "-un").out.strip()

@@ -269,6 +269,7 @@ def test_job_new_reads_whole_with_the_documented_layout():
     assert (r["numProcessors"], r["maxNumProcessors"]) == (2, 4)
     assert r["numAskedHosts[]"] == [("h1",)]
     assert r["nxf[]"] == [("in", "in", 1), ("out", "o", 10)]
+    assert r["options"] == 0x04 | 0x80000          # SUB_HOST, _OTHER_FILES
     assert (r["options2"], r["options3"]) == (0x01 | 0x40000,
                                               0x01 | 0x80 | 0x200)
     assert (r["rLimits9"], r["runtimeEstimation"]) == (600, 180)

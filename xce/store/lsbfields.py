@@ -108,6 +108,25 @@ _MODE_BITS = {"I": SUB_INTERACTIVE, "Ip": SUB_INTERACTIVE | SUB_PTY,
               "Is": SUB_INTERACTIVE | SUB_PTY | SUB_PTY_SHELL}
 
 
+# LSF's SUB_* bits (lsbatch.h) of the bsub options a job was given, by
+# the spec key that holds each.  -q and -P have none here: the stored spec
+# holds the queue and the project whether or not they were asked for.
+_GIVEN_BITS = (("name", 0x01), ("asked_hosts", 0x04), ("hosts", 0x04),
+               ("stdin", 0x08), ("stdout", 0x10), ("stderr", 0x20),
+               ("exclusive", 0x40), ("mail_notify", 0x80),
+               ("mail_begin", 0x100), ("user_group", 0x200),
+               ("cpulimit_host", 0x10000), ("runlimit_host", 0x10000),
+               ("depend", 0x20000), ("dependency", 0x20000),
+               ("resreq", 0x40000), ("xfiles", 0x80000),
+               ("pre_exec", 0x100000), ("login_shell", 0x200000),
+               ("mail_user", 0x400000))
+
+
 def submit_options(spec):
-    """The record's options field (only the interactive bits are kept)."""
-    return _MODE_BITS.get(spec.get("interactive"), 0)
+    """The options field of JOB_NEW and JOB_FINISH: the bit of each bsub
+    option the job was given, and the interactive ones."""
+    value = _MODE_BITS.get(spec.get("interactive"), 0)
+    for key, bit in _GIVEN_BITS:
+        if spec.get(key) not in (None, "", [], False):
+            value |= bit
+    return value
