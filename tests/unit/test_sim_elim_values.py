@@ -13,7 +13,7 @@ import pytest
 
 from xce.agent.protocol import VERSION
 from xce.cli import xce_sim
-from xce.controller import schedpass
+from xce.controller import dispatch, schedpass
 from xce.controller.main import Controller
 from xce.errors import XceError
 from xce.sim import elimvalues
@@ -176,3 +176,20 @@ def test_live_and_simulated_passes_agree_on_reported_values(cfg, tmp_path):
             "satisfied"
     finally:
         ctl.store.close()
+
+
+def test_a_value_written_for_a_dynamic_shared_resource_yields_to_reports(
+        tmp_path):
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    cfg = site(etc, SITE.replace('LOCATION: "[all]"',
+                                 'LOCATION: "(5@[all])"'))
+    path = tmp_path / "values"
+    path.write_text("h1 1 licfree 1\n")
+    shown = []
+    for reports in (None, elimvalues.read(str(path), cfg)):
+        sim = VirtualCluster(cfg, reported={h: FACTS for h in cfg.hosts},
+                             elim_values=reports)
+        hosts = {h.name: h for h in dispatch.snapshot(sim)[1]}
+        shown.append(hosts["h2"].shared["licfree"].total)
+    assert shown == [5, 1.0]

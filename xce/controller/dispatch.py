@@ -56,9 +56,14 @@ def snapshot(ctl):
     limits (with what running jobs use) as the pure scheduler sees them."""
     unit = jobreq.unit(ctl.cfg)
     hosts = {name: _host_view(ctl, name, unit) for name in ctl.hosts}
+    dynamic = jobreq.catalog(ctl.cfg).dynamic_names()
     for inst in jobreq.shared_instances(ctl.cfg):
-        total = inst.value if inst.value is not None else \
-            _shared_report(ctl, inst)
+        # A dynamic one takes its elim's value; a value written in its
+        # LOCATION (LSF wants none there) stands until an elim reports.
+        total = _shared_report(ctl, inst) if inst.resource in dynamic \
+            else None
+        if total is None:
+            total = inst.value
         if total is None:
             continue        # no elim of its hosts reports it (yet)
         counter = rusage_held.Shared(inst.resource, total, inst.location)
@@ -102,10 +107,11 @@ def snapshot(ctl):
 
 
 def reported_shared(cfg):
-    """Whether some shared resource has its value from an elim (none
-    written in its LOCATION): then a new load report is worth a pass even
-    with no job waiting, for bhosts -s and lsload -s."""
-    return any(inst.value is None
+    """Whether some shared resource has its value from an elim (one with
+    an INTERVAL): then a new load report is worth a pass even with no job
+    waiting, for bhosts -s and lsload -s."""
+    dynamic = jobreq.catalog(cfg).dynamic_names()
+    return any(inst.resource in dynamic
                for inst in jobreq.shared_instances(cfg))
 
 

@@ -393,6 +393,14 @@ class Catalog:
     def of_type(self, kind):
         return frozenset(n for n, d in self.defs.items() if d.type == kind)
 
+    def dynamic_names(self):
+        """The site resources elims report (those with an INTERVAL)."""
+        found = getattr(self, "_dynamic", None)
+        if found is None:
+            found = self._dynamic = frozenset(
+                d.name for d in self.site() if d.dynamic)
+        return found
+
     def consumable(self):
         return frozenset(n for n, d in self.defs.items() if d.consumable)
 
