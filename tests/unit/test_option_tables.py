@@ -329,3 +329,13 @@ def test_each_page_lists_the_options_its_table_refuses(command):
     assert _page_refusals(command) == refused, \
         f"man/man1/{command}.1: LSF OPTIONS NOT SUPPORTED must list " \
         "exactly the options the table refuses"
+
+
+def test_bhosts_long_gpu_is_refused_before_anything_is_read(monkeypatch):
+    from xce.cli import bhosts
+    monkeypatch.setenv("XCE_ENVDIR", "/nonexistent")
+    for argv in (["-l", "-gpu"], ["-gpu", "-l", "hostA"]):
+        code, out, err = _main(bhosts, argv)
+        assert (code, out) == (255, "")
+        assert err == "bhosts: option -gpu with -l is not supported by " \
+                      "xce\n"
