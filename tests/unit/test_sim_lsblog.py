@@ -104,3 +104,28 @@ def test_a_job_new_of_the_layout_before_lsf_10_1s_whole_one(tmp_path):
     trace = lsblog.read(tmp_path / "lsb.events")
     assert trace.bad == []
     _check(trace)
+
+
+def test_an_array_logged_once_gives_each_element(tmp_path):
+    """One JOB_NEW for the whole array (idx 0), as LSF logs it; each
+    element runs under its own index."""
+    spec = dict(SPEC, name="arr[1-2]", array_name="arr", array_spec="1-2")
+    events, acct = [], []
+    for seq, idx in ((1, 1), (2, 2)):
+        job = _job(idx=idx, name=f"arr[{idx}]", spec=json.dumps(spec))
+        records(_row(seq, 100, "SUBMIT", {"array_head": idx == 1}, job),
+                events, acct)
+    assert len(events) == 1 and '"arr[1-2]"' in events[0]
+    for seq, idx in ((3, 1), (6, 2)):
+        job = _job(idx=idx, name=f"arr[{idx}]", spec=json.dumps(spec))
+        records(_row(seq, 110, "START", {"hosts": ["h1", "h1"]}, job),
+                events, acct)
+        records(_row(seq + 1, 110, "RUNNING", {"pid": 5}, job), events,
+                acct)
+        records(_row(seq + 2, 119, "STATUS", {"stat": "DONE"}, job),
+                events, acct)
+    (tmp_path / "lsb.events").write_text("# 0\n" + "".join(events))
+    trace = lsblog.read(tmp_path / "lsb.events")
+    assert trace.bad == []
+    assert [(j.number, j.spec["name"]) for j in trace.jobs] == [
+        (7, "arr[1]"), (7, "arr[2]")]

@@ -314,8 +314,11 @@ def accept(ctl, uid, spec):
     ctl.store.save_job_data(*key, json.dumps(data["env"]),
                             data["jobfile"])
     for job in jobs:
+        # LSF logs an array once (one JOB_NEW, idx 0): lsb.events writes
+        # it with the array's first element.
+        head = {"array_head": job is jobs[0]} if job["idx"] else {}
         ctl.emit("SUBMIT", job, queue=job["queue"], user=job["user"],
-                 hold=bool(spec.get("hold")))
+                 hold=bool(spec.get("hold")), **head)
         jobclock.note(ctl, job)
     ctl.dirty = True
     return {"ok": True, "jobid": job["jobid"], "queue": job["queue"],

@@ -63,7 +63,16 @@ def _estimate(spec):
 
 
 def job_new(job, data, jobid, idx, db):
+    """JOB_NEW of a job; of a job array, one JOB_NEW with idx 0 and the
+    name as submitted ("name[1-10]%2"), written with its first element
+    (older events, without array_head, give one per element)."""
+    head = data.get("array_head")
+    if head is False:
+        return []
     spec = spec_of(job)
+    name = job.get("name")
+    if head:
+        idx, name = 0, spec.get("name") or name
     asked = _asked(spec)
     lo, hi = (spec.get("nslots") or [1, 1])[:2]
     priority = spec.get("user_priority")
@@ -87,7 +96,7 @@ def job_new(job, data, jobid, idx, db):
         len(asked), *[q(h) for h in asked],
         q(spec.get("depend") or spec.get("dependency")),
         _EMPTY,                                             # timeEvent
-        q(job.get("name")), q(job.get("command")),
+        q(name), q(job.get("command")),
         *xfiles(spec.get("xfiles") or []),
         q(spec.get("pre_exec")), q(spec.get("mail_user")),
         q(spec.get("project") or "default"),
