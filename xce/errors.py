@@ -492,3 +492,23 @@ MESSAGES.update({
     "GPU_TOO_MANY": "The GPU requirement ({req}) asks for more GPUs than "
                     "any host that the job may use has ({most})",
 })
+
+# Standalone claims (xce claim; xce.controller.claims).  LSF has no such
+# command (its advance reservations, brsvadd, are time slots of hosts),
+# so the wording is xce's own, in LSF's style.
+MESSAGES.update({
+    "CLAIM_ADDED": "Claim <{id}> is created",
+    "CLAIM_REMOVED": "Claim <{id}> is removed",
+    "CLAIM_NULL": "{id}: No such claim",
+    "CLAIM_OF_JOB": "{id}: The claim of a job ends with the job; not removed",
+    "CLAIM_BAD_HOST": "{host}: Bad host name, host group name or cluster "
+                      "name",
+    "CLAIM_NO_DEVICE": "Host <{host}> has no GPU {ids}",
+    "CLAIM_OVERLAP": "GPU {ids} of host <{host}> is already claimed by "
+                     "claim <{id}>",
+    "CLAIM_BAD_USER": "{user}: Bad user name",
+    "CLAIM_PAST": "--until: the time is already past",
+    "CLAIM_BAD_GPUS": "--gpus: expected device ids such as 0,3",
+    "CLAIM_BAD_TIME": "--until: expected [[[YYYY:]MM:]DD:]hh:mm or seconds "
+                      "since the epoch",
+})

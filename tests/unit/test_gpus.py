@@ -117,10 +117,39 @@ def test_shared_devices_take_several_jobs_within_their_memory():
 
 def test_running_jobs_devices_are_charged_before_the_pass():
     hosts = _hosts(n=1)
-    gpus.charge_job({"h0": hosts[0]}, {"hosts": {"h0": [0]}, "excl": True})
+    gpus.charge(hosts[0].gpus, [0], True, 0.0)
     d = core.schedule([QueueView("normal", 1)], hosts,
                       _jobs("num=1:j_exclusive=yes", 2))
     assert _held(d) == [("h0", 1)]
+
+
+def _user_jobs(text, user, keys):
+    return [PendingJob((i, 0), "normal", user, 1, i, gpu=req(text))
+            for i in keys]
+
+
+def test_claimed_devices_go_to_their_user_alone_and_first():
+    hosts = _hosts(n=1, ndev=4)
+    gpus.reserve(hosts[0], [1, 3], "alice")
+    d = core.schedule([QueueView("normal", 1)], hosts,
+                      _user_jobs("num=1:mode=exclusive_process", "bob",
+                                 [1, 2, 3]) +
+                      _user_jobs("num=2:mode=exclusive_process", "alice",
+                                 [4]))
+    got = {k: rec["hosts"]["h0"] for k, rec in d.gpus.items()}
+    assert got == {(1, 0): [0], (2, 0): [2], (4, 0): [1, 3]}
+    assert d.reasons[(3, 0)] == [[gpus.R_GPU_FEW.format(need=1, free=0),
+                                  ["h0"]]]
+
+
+def test_a_claim_on_every_device_leaves_other_users_none():
+    hosts = _hosts(n=1, ndev=2)
+    gpus.reserve(hosts[0], [0, 1], "alice")
+    d = core.schedule([QueueView("normal", 1)], hosts,
+                      _user_jobs("num=1", "bob", [1]))
+    assert not d.dispatch
+    assert d.reasons[(1, 0)] == [[gpus.R_GPU_FEW.format(need=1, free=0),
+                                  ["h0"]]]
 
 
 def test_a_shared_job_keeps_an_exclusive_one_off_its_device():

@@ -65,6 +65,7 @@ ALLOWED = {
         "xce.controller.preemption", "xce.controller.reserve",
         "xce.controller.submit", "xce.controller.apply",
         "xce.controller.jobindex", "xce.controller.windows",
+        "xce.controller.claims",
         # the pass holds a job back after a failed pre-exec (dispatch
         # asks prepost); the replay wakes it as the controller's turn does
         "xce.controller.prepost",

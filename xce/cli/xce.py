@@ -1,4 +1,5 @@
-"""xce start|stop|status: bring up or down the controller and local agents."""
+"""xce start|stop|status: bring up or down the controller and local agents;
+xce claim, explain and sim."""
 
 import os
 import signal
@@ -10,6 +11,8 @@ import click
 
 from xce import daemon
 from xce.cli.common import CONTEXT, run
+from xce.client import claims
+from xce.client.site import Site, open_store
 from xce.errors import XceError, text
 from xce.model import states
 
@@ -218,6 +221,49 @@ def sim(workload, envdir, hosts, as_json, plot, interactive, progress,
     from xce.cli import xce_sim
     sys.exit(xce_sim.run(workload, envdir, hosts, as_json, plot,
                          interactive, progress, verify, elim_values))
+
+
+@cli.group(help="Hold GPUs of a host for one user's jobs "
+             "(cluster administrators), or list what is held.")
+def claim():
+    pass
+
+
+@claim.command(help="Claim devices of a host for a user's jobs.")
+@click.option("--user", "-u", "user", required=True, help="Whose jobs.")
+@click.option("--host", "-m", "host", required=True, help="The host.")
+@click.option("--gpus", required=True, metavar="ID,...",
+              help="The host's device ids (CUDA_VISIBLE_DEVICES numbers).")
+@click.option("--until", default=None,
+              metavar="[[[YYYY:]MM:]DD:]hh:mm",
+              help="End the claim then (as bsub -t; default: until "
+                   "removed).")
+def add(user, host, gpus, until):
+    body = {"op": "add", "user": user, "host": host,
+            "gpus": claims.parse_gpus(gpus)}
+    if until is not None:
+        body["until"] = claims.parse_until(until, time.time())
+    return claims.request(Site(), body)
+
+
+@claim.command(help="Remove a standalone claim.")
+@click.argument("claim_id")
+def remove(claim_id):
+    return claims.request(Site(), {"op": "remove", "claim": claim_id})
+
+
+@claim.command(name="list", help="List the claims: standalone ones and "
+               "what started jobs hold.")
+@click.option("--user", "-u", "user", default=None, help="Only this user's.")
+@click.option("--host", "-m", "host", default=None, help="Only this host's.")
+def list_(user, host):
+    with open_store() as reader:
+        rows = claims.lines(reader, user, host)
+    if len(rows) == 1:
+        print("No claim found", file=sys.stderr)
+        return 0
+    sys.stdout.write(claims.table(rows))
+    return 0
 
 
 def main(argv=None):

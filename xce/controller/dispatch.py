@@ -5,10 +5,10 @@ import json
 from dataclasses import dataclass, field
 
 from xce.agent import protocol
-from xce.controller import (asked, containercheck, execplan, interactive,
-                            isolate, joblimits, jobreq, limitconf, mail,
-                            prepost, reserve, rlimits, stage, submit,
-                            windows)
+from xce.controller import (asked, claims, containercheck, execplan,
+                            interactive, isolate, joblimits, jobreq,
+                            limitconf, mail, prepost, reserve, rlimits, stage,
+                            submit, windows)
 from xce.errors import text
 from xce.lang import depend, units
 from xce.lang.resreq.common import LOAD_INDICES
@@ -78,6 +78,7 @@ def snapshot(ctl):
     fair = {n for n, q in queues.items() if q.fairshare is not None}
     arrays, excl = {}, set()
     views = _update_views(ctl, per_task, hosts)
+    claims.charge(ctl, hosts)       # the devices jobs and claims hold
     for key in ctl.passes.dependent:
         views[key].depend = _depend_state(ctl, ctl.jobs[key])
     for key in ctl.passes.started:
@@ -317,10 +318,16 @@ def _host_view(ctl, name, unit):
     res, maxmem = cached[4]
     return HostView(name, None, h["max_slots"], jl_u=hc.jl_u,
                     resources=dict(res), mem_total=maxmem,
-                    gpus=gpus.views(devices.of_host(hc.gpus, facts)),
+                    gpus=gpus.views(host_devices(ctl, name)),
                     load=load or {},
                     cpu_factor=rlimits.cpu_factor(ctl.cfg, name) or 1.0,
                     runtimes=containercheck.runtimes(facts))
+
+
+def host_devices(ctl, name):
+    """The GPU devices host *name* offers (declared, else detected)."""
+    h = ctl.hosts[name]
+    return devices.of_host(h["conf"].gpus, h["facts"])
 
 
 def _host_resources(cfg, h, hc, facts, name, unit):
@@ -385,9 +392,7 @@ def _project_refused(ctl, user, spec):
 
 def _count_running(ctl, job, hosts, queues, per_task, limits):
     q = queues.get(job["queue"])
-    if job["spec"].get("gpu_alloc"):
-        gpus.charge_job(hosts, job["spec"]["gpu_alloc"])
-    held = rusage_held.need(_reserved(ctl, job))
+    held = rusage_held.need(reserved(ctl, job))
     mem = float(held)
     per_host = {}
     for name in (job["exec_hosts"] or "").split():
@@ -414,7 +419,7 @@ def _count_running(ctl, job, hosts, queues, per_task, limits):
             job["nslots"]
 
 
-def _reserved(ctl, job):
+def reserved(ctl, job):
     """What a running job still holds of each rusage[] resource
     (duration, decay): {name: amount}."""
     rr = jobreq.job_resreq(ctl, job)

@@ -12,6 +12,7 @@ EXIT with the reason (``fail_job``, ``set_aside``), never a crash.
 import json
 import logging
 
+from xce.controller import claims
 from xce.model import states
 from xce.spool.schema import one_line, stored_job_problem
 
@@ -61,6 +62,9 @@ class Undo:
                     ctl.index.forget(job)
             ctl.passes.views.pop(key, None)
             ctl.passes.changed.add(key)
+        for job, _, live in self.jobs.values():
+            if live:
+                claims.noted(ctl, job)      # its claim as it was
         ctl.dirty = True
 
 

@@ -18,7 +18,7 @@ from xce.controller import admin, agentctl, agents, configure, control
 from xce.controller import dispatch
 from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
-from xce.controller import hoststeps, jobgroups, peek
+from xce.controller import claims, hoststeps, jobgroups, peek
 from xce.controller import stage
 from xce.controller import jobclock, messages, modify, prepost, spoolspace
 from xce.controller import windows
@@ -103,6 +103,7 @@ class Controller:
         self.clock = jobclock.State()           # bsub -b and -t
         self.windows = windows.State()          # time windows, loads
         self.job_groups = {}                    # path -> owner, limit
+        self.claims = claims.State()            # GPUs and counters held
 
     # -- start-up ----------------------------------------------------------
     def start(self):
@@ -112,6 +113,7 @@ class Controller:
         agentctl.load(self)
         isolate.load_jobs(self)
         jobgroups.load(self)
+        claims.load(self)
         jobclock.load(self)
         stage.load(self)        # bsub -f copies back not yet written
         self.index.load(self.store, self.now - self.clean_period())
@@ -224,6 +226,7 @@ class Controller:
         prepost.wake(self)
         jobclock.turn(self)
         windows.turn(self)
+        claims.turn(self)
         if self.dirty or reserve.due(self) or self._reasons_due() or \
                 self._load_due():
             self._schedule()
@@ -239,9 +242,11 @@ class Controller:
         if len(claimed) == BATCH:
             return 0.0
         if self.reasons_stale:
-            return windows.wait(self, jobclock.wait(self, max(0.0, min(
-                RESCAN, self.reasons_at + REASONS_EVERY - self.now))))
-        return windows.wait(self, jobclock.wait(self, RESCAN))
+            return claims.wait(self, windows.wait(self, jobclock.wait(
+                self, max(0.0, min(RESCAN, self.reasons_at + REASONS_EVERY -
+                                   self.now)))))
+        return claims.wait(self, windows.wait(self, jobclock.wait(self,
+                                                                  RESCAN)))
 
     def _request(self, req):
         stored = None if req.error else self.store.request_reply(req.id)
@@ -290,6 +295,8 @@ class Controller:
                 return messages.handle(self, user, doc, self.now)
             if kind == blaunch.KIND:
                 return blaunch.handle(self, user, doc, self.now)
+            if kind == claims.KIND:
+                return claims.handle(self, user, doc, self.now)
             if kind == jobgroups.KIND:
                 return jobgroups.handle(self, user, doc, self.now)
             if kind == peek.KIND:

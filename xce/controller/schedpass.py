@@ -16,7 +16,8 @@ view_epoch, dirty, emit, send_signal, is_admin), so no decision can be
 made one way live and another way in a replay.
 """
 
-from xce.controller import dispatch, jobgroups, preemption, reserve, windows
+from xce.controller import (claims, dispatch, jobgroups, preemption,
+                            reserve, windows)
 from xce.model import states
 from xce.scheduler import core as scheduler
 from xce.scheduler.trace import Tracer
@@ -81,8 +82,8 @@ def settle(ctl, decisions):
 
 def noted(ctl, job):
     """After an event is applied to *job*: the dependency index, the
-    pending views the next pass rebuilds, the unfinished jobs, and
-    whether a pass is due (slots freed, or a job to place)."""
+    pending views the next pass rebuilds, the unfinished jobs, its claim,
+    and whether a pass is due (slots freed, or a job to place)."""
     ctl.index.note(job)
     key = (job["jobid"], job["idx"])
     ctl.passes.views.pop(key, None)
@@ -92,6 +93,7 @@ def noted(ctl, job):
     else:
         ctl.jobs[key] = job
     windows.noted(ctl, job)     # the started jobs of each host
+    claims.noted(ctl, job)      # made at the start, released at the end
     if job["stat"] in states.FINISHED or job["stat"] == states.PEND:
         ctl.dirty = True
 

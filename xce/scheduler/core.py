@@ -67,6 +67,9 @@ class _Pass:
         self.gpu_heaps = {}     # see gpus.roomiest
         # Resources whose host values change as jobs are placed.
         self.changing = hostfit.changing_names(self.hosts.values())
+        # Some device is claimed for a user: room for a GPU requirement
+        # depends on whose job asks.
+        self.gpu_claimed = any(h.gpu_claimed for h in hosts)
 
     def candidates(self, q, select, local_type, asked=None, runtime=None):
         """Hosts a job could use whatever their load, and why the others
@@ -254,7 +257,7 @@ def _copy_host(h):
                     h.mem_total, h.mem_reserved, dict(h.held),
                     gpus.copy(h.gpus), load=h.load, busy=h.busy,
                     shared=dict(h.shared), cpu_factor=h.cpu_factor,
-                    runtimes=h.runtimes)
+                    runtimes=h.runtimes, gpu_claimed=h.gpu_claimed)
 
 
 def _copy_queue(q):
@@ -325,7 +328,7 @@ def _consider(job, q, state, out):
         if job.gpu is None:
             name, room = cands.roomiest(state.hosts)
         else:
-            name, room = gpus.roomiest(state, cands, job.gpu)
+            name, room = gpus.roomiest(state, cands, job.gpu, job.user)
         if room >= hi:      # what _place would choose, without the scan
             _take(job, q, state, [name] * hi, 0)
             out.dispatch.append((job.key, [name] * hi))
@@ -460,6 +463,6 @@ def _take(job, q, state, slots, mem):
         exclusive.take_hosts(state.hosts, per_host)
     if job.gpu is not None:
         state.gpus[job.key] = gpus.record(job.gpu, {
-            name: gpus.take(state.hosts[name], job.gpu, n)
+            name: gpus.take(state.hosts[name], job.gpu, n, job.user)
             for name, n in per_host.items()})
 

@@ -11,6 +11,12 @@ gmem).  Pure, like the rest of the scheduler: the caller charges the
 running jobs' devices (charge) before the pass, and the pass records
 which devices each started job got (take), so the controller can keep
 the assignment with the job.
+
+A device a standalone claim holds for a user (xce claim add) has that
+user in `claim` (reserve): only that user's jobs may take it, and they
+take it before unclaimed ones.  A host with such a device has
+`gpu_claimed` set; its per-requirement caches are kept per user there
+(the same requirement fits one user and not another).
 """
 
 import functools
@@ -25,7 +31,8 @@ R_GPU_FEW = ("Not enough free GPUs on the host: the job needs {need}, "
 
 
 class Device:
-    __slots__ = ("id", "model", "mem", "state", "excl", "njobs", "mrsv")
+    __slots__ = ("id", "model", "mem", "state", "excl", "njobs", "mrsv",
+                 "claim")
 
     def __init__(self, dev):
         self.id = dev["id"]
@@ -35,6 +42,7 @@ class Device:
         self.excl = False       # held by a job-exclusive job
         self.njobs = 0          # jobs using it (exclusive or shared)
         self.mrsv = 0.0         # gmem the jobs on it hold, MB
+        self.claim = None       # the user a standalone claim holds it for
 
     def copy(self):
         d = Device.__new__(Device)
@@ -42,9 +50,11 @@ class Device:
             setattr(d, name, getattr(self, name))
         return d
 
-    def usable(self, req):
+    def usable(self, req, user=None):
         if self.state != OK or self.excl:
             return False
+        if self.claim is not None and self.claim != user:
+            return False        # held for another user (reserve)
         if self.njobs and (req.j_exclusive or
                            req.mode == "exclusive_process"):
             return False        # gpureq.exclusive, inline: a hot path
@@ -68,12 +78,13 @@ def copy(devices):
     return [d.copy() for d in devices] if devices else devices
 
 
-def charge_job(hosts, alloc):
-    """Charge a running job's gpu_alloc record to the host views."""
-    for name, ids in (alloc.get("hosts") or {}).items():
-        h = hosts.get(name)
-        if h is not None and h.gpus:
-            charge(h.gpus, ids, alloc.get("excl"), alloc.get("gmem"))
+def reserve(h, ids, user):
+    """A standalone claim holds devices *ids* of host view *h* for
+    *user*'s jobs alone."""
+    for d in h.gpus or ():
+        if d.id in ids:
+            d.claim = user
+            h.gpu_claimed = True
 
 
 def charge(devices, ids, excl, gmem):
@@ -87,35 +98,37 @@ def charge(devices, ids, excl, gmem):
             d.mrsv += gmem or 0.0
 
 
-def room(h, req, n):
-    """(slots the job may take on host *h*, at most n; why not or None)."""
+def room(h, req, n, user=None):
+    """(slots *user*'s job may take on host *h*, at most n; why not or
+    None)."""
     devices = h.gpus
     if not devices:
         return 0, R_GPU_NONE
     short = h.gpu_short
-    if short is not None and req in short:
-        return 0, short[req]
-    n, why = _room(devices, req, n)
+    key = (req, user) if h.gpu_claimed else req
+    if short is not None and key in short:
+        return 0, short[key]
+    n, why = _room(devices, req, n, user)
     if why is not None:
         # Within a pass devices are only taken: the host stays short of
         # them for this requirement (a pass over many waiting jobs of a
         # few kinds asks again and again).
         if short is None:
             short = h.gpu_short = {}
-        short[req] = why
+        short[key] = why
     return n, why
 
 
-def _room(devices, req, n):
+def _room(devices, req, n, user):
     if not req.per_task:
         # The common case: enough devices, found without a full count.
         k = 0
         for d in devices:
-            if d.usable(req):
+            if d.usable(req, user):
                 k += 1
                 if k == req.num:
                     return n, None
-    free = [d for d in devices if d.usable(req)]
+    free = [d for d in devices if d.usable(req, user)]
     if req.per_task:
         n = min(n, len(free) // req.num)
         if n > 0:
@@ -129,15 +142,16 @@ def _room(devices, req, n):
     return 0, R_GPU_FEW.format(need=req.num, free=len(free))
 
 
-def roomiest(state, cands, req):
+def roomiest(state, cands, req, user=None):
     """The candidate host with the most free slots that has devices for
     *req* now (first name on a tie), as the general path would choose it
     for a job that fits on one host, without scanning every host: a heap
     per candidate list and requirement, whose entries are fixed as they
     surface.  Within a pass slots and devices are only taken, so a host
-    that lost its room or its devices for *req* is dropped for good."""
+    that lost its room or its devices for *req* is dropped for good
+    (for *user*'s jobs alone where devices are claimed)."""
     hosts = state.hosts
-    key = (id(cands), req)
+    key = (id(cands), req, user if state.gpu_claimed else None)
     heap = state.gpu_heaps.get(key)
     if heap is None or heap[0] is not cands:
         heap = (cands, [(hosts[n].used - hosts[n].max_slots, n)
@@ -149,7 +163,7 @@ def roomiest(state, cands, req):
         key, name = heap[0]
         h = hosts[name]
         room_now = h.max_slots - h.used
-        if room_now <= 0 or room(h, req, room_now)[1] is not None:
+        if room_now <= 0 or room(h, req, room_now, user)[1] is not None:
             heapq.heappop(heap)
         elif -key != room_now:
             heapq.heapreplace(heap, (-room_now, name))
@@ -158,12 +172,13 @@ def roomiest(state, cands, req):
     return None, 0
 
 
-def take(h, req, slots):
-    """Give the job devices on host *h* for its *slots* there: the ids,
-    least used first (then by id), marked as held."""
+def take(h, req, slots, user=None):
+    """Give *user*'s job devices on host *h* for its *slots* there: the
+    ids, the ones claimed for the user first, then least used first
+    (then by id), marked as held."""
     need = req.num * slots if req.per_task else req.num
-    free = sorted((d for d in h.gpus or () if d.usable(req)),
-                  key=lambda d: (d.njobs, d.id))[:need]
+    free = sorted((d for d in h.gpus or () if d.usable(req, user)),
+                  key=lambda d: (d.claim is None, d.njobs, d.id))[:need]
     excl = exclusive(req)
     for d in free:
         d.njobs += 1

@@ -148,7 +148,7 @@ def free_slots(job, q, hosts, mem, cands, select, limits=None):
                 n, why = rusage_held.room(h, rusage_held.others(mem), n,
                                           job.mem_per_task)
             if why is None and job.gpu is not None:
-                n, why = gpus.room(h, job.gpu, n)
+                n, why = gpus.room(h, job.gpu, n, job.user)
             if why is None:
                 if mem and job.mem_per_task and h.mem_total is not None:
                     n = min(n, int((h.mem_total - h.mem_reserved) // mem))

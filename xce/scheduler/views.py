@@ -61,9 +61,11 @@ class HostView:
     # rusage_held.py.
     held: dict = field(default_factory=dict)
     # GPU devices (gpus.Device, with what running jobs hold), or None;
-    # GpuReq -> why the host cannot hold it, found within this pass.
+    # GpuReq -> why the host cannot hold it, found within this pass
+    # ((GpuReq, user) where a standalone claim holds some: gpu_claimed).
     gpus: list = None
     gpu_short: dict = None
+    gpu_claimed: bool = False
     # The load indices the host's agent last reported (raw, as lsload
     # shows them), for load thresholds; the index beyond the host's own
     # loadSched when its status is closed_Busy.

@@ -9,7 +9,7 @@ Every host is up: an agent is connected and has said hello.
 """
 
 from xce.controller import dispatch, preemption, reserve, schedpass, submit
-from xce.controller import windows
+from xce.controller import claims, windows
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.model.jobid import show
@@ -24,6 +24,12 @@ class _NoStore:
     """What a pass publishes for bhosts and blimits has no reader here."""
 
     def set_meta(self, key, value):
+        pass
+
+    def save_claim(self, *row):
+        pass
+
+    def delete_claim(self, claim_id):
         pass
 
 
@@ -51,6 +57,7 @@ class VirtualCluster:
         self.links = {name: _Up() for name in self.hosts}
         self.store = _NoStore()
         self.passes = dispatch.PassState()
+        self.claims = claims.State()
         self.reservations = reserve.State()
         self.preempted = preemption.State()
         self.windows = windows.State()  # time windows and loads

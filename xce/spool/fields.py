@@ -316,6 +316,13 @@ REQUESTS = {
                  "sweep": Field(OneOf("empty", "below", "idle")),
                  "owner": Field(Str(NAME_MAX)),
                  "idle": Field(Int(0, INT32_MAX))},
+    # xce claim add / remove (xce.controller.claims)
+    "claim": {"op": Field(OneOf("add", "remove", null=False), required=True),
+              "claim": Field(Str(NAME_MAX)),
+              "user": Field(Str(NAME_MAX)),
+              "host": Field(Str(NAME_MAX)),
+              "gpus": Field(ListOf(Int(0, 1023, null=False), 64, min=1)),
+              "until": Field(Int(0, 2**53))},
     "ping": {},         # xce start: is the controller answering?
     "blaunch": {"job": Field(JOBID, required=True),
                 "idx": Field(INDEX),

@@ -267,6 +267,19 @@ class Reader:
                 out.append((jobid, idx, stat, alloc))
         return out
 
+    def claims(self):
+        """[(id, host, jobid, idx, user, instances, counters, created,
+        expires)] of every claim (xce claim list, bhosts -gpu), JSON
+        decoded; none from a store the controller has not migrated."""
+        try:
+            rows = self.db.execute(
+                "SELECT * FROM claims ORDER BY created, id, host").fetchall()
+        except sqlite3.OperationalError:
+            return []
+        return [tuple(r[:5]) + (jsoncodec.loads(r[5] or "null"),
+                                jsoncodec.loads(r[6] or "null")) +
+                tuple(r[7:]) for r in rows]
+
     def host_counts(self):
         """host -> {stat: slots} over the unfinished jobs' exec hosts."""
         cur = self.db.execute(

@@ -4,7 +4,7 @@ Shared by the controller (writer) and the commands (read-only), so it is
 stdlib-only and cheap to import.
 """
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # Column order of the jobs table; the writer stores a job dict in this order.
 JOB_COLUMNS = (
@@ -71,5 +71,15 @@ CREATE TABLE job_groups(path TEXT PRIMARY KEY, owner TEXT,
     job_limit INTEGER, created REAL);
 """
 
+# Claims (xce.controller.claims): what a started job holds of a host's
+# GPUs and counters (jobid set, released when the job ends) and the
+# standalone claims an administrator made (xce claim add; jobid NULL).
+# One row per claim and host; instances and counters are JSON.
+_V6 = """
+CREATE TABLE claims(id TEXT NOT NULL, host TEXT NOT NULL, jobid INTEGER,
+    idx INTEGER, user TEXT, instances TEXT, counters TEXT, created REAL,
+    expires REAL, PRIMARY KEY(id, host));
+"""
+
 # MIGRATIONS[n] takes a store at version n to n + 1.
-MIGRATIONS = {0: _V1, 1: _V2, 2: _V3, 3: _V4, 4: _V5}
+MIGRATIONS = {0: _V1, 1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6}

@@ -252,6 +252,26 @@ class Store:
         return {r[0]: (r[1], r[2]) for r in self.db.execute(
             "SELECT path, owner, job_limit FROM job_groups")}
 
+    def save_claim(self, claim_id, host, key, user, instances, counters,
+                   created, expires):
+        """One host's part of a claim (xce.controller.claims); key is
+        the (jobid, idx) of a job's claim, None for a standalone one."""
+        jobid, idx = key if key is not None else (None, None)
+        self._stmts.append((
+            "INSERT OR REPLACE INTO claims VALUES(?,?,?,?,?,?,?,?,?)",
+            (claim_id, host, jobid, idx, user, json.dumps(instances),
+             json.dumps(counters), created, expires)))
+
+    def delete_claim(self, claim_id):
+        self._stmts.append(("DELETE FROM claims WHERE id=?", (claim_id,)))
+
+    def load_claims(self):
+        """[(id, host, jobid, idx, user, instances, counters, created,
+        expires)] of every claim, instances and counters decoded."""
+        return [r[:5] + (json.loads(r[5]), json.loads(r[6])) +
+                r[7:] for r in self.db.execute(
+                    "SELECT * FROM claims ORDER BY created, id, host")]
+
     def execute(self, sql, args=()):
         """Any statement, in the batch: for tests and benchmarks that
         plant rows; the controller uses the named writes."""

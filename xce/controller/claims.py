@@ -1,0 +1,214 @@
+"""Claims: what is held of hosts' GPUs and counters, as recorded objects.
+
+A job's claim is made when it starts (the devices the pass gave it, the
+rusage[] amounts it started with) and released when it leaves the
+started states (done, exited, requeued); like the job it survives a
+controller restart and the loss of its host (UNKWN holds on).  A
+standalone claim is an administrator's (xce claim add): devices of one
+host held for one user's jobs until it is removed or its --until time
+passes.  Both live in ctl.claims and the store's claims table (one row
+per claim and host), which `xce claim list` and `bhosts -gpu` read.
+
+The scheduler's snapshot reads the claims alone for what the devices
+hold (charge): a job's claim charges its devices, a standalone claim
+reserves its devices for its user (xce.scheduler.gpus.reserve).
+noted() runs after every event, in the simulator too (a VirtualCluster
+keeps a State and a store that drops writes).
+"""
+
+from dataclasses import dataclass, field
+
+from xce.errors import text
+from xce.model import states
+from xce.model.jobid import show
+from xce.scheduler import gpus
+
+KIND = "claim"
+
+
+@dataclass
+class State:
+    by_id: dict = field(default_factory=dict)   # id -> claim dict
+    of_job: dict = field(default_factory=dict)  # (jobid, idx) -> id
+    last_id: int = 0            # of the standalone claims, 1, 2, ...
+
+
+def _claim(claim_id, key, user, parts, created, expires, attempt=None):
+    """parts: {host: (instances, counters)}; instances: {"gpus": ids,
+    "excl": held alone, "gmem": MB per device}."""
+    return {"id": claim_id, "job": key, "user": user, "parts": parts,
+            "created": created, "expires": expires, "attempt": attempt}
+
+
+def load(ctl):
+    """ctl.claims from the store, then a claim for every started job
+    that has none (a store from before claims)."""
+    st = ctl.claims
+    st.last_id = int(ctl.store.meta("last_claim", 0))
+    for (cid, host, jobid, idx, user, inst, counters, created,
+         expires) in ctl.store.load_claims():
+        key = (jobid, idx) if jobid is not None else None
+        c = st.by_id.get(cid)
+        if c is None:
+            c = st.by_id[cid] = _claim(cid, key, user, {}, created, expires,
+                                       (inst or {}).get("attempt"))
+        c["parts"][host] = (inst or {}, counters or {})
+        if key is not None:
+            st.of_job[key] = cid
+    for job in list(ctl.jobs.values()):
+        noted(ctl, job)
+
+
+def noted(ctl, job):
+    """After an event on *job*: its claim made when it started, dropped
+    when it no longer holds what it started with."""
+    st = ctl.claims
+    key = (job["jobid"], job["idx"])
+    cid = st.of_job.get(key)
+    holds = job["stat"] in states.RUNNING
+    if cid is not None and (not holds or
+                            st.by_id[cid]["attempt"] != job["attempt"]):
+        del st.of_job[key]
+        del st.by_id[cid]
+        ctl.store.delete_claim(cid)
+        cid = None
+    if holds and cid is None:
+        _job_claim(ctl, job, key)
+
+
+def _job_claim(ctl, job, key):
+    alloc = job["spec"].get("gpu_alloc") or {}
+    counters = _counters(ctl, job)
+    if not alloc.get("hosts") and not counters:
+        return
+    cid = "job " + show(*key)
+    parts = {}
+    for name in sorted(set((job["exec_hosts"] or "").split())):
+        ids = (alloc.get("hosts") or {}).get(name)
+        inst = {"gpus": ids, "excl": bool(alloc.get("excl")),
+                "gmem": alloc.get("gmem") or 0.0} if ids else {}
+        inst["attempt"] = job["attempt"]
+        parts[name] = (inst, counters)
+    c = _claim(cid, key, job["user"], parts, ctl.now, None, job["attempt"])
+    ctl.claims.by_id[cid] = c
+    ctl.claims.of_job[key] = cid
+    _save(ctl, c)
+
+
+def _counters(ctl, job):
+    """The rusage[] amounts the job started with (what its claim holds
+    at first; duration and decay give back over time)."""
+    from xce.controller import dispatch
+    try:
+        held = dispatch.reserved(ctl, job)
+    except Exception:       # a job's resreq the scheduler refused to read
+        return {}
+    return {n: v for n, v in sorted(held.items()) if v}
+
+
+def _save(ctl, c):
+    for host, (inst, counters) in c["parts"].items():
+        ctl.store.save_claim(c["id"], host, c["job"], c["user"], inst,
+                             counters, c["created"], c["expires"])
+
+
+def charge(ctl, hosts):
+    """Charge the claims to the snapshot's host views: a job's devices
+    as held, a standalone claim's as reserved for its user."""
+    for c in ctl.claims.by_id.values():
+        standalone = c["job"] is None
+        for name, (inst, _) in c["parts"].items():
+            h = hosts.get(name)
+            if h is None or not h.gpus or not inst.get("gpus"):
+                continue
+            if standalone:
+                gpus.reserve(h, inst["gpus"], c["user"])
+            else:
+                gpus.charge(h.gpus, inst["gpus"], inst.get("excl"),
+                            inst.get("gmem"))
+
+
+def turn(ctl):
+    """Standalone claims whose --until time came are removed (their
+    devices free for every job at the next pass)."""
+    for c in [c for c in ctl.claims.by_id.values()
+              if c["expires"] is not None and c["expires"] <= ctl.now]:
+        _remove(ctl, c["id"])
+
+
+def wait(ctl, timeout):
+    """*timeout*, cut to the next standalone claim's end."""
+    ends = [c["expires"] for c in ctl.claims.by_id.values()
+            if c["expires"] is not None]
+    return timeout if not ends else max(0.0, min(timeout,
+                                                 min(ends) - ctl.now))
+
+
+def _remove(ctl, cid):
+    del ctl.claims.by_id[cid]
+    ctl.store.delete_claim(cid)
+    ctl.dirty = True
+
+
+# -- xce claim add / remove ---------------------------------------------
+
+def handle(ctl, user, doc, now):
+    if not ctl.is_admin(user):
+        return _fail("PERMISSION")
+    if doc["op"] == "remove":
+        cid = doc.get("claim") or ""
+        c = ctl.claims.by_id.get(cid)
+        if c is None:
+            return _fail("CLAIM_NULL", id=cid)
+        if c["job"] is not None:
+            return _fail("CLAIM_OF_JOB", id=cid)
+        _remove(ctl, cid)
+        return {"ok": True, "text": text("CLAIM_REMOVED", id=cid)}
+    return _add(ctl, doc, now)
+
+
+def _add(ctl, doc, now):
+    owner, host, ids = doc.get("user"), doc.get("host"), doc.get("gpus")
+    until = doc.get("until")
+    if not owner or not _known_user(owner):
+        return _fail("CLAIM_BAD_USER", user=owner or "")
+    if host not in ctl.hosts:
+        return _fail("CLAIM_BAD_HOST", host=host or "")
+    if not ids or len(set(ids)) != len(ids):
+        return _fail("CLAIM_BAD_GPUS")
+    from xce.controller import dispatch
+    have = {d["id"] for d in dispatch.host_devices(ctl, host)}
+    missing = [i for i in ids if i not in have]
+    if missing:
+        return _fail("CLAIM_NO_DEVICE", host=host,
+                     ids=",".join(map(str, missing)))
+    for c in ctl.claims.by_id.values():
+        inst = c["parts"].get(host, ({}, {}))[0]
+        both = sorted(set(ids) & set(inst.get("gpus") or ()))
+        if c["job"] is None and both:
+            return _fail("CLAIM_OVERLAP", host=host, id=c["id"],
+                         ids=",".join(map(str, both)))
+    if until is not None and until <= now:
+        return _fail("CLAIM_PAST")
+    ctl.claims.last_id += 1
+    ctl.store.set_meta("last_claim", ctl.claims.last_id)
+    cid = str(ctl.claims.last_id)
+    c = _claim(cid, None, owner, {host: ({"gpus": sorted(ids)}, {})}, now,
+               until)
+    ctl.claims.by_id[cid] = c
+    _save(ctl, c)
+    ctl.dirty = True
+    return {"ok": True, "text": text("CLAIM_ADDED", id=cid)}
+
+
+def _known_user(name):
+    import pwd
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+def _fail(key, **fields):
+    return {"ok": False, "error": text(key, **fields)}
