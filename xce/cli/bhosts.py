@@ -46,8 +46,9 @@ def bhosts(o, names):
             raise XceError(text("NO_ELIGIBLE_HOST"))
     if o["gpu"]:
         from xce.client.cluster import gpus
+        from xce.client.claims import reserved_devices
         print(gpus.bhosts_table(hosts, gpus.usage(reader.gpu_jobs()),
-                                o["wide"]))
+                                o["wide"], reserved_devices(reader)))
         return 0
     counts = reader.host_counts()
     if o["long"]:

@@ -47,8 +47,11 @@ def mb(value):
     return f"{value:.0f}M"
 
 
-def bhosts_table(hosts, used, wide=False):
+def bhosts_table(hosts, used, wide=False, claimed=None):
+    """claimed: {host: {id: user}} of the standalone claims (xce claim),
+    marked after LSF's columns as claimed:USER."""
     width = 40 if wide else 18
+    claimed = claimed or {}
     lines = [BHOSTS_HEADER]
     for h in hosts:
         for n, d in enumerate(devices(h)):
@@ -58,8 +61,13 @@ def bhosts_table(hosts, used, wide=False):
                 (lcell(h["name"], 18) if n == 0 else " " * 19) +
                 f"{d['id']:>5} {model:>{width}} {'-':>9} "
                 f"{mb(u.get('mrsv', 0.0)):>9} {u.get('njobs', 0):>6} "
-                f"{u.get('run', 0):>6} {u.get('susp', 0):>6} {0:>6}")
+                f"{u.get('run', 0):>6} {u.get('susp', 0):>6} {0:>6}" +
+                _claim_mark(claimed.get(h["name"], {}).get(d["id"])))
     return "\n".join(lines)
+
+
+def _claim_mark(user):
+    return f" claimed:{user}" if user else ""
 
 
 def lshosts_table(hosts):
