@@ -148,10 +148,11 @@ def roomiest(state, cands, req, user=None):
     for a job that fits on one host, without scanning every host: a heap
     per candidate list and requirement, whose entries are fixed as they
     surface.  Within a pass slots and devices are only taken, so a host
-    that lost its room or its devices for *req* is dropped for good
-    (for *user*'s jobs alone where devices are claimed)."""
+    that lost its room or its devices for *req* is dropped for good; one
+    with claimed devices only when it has no slot left (another user
+    may still fit there): it is set aside while this job looks on."""
     hosts = state.hosts
-    key = (id(cands), req, user if state.gpu_claimed else None)
+    key = (id(cands), req)
     heap = state.gpu_heaps.get(key)
     if heap is None or heap[0] is not cands:
         heap = (cands, [(hosts[n].used - hosts[n].max_slots, n)
@@ -159,17 +160,26 @@ def roomiest(state, cands, req, user=None):
         heapq.heapify(heap[1])
         state.gpu_heaps[key] = heap
     heap = heap[1]
+    aside = []
+    found = None, 0
     while heap:
         key, name = heap[0]
         h = hosts[name]
         room_now = h.max_slots - h.used
-        if room_now <= 0 or room(h, req, room_now, user)[1] is not None:
+        if room_now <= 0:
             heapq.heappop(heap)
+        elif room(h, req, room_now, user)[1] is not None:
+            entry = heapq.heappop(heap)
+            if h.gpu_claimed:
+                aside.append(entry)
         elif -key != room_now:
             heapq.heapreplace(heap, (-room_now, name))
         else:
-            return name, room_now
-    return None, 0
+            found = name, room_now
+            break
+    for entry in aside:
+        heapq.heappush(heap, entry)
+    return found
 
 
 def take(h, req, slots, user=None):
