@@ -67,9 +67,6 @@ class _Pass:
         self.gpu_heaps = {}     # see gpus.roomiest
         # Resources whose host values change as jobs are placed.
         self.changing = hostfit.changing_names(self.hosts.values())
-        # Some device is claimed for a user: room for a GPU requirement
-        # depends on whose job asks.
-        self.gpu_claimed = any(h.gpu_claimed for h in hosts)
 
     def candidates(self, q, select, local_type, asked=None, runtime=None):
         """Hosts a job could use whatever their load, and why the others
