@@ -59,6 +59,8 @@ def test_licences_an_elim_reports_are_reserved_not_overbooked(two):
              what="bhosts -s showing the licences vh000's elim reports")
     assert _shared_row(two, ("lsload", "-s")) == [
         "licfree", "2", "vh000", "vh001"]
+    # lshosts -s lists static resources only, as LSF's.
+    assert _shared_row(two, ("lshosts", "-s")) is None
     jobs = [two.submit("-R", "rusage[licfree=1]", "sleep", "600")
             for _ in range(3)]
     two.wait_stat(jobs[0], "RUN")

@@ -31,7 +31,10 @@ def lshosts(o, names):
     conf = json.loads(meta.get("config_sections") or "{}")
     catalog = Catalog.build(conf.get("resources") or {})
     if o["shared"]:
-        rows = shared.usage(meta) + static_rows(all_hosts, catalog)
+        # Static ones only: lsload -s shows what elims report.
+        dynamic = catalog.dynamic_names()
+        rows = [r for r in shared.usage(meta) if r["name"] not in dynamic] \
+            + static_rows(all_hosts, catalog)
         print(shared.value_table(rows, names))
         return 0
     hosts = pick(all_hosts, tuple(names))
