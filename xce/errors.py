@@ -368,6 +368,13 @@ MESSAGES.update({
     "number of times, 0 or more",
     "CONFIG_TASK_LIMIT": "{key} = {value}: must be [minimum [default]] "
     "maximum tasks, whole numbers with 1 <= minimum <= default <= maximum",
+    "CONFIG_APP_LEFT_OUT": "not supported by xce: {why}",
+    "CONFIG_JOB_SIZE_LIST": "{value}: must be default_size [size ...], "
+    "whole numbers of tasks from 1",
+    "JOB_SIZE_LIST": "Job size ({asked}) is not in the application "
+    "profile's JOB_SIZE_LIST ({sizes})",
+    "PEND_TASKS": "The job's task count no longer fits its application "
+    "profile or queue: {why}",
     "CONFIG_APP_ONE_VALUE": "{key} takes one value in an application profile",
     "CONFIG_APP_YES_NO": "{key} must be Y or N",
     "CONFIG_EXIT_VALUES": "{value}: must be exit values, whole numbers 0 "

@@ -8,14 +8,16 @@ resource requirement as written (parsed when a job uses it, merged with
 the job's), the execution commands as written, requeue exit values in
 xce.model.requeue's normal form, RERUNNABLE as a flag.  A profile holds
 one value per limit (LSF's lsb.applications has no default/maximum pair).
-The profile's other keys are carried and reported as not acted on
-(xce.config.unenforced), never silently ignored.
+A key LSF has that xce leaves out (checkpointing, chunk jobs, ...) is
+refused with the key table's reason; the profile's other keys are carried
+and reported as not acted on (xce.config.unenforced), never silently
+ignored.
 """
 
 import re
 from dataclasses import dataclass, field
 
-from xce.config import containerconf, queuelimits
+from xce.config import containerconf, keys, queuelimits
 from xce.config.execconf import COMMAND_KEYS
 from xce.errors import about, text
 from xce.lang import rlimits, units
@@ -37,6 +39,8 @@ class AppConf:
     tasks: tuple = None     # TASKLIMIT (or PROCLIMIT): (min, default, max)
     max_requeue: int = None     # MAX_JOB_REQUEUE (None: no limit)
     container: object = None    # CONTAINER (containerconf.Container)
+    # JOB_SIZE_LIST: the task counts a job may ask, the first its default.
+    job_sizes: tuple = ()
 
 
 def read(cfg, raw, check):
@@ -73,6 +77,9 @@ def read(cfg, raw, check):
         if _set(props, "MAX_JOB_REQUEUE"):
             app.max_requeue = _max_requeue(props, check)
         app.tasks = task_limit(props, check)
+        _left_out(props, check)
+        if _set(props, "JOB_SIZE_LIST"):
+            app.job_sizes = _job_sizes(props, check)
         if _set(props, "CONTAINER"):
             try:
                 app.container = containerconf.parse(props["CONTAINER"])
@@ -84,6 +91,16 @@ def read(cfg, raw, check):
         check.error(raw.get("parameters") or {}, "DEFAULT_APPLICATION",
                     about(str(default).strip(), "APP_NULL"))
     return apps
+
+
+def _left_out(props, check):
+    """A key LSF has that xce leaves out (xce.config.keys gives why) is
+    refused here too: a hand-written profile must not seem to have it."""
+    for name in props:
+        key = keys.lookup("application", str(name))
+        if key.status == keys.NOT_CARRIED and key.why != keys.UNKNOWN_WHY:
+            check.error(props, name, text("CONFIG_APP_LEFT_OUT",
+                                          why=key.why))
 
 
 def _set(props, key):
@@ -177,6 +194,17 @@ def _max_requeue(props, check):
     check.error(props, "MAX_JOB_REQUEUE",
                 text("CONFIG_MAX_REQUEUE", value=value))
     return None
+
+
+def _job_sizes(props, check):
+    """JOB_SIZE_LIST = default_size [size ...]: whole numbers from 1."""
+    words = str(props["JOB_SIZE_LIST"]).split()
+    if all(w.isascii() and w.isdigit() and 0 < int(w) < 2 ** 31
+           for w in words):
+        return tuple(int(w) for w in words)
+    check.error(props, "JOB_SIZE_LIST",
+                text("CONFIG_JOB_SIZE_LIST", value=props["JOB_SIZE_LIST"]))
+    return ()
 
 
 def task_limit(props, check):

@@ -352,9 +352,24 @@ _add("application", ENFORCED, "PROCLIMIT TASKLIMIT")
 _add("application", ENFORCED, "RUNTIME")
 # MAX_JOB_REQUEUE: automatic requeues allowed (xce.controller.requeue).
 _add("application", ENFORCED, "MAX_JOB_REQUEUE")
-_add("application", ACCEPTED, "JOB_SIZE_LIST CHKPNT_DIR CHKPNT_PERIOD "
-     "CHKPNT_METHOD CHUNK_JOB_SIZE MAX_JOB_PREEMPT "
-     "NO_PREEMPT_RUN_TIME BIND_JOB DJOB_*")
+# JOB_SIZE_LIST: the task counts a job may ask, the first its default
+# (xce.controller.submit; bmod and reconfig recheck it).
+_add("application", ENFORCED, "JOB_SIZE_LIST")
+# Left out (the loader refuses them too): each says why.
+_add("application", NOT_CARRIED, "CHKPNT_DIR CHKPNT_PERIOD CHKPNT_METHOD "
+     "CHKPNT_INITPERIOD",
+     why="xce does not checkpoint jobs (no bchkpnt or brestart)")
+_add("application", NOT_CARRIED, "CHUNK_JOB_SIZE",
+     why="xce dispatches every job alone; it has no chunk jobs")
+_add("application", NOT_CARRIED, "MAX_JOB_PREEMPT NO_PREEMPT_RUN_TIME "
+     "NO_PREEMPT_FINISH_TIME",
+     why="xce preempts by job slots only, with fixed rules (xce.yaml(5) "
+     "PREEMPTION)")
+_add("application", NOT_CARRIED, "BIND_JOB",
+     why="xce does not bind job processes to CPUs")
+_add("application", NOT_CARRIED, "DJOB_*",
+     why="xce's blaunch tasks are run and watched by its agents; LSF's "
+     "distributed-job settings have no counterpart")
 
 # --- lsf.shared Resource columns and lsf.cluster ResourceMap ---------------
 # xce.model.resources: TYPE types host values and the names a -R may use,

@@ -242,7 +242,8 @@ def _pending(ctl, job, per_task, hosts, epoch):
     # the cluster's hosts (else it restricts nothing).
     sub = hosts.get(job["from_host"])
     local = sub.resources.get("type") or None if sub is not None else None
-    refused = _project_refused(ctl, job["user"], spec)
+    refused = _profile_refused(ctl, job) or \
+        _project_refused(ctl, job["user"], spec)
     stamp = (job["queue"], job["seq"], job["nslots"], per_task, local,
              refused)
     cached = job.get("_pending")
@@ -259,7 +260,7 @@ def _pending(ctl, job, per_task, hosts, epoch):
             array_limit=spec.get("array_limit") if job["idx"] else None,
             job_group=spec.get("job_group"),
             project=_project(ctl, spec),
-            project_refused=refused,
+            refused=refused,
             exclusive=bool(spec.get("exclusive") or spec.get("nnodes")),
             runlimit=times[0], abs_runlimit=times[2],
             asked=asked.view(ctl.cfg, spec.get("asked_hosts"),
@@ -377,6 +378,17 @@ def _job_env(ctl, spec, env):
     if app is None or not app.env:
         return env
     return {**(env or {}), **app.env}
+
+
+def _profile_refused(ctl, job):
+    """The pend reason of a job whose profile a reconfiguration took away,
+    or whose task count its profile or queue no longer allows (the job
+    keeps what it has; bmod -app, -appn or -n moves it on)."""
+    spec = job["spec"]
+    if spec.get("app") and spec["app"] not in ctl.cfg.apps:
+        return text("PEND_APP_GONE", app=spec["app"])
+    why = submit.tasks_refusal(ctl.cfg, job["queue"], spec)
+    return text("PEND_TASKS", why=why) if why else None
 
 
 def _project_refused(ctl, user, spec):

@@ -13,7 +13,8 @@ from xce.controller import (jobclock, jobgroups, joblimits, remerge,
 from xce.controller.control import select_jobs
 from xce.controller.submit import (Rejected, check_hosts, check_limits,
                                    check_project, check_project_quota,
-                                   check_slots, choose_queue)
+                                   check_slots, choose_queue,
+                                   tasks_refusal)
 from xce.errors import text
 from xce.lang import appmerge
 from xce.model import jobgroups as jg
@@ -167,6 +168,11 @@ def _bmod_changes(ctl, job, body):
             check_slots(ctl, q, spec)
         if "asked_hosts" in new or "queue" in new:
             check_hosts(ctl, q, spec)
+        if {"nslots", "app", "queue"} & (set(new) | set(gone)):
+            # TASKLIMIT and JOB_SIZE_LIST of the job's profile and queue.
+            why = tasks_refusal(ctl.cfg, q.name, spec)
+            if why:
+                raise Rejected(why)
         if {"project", "nslots", "resreq", "queue"} & set(new):
             check_project_quota(ctl, q, spec, job["user"])
     return new, gone

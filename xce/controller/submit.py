@@ -149,8 +149,15 @@ def apply_profile(cfg, spec):
         raise Rejected(text("APP_NULL"))
     spec["app"] = name
     appmerge.fill(app, spec)
+    if app.job_sizes:
+        # JOB_SIZE_LIST: a job without -n gets its first size.
+        if spec.pop("nslots_default", None):
+            spec["nslots"] = [app.job_sizes[0]] * 2
     if app.tasks is not None:
         check_task_limit(app.tasks, spec)
+    why = size_refusal(app, spec["nslots"])
+    if why:
+        raise Rejected(why)
 
 
 def check_task_limit(tasks, spec):
@@ -158,14 +165,47 @@ def check_task_limit(tasks, spec):
     the default task count (its profile's first, then its queue's); a job asking fewer tasks than the minimum (its largest
     count below it) or more than the maximum (its smallest count above
     it) is refused."""
-    low, default, high = tasks
     if spec.pop("nslots_default", None):
-        spec["nslots"] = [default, default]
-    lo, hi = spec["nslots"]
-    if hi < low:
-        raise Rejected(text("TOO_FEW_PROCS"))
-    if lo > high:
-        raise Rejected(text("TOO_MANY_PROCS"))
+        spec["nslots"] = [tasks[1], tasks[1]]
+    why = tasks_outside(tasks, spec["nslots"])
+    if why:
+        raise Rejected(text(why))
+
+
+def tasks_outside(tasks, nslots):
+    """The error key of a task range *nslots* out of a TASKLIMIT, or None."""
+    if nslots[1] < tasks[0]:
+        return "TOO_FEW_PROCS"
+    if nslots[0] > tasks[2]:
+        return "TOO_MANY_PROCS"
+    return None
+
+
+def size_refusal(app, nslots):
+    """Why *nslots* is not a size of *app*'s JOB_SIZE_LIST (LSF refuses a
+    size out of the list, and a range), or None."""
+    if not app.job_sizes or (nslots[0] == nslots[1] and
+                             nslots[0] in app.job_sizes):
+        return None
+    asked = str(nslots[0]) if nslots[0] == nslots[1] else \
+        f"{nslots[0]},{nslots[1]}"
+    return text("JOB_SIZE_LIST", asked=asked,
+                sizes=" ".join(str(n) for n in app.job_sizes))
+
+
+def tasks_refusal(cfg, queue, spec):
+    """Why the job's task count no longer fits its profile (TASKLIMIT,
+    JOB_SIZE_LIST) or its queue (TASKLIMIT), as they are now; or None.
+    bmod and a re-merge after reconfig check it (LSF: such a job
+    pends)."""
+    nslots = spec.get("nslots") or [1, 1]
+    app = cfg.apps.get(spec.get("app") or "")
+    q = cfg.queues.get(queue)
+    for tasks in (app.tasks if app else None, q.tasks if q else None):
+        why = tasks_outside(tasks, nslots) if tasks else None
+        if why:
+            return text(why)
+    return size_refusal(app, nslots) if app else None
 
 
 def check_profiles(ctl, spec, user):

@@ -38,7 +38,8 @@ APPLIED_KEYS = ("DESCRIPTION", "RES_REQ", "PRE_EXEC", "POST_EXEC",
                 "PROCLIMIT", "TASKLIMIT",
                 "RUNTIME",      # filled as the job's estimate (bsub -We)
                 "MAX_JOB_REQUEUE",  # read at each requeue (controller.requeue)
-                "CONTAINER")    # placement and start (controller.containercheck)
+                "CONTAINER",    # placement and start (controller.containercheck)
+                "JOB_SIZE_LIST")    # at submit, bmod and reconfig
 # What a profile fills into the job when the job left it unset.
 _FILLED = (("requeue", "requeue_exit"), ("rerunnable", "rerunnable"))
 

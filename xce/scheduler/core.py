@@ -271,8 +271,8 @@ def _job_reason(job, q, state):
     Each text comes as one shared list per pass, so the caller encodes it
     once for all the jobs that wait for the same thing."""
     why = None
-    if job.project_refused is not None:
-        why = job.project_refused
+    if job.refused is not None:
+        why = job.refused
     elif job.held:
         why = R_HELD
     elif job.begin_time is not None and jobtimes.waiting(job, state.now):

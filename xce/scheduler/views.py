@@ -131,9 +131,10 @@ class PendingJob:
     job_group: str = None       # bsub -g; its groups' JOB_LIMITs apply
     depend: object = None       # None: none or satisfied; "wait"; "never"
     project: str = "default"
-    # Why the job's project no longer admits it (the configuration changed
-    # after submission): the job pends with this text.  None: it does.
-    project_refused: str = None
+    # Why the job's project, its profile or its queue no longer admits it
+    # (the configuration changed after submission): the job pends with
+    # this text.  None: they do.
+    refused: str = None
     exclusive: bool = False     # bsub -x
     # -W or the queue's RUNLIMIT, normalised seconds: on a host of CPU
     # factor 1.0 (jobtimes.on_host gives a host's); abs_runlimit: they
