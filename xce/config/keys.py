@@ -130,10 +130,11 @@ _add("queue", ACCEPTED, "NEW_JOB_SCHED_DELAY JOB_ACCEPT_INTERVAL "
      "ELIGIBLE_PEND_TIME_LIMIT JOB_SIZE_LIST APS_PRIORITY QUEUE_GROUP "
      "RELAX_JOB_DISPATCH_ORDER INTERRUPTIBLE_BACKFILL MAX_RSCHED_TIME "
      "CPU_FREQUENCY MAX_SLOTS_IN_POOL USE_PRIORITY_IN_POOL")
-_add("queue", NOT_CARRIED, "MAX_JOB_PREEMPT NO_PREEMPT_RUN_TIME "
-     "NO_PREEMPT_FINISH_TIME NO_PREEMPT_INTERVAL PREEMPT_DELAY",
-     why="xce preempts by job slots only, with fixed rules (xce.yaml(5) "
-     "PREEMPTION)")
+_PREEMPT_TUNING = "MAX_JOB_PREEMPT NO_PREEMPT_RUN_TIME NO_PREEMPT_FINISH_TIME"
+_PREEMPT_WHY = ("xce preempts by job slots only, with fixed rules "
+                "(xce.yaml(5) PREEMPTION)")
+_add("queue", NOT_CARRIED, _PREEMPT_TUNING + " NO_PREEMPT_INTERVAL "
+     "PREEMPT_DELAY", why=_PREEMPT_WHY)
 _add("queue", NOT_CARRIED, "SNDJOBS_TO RCVJOBS_FROM",
      why="MultiCluster job forwarding has no xce equivalent")
 _add("queue", NOT_CARRIED, "RC_HOSTS RC_DEMAND_POLICY RC_ACCOUNT",
@@ -361,10 +362,7 @@ _add("application", NOT_CARRIED, "CHKPNT_DIR CHKPNT_PERIOD CHKPNT_METHOD "
      why="xce does not checkpoint jobs (no bchkpnt or brestart)")
 _add("application", NOT_CARRIED, "CHUNK_JOB_SIZE",
      why="xce dispatches every job alone; it has no chunk jobs")
-_add("application", NOT_CARRIED, "MAX_JOB_PREEMPT NO_PREEMPT_RUN_TIME "
-     "NO_PREEMPT_FINISH_TIME",
-     why="xce preempts by job slots only, with fixed rules (xce.yaml(5) "
-     "PREEMPTION)")
+_add("application", NOT_CARRIED, _PREEMPT_TUNING, why=_PREEMPT_WHY)
 _add("application", NOT_CARRIED, "BIND_JOB",
      why="xce does not bind job processes to CPUs")
 _add("application", NOT_CARRIED, "DJOB_*",
