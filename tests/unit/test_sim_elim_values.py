@@ -193,3 +193,25 @@ def test_a_value_written_for_a_dynamic_shared_resource_yields_to_reports(
         hosts = {h.name: h for h in dispatch.snapshot(sim)[1]}
         shown.append(hosts["h2"].shared["licfree"].total)
     assert shown == [5, 1.0]
+
+
+def test_the_report_of_a_host_whose_agent_is_gone_is_not_used(cfg,
+                                                              tmp_path):
+    path = tmp_path / "values"
+    path.write_text("h1 1 licfree 3\nh2 1 licfree 7\n")
+    sim = VirtualCluster(cfg, reported={h: FACTS for h in cfg.hosts},
+                         elim_values=elimvalues.read(str(path), cfg))
+
+    class _Down:
+        connected = False
+
+    def total():
+        hosts = {h.name: h for h in dispatch.snapshot(sim)[1]}
+        counter = hosts["h3"].shared.get("licfree")
+        return counter and counter.total
+
+    assert total() == 3.0       # the first host of the location
+    sim.links["h1"] = _Down()
+    assert total() == 7.0       # the next one that reports
+    sim.links["h2"] = _Down()
+    assert total() is None      # no value: a job reserving it waits
