@@ -1,0 +1,115 @@
+"""Claims in the controller's turn, driven in process (the in-memory spool
+and agent link of tests/lib): a GPU job's claim is made at its start and
+released at its end, a standalone claim reaches the scheduler's view of
+the host and ends by itself at its --until time, and a restarted
+controller reads both kinds back from the store."""
+
+import pytest
+
+from xce.agent.protocol import VERSION
+from xce.controller import dispatch
+from xce.controller.main import Controller
+from xce.store.reader import Reader
+
+from tests.lib.builders import site
+from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+
+SITE = """\
+cluster:
+  name: claims
+  admins: [root]
+  spool: ../spool
+parameters:
+  DEFAULT_QUEUE: normal
+hosts:
+  h1:
+    MXJ: 4
+    gpus: [{model: TeslaV100, memory: 16G}, {model: TeslaV100, memory: 16G}]
+queues:
+  normal:
+    PRIORITY: 30
+"""
+
+HELLO = {"op": "hello", "v": VERSION, "host": "h1", "jobs": [],
+         "facts": {"ncpus": 4, "maxmem": 4096, "type": "X86_64"}}
+
+
+def _spec():
+    return {"command": "true", "name": None, "queue": None,
+            "nslots": [1, 1], "stdout": None, "stderr": None,
+            "cwd": "/tmp", "subcwd": "/tmp", "resreq": [], "depend": None,
+            "env": {}, "from_host": "h1", "project": "default",
+            "gpu": "num=1:mode=exclusive_process"}
+
+
+def _controller(etc):
+    ctl = Controller(site(etc, SITE), etc, spool=FakeSpool(),
+                     link_for=FakeAgentLink)
+    ctl.start()
+    return ctl
+
+
+@pytest.fixture
+def etc(tmp_path):
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    return etc
+
+
+def _rows(ctl):
+    with Reader(ctl.store.path) as reader:
+        return {(r[0], r[1]): (r[4], r[5]["gpus"]) for r in reader.claims()}
+
+
+def _reply(ctl, req_id):
+    return ctl.spool.replies[req_id]
+
+
+def test_a_job_claim_lives_from_start_to_end_and_a_claim_expires(etc):
+    ctl = _controller(etc)
+    ctl.run_once(1000.0, inbox=[("h1", [HELLO])])
+    req = ctl.spool.put("claim", {"op": "add", "user": "root",
+                                  "host": "h1", "gpus": [1],
+                                  "until": 1010}, uid=0)
+    ctl.spool.put("submit", {"spec": _spec()}, uid=0)
+    ctl.run_once(1001.0)
+    assert _reply(ctl, req) == {"ok": True, "text": "Claim <1> is created"}
+    # root's job takes its claimed device first.
+    assert ctl.jobs[(1, 0)]["spec"]["gpu_alloc"]["hosts"] == {"h1": [1]}
+    assert _rows(ctl) == {("1", "h1"): ("root", [1]),
+                          ("job 1", "h1"): ("root", [1])}
+    hosts = {h.name: h for h in dispatch.snapshot(ctl)[1]}
+    assert [(d.id, d.claim, d.njobs) for d in hosts["h1"].gpus] == [
+        (0, None, 0), (1, "root", 1)]
+    # A restarted controller reads both back.
+    ctl.store.close()
+    ctl = _controller(etc)
+    assert sorted(ctl.claims.by_id) == ["1", "job 1"]
+    assert ctl.claims.last_id == 1
+    ctl.run_once(1002.0, inbox=[("h1", [
+        {**HELLO, "jobs": [{"job": 1, "idx": 0, "attempt": 1,
+                            "state": "running", "pid": 7}]},
+        {"op": "finished", "job": 1, "idx": 0, "attempt": 1,
+         "stat": "DONE", "exit_code": 0, "end_time": 1002.0}])])
+    assert _rows(ctl) == {("1", "h1"): ("root", [1])}
+    ctl.run_once(1010.0)            # its --until time
+    assert _rows(ctl) == {}
+    assert ctl.claims.by_id == {}
+    ctl.store.close()
+
+
+def test_a_claim_of_a_job_is_not_removed_and_unknown_claims_are_named(etc):
+    ctl = _controller(etc)
+    ctl.run_once(1000.0, inbox=[("h1", [HELLO])])
+    ctl.spool.put("submit", {"spec": _spec()}, uid=0)
+    ctl.run_once(1001.0)
+    bad = [ctl.spool.put("claim", {"op": "remove", "claim": c}, uid=0)
+           for c in ("job 1", "7")]
+    past = ctl.spool.put("claim", {"op": "add", "user": "root", "host": "h1",
+                                   "gpus": [0], "until": 900}, uid=0)
+    ctl.run_once(1002.0)
+    assert [_reply(ctl, r)["error"] for r in bad + [past]] == [
+        "job 1: The claim of a job ends with the job; not removed",
+        "7: No such claim", "--until: the time is already past"]
+    assert list(_rows(ctl)) == [("job 1", "h1")]
+    ctl.store.close()
