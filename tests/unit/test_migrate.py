@@ -173,10 +173,11 @@ def test_site_report_sorts_keys_by_status_from_the_key_table(site):
 def test_report_prints_the_share_of_key_occurrences_enforced(site):
     text = report.render(site)
     found = report.counts(site.migration.entries)
-    total = sum(found.values())
-    share = 100.0 * found[keys.ENFORCED] / total
-    assert f"\nEnforced: {found[keys.ENFORCED]} of {total} key occurrences " \
-        f"({share:.1f}%).\n" in text
+    acting = sum(found.values()) - found[keys.NOT_NEEDED]
+    share = 100.0 * found[keys.ENFORCED] / acting
+    assert f"\nEnforced: {found[keys.ENFORCED]} of {acting} key occurrences " \
+        f"that act in xce ({share:.1f}%); {found[keys.NOT_NEEDED]} more are " \
+        "not needed in xce.\n" in text
 
 
 def test_a_polling_interval_is_carried_and_reported_not_needed(tmp_path):
@@ -431,7 +432,10 @@ def test_corpus_template_lines_and_ibm_keys():
     dropped = [e.label for e in result.migration.entries
                if e.status == keys.NOT_CARRIED]
     assert "lsf.conf LSF_ENABLE_EGO = N" in dropped   # the last one wins
-    assert "scheduler plug-in schmod_fairshare" in dropped
+    assert "scheduler plug-in schmod_advrsv" in dropped   # a missing feature
+    not_needed = [e.label for e in result.migration.entries
+                  if e.status == keys.NOT_NEEDED]
+    assert "scheduler plug-in schmod_fairshare" in not_needed   # built in
 
 
 @needs_corpus
@@ -466,9 +470,13 @@ def test_corpus_resources_and_placeholders():
     assert jh.tree["hosts"]["__HOSTNAME__"]["resources"] == ["cs"]
     assert any("placeholder" in d.message for d in jh.diags.warnings)
     zjma = migrate(str(CORPUS / "zjma__openlava/config"), check=True)
-    dropped = [e.label for e in zjma.migration.entries
-               if e.status == keys.NOT_CARRIED]
-    assert "lsf.conf LSF_LIM_PORT = 16322" in dropped
+    not_needed = [e.label for e in zjma.migration.entries
+                  if e.status == keys.NOT_NEEDED]
+    assert "lsf.conf LSF_LIM_PORT = 16322" in not_needed
+    # Recorded, but not written: the lsf.conf view must not point tools
+    # at the old installation.
+    assert "LSF_LIM_PORT" not in zjma.tree.get("parameters", {})
+    assert "LSF_BINDIR" not in zjma.tree.get("parameters", {})
     assert "limits" not in zjma.tree        # every Limit is commented out
 
 
@@ -493,3 +501,24 @@ def test_truncated_or_scrambled_files_never_raise(tmp_path):
                 continue
             assert load_yaml(result.yaml_text) == result.tree
         path.write_bytes(original)
+
+
+@needs_corpus
+def test_corpus_detected_type_and_model_and_architectures_are_carried():
+    mesos = migrate(str(CORPUS / "tmetsch__mesos_openlava/etc"), check=True)
+    assert mesos.tree["host_architectures"] == {"IntelI5": ["x86_64"]}
+    node1 = mesos.tree["hosts"]["node1"]
+    assert "type" not in node1 and "model" not in node1   # the agent's
+    enforced = [e.label for e in mesos.migration.entries
+                if e.status == keys.ENFORCED]
+    assert "host node1 model = !" in enforced
+    assert "host node1 type = !" in enforced
+    assert "host model IntelI5 ARCHITECTURE = x86_64" in enforced
+    azure = migrate(str(CORPUS / "Azure__cyclecloud-lsf/specs/default/chef/"
+                    "site-cookbooks/lsf/templates/conf"), check=True)
+    assert azure.tree["host_architectures"]["ARM8l"] == [
+        "AArch64Processorrev0aarch64", "CaviumThunderX"]
+    assert "DEFAULT" not in azure.tree["host_architectures"]   # ()
+    text = azure.yaml_text
+    assert "# Not needed in xce (recorded, no value written):" in text
+    assert "LSF_LIM_PORT = 7869: LSF daemon port" in text

@@ -16,7 +16,7 @@ def _cfg(params=None, apps=None):
         raw={"host_models": {"fast": 4.0, "slow": 1.0}},
         params=params or {}, apps=apps or {},
         hosts={name: SimpleNamespace(model=model)
-               for name, model in hosts.items()},
+               for name, model in hosts.items()}, detected_models={},
         param_flag=lambda name: str((params or {}).get(name, "")).upper()
         in ("Y", "YES"))
 
@@ -114,3 +114,12 @@ def test_the_migrator_leaves_out_a_run_limit_of_an_unknown_model(tmp_path):
     assert dropped["queue normal RUNLIMIT"] == \
         "NOSUCH: Bad host specification"
     assert "RUNLIMIT" not in result.tree["queues"]["normal"]
+
+
+def test_a_host_without_a_model_takes_its_detected_models_factor():
+    cfg = _cfg()
+    assert ctl.cpu_factor(cfg, "c") == 1.0
+    cfg.detected_models["c"] = "fast"       # its CPU matched ARCHITECTURE
+    assert ctl.cpu_factor(cfg, "c") == 4.0
+    cfg.detected_models["a"] = "slow"       # a declared model wins
+    assert ctl.cpu_factor(cfg, "a") == 4.0

@@ -17,8 +17,10 @@ columns and ResourceMap).
 Each carried key also has a value shape that tells the migrator how to turn
 LSF text into YAML: ``auto`` (int/float when it is one, else the text),
 ``list`` (blank-separated members), ``list1`` (a list only when several),
-``text`` (free text: outer quotes dropped, blanks collapsed) or ``raw``
-(kept exactly, e.g. shell commands whose quotes matter).
+``text`` (free text: outer quotes dropped, blanks collapsed), ``raw``
+(kept exactly, e.g. shell commands whose quotes matter) or ``omit`` (a
+not-needed key recorded in the report and in a comment at the end of
+xce.yaml, not written as a value).
 """
 
 from dataclasses import dataclass
@@ -242,7 +244,9 @@ _add("params", NOT_CARRIED, "PREEMPT_FOR PREEMPTABLE_RESOURCES "
      "PREEMPTION_WAIT_TIME",
      why="xce preempts by job slots only, with fixed rules (xce.yaml(5) "
      "PREEMPTION)")
-_add("params", NOT_CARRIED, "MAX_CONCURRENT_QUERY NEWJOB_REFRESH",
+_add("params", NOT_NEEDED, "MAX_CONCURRENT_QUERY NEWJOB_REFRESH", "omit",
+     why="mbatchd query tuning; xce commands read the state store directly")
+_add("lsf.conf", NOT_NEEDED, "LSB_QUERY_ENH", "omit",
      why="mbatchd query tuning; xce commands read the state store directly")
 _add("params", NOT_CARRIED, "JOB_ARRAY_EVENTS_COMBINE ENABLE_EVENT_STREAM",
      why="lsb.events file detail; xce keeps events in its state store")
@@ -284,38 +288,50 @@ _add("lsf.cluster", ENFORCED, "ELIMARGS", "text")
 _add("lsf.cluster", NOT_CARRIED, "ELIM_POLL_INTERVAL",
      why="the agent reports its elims' values with its load every 15 s, "
      "and within a second when a resource appears or goes unknown")
-_add("lsf.cluster", NOT_CARRIED, "ADJUST_DURATION EXINTERVAL "
+_add("lsf.cluster", NOT_NEEDED, "ADJUST_DURATION EXINTERVAL "
      "HOST_INACTIVITY_LIMIT MASTER_INACTIVITY_LIMIT PROBE_TIMEOUT "
-     "RETRY_LIMIT LSF_HOST_ADDR_RANGE FLOAT_CLIENTS FLOAT_CLIENTS_ADDR_RANGE",
-     why="LIM setting; xce has no LIM")
-_add("lsf.conf", NOT_CARRIED, "LSF_ENVDIR LSF_CONFDIR LSB_CONFDIR "
+     "RETRY_LIMIT", "omit",
+     why="LIM timing; xce has no LIM: each agent reports its load itself "
+     "and the controller marks a host unavail when its agent is lost")
+_add("lsf.cluster", NOT_CARRIED, "LSF_HOST_ADDR_RANGE FLOAT_CLIENTS "
+     "FLOAT_CLIENTS_ADDR_RANGE",
+     why="dynamic and floating client hosts have no xce equivalent")
+# Keys that set up LSF's own daemons and installation: xce has other
+# daemons, so they mean nothing here.  Recorded as not needed (shape
+# "omit": listed in the report and at the end of xce.yaml, not written as
+# values, so the lsf.conf view never points tools at the old installation).
+_add("lsf.conf", NOT_NEEDED, "LSF_ENVDIR LSF_CONFDIR LSB_CONFDIR "
      "LSF_BINDIR LSF_LIBDIR LSF_LOGDIR LSF_TOP LSF_INDEP "
      "LSF_MACHDEP LSF_MANDIR LSF_INCLUDEDIR LSF_MISC XLSF_APPDIR LSB_SHAREDIR "
-     "LSF_LIVE_CONFDIR LSF_TMPDIR",
+     "LSF_LIVE_CONFDIR LSF_TMPDIR", "omit",
      why="path of the LSF installation; xce derives its paths from its "
      "envdir and spool")
-_add("lsf.conf", NOT_CARRIED, "LSF_LIM_PORT LSF_RES_PORT LSB_MBD_PORT "
-     "LSB_SBD_PORT LSB_QUERY_PORT",
-     why="LSF daemon port; xce daemons do not use LSF ports")
-_add("lsf.conf", NOT_CARRIED, "LSF_AUTH LSF_RSH",
+_add("lsf.conf", NOT_NEEDED, "LSF_LIM_PORT LSF_RES_PORT LSB_MBD_PORT "
+     "LSB_SBD_PORT LSB_QUERY_PORT", "omit",
+     why="LSF daemon port; xce's commands talk to the controller through "
+     "its spool and the controller reaches its agents over ssh")
+_add("lsf.conf", NOT_NEEDED, "LSF_AUTH LSF_RSH", "omit",
      why="xce authenticates by spool file owner and reaches hosts over ssh")
 _add("lsf.conf", NOT_CARRIED, "LSF_MASTER_LIST LSF_SERVER_HOSTS",
-     why="xce runs one controller on the host where it is started")
+     why="xce runs one controller on the host where it is started "
+     "(no master candidates to fail over to)")
 _add("lsf.conf", NOT_CARRIED, "LSF_ENABLE_EGO LSF_EGO_* EGO_*",
      why="EGO has no xce equivalent")
-_add("lsf.conf", NOT_CARRIED, "LSF_LOG_MASK LSB_DEBUG* LSF_DEBUG* "
-     "LSF_TIME_*",
-     why="xce daemons configure their own logging")
+_add("lsf.conf", NOT_NEEDED, "LSF_LOG_MASK LSB_DEBUG* LSF_DEBUG* "
+     "LSF_TIME_*", "omit",
+     why="log level and debug classes of LSF's daemons; xce's daemons "
+     "take their level from XCE_LOG_LEVEL in their environment")
 _add("lsf.conf", NOT_CARRIED, "LSB_RC_* EBROKERD_* LSF_MQ_* "
      "LSF_DYNAMIC_HOST_* LSF_HOST_ADDR_RANGE",
      why="resource connector / dynamic hosts have no xce equivalent")
-_add("lsf.conf", NOT_CARRIED, "LSF_PIM_* LSF_PROCESS_TRACKING "
+_add("lsf.conf", NOT_NEEDED, "LSF_PIM_* LSF_PROCESS_TRACKING "
      "LSF_LINUX_CGROUP_ACCT LSF_RES_SYNCUP_INTERVAL LSF_DISABLE_LSRUN "
      "LSB_DISABLE_LIMLOCK_EXCL LSB_ENABLE_HPC_ALLOCATION "
-     "LSF_EGO_DAEMON_CONTROL DAEMON_SHUTDOWN_DELAY",
-     why="LSF daemon internals; xce's agent tracks jobs itself")
-_add("lsf.conf", NOT_CARRIED, "LSF_LINK_PATH LSF_DEFAULT_INSTALL LSB_MODE "
-     "LSF_VERSION",
+     "LSF_EGO_DAEMON_CONTROL DAEMON_SHUTDOWN_DELAY", "omit",
+     why="internals of LSF's daemons (PIM, RES, LIM locks); xce's agent "
+     "tracks each job's processes itself")
+_add("lsf.conf", NOT_NEEDED, "LSF_LINK_PATH LSF_DEFAULT_INSTALL LSB_MODE "
+     "LSF_VERSION", "omit",
      why="LSF installer setting; xce writes its own lsf.conf view")
 
 # --- lsb.resources Limit ----------------------------------------------------

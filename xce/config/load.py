@@ -23,7 +23,7 @@ CONFIG_FILE = "xce.yaml"
 SECTIONS = ("cluster", "parameters", "hosts", "host_groups", "queues",
             "users", "user_groups", "limits", "applications",
             "projects", "service_classes", "resources",
-            "host_types", "host_models")
+            "host_types", "host_models", "host_architectures")
 CLUSTER_KEYS = ("name", "admins", "spool")
 LOAD_INDICES = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp",
                 "swp", "mem")

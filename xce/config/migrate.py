@@ -257,15 +257,20 @@ def render_yaml(result):
               "UPPER-case keys are LSF's own names; lower-case keys are "
               "xce's.  See xce.yaml(5)."]
     text = yamlout.dump(mig.ordered_tree(), comment_for, header)
-    return text + _not_carried_comment(mig)
+    return text + _comment_block(
+        mig, keys.NOT_NEEDED, "Not needed in xce (recorded, no value "
+        "written):", lambda e: e.path is None) + _comment_block(
+        mig, keys.NOT_CARRIED, "Not carried over from the LSF files:")
 
 
-def _not_carried_comment(mig):
-    dropped = [e for e in mig.entries if e.status == keys.NOT_CARRIED]
-    if not dropped:
+def _comment_block(mig, status, heading, chosen=lambda entry: True):
+    """The report lines of *status* as a comment: what the site set that
+    xce.yaml holds no value for, and why."""
+    entries = [e for e in mig.entries if e.status == status and chosen(e)]
+    if not entries:
         return ""
-    lines = ["", "# Not carried over from the LSF files:"]
-    for entry in dropped:
+    lines = ["", f"# {heading}"]
+    for entry in entries:
         lines.append(f"#   {entry.origin or '-'}: {entry.label}: "
                      f"{entry.why}")
     return "\n".join(lines) + "\n"

@@ -116,6 +116,10 @@ class Config:
     # xce.config.rescheck from ``resources``.
     catalog: object = None
     raw: dict = field(default_factory=dict)
+    # host -> the model its agent's architecture strings matched, for a
+    # host xce.yaml gives no model (xce.config.hostarch; the controller
+    # fills it at each hello and configuration).
+    detected_models: dict = field(default_factory=dict)
 
     @property
     def default_queues(self):

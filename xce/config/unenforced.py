@@ -1,9 +1,12 @@
 """The LSF keys of a configuration that xce carries but does not act on.
 
-xce.yaml may hold keys the key table (xce.config.keys) calls *accepted*:
-validated and kept, not enforced yet.  Nothing may be ignored silently, so
-the controller logs one warning per such key at start and at reconfig
-(``lines``), naming where it is set.  Pure: reads the loaded YAML tree.
+xce.yaml may hold keys the key table (xce.config.keys) calls *accepted*
+(validated and kept, not enforced yet), *not needed* (they tune LSF's own
+daemons, which xce does not have) or *not carried* (written in by hand:
+xce has no such feature).  Nothing may be ignored silently, so the
+controller logs one warning per such key at start and at reconfig
+(``lines``), naming where it is set and, for the last two, why.  Pure:
+reads the loaded YAML tree.
 """
 
 from xce.config import keys
@@ -46,14 +49,15 @@ def _owners(raw):
             yield "limits", str(props.get("NAME") or f"#{index + 1}"), props
 
 
-def accepted(raw):
-    """{(scope, key): [owners]} of every accepted key set in *raw*."""
+def accepted(raw, statuses=(keys.ACCEPTED,)):
+    """{(scope, key): [owners]} of every key set in *raw* whose status is
+    one of *statuses*."""
     found = {}
     for section, owner, props in _owners(raw):
         scopes = _SCOPES.get(section, ("limit",))
         for name in props:
             status, scope = _status(scopes, str(name))
-            if status == keys.ACCEPTED or \
+            if status in statuses or \
                     section == "applications" and status != keys.ENFORCED:
                 # A profile key xce does not apply, known to the table or
                 # not (SUCCESS_EXIT_VALUES, ...), is warned about too.
@@ -67,13 +71,22 @@ def accepted(raw):
 def lines(raw):
     """One warning line per accepted key: what is not acted on, and where."""
     out = []
-    for (scope, name), owners in sorted(accepted(raw).items()):
+    found = accepted(raw, (keys.ACCEPTED, keys.NOT_NEEDED, keys.NOT_CARRIED))
+    for (scope, name), owners in sorted(found.items()):
         where = " ".join(owners) if scope not in ("params", "lsf.conf") \
             else "parameters"
         if name == "host_models":
             out.append(f"host_models ({where}): CPU factors are carried but "
                        "not acted on (xce does not normalise times)")
             continue
-        out.append(f"{scope} key {name} ({where}): carried but not acted "
-                   "on; xce does not enforce it yet")
+        key = keys.lookup(scope, name)
+        if key.status == keys.NOT_NEEDED:
+            out.append(f"{scope} key {name} ({where}): not needed in xce, "
+                       f"not acted on: {key.why}")
+        elif key.status == keys.NOT_CARRIED and key.why != keys.UNKNOWN_WHY:
+            out.append(f"{scope} key {name} ({where}): not acted on: "
+                       f"{key.why}")
+        else:
+            out.append(f"{scope} key {name} ({where}): carried but not "
+                       "acted on; xce does not enforce it yet")
     return out

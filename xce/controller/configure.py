@@ -8,7 +8,7 @@ import logging
 
 from xce.config import load as config_load
 from xce.config import restart as config_restart
-from xce.config import unenforced
+from xce.config import hostarch, unenforced
 from xce.config.lsfview import write_lsf_view
 from xce.controller import elimconf, hostloss, remerge, rlimits, schedpass
 from xce.controller import agents, spoolspace
@@ -72,6 +72,12 @@ def update_slots(ctl, name):
     h = ctl.hosts[name]
     hc = h["conf"]
     h["max_slots"] = schedpass.max_slots(hc, h["facts"])
+    # The model its CPU matches, for its CPU factor (rlimits.cpu_factor).
+    model = hostarch.matched_model(ctl.cfg.raw, h["facts"].get("arch"))
+    if model and not hc.model:
+        ctl.cfg.detected_models[name] = model
+    else:
+        ctl.cfg.detected_models.pop(name, None)
 
 def save_queue(ctl, name, seq=None):
     q = ctl.cfg.queues[name]
@@ -98,7 +104,7 @@ def save_host(ctl, name):
          hc.ncpus or facts.get("ncpus"), h["max_slots"],
          hc.maxmem or facts.get("maxmem"), facts.get("maxswp"),
          hc.type or facts.get("type", ""),
-         hc.model or facts.get("model", ""),
+         hostarch.host_model(ctl.cfg.raw, hc.model, facts),
          json.dumps({"jl_u": hc.jl_u, "resources": hc.resources,
                      # its model's CPU factor (lshosts, bhosts -l)
                      "cpuf": rlimits.cpu_factor(ctl.cfg, name),

@@ -15,7 +15,7 @@ from xce.lang.resreq.common import LOAD_INDICES
 from xce.model import fairshare, states
 from xce.model.jobid import show
 from xce.model import outdir
-from xce.config import gpuconf
+from xce.config import gpuconf, hostarch
 from xce.model import gpus as devices
 from xce.scheduler import exclusive, gpus, rusage_held
 from xce.scheduler.core import HostView, PendingJob, QueueView
@@ -336,7 +336,8 @@ def _host_resources(cfg, h, hc, facts, name, unit):
     maxmem = units.kb_in_unit(hc.maxmem or facts.get("maxmem"), unit)
     res = {"hname": name, "server": True,
            "type": hc.type or facts.get("type") or "",
-           "model": hc.model or facts.get("model") or "",
+           # declared, else matched by lsf.shared ARCHITECTURE strings
+           "model": hostarch.host_model(cfg.raw, hc.model, facts),
            "maxslots": h["max_slots"]}
     ncpus = hc.ncpus or facts.get("ncpus")
     if ncpus:

@@ -39,7 +39,8 @@ def cpu_factor(cfg, name):
     """CPU factor of a host or host model named *name*; None if unknown."""
     models = cfg.raw.get("host_models") or {}
     if name in cfg.hosts:
-        return float(models.get(cfg.hosts[name].model, DEFAULT_FACTOR))
+        model = cfg.hosts[name].model or cfg.detected_models.get(name)
+        return float(models.get(model, DEFAULT_FACTOR))
     if name in models:
         return float(models[name])
     return None

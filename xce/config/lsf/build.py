@@ -13,7 +13,8 @@ from xce.config.lsf import cells
 
 SECTION_ORDER = ("cluster", "parameters", "hosts", "host_groups", "queues",
                  "users", "user_groups", "limits", "applications",
-                 "resources", "host_types", "host_models")
+                 "resources", "host_types", "host_models",
+                 "host_architectures")
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,12 @@ class Migration:
         if not key.carried:
             self.entries.append(Entry(
                 keys.NOT_CARRIED, origin, f"{label} {name} = {_short(text)}",
+                key.why, key=f"{scope} {key.name}"))
+            return None
+        if key.shape == "omit":
+            # Not needed in xce: reported, not written as a value.
+            self.entries.append(Entry(
+                key.status, origin, f"{label} {name} = {_short(text)}",
                 key.why, key=f"{scope} {key.name}"))
             return None
         value = convert(key.shape, text)

@@ -185,14 +185,34 @@ def convert_applications(mig, lsb_applications):
                               f"application {name}")
 
 
+# Scheduler plug-ins whose policy xce's built-in scheduler has (FCFS,
+# fairshare, limits, parallel placement, slot reservation, preemption):
+# lsb.modules only loads them in LSF.  The others bring features xce lacks.
+_BUILT_IN_PLUGINS = {"schmod_default", "schmod_fcfs", "schmod_fairshare",
+                     "schmod_limit", "schmod_parallel", "schmod_reserve",
+                     "schmod_preemption"}
+_MISSING_PLUGINS = {"schmod_mc": "MultiCluster", "schmod_advrsv":
+                    "advance reservation", "schmod_demand":
+                    "resource connector (cloud hosts)", "schmod_affinity":
+                    "CPU and memory affinity", "schmod_aps":
+                    "absolute priority scheduling", "schmod_cpuset":
+                    "cpusets"}
+
+
 def convert_modules(mig, lsb_modules):
     for section in lsb_modules.all("pluginmodule") if lsb_modules else []:
         for row in section.rows:
             plugin = row.get("SCH_PLUGIN")
-            if plugin:
+            if plugin and plugin in _BUILT_IN_PLUGINS:
+                mig.note(keys.NOT_NEEDED, row.origin,
+                         f"scheduler plug-in {plugin}",
+                         "xce's scheduler has this policy built in; "
+                         "nothing to load")
+            elif plugin:
+                feature = _MISSING_PLUGINS.get(plugin)
                 mig.drop(row.origin, f"scheduler plug-in {plugin}",
-                         "xce's scheduler is built in; plug-ins are not "
-                         "loaded")
+                         f"xce's scheduler has no {feature}" if feature
+                         else "an LSF plug-in with no xce equivalent")
 
 
 def carry_checked(mig, scope, path, name, value, origin, label):

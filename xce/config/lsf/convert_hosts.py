@@ -118,9 +118,14 @@ def _host_model(mig, row):
     # Its CPU factor normalises CPU and run limits (controller.rlimits).
     mig.set(("host_models", name), value, row.origin, keys.ENFORCED)
     mig.note(keys.ENFORCED, row.origin, f"host model {name} = {factor}")
-    if row.get("ARCHITECTURE"):
-        mig.drop(row.origin, f"host model {name} ARCHITECTURE",
-                 "LIM hardware matching; xce does not detect models")
+    strings = cells.split_list(cells.unquote(row.get("ARCHITECTURE") or ""))
+    if strings:
+        # A host of model ! takes the model its CPU's strings match
+        # (xce.config.hostarch, against the agent's xce.agent.hostinfo).
+        mig.set(("host_architectures", name), strings, row.origin,
+                keys.ENFORCED)
+        mig.note(keys.ENFORCED, row.origin, f"host model {name} "
+                 f"ARCHITECTURE = {' '.join(strings)}")
 
 
 def _resource(mig, row):
@@ -169,7 +174,10 @@ def convert_cluster_hosts(mig, cluster_file):
 def _cluster_host_value(mig, path, column, value, origin):
     label = f"host {path[1]}"
     if column in ("model", "type") and value == "!":
-        mig.drop(origin, f"{label} {column} = !", "detected by xce")
+        # Left unset: the host's agent reports its type, and its model is
+        # matched against the ARCHITECTURE strings (xce.config.hostarch).
+        mig.note(keys.ENFORCED, origin, f"{label} {column} = !",
+                 "detected by the host's agent")
         return
     key = keys.lookup("cluster_host", column)
     if not key.carried:

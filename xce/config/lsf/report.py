@@ -67,11 +67,13 @@ def counts(entries):
 
 
 def figure(found):
-    """The share of key occurrences xce enforces, in one line."""
-    total = sum(found.values())
-    share = 100.0 * found[keys.ENFORCED] / total if total else 100.0
-    return (f"Enforced: {found[keys.ENFORCED]} of {total} key occurrences "
-            f"({share:.1f}%).")
+    """The share of the key occurrences that act in xce (all but the not
+    needed ones) that xce enforces, in one line."""
+    acting = sum(found.values()) - found[keys.NOT_NEEDED]
+    share = 100.0 * found[keys.ENFORCED] / acting if acting else 100.0
+    return (f"Enforced: {found[keys.ENFORCED]} of {acting} key occurrences "
+            f"that act in xce ({share:.1f}%); {found[keys.NOT_NEEDED]} more "
+            f"are not needed in xce.")
 
 
 def _summary(result):
