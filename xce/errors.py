@@ -164,6 +164,9 @@ MESSAGES.update({
     "CONFIG_NOT_WHOLE": "{value!r} is not a whole number",
     "CONFIG_NOT_POSITIVE": "{value!r} is not a whole number above 0",
     "CONFIG_NOT_NUMBER": "{value!r} is not a number",
+    "CONFIG_HOST_ARCHITECTURES": "must map host models to lists of "
+    "architecture strings",
+    "CONFIG_ARCH_UNKNOWN_MODEL": "host model {model} is not in host_models",
     "CONFIG_UNKNOWN_HOST_TYPE": "host type {type} is not one of host_types "
     "(lsf.shared's HostType section)",
     "CONFIG_RESOURCES_NOT_MAPPING": "must be a mapping of resource names to "

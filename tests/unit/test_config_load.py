@@ -131,3 +131,17 @@ queues:
 """)
     assert cfg.queues["normal"].admins == ["alice", "bob", "carol"]
     assert cfg.queues["night"].admins == []
+
+
+def test_host_architectures_name_models_with_lists_of_strings(tmp_path):
+    good = ("queues:\n  normal: {}\nhost_models:\n  Intel_E5: 12.5\n"
+            "host_architectures:\n  Intel_E5: [x6_4389_IntelRXeon]\n")
+    cfg = _load(tmp_path, good)
+    assert cfg.raw["host_architectures"]["Intel_E5"] == ["x6_4389_IntelRXeon"]
+    with pytest.raises(ConfigError) as e:
+        _load(tmp_path, "queues:\n  normal: {}\nhost_models:\n  A: 1\n"
+              "host_architectures:\n  B: [x86_64]\n  A: {x: 1}\n")
+    text = "\n".join(e.value.errors)
+    assert ":10: B: host model B is not in host_models" in text
+    assert ":11: A: must map host models to lists of architecture " \
+        "strings" in text

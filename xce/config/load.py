@@ -107,6 +107,7 @@ def load(envdir):
     _hosts(cfg, raw.get("hosts") or {}, check)
     _groups(cfg, raw, check)
     rescheck.check(cfg, raw, check)
+    _host_architectures(raw, check)
     _queues(cfg, raw.get("queues") or {}, check)
     cfg.apps = appconf.read(cfg, raw, check)
     cfg.projects = projectconf.read(cfg, raw, check)
@@ -125,6 +126,26 @@ def load(envdir):
     if check.errors:
         raise ConfigError(check.errors)
     return cfg
+
+
+def _host_architectures(raw, check):
+    """host_architectures: models of host_models, each with its strings."""
+    node = raw.get("host_architectures")
+    if node is None:
+        return
+    if not isinstance(node, dict):
+        check.error(raw, "host_architectures",
+                    text("CONFIG_HOST_ARCHITECTURES"))
+        return
+    models = raw.get("host_models") or {}
+    for model, strings in node.items():
+        if model not in models:
+            check.error(node, model, text("CONFIG_ARCH_UNKNOWN_MODEL",
+                                          model=model))
+        elif not isinstance(strings, (str, list)) or isinstance(
+                strings, list) and not all(isinstance(s, str)
+                                           for s in strings):
+            check.error(node, model, text("CONFIG_HOST_ARCHITECTURES"))
 
 
 def _cluster(cfg, node, check, base):

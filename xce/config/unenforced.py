@@ -63,8 +63,6 @@ def accepted(raw, statuses=(keys.ACCEPTED,)):
                 # not (SUCCESS_EXIT_VALUES, ...), is warned about too.
                 found.setdefault((scope or "application", str(name)),
                                  []).append(owner)
-    if raw.get("host_models"):
-        found[("host", "host_models")] = [str(m) for m in raw["host_models"]]
     return found
 
 
@@ -75,10 +73,6 @@ def lines(raw):
     for (scope, name), owners in sorted(found.items()):
         where = " ".join(owners) if scope not in ("params", "lsf.conf") \
             else "parameters"
-        if name == "host_models":
-            out.append(f"host_models ({where}): CPU factors are carried but "
-                       "not acted on (xce does not normalise times)")
-            continue
         key = keys.lookup(scope, name)
         if key.status == keys.NOT_NEEDED:
             out.append(f"{scope} key {name} ({where}): not needed in xce, "
