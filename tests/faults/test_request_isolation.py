@@ -91,8 +91,8 @@ def _pending_jobs(cluster, count):
     return [cluster.submit("-o", "/dev/null", "true") for _ in range(count)]
 
 
-def _edit_store(cluster, sql, *args):
-    db = sqlite3.connect(cluster.spool / "store" / "xce.db")
+def _edit_store(cluster, sql, *args, name="xce.db"):
+    db = sqlite3.connect(cluster.spool / "store" / name)
     with db:
         db.execute(sql, args)
     db.close()
@@ -128,7 +128,7 @@ def test_job_that_cannot_be_started_ends_exit_with_the_reason(cluster):
     broken, good = _pending_jobs(cluster, 2)
     cluster.stop()
     _edit_store(cluster, "UPDATE job_data SET env=? WHERE jobid=?",
-                "{not json", broken)
+                "{not json", broken, name="private.db")
     cluster.start()
     assert cluster.run("badmin", "qact", "normal").rc == 0
     cluster.wait_stat(broken, "EXIT")

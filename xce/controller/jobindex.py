@@ -85,10 +85,12 @@ class JobIndex:
                        "spec": {"array_name": array, "post": post}})
 
     def expire(self, before):
-        """Forget finished jobs that ended before `before`."""
+        """Forget finished jobs that ended before `before`; the job ids
+        forgotten whole (every element) are returned."""
         gone = {k for k, f in self.finished.items() if f.end_time < before}
         if not gone:
-            return
+            return []
+        forgotten = []
         for key in gone:
             del self.finished[key]
             idxs = self.ids.get(key[0])
@@ -96,12 +98,14 @@ class JobIndex:
                 idxs.discard(key[1])
                 if not idxs:
                     del self.ids[key[0]]
+                    forgotten.append(key[0])
         for name in list(self.names):
             kept = [k for k in self.names[name] if k not in gone]
             if kept:
                 self.names[name] = kept
             else:
                 del self.names[name]
+        return forgotten
 
     # -- lookups -------------------------------------------------------------
     def keys(self, ref, user, admin, own_idx=None):

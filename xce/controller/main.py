@@ -117,6 +117,9 @@ class Controller:
         jobclock.load(self)
         stage.load(self)        # bsub -f copies back not yet written
         self.index.load(self.store, self.now - self.clean_period())
+        # Private data of jobs forgotten while the controller was down.
+        self.store.forget_job_data(self.store.job_data_ids() -
+                                   set(self.index.ids))
         configure.apply_config(self, self.cfg,
                                self.store.saved_queue_states(),
                                self.store.saved_host_closed())
@@ -233,7 +236,8 @@ class Controller:
         self._host_rows()
         if self.now >= self._next_housekeeping:
             self._next_housekeeping = self.now + HOUSEKEEPING
-            self.index.expire(self.now - self.clean_period())
+            self.store.forget_job_data(
+                self.index.expire(self.now - self.clean_period()))
             self.store.forget_requests(self.now - REQUEST_ID_KEEP)
             self.spool.prune(self.now)
         if not spoolspace.commit(self):

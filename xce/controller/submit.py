@@ -336,6 +336,8 @@ def accept(ctl, uid, spec):
     key = spec.pop("interactive_key", None)     # never into the store
     jobs, explicit = new_jobs(ctl, uid, spec, ctl.now, data["env"])
     job = jobs[0]
+    # A job id comes round again (MAX_JOBID): no data of its last holder.
+    ctl.store.forget_job_data([job["jobid"]])
     try:
         stage.keep(ctl, spec, job["jobid"])     # bsub -f contents
     except stage.Refused as e:

@@ -4,7 +4,7 @@ Shared by the controller (writer) and the commands (read-only), so it is
 stdlib-only and cheap to import.
 """
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 # Column order of the jobs table; the writer stores a job dict in this order.
 JOB_COLUMNS = (
@@ -81,5 +81,20 @@ CREATE TABLE claims(id TEXT NOT NULL, host TEXT NOT NULL, jobid INTEGER,
     expires REAL, PRIMARY KEY(id, host));
 """
 
+# A job's environment, script and bsub -f contents may hold secrets, and
+# every local user reads xce.db: they moved to the controller's private
+# database (PRIVATE_SCHEMA); the writer copies the rows there first.
+_V7 = """
+DROP TABLE job_data;
+"""
+
 # MIGRATIONS[n] takes a store at version n to n + 1.
-MIGRATIONS = {0: _V1, 1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6}
+MIGRATIONS = {0: _V1, 1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6, 6: _V7}
+
+# The private database (private.db beside xce.db, mode 0600): what only
+# the controller may read.  Its own version, in its own user_version.
+PRIVATE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS job_data(jobid INTEGER NOT NULL,
+    idx INTEGER NOT NULL DEFAULT 0, env TEXT, jobfile TEXT,
+    PRIMARY KEY(jobid, idx));
+"""

@@ -8,7 +8,8 @@ import json
 import os
 import sqlite3
 
-from xce.store.schema import JOB_COLUMNS, MIGRATIONS, SCHEMA_VERSION
+from xce.store.schema import (JOB_COLUMNS, MIGRATIONS, PRIVATE_SCHEMA,
+                              SCHEMA_VERSION)
 
 _SAVE_JOB = (f"INSERT OR REPLACE INTO jobs({','.join(JOB_COLUMNS)}) "
              f"VALUES({','.join('?' * len(JOB_COLUMNS))})")
@@ -26,20 +27,14 @@ class Store:
     def __init__(self, path):
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(str(path), isolation_level=None,
-                                  check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
+        self.private = _open(path.with_name("private.db"), 0o600)
+        self.private.executescript(PRIVATE_SCHEMA)
+        self.db = _open(path, 0o644)        # commands read it as any user
         self._migrate()
-        # Commands read the store as any user.
-        for suffix in ("", "-wal", "-shm"):
-            try:
-                os.chmod(f"{path}{suffix}", 0o644)
-            except FileNotFoundError:
-                pass
         self._events = []
         self._jobs = {}
         self._stmts = []
+        self._private = []      # statements of the private database
 
     def _migrate(self):
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
@@ -47,18 +42,31 @@ class Store:
             raise StoreTooNew(f"store schema {version} is newer than "
                               f"this xce ({SCHEMA_VERSION})")
         while version < SCHEMA_VERSION:
+            if version == 6:
+                self._move_job_data()
             self.db.executescript("BEGIN;" + MIGRATIONS[version] +
                                   f"PRAGMA user_version={version + 1};COMMIT;")
             version += 1
 
+    def _move_job_data(self):
+        """Copy job_data rows of a store older than version 7 into the
+        private database, committed before the migration drops them (a
+        crash in between copies them again)."""
+        rows = self.db.execute("SELECT jobid, idx, env, jobfile "
+                               "FROM job_data").fetchall()
+        with _transaction(self.private):
+            self.private.executemany(
+                "INSERT OR REPLACE INTO job_data VALUES(?,?,?,?)", rows)
+
     def close(self):
         # Fold the WAL into the database so readers find it whole, whether
         # or not SQLite removes the -wal file at close.
-        try:
-            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        except sqlite3.Error:
-            pass
-        self.db.close()
+        for db in (self.private, self.db):
+            try:
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:
+                pass
+            db.close()
 
     # -- reads the controller needs at start -----------------------------
     def meta(self, key, default=None):
@@ -121,14 +129,14 @@ class Store:
     def job_data(self, jobid, idx):
         """(env as JSON, job file) of a job, or of its array's index 0
         (the elements share it); None when there is none."""
-        return self.db.execute(
+        return self.private.execute(
             "SELECT env, jobfile FROM job_data WHERE jobid=? AND idx IN "
             "(?, 0) ORDER BY idx DESC LIMIT 1", (jobid, idx)).fetchone()
 
     def staged_data(self, jobid):
         """The contents of a job's bsub -f > copies (JSON text), kept in
         its job_data row of index -1 (xce.controller.stage); or None."""
-        row = self.db.execute(
+        row = self.private.execute(
             "SELECT env FROM job_data WHERE jobid=? AND idx=-1",
             (jobid,)).fetchone()
         return row[0] if row else None
@@ -167,14 +175,16 @@ class Store:
 
     def mark(self):
         """Where the open batch stands, for ``rollback_to``."""
-        return len(self._events), len(self._stmts), set(self._jobs)
+        return (len(self._events), len(self._stmts), set(self._jobs),
+                len(self._private))
 
     def rollback_to(self, mark):
         """Drop what was added to the open batch since *mark* (a request
         whose handler failed); what came before it still commits."""
-        events, stmts, jobs = mark
+        events, stmts, jobs, private = mark
         del self._events[events:]
         del self._stmts[stmts:]
+        del self._private[private:]
         for key in [k for k in self._jobs if k not in jobs]:
             del self._jobs[key]
 
@@ -220,9 +230,20 @@ class Store:
 
     def save_job_data(self, jobid, idx, env, jobfile):
         """A job's environment (JSON text) and job file."""
-        self._stmts.append((
+        self._private.append((
             "INSERT OR REPLACE INTO job_data VALUES(?,?,?,?)",
             (jobid, idx, env, jobfile)))
+
+    def forget_job_data(self, jobids):
+        """Drop the private data of jobs (a job id given to a new job, or
+        jobs the controller forgot after CLEAN_PERIOD)."""
+        self._private.extend(("DELETE FROM job_data WHERE jobid=?", (j,))
+                             for j in jobids)
+
+    def job_data_ids(self):
+        """The job ids the private database holds data of."""
+        return {r[0] for r in self.private.execute(
+            "SELECT DISTINCT jobid FROM job_data")}
 
     def save_message(self, jobid, idx, msg_id, user, now, text, attachment):
         """A bpost message (bstatus: msg_id 0) of a job."""
@@ -283,7 +304,8 @@ class Store:
                             (before,)))
 
     def pending_writes(self):
-        return bool(self._events or self._jobs or self._stmts)
+        return bool(self._events or self._jobs or self._stmts or
+                    self._private)
 
     def commit(self):
         """Write everything collected since the last commit atomically."""
@@ -293,6 +315,13 @@ class Store:
                 for j in self._jobs.values()]
         db = self.db
         try:
+            # The private rows first: a crash between the two commits
+            # leaves data of no stored job (the request is done again and
+            # writes it again), never a stored job without its data.
+            if self._private:
+                with _transaction(self.private):
+                    for sql, args in self._private:
+                        self.private.execute(sql, args)
             db.execute("BEGIN IMMEDIATE")
             for sql, args in self._stmts:
                 db.execute(sql, args)
@@ -306,9 +335,42 @@ class Store:
                 db.execute("ROLLBACK")
             if _disk_full(e):
                 raise StoreFull(str(e)) from e      # the batch is kept
-            self._events, self._jobs, self._stmts = [], {}, []
+            self._events, self._jobs, self._stmts, self._private = \
+                [], {}, [], []
             raise
-        self._events, self._jobs, self._stmts = [], {}, []
+        self._events, self._jobs, self._stmts, self._private = [], {}, [], []
+
+
+def _open(path, mode):
+    """A WAL database file of *mode*; SQLite gives its -wal and -shm files
+    the database file's mode."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, mode))
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.chmod(f"{path}{suffix}", mode)
+        except FileNotFoundError:
+            pass
+    db = sqlite3.connect(str(path), isolation_level=None,
+                         check_same_thread=False)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    return db
+
+
+class _transaction:
+    """BEGIN IMMEDIATE ... COMMIT on *db*, rolled back on an error."""
+
+    def __init__(self, db):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, error, tb):
+        if kind is None:
+            self.db.execute("COMMIT")
+        elif self.db.in_transaction:
+            self.db.execute("ROLLBACK")
 
 
 def _disk_full(error):
