@@ -473,6 +473,8 @@ MESSAGES.update({
     "STAGE_UNREADABLE": "-f: {path}: {reason}",
     "STAGE_PATTERN": "-f: {path}: %J and %I cannot be in the local file of "
                      "a > copy (bsub reads it before the job has an ID)",
+    "JOB_DATA_MISSING": "its environment and job script are missing from "
+                        "the controller's private store",
     "STAGE_TOO_BIG": "-f: the files to copy to the execution host are "
                      "{size} bytes, more than the {limit} bytes a job may "
                      "carry",

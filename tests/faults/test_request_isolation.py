@@ -125,18 +125,26 @@ def test_stored_row_that_cannot_be_loaded_is_set_aside(cluster):
 
 
 def test_job_that_cannot_be_started_ends_exit_with_the_reason(cluster):
-    broken, good = _pending_jobs(cluster, 2)
+    """Private data that does not parse, or is gone: the job ends EXIT
+    with the reason (never runs with an empty environment)."""
+    broken, gone, good = _pending_jobs(cluster, 3)
     cluster.stop()
     _edit_store(cluster, "UPDATE job_data SET env=? WHERE jobid=?",
                 "{not json", broken, name="private.db")
+    _edit_store(cluster, "DELETE FROM job_data WHERE jobid=?", gone,
+                name="private.db")
     cluster.start()
     assert cluster.run("badmin", "qact", "normal").rc == 0
-    cluster.wait_stat(broken, "EXIT")
+    for jobid in (broken, gone):
+        cluster.wait_stat(jobid, "EXIT")
     cluster.wait_stat(good, "DONE")
     for command in ("bjobs", "bhist"):
         text = _long(cluster, command, broken)
         assert "Job set aside by the controller: cannot be started: " \
             "JSONDecodeError" in text, text
+    text = _long(cluster, "bjobs", gone)
+    assert "its environment and job script are missing from the " \
+        "controller's private store" in text, text
     assert cluster.proc.poll() is None
 
 

@@ -26,7 +26,7 @@ from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller import submit
 from xce.controller.submit import Rejected, user_of
-from xce.errors import about
+from xce.errors import about, text
 from xce.model import permissions, states
 from xce.model import jobid as jobids
 from xce.model.jobid import show
@@ -376,8 +376,9 @@ class Controller:
         if data is None:
             # An array's elements share the row of index 0.
             row = self.store.job_data(*key)
-            data = {"env": json.loads(row[0] or "{}") if row else {},
-                    "jobfile": row[1] if row else None}
+            if row is None:     # never run a job with an empty environment
+                raise RuntimeError(text("JOB_DATA_MISSING"))
+            data = {"env": json.loads(row[0] or "{}"), "jobfile": row[1]}
         return data
 
     def _after_commit(self):
