@@ -23,7 +23,7 @@ applications:
     POST_EXEC: echo app_post >> {log}
     JOB_STARTER: echo started_by_app >> {log}; %USRCMD
   boxed:
-    TERMINATE_CONTROL: SIGINT
+    RESIZABLE_JOBS: Y
   tuned:
     ENV_VARS: TUNE_A='one two', TUNE_B=2
     SUCCESS_EXIT_VALUES: 3 7
@@ -128,7 +128,7 @@ def test_bapp_marks_keys_not_acted_on(apps):
     cluster, _ = apps
     r = cluster.run("bapp", "-l", "boxed")
     assert r.rc == 0, r
-    assert "TERMINATE_CONTROL = SIGINT  (not acted on by xce)" in r.out, r
+    assert "RESIZABLE_JOBS = Y  (not acted on by xce)" in r.out, r
     r = cluster.run("bapp", "-l", "quick")
     assert "RUNLIMIT = 0.02\n" in r.out, r
 
@@ -136,7 +136,7 @@ def test_bapp_marks_keys_not_acted_on(apps):
 def test_controller_warns_about_profile_keys_not_applied(apps):
     cluster, _ = apps
     log = cluster.spool / "store" / "controller.log"
-    for key in ("TERMINATE_CONTROL",):
+    for key in ("RESIZABLE_JOBS",):
         wanted = (f"application key {key} (boxed): carried but not acted "
                   "on; xce does not enforce it yet")
         wait_for(lambda: wanted in log.read_text(), what=key)

@@ -94,6 +94,8 @@ LEFT_OUT = [
     ("CHUNK_JOB_SIZE", "4", "xce dispatches every job alone"),
     ("MAX_JOB_PREEMPT", "3", "xce preempts by job slots only"),
     ("NO_PREEMPT_RUN_TIME", "10", "xce preempts by job slots only"),
+    ("EXEC_DRIVER", "context[user(lsfadmin)]", "xce runs the container "
+     "runtime itself"),
     ("BIND_JOB", "BALANCE", "xce does not bind job processes to CPUs"),
     ("DJOB_ENV_SCRIPT", "env.sh", "xce's blaunch tasks are run and "
      "watched by its agents"),

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from xce.config import containerconf, keys, queuelimits
 from xce.config.execconf import COMMAND_KEYS
 from xce.errors import about, text
-from xce.lang import rlimits, units
+from xce.lang import jobcontrols, rlimits, units
 
 
 @dataclass
@@ -41,6 +41,9 @@ class AppConf:
     container: object = None    # CONTAINER (containerconf.Container)
     # JOB_SIZE_LIST: the task counts a job may ask, the first its default.
     job_sizes: tuple = ()
+    # SUSPEND_CONTROL, RESUME_CONTROL, TERMINATE_CONTROL: action -> signal
+    # name, over its queue's JOB_CONTROLS (xce.controller.jobactions).
+    job_controls: dict = field(default_factory=dict)
 
 
 def read(cfg, raw, check):
@@ -78,6 +81,7 @@ def read(cfg, raw, check):
             app.max_requeue = _max_requeue(props, check)
         app.tasks = task_limit(props, check)
         _left_out(props, check)
+        _controls(app, props, check)
         if _set(props, "JOB_SIZE_LIST"):
             app.job_sizes = _job_sizes(props, check)
         if _set(props, "CONTAINER"):
@@ -91,6 +95,20 @@ def read(cfg, raw, check):
         check.error(raw.get("parameters") or {}, "DEFAULT_APPLICATION",
                     about(str(default).strip(), "APP_NULL"))
     return apps
+
+
+def _controls(app, props, check):
+    """SUSPEND_CONTROL, RESUME_CONTROL, TERMINATE_CONTROL: a signal each
+    (LSF's commands and CHKPNT are refused, as in a queue's JOB_CONTROLS)."""
+    for action in jobcontrols.ACTIONS:
+        key = action + "_CONTROL"
+        if not _set(props, key):
+            continue
+        try:
+            app.job_controls[action] = jobcontrols.parse_action(
+                action, props[key])
+        except jobcontrols.ControlError as e:
+            check.error(props, key, text("CONFIG_JOB_CONTROL", problem=e))
 
 
 def _left_out(props, check):

@@ -354,7 +354,8 @@ _add("application", ENFORCED, "ENV_VARS SUCCESS_EXIT_VALUES", "text")
 _add("application", ENFORCED, "ABS_RUNLIMIT")
 _add("application", ENFORCED, "PRE_EXEC POST_EXEC HOST_PRE_EXEC "
      "HOST_POST_EXEC JOB_STARTER", "raw")
-_add("application", ACCEPTED, "SUSPEND_CONTROL RESUME_CONTROL "
+# A signal each, over the queue's JOB_CONTROLS (xce.controller.jobactions).
+_add("application", ENFORCED, "SUSPEND_CONTROL RESUME_CONTROL "
      "TERMINATE_CONTROL", "raw")
 # CONTAINER: its jobs run under docker, podman or apptainer on the hosts
 # that have it (xce.config.containerconf, xce.agent.container).
@@ -379,6 +380,9 @@ _add("application", NOT_CARRIED, "CHKPNT_DIR CHKPNT_PERIOD CHKPNT_METHOD "
 _add("application", NOT_CARRIED, "CHUNK_JOB_SIZE",
      why="xce dispatches every job alone; it has no chunk jobs")
 _add("application", NOT_CARRIED, _PREEMPT_TUNING, why=_PREEMPT_WHY)
+_add("application", NOT_CARRIED, "EXEC_DRIVER",
+     why="xce runs the container runtime itself, as the job's user (see "
+     "CONTAINER)")
 _add("application", NOT_CARRIED, "BIND_JOB",
      why="xce does not bind job processes to CPUs")
 _add("application", NOT_CARRIED, "DJOB_*",

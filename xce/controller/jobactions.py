@@ -26,6 +26,10 @@ def signal_of(ctl, job, action):
     TERMINATE its queue leaves to LSF's default sequence."""
     q = _queue(ctl, job)
     name = (q.job_controls if q is not None else {}).get(action)
+    # The profile's SUSPEND_CONTROL ... win over the queue's (LSF 10.1).
+    app = ctl.cfg.apps.get((job.get("spec") or {}).get("app") or "")
+    if app is not None and action in app.job_controls:
+        name = app.job_controls[action]
     if name is not None:
         return jobcontrols.signal_number(name)
     return _DEFAULTS.get(action, "KILLSEQ")

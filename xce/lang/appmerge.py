@@ -39,7 +39,9 @@ APPLIED_KEYS = ("DESCRIPTION", "RES_REQ", "PRE_EXEC", "POST_EXEC",
                 "RUNTIME",      # filled as the job's estimate (bsub -We)
                 "MAX_JOB_REQUEUE",  # read at each requeue (controller.requeue)
                 "CONTAINER",    # placement and start (controller.containercheck)
-                "JOB_SIZE_LIST")    # at submit, bmod and reconfig
+                "JOB_SIZE_LIST",    # at submit, bmod and reconfig
+                # the signals of bstop, bresume, bkill (controller.jobactions)
+                "SUSPEND_CONTROL", "RESUME_CONTROL", "TERMINATE_CONTROL")
 # What a profile fills into the job when the job left it unset.
 _FILLED = (("requeue", "requeue_exit"), ("rerunnable", "rerunnable"))
 

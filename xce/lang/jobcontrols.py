@@ -66,6 +66,12 @@ def parse_controls(value):
     return out
 
 
+def parse_action(action, value):
+    """The signal name of one action given alone, as a profile's
+    SUSPEND_CONTROL, RESUME_CONTROL or TERMINATE_CONTROL gives it."""
+    return _signal_action(action, " ".join(str(value).split()))
+
+
 def _signal_action(action, body):
     if not body:
         raise ControlError(f"{action}[] names no signal")
