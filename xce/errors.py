@@ -201,6 +201,10 @@ MESSAGES.update({
     "STATUS_SELECTOR": "Specify either a job ID or -J job_name",
     "SCRIPT_NO_COMMAND": "No command is specified in the script file",
     "PACK_ALONE": "-pack: No other options or command may be given",
+    "PACK_DISABLED": "-pack: Job packs are disabled (LSB_MAX_PACK_JOBS=0)",
+    "CONFIG_PACK_SKIP_ERROR": "xce submits every line of a pack file and "
+    "reports each one that fails (LSB_PACK_SKIP_ERROR=Y); {value} is not "
+    "supported",
     "WAIT_NO_CONDITION": "The wait condition (-w) must be specified.",
     "UNKNOWN_CLUSTER": "Unknown cluster name",
     "ILLEGAL_OPTION": "{prog}: illegal option -- {option}",

@@ -272,6 +272,10 @@ _add("lsf.conf", ACCEPTED, "LSB_JOB_MEMLIMIT LSB_MEMLIMIT_ENFORCE "
      "LSB_BJOBS_PENDREASON_LEVEL LSB_BJOBS_DISPLAY_ENH "
      "LSB_SUBK_SHOW_EXEC_HOST "
      "LSF_GPU_AUTOCONFIG LSB_DEFAULTQUEUE")
+# bsub -pack sends at most LSB_MAX_PACK_JOBS lines per request (0: -pack
+# is refused); it always goes on past a failing line, so only
+# LSB_PACK_SKIP_ERROR=Y loads (xce.client.submit.pack).
+_add("lsf.conf", ENFORCED, "LSB_MAX_PACK_JOBS LSB_PACK_SKIP_ERROR")
 # -gpu, GPU_REQ and the default GPU requirement (xce.config.gpuconf).
 _add("lsf.conf", ENFORCED, "LSB_GPU_NEW_SYNTAX")
 _add("lsf.conf", ENFORCED, "LSB_GPU_REQ", "text")

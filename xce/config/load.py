@@ -104,6 +104,7 @@ def load(envdir):
     cfg.params = {str(k): v for k, v in (raw.get("parameters") or {}).items()}
     _unit_for_limits(cfg, raw, check)
     _mail_params(cfg, raw, check)
+    _pack_params(raw, check)
     _hosts(cfg, raw.get("hosts") or {}, check)
     _groups(cfg, raw, check)
     rescheck.check(cfg, raw, check)
@@ -343,6 +344,18 @@ def _queues(cfg, node, check):
         windowconf.read_queue(q, props, check)
         controlconf.read_queue(q, props, unit, check)
         cfg.queues[q.name] = q
+
+
+def _pack_params(raw, check):
+    """bsub -pack goes on past a failing line: LSB_PACK_SKIP_ERROR=Y is
+    what xce does, N (stop at the first failure) is refused."""
+    node = raw.get("parameters") or {}
+    value = node.get("LSB_PACK_SKIP_ERROR") if isinstance(node, dict) \
+        else None
+    if value is not None and value is not True and \
+            str(value).strip().upper() not in ("Y", "YES"):
+        check.error(node, "LSB_PACK_SKIP_ERROR",
+                    text("CONFIG_PACK_SKIP_ERROR", value=value))
 
 
 def _mail_params(cfg, raw, check):

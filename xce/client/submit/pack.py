@@ -63,8 +63,9 @@ def share_env(specs):
     return env
 
 
-def report(lines, good, results, bad, out=sys.stdout, err=sys.stderr):
+def report(lines, good, results, bad, out=None, err=None):
     """Print LSF's per-line results and summary; return the exit status."""
+    out, err = out or sys.stdout, err or sys.stderr
     by_line = dict(zip((n for n, _ in good), results))
     submitted = 0
     for number, _ in lines:
@@ -87,6 +88,7 @@ def report(lines, good, results, bad, out=sys.stdout, err=sys.stderr):
 
 def submit_pack(site, path, parse, build, call):
     """Read, check and submit every line of PATH; print the results."""
+    pack_size(site)         # refused at once when job packs are disabled
     lines = read_lines(path)
     good, specs, bad = [], [], {}
     for number, words_text in lines:
@@ -95,12 +97,34 @@ def submit_pack(site, path, parse, build, call):
             good.append((number, words_text))
         except XceError as e:
             bad[number] = str(e).removesuffix(NOT_SUBMITTED)
+    size = pack_size(site)
     results = []
     if specs:
         env = share_env(specs)
-        reply = call(site, "submit_many", {"specs": specs, "env": env})
-        if "results" not in reply:
-            raise XceError((reply.get("error") or text("REQUEST_FAILED")) +
-                           NOT_SUBMITTED)
-        results = reply["results"]
+        for start in range(0, len(specs), size or len(specs)):
+            chunk = specs[start:start + (size or len(specs))]
+            reply = call(site, "submit_many", {"specs": chunk, "env": env})
+            if "results" not in reply:
+                if not results:     # nothing submitted: one error line
+                    raise XceError((reply.get("error") or
+                                    text("REQUEST_FAILED")) + NOT_SUBMITTED)
+                # Earlier requests went through: each line says its fate.
+                failed = {"error": reply.get("error") or
+                          text("REQUEST_FAILED")}
+                results += [failed] * len(chunk)
+                continue
+            results += reply["results"]
     return report(lines, good, results, bad)
+
+
+def pack_size(site):
+    """The lines per request (LSB_MAX_PACK_JOBS of lsf.conf; as in LSF, not
+    an environment variable); None: all in one.  0 means job packs are
+    disabled, as in LSF."""
+    value = str(site.conf.get("LSB_MAX_PACK_JOBS", "")).strip()
+    if not value.isdigit():         # unset (the loader checks its range)
+        return None
+    size = int(value)
+    if size == 0:
+        raise XceError(text("PACK_DISABLED") + NOT_SUBMITTED)
+    return size
