@@ -113,3 +113,24 @@ def test_a_claim_of_a_job_is_not_removed_and_unknown_claims_are_named(etc):
         "7: No such claim", "--until: the time is already past"]
     assert list(_rows(ctl)) == [("job 1", "h1")]
     ctl.store.close()
+
+
+def test_a_job_claim_holds_its_rusage_terms_and_the_pass_decays_them(etc):
+    ctl = _controller(etc)
+    ctl.run_once(1000.0, inbox=[("h1", [HELLO])])
+    spec = dict(_spec(), resreq=["rusage[mem=2:duration=10:decay=1]"])
+    ctl.spool.put("submit", {"spec": spec}, uid=0)
+    ctl.run_once(1001.0)
+    job = ctl.jobs[(1, 0)]
+    claim = ctl.claims.by_id["job 1"]
+    # duration=10 is minutes, as in LSF
+    assert claim["parts"]["h1"][1] == [("mem", 2.0, 600, True)]
+    with Reader(ctl.store.path) as reader:
+        assert reader.claims()[0][6] == [["mem", 2.0, 600, True]]
+    # What the pass charges comes from the claim, decayed by run time.
+    start = job["start_time"]
+    ctl.now = start + 300
+    assert dispatch.reserved(ctl, job) == {"mem": pytest.approx(1.0)}
+    ctl.now = start + 600
+    assert dispatch.reserved(ctl, job) == {}
+    ctl.store.close()

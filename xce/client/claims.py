@@ -51,8 +51,7 @@ def lines(reader, user=None, host=None):
         ids = (inst or {}).get("gpus")
         out.append((cid.replace(" ", ":"), owner, h,
                     ",".join(map(str, ids)) if ids else "-",
-                    ",".join(f"{n}={v:g}" for n, v in (counters or {}).items())
-                    or "-", _when(created), _when(until)))
+                    _counters(counters), _when(created), _when(until)))
     return out
 
 
@@ -62,6 +61,14 @@ def table(rows):
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "".join(line(*(lcell(v, w) for v, w in zip(r, widths))) + "\n"
                    for r in rows)
+
+
+def _counters(terms):
+    """name=amount[/duration s[ decay]] of each rusage[] term."""
+    return ",".join(
+        f"{n}={v:g}" + (f"/{d:g}s" if d else "") + ("/decay" if d and y
+                                                    else "")
+        for n, v, d, y in terms or ()) or "-"
 
 
 def _when(t):

@@ -35,7 +35,8 @@ class State:
 
 def _claim(claim_id, key, user, parts, created, expires, attempt=None):
     """parts: {host: (instances, counters)}; instances: {"gpus": ids,
-    "excl": held alone, "gmem": MB per device}."""
+    "excl": held alone, "gmem": MB per device}; counters: the rusage[]
+    terms [(name, amount, duration or 0, decay)] a job started with."""
     return {"id": claim_id, "job": key, "user": user, "parts": parts,
             "created": created, "expires": expires, "attempt": attempt}
 
@@ -52,7 +53,7 @@ def load(ctl):
         if c is None:
             c = st.by_id[cid] = _claim(cid, key, user, {}, created, expires,
                                        (inst or {}).get("attempt"))
-        c["parts"][host] = (inst or {}, counters or {})
+        c["parts"][host] = (inst or {}, [tuple(t) for t in counters or ()])
         if key is not None:
             st.of_job[key] = cid
     for job in list(ctl.jobs.values()):
@@ -76,6 +77,16 @@ def noted(ctl, job):
         _job_claim(ctl, job, key)
 
 
+def terms(ctl, job):
+    """The rusage[] terms of *job*'s claim; None when it has no claim
+    (xce.controller.dispatch.reserved then reads its requirement)."""
+    cid = ctl.claims.of_job.get((job["jobid"], job["idx"]))
+    if cid is None:
+        return None
+    parts = ctl.claims.by_id[cid]["parts"]
+    return next(iter(parts.values()))[1] if parts else []
+
+
 def _job_claim(ctl, job, key):
     alloc = job["spec"].get("gpu_alloc") or {}
     counters = _counters(ctl, job)
@@ -96,14 +107,14 @@ def _job_claim(ctl, job, key):
 
 
 def _counters(ctl, job):
-    """The rusage[] amounts the job started with (what its claim holds
-    at first; duration and decay give back over time)."""
+    """The rusage[] terms the job started with (the pass works out what
+    duration and decay leave of them: dispatch.reserved)."""
     from xce.controller import dispatch
     try:
-        held = dispatch.reserved(ctl, job)
+        found = dispatch.rusage_terms(ctl, job)
     except Exception:       # a job's resreq the scheduler refused to read
-        return {}
-    return {n: v for n, v in sorted(held.items()) if v}
+        return []
+    return [t for t in found if t[1]]
 
 
 def _save(ctl, c):
@@ -193,7 +204,7 @@ def _add(ctl, doc, now):
     ctl.claims.last_id += 1
     ctl.store.set_meta("last_claim", ctl.claims.last_id)
     cid = str(ctl.claims.last_id)
-    c = _claim(cid, None, owner, {host: ({"gpus": sorted(ids)}, {})}, now,
+    c = _claim(cid, None, owner, {host: ({"gpus": sorted(ids)}, [])}, now,
                until)
     ctl.claims.by_id[cid] = c
     _save(ctl, c)

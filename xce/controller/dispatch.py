@@ -434,29 +434,39 @@ def _count_running(ctl, job, hosts, queues, per_task, limits):
 
 def reserved(ctl, job):
     """What a running job still holds of each rusage[] resource
-    (duration, decay): {name: amount}."""
-    rr = jobreq.job_resreq(ctl, job)
-    if rr is None or rr.rusage is None:
+    (duration, decay): {name: amount}.  The terms are its claim's (what
+    it started with), else, before it has one, its requirement's."""
+    terms = claims.terms(ctl, job)
+    if terms is None:
+        terms = rusage_terms(ctl, job)
+    if not terms:
         return {}
     held = {}
-    alts = rr.rusage.alternatives
-    # The || alternative the job started with (apply keeps it in the spec).
-    chosen = alts[min(int(job["spec"].get("rusage_alt") or 0),
-                      len(alts) - 1)]
     elapsed = ctl.now - (job["start_time"] or ctl.now)
     # A suspended job gives back what it holds of a site resource with
     # RELEASE=Y (LSF's default); mem, swp and tmp it keeps.
     released = jobreq.released(ctl.cfg) if job["stat"] in \
         states.SUSPENDED else ()
-    for group in chosen.groups:
-        if group.duration and elapsed >= group.duration:
+    for name, amount, duration, decay in terms:
+        if (duration and elapsed >= duration) or name in released:
             continue
-        share = 1 - elapsed / group.duration if group.duration and \
-            group.decay else 1
-        for name, amount in group.amounts:
-            if name not in released:
-                held[name] = held.get(name, 0.0) + amount * share
+        share = 1 - elapsed / duration if duration and decay else 1
+        held[name] = held.get(name, 0.0) + amount * share
     return held
+
+
+def rusage_terms(ctl, job):
+    """The rusage[] of the || alternative the job started with (apply
+    keeps its index in the spec): [(name, amount, duration or 0,
+    decay)], as the job's claim records them."""
+    rr = jobreq.job_resreq(ctl, job)
+    if rr is None or rr.rusage is None:
+        return []
+    alts = rr.rusage.alternatives
+    chosen = alts[min(int(job["spec"].get("rusage_alt") or 0),
+                      len(alts) - 1)]
+    return [(name, amount, group.duration or 0, bool(group.decay))
+            for group in chosen.groups for name, amount in group.amounts]
 
 
 def host_status(ctl, name):
