@@ -114,6 +114,15 @@ def test_block_returns_the_exit_code(cluster):
     assert r.err.splitlines()[0] == "<<Waiting for dispatch ...>>"
     assert r.err.splitlines()[-1] == "<<Job is finished>>"
     assert cluster.run("bsub", "-K", "true").rc == 0
+    # LSB_SUBK_SHOW_EXEC_HOST=Y names the execution host as the job starts;
+    # without it (or with N) nothing is said.
+    assert "<<Starting on" not in r.err
+    r = cluster.run("bsub", "-K", "true",
+                    env={"LSB_SUBK_SHOW_EXEC_HOST": "Y"})
+    assert r.err.splitlines()[1].startswith("<<Starting on "), r
+    r = cluster.run("bsub", "-K", "true",
+                    env={"LSB_SUBK_SHOW_EXEC_HOST": "N"})
+    assert "<<Starting on" not in r.err, r
 
 
 def test_hold_then_resume(cluster):

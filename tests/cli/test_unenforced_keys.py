@@ -16,13 +16,13 @@ def _log(cluster):
 
 def test_controller_warns_at_start_and_reconfig(make_cluster):
     cluster = make_cluster(extra_queues=NIGHT,
-                           extra_params="  JOB_ACCEPT_INTERVAL: 1\n")
+                           extra_params="  MAX_SBD_FAIL: 3\n")
     wanted = ("queue key CHUNK_JOB_SIZE (night): carried but not acted on; "
               "xce does not enforce it yet")
     wait_for(lambda: wanted in _log(cluster), what="the start warning")
     log = _log(cluster)
     assert "WARNING" in log.split(wanted)[0].splitlines()[-1]
-    assert "params key JOB_ACCEPT_INTERVAL (parameters): carried but not " \
+    assert "params key MAX_SBD_FAIL (parameters): carried but not " \
         "acted on" in log
     # Enforced keys (PRIORITY, RUNLIMIT) are not mentioned.
     assert "key PRIORITY" not in log and "key RUNLIMIT" not in log

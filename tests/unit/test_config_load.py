@@ -145,3 +145,23 @@ def test_host_architectures_name_models_with_lists_of_strings(tmp_path):
     assert ":10: B: host model B is not in host_models" in text
     assert ":11: A: must map host models to lists of architecture " \
         "strings" in text
+
+
+def test_a_key_whose_one_value_is_xces_behaviour_refuses_the_others(tmp_path):
+    ok = ("parameters:\n  DEFAULT_QUEUE: normal\n  JOB_ACCEPT_INTERVAL: 0\n"
+          "  PARALLEL_SCHED_BY_SLOT: y\n  LSF_GPU_AUTOCONFIG: Y\n"
+          "  RELAX_JOB_DISPATCH_ORDER: N\n"
+          "queues:\n  normal:\n    JOB_ACCEPT_INTERVAL: 0\n")
+    site(tmp_path, "cluster:\n  name: c\n" + ok)
+    bad = ok.replace("INTERVAL: 0", "INTERVAL: 2").replace(
+        "SLOT: y", "SLOT: N").replace("ORDER: N", "ORDER: Y")
+    with pytest.raises(ConfigError) as e:
+        site(tmp_path, "cluster:\n  name: c\n" + bad)
+    text = "\n".join(e.value.errors)
+    assert ":5: JOB_ACCEPT_INTERVAL: xce dispatches to a host again in the " \
+        "same turn (0); a wait between dispatches to a host is not " \
+        "supported; 2 is not" in text
+    assert ":6: PARALLEL_SCHED_BY_SLOT: xce schedules parallel jobs by " \
+        "job slots (Y)" in text
+    assert ":8: RELAX_JOB_DISPATCH_ORDER: xce keeps the strict" in text
+    assert ":11: JOB_ACCEPT_INTERVAL:" in text

@@ -221,13 +221,13 @@ _add("params", ENFORCED, "DEFAULT_HOST_SPEC DEFAULT_APPLICATION ABS_RUNLIMIT")
 # A job without -P: its user's DEFAULT_FOR project, else this one
 # (xce.model.projects).
 _add("params", ENFORCED, "DEFAULT_PROJECT", "text")
-_add("params", ACCEPTED, "JOB_ACCEPT_INTERVAL MAX_SBD_FAIL PG_SUSP_IT JOB_SPOOL_DIR "
+_add("params", ACCEPTED, "MAX_SBD_FAIL PG_SUSP_IT JOB_SPOOL_DIR "
      "MAX_USER_PRIORITY JOB_PRIORITY_OVER_TIME "
-     "DEFAULT_LIMIT_IGNORE_USER_GROUP PARALLEL_SCHED_BY_SLOT "
+     "DEFAULT_LIMIT_IGNORE_USER_GROUP "
      "SLOT_RESOURCE_RESERVE RESOURCE_RESERVE_PER_TASK MAX_SCHED_STAY "
      "SUB_TRY_INTERVAL MAX_RETRY RETRY_INTERVAL COND_CHECK_TIME FRESH_PERIOD "
      "COMPUTE_UNIT_TYPES "
-     "FAIRSHARE_ADJUSTMENT_FACTOR RELAX_JOB_DISPATCH_ORDER "
+     "FAIRSHARE_ADJUSTMENT_FACTOR "
      "EADMIN_TRIGGER_DURATION")
 # Who may see and do what is xce.model.permissions, LSF's defaults.
 _add("params", NOT_CARRIED, "SECURE_JOB_INFO_LEVEL SECURE_INFODIR_USER_ACCESS "
@@ -270,12 +270,14 @@ _add("lsf.conf", ACCEPTED, "LSB_JOB_MEMLIMIT LSB_MEMLIMIT_ENFORCE "
      "LSF_HPC_EXTENSIONS "
      "LSB_SUB_COMMANDNAME LSB_MOD_ALL_JOBS LSF_STRICT_RESREQ "
      "LSB_BJOBS_PENDREASON_LEVEL LSB_BJOBS_DISPLAY_ENH "
-     "LSB_SUBK_SHOW_EXEC_HOST "
-     "LSF_GPU_AUTOCONFIG LSB_DEFAULTQUEUE")
+     "LSB_DEFAULTQUEUE")
 # bsub -pack sends at most LSB_MAX_PACK_JOBS lines per request (0: -pack
 # is refused); it always goes on past a failing line, so only
 # LSB_PACK_SKIP_ERROR=Y loads (xce.client.submit.pack).
 _add("lsf.conf", ENFORCED, "LSB_MAX_PACK_JOBS LSB_PACK_SKIP_ERROR")
+# Y: bsub -K says <<Starting on host>> when its job starts
+# (xce.client.submit.wait).
+_add("lsf.conf", ENFORCED, "LSB_SUBK_SHOW_EXEC_HOST")
 # -gpu, GPU_REQ and the default GPU requirement (xce.config.gpuconf).
 _add("lsf.conf", ENFORCED, "LSB_GPU_NEW_SYNTAX")
 _add("lsf.conf", ENFORCED, "LSB_GPU_REQ", "text")
@@ -404,6 +406,49 @@ _add("application", NOT_CARRIED, "DJOB_*",
 _add("resource", ENFORCED, "TYPE INTERVAL INCREASING RELEASE CONSUMABLE "
      "LOCATION")
 _add("resource", ENFORCED, "DESCRIPTION", "text")
+
+# Keys whose one value is what xce always does: that value is enforced by
+# being xce's behaviour, any other is refused by the loader with the
+# reason (so the migrator reports it not carried).  scope, name ->
+# (the values taken, in capitals, why the others are not).
+FIXED = {}
+
+
+def _fixed(scopes, names, values, why):
+    for scope in scopes.split():
+        for name in names.split():
+            FIXED[(scope, name)] = (tuple(values.split()), why)
+            _TABLE[(scope, name)] = Key(scope, name, ENFORCED)
+
+
+_fixed("params queue", "JOB_ACCEPT_INTERVAL", "0",
+       "xce dispatches to a host again in the same turn (0); a wait "
+       "between dispatches to a host is not supported")
+_fixed("params", "PARALLEL_SCHED_BY_SLOT", "Y YES",
+       "xce schedules parallel jobs by job slots (Y); by CPUs is not "
+       "supported")
+_fixed("params queue", "RELAX_JOB_DISPATCH_ORDER", "N NO",
+       "xce keeps the strict dispatch order of each pass (N); reusing a "
+       "finished job's slots for a like job out of order is not supported")
+_fixed("lsf.conf", "LSF_GPU_AUTOCONFIG", "Y YES",
+       "xce's agents always detect their GPUs with nvidia-smi (Y); give a "
+       "host's gpus: in xce.yaml to set them by hand")
+
+
+def fixed_problem(scope, name, value):
+    """Why *value* of a fixed-value key is refused, or None."""
+    found = FIXED.get((scope, name))
+    if found is None or value is None:
+        return None
+    text = str(value).strip().upper()
+    if value is True:
+        text = "Y"
+    elif value is False:
+        text = "N"
+    if text in found[0]:
+        return None
+    return f"{found[1]}; {value} is not"
+
 
 UNKNOWN_WHY = "not a key xce knows"
 

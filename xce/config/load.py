@@ -105,6 +105,7 @@ def load(envdir):
     _unit_for_limits(cfg, raw, check)
     _mail_params(cfg, raw, check)
     _pack_params(raw, check)
+    _fixed_values(raw, check)
     _hosts(cfg, raw.get("hosts") or {}, check)
     _groups(cfg, raw, check)
     rescheck.check(cfg, raw, check)
@@ -344,6 +345,21 @@ def _queues(cfg, node, check):
         windowconf.read_queue(q, props, check)
         controlconf.read_queue(q, props, unit, check)
         cfg.queues[q.name] = q
+
+
+def _fixed_values(raw, check):
+    """A key whose one value is xce's behaviour (keys.FIXED) refuses the
+    others, with the reason."""
+    params = raw.get("parameters") or {}
+    owners = [(params, ("params", "lsf.conf"))] + [
+        (node, ("queue",)) for node in (raw.get("queues") or {}).values()
+        if isinstance(node, dict)]
+    for node, scopes in owners if isinstance(params, dict) else ():
+        for key, value in node.items():
+            for scope in scopes:
+                why = keys.fixed_problem(scope, str(key), value)
+                if why is not None:
+                    check.error(node, key, why)
 
 
 def _pack_params(raw, check):

@@ -21,7 +21,8 @@ def wait_for_job(site, jobid):
         if stat in ("RUN", "DONE", "EXIT") and not started and \
                 rows[0]["exec_hosts"]:
             started = True
-            if not quiet and site.setting("LSB_SUBK_SHOW_EXEC_HOST"):
+            if not quiet and str(site.setting("LSB_SUBK_SHOW_EXEC_HOST",
+                                              "")).upper() in ("Y", "YES"):
                 host = rows[0]["exec_hosts"].split()[0]
                 print(f"<<Starting on {host}>>", file=sys.stderr, flush=True)
         if stat in ("DONE", "EXIT"):
