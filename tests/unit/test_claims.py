@@ -134,3 +134,21 @@ def test_a_job_claim_holds_its_rusage_terms_and_the_pass_decays_them(etc):
     ctl.now = start + 600
     assert dispatch.reserved(ctl, job) == {}
     ctl.store.close()
+
+
+def test_sim_verify_replays_standalone_claims(etc):
+    from xce.sim.verify import verify
+    ctl = _controller(etc)
+    ctl.run_once(1000.0, inbox=[("h1", [HELLO])])
+    ctl.spool.put("claim", {"op": "add", "user": "nobody", "host": "h1",
+                            "gpus": [0, 1]}, uid=0)
+    ctl.spool.put("submit", {"spec": _spec()}, uid=0)
+    ctl.run_once(1001.0)
+    assert ctl.jobs[(1, 0)]["stat"] == "PEND"   # every device is nobody's
+    ctl.spool.put("claim", {"op": "remove", "claim": "1"}, uid=0)
+    ctl.run_once(1002.0)
+    assert ctl.jobs[(1, 0)]["stat"] == "RUN"
+    ctl.store.close()
+    v = verify(ctl.cfg, ctl.store.path)
+    assert (v.kinds.get("start"), v.differences) == (1, [])
+    assert not {"CLAIM_ADD", "CLAIM_REMOVE"} & set(v.skipped)

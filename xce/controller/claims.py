@@ -156,6 +156,12 @@ def wait(ctl, timeout):
 
 
 def _remove(ctl, cid):
+    remove(ctl, cid)
+    ctl.store.event(ctl.now, "CLAIM_REMOVE", claim=cid)
+
+
+def remove(ctl, cid):
+    """Drop standalone claim *cid* (xce sim --verify replays it too)."""
     del ctl.claims.by_id[cid]
     ctl.store.delete_claim(cid)
     ctl.dirty = True
@@ -204,12 +210,19 @@ def _add(ctl, doc, now):
     ctl.claims.last_id += 1
     ctl.store.set_meta("last_claim", ctl.claims.last_id)
     cid = str(ctl.claims.last_id)
-    c = _claim(cid, None, owner, {host: ({"gpus": sorted(ids)}, [])}, now,
-               until)
+    add(ctl, cid, owner, host, ids, until)
+    ctl.store.event(now, "CLAIM_ADD", claim=cid, user=owner, host=host,
+                    gpus=sorted(ids), until=until)
+    return {"ok": True, "text": text("CLAIM_ADDED", id=cid)}
+
+
+def add(ctl, cid, owner, host, ids, until):
+    """Make standalone claim *cid* (xce sim --verify replays it too)."""
+    c = _claim(cid, None, owner, {host: ({"gpus": sorted(ids)}, [])},
+               ctl.now, until)
     ctl.claims.by_id[cid] = c
     _save(ctl, c)
     ctl.dirty = True
-    return {"ok": True, "text": text("CLAIM_ADDED", id=cid)}
 
 
 def _known_user(name):

@@ -21,7 +21,7 @@ per pass, so a live select[] or order[] on load cannot be verified.
 import json
 import signal
 
-from xce.controller import admin, prepost, reserve, schedpass
+from xce.controller import admin, claims, prepost, reserve, schedpass
 from xce.controller.apply import PREEMPTED
 from xce.model import states
 from xce.model.jobid import show
@@ -34,7 +34,7 @@ from xce.store.reader import Reader
 _LATER_KEYS = tuple(k for k in history.LATER_KEYS if k != "depend")
 # Events that are a pass's decisions, not its input.
 _DECIDED = ("START",)
-_ADMIN = ("QUEUE_CTRL", "HOST_CTRL")
+_ADMIN = ("QUEUE_CTRL", "HOST_CTRL", "CLAIM_ADD", "CLAIM_REMOVE")
 _APPLIED = ("SUBMIT", "RUNNING", "USAGE", "FINISH", "STATUS", "SIGNAL",
             "MODIFY", "SWITCH", "REQUEUE", "MOVE", "OUTPUT")
 
@@ -101,7 +101,12 @@ def _admin(cl, kind, data, out):
     """badmin qopen/qclose/qact/qinact and hopen/hclose, as admin.py
     applies them; other host controls (agents' restart) are not."""
     op = data.get("op")
-    if kind == "QUEUE_CTRL" and op in admin.QUEUE_OPS and \
+    if kind == "CLAIM_ADD" and data.get("host") in cl.hosts:
+        claims.add(cl, data["claim"], data["user"], data["host"],
+                   data["gpus"], data.get("until"))
+    elif kind == "CLAIM_REMOVE" and data.get("claim") in cl.claims.by_id:
+        claims.remove(cl, data["claim"])
+    elif kind == "QUEUE_CTRL" and op in admin.QUEUE_OPS and \
             data.get("queue") in cl.queue_state:
         field, value, _ = admin.QUEUE_OPS[op]
         cl.queue_state[data["queue"]][field] = value
