@@ -447,6 +447,14 @@ MESSAGES.update({
     "JGROUP_DELETED": "Job group <{path}> was deleted.",
     "JGROUP_ROOT_LIMIT": "The root job group has no job limit",
     "JGROUP_NONE_DELETED": "No job group was deleted.",
+    # xce gang (gang groups; LSF has none)
+    "GANG_SET": "Job group <{path}> is a gang of {size} members "
+                "(on failure: {on_failure}).",
+    "GANG_UNSET": "Job group <{path}> is no longer a gang.",
+    "GANG_NOT_SET": "{path}: Job group is not a gang",
+    "GANG_BAD_SIZE": "{value}: Bad gang size; a positive integer is needed",
+    "GANG_BAD_POLICY": "{value}: Bad failure policy; use kill or continue",
+    "GANG_ROOT": "The root job group cannot be a gang",
     "JGROUP_SWEEP_ONE": "Specify one of job_group_name, 0, -c "
                         "job_group_name or -d idle_time",
 })

@@ -266,6 +266,63 @@ def list_(user, host):
     return 0
 
 
+@cli.group(help="Gang groups: job groups whose members start together "
+           "or not at all (see xce-gang(1)).")
+def gang():
+    pass
+
+
+def _gang_size(value):
+    """A whole number of at least 1, said in the catalogue's words."""
+    try:
+        size = int(value, 10)
+    except (TypeError, ValueError):
+        size = 0
+    if size < 1:
+        raise XceError(text("GANG_BAD_SIZE", value=value))
+    return size
+
+
+def _gang_policy(value):
+    if value not in ("kill", "continue"):
+        raise XceError(text("GANG_BAD_POLICY", value=value))
+    return value
+
+
+@gang.command("set", help="Make GROUP (bgadd, bsub -g) a gang of SIZE "
+              "members; --on-failure: what a member that exits non-zero "
+              "does to the others (default kill).")
+@click.argument("group")
+@click.option("--size", default=None, metavar="N",
+              help="How many pending members start together.")
+@click.option("--on-failure", "on_failure", default=None,
+              metavar="kill|continue",
+              help="kill: end the other members; continue: leave them.")
+def gang_set(group, size, on_failure):
+    from xce.client.gangs import request
+    from xce.client.site import Site
+    size = _gang_size(size) if size is not None else None
+    policy = _gang_policy(on_failure) if on_failure is not None else None
+    sys.exit(request(Site(), "set", group, size, policy))
+
+
+@gang.command("unset", help="Make GROUP an ordinary job group again.")
+@click.argument("group")
+def gang_unset(group):
+    from xce.client.gangs import request
+    from xce.client.site import Site
+    sys.exit(request(Site(), "unset", group))
+
+
+@gang.command("list", help="Show the gang groups.")
+def gang_list():
+    from xce.client.gangs import show
+    from xce.client.site import open_state
+    _, reader = open_state()
+    with reader:
+        sys.exit(show(reader))
+
+
 def main(argv=None):
     run(cli, "xce", argv)
 

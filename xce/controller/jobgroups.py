@@ -84,7 +84,7 @@ def handle(ctl, user, doc, now):
         return {"ok": True, "text": text("JGROUP_ADDED", path=path)}
     if path not in ctl.job_groups:
         return _fail("JGROUP_NULL", path)
-    if not _may(ctl, user, path):
+    if not may(ctl, user, path):
         return _fail("JGROUP_PERMISSION", path)
     if op == "mod":
         bad = _limit_fits(ctl, path, limit)
@@ -102,6 +102,7 @@ def handle(ctl, user, doc, now):
         return _fail("JGROUP_HAS_JOBS", path)
     for g in doomed:
         del ctl.job_groups[g]
+        ctl.gangs.pop(g, None)
         ctl.store.delete_job_group(g)
     return {"ok": True, "text": text("JGROUP_DELETED", path=path)}
 
@@ -118,7 +119,7 @@ def _sweep(ctl, user, doc, now):
     if sweep == "below":
         if path not in ctl.job_groups:
             return _fail("JGROUP_NULL", path)
-        if not _may(ctl, user, path):
+        if not may(ctl, user, path):
             return _fail("JGROUP_PERMISSION", path)
     busy = _busy(ctl)
     last = ctl.store.job_group_activity() if sweep == "idle" else {}
@@ -137,6 +138,7 @@ def _sweep(ctl, user, doc, now):
                                 not (admin or mine == user)):
             continue
         del ctl.job_groups[g]
+        ctl.gangs.pop(g, None)
         ctl.store.delete_job_group(g)
         deleted.append(g)
     if not deleted:
@@ -171,7 +173,7 @@ def _limit_fits(ctl, path, limit):
     return None
 
 
-def _may(ctl, user, path):
+def may(ctl, user, path):
     """Admins, the group's creator, or the creator of a parent group."""
     return ctl.is_admin(user) or any(
         ctl.job_groups.get(g, {}).get("owner") == user

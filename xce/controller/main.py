@@ -18,7 +18,7 @@ from xce.controller import admin, agentctl, agents, configure, control
 from xce.controller import dispatch
 from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
-from xce.controller import claims, hoststeps, jobgroups, peek
+from xce.controller import claims, gangs, hoststeps, jobgroups, peek
 from xce.controller import stage
 from xce.controller import jobclock, messages, modify, prepost, spoolspace
 from xce.controller import windows
@@ -104,6 +104,7 @@ class Controller:
         self.windows = windows.State()          # time windows, loads
         self.job_groups = {}                    # path -> owner, limit
         self.claims = claims.State()            # GPUs and counters held
+        self.gangs = {}                         # path -> size, on_failure
 
     # -- start-up ----------------------------------------------------------
     def start(self):
@@ -114,6 +115,7 @@ class Controller:
         isolate.load_jobs(self)
         jobgroups.load(self)
         claims.load(self)
+        gangs.load(self)
         jobclock.load(self)
         stage.load(self)        # bsub -f copies back not yet written
         self.index.load(self.store, self.now - self.clean_period())
@@ -303,6 +305,8 @@ class Controller:
                 return claims.handle(self, user, doc, self.now)
             if kind == jobgroups.KIND:
                 return jobgroups.handle(self, user, doc, self.now)
+            if kind == gangs.KIND:
+                return gangs.handle(self, user, doc, self.now)
             if kind == peek.KIND:
                 return peek.handle(self, user, doc, self.now)
             if kind == explain.KIND:

@@ -16,7 +16,7 @@ view_epoch, dirty, emit, send_signal, is_admin), so no decision can be
 made one way live and another way in a replay.
 """
 
-from xce.controller import (claims, dispatch, jobgroups, preemption,
+from xce.controller import (claims, dispatch, gangs, jobgroups, preemption,
                             reserve, windows)
 from xce.model import states
 from xce.scheduler import core as scheduler
@@ -57,7 +57,8 @@ def _schedule(ctl, snap, pre, reasons, tracer=None):
                               reserve=reserve.context(ctl, queues),
                               order=ctl.passes.order, reasons=reasons,
                               now=ctl.now, groups=jobgroups.room(ctl),
-                              owned_hosts=True)
+                              owned_hosts=True,
+                              gang_sizes=gangs.sizes(ctl))
 
 
 def settle(ctl, decisions):
@@ -96,6 +97,8 @@ def noted(ctl, job):
     claims.noted(ctl, job)      # made at the start, released at the end
     if job["stat"] in states.FINISHED or job["stat"] == states.PEND:
         ctl.dirty = True
+    if job["stat"] == states.EXIT:
+        gangs.member_ended(ctl, job)    # the gang's failure policy
 
 
 def max_slots(hc, facts):

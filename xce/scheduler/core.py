@@ -13,8 +13,8 @@ the per-host checks, and backfill, preempt, asked, exclusive, rusage_held
 and trace the policies that hook into the pass.
 """
 
-from xce.scheduler import (backfill, exclusive, gpus, hostfile, hostfit,
-                           jobtimes, rusage_held, share_order)
+from xce.scheduler import (backfill, exclusive, gangs, gpus, hostfile,
+                           hostfit, jobtimes, rusage_held, share_order)
 from xce.model.jobgroups import chain
 from xce.scheduler.asked import R_NOT_ASKED
 from xce.scheduler.order import PendingOrder
@@ -67,6 +67,8 @@ class _Pass:
         self.gpu_heaps = {}     # see gpus.roomiest
         # Resources whose host values change as jobs are placed.
         self.changing = hostfit.changing_names(self.hosts.values())
+        self.gangs = None       # gangs.Gangs, when a gang has members
+        self.queues = None      # name -> this pass's QueueView
 
     def candidates(self, q, select, local_type, asked=None, runtime=None):
         """Hosts a job could use whatever their load, and why the others
@@ -104,7 +106,7 @@ class _Pass:
 
 def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
              preempt=None, reserve=None, order=None, reasons=True,
-             now=None, groups=None, owned_hosts=False):
+             now=None, groups=None, owned_hosts=False, gang_sizes=None):
     """Place what fits now; give every examined job its pend reasons.
 
     arrays: {array jobid: elements running now}, for %N limits.
@@ -125,6 +127,7 @@ def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
     JOB_LIMIT (xce.model.jobgroups.room), or None.
     owned_hosts: the host views are the caller's to give away (built for
     this pass, not read after it): the pass changes them in place.
+    gang_sizes: {job group: size} of the gang groups (gangs.py), or None.
     """
     out = Decisions()
     if now is None and reserve is not None:
@@ -138,11 +141,17 @@ def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
         order = PendingOrder.of(pending)
     stop_early = not reasons and preempt is None and reserve is None
     ranked = sorted(queues, key=lambda q: (-q.priority, q.name))
+    # Copied up front: a gang's turn places members of other queues too.
+    state.queues = {q.name: _copy_queue(q) for q in ranked}
+    if gang_sizes:
+        state.gangs = gangs.Gangs(gang_sizes, order, state.queues)
+        if not state.gangs.of:
+            state.gangs = None
     for rank, q in enumerate(ranked, 1):
         if stop_early and state.full is not None:
             out.partial = True
             break
-        q = _copy_queue(q)
+        q = state.queues[q.name]
         jobs = order.jobs(q.name)
         count = order.count(q.name)
         if preempt is not None:
@@ -178,10 +187,25 @@ def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
 
 
 def _one_job(job, q, state, out):
+    if state.gangs is not None and job.key in state.gangs.of:
+        gangs.turn(job, state, out, state.queues, _job_reason, _place_one)
+        return
     why = _job_reason(job, q, state)
     if why is not None:
         out.reasons[job.key] = why
         return
+    _place_one(job, q, state, out)
+    if job.layout is not None:
+        return      # its hosts are named: nothing to preempt or reserve
+    if state.preempt is not None and job.key in out.reasons:
+        state.preempt.place(job, q, state, out)
+    if state.rsv is not None:
+        _reserve_turn(job, q, state, out)
+
+
+def _place_one(job, q, state, out):
+    """Place a job that may start (no job-wide reason), or give it its
+    host reasons."""
     if state.full is None and not any(
             h.max_slots > h.used for h in state.hosts.values()):
         # Every slot is taken: the rest wait for slots, and saying
@@ -195,12 +219,6 @@ def _one_job(job, q, state, out):
         out.reasons[job.key] = state.full
     else:
         _consider(job, q, state, out)
-    if job.layout is not None:
-        return      # its hosts are named: nothing to preempt or reserve
-    if state.preempt is not None and job.key in out.reasons:
-        state.preempt.place(job, q, state, out)
-    if state.rsv is not None:
-        _reserve_turn(job, q, state, out)
 
 
 def _reserve_turn(job, q, state, out):

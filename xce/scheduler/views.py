@@ -38,6 +38,12 @@ R_CONTAINER = "The host does not have the container runtime {runtime}"
 R_RESERVE_MEM = "Job's requirements for reserving resource (mem) not satisfied"
 # bsub -b: the job waits for its begin time (see jobtimes.py).
 R_BEGIN_TIME = "The job has a specified start time"
+# Gang groups (xce gang; LSF has none): the whole gang waits.  Formats
+# with the group's path, how many members are ready or fit, and its size.
+R_GANG_WAITING = ("Gang group <{path}>: {ready} of {size} members ready "
+                  "to be dispatched; waiting for all")
+R_GANG_SHORT = ("Gang group <{path}>: only {placed} of {size} members can "
+                "be placed; waiting for all")
 
 # Resources that change as jobs are placed within a pass; a select[] that
 # reads one is evaluated per job, any other once per pass.

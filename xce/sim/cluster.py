@@ -68,6 +68,8 @@ class VirtualCluster:
         self.view_epoch = 1
         self.dirty = True
         self.signals = []           # (job, signal) preemption sent
+        self.kills = []             # (job, exit reason) to end now
+        self.gangs = {}             # gang groups, as controller.gangs keeps
         self._last_jobid = 0
 
     @property
@@ -87,6 +89,9 @@ class VirtualCluster:
         schedpass.noted(self, job)
 
     def send_signal(self, job, sig, reason):
+        if sig == "KILLSEQ":    # a gang's failure policy (controller.gangs)
+            self.kills.append((job, reason))
+            return
         self.signals.append((job, sig))
 
     def submit(self, spec, user, jobid=None):

@@ -167,7 +167,27 @@ class Replay:
                     exit_code=EXIT_RUNLIMIT, reason="TERM_RUNLIMIT")
         else:
             cl.emit("FINISH", job, stat=states.DONE, exit_code=0)
+        self._kills()
         return ("end", key)
+
+    def _kills(self):
+        """Jobs a gang's failure policy ends: at once, as their agents'
+        kill sequence would (a shell reports SIGKILL as 128 + 9)."""
+        cl = self.cl
+        while cl.kills:
+            job, reason = cl.kills.pop(0)
+            key = (job["jobid"], job["idx"])
+            slot = self._running.pop(key, None)
+            if slot is None or cl.jobs.get(key) is not job:
+                continue
+            rec = self.records[key]
+            rec.end = cl.now
+            if key in self._suspended:
+                del self._suspended[key]
+            elif slot[1] is not None:
+                rec.run += cl.now - slot[1][1]
+            cl.emit("FINISH", job, stat=states.EXIT,
+                    exit_code=128 + signal.SIGKILL, reason=reason)
 
     def _pass(self):
         cl = self.cl

@@ -54,10 +54,14 @@ def verify(cfg, store_path):
         hosts = {h["name"]: h for h in reader.hosts()}
         rows = {(j["jobid"], j["idx"]): j for j in reader.jobs()}
         events = list(reader.events())
+        # The gang groups as they are now (xce gang set is not an event).
+        gangs = {p: {"size": n, "on_failure": f}
+                 for p, n, f in reader.gangs()}
     reported = {name: {k: h[k] for k in ("ncpus", "maxmem", "maxswp",
                                           "type", "model") if h.get(k)}
                 for name, h in hosts.items()}
     cl = VirtualCluster(cfg, reported)
+    cl.gangs = gangs
     out = Verification()
     for when, turn in _turns(events):
         cl.now = when

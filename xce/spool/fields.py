@@ -323,6 +323,11 @@ REQUESTS = {
               "host": Field(Str(NAME_MAX)),
               "gpus": Field(ListOf(Int(0, 1023, null=False), 64, min=1)),
               "until": Field(Int(0, 2**53))},
+    # xce gang set|unset (xce.controller.gangs)
+    "gang": {"op": Field(OneOf("set", "unset", null=False), required=True),
+             "path": Field(Str(NAME_MAX, null=False), required=True),
+             "size": Field(Int(1, INT32_MAX)),
+             "on_failure": Field(OneOf("kill", "continue"))},
     "ping": {},         # xce start: is the controller answering?
     "blaunch": {"job": Field(JOBID, required=True),
                 "idx": Field(INDEX),

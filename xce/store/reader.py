@@ -158,6 +158,12 @@ class Reader:
             "SELECT path, owner, job_limit FROM job_groups ORDER BY rowid"
         ).fetchall()
 
+    def gangs(self):
+        """[(path, size, on_failure)] of the gang groups (xce gang)."""
+        return self.db.execute(
+            "SELECT path, size, on_failure FROM gangs ORDER BY path"
+        ).fetchall()
+
     def group_counts(self, finished_since):
         """(job group, stat) -> (jobs, slots) over the jobs with a group:
         the unfinished ones and those finished since *finished_since*."""

@@ -4,7 +4,7 @@ Shared by the controller (writer) and the commands (read-only), so it is
 stdlib-only and cheap to import.
 """
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 # Column order of the jobs table; the writer stores a job dict in this order.
 JOB_COLUMNS = (
@@ -88,8 +88,15 @@ _V7 = """
 DROP TABLE job_data;
 """
 
+# Gang groups (xce gang): a job group whose members start together;
+# on_failure is kill or continue.
+_V8 = """
+CREATE TABLE gangs(path TEXT PRIMARY KEY, size INTEGER, on_failure TEXT);
+"""
+
 # MIGRATIONS[n] takes a store at version n to n + 1.
-MIGRATIONS = {0: _V1, 1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6, 6: _V7}
+MIGRATIONS = {0: _V1, 1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6, 6: _V7,
+              7: _V8}
 
 # The private database (private.db beside xce.db, mode 0600): what only
 # the controller may read.  Its own version, in its own user_version.

@@ -259,6 +259,20 @@ class Store:
 
     def delete_job_group(self, path):
         self._stmts.append(("DELETE FROM job_groups WHERE path=?", (path,)))
+        self._stmts.append(("DELETE FROM gangs WHERE path=?", (path,)))
+
+    def save_gang(self, path, size, on_failure):
+        """A job group made a gang (xce gang set)."""
+        self._stmts.append(("INSERT OR REPLACE INTO gangs VALUES(?,?,?)",
+                            (path, size, on_failure)))
+
+    def delete_gang(self, path):
+        self._stmts.append(("DELETE FROM gangs WHERE path=?", (path,)))
+
+    def load_gangs(self):
+        """{path: (size, on_failure)} of every gang group."""
+        return {r[0]: (r[1], r[2]) for r in self.db.execute(
+            "SELECT path, size, on_failure FROM gangs")}
 
     def job_group_activity(self):
         """{path: when it was last used}: its creation, or the end of

@@ -28,6 +28,9 @@ EXIT_REASONS = {
     "TERM_PREEMPT": "job killed after preemption",
     "TERM_WINDOW": "job killed after queue run window closed",
     "TERM_LOAD": "job killed after load exceeds threshold",
+    # xce's own: a gang group's failure policy (xce gang, xce(1)).
+    "TERM_GANG": "job killed because another member of its gang group "
+                 "failed",
     "TERM_EXTERNAL_SIGNAL": "job killed by a signal external to LSF",
     "TERM_CWD_NOTEXIST": "current working directory is not accessible or "
                          "does not exist on the execution host",
