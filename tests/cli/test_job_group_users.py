@@ -32,7 +32,8 @@ def test_users_own_their_groups_and_admins_any(shared, users):
             for l in shared.run("bjgroup").out.splitlines()[1:]}
     assert rows == {"/ann": ann.name, "/bob": bob.name,
                     "/ann/proj": ann.name}
-    for argv in (("bgdel", "/ann/proj"), ("bgmod", "-L", "1", "/ann/proj")):
+    for argv in (("bgdel", "/ann/proj"), ("bgmod", "-L", "1", "/ann/proj"),
+                 ("xce", "gang", "set", "/ann/proj", "--size", "2")):
         r = run(bob, *argv)
         assert (r.rc, r.out, r.err) == (
             255, "", "/ann/proj: User permission denied\n"), argv

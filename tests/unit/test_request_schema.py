@@ -29,10 +29,11 @@ def _refused(doc, where):
 
 
 def test_every_kind_the_controller_handles_is_declared():
-    from xce.controller import (blaunch, claims, explain, jobgroups,
+    from xce.controller import (blaunch, claims, explain, gangs, jobgroups,
                                 messages, modify, peek)
     handled = {"submit", "submit_many", "control", "admin", "ping",
-               blaunch.KIND, jobgroups.KIND, peek.KIND, claims.KIND,
+               blaunch.KIND, jobgroups.KIND, gangs.KIND, peek.KIND,
+               claims.KIND,
                explain.KIND, *messages.KINDS, *modify.KINDS}
     assert set(fields.REQUESTS) == handled
 
