@@ -12,7 +12,7 @@ import time
 import traceback
 
 # Order: quick ones first, so a partial run still says something.
-BENCHMARKS = ("schedule", "explain", "controller_sched", "spool_claim",
+BENCHMARKS = ("schedule", "gang_schedule", "explain", "controller_sched", "spool_claim",
               "bsub", "start", "bjobs", "throughput", "bkill", "pack",
               "scale", "elim", "interactive")
 

@@ -69,6 +69,7 @@ class _Pass:
         self.changing = hostfit.changing_names(self.hosts.values())
         self.gangs = None       # gangs.Gangs, when a gang has members
         self.queues = None      # name -> this pass's QueueView
+        self.journal = None     # gangs.Journal while a gang is placed
 
     def candidates(self, q, select, local_type, asked=None, runtime=None):
         """Hosts a job could use whatever their load, and why the others
@@ -444,6 +445,8 @@ def _take(job, q, state, slots, mem):
     per_host = {}
     for name in slots:
         per_host[name] = per_host.get(name, 0) + 1
+    if state.journal is not None:
+        state.journal.note(job, q, per_host, state)
     for name, n in per_host.items():
         h = state.hosts[name]
         h.used += n
