@@ -108,3 +108,36 @@ def test_the_simulator_applies_the_kill_policy():
                                       for n in (2, 3, 4)]
     replay = engine.Replay(cl, jobs).run()
     assert sorted(r.end for r in replay.records.values()) == [100] * 4
+
+
+def _mixed(seed):
+    """Hosts with memory, jobs with rusage, span, -x and -n ranges."""
+    import random
+    rnd = random.Random(seed)
+    hosts = [host(f"h{i}", rnd.choice([2, 4]), mem=4000, maxmem=4000)
+             for i in range(8)]
+    for h in hosts:
+        h.mem_total = 4000
+    reqs = [None, "rusage[mem=1500]", "span[hosts=1]", "select[maxmem>1]"]
+    jobs = []
+    for n in range(10, 40):
+        jobs.append(pending(n, rnd.choice([1, 2]), rnd.choice([None, 3]),
+                            rr=rnd.choice(reqs), user=f"u{n % 3}",
+                            exclusive=rnd.random() < 0.1))
+    return hosts, jobs
+
+
+def test_a_gang_that_falls_short_leaves_the_pass_as_if_it_were_not_there():
+    """The undo gives back hosts, memory, queue counts and -x marks: the
+    other jobs are placed exactly as in a pass without the gang."""
+    for seed in range(20):
+        hosts, others = _mixed(seed)
+        # First in order; the last member can never be placed.
+        gang = _members(1, 2, 3, rr="rusage[mem=1000]", exclusive=seed % 2)
+        gang.append(pending(4, rr="select[hname==nosuch]", job_group=GANG))
+        with_gang = one_pass(hosts, gang + others, gang_sizes={GANG: 4})
+        hosts, others = _mixed(seed)
+        alone = one_pass(hosts, others)
+        assert with_gang.dispatch == alone.dispatch, seed
+        assert all(with_gang.reasons[m.key][0][0].startswith("Gang group")
+                   for m in gang)
