@@ -453,6 +453,7 @@ MESSAGES.update({
     "GANG_UNSET": "Job group <{path}> is no longer a gang.",
     "GANG_NOT_SET": "{path}: Job group is not a gang",
     "GANG_BAD_SIZE": "{value}: Bad gang size; a positive integer is needed",
+    "GANG_NEEDS_SIZE": "{path}: A new gang needs its size (--size)",
     "GANG_BAD_POLICY": "{value}: Bad failure policy; use kill or continue",
     "GANG_ROOT": "The root job group cannot be a gang",
     "JGROUP_SWEEP_ONE": "Specify one of job_group_name, 0, -c "

@@ -103,8 +103,8 @@ def _bad_requests(cluster):
     r = cluster.run("xce", "gang", "set", "/nope", "--size", "2")
     assert (r.rc, r.out, r.err) == (255, "", "/nope: No such job group\n")
     r = cluster.run("xce", "gang", "set", "/g")
-    assert (r.rc, r.err) == (255, "None: Bad gang size; a positive integer "
-                                  "is needed\n"), r
+    assert (r.rc, r.err) == (255, "/g: A new gang needs its size "
+                                  "(--size)\n"), r
     r = cluster.run("xce", "gang", "unset", "/g")
     assert (r.rc, r.err) == (255, "/g: Job group is not a gang\n"), r
     # Nothing changed, and the controller still answers.

@@ -54,7 +54,7 @@ def handle(ctl, user, doc, now):
     size = doc.get("size") or was.get("size")
     policy = doc.get("on_failure") or was.get("on_failure") or "kill"
     if size is None:
-        return _fail("GANG_BAD_SIZE", value=size)
+        return _fail("GANG_NEEDS_SIZE", path=path)
     ctl.gangs[path] = {"size": size, "on_failure": policy}
     ctl.store.save_gang(path, size, policy)
     ctl.dirty = True
