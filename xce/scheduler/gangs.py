@@ -119,6 +119,7 @@ class Journal:
         self.failed = dict(state.failed)
         self.full = state.full
         self.static = set(state.static)
+        self.changing = state.changing     # see core._Pass.reserving
         self.dispatched = len(out.dispatch)
 
     def note(self, job, q, names, state):
@@ -160,6 +161,7 @@ class Journal:
         if state.groups is not None:
             state.groups = self.groups
         state.failed, state.full = self.failed, self.full
+        state.changing = self.changing
         self._mend(state)
         del out.dispatch[self.dispatched:]
 
