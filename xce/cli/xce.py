@@ -267,7 +267,7 @@ def list_(user, host):
 
 
 @cli.group(help="Gang groups: job groups whose members start together "
-           "or not at all (see xce-gang(1)).")
+           "or not at all (see xce(1)).")
 def gang():
     pass
 

@@ -1,5 +1,5 @@
 """Gang groups: job groups whose pending members start together or not
-at all (xce-gang(1)).
+at all (xce gang, see xce(1)).
 
 A gang is placed at the turn of its first member in the pass's order:
 its ready members (no job-wide reason to wait), `size` at a time, are
