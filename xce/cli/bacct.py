@@ -30,6 +30,7 @@ def bacct(o, ids):
     from xce.client.history import acct
     from xce.client.history import windows as time_windows
     from xce.client.history import events as history
+    from xce.client.jobs.filters import project_clause
     from xce.client.site import current_user, open_store
     user, queue, host, project = o["user"], o["queue"], o["host"], \
         o["project"]
@@ -45,9 +46,9 @@ def bacct(o, ids):
         where += " AND (' ' || exec_hosts || ' ') LIKE ?"
         args.append(f"% {host} %")
     if project:
-        where += (" AND COALESCE(json_extract(spec, '$.project'), "
-                  "'default') = ?")
-        args.append(project)
+        clause, more = project_clause(project)
+        where += " AND " + clause
+        args += more
     with open_store() as reader:
         totals = acct.totals(reader, where, args)
         found = totals["done"] + totals["exited"]

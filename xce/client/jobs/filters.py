@@ -8,8 +8,7 @@ message; the filter is then one more SQL clause over the jobs table
 from xce.errors import XceError, text
 
 # spec key of each filter on the submission
-_SPEC_KEYS = (("project", "project"), ("user_group", "user_group"),
-              ("app", "app"))
+_SPEC_KEYS = (("user_group", "user_group"), ("app", "app"))
 
 
 class Filters:
@@ -51,12 +50,16 @@ class Filters:
                 ["(' ' || exec_hosts || ' ') GLOB ?"] * len(self.hosts))
                 + ")" if self.hosts else "0")
             args += [f"* {_glob(h)} *" for h in sorted(self.hosts)]
+        if self.project:
+            clause, more = project_clause(self.project)
+            clauses.append(clause)
+            args += more
         for attr, key in _SPEC_KEYS:
             wanted = getattr(self, attr)
             if wanted:
                 clauses.append(f"COALESCE(json_extract(spec, '$.{key}'), ?)"
                                " = ?")
-                args += [_DEFAULTS.get(key, ""), wanted]
+                args += ["", wanted]
         if self.job_group:
             # A group holds its subgroups' jobs too (/a shows /a/b's).
             clauses.append("(json_extract(spec, '$.job_group') = ? OR "
@@ -71,7 +74,17 @@ class Filters:
 
 
 # A job submitted without -P is in the project "default", as -l shows it.
-_DEFAULTS = {"project": "default"}
+_PROJECT = "COALESCE(json_extract(spec, '$.project'), 'default')"
+
+
+def project_clause(name):
+    """(clause, args) of -P *name* (bjobs, bacct): the project's jobs and,
+    for a path (/physics/cms), those of the projects below it, whose work
+    it owns as its quota counts it (xce.model.projects)."""
+    if not name.startswith("/") or name == "/":
+        return f"{_PROJECT} = ?", [name]
+    top = name.rstrip("/")
+    return f"({_PROJECT} = ? OR {_PROJECT} GLOB ?)", [top, _glob(top) + "/*"]
 
 
 def _glob(text):
