@@ -5,6 +5,7 @@ the keys xce does not act on."""
 
 import pytest
 
+from tests.lib.reconfig import assert_reconfig_refuses
 from tests.lib.xcecluster import wait_for
 
 
@@ -215,6 +216,32 @@ def test_profile_max_job_requeue_bounds_automatic_requeues(apps):
     assert cluster.stored_job(jobid)["spec"]["auto_requeues"] == 2
     r = cluster.run("bapp", "-l", "retried")
     assert "MAX_JOB_REQUEUE = 2\n" in r.out, r
+
+
+def test_max_job_requeue_of_the_profile_the_queue_and_the_cluster(
+        make_cluster, tmp_path):
+    """MAX_JOB_REQUEUE: the profile's (2) over the queue's (1) over the
+    cluster's (3), each bounding the requeues of exit value 5."""
+    cluster = make_cluster(
+        extra=_apps(tmp_path / "s.log"), mxj=4,
+        extra_params="  MAX_JOB_REQUEUE: 3",
+        extra_queues="  rq:\n    PRIORITY: 35\n    REQUEUE_EXIT_VALUES: 5\n"
+        "    MAX_JOB_REQUEUE: 1\n  rq2:\n    PRIORITY: 36\n"
+        "    REQUEUE_EXIT_VALUES: 5\n")
+    runs = {}
+    for name, argv in (("queue", ("-q", "rq")),
+                       ("profile", ("-q", "rq", "-app", "retried")),
+                       ("cluster", ("-q", "rq2"))):
+        log = cluster.root / f"{name}.log"
+        runs[name] = (cluster.submit(*argv, f"echo run >> {log}; exit 5"),
+                      log)
+    for name, (jobid, log) in runs.items():
+        cluster.wait_stat(jobid, "EXIT", timeout=60)
+    assert {name: len(_lines(log)) for name, (_, log) in runs.items()} == \
+        {"queue": 2, "profile": 3, "cluster": 4}
+    assert_reconfig_refuses(cluster, "MAX_JOB_REQUEUE: 3",
+                            "MAX_JOB_REQUEUE: -1", "MAX_JOB_REQUEUE: ")
+    assert cluster.proc.poll() is None
 
 
 def test_queue_task_limit_and_the_profile_default_first(make_cluster,

@@ -128,7 +128,7 @@ _add("queue", ACCEPTED, "NEW_JOB_SCHED_DELAY JOB_ACCEPT_INTERVAL "
      "SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT MIG "
      "ROUND_ROBIN_POLICY RUNTIME CHUNK_JOB_SIZE "
      "DISPATCH_ORDER JOB_IDLE JOB_OVERRUN JOB_UNDERRUN JOB_WARNING_ACTION "
-     "MAX_JOB_REQUEUE PEND_TIME_LIMIT "
+     "PEND_TIME_LIMIT "
      "ELIGIBLE_PEND_TIME_LIMIT JOB_SIZE_LIST APS_PRIORITY QUEUE_GROUP "
      "RELAX_JOB_DISPATCH_ORDER INTERRUPTIBLE_BACKFILL MAX_RSCHED_TIME "
      "CPU_FREQUENCY MAX_SLOTS_IN_POOL USE_PRIORITY_IN_POOL")
@@ -184,6 +184,10 @@ _add("user_group", ACCEPTED, "USER_SHARES", "text")
 # --- lsb.params -------------------------------------------------------------
 _add("params", ENFORCED, "DEFAULT_QUEUE", "list1")
 _add("params", ENFORCED, "CLEAN_PERIOD JOB_TERMINATE_INTERVAL")
+# Automatic requeues allowed, under a queue's and a profile's own
+# (xce.controller.requeue).
+_add("params", ENFORCED, "MAX_JOB_REQUEUE")
+_add("queue", ENFORCED, "MAX_JOB_REQUEUE")
 _add("params", ENFORCED, "HIST_HOURS CPU_TIME_FACTOR RUN_TIME_FACTOR "
      "RUN_JOB_FACTOR ENABLE_HIST_RUN_TIME")
 # lsb.events switching and lsb.acct archiving (xce/store/lsbrotate.py).

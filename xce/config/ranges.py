@@ -132,6 +132,7 @@ _fraction("limit", "SLOTS_PER_PROCESSOR", above_low=True)
 # --- parameters (lsb.params, lsf.conf and xce's own) ----------------------
 _add("params", "CLEAN_PERIOD", 1, unit="seconds")
 _add("params", "LOCAL_MAX_PREEXEC_RETRY", 1, unit="times")
+_add("params", "MAX_JOB_REQUEUE", 0, unit="times")
 _add("params", "JOB_TERMINATE_INTERVAL", 0, unit="seconds")
 _fraction("params", "HIST_HOURS", unit="hours")
 _fraction("params", "CPU_TIME_FACTOR RUN_TIME_FACTOR RUN_JOB_FACTOR")

@@ -9,9 +9,10 @@ spec, so a controller restart does not forget it, where LSF's mbatchd
 does).  LSF's exclusive requeue "does not work for parallel jobs": a job
 of several slots is requeued without the exclusion.
 
-A job's application profile may set MAX_JOB_REQUEUE: once the job was
-requeued automatically that many times, its next requeue exit value ends
-it as any other exit would (the count is kept in the job's spec).
+MAX_JOB_REQUEUE (its application profile's, else its queue's, else the
+cluster's, as LSF 10.1 takes them): once the job was requeued
+automatically that many times, its next requeue exit value ends it as
+any other exit would (the count is kept in the job's spec).
 
 A job that xce itself ended (bkill, run or memory limit, a lost cwd: the
 agent reports a reason) is not requeued: LSF requeues only jobs that
@@ -69,12 +70,25 @@ def after_finish(ctl, job, msg):
 
 
 def _requeues_spent(ctl, job):
-    """Has the job been requeued automatically as many times as its
-    profile's MAX_JOB_REQUEUE allows?"""
+    """Has the job been requeued automatically as many times as
+    MAX_JOB_REQUEUE allows?"""
     spec = job["spec"] or {}
-    app = ctl.cfg.apps.get(spec.get("app")) if spec.get("app") else None
-    limit = app.max_requeue if app is not None else None
+    limit = max_requeue(ctl.cfg, spec, job["queue"])
     return limit is not None and (spec.get("auto_requeues") or 0) >= limit
+
+
+def max_requeue(cfg, spec, queue):
+    """MAX_JOB_REQUEUE of a job: its profile's, its queue's, the
+    cluster's (each checked by the configuration check); None: none."""
+    app = cfg.apps.get(spec.get("app")) if spec.get("app") else None
+    if app is not None and app.max_requeue is not None:
+        return app.max_requeue
+    q = cfg.queues.get(queue)
+    for value in ((q.raw if q is not None else {}).get("MAX_JOB_REQUEUE"),
+                  cfg.params.get("MAX_JOB_REQUEUE")):
+        if value is not None and str(value).strip().isdigit():
+            return int(str(value).strip())
+    return None
 
 
 def head_seq(ctl, job):
