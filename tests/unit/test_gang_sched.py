@@ -103,11 +103,13 @@ def test_the_simulator_applies_the_kill_policy():
     cfg = site.load(None, "4x1")
     cl = VirtualCluster(cfg)
     cl.gangs = {GANG: {"size": 4, "on_failure": "kill"}}
-    # Member 1 runs past its run limit (100 s) and is killed at 100 s.
+    # Member 1 runs past its run limit (100 s) and is killed at 100 s;
+    # member 5 waits for three more and is ended while pending.
     jobs = [_trace_job(1, 0, 500)] + [_trace_job(n, 0, 400)
-                                      for n in (2, 3, 4)]
+                                      for n in (2, 3, 4, 5)]
     replay = engine.Replay(cl, jobs).run()
-    assert sorted(r.end for r in replay.records.values()) == [100] * 4
+    assert sorted(r.end for r in replay.records.values()) == [100] * 5
+    assert replay.unfinished() == []
 
 
 def _mixed(seed):

@@ -9,9 +9,10 @@ Every host is up: an agent is connected and has said hello.
 """
 
 from xce.controller import dispatch, preemption, reserve, schedpass, submit
-from xce.controller import claims, windows
+from xce.controller import claims, gangs, windows
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
+from xce.model import states
 from xce.model.jobid import show
 
 
@@ -85,8 +86,13 @@ class VirtualCluster:
     def emit(self, kind, job, **data):
         """The controller's emit without the store: apply, then the pass
         bookkeeping (schedpass.noted)."""
+        pending = job.get("stat") in states.PENDING
         apply(job, kind, data, self.now)
         schedpass.noted(self, job)
+        if pending and data.get("reason") == gangs.TERM_GANG:
+            # Ended while pending by its gang's policy: the replay's
+            # record ends too.
+            self.kills.append((job, None))
 
     def send_signal(self, job, sig, reason):
         if sig == "KILLSEQ":    # a gang's failure policy (controller.gangs)

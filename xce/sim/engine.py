@@ -177,6 +177,10 @@ class Replay:
         while cl.kills:
             job, reason = cl.kills.pop(0)
             key = (job["jobid"], job["idx"])
+            if reason is None:      # ended while pending: never ran
+                if self._running.pop(key, None) is not None:
+                    self.records[key].end = cl.now
+                continue
             slot = self._running.pop(key, None)
             if slot is None or cl.jobs.get(key) is not job:
                 continue
