@@ -19,7 +19,7 @@ from _common import emit, note
 
 from tests.lib.xcecluster import Cluster
 from xce.config import load as config_load
-from xce.controller import dispatch
+from xce.controller import dispatch, submit
 from xce.controller.main import Controller
 
 
@@ -45,12 +45,12 @@ def main():
         ctl = Controller(cfg, clu.envdir)
         ctl.start()
         uid = os.getuid()
-        ms, _ = timed(lambda: (ctl._submit(uid, spec("a[1-1000]")),
+        ms, _ = timed(lambda: (submit.accept(ctl, uid, spec("a[1-1000]")),
                                ctl.store.commit()))
         emit("submit_array_1000", ms, "ms")
-        first = ctl._submit(uid, spec("blocker"))["jobid"]
+        first = submit.accept(ctl, uid, spec("blocker"))["jobid"]
         for i in range(9):
-            ctl._submit(uid, spec(f"b{i}[1-900]%10",
+            submit.accept(ctl, uid, spec(f"b{i}[1-900]%10",
                                   ["select[maxmem>100] rusage[mem=10]"],
                                   f"done({first})" if i % 2 else None))
         ctl.store.commit()
