@@ -20,6 +20,10 @@ def test_bjobs_pending_levels(make_cluster):
     assert " Non-candidate host pending reasons (0 of 1 hosts)." in r2.out
     r3 = cluster.run("bjobs", "-p3", str(jobid))
     assert re.search(r"^   Not enough job slot\(s\): \S+;$", r3.out, re.M)
+    # LSB_BJOBS_PENDREASON_LEVEL is -p's level when none is given.
+    level = {"LSB_BJOBS_PENDREASON_LEVEL": "2"}
+    assert cluster.run("bjobs", "-p", str(jobid), env=level).out == r2.out
+    assert cluster.run("bjobs", "-p1", str(jobid), env=level).out == r1.out
 
 
 def test_bjobs_UF_is_long_format_without_wrapping(cluster):

@@ -66,6 +66,8 @@ def bjobs(o, ids):
     o.extra = {f for f, on in (("WL", o.time_left), ("WF", o.finish_time),
                                ("WP", o.percent)) if on}
     site, reader = open_state()
+    if o.plevel is None:
+        o.plevel = _default_plevel(site)
     params = reader.params()
     if o.queue and o.queue not in {q["name"] for q in reader.queues()}:
         raise XceError(about(o.queue, "BAD_QUEUE"))
@@ -183,6 +185,13 @@ def _query(o, ids):
     return Query(states=states, user=o.user, queue=o.queue, name=o.name,
                  ids=ids, finished=o.all_states or o.done,
                  unfinished=not o.done)
+
+
+def _default_plevel(site):
+    """bjobs -p without a level: LSB_BJOBS_PENDREASON_LEVEL's (0 is -p's
+    classic reasons)."""
+    value = str(site.setting("LSB_BJOBS_PENDREASON_LEVEL", "")).strip()
+    return int(value) if value in ("1", "2", "3") else None
 
 
 def _print_pending(rows, wide, noheader, level=None, reader=None):

@@ -272,16 +272,16 @@ _add("lsf.conf", ENFORCED, "LSB_SHORT_HOSTLIST")
 _add("lsf.conf", ACCEPTED, "LSB_JOB_MEMLIMIT LSB_MEMLIMIT_ENFORCE "
      "LSB_JOB_CPULIMIT LSB_JOB_OUTPUT_LOGGING LSF_STRIP_DOMAIN "
      "LSF_HPC_EXTENSIONS "
-     "LSB_SUB_COMMANDNAME LSB_MOD_ALL_JOBS LSF_STRICT_RESREQ "
-     "LSB_BJOBS_PENDREASON_LEVEL LSB_BJOBS_DISPLAY_ENH "
+     "LSB_SUB_COMMANDNAME LSF_STRICT_RESREQ LSB_BJOBS_DISPLAY_ENH "
      "LSB_DEFAULTQUEUE")
 # bsub -pack sends at most LSB_MAX_PACK_JOBS lines per request (0: -pack
 # is refused); it always goes on past a failing line, so only
 # LSB_PACK_SKIP_ERROR=Y loads (xce.client.submit.pack).
 _add("lsf.conf", ENFORCED, "LSB_MAX_PACK_JOBS LSB_PACK_SKIP_ERROR")
 # Y: bsub -K says <<Starting on host>> when its job starts
-# (xce.client.submit.wait).
-_add("lsf.conf", ENFORCED, "LSB_SUBK_SHOW_EXEC_HOST")
+# (xce.client.submit.wait); bjobs -p without a level uses this one.
+_add("lsf.conf", ENFORCED, "LSB_SUBK_SHOW_EXEC_HOST "
+     "LSB_BJOBS_PENDREASON_LEVEL")
 # -gpu, GPU_REQ and the default GPU requirement (xce.config.gpuconf).
 _add("lsf.conf", ENFORCED, "LSB_GPU_NEW_SYNTAX")
 _add("lsf.conf", ENFORCED, "LSB_GPU_REQ", "text")
@@ -434,6 +434,9 @@ _fixed("params", "PARALLEL_SCHED_BY_SLOT", "Y YES",
 _fixed("params queue", "RELAX_JOB_DISPATCH_ORDER", "N NO",
        "xce keeps the strict dispatch order of each pass (N); reusing a "
        "finished job's slots for a like job out of order is not supported")
+_fixed("lsf.conf", "LSB_MOD_ALL_JOBS", "Y YES",
+       "bmod changes a started job's -c, -M, -W, -o and -e (Y); refusing "
+       "every change to a started job is not supported")
 _fixed("lsf.conf", "LSF_GPU_AUTOCONFIG", "Y YES",
        "xce's agents always detect their GPUs with nvidia-smi (Y); give a "
        "host's gpus: in xce.yaml to set them by hand")

@@ -145,6 +145,7 @@ _add("params", "MBD_SLEEP_TIME SBD_SLEEP_TIME", 1, unit="seconds")
 _add("params", "JOB_ACCEPT_INTERVAL", 0, unit="MBD_SLEEP_TIME periods")
 _add("params", "MAX_JOB_ARRAY_SIZE", 1, unit="elements")
 _add("params", "LSB_MAX_PACK_JOBS", 0, unit="jobs per request")
+_add("params", "LSB_BJOBS_PENDREASON_LEVEL", 0, 3)
 # The smallest MAX_JOBID LSF takes is its default.
 _add("params", "MAX_JOBID", DEFAULT_MAX_JOBID)
 _add("params", "MAX_JOB_MSG_NUM", 1, unit="messages")
