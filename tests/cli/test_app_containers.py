@@ -104,6 +104,24 @@ def test_podman_job_runs_inside_as_its_user_in_its_directory(boxes,
         cwd=work, env=dict(env, LSB_CONTAINER_IMAGE=str(rootfs)))
     cluster.wait_stat(jobid, "DONE", timeout=90)
     assert (work / "img.out").read_text().count("inside the container")
+    # bkill's signals reach the job inside: it ends, and so does its
+    # container.
+    jobid = cluster.submit("-app", "pod", "-o", "kill.out",
+                           "echo up; sleep 100", cwd=work, env=env)
+    wait_for(lambda: (work / "kill.out").exists() and
+             "up" in (work / "kill.out").read_text(), what="the job")
+    assert cluster.run("bkill", str(jobid)).rc == 0
+    cluster.wait_stat(jobid, "EXIT", timeout=30)
+    wait_for(lambda: str(work) not in _containers(env),
+             what="its container to go")
+
+
+def _containers(env):
+    """The mounts of the containers running here, one line each."""
+    r = subprocess.run(["podman", "ps", "--format", "{{.ID}} {{.Mounts}}"],
+                       capture_output=True, text=True,
+                       env=dict(shutil.os.environ, **env))
+    return r.stdout
 
 
 def test_a_runtime_no_host_has_is_refused_at_submit(boxes):

@@ -58,7 +58,7 @@ def test_podman_runs_the_job_as_its_user_in_its_directory():
     box = {"runtime": "podman", "image": "/srv/root", "options": ["-q"]}
     words = container.argv(box, 1000, 100, "/home/u/w", {"A": "1"},
                            "/home/u/.xce/7.job")
-    assert words[:3] == ["podman", "run", "--rm"]
+    assert words[:5] == ["podman", "run", "--rm", "-i", "--init"]
     assert "--userns=keep-id" in words      # rootless: the same uid
     at = words.index("--user")
     assert words[at + 1] == "1000:100"

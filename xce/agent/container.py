@@ -67,7 +67,11 @@ def argv(box, uid, gid, cwd, env, jobfile=None):
         if jobfile:
             binds += ["--bind", f"{jobfile}:{jobfile}:ro"]
         return [runtime, "exec", "--pwd", cwd, *binds, *options, image]
-    words = [runtime, "run", "--rm", "-i"]
+    # --init: a small init is the container's process 1 and hands the
+    # job's signals (bstop, bkill) on; a shell as process 1 would ignore
+    # SIGINT and SIGTERM, and the runtime's client be killed while the
+    # container runs on.
+    words = [runtime, "run", "--rm", "-i", "--init"]
     if runtime == "podman" and uid != 0:
         words += ["--userns=keep-id"]
     words += ["--user", f"{uid}:{gid}", "-w", cwd, "-v", f"{cwd}:{cwd}"]
