@@ -4,12 +4,11 @@ Detaching re-executes the daemon with posix_spawn in a new session, since
 daemons never fork (invariant 6).
 """
 
+import fcntl
 import logging
 import os
 import signal
 import sys
-
-from filelock import FileLock, Timeout
 
 
 class AlreadyRunning(Exception):
@@ -17,19 +16,29 @@ class AlreadyRunning(Exception):
 
 
 class Instance:
-    """Holds the lock and pid file of one daemon for as long as it runs."""
+    """Holds the lock and pid file of one daemon for as long as it runs.
+
+    The lock is a flock(2) on a file of the daemon's directory, taken
+    without waiting; the kernel drops it when the daemon dies however it
+    dies.  Its descriptor closes on exec (an agent's hrestart takes it
+    again in its new image)."""
 
     def __init__(self, lock_path, pid_path):
-        self.lock = FileLock(str(lock_path), timeout=0)
+        self.lock_path = lock_path
         self.pid_path = pid_path
+        self.fd = None
 
     def acquire(self):
+        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
+                     0o644)
         try:
-            self.lock.acquire()
-        except Timeout:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
             raise AlreadyRunning(
-                f"another instance holds {self.lock.lock_file} "
+                f"another instance holds {self.lock_path} "
                 f"(pid {read_pid(self.pid_path) or 'unknown'})")
+        self.fd = fd
         tmp = f"{self.pid_path}.tmp"
         with open(tmp, "w") as f:
             f.write(f"{os.getpid()}\n")
@@ -41,7 +50,9 @@ class Instance:
                 os.unlink(self.pid_path)
         except OSError:
             pass
-        self.lock.release()
+        if self.fd is not None:
+            os.close(self.fd)       # closing the descriptor drops the lock
+            self.fd = None
 
 
 def read_pid(path):
