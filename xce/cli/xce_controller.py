@@ -45,8 +45,9 @@ def cli(envdir, foreground):
                             error=e))
     daemon.setup_logging(store_dir / "controller.log", "xce-controller",
                          foreground)
+    links = _launch_agents(cfg, store_dir / "xce.db")
     from xce.controller.main import Controller
-    ctl = Controller(cfg, envdir)
+    ctl = Controller(cfg, envdir, links=links)
     try:
         ctl.start()
         ctl.run_forever()
@@ -56,6 +57,16 @@ def cli(envdir, foreground):
     finally:
         instance.release()
     return 0
+
+
+def _launch_agents(cfg, db):
+    """Launch the local agents first: they start while the controller
+    loads its code.  The hosts held down (badmin hshutdown) stay down; when
+    the store cannot tell which they are, the controller launches its
+    agents later, once it has opened it."""
+    from xce.controller import agentctl, agents
+    held = agentctl.saved_held(db)
+    return {} if held is None else agents.launch_local(cfg, held, time.time())
 
 
 def _detach(envdir, store_dir):

@@ -15,8 +15,10 @@ its jobs UNKWN; if it is not back within RESTART_WAIT, host loss applies.
 
 import json
 import logging
+import sqlite3
 
 from xce.errors import text
+from xce.store.writer import saved_meta
 
 log = logging.getLogger("xce.controller")
 
@@ -27,11 +29,24 @@ META_KEY = "agents_down"
 
 def load(ctl):
     """The hosts held down, as the store remembers them."""
+    ctl.agents_down = held_in(ctl.store.meta(META_KEY, "[]"))
+
+
+def held_in(saved):
+    """The names of the hosts held down, from the store's META_KEY."""
     try:
-        names = json.loads(ctl.store.meta(META_KEY, "[]") or "[]")
+        return set(json.loads(saved or "[]"))
     except ValueError:
-        names = []
-    ctl.agents_down = set(names)
+        return set()
+
+
+def saved_held(db):
+    """The hosts held down as the store file DB says, read before the
+    controller opens it; None when it cannot be read."""
+    try:
+        return held_in(saved_meta(db, META_KEY))
+    except sqlite3.Error:
+        return None
 
 
 def held(ctl, name):

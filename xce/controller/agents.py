@@ -20,6 +20,10 @@ log = logging.getLogger("xce.controller")
 
 RETRY = 0.2             # seconds between connection attempts
 LAUNCH_GRACE = 5.0      # how long a launched agent may take to listen
+# A launched agent is tried more often during its grace: it listens a
+# fraction of a second after its start, and an attempt on a UNIX socket
+# costs microseconds, so waiting a whole RETRY would delay every start.
+LAUNCHED_RETRY = 0.02
 
 
 def keep_link(links, host, cfg, conf, make=None):
@@ -29,6 +33,28 @@ def keep_link(links, host, cfg, conf, make=None):
     if host not in links:
         links[host] = (make or link_for)(host, cfg.spool, conf)
     links[host].agent_timeout = heartbeat.timeout(cfg.params, conf)
+
+
+def retry_wait(links, down, now):
+    """How long the controller may wait before it tries again a link not
+    connected (of a host not held down): RETRY, less while a launched
+    local agent is expected to listen any moment."""
+    return min((link.retry_in(now) if isinstance(link, AgentLink) else RETRY
+                for name, link in links.items()
+                if not link.connected and name not in down), default=None)
+
+
+def launch_local(cfg, held, now):
+    """Links to the agents of the hosts of CFG launched on this machine
+    (launch: local) and not in HELD, each agent launched when it is not
+    running: the controller does this before it loads the bulk of its code,
+    so that its agents start meanwhile."""
+    links = {}
+    for name, conf in cfg.hosts.items():
+        if conf.launch == "local" and name not in held:
+            links[name] = AgentLink(name, cfg.spool, conf)
+            links[name].try_connect(now)
+    return links
 
 
 def link_for(host, spool, conf):
@@ -62,6 +88,10 @@ class AgentLink:
     def connected(self):
         return self.sock is not None
 
+    def retry_in(self, now):
+        """Seconds until the next connection attempt is due."""
+        return max(0.0, self.next_try - now)
+
     def try_connect(self, now):
         """One attempt; launches the local agent when none is running."""
         if self.sock is not None or now < self.next_try:
@@ -76,6 +106,8 @@ class AgentLink:
         except OSError:
             s.close()
             self._maybe_launch(now)
+            if self.launched_at and now - self.launched_at < LAUNCH_GRACE:
+                self.next_try = now + LAUNCHED_RETRY
             return False
         # A send blocked this long means the agent did not read for the
         # whole deadline: it is silent (sendall raises, the link is lost).

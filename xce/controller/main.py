@@ -50,9 +50,11 @@ HOUSEKEEPING = 60.0
 
 
 class Controller:
-    def __init__(self, cfg, envdir, spool=None, link_for=agents.link_for):
+    def __init__(self, cfg, envdir, spool=None, link_for=agents.link_for,
+                 links=None):
         """spool (a SpoolServer) and link_for (host, spool dir, host
-        config -> its agent link) are seams the in-process tests fill."""
+        config -> its agent link) are seams the in-process tests fill;
+        links are those made before (agents.launch_local)."""
         self.cfg = cfg
         self.envdir = envdir
         self.spool = spool or SpoolServer(cfg.spool, spoolspace.limits(cfg))
@@ -62,7 +64,7 @@ class Controller:
         self.jobs = {}              # unfinished jobs: (jobid, idx) -> row
         self.queue_state = {}       # queue -> {"open", "active"}
         self.hosts = {}             # host -> runtime record
-        self.links = {}             # host -> AgentLink
+        self.links = dict(links or {})  # host -> AgentLink
         self.replies = []           # (claimed request, reply) after commit
         self.new_job_data = {}      # job data not yet committed, by key
         self.stage_copies = []      # bsub -f copies back, after the commit
@@ -125,6 +127,9 @@ class Controller:
         configure.apply_config(self, self.cfg,
                                self.store.saved_queue_states(),
                                self.store.saved_host_closed())
+        # The agents are reached (a local one launched) now rather than at
+        # the first turn: they start while the rest of start-up commits.
+        self._connect_links()
         configure.warn_unenforced(self.cfg)
         self.store.set_meta("cluster", self.cfg.cluster_name)
         self.store.set_meta("admins", " ".join(self.cfg.admins))
@@ -214,9 +219,7 @@ class Controller:
         self.now = now if now is not None else time.time()
         for pid, status in _reap_children():
             stage.reaped(self, pid, status)
-        for name, link in self.links.items():
-            if name not in self.agents_down and link.try_connect(self.now):
-                self.dirty = True
+        self._connect_links()
         self.spool.drain_doorbell()
         self.space.measure(self.spool.limits)
         # Requests answered in a batch that is not committed yet (a full
@@ -253,6 +256,11 @@ class Controller:
                                    self.now)))))
         return claims.wait(self, windows.wait(self, jobclock.wait(self,
                                                                   RESCAN)))
+
+    def _connect_links(self):
+        for name, link in self.links.items():
+            if name not in self.agents_down and link.try_connect(self.now):
+                self.dirty = True
 
     def _request(self, req):
         stored = None if req.error else self.store.request_reply(req.id)
@@ -445,9 +453,10 @@ class Controller:
                 elif key.fd == rfd:
                     _drain(rfd)
             timeout = self.run_once(inbox=inbox)
-            if any(not link.connected and name not in self.agents_down
-                   for name, link in self.links.items()):
-                timeout = min(timeout, agents.RETRY)
+            retry = agents.retry_wait(self.links, self.agents_down,
+                                      time.time())
+            if retry is not None:
+                timeout = min(timeout, retry)
         log.info("controller stopping")
         spoolspace.commit(self, stopping=True)
         self.store.close()

@@ -23,6 +23,26 @@ class StoreFull(Exception):
     """The file system of the store is full; the batch is kept."""
 
 
+def saved_meta(path, key):
+    """One meta value of the store at PATH, read before the controller
+    opens it for writing (it holds its lock: nobody writes): None when the
+    store or the key is missing.  Raises sqlite3.Error when unreadable."""
+    if not os.path.exists(path):
+        return None
+    # Without a WAL to fold in, a read-only open needs the -shm file,
+    # which a clean stop removes: the file is then read as it stands.
+    wal = f"{path}-wal"
+    query = "mode=ro" if os.path.exists(wal) and os.path.getsize(wal) \
+        else "immutable=1"
+    db = sqlite3.connect(f"file:{path}?{query}", uri=True)
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key=?",
+                         (key,)).fetchone()
+    finally:
+        db.close()
+    return row[0] if row else None
+
+
 class Store:
     def __init__(self, path):
         self.path = path
