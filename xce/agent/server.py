@@ -47,6 +47,7 @@ class AgentServer:
         # badmin hrestart: once stopped, the agent re-executes itself.
         self.restart = False
         self.next_sample = 0.0
+        self.load_interval = LOAD_INTERVAL     # EXINTERVAL
         self.sampler = LoadSampler()
         self.load = None            # the last load indices sampled
         self.next_load = 0.0
@@ -143,8 +144,16 @@ class AgentServer:
         if due is not None and time.monotonic() >= due:
             self.table.journal.sync()
 
+    def _load_every(self, seconds):
+        """EXINTERVAL, as the controller says it (the default when unset):
+        a shorter one takes effect at once."""
+        ok = isinstance(seconds, int) and not isinstance(seconds, bool) \
+            and seconds >= 1
+        self.load_interval = float(seconds) if ok else LOAD_INTERVAL
+        self.next_load = min(self.next_load, self.now() + self.load_interval)
+
     def _report_load(self, now):
-        self.next_load = now + LOAD_INTERVAL
+        self.next_load = now + self.load_interval
         try:
             self.load = self.sampler.sample()
         except (OSError, ValueError) as e:     # never stop the agent for it
@@ -233,6 +242,7 @@ class AgentServer:
                     self.table.acked(msg)
                 elif op == "elim":
                     self.elims.configure(msg)
+                    self._load_every(msg.get("exinterval"))
                 elif op == "peek":      # bpeek (xce.agent.staging)
                     self.table.outbox.append(
                         staging.peek(self.table.running, msg))

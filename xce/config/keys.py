@@ -295,10 +295,13 @@ _add("lsf.conf", ENFORCED, "LSF_ELIM_BLOCKTIME LSF_ELIM_RESTARTS "
 # lsf.cluster's Parameters section: the elims' command line is carried to
 # parameters; the rest tunes LIM, which xce does not have.
 _add("lsf.cluster", ENFORCED, "ELIMARGS", "text")
+# LIM's load exchange interval: how often every agent reports its load.
+_add("lsf.cluster", ENFORCED, "EXINTERVAL")
 _add("lsf.cluster", NOT_CARRIED, "ELIM_POLL_INTERVAL",
-     why="the agent reports its elims' values with its load every 15 s, "
-     "and within a second when a resource appears or goes unknown")
-_add("lsf.cluster", NOT_NEEDED, "ADJUST_DURATION EXINTERVAL "
+     why="the agent reports its elims' values with its load every "
+     "EXINTERVAL (15 s), and within a second when a resource appears or "
+     "goes unknown")
+_add("lsf.cluster", NOT_NEEDED, "ADJUST_DURATION "
      "HOST_INACTIVITY_LIMIT MASTER_INACTIVITY_LIMIT PROBE_TIMEOUT "
      "RETRY_LIMIT", "omit",
      why="LIM timing; xce has no LIM: each agent reports its load itself "

@@ -158,6 +158,7 @@ _add("params", "MAX_USER_PRIORITY", 1)
 _add("params", "MAX_PEND_JOBS MAX_PEND_SLOTS", 0)
 _add("params", "XCE_HOST_LOST_GRACE", 0, unit="seconds")
 _add("params", "LSF_ELIM_BLOCKTIME", 0, unit="seconds")
+_add("params", "EXINTERVAL", 1, unit="seconds")
 _add("params", "LSF_ELIM_RESTARTS", 0, unit="times")
 _fraction("params", "XCE_AGENT_TIMEOUT", 0, 3600, above_low=True,
           unit="seconds")

@@ -53,6 +53,8 @@ def message(cfg, host):
             "debug": debug in ("Y", "YES", "TRUE"),
             # lsf.cluster's ELIMARGS: every elim's command-line arguments.
             "args": _args(params.get("ELIMARGS")),
+            # lsf.cluster's EXINTERVAL: seconds between load reports.
+            "exinterval": _whole(params.get("EXINTERVAL")),
             # LSF_MASTER=Y on the host the controller runs on.
             "master": host == socket.gethostname()}
 
