@@ -4,6 +4,7 @@ The controller connects to a UNIX socket only root (or the agent's own
 user) can open, and the peer's uid is checked again with SO_PEERCRED.
 """
 
+import gc
 import logging
 import os
 import selectors
@@ -88,6 +89,9 @@ class AgentServer:
         self.table.recover()
         self.tasks.recover()
         self.elims.kill_leftovers()
+        # What start-up loaded lives as long as the agent: the collector
+        # need not walk it at every collection, nor again at exit.
+        gc.freeze()
         log.info("agent for host %s serving on %s", self.host, self.dir)
         while not self.stopping:
             self.run_once(self._timeout())
