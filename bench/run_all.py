@@ -12,9 +12,9 @@ import time
 import traceback
 
 # Order: quick ones first, so a partial run still says something.
-BENCHMARKS = ("schedule", "gang_schedule", "explain", "controller_sched", "spool_claim",
-              "bsub", "start", "bjobs", "throughput", "bkill", "pack",
-              "scale", "elim", "interactive")
+BENCHMARKS = ("schedule", "gang_schedule", "explain", "controller_sched",
+              "load_look", "spool_claim", "bsub", "start", "bjobs",
+              "throughput", "bkill", "pack", "scale", "elim", "interactive")
 
 
 def main(argv=None):
