@@ -197,3 +197,18 @@ def test_reconfig_refuses_a_malformed_window_or_threshold(make_cluster):
     # The controller runs on, on the configuration it had.
     jobid = cluster.submit("true")
     cluster.wait_stat(jobid, "DONE")
+
+
+def test_a_job_that_would_outrun_the_run_window_pends(make_cluster):
+    now = time.time()
+    window = f"{_clock(now - 3600)}-{_clock(now + 3600)}"
+    cluster = make_cluster(extra_queues=f"  day:\n    PRIORITY: 20\n"
+                                        f"    RUN_WINDOW: {window}\n")
+    long_job = cluster.submit("-q", "day", "-W", "180", "true")
+    short_job = cluster.submit("-q", "day", "-W", "10", "true")
+    cluster.wait_stat(short_job, "DONE")
+    wait_for(lambda: "Job will not finish before queue's run window is "
+             "closed" in _pending_reasons(cluster, long_job),
+             what="the run window reason")
+    assert cluster.stat(long_job) == "PEND"
+    assert cluster.run("bkill", str(long_job)).rc == 0

@@ -149,3 +149,20 @@ def test_a_profiles_runtime_of_an_unknown_host_is_refused(tmp_path):
     from tests.lib.builders import site
     with pytest.raises(ConfigError, match="RUNTIME: nohost: Bad host spec"):
         site(tmp_path, _APP % "30/nohost")
+
+
+@pytest.mark.parametrize("factor, runlimit, starts", [
+    (1.0, HOUR / 2, True),          # ends before the window closes
+    (1.0, 2 * HOUR, False),         # would run past it
+    (4.0, 2 * HOUR, True),          # 30 min on the fastest host
+])
+def test_a_job_that_would_outrun_its_queues_run_window_pends(
+        factor, runlimit, starts):
+    q = QueueView("resv", 30, window_closes=NOW + HOUR, window_factor=factor)
+    out = schedule([q], [_host("a", factor, used=0)],
+                   [_job(1, runlimit=runlimit), _job(2)], now=NOW)
+    started = {key[0] for key, _ in out.dispatch}
+    assert started == ({1, 2} if starts else {2})   # no run limit: starts
+    if not starts:
+        assert "Job will not finish before queue's run window is closed" \
+            in str(out.reasons[(1, 0)])

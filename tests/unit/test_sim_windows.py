@@ -23,7 +23,7 @@ def utc(monkeypatch):
     time.tzset()
 
 
-def _replay(tmp_path, queue_keys, lines):
+def _replay(tmp_path, queue_keys, lines, no_limit=()):
     etc = tmp_path / "etc"
     etc.mkdir()
     write_site(etc, "cluster: {name: sim, spool: ../spool}\n"
@@ -34,7 +34,13 @@ def _replay(tmp_path, queue_keys, lines):
         f"{n} {submit} -1 {run} 1 -1 -1 1 {run} -1 1 1 1 -1 -1 -1 -1 -1\n"
         for n, submit, run in lines))
     cl = VirtualCluster(site.load(etc, "2x1"))
-    return engine.Replay(cl, swf.read(path).jobs).run()
+    jobs = swf.read(path).jobs
+    for tj in jobs:
+        if tj.number in no_limit:       # a recorded job without -W
+            tj.spec = {"command": "x", "name": None, "queue": "normal",
+                       "nslots": [1, 1], "resreq": [], "depend": None,
+                       "from_host": "", "cwd": "/", "subcwd": "/"}
+    return engine.Replay(cl, jobs).run()
 
 
 def test_a_dispatch_window_holds_jobs_until_it_opens(tmp_path, utc):
@@ -47,10 +53,20 @@ def test_a_dispatch_window_holds_jobs_until_it_opens(tmp_path, utc):
 
 def test_a_run_window_suspends_at_its_close_and_resumes_at_its_opening(
         tmp_path, utc):
+    # No run limit: a job with one longer than the window would pend.
     replay = _replay(tmp_path, "    RUN_WINDOW: 0:00-1:00\n",
-                     [(1, 0, 5400)])
+                     [(1, 0, 5400)], no_limit=(1,))
     rec = next(iter(replay.records.values()))
     assert rec.start == 0
     # 3600 s run today, the other 1800 s after the window opens again.
     assert rec.end == 86400 + 1800
     assert rec.run == 5400
+
+
+def test_a_job_that_would_outrun_the_run_window_never_starts(tmp_path,
+                                                              utc):
+    replay = _replay(tmp_path, "    RUN_WINDOW: 0:00-1:00\n",
+                     [(1, 0, 5400), (2, 0, 600)])
+    starts = {r.number: r.start for r in replay.records.values()}
+    assert starts[2] == 0 and starts.get(1) is None
+    assert [r.number for r in replay.unfinished()] == [1]

@@ -10,7 +10,7 @@ from xce.controller import (asked, claims, containercheck, execplan,
                             limitconf, mail, prepost, reserve, rlimits, stage,
                             submit, windows)
 from xce.errors import text
-from xce.lang import depend, units
+from xce.lang import depend, timewindow, units
 from xce.lang.resreq.common import LOAD_INDICES
 from xce.model import fairshare, states
 from xce.model.jobid import show
@@ -197,7 +197,11 @@ def _queue_view(ctl, name, q, unit):
                      reserve_time=reserve.window(ctl.cfg, q),
                      backfill=q.backfill, host_limit=q.host_limit,
                      window_closed=not windows.queue_open(ctl, q),
-                     thresholds=q.thresholds or None)
+                     thresholds=q.thresholds or None,
+                     window_closes=timewindow.closes_at(q.run_window,
+                                                        ctl.now),
+                     window_factor=rlimits.fastest_factor(ctl.cfg)
+                     if q.run_window is not None else 1.0)
 
 
 def _fair_use(ctl, job, qv):

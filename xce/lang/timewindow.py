@@ -130,6 +130,18 @@ def next_change(windows, t):
     return t + delta
 
 
+def closes_at(windows, t):
+    """When *windows*, open at *t*, close next (spans that meet are one);
+    None when they are closed at *t* or never close."""
+    if not is_open(windows, t):
+        return None
+    for _ in range(2 * len(windows or ()) + 2):
+        t = next_change(windows, t)
+        if t is None or not is_open(windows, t):
+            return t
+    return None
+
+
 def show(text):
     """A window value as bqueues -l and bhosts -l print it (blanks
     collapsed, LSF's parentheses dropped)."""

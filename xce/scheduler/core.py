@@ -27,7 +27,8 @@ from xce.scheduler.views import (
     R_DEPEND, R_DEPEND_NEVER, R_ARRAY_LIMIT, R_JGROUP_LIMIT, R_SPAN,
     R_HOST_FULL, R_HOST_CLOSED, R_HOST_UNAVAIL, R_HOST_QUEUE, R_HOST_QUEUE_LIMIT,
     R_HOST_PJOB_LIMIT, R_HOST_USER_LIMIT, R_RESREQ, R_QUEUE_RESREQ,
-    R_RESERVE_MEM, R_HOST_LIMIT, R_BEGIN_TIME, R_QUEUE_WINDOW)
+    R_RESERVE_MEM, R_HOST_LIMIT, R_BEGIN_TIME, R_QUEUE_WINDOW,
+    R_WINDOW_WILL_CLOSE)
 
 __all__ = ["schedule", "R_NOT_ASKED", "DYNAMIC_RESOURCES", "Decisions",
            "HostView", "PendingJob", "QueueView", "R_NEW",
@@ -36,7 +37,7 @@ __all__ = ["schedule", "R_NOT_ASKED", "DYNAMIC_RESOURCES", "Decisions",
            "R_HOST_FULL", "R_HOST_CLOSED", "R_HOST_UNAVAIL", "R_HOST_QUEUE",
            "R_HOST_QUEUE_LIMIT", "R_HOST_PJOB_LIMIT", "R_HOST_USER_LIMIT",
            "R_RESREQ", "R_QUEUE_RESREQ", "R_RESERVE_MEM", "R_HOST_LIMIT",
-           "R_BEGIN_TIME", "R_QUEUE_WINDOW"]
+           "R_BEGIN_TIME", "R_QUEUE_WINDOW", "R_WINDOW_WILL_CLOSE"]
 
 
 class _Pass:
@@ -281,7 +282,18 @@ def _copy_queue(q):
                      q.ujob_limit, q.hjob_limit, q.pjob_limit, q.used,
                      dict(q.user_used), dict(q.host_used), q.select,
                      q.fairshare, q.fair_usage, q.reserve_time, q.backfill,
-                     q.host_limit, q.window_closed, q.thresholds)
+                     q.host_limit, q.window_closed, q.thresholds,
+                     q.window_closes, q.window_factor)
+
+
+def _past_run_window(job, q, now):
+    """Would the job's run limit, from *now*, take it past the close of
+    its queue's run window (on the fastest host)?"""
+    if q.window_closes is None or not job.runlimit or now is None:
+        return False
+    seconds = jobtimes.on_host(job.runlimit, q.window_factor,
+                               job.abs_runlimit)
+    return now + seconds > q.window_closes
 
 
 def _job_reason(job, q, state):
@@ -302,6 +314,8 @@ def _job_reason(job, q, state):
         why = R_QUEUE_INACTIVE
     elif q.window_closed:
         why = R_QUEUE_WINDOW
+    elif _past_run_window(job, q, state.now):
+        why = R_WINDOW_WILL_CLOSE
     elif job.array_limit is not None and \
             state.arrays.get(job.key[0], 0) >= job.array_limit:
         why = R_ARRAY_LIMIT

@@ -9,7 +9,7 @@ job wanted.  It reads the pass's state and never changes it.
 """
 
 from xce.model import states
-from xce.scheduler import core, exclusive, hostfit, rusage_held
+from xce.scheduler import core, exclusive, hostfit, jobtimes, rusage_held
 from xce.lang.resreq.common import format_number
 from xce.scheduler.trace_select import unmet
 
@@ -70,6 +70,12 @@ def _job_details(text, job, q, state):
         return [_d("queue state", "inactive", "active")]
     if text == core.R_QUEUE_WINDOW:
         return [_d("queue windows", "closed", "open")]
+    if text == core.R_WINDOW_WILL_CLOSE:
+        return [_d("run limit (seconds, fastest host)",
+                   round(jobtimes.on_host(job.runlimit, q.window_factor,
+                                          job.abs_runlimit)),
+                   f"within {round(q.window_closes - state.now)} before "
+                   "the run window closes")]
     if text == core.R_ARRAY_LIMIT:
         return [_d("running elements", state.arrays.get(job.key[0], 0),
                    f"fewer than {job.array_limit}")]

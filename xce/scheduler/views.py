@@ -8,6 +8,10 @@ from dataclasses import dataclass, field
 R_NEW = "New job is waiting for scheduling"
 R_QUEUE_INACTIVE = "The queue is inactivated by the administrator"
 R_QUEUE_WINDOW = "The queue is inactivated by its time windows"
+# A job whose run limit would take it past the close of its queue's open
+# RUN_WINDOW is not dispatched (LSF's reason).
+R_WINDOW_WILL_CLOSE = "Job will not finish before queue's run window is " \
+    "closed"
 R_QUEUE_LIMIT = "The queue has reached its job slot limit"
 R_USER_QUEUE_LIMIT = "User has reached the per-user job slot limit of the queue"
 R_HELD = "The job was suspended by the user while pending"
@@ -115,6 +119,11 @@ class QueueView:
     window_closed: bool = False
     # Its load thresholds, index -> (loadSched, loadStop), or None.
     thresholds: dict = None
+    # When its open RUN_WINDOW closes (epoch seconds; None: it does not),
+    # and the CPU factor of the fastest host, which a job's normalised
+    # run limit is taken on to see whether it can finish before then.
+    window_closes: float = None
+    window_factor: float = 1.0
 
 
 @dataclass

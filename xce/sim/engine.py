@@ -19,6 +19,11 @@ from xce.model import states
 
 # Event kinds, in the order they are applied within one instant.
 END, SUBMIT, WAKE = 0, 1, 2
+# Window changes stop waking the replay once nothing has run or started
+# for longer than the weekly cycle: the jobs left pend in every state of
+# their windows (a run limit longer than any run window), as they would
+# forever.
+_STALLED = 8 * 86400
 # The controller's next turn after a pass that let reservations run out
 # (its RESCAN): they are made again then.
 RESCAN = 1.0
@@ -71,6 +76,7 @@ class Replay:
         self.signalled = []
         self._window_wake = None    # the window change a WAKE is queued for
         self._retry_wakes = set()   # pre-exec retry times a WAKE is queued for
+        self._active_at = None      # the last instant something ran
 
     def _push(self, when, kind, payload):
         self._seq += 1
@@ -110,8 +116,12 @@ class Replay:
         prepost.wake(cl)
         # Windows opening or closing: a pass, and run windows' suspensions.
         windows.turn(cl)
+        if events or self._active_at is None or any(
+                slot[1] is not None for slot in self._running.values()):
+            self._active_at = when
         if cl.windows.next_at is not None and cl.jobs and \
-                cl.windows.next_at != self._window_wake:
+                cl.windows.next_at != self._window_wake and \
+                when - self._active_at <= _STALLED:
             self._window_wake = cl.windows.next_at
             self._push(cl.windows.next_at, WAKE, None)
         if cl.signals:
