@@ -66,6 +66,8 @@ ALLOWED = {
         "xce.controller.submit", "xce.controller.apply",
         "xce.controller.jobindex", "xce.controller.windows",
         "xce.controller.claims",
+        # a gang's failure policy ends members (TERM_GANG) as it does live
+        "xce.controller.gangs",
         # the pass holds a job back after a failed pre-exec (dispatch
         # asks prepost); the replay wakes it as the controller's turn does
         "xce.controller.prepost",

@@ -153,11 +153,11 @@ def apply_profile(cfg, spec):
         # JOB_SIZE_LIST: a job without -n gets its first size.
         if spec.pop("nslots_default", None):
             spec["nslots"] = [app.job_sizes[0]] * 2
+        why = size_refusal(app, spec["nslots"])
+        if why:
+            raise Rejected(why)
     if app.tasks is not None:
         check_task_limit(app.tasks, spec)
-    why = size_refusal(app, spec["nslots"])
-    if why:
-        raise Rejected(why)
 
 
 def check_task_limit(tasks, spec):
