@@ -456,6 +456,9 @@ MESSAGES.update({
     "GANG_NEEDS_SIZE": "{path}: A new gang needs its size (--size)",
     "GANG_BAD_POLICY": "{value}: Bad failure policy; use kill or continue",
     "GANG_ROOT": "The root job group cannot be a gang",
+    # pend reason of a member requeued because another did not start
+    "GANG_REQUEUED": "Gang group <{path}>: requeued because another member "
+                     "did not start; waiting to start again with all",
     "JGROUP_SWEEP_ONE": "Specify one of job_group_name, 0, -c "
                         "job_group_name or -d idle_time",
 })

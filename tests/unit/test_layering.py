@@ -66,7 +66,8 @@ ALLOWED = {
         "xce.controller.submit", "xce.controller.apply",
         "xce.controller.jobindex", "xce.controller.windows",
         "xce.controller.claims",
-        # a gang's failure policy ends members (TERM_GANG) as it does live
+        # a gang's failure policy, and --verify's replay of GANG_SET and
+        # GANG_UNSET, as the controller applies them
         "xce.controller.gangs",
         # the pass holds a job back after a failed pre-exec (dispatch
         # asks prepost); the replay wakes it as the controller's turn does

@@ -25,7 +25,7 @@ import json
 import logging
 from dataclasses import dataclass, field
 
-from xce.controller import agentctl, dispatch
+from xce.controller import agentctl, dispatch, gangs
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -120,6 +120,7 @@ def expire(ctl, job):
         log.warning("job %s: host %s lost; requeued", ctl.label(job), host)
         ctl.emit("REQUEUE", job, stat=states.PEND, by="", lost_host=host,
                  reason=json.dumps([[REQUEUED, None]]))
+        gangs.sent_back(ctl, job)
     # Not rerunnable: UNKWN until its host answers (unknown_to), as LSF.
 
 
@@ -137,6 +138,7 @@ def unknown_to(ctl, host, known):
                         ctl.label(job), host)
             ctl.emit("REQUEUE", job, stat=states.PEND, by="", lost_host=host,
                      reason=json.dumps([[REQUEUED, None]]))
+            gangs.sent_back(ctl, job)
         else:
             log.warning("job %s: host %s came back without it; exited",
                         ctl.label(job), host)

@@ -7,6 +7,7 @@ itself is the scheduler's (xce.scheduler.core with room() below), so the
 simulator applies it too.
 """
 
+from xce.controller import gangs
 from xce.errors import text
 from xce.model import jobgroups as jg
 from xce.model import states
@@ -102,7 +103,7 @@ def handle(ctl, user, doc, now):
         return _fail("JGROUP_HAS_JOBS", path)
     for g in doomed:
         del ctl.job_groups[g]
-        ctl.gangs.pop(g, None)
+        gangs.dropped(ctl, g)
         ctl.store.delete_job_group(g)
     return {"ok": True, "text": text("JGROUP_DELETED", path=path)}
 
@@ -138,7 +139,7 @@ def _sweep(ctl, user, doc, now):
                                 not (admin or mine == user)):
             continue
         del ctl.job_groups[g]
-        ctl.gangs.pop(g, None)
+        gangs.dropped(ctl, g)
         ctl.store.delete_job_group(g)
         deleted.append(g)
     if not deleted:

@@ -16,7 +16,7 @@ import json
 import logging
 
 from xce.config.model import MBD_SLEEP_TIME
-from xce.controller import execplan, requeue
+from xce.controller import execplan, gangs, requeue
 from xce.errors import text
 from xce.model import states
 
@@ -39,6 +39,7 @@ def pre_failed(ctl, job, code):
     elif tries >= limit:
         ctl.emit("REQUEUE", job, stat=states.PSUSP, by="", reason=reason,
                  pre_failed=code, preexec_tries=tries)
+        gangs.sent_back(ctl, job)
     else:
         # LSF requeues it to the head of its queue.
         seq = requeue.head_seq(ctl, job)
@@ -46,6 +47,7 @@ def pre_failed(ctl, job, code):
                  pre_failed=code, preexec_tries=tries, retry_at=again,
                  **({"seq": seq} if seq is not None else {}))
         ctl.retry_waiting[(job["jobid"], job["idx"])] = again
+        gangs.sent_back(ctl, job)
 
 
 def holds_back(ctl, job):

@@ -22,7 +22,7 @@ exited by themselves.
 import json
 import logging
 
-from xce.controller import jobusage
+from xce.controller import gangs, jobusage
 from xce.model import requeue, states
 
 log = logging.getLogger("xce.controller")
@@ -66,6 +66,7 @@ def after_finish(ctl, job, msg):
              ctl.label(job), code, f", never again on {host[0]}"
              if "exclude_host" in data else "")
     ctl.emit("REQUEUE", job, **data)
+    gangs.sent_back(ctl, job)
     return True
 
 

@@ -33,6 +33,15 @@ class _NoStore:
     def delete_claim(self, claim_id):
         pass
 
+    def save_gang(self, path, size, on_failure):
+        pass
+
+    def delete_gang(self, path):
+        pass
+
+    def event(self, now, kind, jobid=0, idx=0, **data):
+        pass
+
 
 class VirtualCluster:
     def __init__(self, cfg, reported=None, elim_values=None):

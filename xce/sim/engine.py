@@ -192,8 +192,9 @@ class Replay:
                     self.records[key].end = cl.now
                 continue
             slot = self._running.pop(key, None)
-            if slot is None or cl.jobs.get(key) is not job:
-                continue
+            if slot is None or cl.jobs.get(key) is not job or \
+                    job["stat"] in states.PENDING:
+                continue        # over, or requeued (its gang's start failed)
             rec = self.records[key]
             rec.end = cl.now
             if key in self._suspended:

@@ -21,7 +21,8 @@ per pass, so a live select[] or order[] on load cannot be verified.
 import json
 import signal
 
-from xce.controller import admin, claims, prepost, reserve, schedpass
+from xce.controller import (admin, claims, gangs, prepost, reserve,
+                            schedpass)
 from xce.controller.apply import PREEMPTED
 from xce.model import states
 from xce.model.jobid import show
@@ -34,7 +35,8 @@ from xce.store.reader import Reader
 _LATER_KEYS = tuple(k for k in history.LATER_KEYS if k != "depend")
 # Events that are a pass's decisions, not its input.
 _DECIDED = ("START",)
-_ADMIN = ("QUEUE_CTRL", "HOST_CTRL", "CLAIM_ADD", "CLAIM_REMOVE")
+_ADMIN = ("QUEUE_CTRL", "HOST_CTRL", "CLAIM_ADD", "CLAIM_REMOVE",
+          "GANG_SET", "GANG_UNSET")
 _APPLIED = ("SUBMIT", "RUNNING", "USAGE", "FINISH", "STATUS", "SIGNAL",
             "MODIFY", "SWITCH", "REQUEUE", "MOVE", "OUTPUT")
 
@@ -54,14 +56,12 @@ def verify(cfg, store_path):
         hosts = {h["name"]: h for h in reader.hosts()}
         rows = {(j["jobid"], j["idx"]): j for j in reader.jobs()}
         events = list(reader.events())
-        # The gang groups as they are now (xce gang set is not an event).
-        gangs = {p: {"size": n, "on_failure": f}
-                 for p, n, f in reader.gangs()}
+        now_gangs = reader.gangs()
     reported = {name: {k: h[k] for k in ("ncpus", "maxmem", "maxswp",
                                           "type", "model") if h.get(k)}
                 for name, h in hosts.items()}
     cl = VirtualCluster(cfg, reported)
-    cl.gangs = gangs
+    cl.gangs = _first_gangs(now_gangs, events)
     out = Verification()
     for when, turn in _turns(events):
         cl.now = when
@@ -87,6 +87,17 @@ def verify(cfg, store_path):
     return out
 
 
+def _first_gangs(now_gangs, events):
+    """The gangs at the start of the log: none, but for gangs of a store
+    from before GANG_SET was an event, which are taken as they are now
+    (those no GANG_SET or GANG_UNSET names)."""
+    logged = {json.loads(data or "{}").get("path")
+              for _, kind, _, _, data in events
+              if kind in ("GANG_SET", "GANG_UNSET")}
+    return {p: {"size": n, "on_failure": f} for p, n, f in now_gangs
+            if p not in logged}
+
+
 def _turns(events):
     """[(time, [(kind, key, data)])]: one list per controller turn."""
     turns = []
@@ -102,10 +113,15 @@ def _turns(events):
 
 
 def _admin(cl, kind, data, out):
-    """badmin qopen/qclose/qact/qinact and hopen/hclose, as admin.py
-    applies them; other host controls (agents' restart) are not."""
+    """xce gang set/unset, xce claim add/remove, and badmin
+    qopen/qclose/qact/qinact and hopen/hclose, as the controller applies
+    them; other host controls (agents' restart) are not."""
     op = data.get("op")
-    if kind == "CLAIM_ADD" and data.get("host") in cl.hosts:
+    if kind == "GANG_SET" and data.get("path"):
+        gangs.put(cl, data["path"], data["size"], data["on_failure"])
+    elif kind == "GANG_UNSET" and data.get("path"):
+        gangs.dropped(cl, data["path"])
+    elif kind == "CLAIM_ADD" and data.get("host") in cl.hosts:
         claims.add(cl, data["claim"], data["user"], data["host"],
                    data["gpus"], data.get("until"))
     elif kind == "CLAIM_REMOVE" and data.get("claim") in cl.claims.by_id:
