@@ -16,27 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from xce.agent.protocol import VERSION
 from xce.config.load import load
 from xce.controller.main import Controller
 from xce.store.reader import Reader
 
 from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+from tests.unit.test_gang_controller import HOSTS, SITE, _hello, _spec
 
-HOSTS = ("h1", "h2", "h3", "h4")
-SITE = """\
-cluster:
-  name: gangcrash
-  admins: [root]
-  spool: ../spool
-parameters:
-  DEFAULT_QUEUE: normal
-hosts:
-""" + "".join(f"  {h}:\n    MXJ: 1\n" for h in HOSTS) + """\
-queues:
-  normal:
-    PRIORITY: 30
-"""
 ROOT = Path(__file__).resolve().parents[2]
 
 # The child: three members pend (3 of 4 ready); the fourth's submission
@@ -49,6 +35,7 @@ from xce.controller.main import Controller
 from xce.store import writer
 from tests.unit.test_gang_controller import _hello, _spec, HOSTS, GANG
 from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+from tests.unit.test_gang_controller import HOSTS, SITE, _hello, _spec
 
 etc, where = sys.argv[1], sys.argv[2]
 ctl = Controller(load(etc), etc, spool=FakeSpool(), link_for=FakeAgentLink)
@@ -99,11 +86,6 @@ os._exit(3)     # not reached: the commit died
 """
 
 
-def _hello(host, jobs=()):
-    return {"op": "hello", "v": VERSION, "host": host, "jobs": list(jobs),
-            "facts": {"ncpus": 1, "maxmem": 1024, "type": "X86_64"}}
-
-
 def _killed_at(tmp_path, where):
     etc = tmp_path / "etc"
     etc.mkdir()
@@ -140,7 +122,6 @@ def test_killed_before_the_gangs_starts_commit_restarts_all_pending(
         (1, 0): "PEND", (2, 0): "PEND", (3, 0): "PEND"}
     # The request taken again: the four start together.
     ctl.run_once(1010.0, inbox=[(h, [_hello(h)]) for h in HOSTS])
-    from tests.unit.test_gang_controller import _spec
     ctl.spool.put("submit", {"spec": _spec()}, uid=0)
     ctl.run_once(1011.0)
     assert sorted(j["exec_hosts"] for j in ctl.jobs.values()

@@ -65,15 +65,19 @@ def _started_gang(etc, policy):
     """A gang of four, started on the four hosts in one turn."""
     ctl = _controller(etc)
     ctl.run_once(1000.0, inbox=[(h, [_hello(h)]) for h in HOSTS])
-    ctl.spool.put("jobgroup", {"op": "add", "path": GANG}, uid=0)
-    ctl.spool.put("gang", {"op": "set", "path": GANG, "size": 4,
-                           "on_failure": policy}, uid=0)
-    ctl.run_once(1001.0)
+    _gang_group(ctl, 4, policy)
     for _ in HOSTS:
         ctl.spool.put("submit", {"spec": _spec()}, uid=0)
     ctl.run_once(1002.0)
     assert _stats(ctl) == ["RUN"] * 4
     return ctl
+
+
+def _gang_group(ctl, size, policy="kill"):
+    ctl.spool.put("jobgroup", {"op": "add", "path": GANG}, uid=0)
+    ctl.spool.put("gang", {"op": "set", "path": GANG, "size": size,
+                           "on_failure": policy}, uid=0)
+    ctl.run_once(1001.0)
 
 
 def _stats(ctl, keys=((1, 0), (2, 0), (3, 0), (4, 0))):
@@ -152,9 +156,7 @@ def test_a_member_requeued_alone_leaves_others_of_no_gang_alone(etc):
 def test_gang_set_and_unset_are_events_that_verify_replays(etc):
     ctl = _controller(etc)
     ctl.run_once(1000.0, inbox=[(h, [_hello(h)]) for h in HOSTS])
-    ctl.spool.put("jobgroup", {"op": "add", "path": GANG}, uid=0)
-    ctl.spool.put("gang", {"op": "set", "path": GANG, "size": 2}, uid=0)
-    ctl.run_once(1001.0)
+    _gang_group(ctl, 2)
     ctl.spool.put("submit", {"spec": _spec()}, uid=0)
     ctl.run_once(1002.0)
     assert _stats(ctl, ((1, 0),)) == ["PEND"]       # one of two ready
@@ -185,9 +187,7 @@ def test_gang_set_and_unset_are_events_that_verify_replays(etc):
 def test_deleting_a_gang_group_is_a_gang_unset_event(etc):
     ctl = _controller(etc)
     ctl.run_once(1000.0, inbox=[(h, [_hello(h)]) for h in HOSTS])
-    ctl.spool.put("jobgroup", {"op": "add", "path": GANG}, uid=0)
-    ctl.spool.put("gang", {"op": "set", "path": GANG, "size": 2}, uid=0)
-    ctl.run_once(1001.0)
+    _gang_group(ctl, 2)
     ctl.spool.put("jobgroup", {"op": "del", "path": GANG}, uid=0)
     ctl.run_once(1002.0)
     assert ctl.gangs == {}
