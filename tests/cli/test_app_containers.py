@@ -104,6 +104,12 @@ def test_podman_job_runs_inside_as_its_user_in_its_directory(boxes,
         cwd=work, env=dict(env, LSB_CONTAINER_IMAGE=str(rootfs)))
     cluster.wait_stat(jobid, "DONE", timeout=90)
     assert (work / "img.out").read_text().count("inside the container")
+    # bmod -app to that profile checks the image as bsub does.
+    held = cluster.submit("-H", "true", env=env)
+    r = cluster.run("bmod", "-app", "podimg", str(held))
+    assert r.rc == 255 and "takes its container image from " \
+        "LSB_CONTAINER_IMAGE, which the job does not set" in r.err, r
+    assert "app" not in cluster.stored_job(held)["spec"]
     # bkill's signals reach the job inside: it ends, and so does its
     # container.
     jobid = cluster.submit("-app", "pod", "-o", "kill.out",

@@ -47,6 +47,9 @@ def start_field(cfg, spec, env):
     box = container_of(cfg, spec)
     if box is None:
         return {}
+    image = containerconf.image_of(box, env)
+    if image is None:   # a reconfig changed the profile since: never bare
+        raise RuntimeError(text("CONTAINER_NO_IMAGE", app=spec["app"]))
     return {"container": {"runtime": box.runtime,
-                          "image": containerconf.image_of(box, env),
+                          "image": image,
                           "options": list(box.options)}}

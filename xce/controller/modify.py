@@ -8,8 +8,8 @@ the commit, as for bkill.
 
 import json
 
-from xce.controller import (jobclock, jobgroups, joblimits, remerge,
-                            rlimits, stage)
+from xce.controller import (containercheck, jobclock, jobgroups, joblimits,
+                            remerge, rlimits, stage)
 from xce.controller.control import select_jobs
 from xce.controller.submit import (Rejected, check_hosts, check_limits,
                                    check_project, check_project_quota,
@@ -168,6 +168,10 @@ def _bmod_changes(ctl, job, body):
             check_slots(ctl, q, spec)
         if "asked_hosts" in new or "queue" in new:
             check_hosts(ctl, q, spec)
+        if "app" in new or "app" in gone:
+            # A container profile's runtime and image, as at submit.
+            containercheck.check(ctl, q, spec, ctl.job_data(job)["env"],
+                                 Rejected)
         if {"nslots", "app", "queue"} & (set(new) | set(gone)):
             # TASKLIMIT and JOB_SIZE_LIST of the job's profile and queue.
             why = tasks_refusal(ctl.cfg, q.name, spec)
