@@ -6,7 +6,11 @@ set -eu
 
 # time: GNU time measures each job's peak memory (xce-agent(8)).
 # msmtp: a real sendmail-compatible program for LSB_MAILPROG's tests.
-PKGS="openssh-server iproute2 util-linux procps passwd groff-base time msmtp"
+# podman, runc, busybox-static: a real container runtime and a root file
+# system to run in it, for application profiles' CONTAINER (no image
+# registry is needed).
+PKGS="openssh-server iproute2 util-linux procps passwd groff-base time msmtp
+      podman runc busybox-static"
 
 missing=""
 for p in $PKGS; do
