@@ -113,6 +113,11 @@ def test_bad_gpu_requests_are_refused_and_nothing_is_submitted(
     for value, words in (
             ("num=x", "Bad GPU requirement syntax: num=x"),
             ("mode=fast", "Bad GPU requirement syntax: mode=fast"),
+            # no GPUs here, so no MPS daemon to start: refused, with why
+            ("num=1:mps=yes", "mps=yes: xce starts no Multi-Process "
+                              "Service daemon (use mps=no)"),
+            ("mps=per_gpu,share", "mps=per_gpu,share: xce starts no "
+                                  "Multi-Process Service daemon"),
             ("gmodel=A100", "No host that the job may use has GPUs that "
                             "match the GPU requirement"),
             ("num=3", "asks for more GPUs than any host that the job may "

@@ -223,6 +223,8 @@ def test_the_merge_order_is_job_app_queue_cluster(tmp_path):
 
 @pytest.mark.parametrize("bad, words", [
     ('queues:\n  normal: {PRIORITY: 30, GPU_REQ: "num=0"}', "GPU_REQ"),
+    ('queues:\n  normal: {PRIORITY: 30, GPU_REQ: "num=1:mps=yes"}',
+     "Multi-Process Service"),
     ("hosts:\n  h1: {gpus: [{model: x}]}", "memory"),
     ('queues:\n  normal: {PRIORITY: 30, GPU_REQ: "num=1"}',
      "LSB_GPU_REQ needs LSB_GPU_NEW_SYNTAX"),
