@@ -181,3 +181,32 @@ def test_gpu_requests_are_refused_when_lsb_gpu_new_syntax_is_n(make_cluster):
         "(LSB_GPU_NEW_SYNTAX=N)" in r.err, r
     jobid = cluster.submit("sleep", "1")        # other jobs go on
     cluster.wait_stat(jobid, "DONE")
+
+
+def test_gpu_req_of_a_queue_and_of_a_profile_give_jobs_their_devices(
+        make_cluster, tmp_path):
+    cluster = _gpu_cluster(
+        make_cluster,
+        extra_queues='  gpuq:\n    PRIORITY: 20\n'
+                     '    GPU_REQ: "num=2:mode=exclusive_process"\n',
+        extra='applications:\n  one:\n    GPU_REQ: "num=1"\n')
+    # No -gpu: the queue's GPU_REQ is the job's requirement.
+    whole = _submit_env_job(cluster, tmp_path, "-q", "gpuq")
+    cluster.wait_stat(whole, "RUN")
+    alloc = _alloc(cluster, whole)
+    (host, ids), = alloc["hosts"].items()
+    assert (ids, alloc["excl"]) == ([0, 1], True)
+    assert _env_of(cluster, whole, tmp_path)["CVD"] == "0,1"
+    # The profile's num=1 over the queue's num=2; the mode stays the
+    # queue's (LSF's merge: job, profile, queue, cluster).
+    one = _submit_env_job(cluster, tmp_path, "-q", "gpuq", "-app", "one")
+    cluster.wait_stat(one, "RUN")
+    alloc = _alloc(cluster, one)
+    (other, ids), = alloc["hosts"].items()
+    assert (other != host, len(ids), alloc["excl"]) == (True, 1, True)
+    # A queue without GPU_REQ gives a job without -gpu no device.
+    plain = cluster.submit("sleep", "30")
+    cluster.wait_stat(plain, "RUN")
+    assert _alloc(cluster, plain) is None
+    r = cluster.run("bkill", str(whole), str(one), str(plain))
+    assert r.rc == 0, r
