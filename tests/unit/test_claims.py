@@ -1,8 +1,10 @@
 """Claims in the controller's turn, driven in process (the in-memory spool
 and agent link of tests/lib): a GPU job's claim is made at its start and
 released at its end, a standalone claim reaches the scheduler's view of
-the host and ends by itself at its --until time, and a restarted
-controller reads both kinds back from the store."""
+the host and ends by itself at its --until time, a restarted
+controller reads both kinds back from the store, a job's claim holds
+while its host is lost (UNKWN), and licence tokens claimed with
+duration and decay come back to a waiting job."""
 
 import pytest
 
@@ -152,3 +154,65 @@ def test_sim_verify_replays_standalone_claims(etc):
     v = verify(ctl.cfg, ctl.store.path)
     assert (v.kinds.get("start"), v.differences) == (1, [])
     assert not {"CLAIM_ADD", "CLAIM_REMOVE"} & set(v.skipped)
+
+
+TOKENS_SITE = SITE.replace("queues:", """\
+resources:
+  lic: {TYPE: Numeric, DESCRIPTION: (Solver tokens), LOCATION: '(2@[all])'}
+queues:""")
+
+
+def test_licence_tokens_of_a_claim_decay_and_a_waiting_job_takes_them(etc):
+    """Cluster-wide tokens reserved with duration and decay: the claim
+    holds what the job started with, the pass charges less and less of
+    it, and a job waiting for a token starts once one is left."""
+    ctl = Controller(site(etc, TOKENS_SITE), etc, spool=FakeSpool(),
+                     link_for=FakeAgentLink)
+    ctl.start()
+    ctl.run_once(1000.0, inbox=[("h1", [HELLO])])
+    first = dict(_spec(), gpu=None,
+                 resreq=["rusage[lic=2:duration=10:decay=1]"])
+    ctl.spool.put("submit", {"spec": first}, uid=0)
+    ctl.run_once(1001.0)
+    ctl.spool.put("submit", {"spec": dict(_spec(), gpu=None,
+                                          resreq=["rusage[lic=1]"])}, uid=0)
+    ctl.run_once(1002.0)
+    job = ctl.jobs[(1, 0)]
+    assert ctl.claims.by_id["job 1"]["parts"]["h1"][1] == [
+        ("lic", 2.0, 600, True)]
+    assert (job["stat"], ctl.jobs[(2, 0)]["stat"]) == ("RUN", "PEND")
+    assert "reserving resource (lic)" in ctl.jobs[(2, 0)]["pend_reason"]
+    # Half the duration gone: one token is charged, one is free.
+    ctl.now = job["start_time"] + 300
+    assert dispatch.reserved(ctl, job) == {"lic": pytest.approx(1.0)}
+    # The next pass (live, the agents' load reports bring one at least
+    # every LOAD_PASS_EVERY) starts the waiting job.
+    ctl.dirty = True
+    ctl.run_once(job["start_time"] + 301)
+    assert ctl.jobs[(2, 0)]["stat"] == "RUN"
+    ctl.store.close()
+
+
+def test_a_job_claim_holds_through_its_hosts_loss_and_a_restart(etc):
+    from xce.controller import hostloss
+    ctl = _controller(etc)
+    ctl.run_once(1000.0, inbox=[("h1", [HELLO])])
+    ctl.spool.put("submit", {"spec": _spec()}, uid=0)
+    ctl.run_once(1001.0)
+    device = ctl.jobs[(1, 0)]["spec"]["gpu_alloc"]["hosts"]["h1"]
+    ctl.now = 1002.0
+    hostloss.mark_unknown(ctl, "h1")        # its agent is gone
+    ctl.run_once(1002.0)
+    assert ctl.jobs[(1, 0)]["stat"] == "UNKWN"
+    assert _rows(ctl) == {("job 1", "h1"): ("root", device)}
+    # A restarted controller still charges the device of the UNKWN job.
+    ctl.store.close()
+    ctl = _controller(etc)
+    assert ctl.jobs[(1, 0)]["stat"] == "UNKWN"
+    hosts = {h.name: h for h in dispatch.snapshot(ctl)[1]}
+    assert [d.njobs for d in hosts["h1"].gpus if d.id in device] == [1]
+    # The agent comes back without it: the job ends, and so does its claim.
+    ctl.run_once(1003.0, inbox=[("h1", [HELLO])])
+    assert (1, 0) not in ctl.jobs
+    assert _rows(ctl) == {}
+    ctl.store.close()
