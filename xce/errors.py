@@ -537,6 +537,17 @@ MESSAGES.update({
     "CLAIM_BAD_USER": "{user}: Bad user name",
     "CLAIM_PAST": "--until: the time is already past",
     "CLAIM_BAD_GPUS": "--gpus: expected device ids such as 0,3",
+    "CLAIM_NEEDS_HOST": "--gpus: name the host of the devices with --host",
+    "CLAIM_BAD_COUNTER": "--counter: expected name=amount such as lic=2",
+    "CLAIM_GPUS_OR_COUNTERS": "A claim holds --gpus of a host or --counter "
+                              "tokens of shared resources: give one of them",
+    "CLAIM_NOT_SHARED": "{name}: Not a shared resource; only tokens of a "
+                        "shared resource (ResourceMap) can be claimed",
+    "CLAIM_NOT_THERE": "{name}: Host <{host}> does not share this resource",
+    "CLAIM_WHICH_INSTANCE": "{name}: Shared by several sets of hosts; name "
+                            "one of the hosts of the set with --host",
+    "CLAIM_TOO_MANY": "{name}: {amount} with the {kept} that other claims "
+                      "keep is more than the {total} there are",
     "CLAIM_BAD_TIME": "--until: expected [[[YYYY:]MM:]DD:]hh:mm or seconds "
                       "since the epoch",
 })

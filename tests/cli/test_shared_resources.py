@@ -142,3 +142,33 @@ def test_a_suspended_job_gives_its_tokens_back_with_release(site):
     later = c.submit("-R", "rusage[lic=2]", "true")
     c.wait_stat(later, "DONE", timeout=60)
     c.run("bkill", str(first))
+
+
+def test_a_claim_keeps_licence_tokens_for_one_user(site):
+    c = site
+    r = c.run("xce", "claim", "add", "--user", "nobody", "--counter", "lic=1")
+    assert (r.rc, r.out, r.err) == (0, "Claim <1> is created\n", ""), r
+    r = c.run("xce", "claim", "list")
+    assert r.out.splitlines()[1].split()[:5] == ["1", "nobody", "-", "-",
+                                                "lic=1"], r
+    # Two tokens, one kept for nobody: root's job of two waits for it.
+    both = c.submit("-R", "rusage[lic=2]", "true")
+    wait_for(lambda: "Job's requirements for reserving resource (lic) not "
+             "satisfied" in " ".join(c.run("bjobs", "-l", str(both))
+                                     .out.split()),
+             what="the token pend reason")
+    assert c.stat(both) == "PEND"
+    r = c.run("xce", "claim", "remove", "1")
+    assert (r.rc, r.out) == (0, "Claim <1> is removed\n"), r
+    c.wait_stat(both, "DONE", timeout=30)
+    for argv, error in (
+            (["--counter", "lic"], "--counter: expected name=amount such "
+                                   "as lic=2"),
+            (["--counter", "speed=1"], "speed: Not a shared resource; only "
+             "tokens of a shared resource (ResourceMap) can be claimed"),
+            (["--counter", "lic=3"], "lic: 3 with the 0 that other claims "
+             "keep is more than the 2 there are")):
+        r = c.run("xce", "claim", "add", "-u", "nobody", *argv)
+        assert (r.rc, r.out, r.err) == (255, "", error + "\n"), (argv, r)
+    r = c.run("xce", "claim", "list")
+    assert (r.rc, r.err) == (0, "No claim found\n"), r  # none made

@@ -216,3 +216,67 @@ def test_a_job_claim_holds_through_its_hosts_loss_and_a_restart(etc):
     assert (1, 0) not in ctl.jobs
     assert _rows(ctl) == {}
     ctl.store.close()
+
+
+def test_a_claim_keeps_licence_tokens_for_its_user_and_verify_replays_it(
+        etc):
+    import pwd
+    from xce.sim.verify import verify
+    nobody = pwd.getpwnam("nobody").pw_uid
+    ctl = Controller(site(etc, TOKENS_SITE), etc, spool=FakeSpool(),
+                     link_for=FakeAgentLink)
+    ctl.start()
+    ctl.run_once(1000.0, inbox=[("h1", [HELLO])])
+    req = ctl.spool.put("claim", {"op": "add", "user": "nobody",
+                                  "counters": {"lic": 1}}, uid=0)
+    ctl.run_once(1001.0)
+    assert _reply(ctl, req) == {"ok": True, "text": "Claim <1> is created"}
+    tokens = dict(_spec(), gpu=None, resreq=["rusage[lic=1]"])
+    for _ in (1, 2):
+        ctl.spool.put("submit", {"spec": tokens}, uid=0)
+    ctl.run_once(1002.0)
+    # Of two tokens one is nobody's: root's second job waits.
+    assert [ctl.jobs[(n, 0)]["stat"] for n in (1, 2)] == ["RUN", "PEND"]
+    ctl.spool.put("submit", {"spec": tokens}, uid=nobody)
+    ctl.run_once(1003.0)
+    assert [ctl.jobs[(n, 0)]["stat"] for n in (2, 3)] == ["PEND", "RUN"]
+    with Reader(ctl.store.path) as reader:
+        assert [(r[0], r[1], r[4], r[6]) for r in reader.claims()
+                if r[2] is None] == [("1", "", "nobody",
+                                      [["lic", 1.0, 0, False]])]
+    # Removed, the claim keeps nothing: the token nobody's job gives
+    # back goes to root's waiting job.
+    ctl.spool.put("claim", {"op": "remove", "claim": "1"}, uid=0)
+    ctl.run_once(1004.0, inbox=[("h1", [
+        {"op": "finished", "job": 3, "idx": 0, "attempt": 1,
+         "stat": "DONE", "exit_code": 0, "end_time": 1004.0}])])
+    assert ctl.jobs[(2, 0)]["stat"] == "RUN"
+    ctl.store.close()
+    v = verify(ctl.cfg, ctl.store.path)
+    assert (v.kinds.get("start"), v.differences) == (3, [])
+
+
+@pytest.mark.parametrize("body, error", [
+    ({"counters": {"mem": 1}}, "mem: Not a shared resource; only tokens of "
+     "a shared resource (ResourceMap) can be claimed"),
+    ({"counters": {"lic": 3}}, "lic: 3 with the 0 that other claims keep "
+     "is more than the 2 there are"),
+    ({"counters": {"lic": 1}, "host": "nosuch"},
+     "nosuch: Bad host name, host group name or cluster name"),
+    ({"counters": {"lic": 1}, "gpus": [0], "host": "h1"},
+     "A claim holds --gpus of a host or --counter tokens of shared "
+     "resources: give one of them"),
+    ({}, "A claim holds --gpus of a host or --counter tokens of shared "
+     "resources: give one of them"),
+    ({"gpus": [0]}, "--gpus: name the host of the devices with --host"),
+])
+def test_bad_counter_claims_are_refused(etc, body, error):
+    ctl = Controller(site(etc, TOKENS_SITE), etc, spool=FakeSpool(),
+                     link_for=FakeAgentLink)
+    ctl.start()
+    req = ctl.spool.put("claim", {"op": "add", "user": "nobody", **body},
+                        uid=0)
+    ctl.run_once(1000.0, inbox=[("h1", [HELLO])])
+    assert _reply(ctl, req) == {"ok": False, "error": error}
+    assert ctl.claims.by_id == {}
+    ctl.store.close()

@@ -151,6 +151,30 @@ def test_running_jobs_charged_once_and_select_sees_the_rest():
     assert counter.held == 5
 
 
+@pytest.mark.parametrize("owned", [True, False])
+def test_tokens_a_claim_keeps_go_to_its_user_alone_and_first(owned):
+    a, b = host("a", 4), host("b", 4)
+    counter = _shared(3, a, b)
+    counter.claimed = {"u1": 2.0}
+    # u1 already runs a job of one token: its claim keeps one more.
+    rusage_held.charge_shared([a], {"lic": 1}, 1, False, "u1")
+    assert (counter.held, counter.claimed) == (1, {"u1": 1.0})
+    jobs = [pending(1, rr="rusage[lic=1]", user="u2"),
+            pending(2, rr="rusage[lic=1]", user="u2"),
+            pending(3, rr="rusage[lic=1]", user="u1")]
+    out = one_pass([a, b], jobs, owned_hosts=owned)
+    # Of the two free tokens one is kept for u1: u2's first job takes
+    # the other, its second waits although u1's job comes later.
+    assert set(_placed(out)) == {1, 3}
+    assert REASON.format("lic") in [t for t, _ in out.reasons[(2, 0)]]
+    if owned:
+        assert (counter.held, counter.claimed) == (3, {"u1": 0.0})
+    else:
+        assert (counter.held, counter.claimed) == (1, {"u1": 1.0})
+    assert rusage_held.left(a, "lic", "u2") == (0 if owned else 1)
+    assert rusage_held.left(a, "lic", "u1") == (0 if owned else 2)
+
+
 def test_host_set_instances_are_separate():
     a, b, c = host("a", 4), host("b", 4), host("c", 4)
     _shared(1, a, b)

@@ -223,24 +223,35 @@ def sim(workload, envdir, hosts, as_json, plot, interactive, progress,
                          interactive, progress, verify, elim_values))
 
 
-@cli.group(help="Hold GPUs of a host for one user's jobs "
-             "(cluster administrators), or list what is held.")
+@cli.group(help="Hold GPUs of a host or licence tokens for one user's "
+             "jobs (cluster administrators), or list what is held.")
 def claim():
     pass
 
 
-@claim.command(help="Claim devices of a host for a user's jobs.")
+@claim.command(help="Claim devices of a host, or tokens of shared "
+               "resources, for a user's jobs.")
 @click.option("--user", "-u", "user", required=True, help="Whose jobs.")
-@click.option("--host", "-m", "host", required=True, help="The host.")
-@click.option("--gpus", required=True, metavar="ID,...",
+@click.option("--host", "-m", "host", default=None,
+              help="The host (of the devices; of the shared resource's "
+                   "instance when it has several).")
+@click.option("--gpus", default=None, metavar="ID,...",
               help="The host's device ids (CUDA_VISIBLE_DEVICES numbers).")
+@click.option("--counter", "counters", multiple=True, metavar="NAME=AMOUNT",
+              help="Tokens of a shared resource (lsf.shared ResourceMap) "
+                   "kept for the user's jobs; repeatable.")
 @click.option("--until", default=None,
               metavar="[[[YYYY:]MM:]DD:]hh:mm",
               help="End the claim then (as bsub -t; default: until "
                    "removed).")
-def add(user, host, gpus, until):
-    body = {"op": "add", "user": user, "host": host,
-            "gpus": claims.parse_gpus(gpus)}
+def add(user, host, gpus, counters, until):
+    body = {"op": "add", "user": user}
+    if host is not None:
+        body["host"] = host
+    if gpus is not None:
+        body["gpus"] = claims.parse_gpus(gpus)
+    if counters:
+        body["counters"] = claims.parse_counters(counters)
     if until is not None:
         body["until"] = claims.parse_until(until, time.time())
     return claims.request(Site(), body)

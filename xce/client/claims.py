@@ -1,5 +1,5 @@
-"""xce claim add / remove (one request each) and xce claim list (the
-store, read); the GPU marks bhosts -gpu shows come from here too."""
+"""xce claim add / remove (one request each: devices of a host, or
+tokens of shared resources) and xce claim list (the store, read); the GPU marks bhosts -gpu shows come from here too."""
 
 import time
 
@@ -18,6 +18,22 @@ def parse_gpus(value):
             len(set(ids)) != len(ids):
         raise XceError(text("CLAIM_BAD_GPUS"))
     return ids
+
+
+def parse_counters(values):
+    """--counter lic=2 (repeatable): {name: amount}, each name once."""
+    out = {}
+    for value in values:
+        name, eq, amount = value.partition("=")
+        try:
+            number = float(amount)
+        except ValueError:
+            number = None
+        if not eq or not name or name in out or number is None or \
+                not 0 < number <= 1e15:
+            raise XceError(text("CLAIM_BAD_COUNTER"))
+        out[name] = number
+    return out
 
 
 def parse_until(value, now):
@@ -49,7 +65,7 @@ def lines(reader, user=None, host=None):
         if (user and owner != user) or (host and h != host):
             continue
         ids = (inst or {}).get("gpus")
-        out.append((cid.replace(" ", ":"), owner, h,
+        out.append((cid.replace(" ", ":"), owner, h or "-",
                     ",".join(map(str, ids)) if ids else "-",
                     _counters(counters), _when(created), _when(until)))
     return out

@@ -5,7 +5,8 @@ rusage[] amounts it started with) and released when it leaves the
 started states (done, exited, requeued); like the job it survives a
 controller restart and the loss of its host (UNKWN holds on).  A
 standalone claim is an administrator's (xce claim add): devices of one
-host held for one user's jobs until it is removed or its --until time
+host held for one user's jobs, or tokens of a shared resource (licences)
+kept for one user's jobs, until it is removed or its --until time
 passes.  Both live in ctl.claims and the store's claims table (one row
 per claim and host), which `xce claim list` and `bhosts -gpu` read.
 
@@ -128,7 +129,9 @@ def charge(ctl, hosts):
     as held, a standalone claim's as reserved for its user."""
     for c in ctl.claims.by_id.values():
         standalone = c["job"] is None
-        for name, (inst, _) in c["parts"].items():
+        for name, (inst, counters) in c["parts"].items():
+            if standalone and counters:
+                _keep_tokens(ctl, hosts, name, c["user"], counters)
             h = hosts.get(name)
             if h is None or not h.gpus or not inst.get("gpus"):
                 continue
@@ -137,6 +140,25 @@ def charge(ctl, hosts):
             else:
                 gpus.charge(h.gpus, inst["gpus"], inst.get("excl"),
                             inst.get("gmem"))
+
+
+def _keep_tokens(ctl, hosts, host, user, counters):
+    """A standalone claim on shared counters: the instance that *host*
+    sees (any instance's one, with no host) keeps the amounts for
+    *user*'s jobs; theirs take from it first (rusage_held.Shared)."""
+    for name, amount, _, _ in counters:
+        counter = _instance_view(ctl, hosts, name, host)
+        if counter is not None:
+            counter.claimed[user] = counter.claimed.get(user, 0.0) + amount
+
+
+def _instance_view(ctl, hosts, name, host):
+    if not host:
+        from xce.controller import jobreq
+        host = next((i.hosts[0] for i in jobreq.shared_instances(ctl.cfg)
+                     if i.resource == name and i.hosts), None)
+    h = hosts.get(host)
+    return h.shared.get(name) if h is not None else None
 
 
 def turn(ctl):
@@ -186,9 +208,17 @@ def handle(ctl, user, doc, now):
 
 def _add(ctl, doc, now):
     owner, host, ids = doc.get("user"), doc.get("host"), doc.get("gpus")
-    until = doc.get("until")
+    until, counters = doc.get("until"), doc.get("counters")
     if not owner or not _known_user(owner):
         return _fail("CLAIM_BAD_USER", user=owner or "")
+    if bool(ids) == bool(counters):
+        return _fail("CLAIM_GPUS_OR_COUNTERS")
+    if until is not None and until <= now:
+        return _fail("CLAIM_PAST")
+    if counters:
+        return _add_counters(ctl, owner, host or "", counters, until, now)
+    if not host:
+        return _fail("CLAIM_NEEDS_HOST")
     if host not in ctl.hosts:
         return _fail("CLAIM_BAD_HOST", host=host or "")
     if not ids or len(set(ids)) != len(ids):
@@ -205,21 +235,62 @@ def _add(ctl, doc, now):
         if c["job"] is None and both:
             return _fail("CLAIM_OVERLAP", host=host, id=c["id"],
                          ids=",".join(map(str, both)))
-    if until is not None and until <= now:
-        return _fail("CLAIM_PAST")
+    return _added(ctl, owner, host, ids, None, until, now)
+
+
+def _add_counters(ctl, owner, host, counters, until, now):
+    """Tokens of shared resources kept for *owner*'s jobs: each name a
+    shared resource, *host* (or none, with one instance) naming its
+    instance, and no more kept there by claims than it has."""
+    from xce.controller import jobreq
+    if host and host not in ctl.hosts:
+        return _fail("CLAIM_BAD_HOST", host=host)
+    found = jobreq.shared_instances(ctl.cfg)
+    for name, amount in sorted(counters.items()):
+        insts = [i for i in found if i.resource == name and
+                 (not host or host in i.hosts)]
+        if not any(i.resource == name for i in found):
+            return _fail("CLAIM_NOT_SHARED", name=name)
+        if not insts:
+            return _fail("CLAIM_NOT_THERE", name=name, host=host)
+        if len(insts) > 1:
+            return _fail("CLAIM_WHICH_INSTANCE", name=name)
+        total = insts[0].value
+        kept = _kept(ctl, name, insts[0])
+        if total is not None and kept + amount > total:
+            return _fail("CLAIM_TOO_MANY", name=name, amount=f"{amount:g}",
+                         kept=f"{kept:g}", total=f"{total:g}")
+    return _added(ctl, owner, host, None, counters, until, now)
+
+
+def _kept(ctl, name, inst):
+    """What the standalone claims keep of instance *inst* of *name* (a
+    claim names its instance by one of its hosts, or by none when it is
+    the only one)."""
+    return sum(t[1] for c in ctl.claims.by_id.values() if c["job"] is None
+               for where, (_, terms) in c["parts"].items()
+               if not where or where in inst.hosts
+               for t in terms if t[0] == name)
+
+
+def _added(ctl, owner, host, ids, counters, until, now):
     ctl.claims.last_id += 1
     ctl.store.set_meta("last_claim", ctl.claims.last_id)
     cid = str(ctl.claims.last_id)
-    add(ctl, cid, owner, host, ids, until)
+    add(ctl, cid, owner, host, ids, until, counters)
     ctl.store.event(now, "CLAIM_ADD", claim=cid, user=owner, host=host,
-                    gpus=sorted(ids), until=until)
+                    gpus=sorted(ids or ()), until=until,
+                    **({"counters": counters} if counters else {}))
     return {"ok": True, "text": text("CLAIM_ADDED", id=cid)}
 
 
-def add(ctl, cid, owner, host, ids, until):
-    """Make standalone claim *cid* (xce sim --verify replays it too)."""
-    c = _claim(cid, None, owner, {host: ({"gpus": sorted(ids)}, [])},
-               ctl.now, until)
+def add(ctl, cid, owner, host, ids, until, counters=None):
+    """Make standalone claim *cid* (xce sim --verify replays it too):
+    devices *ids* of *host*, or {name: amount} of shared *counters*."""
+    inst = {"gpus": sorted(ids)} if ids else {}
+    terms = [(n, float(v), 0, False) for n, v in sorted(
+        (counters or {}).items())]
+    c = _claim(cid, None, owner, {host: (inst, terms)}, ctl.now, until)
     ctl.claims.by_id[cid] = c
     _save(ctl, c)
     ctl.dirty = True

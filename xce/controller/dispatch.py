@@ -420,7 +420,8 @@ def _count_running(ctl, job, hosts, queues, per_task, limits):
                                  for n, k in per_host.items()} if mem
                       else None)
     rusage_held.charge_shared([hosts[n] for n in per_host if n in hosts],
-                              held.others, job["nslots"], per_task)
+                              held.others, job["nslots"], per_task,
+                              job["user"])
     for name, n in per_host.items():
         h = hosts.get(name)
         if h is not None:

@@ -478,7 +478,7 @@ def _take(job, q, state, slots, mem):
         state.reserving(rusage_held.others(mem))
         rusage_held.charge_shared([state.hosts[n] for n in per_host],
                                   rusage_held.others(mem), len(slots),
-                                  job.mem_per_task)
+                                  job.mem_per_task, job.user)
     q.used += len(slots)
     q.user_used[job.user] = q.user_used.get(job.user, 0) + len(slots)
     if state.limits is not None:

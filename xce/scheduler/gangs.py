@@ -110,7 +110,7 @@ class Journal:
 
     def __init__(self, state, out):
         self.hosts = {}         # name -> saved fields
-        self.shared = {}        # id -> (rusage_held.Shared, held)
+        self.shared = {}        # id -> (rusage_held.Shared, held, claimed)
         self.queues = {}        # name -> (view, used, user_used, host_used)
         self.arrays = {}        # array jobid -> elements before (or None)
         self.keys = []          # jobs placed
@@ -130,7 +130,8 @@ class Journal:
                 h = state.hosts[name]
                 self.hosts[name] = _save(h)
                 for c in h.shared.values():
-                    self.shared.setdefault(id(c), (c, c.held))
+                    self.shared.setdefault(id(c), (c, c.held,
+                                                   dict(c.claimed)))
         if q.name not in self.queues:
             self.queues[q.name] = (q, q.used, dict(q.user_used),
                                    dict(q.host_used))
@@ -142,8 +143,8 @@ class Journal:
             h = state.hosts[name]
             for field, value in saved.items():
                 setattr(h, field, value)
-        for c, held in self.shared.values():
-            c.held = held
+        for c, held, claimed in self.shared.values():
+            c.held, c.claimed = held, claimed
             for h in c.views:
                 h.resources[c.name] = c.total - held
         for q, used, user_used, host_used in self.queues.values():

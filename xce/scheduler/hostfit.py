@@ -146,7 +146,7 @@ def free_slots(job, q, hosts, mem, cands, select, limits=None):
                 why = R_RESERVE_MEM
             if why is None and rusage_held.others(mem):
                 n, why = rusage_held.room(h, rusage_held.others(mem), n,
-                                          job.mem_per_task)
+                                          job.mem_per_task, job.user)
             if why is None and job.gpu is not None:
                 n, why = gpus.room(h, job.gpu, n, job.user)
             if why is None:

@@ -50,13 +50,16 @@ def others(mem):
 
 class Shared:
     """One instance of a shared resource: its total, what running and
-    just placed jobs hold of it, and the host views that see it."""
+    just placed jobs hold of it, the host views that see it, and what
+    standalone claims (xce claim add --counter) keep of it for a user:
+    claimed is {user: amount not yet taken by that user's jobs}."""
 
-    __slots__ = ("name", "total", "held", "views", "location")
+    __slots__ = ("name", "total", "held", "views", "location", "claimed")
 
     def __init__(self, name, total, location=""):
         self.name, self.total, self.held = name, total, 0.0
         self.views, self.location = [], location
+        self.claimed = {}
 
     def attach(self, h):
         """Let host view *h* see this instance."""
@@ -64,10 +67,18 @@ class Shared:
         h.resources[self.name] = self.total - self.held
         self.views.append(h)
 
-    def take(self, amount):
+    def take(self, amount, user=None):
+        """A job of *user* holds *amount*: from its user's claim first."""
         self.held += amount
+        left = self.claimed.get(user)
+        if left:
+            self.claimed[user] = max(0.0, left - amount)
         for h in self.views:
             h.resources[self.name] = self.total - self.held
+
+    def kept_from(self, user):
+        """What claims keep for users other than *user*."""
+        return sum(v for u, v in self.claimed.items() if u != user)
 
 
 def clone_shared(hosts):
@@ -81,6 +92,7 @@ def clone_shared(hosts):
                 twin = copies[id(counter)] = Shared(name, counter.total,
                                                     counter.location)
                 twin.held = counter.held
+                twin.claimed = dict(counter.claimed)
             h.shared[name] = twin
             twin.views.append(h)
 
@@ -104,12 +116,24 @@ def held(h, name):
     return found[1] if found else 0.0
 
 
-def room(h, amounts, n, per_task):
-    """Slots (at most *n*) whose reservations fit on *h*, and None; or
-    0 and the reason the host cannot take the job."""
+def left(h, name, user=None):
+    """What a job of *user* may still reserve of *name* on *h*, or None
+    when the host does not offer it."""
+    total = capacity(h, name)
+    if total is None:
+        return None
+    found = total - held(h, name)
+    if name in h.shared:
+        found -= h.shared[name].kept_from(user)
+    return found
+
+
+def room(h, amounts, n, per_task, user=None):
+    """Slots (at most *n*) whose reservations fit on *h* for a job of
+    *user*, and None; or 0 and the reason the host cannot take the job.
+    What claims keep of a shared resource for other users is not free."""
     for name, amount in sorted(amounts.items()):
-        total = capacity(h, name)
-        free = None if total is None else total - held(h, name)
+        free = left(h, name, user)
         if free is not None and per_task and amount > 0:
             n = min(n, int(free // amount))
         if free is None or free < amount or n <= 0:
@@ -132,10 +156,10 @@ def charge(h, amounts, slots, per_task):
         h.resources[name] = total - now
 
 
-def charge_shared(views, amounts, slots, per_task):
-    """Hold *amounts* of the shared resources once for a job running on
-    the host *views* with *slots* slots in all (times the slots with
-    RESOURCE_RESERVE_PER_TASK=Y): each distinct instance once."""
+def charge_shared(views, amounts, slots, per_task, user=None):
+    """Hold *amounts* of the shared resources once for a job of *user*
+    running on the host *views* with *slots* slots in all (times the
+    slots with RESOURCE_RESERVE_PER_TASK=Y): each distinct instance once."""
     seen = set()
     for h in views:
         for name, amount in amounts.items():
@@ -143,4 +167,4 @@ def charge_shared(views, amounts, slots, per_task):
             if counter is None or id(counter) in seen:
                 continue
             seen.add(id(counter))
-            counter.take(amount * slots if per_task else amount)
+            counter.take(amount * slots if per_task else amount, user)

@@ -152,16 +152,15 @@ def _host_details(why, h, q, job, select, mem):
         left = None if h.mem_total is None else h.mem_total - h.mem_reserved
         return [_d("mem free to reserve", left,
                    f"rusage[mem={format_number(mem)}]")]
-    return [_held(h, name, amount)
+    return [_held(h, name, amount, job.user)
             for name, amount in sorted(rusage_held.others(mem).items())
             if why == rusage_held.R_RESERVE.format(name)]
 
 
-def _held(h, name, amount):
-    """swp, tmp or a site resource: what is left to reserve on the host."""
-    total = rusage_held.capacity(h, name)
-    left = None if total is None else total - rusage_held.held(h, name)
-    return _d(f"{name} free to reserve", left,
+def _held(h, name, amount, user):
+    """swp, tmp or a site resource: what is left to reserve on the host
+    for the job's user (claims keep some for others)."""
+    return _d(f"{name} free to reserve", rusage_held.left(h, name, user),
               f"rusage[{name}={format_number(amount)}]")
 
 

@@ -121,9 +121,10 @@ def _admin(cl, kind, data, out):
         gangs.put(cl, data["path"], data["size"], data["on_failure"])
     elif kind == "GANG_UNSET" and data.get("path"):
         gangs.dropped(cl, data["path"])
-    elif kind == "CLAIM_ADD" and data.get("host") in cl.hosts:
+    elif kind == "CLAIM_ADD" and (data.get("host") in cl.hosts or
+                                  data.get("counters")):
         claims.add(cl, data["claim"], data["user"], data["host"],
-                   data["gpus"], data.get("until"))
+                   data["gpus"], data.get("until"), data.get("counters"))
     elif kind == "CLAIM_REMOVE" and data.get("claim") in cl.claims.by_id:
         claims.remove(cl, data["claim"])
     elif kind == "QUEUE_CTRL" and op in admin.QUEUE_OPS and \

@@ -322,6 +322,9 @@ REQUESTS = {
               "user": Field(Str(NAME_MAX)),
               "host": Field(Str(NAME_MAX)),
               "gpus": Field(ListOf(Int(0, 1023, null=False), 64, min=1)),
+              # tokens of shared resources: {name: amount}
+              "counters": Field(MapOf(Str(NAME_MAX, null=False),
+                                      Num(0, 1e15, null=False), 16)),
               "until": Field(Int(0, 2**53))},
     # xce gang set|unset (xce.controller.gangs)
     "gang": {"op": Field(OneOf("set", "unset", null=False), required=True),
