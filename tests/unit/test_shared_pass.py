@@ -160,3 +160,36 @@ def test_the_same_jobs_get_the_same_decisions_live_and_simulated(pair):
     second = _sim_pass(sim, 1100.0)
     assert _live(ctl) == _simulated(sim, second)
     assert ctl.reservations.since == sim.reservations.since != {}
+
+
+def test_licence_tokens_and_a_claim_on_them_go_the_same_way_simulated(
+        tmp_path):
+    """Cluster-wide tokens (2@[all]) and a standalone claim keeping one
+    of them for another user: the same jobs start and wait, with the
+    same reasons, live and in the simulator."""
+    from xce.controller import claims
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    cfg = site(etc, SITE.replace("queues:", "resources:\n  lic: {TYPE: "
+                                 "Numeric, LOCATION: '(2@[all])'}\nqueues:"))
+    ctl = Controller(cfg, etc, spool=FakeSpool(), link_for=FakeAgentLink)
+    ctl.start()
+    sim = VirtualCluster(cfg, reported={h: FACTS for h in cfg.hosts})
+    user = pwd.getpwuid(os.getuid()).pw_name
+    ctl.spool.put("claim", {"op": "add", "user": "nobody",
+                            "counters": {"lic": 1}}, uid=0)
+    specs = [dict(_spec(n), resreq=["rusage[lic=1]"]) for n in (1, 2, 3)]
+    for spec in specs:
+        ctl.spool.put("submit", {"spec": dict(spec)})
+    ctl.run_once(1000.0, inbox=[_hello(h) for h in ("h1", "h2", "h3")])
+    sim.now = 1000.0
+    claims.add(sim, "1", "nobody", "", None, None, {"lic": 1})
+    for spec in specs:
+        spec = dict(spec)
+        spec.pop("env")
+        sim.submit(spec, user)
+    decisions = _sim_pass(sim, 1000.0)
+    assert _live(ctl) == _simulated(sim, decisions)
+    assert [j["stat"] for _, j in sorted(ctl.jobs.items())] == [
+        "RUN", "PEND", "PEND"]
+    ctl.store.close()
