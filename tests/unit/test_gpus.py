@@ -107,6 +107,17 @@ def test_exclusive_devices_go_to_one_job_each_and_the_rest_wait():
                                   ["h0", "h1"]]]
 
 
+def test_a_device_whose_state_is_not_ok_is_given_to_no_job():
+    devs = [{"id": 0, "model": "TeslaV100", "mem": 16384.0},
+            {"id": 1, "model": "TeslaV100", "mem": 16384.0,
+             "state": "down"}]
+    hosts = [HostView("h0", "ok", 4, gpus=gpus.views(devs))]
+    d = core.schedule([QueueView("normal", 1)], hosts,
+                      _jobs("num=1", 2) + _jobs("num=2", 1, first=3))
+    assert _held(d) == [("h0", 0), ("h0", 0)]   # shared, on device 0
+    assert (3, 0) in d.reasons                  # two devices: never here
+
+
 def test_shared_devices_take_several_jobs_within_their_memory():
     d = core.schedule([QueueView("normal", 1)], _hosts(n=1, ndev=1),
                       _jobs("num=1:gmem=6G", 3))
