@@ -1,10 +1,13 @@
 """HOST_PRE_EXEC on a parallel job's other hosts: the start is held until
 each has run it, and an agent too old for it is refused the job."""
 
+from types import SimpleNamespace
+
 import pytest
 
 from xce.config.load import load
-from xce.controller import dispatch, hoststeps
+from xce.controller import dispatch, hoststeps, prepost
+from xce.controller.apply import apply
 
 YAML = """\
 cluster:
@@ -22,7 +25,7 @@ hosts:
 
 class _Link:
     def __init__(self):
-        self.sent = []
+        self.sent = self.out = []   # nothing is flushed here
 
     def queue(self, msg):
         self.sent.append(msg)
@@ -35,6 +38,13 @@ class _Ctl:
         self.links = {"h1": _Link(), "h2": _Link()}
         self.host_pre_waiting = {}
         self.jobs = {}
+        self.post_waiting = {}
+        self.index = SimpleNamespace(finished={}, generation=0)
+        self.events = []
+
+    def emit(self, kind, job, **data):
+        apply(job, kind, data, 0)
+        self.events.append((kind, data))
 
     def job_data(self, job):
         return {"env": {}, "jobfile": None}
@@ -101,3 +111,79 @@ def test_a_job_on_one_host_starts_at_once(cfg):
     msg = dispatch.start_message(ctl, job)
     hoststeps.start(ctl, job, msg)
     assert ctl.links["h1"].sent == [msg] and ctl.host_pre_waiting == {}
+
+
+def test_a_start_held_before_a_controller_restart_is_held_again(cfg):
+    # After a restart the other host may not have said hello yet (its
+    # protocol unknown): the start is held again all the same.
+    ctl, job = _Ctl(cfg, version=1), _job()
+    ctl.hosts["h1"]["protocol"] = hoststeps.HOST_STEPS_VERSION
+    ctl.jobs[(3, 0)] = job
+    msg = dispatch.start_message(ctl, job)
+    hoststeps.start(ctl, job, msg, again=True)
+    assert ctl.links["h1"].sent == []
+    [ask] = ctl.links["h2"].sent
+    assert ask["stage"] == "pre" and (3, 0) in ctl.host_pre_waiting
+
+
+def test_a_host_back_while_a_start_waits_on_it_is_asked_again(cfg):
+    ctl, job = _Ctl(cfg), _job()
+    ctl.jobs[(3, 0)] = job
+    hoststeps.start(ctl, job, dispatch.start_message(ctl, job))
+    [ask] = ctl.links["h2"].sent
+    hoststeps.hello(ctl, "h2")          # still queued, unsent: not twice
+    assert ctl.links["h2"].sent == [ask]
+    ctl.links["h2"].sent.clear()        # gone with the old link
+    hoststeps.hello(ctl, "h2")
+    assert ctl.links["h2"].sent == [ask]
+    hoststeps.hello(ctl, "h1")          # the first host is asked nothing
+    assert ctl.links["h1"].sent == []
+
+
+def _finished(post_hosts=("h2",)):
+    job = dict(_job(), stat="DONE")
+    job["spec"] = dict(job["spec"], post="RUN", post_hosts=list(post_hosts))
+    return job
+
+
+def test_a_host_post_exec_failing_on_another_host_is_the_jobs_post_err(cfg):
+    ctl, job = _Ctl(cfg), _finished()
+    ctl.post_waiting[(3, 0)] = job
+    prepost.post_reported(ctl, {"job": 3, "idx": 0, "attempt": 1,
+                                "post_state": "POST_DONE"})
+    # The first host's part alone: the stage still runs.
+    assert job["spec"]["post"] == "RUN" and ctl.index.generation == 0
+    hoststeps.reported(ctl, "h2", {"job": 3, "idx": 0, "attempt": 1,
+                                   "stage": "post", "code": 3})
+    assert job["spec"]["post"] == "POST_ERR"
+    assert job["spec"]["post_parts"] == {"h1": "POST_DONE",
+                                         "h2": "POST_ERR"}
+    assert ctl.index.generation == 1 and ctl.post_waiting == {}
+    # said again (a hello): nothing more
+    ctl.store = SimpleNamespace(job_row=lambda *key: job)
+    prepost.post_reported(ctl, {"job": 3, "idx": 0, "attempt": 1,
+                                "post_state": "POST_DONE"})
+    assert [k for k, _ in ctl.events] == ["POST", "POST"]
+
+
+def test_every_hosts_part_done_in_any_order_is_post_done(cfg):
+    ctl, job = _Ctl(cfg), _finished()
+    ctl.post_waiting[(3, 0)] = job
+    hoststeps.reported(ctl, "h2", {"job": 3, "idx": 0, "attempt": 1,
+                                   "stage": "post", "code": 0})
+    assert job["spec"]["post"] == "RUN"
+    prepost.post_reported(ctl, {"job": 3, "idx": 0, "attempt": 1,
+                                "post_state": "POST_DONE"})
+    assert job["spec"]["post"] == "POST_DONE"
+
+
+def test_a_host_back_while_its_post_part_is_awaited_is_asked_again(cfg):
+    ctl, job = _Ctl(cfg), _finished()
+    ctl.post_waiting[(3, 0)] = job
+    ctl.index.finished[(3, 0)] = SimpleNamespace(post=None)
+    hoststeps.hello(ctl, "h2")
+    [ask] = ctl.links["h2"].sent
+    assert (ask["op"], ask["stage"]) == ("host_steps", "post")
+    assert [s["cmd"] for s in ask["steps"]] == ["/sbin/tidy"]
+    hoststeps.hello(ctl, "h1")
+    assert ctl.links["h1"].sent == []

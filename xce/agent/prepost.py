@@ -176,8 +176,12 @@ class PrePost:
     def host_steps(self, msg):
         """HOST_PRE_EXEC or HOST_POST_EXEC for a job whose first host is
         another one (protocol 13): run them, then say how they ended
-        (``host_steps_done``; the first failing status, else 0)."""
+        (``host_steps_done``; the first failing status, else 0).  Asked
+        again while they still run (a controller restarted meanwhile):
+        they go on, and their end is said once."""
         key = (*job_key(msg), "host_" + msg["stage"])
+        if key in self.chains:
+            return
         start = dict(msg["start"], cwd="/")
         env, _ = job_environment(start, "", "")
         # No job file or host file here; no output file after the job.

@@ -105,6 +105,8 @@ def _finish(job, data, now):
     _output(job, data, now)
     if data.get("post_pending"):        # its post-exec runs now
         job["spec"] = dict(job["spec"] or {}, post="RUN")
+        if data.get("post_hosts"):      # and HOST_POST_EXEC on these
+            job["spec"]["post_hosts"] = data["post_hosts"]
 
 
 def _output(job, data, now):
@@ -121,7 +123,12 @@ def _output(job, data, now):
 
 def _post(job, data, now):
     """The job's post-exec stage has ended: POST_DONE or POST_ERR."""
-    job["spec"] = dict(job["spec"] or {}, post=data["post"], post_time=now)
+    spec = dict(job["spec"] or {}, post=data["post"])
+    if data["post"] != "RUN":
+        spec["post_time"] = now
+    if data.get("post_parts"):          # each host's part (hoststeps)
+        spec["post_parts"] = data["post_parts"]
+    job["spec"] = spec
 
 
 def _preexec_tries(job, data):

@@ -11,11 +11,20 @@ those steps:
   One failed: the job goes back to PEND as after a failed pre-exec
   (xce.controller.prepost, with its retry limits);
 - when the job has run (it finished or went back to the queue): the other
-  hosts run HOST_POST_EXEC; a failure there is logged (the job's post
-  status is its first host's, which ran the same command).
+  hosts run HOST_POST_EXEC.  For a finished job each host's result is a
+  part of the job's post-exec status, as in LSF (xce.controller.prepost:
+  POST_ERR when any host's failed, shown by bjobs -l and bhist -l and met
+  by post_err()); a host whose link comes back while its part is awaited
+  is asked again.  After a requeue a failure is only logged.
 
-A held start lives in memory: after a controller restart the first host's
-hello sends the start again (xce.controller.reconcile) without waiting.
+A held start lives in memory and is re-derived, not stored: after a
+controller restart the first host's hello finds the job dispatched there
+and unknown to its agent (xce.controller.reconcile) and holds it again,
+asking the other hosts once more; an agent still running that job's steps
+goes on with them (xce.agent.prepost), one that lost them runs them
+again.  A host whose link came back while a start waits on it is asked
+again the same way.  So the job neither starts without its other hosts'
+HOST_PRE_EXEC nor starts twice.
 """
 
 import logging
@@ -53,22 +62,49 @@ def _check_versions(ctl, hosts):
                      f"(protocol {HOST_STEPS_VERSION})"))
 
 
-def start(ctl, job, msg):
+def start(ctl, job, msg, again=False):
     """Send *msg* (the job's start) to its first host, or hold it while
     the other hosts run HOST_PRE_EXEC.  RuntimeError (the job cannot
-    start) when one of them has an agent too old for that."""
+    start) when one of them has an agent too old for that.  *again*: the
+    start of a job dispatched before a controller restart, whose agents'
+    versions were checked then (the other hosts may not have said hello
+    yet)."""
     others = blaunch.other_hosts(job)
     first = (job["exec_hosts"] or "").split()[0]
     steps = _host_steps(msg.get("pre"))
-    if others and (steps or _host_steps(msg.get("post"))):
+    if others and not again and (steps or _host_steps(msg.get("post"))):
         _check_versions(ctl, others)
     if not others or not steps:
         ctl.links[first].queue(msg)
         return
+    ask = _message(job, msg, "pre", steps)
     ctl.host_pre_waiting[(job["jobid"], job["idx"])] = {
-        "attempt": job["attempt"], "msg": msg, "hosts": set(others)}
+        "attempt": job["attempt"], "msg": msg, "hosts": set(others),
+        "ask": ask}
     for host in others:
-        ctl.links[host].queue(_message(job, msg, "pre", steps))
+        ctl.links[host].queue(ask)
+    if again:
+        log.info("job %s: start held again for HOST_PRE_EXEC on %s",
+                 ctl.label(job), " ".join(others))
+
+
+def hello(ctl, host):
+    """*host*'s agent has (re)connected: what was queued for it before
+    is gone with the old link, so each start still waiting on its
+    HOST_PRE_EXEC asks it again (unless the ask is still queued, unsent),
+    and so does each finished job still waiting for its HOST_POST_EXEC
+    there."""
+    link = ctl.links[host]
+    for held in ctl.host_pre_waiting.values():
+        if host in held["hosts"] and held["ask"] not in link.out:
+            link.queue(held["ask"])
+    # Finished jobs whose post stage still runs (few): their post state
+    # is not known yet (xce.controller.jobindex).
+    for key, done in ctl.index.finished.items():
+        if done.post is None:
+            job = prepost.post_job(ctl, key)
+            if job is not None:
+                _post_again(ctl, host, job, link)
 
 
 def reported(ctl, host, msg):
@@ -79,6 +115,11 @@ def reported(ctl, host, msg):
         if code:
             log.warning("job %s: HOST_POST_EXEC on %s exited with %s",
                         show(*key), host, code)
+        job = prepost.post_job(ctl, key)
+        if job is not None and job["attempt"] == msg["attempt"] and \
+                job["stat"] in states.FINISHED:
+            prepost.post_part(ctl, job, host,
+                              "POST_ERR" if code else "POST_DONE")
         return
     held = ctl.host_pre_waiting.get(key)
     job = ctl.jobs.get(key)
@@ -121,21 +162,39 @@ def job_ended(ctl, job, hosts, attempt):
     HOST_POST_EXEC on the other ones."""
     ctl.host_pre_waiting.pop((job["jobid"], job["idx"]), None)
     view = dict(job, exec_hosts=hosts, attempt=attempt)
-    others = blaunch.other_hosts(view)
-    if not others:
-        return
-    plan = execplan.start_fields(ctl.cfg, view)
-    steps = _host_steps(plan.get("post"))
-    if not steps:
-        return
-    msg = {"hosts": hosts.split(), "job": job["jobid"], "idx": job["idx"],
-           "queue": job["queue"], "name": job["name"], "user": job["user"],
-           "cwd": "/", "subcwd": (job["spec"] or {}).get("subcwd") or "/",
-           "from_host": job["from_host"], "stdout": None,
-           "env": {}, "uid": (job["spec"] or {}).get("uid"),
-           "gid": (job["spec"] or {}).get("gid")}
-    for host in others:
-        link = ctl.links.get(host)
-        if link is not None and ctl.hosts.get(host, {}).get(
-                "protocol", 1) >= HOST_STEPS_VERSION:
-            link.queue(_message(view, msg, "post", steps))
+    for host in post_hosts(ctl, view):
+        ctl.links[host].queue(_post_message(ctl, view))
+
+
+def post_hosts(ctl, job):
+    """The job's other hosts that run its HOST_POST_EXEC (those whose
+    agent can)."""
+    others = blaunch.other_hosts(job)
+    if not others or not _host_steps(
+            execplan.start_fields(ctl.cfg, job).get("post")):
+        return []
+    return [h for h in others if h in ctl.links and ctl.hosts.get(
+        h, {}).get("protocol", 1) >= HOST_STEPS_VERSION]
+
+
+def _post_message(ctl, job):
+    spec = job["spec"] or {}
+    steps = _host_steps(execplan.start_fields(ctl.cfg, job).get("post"))
+    msg = {"hosts": job["exec_hosts"].split(), "job": job["jobid"],
+           "idx": job["idx"], "queue": job["queue"], "name": job["name"],
+           "user": job["user"], "cwd": "/",
+           "subcwd": spec.get("subcwd") or "/",
+           "from_host": job["from_host"], "stdout": None, "env": {},
+           "uid": spec.get("uid"), "gid": spec.get("gid")}
+    return _message(job, msg, "post", steps)
+
+
+def _post_again(ctl, host, job, link):
+    """*host* is back while its part of finished *job*'s post stage is
+    awaited: ask it again (an agent still running it goes on)."""
+    spec = job["spec"] or {}
+    if spec.get("post") == "RUN" and host in (spec.get("post_hosts") or ())\
+            and host not in (spec.get("post_parts") or {}):
+        ask = _post_message(ctl, job)
+        if ask not in link.out:
+            link.queue(ask)

@@ -10,6 +10,12 @@ exits 99 ends the job at once (LSF: "the job exits without pending").
 The post-exec status (POST_DONE or POST_ERR) comes after the job's own
 end, which LSF reports first; it goes into the job's spec ("post") and
 the dependency index, so that post_done() and post_err() can be met.
+A parallel job's HOST_POST_EXEC also runs on its other hosts
+(xce.controller.hoststeps); as in LSF, their results are part of the
+job's post-processing result: the status is final when every host has
+said how its part ended, and POST_ERR when any part failed.  Each part
+is kept in the spec ("post_parts", host -> state) as it comes, so a
+controller restart loses none.
 """
 
 import json
@@ -76,9 +82,7 @@ def wake(ctl):
 def post_reported(ctl, msg):
     """The agent's "post" message: the post-exec stage has ended."""
     key = (int(msg["job"]), int(msg.get("idx", 0)))
-    job = ctl.post_waiting.pop(key, None)
-    if job is None:
-        job = _stored(ctl, key)
+    job = post_job(ctl, key)
     if job is None or job["attempt"] != msg["attempt"] or \
             job["stat"] not in states.FINISHED:
         log.info("ignoring a stale post-exec report of job %s", key)
@@ -88,7 +92,43 @@ def post_reported(ctl, msg):
         raise ValueError(f"bad post_state {state!r}")
     if (job["spec"] or {}).get("post") == state:
         return          # said again at a hello
-    ctl.emit("POST", job, post=state)
+    post_part(ctl, job, (job["exec_hosts"] or "").split()[0], state)
+
+
+def post_job(ctl, key):
+    """The finished job *key* (None when there is none)."""
+    job = ctl.post_waiting.get(key)
+    return job if job is not None else _stored(ctl, key)
+
+
+def post_part(ctl, job, host, state):
+    """*host*'s part of the job's post-exec stage has ended with *state*
+    (its first host's post-exec, or another host's HOST_POST_EXEC)."""
+    spec = job["spec"] or {}
+    if spec.get("post") != "RUN":
+        return                  # no post stage running (or it has ended)
+    others = spec.get("post_hosts")
+    if not others:
+        _post_ended(ctl, job, post=state)
+        return
+    parts = dict(spec.get("post_parts") or {})
+    if parts.get(host) == state:
+        return                  # said again at a hello
+    parts[host] = state
+    if not {(job["exec_hosts"] or "").split()[0], *others} <= set(parts):
+        ctl.emit("POST", job, post="RUN", post_parts=parts)
+        return
+    failed = [h for h, part in parts.items() if part == "POST_ERR"]
+    if failed:
+        log.warning("job %s: post-exec failed on %s", ctl.label(job),
+                    " ".join(failed))
+    _post_ended(ctl, job, post="POST_ERR" if failed else "POST_DONE",
+                post_parts=parts)
+
+
+def _post_ended(ctl, job, **data):
+    ctl.post_waiting.pop((job["jobid"], job["idx"]), None)
+    ctl.emit("POST", job, **data)
     ctl.index.generation += 1           # post_done()/post_err() may be met
 
 

@@ -99,8 +99,11 @@ def _hello(ctl, host, msg):
     hostloss.zombies_unknown_to(ctl, host, known)
     hostloss.unknown_to(ctl, host, known)
     blaunch.hello(ctl, host, msg)
+    hoststeps.hello(ctl, host)
     # Dispatched here but never heard of by the agent: the start was lost
-    # when the controller stopped before sending it.  Send it again.
+    # when the controller stopped before sending it (or while it waited
+    # on the other hosts' HOST_PRE_EXEC).  Start it again, held again
+    # for those.
     for job in list(ctl.jobs.values()):
         hosts = (job["exec_hosts"] or "").split()
         if job["stat"] in states.RUNNING - {states.UNKWN} and hosts and \
@@ -108,7 +111,8 @@ def _hello(ctl, host, msg):
                 (job["jobid"], job["idx"], job["attempt"]) not in known and \
                 (job["jobid"], job["idx"]) not in ctl.host_pre_waiting:
             log.info("resending start of job %s to %s", ctl.label(job), host)
-            ctl.links[host].queue(dispatch.start_message(ctl, job))
+            hoststeps.start(ctl, job, dispatch.start_message(ctl, job),
+                            again=True)
     ctl.dirty = True
 
 
@@ -181,7 +185,7 @@ def _finished(ctl, host, msg):
                  exit_code=msg.get("exit_code"), reason=msg.get("reason"),
                  end_time=msg.get("end_time"), cpu_time=cpu,
                  max_mem=max_mem, avg_mem=msg.get("avg_mem"),
-                 **_fallback(job, msg), **_post_pending(msg),
+                 **_fallback(job, msg), **_post_pending(ctl, job, msg),
                  **stage.errors(job, msg))
         stage.returned(ctl, job, msg)       # bsub -f copies back
         prepost.note_finish(ctl, job)
@@ -209,9 +213,14 @@ def _final_stat(ctl, job, msg):
     return msg["stat"]
 
 
-def _post_pending(msg):
-    """Its post-exec runs now; a "post" message tells how it ended."""
-    return {"post_pending": True} if msg.get("post_pending") else {}
+def _post_pending(ctl, job, msg):
+    """Its post-exec runs now; a "post" message tells how it ended, and
+    each other host that runs its HOST_POST_EXEC says how its part did."""
+    if not msg.get("post_pending"):
+        return {}
+    others = hoststeps.post_hosts(ctl, job)
+    return {"post_pending": True, **({"post_hosts": others} if others
+                                     else {})}
 
 
 def _fallback(job, msg):

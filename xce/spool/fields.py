@@ -241,6 +241,11 @@ RUNTIME = {
     # the post-execution stage: RUN while it runs, then POST_DONE/POST_ERR
     "post": Field(OneOf("RUN", "POST_DONE", "POST_ERR")),
     "post_time": Field(Num(0, 2**53)),
+    # a parallel job's other hosts that run its HOST_POST_EXEC, and each
+    # host's part of the post stage as it ends
+    "post_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX)),
+    "post_parts": Field(MapOf(Str(NAME_MAX, null=False),
+                              OneOf("POST_DONE", "POST_ERR"), LIST_MAX)),
     # hosts it exited on with a -Q/REQUEUE_EXIT_VALUES EXCLUDE() value
     "requeue_excluded": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX)),
     # times requeued by its requeue exit values (MAX_JOB_REQUEUE)

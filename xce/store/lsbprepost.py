@@ -16,6 +16,8 @@ PEND_JOB_PRE_EXEC = 6
 
 
 def job_post(job, data, jobid, idx, db):
+    if data.get("post") == "RUN":   # one host's part: LSF logs the whole
+        return []
     stat = job.get("stat") or "DONE"
     name, fields = status_record(jobid, idx, stat, job, True)
     words = fields.split(" ")

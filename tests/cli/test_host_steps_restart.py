@@ -1,0 +1,109 @@
+"""HOST_PRE_EXEC and HOST_POST_EXEC on a parallel job's other host, on
+two virtual hosts (real agents on this machine under two names): a start
+held while the other host runs HOST_PRE_EXEC survives a controller kill
+(the job starts once, after it), and a HOST_POST_EXEC failing on the
+other host is the job's post-exec failure, as in LSF (bjobs -l, bhist -l,
+post_err())."""
+
+import os
+
+from tests.lib.xcecluster import wait_for
+
+HOSTS = ["vh000", "vh001"]
+
+# Which virtual host runs this step: the --host of the agent it descends
+# from.  On the job's other host the step waits for the gate file (pre) or
+# fails (post); on its first host it passes.
+STEP = """\
+#!/bin/sh
+stage=$1 p=$$ host=
+while [ -z "$host" ] && [ "$p" -gt 1 ]; do
+    set -- $(tr '\\0' ' ' </proc/$p/cmdline)
+    while [ $# -gt 1 ]; do [ "$1" = --host ] && host=$2; shift; done
+    p=$(sed 's/.*) //' /proc/$p/stat | cut -d' ' -f2)
+done
+echo "$stage $host $LSB_JOBID" >>{log}
+[ "$host" = "${{LSB_HOSTS%% *}}" ] && exit 0
+if [ "$stage" = pre ]; then
+    n=0
+    while [ ! -e {gate} ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n+1)); done
+    exit 0
+fi
+exit 3
+"""
+
+
+def _cluster(make_cluster, tmp_path):
+    log, gate = tmp_path / "steps.log", tmp_path / "gate"
+    step = tmp_path / "step.sh"
+    step.write_text(STEP.format(log=log, gate=gate))
+    step.chmod(0o755)
+    queues = (f"  steps:\n    PRIORITY: 20\n"
+              f"    HOST_PRE_EXEC: {step} pre\n"
+              f"    HOST_POST_EXEC: {step} post\n")
+    os.chmod(tmp_path, 0o755)
+    cluster = make_cluster(virtual_hosts=HOSTS, mxj=1, extra_queues=queues)
+    return cluster, log, gate
+
+
+def _lines(log, jobid):
+    try:
+        return [x.split()[:2] for x in log.read_text().splitlines()
+                if x.endswith(f" {jobid}")]
+    except FileNotFoundError:
+        return []
+
+
+def _submit(cluster, tmp_path, command):
+    return cluster.submit("-q", "steps", "-n", "2", "-R", "span[ptile=1]",
+                          "-o", str(tmp_path / "%J.out"), command)
+
+
+def test_a_start_held_for_host_pre_exec_survives_a_controller_kill(
+        make_cluster, tmp_path):
+    cluster, log, gate = _cluster(make_cluster, tmp_path)
+    jobid = _submit(cluster, tmp_path, f"echo job x $LSB_JOBID >>{log}")
+    # The other host's HOST_PRE_EXEC runs (and waits): the start is held.
+    wait_for(lambda: _lines(log, jobid), timeout=20,
+             what="HOST_PRE_EXEC on the other host")
+    [[_, other]] = _lines(log, jobid)
+    first = ({*HOSTS} - {other}).pop()
+    cluster.kill_controller()
+    cluster.start()
+    # The first host's hello finds it dispatched there and holds it again.
+    wait_for(lambda: f"job {jobid}: start held again for HOST_PRE_EXEC on "
+             f"{other}" in cluster.log_tail(),
+             what="the restarted controller to hold the start again")
+    with open(log, "a") as f:
+        f.write(f"gate x {jobid}\n")
+    gate.touch()
+    cluster.wait_stat(jobid, "DONE", "EXIT", timeout=30)
+    wait_for(lambda: len(_lines(log, jobid)) >= 6, what="the post steps")
+    lines = _lines(log, jobid)
+    # The other host ran HOST_PRE_EXEC once (its agent went on with the
+    # run it had), and only after it the first host's and the job, once.
+    assert lines[:4] == [["pre", other], ["gate", "x"], ["pre", first],
+                         ["job", "x"]], lines
+    assert [x for x in lines if x[0] in ("job", "pre")] == \
+        [lines[0], *lines[2:4]]
+    assert cluster.stat(jobid) == "DONE"
+
+
+def test_host_post_exec_failing_on_another_host_is_the_jobs_post_err(
+        make_cluster, tmp_path):
+    cluster, log, gate = _cluster(make_cluster, tmp_path)
+    gate.touch()
+    jobid = _submit(cluster, tmp_path, "true")
+    after_err = cluster.submit("-w", f"post_err({jobid})", "true")
+    never = cluster.submit("-w", f"post_done({jobid})", "true")
+    cluster.wait_stat(jobid, "DONE", timeout=30)
+    cluster.wait_stat(after_err, "DONE", timeout=30)
+    assert cluster.stat(never) == "PEND"
+    posts = sorted(h for stage, h in _lines(log, jobid) if stage == "post")
+    assert posts == sorted(HOSTS), _lines(log, jobid)
+    r = cluster.run("bjobs", "-l", str(jobid))
+    assert r.rc == 0 and "Post job process failed." in r.out, r
+    r = cluster.run("bhist", "-l", str(jobid))
+    text = r.out.replace("\n" + " " * 21, "")
+    assert r.rc == 0 and "Post job process failed;" in text, r
+    assert "Post job process done" not in text, r
