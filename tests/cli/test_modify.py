@@ -395,3 +395,59 @@ def test_bmod_w_of_a_finished_job_is_refused(cluster):
     assert (r.rc, r.out) == (255, ""), r
     assert r.err == (f"Job <{jobid}>: Job has already finished. "
                      "Job not modified.\n"), r
+
+
+def _modify_records(cluster, jobid):
+    from tests.lib.lsbevents_reader import read_file
+    events = cluster.spool / cluster.name / "logdir" / "lsb.events"
+    if not events.exists():
+        return []
+    return [r for r in read_file(events) if r["type"] == "JOB_MODIFY2"
+            and r["jobIdStr"] == str(jobid)]
+
+
+def test_bmod_r_rn_and_L_are_taken_shown_and_logged(make_cluster):
+    cluster, blocker = blocked(make_cluster)
+    jobid = cluster.submit("sleep", "60")
+    r = cmd(cluster, "bmod", "-r", "-L", "/bin/sh", str(jobid))
+    assert (r.rc, r.err) == (0, ""), r
+    spec = cluster.stored_job(jobid)["spec"]
+    assert (spec["rerunnable"], spec["login_shell"]) == (True, "/bin/sh")
+    long = cluster.run("bjobs", "-l", str(jobid)).out.replace(
+        "\n" + " " * 21, "")
+    assert "Re-runnable" in long and "Login Shell </bin/sh>" in long, long
+    r = cmd(cluster, "bmod", "-rn", "-Ln", str(jobid))
+    assert r.rc == 0, r
+    spec = cluster.stored_job(jobid)["spec"]
+    assert spec["rerunnable"] is False and "login_shell" not in spec
+    long = cluster.run("bjobs", "-l", str(jobid)).out.replace(
+        "\n" + " " * 21, "")
+    assert "Re-runnable" not in long and "Login Shell" not in long, long
+    r = cmd(cluster, "bmod", "-r", "-rn", str(jobid))
+    assert r.rc == 255 and "-r and -rn cannot be used together" in r.err, r
+    # Started: -r/-rn may still change (LSB_MOD_ALL_JOBS), -L not.
+    cluster.run("bkill", str(blocker))
+    cluster.wait_stat(jobid, "RUN")
+    r = cmd(cluster, "bmod", "-r", str(jobid))
+    assert r.rc == 0, r
+    assert cluster.stored_job(jobid)["spec"]["rerunnable"] is True
+    r = cmd(cluster, "bmod", "-L", "/bin/sh", str(jobid))
+    assert r.rc == 255 and r.err.endswith(
+        "Only the following parameters can be used to modify a running "
+        "job: -c, -M, -W, -o, -e, -r. Job not modified.\n"), r
+    hist = cluster.run("bhist", "-l", str(jobid)).out.replace(
+        "\n" + " " * 21, "")
+    for line in ("Job changes to be re-runnable;", "Log shell changes to : "
+                 "/bin/sh;", "Job changes to be not re-runnable;",
+                 "Log shell changes to default;"):
+        assert line in hist, (line, hist)
+    # lsb.events: SUB_RERUNNABLE (0x4000) set by -r, in delOptions for
+    # -rn; SUB_LOGIN_SHELL (0x200000) with the shell, removed by -Ln.
+    recs = wait_for(lambda: len(_modify_records(cluster, jobid)) == 3 and
+                    _modify_records(cluster, jobid), what="JOB_MODIFY2")
+    assert recs[0]["options"] & 0x4000 and recs[0]["options"] & 0x200000
+    assert recs[0]["loginShell"] == "/bin/sh"
+    assert recs[1]["delOptions"] & 0x4000 and \
+        recs[1]["delOptions"] & 0x200000
+    assert recs[2]["options"] & 0x4000
+    cluster.run("bkill", str(jobid))

@@ -42,6 +42,18 @@ def test_bsub_man_page_lists_the_options_the_parser_refuses():
         assert str(e.value) == f"bsub: option {flag} is not supported by xce"
 
 
+def test_bsub_man_page_describes_every_option_the_parser_takes():
+    # Each taken option is named in a font request of bsub(1) (its own
+    # entry, or one shared with its kin, e.g. ".BR -c -v -S -F ...").
+    page = (REPO / "man" / "man1" / "bsub.1").read_text()
+    named = set()
+    for line in page.splitlines():
+        if re.match(r"\.(B|BI|BR|IR|I)\s", line):
+            named.update(w for w in _man_words(line) if w.startswith("-"))
+    taken = [flag for opt in bsub.OPTIONS for flag in opt.flags]
+    assert [f for f in taken if f not in named] == []
+
+
 # Model fields whose LSF key is not the field's name in upper case.
 _FIELD_KEYS = {"users_excluded": "USERS", "host_limit": "HOSTLIMIT_PER_JOB",
                "jl_u": "JL/U", "resources": "RESOURCES"}

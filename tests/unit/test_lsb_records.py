@@ -276,3 +276,10 @@ def test_job_new_reads_whole_with_the_documented_layout():
     assert (r["jobGroup"], r["app"], r["requeueEValues"],
             r["jobDescription"]) == ("/g", "fluent", "1 2", "d")
     assert (r["userPriority"], r["srcJobId"], r["nStinFile"]) == (-1, -1, 0)
+
+
+def test_a_rerunnable_job_carries_sub_rerunnable_and_rn_does_not():
+    from xce.store.lsbfields import submit_options
+    assert submit_options({"rerunnable": True}) & 0x4000    # bsub -r
+    assert not submit_options({"rerunnable": False}) & 0x4000   # -rn
+    assert not submit_options({}) & 0x4000

@@ -59,8 +59,10 @@ def modify_spec(opts, unit, fractions=False):
         except stagefiles.BadStageFile as e:
             raise sub.SubmitError(str(e))
     new.update(execution.modified(opts))
-    new.update(exec_options({key: opts.get(key)
-                             for key in ("pre_exec", "post_exec")}))
+    new.update(exec_options({key: opts.get(key) for key in
+                             ("pre_exec", "post_exec", "login_shell")}))
+    if opts.get("rerunnable") or opts.get("not_rerunnable"):
+        new["rerunnable"] = not opts.get("not_rerunnable")     # -r, -rn
     new.update(requeue_and_mail(opts))
     new.update(parse_limits(opts, unit, fractions))
     if "cpulimit" in new and "cpulimit_host" not in new:
@@ -91,6 +93,7 @@ REMOVALS = {"no_queue": ("queue",), "no_slots": ("nslots",),
             "no_requeue_exit": ("requeue_exit",),
             "no_mail_user": ("mail_user",), "no_mail_begin": ("mail_begin",),
             "no_mail_notify": ("mail_notify",), "no_outdir": ("outdir",),
+            "no_login_shell": ("login_shell",),
             # the job keeps its number of slots, on any hosts
             "no_hostfile": ("hostfile", "hostfile_hosts", "asked_hosts"),
             **{"no_" + limit.key: (limit.key,) for limit in rlimits.LIMITS},

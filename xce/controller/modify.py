@@ -23,11 +23,11 @@ from xce.model import states
 KINDS = ("modify", "switch", "requeue", "move")
 
 # What LSF lets bmod change on a started job (lsb.err 126,
-# LSB_MOD_ALL_JOBS): -c, -M, -W, -o/-oo, -e/-eo; -r is not a bmod option
-# of xce's, so it never reaches the controller.
+# LSB_MOD_ALL_JOBS): -c, -M, -W, -o/-oo, -e/-eo, -r/-rn (whether a lost
+# host requeues it, xce.controller.hostloss, which reads it then).
 RUNNING_KEYS = frozenset({"runlimit", "runlimit_host", "memlimit", "stdout",
                           "stdout_mode", "stderr", "stderr_mode",
-                          *joblimits.CPU_KEYS})
+                          "rerunnable", *joblimits.CPU_KEYS})
 RUNNING_ONLY = ("Only the following parameters can be used to modify a "
                 "running job: -c, -M, -W, -o, -e, -r")
 NO_ERRFILE = ("No error file specified before job dispatch. Error file does "

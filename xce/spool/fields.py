@@ -183,10 +183,10 @@ SPEC = {
     "asked_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX),
                          modifiable=True),
     "exclusive": Field(Bool()),
-    "rerunnable": Field(Bool()),
+    "rerunnable": Field(Bool(), modifiable=True),   # bsub/bmod -r, -rn
     "pre_exec": Field(ARG, modifiable=True),        # bsub -E
     "post_exec": Field(ARG, modifiable=True),       # bsub -Ep
-    "login_shell": Field(PATH),         # bsub -L
+    "login_shell": Field(PATH, modifiable=True),    # bsub -L
     "requeue_exit": Field(ARG, modifiable=True),    # bsub -Q, as written
     "mail_user": Field(NAME, modifiable=True),      # bsub -u
     "mail_begin": Field(Bool(), modifiable=True),   # bsub -B

@@ -16,6 +16,7 @@ from xce.store.lsbfields import (NO_CLUSTER, RLIMIT_RSS, RLIMIT_RUN,
 SUB_JOB_NAME, SUB_QUEUE, SUB_HOST = 0x01, 0x02, 0x04
 SUB_OUT_FILE, SUB_ERR_FILE = 0x10, 0x20
 SUB_NOTIFY_END, SUB_NOTIFY_BEGIN = 0x80, 0x100
+SUB_RERUNNABLE = 0x4000
 SUB_HOST_SPEC, SUB_RES_REQ, SUB_OTHER_FILES = 0x10000, 0x40000, 0x80000
 SUB_PRE_EXEC, SUB_LOGIN_SHELL, SUB_MAIL_USER = 0x100000, 0x200000, 0x400000
 SUB_PROJECT_NAME = 0x2000000
@@ -102,6 +103,10 @@ def job_modify(job, data, jobid, idx, db):
     exit values, job description)."""
     new, gone = data.get("set") or {}, data.get("unset") or []
     options, options2 = _bits(_BITS, new), _bits(_BITS2, new)
+    # -r sets SUB_RERUNNABLE; -rn removes it (LSF's delOptions).
+    rerun = new.get("rerunnable")
+    options |= SUB_RERUNNABLE if rerun else 0
+    del_rerun = SUB_RERUNNABLE if rerun is False else 0
     if new.get("stdout_mode") == "w":           # -oo
         options2 |= SUB2_OVERWRITE_OUT_FILE
     if new.get("stderr_mode") == "w":           # -eo
@@ -109,7 +114,8 @@ def job_modify(job, data, jobid, idx, db):
     lo, hi = _slots(new, gone)
     by = data.get("by")
     fields = [q(show(jobid, idx)), str(options), str(options2),
-              str(_bits(_BITS, gone)), str(uid_of(by)), q(by), "0", "0",
+              str(_bits(_BITS, gone) | del_rerun), str(uid_of(by)), q(by),
+              "0", "0",
               str(lo), _time(new, gone, "begin_time"),
               _time(new, gone, "term_time"), "0", "0"]
     if options & SUB_JOB_NAME:

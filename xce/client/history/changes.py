@@ -90,6 +90,9 @@ TABLE = [
      "Post exec command is disabled"),
     ("login_shell", _said("Log shell changes to : {}"),
      "Log shell changes to default"),
+    ("rerunnable", lambda v: ["Job changes to be re-runnable" if v else
+                              "Job changes to be not re-runnable"],
+     "Re-runnable changes to the queue's default"),
     ("mail_user", _said("Mail user changes to : {}"),
      "Mail user changes to original user"),
     ("project", _said("Project name changes to : {}"),
