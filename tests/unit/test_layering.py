@@ -69,6 +69,8 @@ ALLOWED = {
         # a gang's failure policy, and --verify's replay of GANG_SET and
         # GANG_UNSET, as the controller applies them
         "xce.controller.gangs",
+        # JOB_ACCEPT_INTERVAL: the replay wakes when a host's wait ends
+        "xce.controller.accept",
         # the pass holds a job back after a failed pre-exec (dispatch
         # asks prepost); the replay wakes it as the controller's turn does
         "xce.controller.prepost",

@@ -124,7 +124,10 @@ _add("queue", ENFORCED, "INTERACTIVE")
 # Its jobs run at that nice value (agent.spawn.nice_argv); bqueues -l
 # shows it in the NICE column.
 _add("queue", ENFORCED, "NICE")
-_add("queue", ACCEPTED, "NEW_JOB_SCHED_DELAY JOB_ACCEPT_INTERVAL "
+# After a dispatch to a host, no job of the queue goes there for this many
+# MBD_SLEEP_TIME periods (xce.controller.accept; over lsb.params's).
+_add("queue", ENFORCED, "JOB_ACCEPT_INTERVAL")
+_add("queue", ACCEPTED, "NEW_JOB_SCHED_DELAY "
      "SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT MIG "
      "ROUND_ROBIN_POLICY RUNTIME CHUNK_JOB_SIZE "
      "DISPATCH_ORDER JOB_IDLE JOB_OVERRUN JOB_UNDERRUN JOB_WARNING_ACTION "
@@ -206,6 +209,9 @@ _add("params", NOT_CARRIED, "MAX_PREEXEC_RETRY REMOTE_MAX_PREEXEC_RETRY",
 # of JOB_ACCEPT_INTERVAL; xce schedules when something changes, not every
 # MBD_SLEEP_TIME seconds.
 _add("params", ENFORCED, "MBD_SLEEP_TIME")
+# The wait after a dispatch to a host before the next one there, in
+# MBD_SLEEP_TIME periods (xce.controller.accept); a queue's own wins.
+_add("params", ENFORCED, "JOB_ACCEPT_INTERVAL")
 # bsub -J "a[1-N]" is refused past it (xce.controller.submit).
 _add("params", ENFORCED, "MAX_JOB_ARRAY_SIZE")
 # Each user's pending threshold (xce.controller.pendlimit).
@@ -428,9 +434,6 @@ def _fixed(scopes, names, values, why):
             _TABLE[(scope, name)] = Key(scope, name, ENFORCED)
 
 
-_fixed("params queue", "JOB_ACCEPT_INTERVAL", "0",
-       "xce dispatches to a host again in the same turn (0); a wait "
-       "between dispatches to a host is not supported")
 _fixed("params", "PARALLEL_SCHED_BY_SLOT", "Y YES",
        "xce schedules parallel jobs by job slots (Y); by CPUs is not "
        "supported")

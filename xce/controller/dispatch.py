@@ -5,7 +5,7 @@ import json
 from dataclasses import dataclass, field
 
 from xce.agent import protocol
-from xce.controller import (asked, claims, containercheck, execplan,
+from xce.controller import (accept, asked, claims, containercheck, execplan,
                             interactive, isolate, joblimits, jobreq,
                             limitconf, mail, prepost, reserve, rlimits, stage,
                             submit, windows)
@@ -49,6 +49,8 @@ class PassState:
     # host -> (conf, facts, load, (unit, slots) it was built from,
     # (resources, maxmem)): see _host_view
     host_res: dict = field(default_factory=dict)
+    # When each host was last given a job (JOB_ACCEPT_INTERVAL).
+    accepted: accept.State = field(default_factory=accept.State)
 
 
 def snapshot(ctl):
@@ -201,7 +203,8 @@ def _queue_view(ctl, name, q, unit):
                      window_closes=timewindow.closes_at(q.run_window,
                                                         ctl.now),
                      window_factor=rlimits.fastest_factor(ctl.cfg)
-                     if q.run_window is not None else 1.0)
+                     if q.run_window is not None else 1.0,
+                     accept_interval=accept.interval(ctl.cfg, q))
 
 
 def _fair_use(ctl, job, qv):
@@ -326,7 +329,8 @@ def _host_view(ctl, name, unit):
                     gpus=gpus.views(host_devices(ctl, name)),
                     load=load or {},
                     cpu_factor=rlimits.cpu_factor(ctl.cfg, name) or 1.0,
-                    runtimes=containercheck.runtimes(facts))
+                    runtimes=containercheck.runtimes(facts),
+                    accepted_at=ctl.passes.accepted.at.get(name))
 
 
 def host_devices(ctl, name):

@@ -20,7 +20,8 @@ from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
 from xce.controller import claims, gangs, hoststeps, jobgroups, peek
 from xce.controller import stage
-from xce.controller import jobclock, messages, modify, prepost, spoolspace
+from xce.controller import (accept, jobclock, messages, modify, prepost,
+                            spoolspace)
 from xce.controller import windows
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
@@ -233,6 +234,7 @@ class Controller:
         hostloss.check(self, self.now)
         prepost.wake(self)
         jobclock.turn(self)
+        accept.turn(self)
         windows.turn(self)
         claims.turn(self)
         if self.dirty or reserve.due(self) or self._reasons_due() or \
@@ -251,11 +253,11 @@ class Controller:
         if len(claimed) == BATCH:
             return 0.0
         if self.reasons_stale:
-            return claims.wait(self, windows.wait(self, jobclock.wait(
-                self, max(0.0, min(RESCAN, self.reasons_at + REASONS_EVERY -
-                                   self.now)))))
-        return claims.wait(self, windows.wait(self, jobclock.wait(self,
-                                                                  RESCAN)))
+            return accept.wait(self, claims.wait(self, windows.wait(
+                self, jobclock.wait(self, max(0.0, min(
+                    RESCAN, self.reasons_at + REASONS_EVERY - self.now))))))
+        return accept.wait(self, claims.wait(self, windows.wait(
+            self, jobclock.wait(self, RESCAN))))
 
     def _connect_links(self):
         for name, link in self.links.items():

@@ -16,8 +16,8 @@ view_epoch, dirty, emit, send_signal, is_admin), so no decision can be
 made one way live and another way in a replay.
 """
 
-from xce.controller import (claims, dispatch, gangs, jobgroups, preemption,
-                            reserve, windows)
+from xce.controller import (accept, claims, dispatch, gangs, jobgroups,
+                            preemption, reserve, windows)
 from xce.model import states
 from xce.scheduler import core as scheduler
 from xce.scheduler.trace import Tracer
@@ -78,6 +78,9 @@ def settle(ctl, decisions):
         if job["spec"].get("exclusive") or job["spec"].get("nnodes"):
             ctl.passes.excl_hosts.update(placement)     # closed_Excl now
         started.append(job)
+    accept.started(ctl, [name for _, placement in decisions.dispatch
+                         for name in placement])
+    accept.after_pass(ctl)      # when a host held back takes jobs again
     return started
 
 

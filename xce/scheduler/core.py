@@ -239,7 +239,7 @@ def _reserve_turn(job, q, state, out):
         select, cands = _usable(job, q, state)
         free = {} if state.full is not None else hostfit.free_slots(
             job, q, state.hosts, hostfit.mem_alternatives(job)[0], cands, select,
-            state.limits)[0]
+            state.limits, state.now)[0]
         book.reserve(job, state.hosts, free, cands.names)
 
 
@@ -261,7 +261,7 @@ def _fit(job, q, state):
     hi = _slot_cap(job, q, state.limits)
     for mem in hostfit.mem_alternatives(job):
         free, _, host_max = hostfit.free_slots(job, q, state.hosts, mem, cands,
-                                        select, state.limits)
+                                        select, state.limits, state.now)
         result = _place(job, hi, free, host_max, state.hosts, q.host_limit)
         if result.slots is not None:
             return result.slots, mem
@@ -274,7 +274,8 @@ def _copy_host(h):
                     h.mem_total, h.mem_reserved, dict(h.held),
                     gpus.copy(h.gpus), load=h.load, busy=h.busy,
                     shared=dict(h.shared), cpu_factor=h.cpu_factor,
-                    runtimes=h.runtimes, gpu_claimed=h.gpu_claimed)
+                    runtimes=h.runtimes, gpu_claimed=h.gpu_claimed,
+                    accepted_at=h.accepted_at)
 
 
 def _copy_queue(q):
@@ -283,7 +284,8 @@ def _copy_queue(q):
                      dict(q.user_used), dict(q.host_used), q.select,
                      q.fairshare, q.fair_usage, q.reserve_time, q.backfill,
                      q.host_limit, q.window_closed, q.thresholds,
-                     q.window_closes, q.window_factor)
+                     q.window_closes, q.window_factor,
+                     q.accept_interval)
 
 
 def _past_run_window(job, q, now):
@@ -365,7 +367,8 @@ def _consider(job, q, state, out):
             return
     for mem in hostfit.mem_alternatives(job):
         free, blocked, host_max = hostfit.free_slots(job, q, state.hosts, mem,
-                                              cands, select, state.limits)
+                                              cands, select, state.limits,
+                                              state.now)
         result = _place(job, hi, free, host_max, state.hosts, q.host_limit)
         if result.slots is not None:
             _take(job, q, state, result.slots, mem)
@@ -384,7 +387,7 @@ def _simple(job, q, state, hi, select):
     slots that do not depend on the user or queue."""
     rr = job.resreq
     if q.hjob_limit is not None or q.pjob_limit is not None or \
-            state.per_user or job.exclusive or \
+            state.per_user or job.exclusive or q.accept_interval or \
             (job.gpu is not None and job.gpu.per_task) or \
             (job.asked is not None and job.asked.ranked):
         return False
@@ -463,6 +466,7 @@ def _take(job, q, state, slots, mem):
         state.journal.note(job, q, per_host, state)
     for name, n in per_host.items():
         h = state.hosts[name]
+        h.accepted_at = state.now   # for JOB_ACCEPT_INTERVAL
         h.used += n
         h.user_used[job.user] = h.user_used.get(job.user, 0) + n
         h.resources["slots"] = h.max_slots - h.used

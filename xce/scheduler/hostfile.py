@@ -20,7 +20,7 @@ def consider(job, q, state, out, take):
                              job.container)
     mem = hostfit.mem_alternatives(job)[0]
     free, blocked, _ = hostfit.free_slots(job, q, state.hosts, mem, cands,
-                                          select, state.limits)
+                                          select, state.limits, state.now)
     need = counts(job.layout)
     short = {name: blocked.get(name) or cands.blocked.get(name) or
              R_HOST_FULL for name, n in need.items()

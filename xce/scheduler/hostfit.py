@@ -15,7 +15,8 @@ from xce.scheduler.views import (
     DYNAMIC_RESOURCES, R_HOST_CLOSED, R_HOST_FULL, R_HOST_LIMIT,
     R_HOST_PJOB_LIMIT, R_HOST_WINDOW,
     R_HOST_QUEUE, R_HOST_QUEUE_LIMIT, R_HOST_UNAVAIL, R_HOST_USER_LIMIT,
-    R_CONTAINER, R_HOST_LOAD, R_QUEUE_RESREQ, R_RESERVE_MEM, R_RESREQ, R_SPAN)
+    R_CONTAINER, R_HOST_ACCEPT, R_HOST_LOAD, R_QUEUE_RESREQ, R_RESERVE_MEM,
+    R_RESREQ, R_SPAN)
 
 
 class Candidates:
@@ -26,6 +27,7 @@ class Candidates:
         # free_slots checks it host by host, job by job.
         self.dynamic = dynamic
         self.full = []              # found full since
+        self.waiting = []           # given a job within JOB_ACCEPT_INTERVAL
         self.heap = None            # (-free slots, name), see _roomiest
 
     def roomiest(self, hosts):
@@ -49,17 +51,25 @@ class Candidates:
                 heapq.heappop(heap)
         return None, 0
 
-    def prune(self, hosts):
+    def prune(self, hosts, waits=None):
+        """Drop the hosts found full, and those *waits* (a host's name ->
+        whether it waits out JOB_ACCEPT_INTERVAL), for the rest of the
+        pass: neither gets room back within it."""
         still = [n for n in self.names
-                 if hosts[n].used < hosts[n].max_slots]
+                 if hosts[n].used < hosts[n].max_slots and
+                 (waits is None or not waits(n))]
         if len(still) != len(self.names):
             gone = set(self.names).difference(still)
-            self.full += sorted(gone)
+            full = sorted(n for n in gone
+                          if hosts[n].used >= hosts[n].max_slots)
+            self.full += full
+            self.waiting += sorted(gone.difference(full))
             self.names = still
 
     def all_blocked(self, blocked):
         out = dict(self.blocked)
         out.update((n, R_HOST_FULL) for n in self.full)
+        out.update((n, R_HOST_ACCEPT) for n in self.waiting)
         out.update(blocked)
         return out
 
@@ -114,14 +124,16 @@ def mem_alternatives(job):
                  for alt in rusage.alternatives)
 
 
-def free_slots(job, q, hosts, mem, cands, select, limits=None):
+def free_slots(job, q, hosts, mem, cands, select, limits=None, now=None):
     """Over the candidate hosts: host -> usable free slots, host -> why a
-    host is not usable, and host -> its slot count (for ptile='!')."""
+    host is not usable, and host -> its slot count (for ptile='!').
+    *now*: the time of the pass, for the queue's JOB_ACCEPT_INTERVAL."""
     free, blocked, host_max = {}, {}, {}
     dynamic = cands.dynamic
     if limits is not None and \
             not limits.split(job.user, q.name, job.project)[1]:
         limits = None       # no per-host limit applies to this job
+    waits = accept_wait(q, hosts, now)
     full = 0
     for name in cands.names:
         h = hosts[name]
@@ -131,6 +143,10 @@ def free_slots(job, q, hosts, mem, cands, select, limits=None):
             continue
         if h.used >= h.max_slots:
             blocked[name] = R_HOST_FULL
+            full += 1
+            continue
+        if waits is not None and waits(name):
+            blocked[name] = R_HOST_ACCEPT
             full += 1
             continue
         why = None
@@ -157,8 +173,23 @@ def free_slots(job, q, hosts, mem, cands, select, limits=None):
                 continue
         blocked[name] = why
     if full > 8 and full * 4 > len(cands.names):
-        cands.prune(hosts)
+        cands.prune(hosts, waits)
     return free, blocked, host_max
+
+
+def accept_wait(q, hosts, now):
+    """JOB_ACCEPT_INTERVAL of queue *q*: a function telling whether a
+    host (by name) was given a job too recently to take one of q's, or
+    None when the queue has no interval (the common case pays nothing).
+    A job placed within the pass counts: the host takes one per pass."""
+    wait = q.accept_interval
+    if not wait or now is None:
+        return None
+
+    def waits(name):
+        at = hosts[name].accepted_at
+        return at is not None and now < at + wait
+    return waits
 
 
 def limit_room(n, job, q, host, mem, limits):

@@ -164,7 +164,8 @@ def _try(job, q, state, release):
         for mem in hostfit.mem_alternatives(job):
             cands = hostfit.Candidates(list(names), {}, dynamic)
             free, _, host_max = hostfit.free_slots(job, q, hosts, mem, cands,
-                                                 select, state.limits)
+                                                 select, state.limits,
+                                                 state.now)
             result = core._place(job, hi, free, host_max, hosts,
                                  q.host_limit)
             if result.slots is not None:

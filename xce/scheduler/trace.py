@@ -106,7 +106,7 @@ def _hosts(job, q, state):
     cands = hostfit.Candidates(names, blocked, dynamic)
     mem = hostfit.mem_alternatives(job)[0]
     free, more, _ = hostfit.free_slots(job, q, state.hosts, mem, cands, select,
-                                     state.limits)
+                                     state.limits, state.now)
     verdicts = cands.all_blocked(more)
     rows = []
     for name in sorted(state.hosts):

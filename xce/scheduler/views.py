@@ -28,6 +28,8 @@ R_HOST_FULL = "Not enough job slot(s)"
 R_HOST_CLOSED = "Closed by LSF administrator"
 R_HOST_WINDOW = "Dispatch windows closed"
 R_HOST_LOAD = "Load threshold reached"
+# JOB_ACCEPT_INTERVAL: the host got a job less than the interval ago.
+R_HOST_ACCEPT = "Just started a job recently"
 R_HOST_UNAVAIL = "Unable to reach slave batch server"
 R_HOST_QUEUE = "Not usable to the queue"
 R_HOST_QUEUE_LIMIT = "Queue's per-host job slot limit reached"
@@ -89,6 +91,9 @@ class HostView:
     cpu_factor: float = 1.0
     # The container runtimes its agent found (docker, podman, apptainer).
     runtimes: frozenset = frozenset()
+    # When it was last given a job (epoch seconds; None: not lately), for
+    # JOB_ACCEPT_INTERVAL; a pass sets it as it places jobs.
+    accepted_at: float = None
 
 
 @dataclass
@@ -124,6 +129,9 @@ class QueueView:
     # run limit is taken on to see whether it can finish before then.
     window_closes: float = None
     window_factor: float = 1.0
+    # JOB_ACCEPT_INTERVAL in seconds: after a host is given a job, none of
+    # this queue's goes there until that long after (0: no wait).
+    accept_interval: float = 0
 
 
 @dataclass

@@ -13,7 +13,7 @@ import heapq
 import signal
 from dataclasses import dataclass
 
-from xce.controller import prepost, reserve, schedpass, windows
+from xce.controller import accept, prepost, reserve, schedpass, windows
 from xce.controller.submit import Rejected
 from xce.model import states
 
@@ -126,8 +126,13 @@ class Replay:
             self._push(cl.windows.next_at, WAKE, None)
         if cl.signals:
             self._signals()
+        accept.turn(cl)     # a host's JOB_ACCEPT_INTERVAL is over
         if cl.dirty or reserve.due(cl):
             started = self._pass()
+        at = cl.passes.accepted.next_at
+        if at is not None and at not in self._retry_wakes:
+            self._retry_wakes.add(at)   # a pass when the host may take more
+            self._push(at, WAKE, None)
         # The pass held back jobs after a failed pre-exec: a pass again
         # when each may be dispatched.
         for at in set(cl.retry_waiting.values()) - self._retry_wakes:
