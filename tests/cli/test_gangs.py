@@ -1,8 +1,10 @@
 """Gang groups through a real cluster of four virtual hosts: a gang of
 four that cannot all be placed (one host busy) stays entirely pending
 with the gang's reason, then starts on the four hosts in one pass once
-the host frees; a member that fails ends the others (policy kill); bad
-`xce gang` input gets one line and exit 255."""
+the host frees; a member that fails ends the others (policy kill); a
+member whose pre-exec fails has the started others requeued and the four
+start again together (policy continue); bad `xce gang` input gets one
+line and exit 255."""
 
 from tests.lib.xcecluster import virtual_names, wait_for
 
@@ -111,3 +113,33 @@ def _bad_requests(cluster):
     r = cluster.run("xce", "gang", "list")
     assert (r.rc, r.out.split()[3:]) == (0, ["/pair", "2", "continue"]), r
     assert cluster.run("xce", "gang", "set", "/g", "--size", "1").rc == 0
+
+
+def test_a_member_whose_pre_exec_fails_starts_the_gang_again_whole(
+        make_cluster, tmp_path):
+    """Policy continue: a member's failed pre-exec sends it back to
+    pending, the three that started are requeued, and the four start
+    again together once it may be dispatched (MBD_SLEEP_TIME later)."""
+    names = virtual_names(4, prefix="gp")
+    cluster = make_cluster(virtual_hosts=names, mxj=1, start=False,
+                           extra_params="  MBD_SLEEP_TIME: 2")
+    cluster.start(timeout=60)
+    assert cluster.run("bgadd", GANG).rc == 0
+    assert cluster.run("xce", "gang", "set", GANG, "--size", "4",
+                       "--on-failure", "continue").rc == 0
+    once = tmp_path / "tried"
+    members = [cluster.submit("-g", GANG, "sleep 60") for _ in range(3)]
+    members.append(cluster.submit(
+        "-g", GANG, "-E", f"test -e {once} || {{ touch {once}; exit 1; }}",
+        "sleep 60"))
+    wait_for(lambda: all(cluster.stored_job(j)["attempt"] == 2 and
+                         cluster.stat(j) == "RUN" for j in members),
+             timeout=30, what="the gang to start again")
+    assert once.exists()
+    assert len(_dispatch_times(cluster, members)) == 2     # two passes
+    text = _long(cluster, members[0], "bhist")
+    assert _squash(f"Pending: Job has been requeued (gang </train>: job "
+                   f"<{members[-1]}> did not start)") in text, text
+    assert cluster.run("bkill", *map(str, members)).rc == 0
+    for jobid in members:
+        cluster.wait_stat(jobid, "EXIT")

@@ -114,8 +114,8 @@ def sent_back(ctl, job):
     for other in started:
         # Signalled before the row forgets its host, as brequeue does.
         ctl.send_signal(other, "KILLSEQ", TERM_GANG)
-        ctl.emit("REQUEUE", other, stat=states.PEND, by=by, reason=reason,
-                 gang=path)
+        ctl.emit("REQUEUE", other, stat=states.PEND, by="", reason=reason,
+                 gang=path, cause=by)
 
 
 def _gang_of(ctl, job):

@@ -113,9 +113,12 @@ def _status(row, spec, home, data):
 
 
 def _requeue(row, spec, home, data):
-    """brequeue, a lost host, a failed pre-exec, or an exit value of
-    bsub -Q / REQUEUE_EXIT_VALUES (LSF: the exit code after the reason)."""
+    """brequeue, a lost host, a failed pre-exec, an exit value of
+    bsub -Q / REQUEUE_EXIT_VALUES (LSF: the exit code after the reason),
+    or a gang's policy when another member did not start."""
     stat = data.get("stat")
+    if data.get("gang"):        # its gang's policy (xce gang, continue)
+        return [f"Pending: Job has been requeued ({data.get('cause')});"]
     if data.get("exit_code") is not None and not data.get("by") and \
             data.get("pre_failed") is None:
         return [f"Pending: Requeued job is waiting for rescheduling;"
