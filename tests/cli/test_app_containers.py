@@ -8,6 +8,7 @@ a local root file system (no image registry needed) and is skipped with
 the reason elsewhere."""
 
 import shutil
+import socket
 import subprocess
 
 import pytest
@@ -120,6 +121,78 @@ def test_podman_job_runs_inside_as_its_user_in_its_directory(boxes,
     cluster.wait_stat(jobid, "EXIT", timeout=30)
     wait_for(lambda: str(work) not in _containers(env),
              what="its container to go")
+
+
+def test_bkill_leaves_no_container_behind(boxes, tmp_path):
+    """A job that ignores bkill's first signals inside its container is
+    ended by the last, SIGKILL, which podman cannot hand on: its client
+    dies and the container would run on; the agent removes it by name."""
+    cluster, rootfs = boxes
+    env = _podman_env(tmp_path, rootfs)
+    work = cluster.root / "work"
+    work.mkdir()
+    jobid = cluster.submit("-app", "pod", "-o", "deaf.out",
+                           "trap '' INT TERM; echo up; sleep 100",
+                           cwd=work, env=env)
+    wait_for(lambda: "up" in _read(work / "deaf.out"), what="the job")
+    name = f"xce-testclu-{jobid}-0-1-{_tag(cluster)}"
+    assert _named(name, env) == name + "\n"
+    assert cluster.run("bkill", str(jobid)).rc == 0
+    cluster.wait_stat(jobid, "EXIT", timeout=30)
+    wait_for(lambda: _named(name, env) == "", what="its container to go")
+
+
+def test_a_restarted_agent_removes_containers_of_jobs_it_does_not_run(
+        boxes, tmp_path):
+    cluster, rootfs = boxes
+    env = _podman_env(tmp_path, rootfs)
+    tag = _tag(cluster)
+    # Left by a job that ended while the agent was down (job 999 is no
+    # job of this agent's); one of another agent is left alone.
+    mine, other = f"xce-testclu-999-0-1-{tag}", f"xce-testclu-999-0-1-x{tag}"
+    for name, label in ((mine, tag), (other, "x" + tag)):
+        r = subprocess.run(
+            ["podman", "run", "-d", "--name", name, "--label",
+             f"xce.agent={label}", "--rootfs", str(rootfs), "/bin/sh", "-c",
+             "sleep 100"], env=dict(shutil.os.environ, **env),
+            capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+    try:
+        (_agent_dir(cluster) / "container-runtimes").write_text("podman\n")
+        assert cluster.run("badmin", "hrestart",
+                           socket.gethostname()).rc == 0
+        wait_for(lambda: _named(mine, env) == "",
+                 what="the agent to remove its container")
+        assert _named(other, env) == other + "\n"
+    finally:
+        for name in (mine, other):
+            subprocess.run(["podman", "rm", "-f", "-t", "0", name],
+                           env=dict(shutil.os.environ, **env),
+                           capture_output=True, timeout=60)
+
+
+def _agent_dir(cluster):
+    return cluster.spool / "agents" / socket.gethostname()
+
+
+def _tag(cluster):
+    from xce.agent import container
+    return container.agent_tag(_agent_dir(cluster))
+
+
+def _named(name, env):
+    """The container called *name* (any state), or ""."""
+    r = subprocess.run(["podman", "ps", "-a", "--filter", f"name=^{name}$",
+                        "--format", "{{.Names}}"], capture_output=True,
+                       text=True, env=dict(shutil.os.environ, **env))
+    return r.stdout
+
+
+def _read(path):
+    try:
+        return path.read_text()
+    except FileNotFoundError:
+        return ""
 
 
 def _containers(env):

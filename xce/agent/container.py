@@ -16,14 +16,26 @@ command sees what it would see on the host; the job's environment is
 passed in by name.  Its -o/-e files are opened by the wrapper on the
 host, before the runtime starts.  Pre- and post-exec steps run on the
 host, outside the container.
+
+A docker or podman container is named after its job (cluster, job id,
+index, attempt) and the agent that runs it, and carries that agent's
+label: the container outlives its runtime's client when the client is
+killed (bkill's last SIGKILL, while the job ignores the signals before
+it), so the agent removes it by name when the job ends, and at its own
+start removes those of its jobs it no longer runs.
 """
 
+import hashlib
 import os
+import re
 import shlex
 import shutil
 import socket
 
 DOCKER_SOCKET = "/var/run/docker.sock"
+AGENT_LABEL = "xce.agent"
+# Runtimes whose containers live apart from the job's processes.
+NAMED = ("docker", "podman")
 # Variables that describe the host's own session, not the job's.
 _HOST_ONLY = frozenset({"_", "SHLVL", "PWD", "OLDPWD"})
 
@@ -74,6 +86,9 @@ def argv(box, uid, gid, cwd, env, jobfile=None):
     words = [runtime, "run", "--rm", "-i", "--init"]
     if runtime == "podman" and uid != 0:
         words += ["--userns=keep-id"]
+    if box.get("name"):
+        words += ["--name", box["name"],
+                  "--label", f"{AGENT_LABEL}={box['tag']}"]
     words += ["--user", f"{uid}:{gid}", "-w", cwd, "-v", f"{cwd}:{cwd}"]
     if jobfile:
         words += ["-v", f"{jobfile}:{jobfile}:ro"]
@@ -93,3 +108,51 @@ def command(box, uid, gid, cwd, env, cmd, jobfile=None):
     /bin/sh inside *box*."""
     words = argv(box, uid, gid, cwd, env, jobfile) + ["/bin/sh", "-c", cmd]
     return "exec " + " ".join(shlex.quote(w) for w in words)
+
+
+def agent_tag(workdir):
+    """A short word that tells this agent's containers from those of
+    another agent on the same machine (another cluster, or a virtual
+    host of the same one): its working directory's digest."""
+    path = os.path.realpath(str(workdir))
+    return hashlib.sha256(path.encode()).hexdigest()[:10]
+
+
+def name_of(msg, tag):
+    """The container name of the job of start message *msg*, or None
+    for a job that runs in no named container."""
+    box = msg.get("container")
+    if not box or box.get("runtime") not in NAMED:
+        return None
+    cluster = re.sub(r"[^A-Za-z0-9_.]", "_", str(msg.get("cluster") or "xce"))
+    return f"xce-{cluster}-{msg['job']}-{msg['idx']}-{msg['attempt']}-{tag}"
+
+
+def key_of(name, tag):
+    """(job, idx, attempt) of a container name_of() made, or None."""
+    parts = name.rsplit("-", 4)
+    if len(parts) != 5 or parts[4] != tag or not name.startswith("xce-"):
+        return None
+    try:
+        return tuple(int(p) for p in parts[1:4])
+    except ValueError:
+        return None
+
+
+def remove_argv(runtime, name):
+    """Stop (at once: the job has ended) and remove a container; no
+    error matters (the runtime's --rm has mostly removed it already)."""
+    path = shutil.which(runtime)
+    if path is None:
+        return None
+    stop_now = ["-t", "0"] if runtime == "podman" else []
+    return [path, "rm", "-f", *stop_now, name]
+
+
+def list_argv(runtime, tag):
+    """The names of the containers of the agent of *tag*, one a line."""
+    path = shutil.which(runtime)
+    if path is None:
+        return None
+    return [path, "ps", "-a", "--filter", f"label={AGENT_LABEL}={tag}",
+            "--format", "{{.Names}}"]

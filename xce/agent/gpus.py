@@ -9,10 +9,9 @@ without nvidia-smi, or where it fails, reports no devices.
 """
 
 import logging
-import os
-import select
 import shutil
-import time
+
+from xce.agent import spawn
 
 log = logging.getLogger("xce.agent")
 
@@ -26,7 +25,8 @@ def detect(which=shutil.which):
     if path is None:
         return []
     try:
-        text = _run([path, *ARGS])
+        text = spawn.capture([path, *ARGS], {"PATH": "/usr/bin:/bin"},
+                             TIMEOUT)
     except OSError as e:
         log.warning("nvidia-smi: %s", e)
         return []
@@ -53,34 +53,3 @@ def parse(text):
             dev["state"] = "prohibited"     # no process may use it
         out.append(dev)
     return out
-
-
-def _run(argv):
-    """nvidia-smi's standard output, or None if it failed or hung."""
-    rd, wr = os.pipe()
-    try:
-        with open(os.devnull, "rb") as null:
-            pid = os.posix_spawn(argv[0], argv, {"PATH": "/usr/bin:/bin"},
-                                 file_actions=[
-                                     (os.POSIX_SPAWN_DUP2, null.fileno(), 0),
-                                     (os.POSIX_SPAWN_DUP2, wr, 1),
-                                     (os.POSIX_SPAWN_DUP2, null.fileno(), 2)])
-    finally:
-        os.close(wr)
-    chunks, deadline = [], time.monotonic() + TIMEOUT
-    try:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([rd], [], [], left)[0]:
-                os.kill(pid, 9)
-                break
-            data = os.read(rd, 65536)
-            if not data:
-                break
-            chunks.append(data)
-    finally:
-        os.close(rd)
-        status = os.waitpid(pid, 0)[1]
-    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
-        return None
-    return b"".join(chunks).decode(errors="replace")

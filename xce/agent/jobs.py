@@ -16,6 +16,7 @@ import time
 
 from xce.agent import (interactive, jobargv, jobfiles, mail as jobmail, procs,
                        rlimits, spawn, staging)
+from xce.agent.boxes import Boxes
 from xce.agent.jobenv import job_environment
 from xce.agent.joboutput import default_output, moved_output
 from xce.agent.jobusage import Sampling, final_peak
@@ -32,7 +33,7 @@ ADOPTED_POLL = 0.5          # how often to look at jobs that are not our childre
 GROUP_RETRY = 0.02          # a signal before the job's session exists waits
 
 
-class JobTable(PrePost, Sampling, Recovery):
+class JobTable(PrePost, Sampling, Recovery, Boxes):
     def __init__(self, workdir, output_dir, now=time.time):
         self.dir = workdir
         self.jobs_dir = workdir / "jobs"
@@ -54,6 +55,7 @@ class JobTable(PrePost, Sampling, Recovery):
         self.other_child = None
         self._user_dirs = set()
         self._init_prepost()
+        self._init_boxes(workdir)
         self.mailer = jobmail.Mailer(self.peak_dir)    # bsub -B/-N, no -o
 
     # -- timers ------------------------------------------------------------
@@ -116,6 +118,7 @@ class JobTable(PrePost, Sampling, Recovery):
             raise PermissionError("the agent is not root and cannot run "
                                   f"jobs as uid {uid}")
         _remove_files(prefix)
+        self.name_box(msg)      # its container, if any (xce.agent.boxes)
         # Created new (O_EXCL, never through a link the user may have
         # planted in their directory), then given to the user.
         owned = [jobfiles.create(prefix + ".hosts",
@@ -298,8 +301,8 @@ class JobTable(PrePost, Sampling, Recovery):
                     else 128 + os.WTERMSIG(status))
             key = self.by_pid.pop(pid, None)
             if key is None:
-                if self.step_exited(pid, code):
-                    continue    # a pre/post-exec step
+                if self.step_exited(pid, code) or self.remover_exited(pid):
+                    continue    # a pre/post-exec step, a container's removal
                 if self.other_child is not None:
                     self.other_child(pid, status, ru)
                 continue        # a report appender or an orphan we inherited
@@ -353,6 +356,8 @@ class JobTable(PrePost, Sampling, Recovery):
             result["xout"], result["xerr"] = staging.collect(
                 job.msg, job.prefix, result)
         self.journal.append("exit", key, result=result)
+        if job is not None:
+            self.remove_box(job.msg)    # gone with its client, or now
         if job is not None and not job.fenced:
             output = self.mailer.output_for(job.msg, result)
             try:

@@ -87,6 +87,7 @@ class AgentServer:
     # -- loop --------------------------------------------------------------
     def serve(self):
         self.table.recover()
+        self.table.sweep_boxes()
         self.tasks.recover()
         self.elims.kill_leftovers()
         # What start-up loaded lives as long as the agent: the collector

@@ -7,9 +7,11 @@ restarted agent learn how a job it no longer parents has ended.
 """
 
 import os
+import select
 import shlex
 import signal
 import sys
+import time
 
 SETPRIV = "/usr/bin/setpriv"
 SHELL = "/bin/sh"
@@ -189,3 +191,35 @@ def append_as_user(uid, gid, src_path, dest_path, jobid):
     argv = as_user_argv(uid, gid, [SHELL, "-c", script, "xce-append",
                                    dest_path, jobid])
     return spawn(argv, {"PATH": "/usr/bin:/bin"}, stdin_path=src_path)
+
+
+def capture(argv, env, timeout):
+    """The standard output of a short command the agent needs an answer
+    from (nvidia-smi, a container runtime's listing), or None if it
+    failed or did not end within *timeout* seconds (it is killed)."""
+    rd, wr = os.pipe()
+    try:
+        with open(os.devnull, "rb") as null:
+            pid = os.posix_spawn(argv[0], argv, env, file_actions=[
+                (os.POSIX_SPAWN_DUP2, null.fileno(), 0),
+                (os.POSIX_SPAWN_DUP2, wr, 1),
+                (os.POSIX_SPAWN_DUP2, null.fileno(), 2)])
+    finally:
+        os.close(wr)
+    chunks, deadline = [], time.monotonic() + timeout
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([rd], [], [], left)[0]:
+                os.kill(pid, signal.SIGKILL)
+                break
+            data = os.read(rd, 65536)
+            if not data:
+                break
+            chunks.append(data)
+    finally:
+        os.close(rd)
+        status = os.waitpid(pid, 0)[1]
+    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        return None
+    return b"".join(chunks).decode(errors="replace")
