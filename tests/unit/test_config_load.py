@@ -151,11 +151,12 @@ def test_a_key_whose_one_value_is_xces_behaviour_refuses_the_others(tmp_path):
     ok = ("parameters:\n  DEFAULT_QUEUE: normal\n  JOB_ACCEPT_INTERVAL: 0\n"
           "  PARALLEL_SCHED_BY_SLOT: y\n  LSF_GPU_AUTOCONFIG: Y\n"
           "  RELAX_JOB_DISPATCH_ORDER: N\n  LSB_MOD_ALL_JOBS: Y\n"
+          "  LSF_STRICT_RESREQ: Y\n"
           "queues:\n  normal:\n    JOB_ACCEPT_INTERVAL: 0\n")
     site(tmp_path, "cluster:\n  name: c\n" + ok)
     bad = ok.replace("INTERVAL: 0", "INTERVAL: -1").replace(
         "SLOT: y", "SLOT: N").replace("ORDER: N", "ORDER: Y").replace(
-        "JOBS: Y", "JOBS: N")
+        "JOBS: Y", "JOBS: N").replace("RESREQ: Y", "RESREQ: N")
     with pytest.raises(ConfigError) as e:
         site(tmp_path, "cluster:\n  name: c\n" + bad)
     text = "\n".join(e.value.errors)
@@ -164,4 +165,6 @@ def test_a_key_whose_one_value_is_xces_behaviour_refuses_the_others(tmp_path):
         "job slots (Y)" in text
     assert ":8: RELAX_JOB_DISPATCH_ORDER: xce keeps the strict" in text
     assert ":9: LSB_MOD_ALL_JOBS: bmod changes a started job's" in text
-    assert ":12: JOB_ACCEPT_INTERVAL:" in text
+    assert ":13: JOB_ACCEPT_INTERVAL:" in text
+    assert ":10: LSF_STRICT_RESREQ: xce refuses an rusage[] of a resource " \
+        "that is not consumable" in text

@@ -278,7 +278,7 @@ _add("lsf.conf", ENFORCED, "LSB_SHORT_HOSTLIST")
 _add("lsf.conf", ACCEPTED, "LSB_JOB_MEMLIMIT LSB_MEMLIMIT_ENFORCE "
      "LSB_JOB_CPULIMIT LSB_JOB_OUTPUT_LOGGING LSF_STRIP_DOMAIN "
      "LSF_HPC_EXTENSIONS "
-     "LSB_SUB_COMMANDNAME LSF_STRICT_RESREQ LSB_BJOBS_DISPLAY_ENH "
+     "LSB_SUB_COMMANDNAME LSB_BJOBS_DISPLAY_ENH "
      "LSB_DEFAULTQUEUE")
 # bsub -pack sends at most LSB_MAX_PACK_JOBS lines per request (0: -pack
 # is refused); it always goes on past a failing line, so only
@@ -443,6 +443,10 @@ _fixed("params queue", "RELAX_JOB_DISPATCH_ORDER", "N NO",
 _fixed("lsf.conf", "LSB_MOD_ALL_JOBS", "Y YES",
        "bmod changes a started job's -c, -M, -W, -o and -e (Y); refusing "
        "every change to a started job is not supported")
+_fixed("lsf.conf", "LSF_STRICT_RESREQ", "Y YES",
+       "xce refuses an rusage[] of a resource that is not consumable, at "
+       "submission (Y, LSF's installed value); the lenient check (N) is "
+       "not supported")
 _fixed("lsf.conf", "LSF_GPU_AUTOCONFIG", "Y YES",
        "xce's agents always detect their GPUs with nvidia-smi (Y); give a "
        "host's gpus: in xce.yaml to set them by hand")
