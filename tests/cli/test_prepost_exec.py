@@ -143,6 +143,24 @@ def test_job_starter_wraps_the_command_and_script(make_cluster, tmp_path):
     assert "started=yes args=one two" in out2.read_text()
 
 
+def test_a_command_level_job_starter_has_no_effect_on_batch_jobs(
+        make_cluster, tmp_path):
+    # LSF: "Command-level job starters have no effect on batch jobs,
+    # including interactive batch jobs"; the job sees the variable only.
+    cluster = make_cluster()
+    starter = {"LSF_JOB_STARTER": "/bin/false",
+               "LSB_JOB_STARTER": "/bin/false"}
+    out = tmp_path / "s.out"
+    r = cluster.run("bsub", "-o", str(out), "echo ran $LSF_JOB_STARTER",
+                    env=starter)
+    assert r.rc == 0, r
+    jobid = int(r.out.split("<", 1)[1].split(">", 1)[0])
+    cluster.wait_stat(jobid, "DONE")
+    assert "ran /bin/false" in out.read_text()
+    r = cluster.run("bsub", "-I", "echo", "interactive", env=starter)
+    assert r.rc == 0 and "interactive" in r.out.split(), r
+
+
 def test_login_shell_initialises_the_environment(make_cluster, tmp_path):
     cluster = make_cluster()
     out = tmp_path / "l.out"
