@@ -84,3 +84,27 @@ def test_a_users_pre_exec_never_gets_root(shared, users, where):
                  "\n" + " " * 21, ""), what="the failed pre-exec")
     assert not os.path.exists(probe)
     assert shared.run("bkill", jobid, user=owner.name).rc == 0
+
+
+def test_outdir_is_made_with_the_users_rights_and_never_as_root(
+        shared, users):
+    """bsub -outdir is made by the job's wrapper as the job's user, mode
+    700 as LSF makes it; where only root may write, nothing is made."""
+    import pwd
+    owner = users[0]
+    r = shared.run("bsub", "-q", "plain", "-outdir", f"{owner.home}/od%J",
+                   "-o", "out", "echo made", user=owner.name, cwd=owner.home)
+    assert (r.rc, r.err) == (0, ""), r
+    jobid = int(r.out.split("<", 1)[1].split(">", 1)[0])
+    shared.wait_stat(jobid, "DONE")
+    made = os.stat(f"{owner.home}/od{jobid}")
+    assert (made.st_uid, made.st_mode & 0o777) == (
+        pwd.getpwnam(owner.name).pw_uid, 0o700)
+    assert open(f"{owner.home}/od{jobid}/out").read().startswith("made")
+    probe = "/root/xce-outdir-probe"
+    r = shared.run("bsub", "-q", "plain", "-outdir", probe, "-o", "out",
+                   "true", user=owner.name, cwd=owner.home)
+    assert r.rc == 0, r
+    jobid = int(r.out.split("<", 1)[1].split(">", 1)[0])
+    shared.wait_stat(jobid, "DONE", "EXIT")
+    assert not os.path.exists(probe)
