@@ -46,6 +46,17 @@ def test_run_limit_is_normalised_to_the_execution_host(cluster, tmp_path):
     assert " RUNLIMIT" in long and " 0.2 min of slowm" in long, long
 
 
+def test_cpu_limit_is_normalised_to_the_execution_host(cluster, tmp_path):
+    # 4 min of a slowm's CPU is 60 s on a host four times as fast: the
+    # job's processes get that soft CPU limit (setrlimit, in seconds).
+    out = tmp_path / "cpu"
+    jobid = cluster.submit("-c", "4/slowm", "-o", str(out), "ulimit -t")
+    cluster.wait_stat(jobid, "DONE", timeout=30)
+    assert out.read_text().split()[0] == "60", out.read_text()
+    long = cluster.run("bjobs", "-l", str(jobid)).out
+    assert " CPULIMIT" in long and "4.0 min of slowm" in long, long
+
+
 def test_bqueues_shows_run_limits_with_their_host_spec(cluster):
     long = cluster.run("bqueues", "-l", "spec").out
     default = long.index("DEFAULT LIMITS:")
