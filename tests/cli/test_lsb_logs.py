@@ -250,3 +250,42 @@ def test_every_lsb_events_record_reads_with_a_reader_of_the_documented_layout(
     assert modify[0]["jobName"] == "renamed"
     assert modify[0]["rLimits9"] == 300
     assert cluster.run("bhist", "-l", str(held)).rc == 0    # still reads
+
+
+def test_job_new_carries_bsubs_execution_options(cluster, tmp_path):
+    """Each execution option of bsub lands in its JOB_NEW field or bit
+    (LSF 10.1's layout, read by the independent reader)."""
+    from tests.lib.lsbevents_reader import read_file
+    r = cluster.run("bsub", "-H", "-b", "2037:12:31:10:00", "-t",
+                    "2037:12:31:23:00", "-E", "echo pre", "-Ep", "echo post",
+                    "-L", "/bin/sh", "-u", "ann@example.org", "-B", "-N",
+                    "-We", "5", "-oo", str(tmp_path / "o"), "-eo",
+                    str(tmp_path / "e"), "-Q", "3 4", "-r", "-Jd", "nightly",
+                    "true")
+    assert r.rc == 0, r
+    jobid = int(r.out.split("<", 1)[1].split(">", 1)[0])
+    events = _logdir(cluster) / "lsb.events"
+
+    def new():
+        found = [x for x in read_file(events) if x["type"] == "JOB_NEW"
+                 and x["jobId"] == jobid] if events.exists() else []
+        return found and found[0]
+    job = wait_for(new, what="JOB_NEW")
+    assert (job["preExecCmd"], job["postExecCmd"], job["loginShell"],
+            job["mailUser"], job["requeueEValues"], job["jobDescription"],
+            job["runtimeEstimation"]) == (
+        "echo pre", "echo post", "/bin/sh", "ann@example.org", "3 4",
+        "nightly", 300)
+    assert job["beginTime"] > 0 and job["termTime"] > job["beginTime"]
+    # SUB_NOTIFY_END|BEGIN, SUB_RERUNNABLE, SUB_PRE_EXEC, SUB_LOGIN_SHELL,
+    # SUB_MAIL_USER, SUB_OUT_FILE, SUB_ERR_FILE
+    for bit in (0x80, 0x100, 0x4000, 0x100000, 0x200000, 0x400000, 0x10,
+                0x20):
+        assert job["options"] & bit, hex(bit)
+    # SUB2_HOLD, SUB2_OVERWRITE_OUT_FILE / _ERR_FILE
+    for bit in (0x1, 0x400000, 0x800000):
+        assert job["options2"] & bit, hex(bit)
+    # SUB3_POST_EXEC, SUB3_RUNTIME_ESTIMATION, SUB3_JOB_REQUEUE
+    for bit in (0x10, 0x80, 0x200):
+        assert job["options3"] & bit, hex(bit)
+    assert cluster.run("bkill", str(jobid)).rc == 0
