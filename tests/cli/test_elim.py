@@ -1,6 +1,7 @@
 """Resources that hosts report through LSF_SERVERDIR's elims, end to end on
 three virtual hosts: lsload -l shows them as extra columns, select[] runs
-a job only where they hold, order[] sorts hosts by them; bad elims
+a job only where they hold (numeric, string and Boolean ones), order[]
+sorts hosts by them; bad elims
 (crashing, garbage, hanging, flooding) are logged, the agent keeps
 reporting and jobs keep running."""
 
@@ -12,7 +13,7 @@ from tests.lib import elims
 from tests.lib.xcecluster import wait_for
 
 HOSTS = ["vh000", "vh001", "vh002"]
-VALUES = {"vh000": "2 myres 7 os rhel8", "vh001": "1 myres 3",
+VALUES = {"vh000": "2 myres 7 os rhel8", "vh001": "2 myres 3 fast 1",
           "vh002": "2 myres 10 nosuch 1"}
 RESOURCES = """\
 resources:
@@ -25,6 +26,10 @@ resources:
     TYPE: String
     INTERVAL: 5
     DESCRIPTION: the operating system release
+  fast:
+    TYPE: Boolean
+    INTERVAL: 5
+    DESCRIPTION: a flag the site's elim reports
   late:
     TYPE: Numeric
     INTERVAL: 5
@@ -118,6 +123,10 @@ def test_select_runs_only_where_the_reported_value_holds(three):
     rhel = three.submit("-R", "select[os==rhel8]", "true")
     three.wait_stat(rhel, "DONE")
     assert _exec_host(three, rhel) == "vh000"
+    # And a Boolean one (1: the host has it).
+    fast = three.submit("-R", "select[fast]", "true")
+    three.wait_stat(fast, "DONE")
+    assert _exec_host(three, fast) == "vh001"
     # bhosts -R reads them too.
     r = three.run("bhosts", "-R", "select[myres>5]")
     assert r.rc == 0 and r.err == "", r
