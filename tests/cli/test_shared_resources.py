@@ -1,8 +1,9 @@
 """The resource model end to end on virtual hosts: site resources defined
 in ``resources`` (lsf.shared's Resource section) and given to hosts, in
 select[] and order[]; licence tokens of a ResourceMap ``[all]`` location
-consumed across two hosts and given back; bhosts -s, lsload -s, lshosts;
-and the names and amounts refused at submission."""
+consumed across two hosts and given back, one instance per host set of a
+ResourceMap, and a standalone claim keeping tokens for a user; bhosts -s,
+lsload -s, lshosts; and the names and amounts refused at submission."""
 
 import pytest
 
@@ -172,3 +173,20 @@ def test_a_claim_keeps_licence_tokens_for_one_user(site):
         assert (r.rc, r.out, r.err) == (255, "", error + "\n"), (argv, r)
     r = c.run("xce", "claim", "list")
     assert (r.rc, r.err) == (0, "No claim found\n"), r  # none made
+
+
+def test_each_host_set_of_a_resource_map_is_its_own_instance(make_cluster):
+    names = virtual_names(3, prefix="hs")
+    c = make_cluster(virtual_hosts=names, mxj=1, extra=(
+        "resources:\n  seat: {TYPE: Numeric, DESCRIPTION: (Seats), "
+        f"LOCATION: '(1@[{names[0]} {names[1]}] 1@[{names[2]}])'}}\n"))
+    jobs = [c.submit("-R", "rusage[seat=1]", "sleep 30") for _ in range(3)]
+    wait_for(lambda: sorted(c.stat(j) for j in jobs) ==
+             ["PEND", "RUN", "RUN"], what="two jobs to start")
+    # One seat in each set: one job on the pair, one on the third host.
+    ran = sorted(_host_of(c, j) for j in jobs if c.stat(j) == "RUN")
+    assert ran[0] in names[:2] and ran[1] == names[2], ran
+    r = c.run("bhosts", "-s")
+    assert sorted(line.split()[:3] for line in r.out.splitlines()[1:]) == [
+        ["seat", "0", "1.0"], ["seat", "0", "1.0"]], r
+    c.run("bkill", *map(str, jobs))
