@@ -129,3 +129,24 @@ def test_a_stopped_pending_job_gives_its_slots_back(make_cluster):
     wait_for(lambda: _rsv(cluster) == 2, what="the slots reserved again")
     (cluster.root / "long.go").touch()
     cluster.wait_stat(wide, "DONE")
+
+
+def test_a_run_time_estimate_lets_a_job_without_run_limit_backfill(
+        make_cluster):
+    # -We (and the queue's ESTIMATED_RUNTIME) is what backfill takes for a
+    # job with no run limit: the long job's estimate predicts when the wide
+    # job starts, and a short estimate fits before it; no estimate, no fit.
+    cluster = _cluster(make_cluster)
+    long = cluster.submit("-q", "resv", "-n", "2", "-We", "3",
+                          _until_file(cluster, "long.go"))
+    cluster.wait_stat(long, "RUN")
+    wide = cluster.submit("-q", "resv", "-n", "4", "sleep 2")
+    wait_for(lambda: _rsv(cluster) == 2, what="two reserved slots")
+    plain = cluster.submit("-q", "resv", "true")
+    short = cluster.submit("-q", "resv", "-We", "1", "true")
+    cluster.wait_stat(short, "DONE")
+    assert cluster.stat(plain) == "PEND"
+    assert cluster.stat(wide) == "PEND"
+    (cluster.root / "long.go").touch()
+    for jobid in (long, wide, plain):
+        cluster.wait_stat(jobid, "DONE", timeout=30)
