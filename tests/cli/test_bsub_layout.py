@@ -70,6 +70,9 @@ def test_nnodes_takes_whole_hosts_exclusively(make_cluster):
     r = cluster.run("bhosts", "-w")
     assert r.out.count("closed_Excl") == 2, r
     assert cluster.stat(other) == "PEND"
+    for command in ("bjobs", "bhist"):
+        r = cluster.run(command, "-l", str(jobid))
+        assert "2 Nodes Requested" in r.out.replace("\n" + " " * 21, ""), r
     cluster.run("bkill", str(jobid))
     cluster.wait_stat(other, "DONE")
     assert _out(cluster, "n.out").startswith("vh000 vh001\n")
