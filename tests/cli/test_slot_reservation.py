@@ -40,16 +40,23 @@ def _long(cluster, jobid):
     return " ".join(r.out.split())     # unwrapped
 
 
-def test_short_job_backfills_and_the_wide_job_is_not_delayed(make_cluster):
-    cluster = _cluster(make_cluster)
-    # Two of the four slots run for at most 3 minutes (-W 3).
-    long = cluster.submit("-q", "resv", "-n", "2", "-W", "3",
+def _long_then_wide(cluster, *limit):
+    """Two of the four slots taken by a job of that run limit or estimate
+    (until long.go exists); the wide job needs all four: it waits and
+    holds the two free ones.  (long, wide)"""
+    long = cluster.submit("-q", "resv", "-n", "2", *limit,
                           _until_file(cluster, "long.go"))
     cluster.wait_stat(long, "RUN")
-    # The wide job needs all four: it waits and holds the two free ones.
     wide = cluster.submit("-q", "resv", "-n", "4", "sleep 2")
     wait_for(lambda: _rsv(cluster) == 2, what="two reserved slots")
     assert cluster.stat(wide) == "PEND"
+    return long, wide
+
+
+def test_short_job_backfills_and_the_wide_job_is_not_delayed(make_cluster):
+    cluster = _cluster(make_cluster)
+    # Two of the four slots run for at most 3 minutes (-W 3).
+    long, wide = _long_then_wide(cluster, "-W", "3")
     text = _long(cluster, wide)
     assert re.search(r": Reserved <2> job slots on host\(s\) <2\*[^>]+>;",
                      text), text
@@ -137,11 +144,7 @@ def test_a_run_time_estimate_lets_a_job_without_run_limit_backfill(
     # job with no run limit: the long job's estimate predicts when the wide
     # job starts, and a short estimate fits before it; no estimate, no fit.
     cluster = _cluster(make_cluster)
-    long = cluster.submit("-q", "resv", "-n", "2", "-We", "3",
-                          _until_file(cluster, "long.go"))
-    cluster.wait_stat(long, "RUN")
-    wide = cluster.submit("-q", "resv", "-n", "4", "sleep 2")
-    wait_for(lambda: _rsv(cluster) == 2, what="two reserved slots")
+    long, wide = _long_then_wide(cluster, "-We", "3")
     plain = cluster.submit("-q", "resv", "true")
     short = cluster.submit("-q", "resv", "-We", "1", "true")
     cluster.wait_stat(short, "DONE")
