@@ -164,6 +164,43 @@ def test_pjob_limit_rounds_up_per_cpu():
                                     "reached", ["a"]]]
 
 
+# ------------------------------------------------------ lsb.users JL/P
+def test_jl_p_caps_a_users_slots_per_cpu_of_each_host():
+    # JL/P 0.5 on hosts of 4 CPUs: 2 slots of the user on each.
+    jlp = ((0.5, None),)
+    jobs = [pending(i, jl_p=jlp) for i in (1, 2, 3, 4, 5)] + \
+        [pending(6, user="v")]
+    out = schedule([QueueView("normal", 30)], _hosts(("a", 8, 4),
+                                                     ("b", 8, 4)), jobs)
+    assert _started(out) == [1, 2, 3, 4, 6]
+    assert out.reasons[(5, 0)] == [["User's per-CPU job slot limit "
+                                    "reached", ["a", "b"]]]
+
+
+def test_jl_p_of_a_group_counts_all_its_members():
+    group = ((1, frozenset(["u", "v"])),)
+    hosts = _hosts(("a", 8, 2))
+    hosts[0].used, hosts[0].user_used = 1, {"v": 1}
+    jobs = [pending(1, jl_p=group), pending(2, user="v", jl_p=group),
+            pending(3, user="w")]
+    out = schedule([QueueView("normal", 30)], hosts, jobs)
+    assert _started(out) == [1, 3]
+    assert out.reasons[(2, 0)] == [["User group's per-CPU job slot limit "
+                                    "reached", ["a"]]]
+
+
+def test_yaml_jl_p_rows_of_users_groups_and_default():
+    cfg = _cfg({"users": {"alice": {"JL/P": 2}, "chem@": {"JL/P": 1},
+                          "phys": {"JL/P": "0.5"}, "default": {"JL/P": 3},
+                          "bob": {"MAX_JOBS": 1}}},
+               groups={"chem": ["alice", "carol"], "phys": ["carol"]})
+    assert limitconf.jl_p(cfg, "alice") == ((2.0, None), (1.0, None))
+    assert limitconf.jl_p(cfg, "carol") == (
+        (1.0, None), (0.5, frozenset(["carol"])), (3.0, None))
+    assert limitconf.jl_p(cfg, "zed") == ((3.0, None),)
+    assert limitconf.jl_p(cfg, "bob") is None   # own row, no JL/P
+
+
 # ------------------------------------------------------ building from YAML
 def _cfg(raw, groups=None):
     cfg = Config(path=Path("xce.yaml"), raw=raw,

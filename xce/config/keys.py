@@ -178,7 +178,9 @@ _add("cluster", ENFORCED, "ADMINISTRATORS")
 _add("user", ENFORCED, "MAX_JOBS")
 # A submission past a pending threshold is refused (xce.controller.pendlimit).
 _add("user", ENFORCED, "MAX_PEND_JOBS MAX_PEND_SLOTS")
-_add("user", ACCEPTED, "JL/P")
+# A user's (or group's) slots on a host, per CPU of the host
+# (xce.controller.limitconf.jl_p, xce.scheduler.hostfit.room).
+_add("user", ENFORCED, "JL/P")
 # Queue USERS, bsub -G, limits and fairshare expand user groups.
 _add("user_group", ENFORCED, "GROUP_MEMBER", "list")
 _add("user_group", ACCEPTED, "GROUP_ADMIN", "list")

@@ -277,7 +277,8 @@ def _pending(ctl, job, per_task, hosts, epoch):
             layout=tuple(spec["hostfile_hosts"])
             if spec.get("hostfile_hosts") else None,
             gpu=gpuconf.effective(ctl.cfg, spec, job["queue"]),
-            container=_runtime(ctl, spec))
+            container=_runtime(ctl, spec),
+            jl_p=limitconf.jl_p(ctl.cfg, job["user"]))
         job["_pending"] = (stamp, spec, pj, epoch)
     pj.depend = _depend_state(ctl, job)
     return pj

@@ -1,6 +1,6 @@
 """From xce.yaml to the scheduler's allocation limits and fairshare
 policies: lsb.resources Limit sections (``limits:``), lsb.users MAX_JOBS
-(``users:``) and queue FAIRSHARE, with groups expanded.
+and JL/P (``users:``) and queue FAIRSHARE, with groups expanded.
 
 Built once per configuration (a reconfig brings a new Config object) and
 kept on it; what running jobs use is charged per snapshot by dispatch.
@@ -173,6 +173,41 @@ def _user_limits(cfg):
             lim.users = Consumer(frozenset([name]))
         out.append(lim)
     return out
+
+
+def jl_p(cfg, user):
+    """The lsb.users JL/P that apply to *user* (PendingJob.jl_p): its own
+    row, each `group@` row of a group it is in and, without a row of its
+    own, `default` count its own slots; a group's row counts the slots of
+    all the group's members together.  None when none applies.  Cached on
+    cfg per user (one tuple that the user's jobs share)."""
+    cache = getattr(cfg, "_xce_jl_p", None)
+    if cache is None:
+        cache = cfg._xce_jl_p = {}
+    if user not in cache:
+        cache[user] = _jl_p(cfg, user)
+    return cache[user]
+
+
+def _jl_p(cfg, user):
+    users = cfg.raw.get("users") or {}
+    found = []
+    for name, row in users.items():
+        name = str(name)
+        try:
+            per_cpu = _amount((row or {}).get("JL/P"), float)
+        except (ValueError, AttributeError):
+            continue        # load() reports it
+        if per_cpu is None:
+            continue
+        group = name[:-1] if name.endswith("@") else name
+        if group in cfg.user_groups:
+            members = frozenset(hostnames.expand([group], cfg.user_groups))
+            if user in members:
+                found.append((per_cpu, None if group != name else members))
+        elif name == user or (name == "default" and user not in users):
+            found.append((per_cpu, None))
+    return tuple(found) or None
 
 
 def _project_quotas(cfg):

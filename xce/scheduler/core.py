@@ -387,7 +387,8 @@ def _simple(job, q, state, hi, select):
     slots that do not depend on the user or queue."""
     rr = job.resreq
     if q.hjob_limit is not None or q.pjob_limit is not None or \
-            state.per_user or job.exclusive or q.accept_interval or \
+            state.per_user or job.jl_p or job.exclusive or \
+            q.accept_interval or \
             (job.gpu is not None and job.gpu.per_task) or \
             (job.asked is not None and job.asked.ranked):
         return False

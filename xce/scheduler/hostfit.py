@@ -16,7 +16,7 @@ from xce.scheduler.views import (
     R_HOST_PJOB_LIMIT, R_HOST_WINDOW,
     R_HOST_QUEUE, R_HOST_QUEUE_LIMIT, R_HOST_UNAVAIL, R_HOST_USER_LIMIT,
     R_CONTAINER, R_HOST_ACCEPT, R_HOST_LOAD, R_QUEUE_RESREQ, R_RESERVE_MEM,
-    R_RESREQ, R_SPAN)
+    R_RESREQ, R_SPAN, R_UGROUP_CPU_LIMIT, R_USER_CPU_LIMIT)
 
 
 class Candidates:
@@ -153,9 +153,9 @@ def free_slots(job, q, hosts, mem, cands, select, limits=None, now=None):
         if dynamic and not select.matches(h.resources, job.local_type):
             why = R_RESREQ
         if why is None:
-            n = room(h, q, job.user)
+            n = room(h, q, job.user, job.jl_p)
             if n <= 0:
-                why = full_reason(h, q, job.user)
+                why = full_reason(h, q, job.user, job.jl_p)
             elif limits is not None:
                 n, why = limit_room(n, job, q, name, mem, limits)
             if why is None and mem and not mem_fits(h, mem):
@@ -231,7 +231,7 @@ def host_blocked(h, q, select, local_type, asked=None, runtime=None):
     return None
 
 
-def room(h, q, user):
+def room(h, q, user, jl_p=None):
     n = h.max_slots - h.used
     if q.hjob_limit is not None:
         n = min(n, q.hjob_limit - q.host_used.get(h.name, 0))
@@ -239,16 +239,32 @@ def room(h, q, user):
         n = min(n, pjob_slots(h, q) - q.host_used.get(h.name, 0))
     if h.jl_u is not None:
         n = min(n, h.jl_u - h.user_used.get(user, 0))
+    for per_cpu, members in jl_p or ():
+        n = min(n, per_cpu_slots(h, per_cpu) -
+                jlp_used(h, user, members))
     return n
 
 
 def pjob_slots(h, q):
-    """PJOB_LIMIT: the queue's slots on a host, rounded up as LSF does
-    (a host that reports no CPUs counts as one)."""
-    return math.ceil(q.pjob_limit * (h.resources.get("ncpus") or 1))
+    """PJOB_LIMIT: the queue's slots on a host."""
+    return per_cpu_slots(h, q.pjob_limit)
 
 
-def full_reason(h, q, user):
+def per_cpu_slots(h, per_cpu):
+    """A per-CPU limit (PJOB_LIMIT, lsb.users JL/P) as slots on a host,
+    rounded up as LSF does (a host that reports no CPUs counts as one)."""
+    return math.ceil(per_cpu * (h.resources.get("ncpus") or 1))
+
+
+def jlp_used(h, user, members):
+    """The slots a JL/P counts on a host: the user's own (members None),
+    or those of all the members of its user group."""
+    if members is None:
+        return h.user_used.get(user, 0)
+    return sum(h.user_used.get(m, 0) for m in members)
+
+
+def full_reason(h, q, user, jl_p=None):
     if h.max_slots - h.used <= 0:
         return R_HOST_FULL
     if q.hjob_limit is not None and \
@@ -257,6 +273,12 @@ def full_reason(h, q, user):
     if q.pjob_limit is not None and \
             pjob_slots(h, q) - q.host_used.get(h.name, 0) <= 0:
         return R_HOST_PJOB_LIMIT
+    if h.jl_u is not None and h.jl_u - h.user_used.get(user, 0) <= 0:
+        return R_HOST_USER_LIMIT
+    for per_cpu, members in jl_p or ():
+        if per_cpu_slots(h, per_cpu) - jlp_used(h, user, members) <= 0:
+            return R_USER_CPU_LIMIT if members is None \
+                else R_UGROUP_CPU_LIMIT
     return R_HOST_USER_LIMIT
 
 

@@ -9,7 +9,8 @@ job wanted.  It reads the pass's state and never changes it.
 """
 
 from xce.model import states
-from xce.scheduler import core, exclusive, hostfit, jobtimes, rusage_held
+from xce.scheduler import (core, exclusive, hostfit, jobtimes, rusage_held,
+                           views)
 from xce.lang.resreq.common import format_number
 from xce.scheduler.trace_select import unmet
 
@@ -148,6 +149,10 @@ def _host_details(why, h, q, job, select, mem):
     if why == core.R_HOST_USER_LIMIT:
         return [_d("user's slots on the host", h.user_used.get(job.user, 0),
                    f"fewer than JL/U {h.jl_u}")]
+    if why in (views.R_USER_CPU_LIMIT, views.R_UGROUP_CPU_LIMIT):
+        return [_jlp(h, job, members) for per_cpu, members in job.jl_p
+                if hostfit.per_cpu_slots(h, per_cpu) <=
+                hostfit.jlp_used(h, job.user, members)][:1]
     if why == core.R_RESERVE_MEM:
         left = None if h.mem_total is None else h.mem_total - h.mem_reserved
         return [_d("mem free to reserve", left,
@@ -155,6 +160,16 @@ def _host_details(why, h, q, job, select, mem):
     return [_held(h, name, amount, job.user)
             for name, amount in sorted(rusage_held.others(mem).items())
             if why == rusage_held.R_RESERVE.format(name)]
+
+
+def _jlp(h, job, members):
+    """A JL/P of lsb.users that the user (or its group) is at on a host."""
+    per_cpu = next(p for p, m in job.jl_p if m is members)
+    whose = "user's" if members is None else "user group's"
+    return _d(f"{whose} slots on the host",
+              hostfit.jlp_used(h, job.user, members),
+              f"fewer than {hostfit.per_cpu_slots(h, per_cpu)} (JL/P "
+              f"{format_number(per_cpu)} x ncpus)")
 
 
 def _held(h, name, amount, user):

@@ -35,6 +35,10 @@ R_HOST_QUEUE = "Not usable to the queue"
 R_HOST_QUEUE_LIMIT = "Queue's per-host job slot limit reached"
 R_HOST_PJOB_LIMIT = "Queue's per-CPU job slot limit reached"
 R_HOST_USER_LIMIT = "Host's per-user job slot limit reached"
+# lsb.users JL/P of a user (or each member of group@, or default), and of
+# a user group as a whole.
+R_USER_CPU_LIMIT = "User's per-CPU job slot limit reached"
+R_UGROUP_CPU_LIMIT = "User group's per-CPU job slot limit reached"
 R_RESREQ = "Job's resource requirements not satisfied"
 R_QUEUE_RESREQ = "Queue's resource requirements not satisfied"
 # A container job on a host without its runtime (xce.controller.
@@ -178,6 +182,10 @@ class PendingJob:
     gpu: object = None
     # The container runtime its profile's CONTAINER needs, or None.
     container: str = None
+    # lsb.users JL/P that apply to its user: ((slots per CPU of a host,
+    # None: the user's own slots | frozenset: all its group's), ...);
+    # None: none.  Jobs of one user share one tuple.
+    jl_p: tuple = None
 
 
 @dataclass
