@@ -1,5 +1,8 @@
 """Fixtures shared by the end-to-end tests, and the suite's wall time."""
 
+import os
+import shutil
+import tempfile
 import time
 
 import psutil
@@ -18,6 +21,25 @@ def cluster(tmp_path):
         yield c.start()
     finally:
         c.stop()
+
+
+@pytest.fixture
+def open_cluster():
+    """A cluster under a world-readable directory, so that another user
+    can submit to it (pytest's own temporary directories are private)."""
+    made = []
+
+    def make(**kw):
+        root = tempfile.mkdtemp(prefix="xce-open-")
+        os.chmod(root, 0o755)
+        made.append((Cluster(root, **kw).start(), root))
+        return made[-1][0]
+    try:
+        yield make
+    finally:
+        for c, root in made:
+            c.stop()
+            shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture

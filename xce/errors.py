@@ -128,6 +128,9 @@ MESSAGES.update({
 
 # The controller's refusals, sent back in replies.
 MESSAGES.update({
+    # bsub/bmod -sp: MAX_USER_PRIORITY unset, or -sp above it (LSBE_*).
+    "NO_JOB_PRIORITY": "Job priority control undefined",
+    "BAD_USER_PRIORITY": "Bad user priority",
     "BAD_ADMIN_OP": "unknown badmin operation",
     "BAD_REQUEST_KIND": "unknown request kind",
     "CONFIG_NOT_APPLIED": "{path}: cannot be put in force: {error}",
@@ -248,6 +251,9 @@ MESSAGES.update({
     "CONFIG_EXEC_USER": "PRE_POST_EXEC_USER: {value!r} is not one user name",
     "CONFIG_RETRY_ACTION": "LOCAL_MAX_PREEXEC_RETRY_ACTION: {value!r} is "
                            "neither SUSPEND nor EXIT",
+    "CONFIG_PRIORITY_OVER_TIME": "{value!r} is not increment/interval, two "
+                                 "whole numbers above 0 (interval in "
+                                 "minutes)",
     "INTERACTIVE_OLD_AGENT": "the agent on {host} is too old to run "
                              "interactive jobs",
     "OLD_AGENT": "the agent on {host} speaks protocol {version}, too old "

@@ -14,7 +14,9 @@ FULL_WIDTH_3 = "\uff13"
 
 @pytest.fixture(scope="module")
 def shared(tmp_path_factory):
-    c = Cluster(tmp_path_factory.mktemp("bounds") / "c")
+    # -sp needs MAX_USER_PRIORITY (else "Job priority control undefined").
+    c = Cluster(tmp_path_factory.mktemp("bounds") / "c",
+                extra_params="  MAX_USER_PRIORITY: 10\n")
     try:
         yield c.start()
     finally:

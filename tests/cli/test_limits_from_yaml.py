@@ -4,13 +4,11 @@ xce.yaml acts on a live cluster, with LSF's pend reason or submit error.
 Then the lsb.resources Limit sections (``limits:``) end to end."""
 
 import os
-import shutil
 import socket
-import tempfile
 
 import pytest
 
-from tests.lib.xcecluster import Cluster, wait_for
+from tests.lib.xcecluster import wait_for
 
 HOST = socket.gethostname()
 NOBODY = "65534"
@@ -49,25 +47,6 @@ def test_queue_priority_orders_dispatch(make_cluster):
     cluster.run("bkill", str(blocker))
     cluster.wait_stat(high, "RUN")
     assert cluster.stat(low) == "PEND"
-
-
-@pytest.fixture
-def open_cluster():
-    """A cluster under a world-readable directory, so that another user
-    can submit to it (pytest's own temporary directories are private)."""
-    made = []
-
-    def make(**kw):
-        root = tempfile.mkdtemp(prefix="xce-limits-")
-        os.chmod(root, 0o755)
-        made.append((Cluster(root, **kw).start(), root))
-        return made[-1][0]
-    try:
-        yield make
-    finally:
-        for c, root in made:
-            c.stop()
-            shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="submitting as another user "

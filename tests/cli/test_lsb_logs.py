@@ -160,11 +160,13 @@ def test_every_lsb_acct_record_reads_with_a_reader_of_the_documented_layout(
 
 
 def test_every_lsb_events_record_reads_with_a_reader_of_the_documented_layout(
-        cluster):
+        make_cluster):
     """Submit, run, finish, fail, kill (running and pending), modify,
     move, switch, stop/resume, requeue, post, queue and host control, a
     reconfig and a restart: every record of the run reads whole with
     tests/lib/lsbevents_reader (nothing missing, nothing left over)."""
+    # -sp needs MAX_USER_PRIORITY (else "Job priority control undefined").
+    cluster = make_cluster(extra_params="  MAX_USER_PRIORITY: 10\n")
     from tests.lib.lsbevents_reader import LAYOUTS, read_file
     done = cluster.submit("-J", 'quoted "name"', "-P", "proj", "echo hi")
     source = cluster.root / "staged.txt"

@@ -245,6 +245,11 @@ class Cluster:
         r = self.run("bjobs", "-noheader", "-w", str(jobid))
         return r.out.split()[2] if r.rc == 0 and r.out.strip() else None
 
+    def long(self, jobid, user=None):
+        """bjobs -l of the job with its wrapped lines joined again."""
+        from xce.client.text.wrap import unwrap
+        return unwrap(self.run("bjobs", "-l", str(jobid), user=user).out)
+
     def wait_stat(self, jobid, *stats, timeout=30):
         return wait_for(lambda: self.stat(jobid) in stats and
                         self.stat(jobid), timeout=timeout,

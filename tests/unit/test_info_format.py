@@ -170,6 +170,22 @@ def test_bparams_values_fill_defaults_and_find_the_default_queue():
         "Job Accepting Interval:  10 seconds"]
 
 
+def test_bparams_long_shows_user_priority_before_max_jobid():
+    plain = info_params.long_text(info_params.effective({}, []))
+    assert "MAX_USER_PRIORITY" not in plain
+    values = info_params.effective({"MAX_USER_PRIORITY": "9",
+                                    "JOB_PRIORITY_OVER_TIME": "3/20"}, [])
+    lines = info_params.long_text(values).splitlines()
+    at = lines.index("Maximal job priority defined for all users:")
+    assert lines[at:at + 8] == [
+        "Maximal job priority defined for all users:",
+        "    MAX_USER_PRIORITY = 9", "The default job priority is: 4", "",
+        "Job priority is increased by the system dynamically based on "
+        "waiting time:",
+        "    JOB_PRIORITY_OVER_TIME = 3/20 (minutes)", "",
+        "The Maximum JobId defined in the system:"]
+
+
 def test_bparams_all_and_showconf_are_name_value_lines():
     values = info_params.effective({"DEFAULT_QUEUE": "normal"}, [])
     text = info_params.all_text(values, _Site.conf)

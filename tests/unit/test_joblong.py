@@ -62,6 +62,29 @@ def test_header_fields_in_lsf_order():
         " Status <PEND>, Queue <normal>, Job Priority <50>, Command <sleep 1>")
 
 
+def _priority(r, params):
+    line = unwrap(long_format([r], None, params, now=NOW)).splitlines()[1]
+    found = re.search(r"Job Priority <(\d+)>", line)
+    return found and int(found.group(1))
+
+
+def test_priority_is_the_default_and_rises_while_the_job_pends():
+    params = {"MAX_USER_PRIORITY": "10"}
+    assert _priority(row(), {}) is None
+    assert _priority(row(), params) == 5
+    params["JOB_PRIORITY_OVER_TIME"] = "2/1"
+    # Submitted 100 s before NOW: one or two whole minutes have ticked.
+    ticks = int(NOW // 60) - int((NOW - 100) // 60)
+    assert _priority(row(spec={"user_priority": 3}), params) == 3 + 2 * ticks
+    # Started 50 s before NOW: it rose no further then.
+    ran = int((NOW - 50) // 60) - int((NOW - 100) // 60)
+    assert _priority(row(spec={"user_priority": 3}, **RUN), params) == \
+        3 + 2 * ran
+    # bmod -sp sets it anew, counted from then.
+    assert _priority(row(spec={"user_priority": 7,
+                               "user_priority_time": NOW}), params) == 7
+
+
 def test_no_job_name_item_without_a_user_given_name():
     assert "Job Name" not in lines_of(row())[1]
 

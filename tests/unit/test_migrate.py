@@ -157,9 +157,8 @@ def test_site_report_sorts_keys_by_status_from_the_key_table(site):
     assert ("lsf.conf:3", "lsf.conf LSF_UNIT_FOR_LIMITS = MB", "") in enforced
     assert (f"{CONFIGDIR}/lsb.params:5", "parameters MBD_SLEEP_TIME = 10",
             "") in enforced
-    accepted = entries(site, keys.ACCEPTED)
     assert (f"{CONFIGDIR}/lsb.users:10", "user alice JL/P = 2", "") in \
-        accepted
+        enforced
     dropped = {(where, label) for where, label, _ in
                entries(site, keys.NOT_CARRIED)}
     assert ("lsf.conf:5", "lsf.conf LSF_MASTER_LIST = alpha01 alpha02") in \

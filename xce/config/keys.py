@@ -233,8 +233,10 @@ _add("params", ENFORCED, "DEFAULT_HOST_SPEC DEFAULT_APPLICATION ABS_RUNLIMIT")
 # A job without -P: its user's DEFAULT_FOR project, else this one
 # (xce.model.projects).
 _add("params", ENFORCED, "DEFAULT_PROJECT", "text")
+# bsub/bmod -sp, the default priority of a job and its escalation while
+# it pends (xce.model.userprio).
+_add("params", ENFORCED, "MAX_USER_PRIORITY JOB_PRIORITY_OVER_TIME")
 _add("params", ACCEPTED, "MAX_SBD_FAIL PG_SUSP_IT JOB_SPOOL_DIR "
-     "MAX_USER_PRIORITY JOB_PRIORITY_OVER_TIME "
      "DEFAULT_LIMIT_IGNORE_USER_GROUP "
      "SLOT_RESOURCE_RESERVE RESOURCE_RESERVE_PER_TASK MAX_SCHED_STAY "
      "SUB_TRY_INTERVAL MAX_RETRY RETRY_INTERVAL COND_CHECK_TIME FRESH_PERIOD "

@@ -18,6 +18,7 @@ from xce.config.queuelimits import check_host_spec, queue_limits
 from xce.config.model import Config, HostConf, QueueConf
 from xce.errors import about, text
 from xce.lang import units
+from xce.model import userprio
 
 CONFIG_FILE = "xce.yaml"
 SECTIONS = ("cluster", "parameters", "hosts", "host_groups", "queues",
@@ -117,6 +118,7 @@ def load(envdir):
     check_host_spec(cfg, raw.get("parameters") or {}, check)
     limitcheck.check(cfg, raw, check)
     execconf.check_params(raw.get("parameters"), check)
+    _priority_over_time(raw.get("parameters") or {}, check)
     logcheck.check(raw, check)
     ranges.check(raw, check)
     if not cfg.queues:
@@ -258,6 +260,15 @@ def _queue_hosts(cfg, value, node, check):
     if "others" in members:
         named += [h for h in universe if h not in named]
     return named
+
+
+def _priority_over_time(params, check):
+    """JOB_PRIORITY_OVER_TIME: increment/interval (xce.model.userprio)."""
+    try:
+        userprio.over_time(params.get("JOB_PRIORITY_OVER_TIME"))
+    except ValueError as e:
+        check.error(params, "JOB_PRIORITY_OVER_TIME",
+                    text("CONFIG_PRIORITY_OVER_TIME", value=e.args[0]))
 
 
 def _queue_users(cfg, q, value, node, check):

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from xce.agent import protocol
 from xce.controller import (accept, asked, claims, containercheck, execplan,
-                            interactive, isolate, joblimits, jobreq,
+                            interactive, isolate, jobprio, joblimits, jobreq,
                             limitconf, mail, prepost, reserve, rlimits, stage,
                             submit, windows)
 from xce.errors import text
@@ -262,7 +262,7 @@ def _pending(ctl, job, per_task, hosts, epoch):
         times = reserve.normal_times(ctl, job)
         pj = PendingJob(
             (job["jobid"], job["idx"]), job["queue"], job["user"], lo,
-            job["seq"], spec.get("user_priority") or 0, max_slots=hi,
+            job["seq"], jobprio.rank(ctl.cfg, job), max_slots=hi,
             resreq=rr, mem_per_task=per_task, local_type=local,
             array_limit=spec.get("array_limit") if job["idx"] else None,
             job_group=spec.get("job_group"),

@@ -8,8 +8,8 @@ the commit, as for bkill.
 
 import json
 
-from xce.controller import (containercheck, jobclock, jobgroups, joblimits,
-                            remerge, rlimits, stage)
+from xce.controller import (containercheck, jobclock, jobgroups, jobprio,
+                            joblimits, remerge, rlimits, stage)
 from xce.controller.control import select_jobs
 from xce.controller.submit import (Rejected, check_hosts, check_limits,
                                    check_project, check_project_quota,
@@ -81,6 +81,7 @@ def bmod(ctl, user, body):
     changes = []
     for job in jobs:
         try:
+            _check_priority(ctl, user, job, body)
             changes.append((job, _bmod_changes(ctl, job, body)))
         except Rejected as e:
             return {"ok": False, "job": label, "error": str(e),
@@ -100,6 +101,21 @@ def bmod(ctl, user, body):
 
 class _JobError(Exception):
     """A refusal about the job itself, printed after ``Job <N>: ``."""
+
+
+def _check_priority(ctl, user, job, body):
+    """bmod -sp as bsub -sp (MAX_USER_PRIORITY; the administrators of the
+    cluster or of the job's queue may go above it); -sp and -spn restart
+    the job's escalation (JOB_PRIORITY_OVER_TIME) from now."""
+    new = body.get("set") or {}
+    if "user_priority" in new:
+        why = jobprio.refusal(ctl, ctl.cfg.queues.get(job["queue"]), user,
+                              new["user_priority"])
+        if why:
+            raise _JobError(text(why))
+    if "user_priority" in new or "user_priority" in (body.get("unset")
+                                                     or ()):
+        body["set"] = dict(new, user_priority_time=ctl.now)
 
 
 def _bmod_changes(ctl, job, body):

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from xce.config import queueaccept
 from xce.config.lsf import hostnames
 from xce.controller import containercheck, gpucheck, interactive, jobclock, jobgroups
-from xce.controller import (asked, jobreq, limitconf, pendlimit, rlimits,
+from xce.controller import (asked, jobprio, jobreq, limitconf, pendlimit, rlimits,
                             stage)
 from xce.errors import text
 from xce.lang import appmerge
@@ -430,6 +430,9 @@ def admit(ctl, spec, user, req_uid, gid, env=None):
         pendlimit.refusal(ctl.cfg, ctl.jobs.values(), user, spec)
     if refused:
         raise Rejected(refused)
+    why = jobprio.refusal(ctl, q, user, spec.get("user_priority"))
+    if why:
+        raise Rejected(text(why))
     check_limits(q, spec)
     rlimits.check(ctl.cfg, q, spec, Rejected)
     check_slots(ctl, q, spec)

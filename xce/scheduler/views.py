@@ -145,6 +145,9 @@ class PendingJob:
     user: str
     nslots: int                 # -n min
     seq: int
+    # Its -sp priority as an order key (higher first): with
+    # JOB_PRIORITY_OVER_TIME, one that stays right as time passes
+    # (xce.model.userprio.rank), not the value bjobs shows.
     user_priority: int = 0
     held: bool = False
     max_slots: int = None       # -n max; None: nslots

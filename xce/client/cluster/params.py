@@ -85,8 +85,28 @@ def long_text(values):
     """bparams -l: an explanation line, then ``    NAME = value``."""
     out = [""]
     for text, key, unit in _LONG:
+        if key == "MAX_JOBID":
+            out += _priority_lines(values)
         out += [text, f"    {key} = {values.get(key, '')}{unit}", ""]
     return "\n".join(out)
+
+
+def _priority_lines(values):
+    """User-assigned job priority, when set (LSF 10.1 shows it before
+    MAX_JOBID): the maximum, the default of a job without -sp, and the
+    escalation."""
+    out = []
+    if values.get("MAX_USER_PRIORITY"):
+        top = _int(values, "MAX_USER_PRIORITY")
+        out += ["Maximal job priority defined for all users:",
+                f"    MAX_USER_PRIORITY = {top}",
+                f"The default job priority is: {top // 2}", ""]
+    if values.get("JOB_PRIORITY_OVER_TIME"):
+        out += ["Job priority is increased by the system dynamically "
+                "based on waiting time:",
+                f"    JOB_PRIORITY_OVER_TIME = "
+                f"{values['JOB_PRIORITY_OVER_TIME']} (minutes)", ""]
+    return out
 
 
 def all_values(values, lsf_conf):

@@ -13,7 +13,7 @@ HEADER = "Parameters of Job are changed:"
 INDENT = "    "
 # Keys a change carries along with the one that is shown.
 _QUIET = frozenset({"stdout_mode", "stderr_mode", "resreq_merged",
-                    "hostfile_hosts", "app_filled"})
+                    "hostfile_hosts", "app_filled", "user_priority_time"})
 
 
 def _ctime(t):

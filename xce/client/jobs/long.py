@@ -15,6 +15,7 @@ from xce.client.jobs import values as jv
 from xce.client.text import limits, units
 from xce.client.text.wrap import CONTINUATION, wrap
 from xce.lang import loadthresh
+from xce.model import userprio
 from xce.model.joboutput import fallback_sentences
 
 SEPARATOR = "-" * 78
@@ -30,8 +31,10 @@ def long_format(rows, reader=None, params=None, now=None, gpu=False):
     queues = {q["name"]: q["conf"] for q in reader.queues()} if reader else {}
     held = reader.reservations() if reader else {}
     unit = (params or {}).get("LSF_UNIT_FOR_LIMITS")
+    prio = userprio.policy(params)
     records = [job_record(row, queues.get(row.get("queue")), now,
-                          held.get((row.get("jobid"), row.get("idx"))), unit)
+                          held.get((row.get("jobid"), row.get("idx"))), unit,
+                          prio)
                for row in rows]
     if gpu:
         from xce.client.cluster import gpus
@@ -42,13 +45,16 @@ def long_format(rows, reader=None, params=None, now=None, gpu=False):
     return ("\n" + SEPARATOR + "\n").join(records) + "\n"
 
 
-def job_record(row, queue_conf=None, now=None, held=None, unit=None):
+def job_record(row, queue_conf=None, now=None, held=None, unit=None,
+               prio=None):
     """One job's text: a leading blank line, then its wrapped lines.
-    *held*: the job's slot reservation (Reader.reservations), if any."""
+    *held*: the job's slot reservation (Reader.reservations), if any;
+    *prio*: the cluster's userprio.Policy (None: MAX_USER_PRIORITY unset)."""
     now = time.time() if now is None else now
     spec = jv.spec(row)
     home = jv.home_of(row.get("user"))
-    lines = [header_line(row, spec), submitted_line(row, spec, home)]
+    lines = [header_line(row, spec, job_priority(row, spec, prio, now)),
+             submitted_line(row, spec, home)]
     if jv.started(row):
         lines.append(started_line(row, spec, home))
         lines += output_lines(row, spec)
@@ -67,7 +73,19 @@ _FILED_UNDER = (("app", "Application"), ("user_group", "User Group"),
                 ("job_group", "Job Group"))
 
 
-def header_line(row, spec):
+def job_priority(row, spec, prio, now):
+    """The job's priority as LSF's bjobs -l shows it: with
+    MAX_USER_PRIORITY, its -sp or the default, escalated while it pends
+    (JOB_PRIORITY_OVER_TIME) and no further once started or finished."""
+    if prio is None:
+        return spec.get("user_priority")
+    until = row.get("start_time") if jv.started(row) else \
+        row.get("end_time") if jv.finished(row) else now
+    since = spec.get("user_priority_time") or row.get("submit_time")
+    return userprio.current(prio, spec.get("user_priority"), since, until)
+
+
+def header_line(row, spec, priority=None):
     items = [f"Job <{table.job_label(row)}>"]
     if spec.get("name"):                  # only a name the user gave (-J)
         items.append(f"Job Name <{row.get('name')}>")
@@ -81,8 +99,9 @@ def header_line(row, spec):
     items += [f"Status <{row.get('stat')}>", f"Queue <{row.get('queue')}>"]
     if jv.interactive_mode(spec):
         items.append(jv.interactive_mode(spec))
-    if spec.get("user_priority"):
-        items.append(f"Job Priority <{spec['user_priority']}>")
+    priority = spec.get("user_priority") if priority is None else priority
+    if priority:
+        items.append(f"Job Priority <{priority}>")
     command = (row.get("command") or "").replace("\n", "; ")
     items.append(f"Command <{command}>")
     if spec.get("description"):             # bsub -Jd
