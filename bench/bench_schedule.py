@@ -19,6 +19,10 @@ a few passes, so a loaded machine does not blur them:
   schedule_10000_pending_100_hosts_asked ms  as the first, with one job in
       five asking for hosts (bsub -m): five distinct lists, some with
       preference levels or others
+  schedule_100000_pending_1000_hosts_escalating ms (and _one_ended)
+      as the 100000-job pass, with -sp priorities escalating over time
+      (MAX_USER_PRIORITY, JOB_PRIORITY_OVER_TIME: the order key the
+      controller computes once per job)
 """
 
 import random
@@ -28,6 +32,7 @@ from _common import emit, note
 
 from xce.lang import resreq
 from xce.lang.preempt import Policy, parse
+from xce.model import userprio
 from xce.scheduler.asked import AskedHosts
 from xce.scheduler.backfill import Context
 from xce.scheduler.order import PendingOrder
@@ -113,6 +118,18 @@ def asking(hosts, jobs, seed=2):
             job.asked = rnd.choice(lists)
 
 
+def escalating(jobs, seed=3):
+    """-sp 1..100 or none, submitted over the last day, rising 1 every
+    10 minutes."""
+    rnd = random.Random(seed)
+    pol = userprio.policy({"MAX_USER_PRIORITY": "100",
+                           "JOB_PRIORITY_OVER_TIME": "1/10"})
+    for job in jobs:
+        job.user_priority = userprio.rank(
+            pol, rnd.choice([None, rnd.randint(1, 100)]),
+            1.7e9 - rnd.uniform(0, 86400))
+
+
 def after_one_ends(queues, hosts, jobs, first, runs=5):
     """The controller's pass after one job ended: the first pass's jobs
     started (every slot taken), then one slot freed.  The pending order is
@@ -177,6 +194,13 @@ def main():
     note(f"asking: {len(out.dispatch)} dispatched, "
          f"{len(out.reasons)} with reasons")
     emit("schedule_10000_pending_100_hosts_asked", ms, "ms")
+    queues, hosts, jobs = snapshot(100000, 1000)
+    escalating(jobs)
+    ms, out = timed(queues, hosts, jobs, runs=3)
+    note(f"escalating: {len(out.dispatch)} dispatched")
+    emit("schedule_100000_pending_1000_hosts_escalating", ms, "ms")
+    ms, out = after_one_ends(queues, hosts, jobs, out)
+    emit("schedule_100000_pending_1000_hosts_escalating_one_ended", ms, "ms")
 
 
 if __name__ == "__main__":
