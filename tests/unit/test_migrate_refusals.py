@@ -99,3 +99,16 @@ def test_without_lsf_cluster_a_model_row_is_still_not_a_host(tmp_path):
     dropped = _not_carried(result)
     assert dropped[("lsb.hosts:5", "host model EPYC7543 MXJ")] == \
         "the model has no host in the cluster"
+
+
+def test_multicluster_preexec_retry_limits_are_reported_with_why():
+    # LSF 10.1's MAX_PREEXEC_RETRY and REMOTE_MAX_PREEXEC_RETRY bound the
+    # pre-exec tries of jobs forwarded from another cluster only: reported
+    # not carried with that reason, while LOCAL_MAX_PREEXEC_RETRY is acted
+    # on (xce.controller.prepost).
+    from xce.config import keys
+    for name in ("MAX_PREEXEC_RETRY", "REMOTE_MAX_PREEXEC_RETRY"):
+        key = keys.lookup("params", name)
+        assert key.status == keys.NOT_CARRIED and "MultiCluster" in key.why
+    for name in ("LOCAL_MAX_PREEXEC_RETRY", "LOCAL_MAX_PREEXEC_RETRY_ACTION"):
+        assert keys.lookup("params", name).status == keys.ENFORCED
