@@ -166,7 +166,9 @@ _add("host_group", NOT_CARRIED, "CONDENSE GROUP_ADMIN GROUP_SLOT MAX_SLOTS",
 _add("cluster_host", ENFORCED, "model type server")
 _add("cluster_host", ENFORCED, "RESOURCES", "list")
 _add("cluster_host", NOT_CARRIED, _LOAD,
-     why="LIM busy threshold; xce has no LIM (use lsb.hosts thresholds)")
+     why="LIM busy threshold: LSF's LIM shows the host busy in lsload "
+     "and its interactive placement avoids it, batch dispatch does not "
+     "(lsb.hosts thresholds, which xce enforces, do that); xce has no LIM")
 _add("cluster_host", NOT_CARRIED, "REXPRI RUNWINDOW nd",
      why="LIM/RES setting with no xce equivalent")
 
