@@ -214,3 +214,12 @@ def test_json_with_nothing_found_and_missing_ids():
 def test_render_json_escapes_slashes_and_quotes():
     out = render_json([[("COMMAND", 'a/b "c"')]])
     assert '"COMMAND":"a\\/b \\"c\\""' in out
+
+
+def test_job_priority_is_the_one_bjobs_l_shows():
+    jobs = [row(), row(jobid=2, spec={"user_priority": 7})]
+    assert fmt(jobs, "job_priority", noheader=True) == "-\n7"
+    params = {"MAX_USER_PRIORITY": "10", "JOB_PRIORITY_OVER_TIME": "1/1"}
+    ticks = int(NOW // 60) - int((NOW - 100) // 60)
+    assert format_fields(jobs, "priority", False, True, None, params,
+                         now=NOW) == f"{5 + ticks}\n{7 + ticks}"

@@ -16,9 +16,10 @@ from xce.client.text import units
 class Job:
     """A job row with its submission decoded once, and the clock."""
 
-    def __init__(self, row, now, queues=None):
+    def __init__(self, row, now, queues=None, prio=None):
         self.row = row
         self.now = now
+        self.prio = prio        # userprio.Policy of the cluster, or None
         self._spec = None
         self.queue_conf = (queues or {}).get(row.get("queue"), {})
 
@@ -225,7 +226,8 @@ FIELDS = {
     "application": (13, ("app",), _spec("app")),
     "service_class": (13, ("sla",), _spec("sla")),
     "job_group": (10, ("group",), _spec("job_group")),
-    "job_priority": (12, ("priority",), _spec("user_priority")),
+    "job_priority": (12, ("priority",),
+                     lambda j: _s(jv.priority(j.row, j.spec, j.prio, j.now))),
     "dependency": (15, (), lambda j: _s(j.spec.get("depend")
                                          or j.spec.get("dependency"))),
     "pend_reason": (11, (), _pend_reason),

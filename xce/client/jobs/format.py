@@ -18,6 +18,7 @@ from xce.client.jobs import table
 from xce.client.jobs.fields import FIELDS, MEMORY_FIELDS, NAMES, Job
 from xce.client.text import units
 from xce.errors import XceError, text as err_text
+from xce.model import userprio
 
 _DELIMITER = re.compile(r"""delimiter\s*=\s*(?:'([^']*)'|"([^"]*)"|(\S*))""",
                         re.I)
@@ -182,7 +183,8 @@ def format_fields(rows, fields, as_json, noheader, reader=None, params=None,
     columns, delimiter = parse_format(fields)
     now = time.time() if now is None else now
     queues = {q["name"]: q["conf"] for q in reader.queues()} if reader else {}
-    jobs = [Job(r, now, queues) for r in rows]
+    prio = userprio.policy(params)
+    jobs = [Job(r, now, queues, prio) for r in rows]
     unit = _default_unit(params)
     if as_json:
         return _json(jobs, columns, missing, unit)

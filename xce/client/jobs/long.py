@@ -53,7 +53,7 @@ def job_record(row, queue_conf=None, now=None, held=None, unit=None,
     now = time.time() if now is None else now
     spec = jv.spec(row)
     home = jv.home_of(row.get("user"))
-    lines = [header_line(row, spec, job_priority(row, spec, prio, now)),
+    lines = [header_line(row, spec, jv.priority(row, spec, prio, now)),
              submitted_line(row, spec, home)]
     if jv.started(row):
         lines.append(started_line(row, spec, home))
@@ -71,18 +71,6 @@ def job_record(row, queue_conf=None, now=None, held=None, unit=None,
 
 _FILED_UNDER = (("app", "Application"), ("user_group", "User Group"),
                 ("job_group", "Job Group"))
-
-
-def job_priority(row, spec, prio, now):
-    """The job's priority as LSF's bjobs -l shows it: with
-    MAX_USER_PRIORITY, its -sp or the default, escalated while it pends
-    (JOB_PRIORITY_OVER_TIME) and no further once started or finished."""
-    if prio is None:
-        return spec.get("user_priority")
-    until = row.get("start_time") if jv.started(row) else \
-        row.get("end_time") if jv.finished(row) else now
-    since = spec.get("user_priority_time") or row.get("submit_time")
-    return userprio.current(prio, spec.get("user_priority"), since, until)
 
 
 def header_line(row, spec, priority=None):

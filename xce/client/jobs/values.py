@@ -6,7 +6,7 @@ text is in xce.client.text.units.
 
 import functools
 
-from xce.model import jsoncodec
+from xce.model import jsoncodec, userprio
 
 # bacct/bjobs wording of the exit reasons (the -l line adds a final ".").
 EXIT_REASONS = {
@@ -117,3 +117,15 @@ _INTERACTIVE_MODES = {"I": "Interactive mode",
 def interactive_mode(spec):
     """LSF's words for bsub -I, -Ip, -Is; None for a batch job."""
     return _INTERACTIVE_MODES.get(spec.get("interactive"))
+
+
+def priority(row, spec, prio, now):
+    """The job's priority as LSF's bjobs -l shows it: with
+    MAX_USER_PRIORITY, its -sp or the default, escalated while it pends
+    (JOB_PRIORITY_OVER_TIME) and no further once started or finished."""
+    if prio is None:
+        return spec.get("user_priority")
+    until = row.get("start_time") if started(row) else \
+        row.get("end_time") if finished(row) else now
+    since = spec.get("user_priority_time") or row.get("submit_time")
+    return userprio.current(prio, spec.get("user_priority"), since, until)
