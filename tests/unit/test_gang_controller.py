@@ -1,7 +1,7 @@
 """Gang groups in the controller's turn, driven in process (the in-memory
 spool and agent links of tests/lib): a member the system sends back to
-pending after its start (a failed pre-exec) ends or requeues the started
-others as the gang's policy says, and xce gang set/unset are events of
+pending after its start (a failed pre-exec, its host lost) ends or
+requeues the started others as the gang's policy says, and xce gang set/unset are events of
 the store's log that xce sim --verify replays."""
 
 import json
@@ -137,6 +137,24 @@ def test_a_failed_start_ends_the_gang_with_kill(etc):
              "stat": "EXIT", "exit_code": 137, "reason": "TERM_GANG",
              "end_time": 1004.0}])])
     assert _stats(ctl) == ["EXIT"] * 4
+    ctl.store.close()
+
+
+def test_a_member_requeued_after_its_host_was_lost_ends_the_gang_with_kill(
+        etc):
+    from xce.controller import hostloss
+    ctl = _started_gang(etc, "kill")
+    job = ctl.jobs[(1, 0)]
+    job["spec"] = dict(job["spec"], rerunnable=True)    # bsub -r
+    ctl.now = 1003.0
+    hostloss.mark_unknown(ctl, job["exec_hosts"])   # its agent is gone
+    assert job["stat"] == "UNKWN"
+    hostloss.expire(ctl, job)       # and silent past the grace period
+    ctl.run_once(1003.0)
+    with Reader(ctl.store.path) as reader:
+        one = next(j for j in reader.jobs() if j["jobid"] == 1)
+    assert (one["stat"], one["exit_reason"]) == ("EXIT", "TERM_GANG")
+    assert _signals(ctl) == [(n, "KILLSEQ", "TERM_GANG") for n in (2, 3, 4)]
     ctl.store.close()
 
 
