@@ -160,3 +160,14 @@ def test_the_spool_page_names_every_kind_and_spec_field():
     missing = [name for name in (*fields.REQUESTS, *fields.SPEC,
                                  *fields.RUNTIME) if name not in words]
     assert missing == []
+
+
+def test_the_spool_page_lists_exactly_what_a_modify_request_may_change():
+    import re
+    from pathlib import Path
+    page = (Path(__file__).parents[2] / "man" / "man5" /
+            "xce-spool.5").read_text()
+    start = page.index("request may set")
+    part = page[start:page.index(".SS Writing a request atomically")]
+    listed = set(re.findall(r"^\.BR? (\w+)", part, re.M)) - {"bmod"}
+    assert listed == set(fields.CHANGES)
