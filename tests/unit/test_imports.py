@@ -97,6 +97,15 @@ def test_lean_commands_import_none_of_the_costly_modules(command):
     assert heavy_among(loaded, command) == []
 
 
+def test_the_launchers_bundle_finder_loads_nothing_costly():
+    # Every user command's launcher imports it first (xce.cli.bundle).
+    loaded = loaded_by_import("xce.cli.bundle")
+    assert heavy_among(loaded, "bsub") == []
+    assert loaded - {"xce", "xce.cli", "xce.cli.bundle"} <= \
+        {"marshal", "os", "os.path", "stat", "_stat", "posixpath",
+         "genericpath", "_collections_abc"}
+
+
 def test_the_lean_probe_sees_a_costly_import():
     assert {"decimal", "enum", "re"} <= \
         set(heavy_among(loaded_by_import("xce.lang.units"), "bsub"))

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from xce.cli import launchers
+from xce.cli import bundle, launchers
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -70,15 +70,23 @@ def test_a_launcher_runs_its_command_as_pips_wrapper_does(tmp_path):
     assert _run([str(bindir / "bsub"), "-zz", "true"], tmp_path)[0] == 255
 
 
+def _fake_lib(tmp_path):
+    """An installed xce of packages and the bundle module alone."""
+    lib = tmp_path / "lib"
+    mods = lib / "xce" / "cli"
+    mods.mkdir(parents=True)
+    for d in (mods.parent, mods):
+        (d / "__init__.py").write_text("")
+    (mods / "bundle.py").write_text((REPO / "xce/cli/bundle.py").read_text())
+    return lib
+
+
 def test_a_launcher_keeps_every_kind_of_exit(tmp_path):
     """Plain statuses take the quick exit; a message as the status, and a
     thread still running, take Python's own."""
     bindir = tmp_path / "bin"
     bindir.mkdir()
-    mods = tmp_path / "lib" / "xce" / "cli"
-    mods.mkdir(parents=True)
-    for d in (mods.parent, mods):
-        (d / "__init__.py").write_text("")
+    mods = _fake_lib(tmp_path) / "xce" / "cli"
     (mods / "probe.py").write_text(
         "import atexit, sys, threading, time\n"
         "def main():\n"
@@ -110,3 +118,32 @@ def test_a_long_interpreter_path_keeps_pips_wrapper(tmp_path):
     python = "/" + "p" * launchers.SHEBANG_MAX
     bindir = _bindir(tmp_path, python=python)
     assert launchers.rewrite(bindir, str(REPO)) == []
+
+
+def test_a_launcher_loads_the_bundled_modules_and_never_a_stale_one(
+        tmp_path):
+    lib = _fake_lib(tmp_path)
+    source = lib / "xce" / "cli" / "probe.py"
+    source.write_text(
+        "def main():\n"
+        "    print(__spec__.loader.__class__.__name__, __file__, WORD)\n"
+        "WORD = 'bundled'\n")
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "probe").write_text(pip_wrapper(sys.executable,
+                                              "xce.cli.probe"))
+    (bindir / "probe").chmod(0o755)
+    launchers.rewrite(bindir, str(lib))
+    assert launchers.loaded_at_start(str(lib), ["xce.cli.probe"]) == \
+        ["xce", "xce.cli", "xce.cli.probe"]
+    assert bundle.write(str(lib), ["xce", "xce.cli", "xce.cli.probe"]) == 3
+    probe = str(bindir / "probe")
+    assert _run([probe], tmp_path) == \
+        (0, f"Bundle {source} bundled\n", "")
+    # The source changed after the bundle was made: the usual finder.
+    source.write_text(source.read_text().replace("'bundled'", "'fresh'"))
+    assert _run([probe], tmp_path) == \
+        (0, f"SourceFileLoader {source} fresh\n", "")
+    # A bundle of another interpreter (or a broken one) is not used.
+    Path(bundle.path(str(lib))).write_bytes(b"\0" * 16)
+    assert _run([probe], tmp_path)[1].startswith("SourceFileLoader")

@@ -1,0 +1,130 @@
+"""The user commands' module bundle: their modules' code in one file.
+
+Each module a command imports from a directory costs the import system
+about 280,000 instructions before the module's own code runs (the path
+finder's searches and stat calls, the .pyc read and checked): xce's
+two dozen modules on bsub's way cost more than the rest of their
+loading.  ``make install`` (``python -m xce.cli.launchers``) compiles
+the modules the user commands load at start into one file,
+``xce/__pycache__/commands.<cache tag>.bundle``; a launcher reads it
+once and puts a finder before the others that serves those modules from
+it.  A module whose source is no longer the one compiled (its mtime or
+size changed) or a bundle of another interpreter is left to the usual
+finders, as Python does with a stale .pyc.
+
+Modules served from here are imported as usual otherwise: ``__file__``,
+``__spec__`` and ``python -X importtime`` see them as before.
+
+Stdlib only, and no import a command does not already make.
+"""
+
+import marshal
+import os
+import sys
+from _frozen_importlib import ModuleSpec
+from _frozen_importlib_external import MAGIC_NUMBER
+
+
+def path(libdir):
+    return os.path.join(libdir, "xce", "__pycache__",
+                        f"commands.{sys.implementation.cache_tag}.bundle")
+
+
+# The file: MAGIC_NUMBER, the index's length (4 bytes, little-endian),
+# the index {name: (is_package, source, mtime_ns, size, offset, length)}
+# (marshalled), then each module's marshalled code, *offset* counting
+# from the end of the index.  A
+# command reads the index and then only the code of what it imports.
+_LENGTH = 4
+
+
+class Bundle:
+    """A meta path finder and loader over a bundle's index, reading each
+    module's code from the open bundle *fd*."""
+
+    def __init__(self, fd, index, base):
+        self.fd, self.index, self.base = fd, index, base
+
+    def find_spec(self, name, path=None, target=None):
+        entry = self.index.get(name)
+        if entry is None:
+            return None
+        is_package, source, mtime_ns, size = entry[:4]
+        try:
+            st = os.stat(source)
+        except OSError:
+            return None
+        if st.st_mtime_ns != mtime_ns or st.st_size != size:
+            return None         # changed since the bundle was made
+        spec = ModuleSpec(name, self, origin=source, is_package=is_package)
+        if is_package:
+            spec.submodule_search_locations = [os.path.dirname(source)]
+        spec.has_location = True
+        return spec
+
+    def create_module(self, spec):
+        return None             # the usual module object
+
+    def exec_module(self, module):
+        offset, length = self.index[module.__spec__.name][4:]
+        data = os.pread(self.fd, length, self.base + offset)
+        if len(data) != length:
+            raise ImportError("the command bundle is truncated",
+                              name=module.__name__)
+        exec(marshal.loads(data), module.__dict__)
+
+
+def install(libdir):
+    """Serve the bundle's modules from now on; None when there is no
+    usable bundle (the usual finders then do it all)."""
+    try:
+        fd = os.open(path(libdir), os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        head = os.read(fd, len(MAGIC_NUMBER) + _LENGTH)
+        if head[:len(MAGIC_NUMBER)] != MAGIC_NUMBER or len(head) < 8:
+            raise ValueError("not this interpreter's bundle")
+        length = int.from_bytes(head[len(MAGIC_NUMBER):], "little")
+        index = marshal.loads(os.read(fd, length))
+        if type(index) is not dict:
+            raise ValueError("no index")
+    except (OSError, EOFError, ValueError, TypeError):
+        os.close(fd)
+        return None
+    finder = Bundle(fd, index, len(head) + length)
+    sys.meta_path.insert(0, finder)
+    return finder
+
+
+def write(libdir, names):
+    """Compile the modules *names* (installed in *libdir*) into the
+    bundle; the number written."""
+    index, blobs = {}, []
+    for name in names:
+        base = os.path.join(libdir, *name.split("."))
+        is_package = os.path.isfile(os.path.join(base, "__init__.py"))
+        source = os.path.join(base, "__init__.py") if is_package \
+            else base + ".py"
+        with open(source, "rb") as f:
+            text = f.read()
+        st = os.stat(source)
+        blobs.append(marshal.dumps(compile(text, source, "exec",
+                                           dont_inherit=True)))
+        index[name] = [is_package, source, st.st_mtime_ns, st.st_size,
+                       0, len(blobs[-1])]
+    offset = 0
+    for entry in index.values():
+        entry[4] = offset
+        offset += entry[5]
+    head = marshal.dumps({name: tuple(entry)
+                          for name, entry in index.items()})
+    target = path(libdir)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    tmp = f"{target}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(MAGIC_NUMBER + len(head).to_bytes(_LENGTH, "little") + head)
+        for blob in blobs:
+            f.write(blob)
+    os.replace(tmp, target)
+    return len(index)
