@@ -386,6 +386,8 @@ MESSAGES.update({
     "whole numbers of tasks from 1",
     "JOB_SIZE_LIST": "Job size ({asked}) is not in the application "
     "profile's JOB_SIZE_LIST ({sizes})",
+    "QUEUE_JOB_SIZE_LIST": "Job size ({asked}) is not in the queue's "
+    "JOB_SIZE_LIST ({sizes})",
     "PEND_TASKS": "The job's task count no longer fits its application "
     "profile or queue: {why}",
     "CONFIG_APP_ONE_VALUE": "{key} takes one value in an application profile",
@@ -410,8 +412,8 @@ MESSAGES.update({
     "CONFIG_CONTAINER_RESERVED": "option {option} is reserved; "
     "xce sets it for the job",
     "CONTAINER_NO_HOST": "No host has the container runtime {runtime} that "
-    "application profile <{app}> needs",
-    "CONTAINER_NO_IMAGE": "Application profile <{app}> takes its container "
+    "{owner} needs",
+    "CONTAINER_NO_IMAGE": "{Owner} takes its container "
     "image from LSB_CONTAINER_IMAGE, which the job does not set",
     "PEND_APP_GONE": "The job's application profile <{app}> no longer "
     "exists; bmod -app or -appn moves the job",

@@ -73,10 +73,18 @@ applications:
 """
 
 
+_QUEUES = """\
+  dockq:
+    PRIORITY: 20
+    CONTAINER: docker[image(centos:7)]
+"""
+
+
 @pytest.fixture
 def boxes(make_cluster, tmp_path):
     rootfs = _rootfs(tmp_path / "rootfs")
-    return make_cluster(extra=_apps(rootfs), mxj=4), rootfs
+    return make_cluster(extra=_apps(rootfs), mxj=4,
+                        extra_queues=_QUEUES), rootfs
 
 
 def test_podman_job_runs_inside_as_its_user_in_its_directory(boxes,
@@ -213,6 +221,27 @@ def test_a_runtime_no_host_has_is_refused_at_submit(boxes):
         "application profile <dock> needs. Job not submitted.\n")
     assert cluster.run("bjobs", "-a").out == ""
     assert cluster.proc.poll() is None
+
+
+def test_a_queue_container_applies_unless_the_profile_has_one(boxes,
+                                                            tmp_path):
+    cluster, rootfs = boxes
+    if "docker" in _runtimes(cluster):
+        pytest.skip("this host runs a docker engine")
+    r = cluster.run("bsub", "-q", "dockq", "true")
+    assert (r.rc, r.out, r.err) == (
+        255, "", "No host has the container runtime docker that "
+        "queue <dockq> needs. Job not submitted.\n")
+    r = cluster.run("bsub", "-q", "dockq", "-app", "plain", "true")
+    assert r.rc == 255 and "queue <dockq> needs" in r.err, r
+    # The profile's CONTAINER wins over the queue's, as in LSF.
+    env = _podman_env(tmp_path, rootfs)
+    work = cluster.root / "work"
+    work.mkdir()
+    jobid = cluster.submit("-q", "dockq", "-app", "pod", "-o", "q.out",
+                           "cat /etc/marker", cwd=work, env=env)
+    cluster.wait_stat(jobid, "DONE", timeout=90)
+    assert "inside the container" in (work / "q.out").read_text()
 
 
 def test_a_job_whose_profile_comes_to_need_a_missing_runtime_pends(boxes):

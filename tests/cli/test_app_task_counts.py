@@ -21,9 +21,16 @@ applications:
 """
 
 
+SIZED_QUEUE = """\
+  sizedq:
+    PRIORITY: 20
+    JOB_SIZE_LIST: 3 6
+"""
+
+
 @pytest.fixture
 def cluster(make_cluster):
-    return make_cluster(extra=APPS, mxj=8)
+    return make_cluster(extra=APPS, mxj=8, extra_queues=SIZED_QUEUE)
 
 
 def _pend_reason(cluster, jobid, text):
@@ -58,6 +65,30 @@ def test_job_size_list_gives_the_default_and_refuses_other_sizes(cluster):
     assert cluster.stored_job(jobid)["spec"]["nslots"] == [8, 8]
     r = cluster.run("bapp", "-l", "sized")
     assert "JOB_SIZE_LIST = 2 4 8\n" in r.out and "not acted" not in r.out
+
+
+def test_a_queue_job_size_list_applies_unless_the_profile_has_one(
+        cluster):
+    jobid = cluster.submit("-q", "sizedq", "-H", "true")
+    assert cluster.stored_job(jobid)["spec"]["nslots"] == [3, 3]
+    r = cluster.run("bsub", "-q", "sizedq", "-n", "4", "true")
+    assert (r.rc, r.out, r.err) == (
+        255, "", "Job size (4) is not in the queue's JOB_SIZE_LIST (3 6). "
+        "Job not submitted.\n"), r
+    # The profile's list wins over the queue's, as in LSF.
+    sized = cluster.submit("-q", "sizedq", "-app", "sized", "-n", "4",
+                           "-H", "true")
+    assert cluster.stored_job(sized)["spec"]["nslots"] == [4, 4]
+    # bmod checks it again; bmod -q into the queue too.
+    r = cluster.run("bmod", "-n", "5", str(jobid))
+    assert r.rc == 255 and "Job size (5) is not in the queue's " \
+        "JOB_SIZE_LIST (3 6)" in r.err, r
+    assert cluster.run("bmod", "-n", "6", str(jobid)).rc == 0
+    other = cluster.submit("-n", "2", "-H", "true")
+    r = cluster.run("bmod", "-q", "sizedq", str(other))
+    assert r.rc == 255 and "JOB_SIZE_LIST (3 6)" in r.err, r
+    assert cluster.stored_job(other)["queue"] == "normal"
+    assert len(cluster.run("bjobs", "-a").out.splitlines()) == 4
 
 
 def test_task_limit_is_rechecked_by_bmod_and_by_reconfig(cluster):

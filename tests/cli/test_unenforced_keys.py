@@ -6,7 +6,7 @@ from tests.lib.xcecluster import wait_for
 NIGHT = """\
   night:
     PRIORITY: 10
-    CHUNK_JOB_SIZE: 4
+    JOB_IDLE: 0.1
 """
 
 
@@ -17,7 +17,7 @@ def _log(cluster):
 def test_controller_warns_at_start_and_reconfig(make_cluster):
     cluster = make_cluster(extra_queues=NIGHT,
                            extra_params="  MAX_SBD_FAIL: 3\n")
-    wanted = ("queue key CHUNK_JOB_SIZE (night): carried but not acted on; "
+    wanted = ("queue key JOB_IDLE (night): carried but not acted on; "
               "xce does not enforce it yet")
     wait_for(lambda: wanted in _log(cluster), what="the start warning")
     log = _log(cluster)

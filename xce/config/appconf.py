@@ -82,13 +82,7 @@ def read(cfg, raw, check):
         app.tasks = task_limit(props, check)
         _left_out(props, check)
         _controls(app, props, check)
-        if _set(props, "JOB_SIZE_LIST"):
-            app.job_sizes = _job_sizes(props, check)
-        if _set(props, "CONTAINER"):
-            try:
-                app.container = containerconf.parse(props["CONTAINER"])
-            except containerconf.BadContainer as e:
-                check.error(props, "CONTAINER", str(e))
+        app.job_sizes, app.container = sizes_and_container(props, check)
         apps[app.name] = app
     default = cfg.params.get("DEFAULT_APPLICATION")
     if default not in (None, "") and str(default).strip() not in apps:
@@ -212,6 +206,20 @@ def _max_requeue(props, check):
     check.error(props, "MAX_JOB_REQUEUE",
                 text("CONFIG_MAX_REQUEUE", value=value))
     return None
+
+
+def sizes_and_container(props, check):
+    """JOB_SIZE_LIST and CONTAINER, which a queue has as a profile has
+    them: ((), None) where unset."""
+    sizes, box = (), None
+    if _set(props, "JOB_SIZE_LIST"):
+        sizes = _job_sizes(props, check)
+    if _set(props, "CONTAINER"):
+        try:
+            box = containerconf.parse(props["CONTAINER"])
+        except containerconf.BadContainer as e:
+            check.error(props, "CONTAINER", str(e))
+    return sizes, box
 
 
 def _job_sizes(props, check):

@@ -129,12 +129,20 @@ _add("queue", ENFORCED, "NICE")
 _add("queue", ENFORCED, "JOB_ACCEPT_INTERVAL")
 _add("queue", ACCEPTED, "NEW_JOB_SCHED_DELAY "
      "SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT MIG "
-     "ROUND_ROBIN_POLICY RUNTIME CHUNK_JOB_SIZE "
+     "ROUND_ROBIN_POLICY RUNTIME "
      "DISPATCH_ORDER JOB_IDLE JOB_OVERRUN JOB_UNDERRUN JOB_WARNING_ACTION "
      "PEND_TIME_LIMIT "
-     "ELIGIBLE_PEND_TIME_LIMIT JOB_SIZE_LIST APS_PRIORITY QUEUE_GROUP "
+     "ELIGIBLE_PEND_TIME_LIMIT APS_PRIORITY QUEUE_GROUP "
      "RELAX_JOB_DISPATCH_ORDER INTERRUPTIBLE_BACKFILL MAX_RSCHED_TIME "
      "CPU_FREQUENCY MAX_SLOTS_IN_POOL USE_PRIORITY_IN_POOL")
+# JOB_SIZE_LIST: the task counts a job may ask, the first its default,
+# where its profile has no list; CONTAINER: its jobs run under docker,
+# podman or apptainer, where their profile has no CONTAINER
+# (xce.controller.submit, xce.controller.containercheck).
+_add("queue", ENFORCED, "JOB_SIZE_LIST")
+_add("queue", ENFORCED, "CONTAINER", "raw")
+_CHUNK_WHY = "xce dispatches every job alone; it has no chunk jobs"
+_add("queue", NOT_CARRIED, "CHUNK_JOB_SIZE", why=_CHUNK_WHY)
 _PREEMPT_TUNING = "MAX_JOB_PREEMPT NO_PREEMPT_RUN_TIME NO_PREEMPT_FINISH_TIME"
 _PREEMPT_WHY = ("xce preempts by job slots only, with fixed rules "
                 "(xce.yaml(5) PREEMPTION)")
@@ -402,8 +410,7 @@ _add("application", ENFORCED, "JOB_SIZE_LIST")
 _add("application", NOT_CARRIED, "CHKPNT_DIR CHKPNT_PERIOD CHKPNT_METHOD "
      "CHKPNT_INITPERIOD",
      why="xce does not checkpoint jobs (no bchkpnt or brestart)")
-_add("application", NOT_CARRIED, "CHUNK_JOB_SIZE",
-     why="xce dispatches every job alone; it has no chunk jobs")
+_add("application", NOT_CARRIED, "CHUNK_JOB_SIZE", why=_CHUNK_WHY)
 _add("application", NOT_CARRIED, _PREEMPT_TUNING, why=_PREEMPT_WHY)
 _add("application", NOT_CARRIED, "EXEC_DRIVER",
      why="xce runs the container runtime itself, as the job's user (see "

@@ -346,6 +346,7 @@ def _queues(cfg, node, check):
                                                             check)
         q.estimated_runtime = _estimate(props, check)
         q.tasks = appconf.task_limit(props, check)
+        q.job_sizes, q.container = appconf.sizes_and_container(props, check)
         q.ignore_deadline = _yes_no(props, "IGNORE_DEADLINE", check)
         q.memlimit = _limit(props, "MEMLIMIT",
                             lambda v: units.memory_kb(v, unit), check)

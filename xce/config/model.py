@@ -39,6 +39,12 @@ class QueueConf:
     backfill: bool = False      # BACKFILL=Y
     estimated_runtime: float = None     # ESTIMATED_RUNTIME, minutes
     tasks: tuple = None         # TASKLIMIT (PROCLIMIT): (min, default, max)
+    # JOB_SIZE_LIST: the task counts a job may ask, the first its
+    # default; a profile's list is used instead (xce.controller.submit)
+    job_sizes: tuple = ()
+    # CONTAINER (xce.config.containerconf.Container): its jobs run in it
+    # unless their profile has one (xce.controller.containercheck)
+    container: object = None
     ignore_deadline: bool = False       # IGNORE_DEADLINE=Y
     preemption: str = None      # PREEMPTION as written (bqueues -l)
     # PRE_EXEC, POST_EXEC, HOST_PRE_EXEC, HOST_POST_EXEC, JOB_STARTER as

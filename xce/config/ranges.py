@@ -108,7 +108,6 @@ _add("queue", "HOSTLIMIT_PER_JOB", 1, unit="hosts")
 _add("queue", "NEW_JOB_SCHED_DELAY", 0, unit="seconds")
 _add("queue", "JOB_ACCEPT_INTERVAL", 0, unit="MBD_SLEEP_TIME periods")
 _add("queue", "MIG", 0, unit="minutes")
-_add("queue", "CHUNK_JOB_SIZE", 1, unit="jobs")
 _add("queue", "MAX_JOB_REQUEUE", 0, unit="times")
 # LSF: 0 < LOCAL_MAX_PREEXEC_RETRY < 2147483647 (attempts of a pre-exec).
 _add("queue", "LOCAL_MAX_PREEXEC_RETRY", 1, unit="times")

@@ -23,7 +23,7 @@ CONFIG_SECTIONS = ("users", "user_groups", "host_groups", "limits",
                    "resources", "host_types", "host_models")   # lsinfo
 # Queue keys kept as written for bqueues -l.
 _QUEUE_SHOWN = ("RES_REQ", "FAIRSHARE", "RERUNNABLE", "DISPATCH_WINDOW",
-                "RUN_WINDOW") + fairshare.FACTOR_KEYS
+                "RUN_WINDOW", "CONTAINER") + fairshare.FACTOR_KEYS
 
 
 def apply_config(ctl, cfg, saved_q=None, saved_h=None):
@@ -84,7 +84,8 @@ def save_queue(ctl, name, seq=None):
     st = ctl.queue_state[name]
     if seq is None:
         seq = list(ctl.cfg.queues).index(name)
-    conf = {k: v for k, v in vars(q).items() if k != "raw"}
+    # The container is kept as written (in "lsf"), not as parsed.
+    conf = {k: v for k, v in vars(q).items() if k not in ("raw", "container")}
     conf["default"] = name in ctl.cfg.default_queues
     # bqueues -l shows these as configured (RES_REQ, USER_SHARES and
     # the weights of the queue's share priorities).

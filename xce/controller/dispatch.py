@@ -277,7 +277,7 @@ def _pending(ctl, job, per_task, hosts, epoch):
             layout=tuple(spec["hostfile_hosts"])
             if spec.get("hostfile_hosts") else None,
             gpu=gpuconf.effective(ctl.cfg, spec, job["queue"]),
-            container=_runtime(ctl, spec),
+            container=_runtime(ctl, spec, job["queue"]),
             jl_p=limitconf.jl_p(ctl.cfg, job["user"]))
         job["_pending"] = (stamp, spec, pj, epoch)
     pj.depend = _depend_state(ctl, job)
@@ -375,9 +375,9 @@ def _project(ctl, spec):
     return spec.get("project") or ctl.cfg.projects.cluster_default
 
 
-def _runtime(ctl, spec):
-    """The container runtime the job's profile needs, or None."""
-    box = containercheck.container_of(ctl.cfg, spec)
+def _runtime(ctl, spec, queue):
+    """The container runtime the job's profile or queue needs, or None."""
+    box = containercheck.container_of(ctl.cfg, spec, queue)
     return box.needs if box is not None else None
 
 
@@ -519,7 +519,7 @@ def start_message(ctl, job):
     msg = {
         **wraps, **interactive.start_fields(ctl, job, host[0] if host
                                             else None),
-        **containercheck.start_field(ctl.cfg, spec, env),
+        **containercheck.start_field(ctl.cfg, spec, job["queue"], env),
         "op": "start", "job": jobid, "idx": idx, "attempt": job["attempt"],
         "label": show(jobid, idx), "user": job["user"], "uid": spec["uid"],
         "gid": spec["gid"], "queue": job["queue"], "name": job["name"],

@@ -184,8 +184,9 @@ def _bmod_changes(ctl, job, body):
             check_slots(ctl, q, spec)
         if "asked_hosts" in new or "queue" in new:
             check_hosts(ctl, q, spec)
-        if "app" in new or "app" in gone:
-            # A container profile's runtime and image, as at submit.
+        if {"app", "queue"} & (set(new) | set(gone)):
+            # A container's runtime and image (the profile's, else the
+            # queue's), as at submit.
             containercheck.check(ctl, q, spec, ctl.job_data(job)["env"],
                                  Rejected)
         if {"nslots", "app", "queue"} & (set(new) | set(gone)):

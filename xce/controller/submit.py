@@ -6,6 +6,7 @@ import re
 from types import SimpleNamespace
 
 from xce.config import queueaccept
+from xce.config.model import QueueConf
 from xce.config.lsf import hostnames
 from xce.controller import containercheck, gpucheck, interactive, jobclock, jobgroups
 from xce.controller import (asked, jobprio, jobreq, limitconf, pendlimit, rlimits,
@@ -160,6 +161,20 @@ def apply_profile(cfg, spec):
         check_task_limit(app.tasks, spec)
 
 
+def check_queue_sizes(cfg, q, spec):
+    """The queue's JOB_SIZE_LIST, for a job whose profile has none (the
+    profile's wins, as in LSF): a job without -n gets its first size,
+    one asking a size out of it is refused."""
+    app = cfg.apps.get(spec.get("app") or "")
+    if not q.job_sizes or (app is not None and app.job_sizes):
+        return
+    if spec.pop("nslots_default", None):
+        spec["nslots"] = [q.job_sizes[0]] * 2
+    why = size_refusal(q, spec["nslots"])
+    if why:
+        raise Rejected(why)
+
+
 def check_task_limit(tasks, spec):
     """A profile's or a queue's TASKLIMIT (LSF 10.1): a job without -n gets
     the default task count (its profile's first, then its queue's); a job asking fewer tasks than the minimum (its largest
@@ -181,16 +196,19 @@ def tasks_outside(tasks, nslots):
     return None
 
 
-def size_refusal(app, nslots):
-    """Why *nslots* is not a size of *app*'s JOB_SIZE_LIST (LSF refuses a
-    size out of the list, and a range), or None."""
-    if not app.job_sizes or (nslots[0] == nslots[1] and
-                             nslots[0] in app.job_sizes):
+def size_refusal(owner, nslots):
+    """Why *nslots* is not a size of the JOB_SIZE_LIST of *owner* (a
+    profile or a queue; LSF refuses a size out of the list, and a
+    range), or None."""
+    if not owner.job_sizes or (nslots[0] == nslots[1] and
+                               nslots[0] in owner.job_sizes):
         return None
     asked = str(nslots[0]) if nslots[0] == nslots[1] else \
         f"{nslots[0]},{nslots[1]}"
-    return text("JOB_SIZE_LIST", asked=asked,
-                sizes=" ".join(str(n) for n in app.job_sizes))
+    key = "QUEUE_JOB_SIZE_LIST" if isinstance(owner, QueueConf) \
+        else "JOB_SIZE_LIST"
+    return text(key, asked=asked,
+                sizes=" ".join(str(n) for n in owner.job_sizes))
 
 
 def tasks_refusal(cfg, queue, spec):
@@ -205,7 +223,9 @@ def tasks_refusal(cfg, queue, spec):
         why = tasks_outside(tasks, nslots) if tasks else None
         if why:
             return text(why)
-    return size_refusal(app, nslots) if app else None
+    if app is not None and app.job_sizes:
+        return size_refusal(app, nslots)
+    return size_refusal(q, nslots) if q is not None else None
 
 
 def check_profiles(ctl, spec, user):
@@ -388,6 +408,7 @@ def new_jobs(ctl, req_uid, spec, now, env=None):
     user, _ = user_of(req_uid)
     q, _ = choose_queue(ctl, spec, user)
     apply_profile(ctl.cfg, spec)
+    check_queue_sizes(ctl.cfg, q, spec)
     if q.tasks is not None:
         check_task_limit(q.tasks, spec)
     check_resreq(ctl, q, spec)
@@ -422,6 +443,7 @@ def admit(ctl, spec, user, req_uid, gid, env=None):
     # Already applied on the submit path (before the RES_REQ check); the
     # simulator comes in here.  Filling twice changes nothing.
     apply_profile(ctl.cfg, spec)
+    check_queue_sizes(ctl.cfg, q, spec)
     if q.tasks is not None:
         check_task_limit(q.tasks, spec)
     if spec.get("exclusive") and not q.exclusive:
