@@ -211,14 +211,17 @@ def _containers(env):
     return r.stdout
 
 
-def test_a_runtime_no_host_has_is_refused_at_submit(boxes):
+@pytest.mark.parametrize("where, owner", [
+    (("-app", "dock"), "application profile <dock>"),
+    (("-q", "dockq"), "queue <dockq>")])
+def test_a_runtime_no_host_has_is_refused_at_submit(boxes, where, owner):
     cluster, _ = boxes
     if "docker" in _runtimes(cluster):
         pytest.skip("this host runs a docker engine")
-    r = cluster.run("bsub", "-app", "dock", "true")
+    r = cluster.run("bsub", *where, "true")
     assert (r.rc, r.out, r.err) == (
-        255, "", "No host has the container runtime docker that "
-        "application profile <dock> needs. Job not submitted.\n")
+        255, "", f"No host has the container runtime docker that {owner} "
+        "needs. Job not submitted.\n")
     assert cluster.run("bjobs", "-a").out == ""
     assert cluster.proc.poll() is None
 
@@ -228,10 +231,6 @@ def test_a_queue_container_applies_unless_the_profile_has_one(boxes,
     cluster, rootfs = boxes
     if "docker" in _runtimes(cluster):
         pytest.skip("this host runs a docker engine")
-    r = cluster.run("bsub", "-q", "dockq", "true")
-    assert (r.rc, r.out, r.err) == (
-        255, "", "No host has the container runtime docker that "
-        "queue <dockq> needs. Job not submitted.\n")
     r = cluster.run("bsub", "-q", "dockq", "-app", "plain", "true")
     assert r.rc == 255 and "queue <dockq> needs" in r.err, r
     # The profile's CONTAINER wins over the queue's, as in LSF.
