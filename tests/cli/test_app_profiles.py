@@ -37,6 +37,9 @@ applications:
   retried:
     REQUEUE_EXIT_VALUES: 5
     MAX_JOB_REQUEUE: 2
+  capped:
+    CPULIMIT: 0.05
+    MEMLIMIT: 400000
 resources:
   bigmem:
     TYPE: Boolean
@@ -65,6 +68,21 @@ def test_profile_runlimit_ends_the_job(apps):
     # The job's own -W wins over the profile's.
     own = cluster.submit("-app", "quick", "-W", "5", "true")
     cluster.wait_stat(own, "DONE")
+
+
+def test_profile_cpu_and_memory_limits_apply_to_its_jobs(apps, tmp_path):
+    """The profile's CPULIMIT (0.05 min = 3 s of CPU) ends a busy loop
+    as a job's own -c would; its MEMLIMIT is the job's."""
+    cluster, _ = apps
+    out = tmp_path / "capped.out"
+    jobid = cluster.submit("-app", "capped", "-o", str(out),
+                           "while :; do :; done")
+    cluster.wait_stat(jobid, "EXIT", timeout=40)
+    assert "TERM_CPULIMIT: job killed after reaching LSF CPU usage limit" \
+        in out.read_text()
+    long = cluster.run("bjobs", "-l", str(jobid)).out
+    assert " CPULIMIT\n 0.1 min" in long, long
+    assert "MEMLIMIT" in long and "390.6 M" in long, long
 
 
 def test_queue_ceiling_checks_the_profile_value(apps):
