@@ -110,3 +110,35 @@ def test_lsload_unknown_host_is_an_error(cluster):
     assert r.err.strip() == "nosuchhost: unknown host name."
     r = cluster.run("lshosts", "nosuchhost")
     assert r.rc != 0 and r.err.strip() == "nosuchhost: unknown host name."
+
+
+def test_bhosts_long_shows_the_hosts_window_thresholds_and_resources(
+        make_cluster):
+    """What lsb.hosts and lsf.cluster configure for a host, as LSF's
+    bhosts -l shows it: the dispatch window in the status row, the load
+    thresholds in force (loadSched/loadStop), and the host's static
+    Numeric resources in the load's second table.  (LSF's bhosts -l
+    shows no Boolean or String resources: lshosts -l does, tested
+    above.)"""
+    cluster = make_cluster(
+        mxj=2, extra="resources:\n  speed: {TYPE: Numeric, INCREASING: N, "
+        "DESCRIPTION: (Relative speed)}\n",
+        host_extra="resources: [bigmem, speed=3]\n"
+                   "DISPATCH_WINDOW: 0:00-23:59\n"
+                   "r1m: 350/800\nut: 0.99\n")
+    wait_for(lambda: "CURRENT LOAD" in cluster.run("bhosts", "-l").out,
+             timeout=30, what="the host's load")
+    r = cluster.run("bhosts", "-l")
+    assert r.rc == 0 and r.err == "", r
+    rows = r.out.splitlines()
+    assert rows[2].split()[-1] == "00:00-23:59", rows[2]
+    head = rows.index(" LOAD THRESHOLD USED FOR SCHEDULING:")
+    names = rows[head + 1].split()
+    sched = dict(zip(names, rows[head + 2].split()[1:]))
+    stop = dict(zip(names, rows[head + 3].split()[1:]))
+    assert (sched["r1m"], stop["r1m"]) == ("350.0", "800.0"), rows[head:]
+    assert (sched["ut"], stop["ut"]) == ("99%", "-"), rows[head:]
+    assert sched["r15s"] == stop["r15s"] == "-", rows[head:]
+    at = [line.split() for line in rows].index(["speed"])
+    assert rows[at + 1].split() == ["Total", "3.0"], rows[at:]
+    assert rows[at + 2].split() == ["Reserved", "0.0"], rows[at:]
