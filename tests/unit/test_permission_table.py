@@ -25,7 +25,7 @@ def test_the_man_page_prints_the_table_row_for_row():
 
 
 def test_every_role_named_in_the_table_is_known():
-    known = {perm.OWNER, perm.QUEUE_ADMIN, perm.PROJECT_ADMIN,
+    known = {perm.OWNER, perm.QUEUE_ADMIN, perm.GROUP_ADMIN, perm.PROJECT_ADMIN,
              perm.CLUSTER_ADMIN, perm.ANYONE}
     for roles, _ in perm.TABLE.values():
         assert set(roles) <= known and roles
@@ -68,3 +68,26 @@ def test_a_project_manager_controls_the_jobs_of_the_projects_subtree():
     assert perm.may("bmod", "pm", "ann", project_managers={"pm"})
     assert not perm.may("bkill", "pm", "ann", project_managers={"x"})
     assert not perm.may("bpeek", "pm", "ann", project_managers={"pm"})
+
+
+def test_a_user_group_admin_controls_the_jobs_of_the_groups_members():
+    assert perm.may("bstop", "ga", "ann", group_admins={"ga"})
+    assert perm.may("bmod", "ga", "ann", group_admins={"ga"})
+    assert not perm.may("bkill", "ga", "ann", group_admins={"x"})
+    assert not perm.may("bpeek", "ga", "ann", group_admins={"ga"})
+    assert not perm.may("bpost", "ga", "ann", group_admins={"ga"})
+
+
+def test_group_admin_reaches_members_of_nested_groups_only(tmp_path):
+    from tests.lib.builders import site
+    cfg = site(tmp_path, "cluster: {name: c}\n"
+               "queues: {normal: {PRIORITY: 30}}\n"
+               "user_groups:\n"
+               "  leads: [lee]\n"
+               "  chem: {members: [ann, bio], GROUP_ADMIN: [leads, 'sam[full]']}\n"
+               "  bio: {members: [bob]}\n"
+               "  everyone: {members: [all], GROUP_ADMIN: [eve]}\n")
+    assert cfg.group_admins["ann"] == {"lee", "sam"}
+    assert cfg.group_admins["bob"] == {"lee", "sam"}
+    assert "lee" not in cfg.group_admins
+    assert "all" not in cfg.group_admins        # no one by STRICT_UG_CONTROL

@@ -193,7 +193,9 @@ _add("user", ENFORCED, "MAX_PEND_JOBS MAX_PEND_SLOTS")
 _add("user", ENFORCED, "JL/P")
 # Queue USERS, bsub -G, limits and fairshare expand user groups.
 _add("user_group", ENFORCED, "GROUP_MEMBER", "list")
-_add("user_group", ACCEPTED, "GROUP_ADMIN", "list")
+# A group's administrators may control its members' jobs
+# (xce.config.load._group_admins, xce.model.permissions).
+_add("user_group", ENFORCED, "GROUP_ADMIN", "list")
 _add("user_group", ACCEPTED, "USER_SHARES", "text")
 
 # --- lsb.params -------------------------------------------------------------

@@ -237,6 +237,39 @@ def _groups(cfg, raw, check):
         cycle = hostnames.find_cycle(groups)
         if cycle:
             check.error(raw, what, cycle)
+    if not hostnames.find_cycle(cfg.user_groups):
+        _group_admins(cfg, raw, check)
+
+
+# A GROUP_ADMIN entry's rights, user5[full]: they govern live changes to
+# the group (bconf), which xce does not have; job control is the same.
+_ADMIN_RIGHTS = re.compile(r"\[[^\]]*\]$")
+
+
+def _group_admins(cfg, raw, check):
+    """GROUP_ADMIN of lsb.users: users and groups (expanded) who may
+    control the jobs of every member of the group, nested groups' members
+    included (LSF's default, STRICT_UG_CONTROL=N: whatever group the job
+    was submitted under).  A group whose members are ``all`` gives its
+    administrators no one: LSF allows that only with STRICT_UG_CONTROL."""
+    for name, props in (raw.get("user_groups") or {}).items():
+        if not isinstance(props, dict) or not props.get("GROUP_ADMIN"):
+            continue
+        words = [_ADMIN_RIGHTS.sub("", w)
+                 for w in _words(props.get("GROUP_ADMIN"))]
+        try:
+            admins = _named_users(hostnames.expand(words, cfg.user_groups))
+            members = _named_users(hostnames.expand([str(name)],
+                                                    cfg.user_groups))
+        except hostnames.PatternError as e:
+            check.error(props, "GROUP_ADMIN", str(e))
+            continue
+        for member in members:
+            cfg.group_admins.setdefault(member, set()).update(admins)
+
+
+def _named_users(names):
+    return [n for n in names if n != "all" and not n.startswith("~")]
 
 
 def _words(value):

@@ -116,6 +116,9 @@ class Config:
     queues: dict = field(default_factory=dict)
     host_groups: dict = field(default_factory=dict)     # name -> members
     user_groups: dict = field(default_factory=dict)     # name -> members
+    # user -> the GROUP_ADMIN users of the groups it is a member of
+    # (xce.config.load._group_admins): they may control its jobs.
+    group_admins: dict = field(default_factory=dict)
     apps: dict = field(default_factory=dict)    # name -> appconf.AppConf
     projects: Projects = field(default_factory=Projects)
     # Every resource definition (xce.model.resources.Catalog), built by

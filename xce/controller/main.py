@@ -159,7 +159,8 @@ class Controller:
             (job.get("spec") or {}).get("project")) \
             if projects.defined else ()
         return permissions.may(action, user, job["user"], self.cfg.admins,
-                               queue.admins if queue else (), managers)
+                               queue.admins if queue else (), managers,
+                               self.cfg.group_admins.get(job["user"], ()))
 
     def next_jobid(self):
         """The new job's id (None when MAX_JOBID ids are all in use)."""

@@ -8,6 +8,8 @@ not even an administrator may stand in for the owner.
 Roles:
   OWNER          the user who submitted the job
   QUEUE_ADMIN    a user in the ADMINISTRATORS of the job's queue
+  GROUP_ADMIN    a user in the GROUP_ADMIN of a user group the job's
+                 owner is a member of
   PROJECT_ADMIN  a user in the MANAGERS of the job's project or of a
                  project above it (xce.yaml projects:)
   CLUSTER_ADMIN  root and the cluster's admins (cluster.admins)
@@ -23,11 +25,13 @@ caller's own rights.  xce.yaml(5), PERMISSIONS, prints this table.
 
 OWNER = "owner"
 QUEUE_ADMIN = "queue admin"
+GROUP_ADMIN = "user group admin"
 PROJECT_ADMIN = "project manager"
 CLUSTER_ADMIN = "cluster admin"
 ANYONE = "anyone"
 
-_JOB_CONTROL = (OWNER, QUEUE_ADMIN, PROJECT_ADMIN, CLUSTER_ADMIN)
+_JOB_CONTROL = (OWNER, QUEUE_ADMIN, GROUP_ADMIN, PROJECT_ADMIN,
+                CLUSTER_ADMIN)
 _READ = (ANYONE,)
 
 # action -> (roles, what LSF says about it).  Reads follow LSF's default
@@ -74,16 +78,19 @@ def roles_of(action):
 
 
 def may(action, user, owner, cluster_admins=(), queue_admins=(),
-        project_managers=()):
+        project_managers=(), group_admins=()):
     """May *user* take *action* on a job of *owner*?  *cluster_admins*:
     root is always one; *queue_admins*: those of the job's queue;
-    *project_managers*: those of the job's project and the ones above."""
+    *project_managers*: those of the job's project and the ones above;
+    *group_admins*: those of the user groups *owner* is a member of."""
     roles = roles_of(action)
     if ANYONE in roles or (OWNER in roles and user == owner):
         return True
     if CLUSTER_ADMIN in roles and (user == "root" or user in cluster_admins):
         return True
     if PROJECT_ADMIN in roles and user in project_managers:
+        return True
+    if GROUP_ADMIN in roles and user in group_admins:
         return True
     return QUEUE_ADMIN in roles and user in queue_admins
 
