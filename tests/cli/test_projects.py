@@ -172,6 +172,14 @@ def test_a_project_manager_controls_the_subtrees_jobs_only(shared, users):
     r = _as(shared, bob)("bkill", str(outside))
     assert (r.rc, r.err) == (255, f"Job <{outside}>: User permission "
                                   "denied\n"), r
+    # bmod too: the manager's reach is the subtree's jobs, whatever the
+    # action.
+    r = _as(shared, bob)("bmod", "-J", "moved", str(outside))
+    assert (r.rc, r.err) == (255, f"Job <{outside}>: User permission "
+                                  "denied. Job not modified.\n"), r
+    r = _as(shared, bob)("bmod", "-J", "renamed", str(inside))
+    assert r.rc == 0, r
+    assert shared.stored_job(inside)["name"] == "renamed"
     r = _as(shared, bob)("bkill", str(inside))
     assert r.rc == 0, r
     shared.wait_stat(inside, "EXIT")
