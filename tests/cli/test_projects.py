@@ -162,6 +162,30 @@ def test_a_pending_job_whose_project_drops_its_owner_pends_with_why(
     shared.run("bkill", str(jobid))
 
 
+def test_a_pending_job_whose_project_is_removed_pends_with_why(shared,
+                                                              users):
+    _, bob = users
+    later = (datetime.datetime.now() + datetime.timedelta(hours=2)).strftime(
+        "%Y:%m:%d:%H:%M")
+    jobid = _jobid(_as(shared, bob)("bsub", "-b", later, "-P", "chem",
+                                    "true"))
+    yaml = shared.envdir / "xce.yaml"
+    before = yaml.read_text()
+    gone = f"  chem:\n    MEMBERS: {bob.name}\n    JOBS: 1\n"
+    assert gone in before
+    yaml.write_text(before.replace(gone, ""))
+    try:
+        assert shared.run("badmin", "reconfig").rc == 0
+        wait_for(lambda: "The job's project <chem> is no longer defined"
+                 in shared.run("bjobs", "-p", str(jobid)).out,
+                 what="the project-removed pend reason")
+        assert shared.stat(jobid) == "PEND"
+    finally:
+        yaml.write_text(before)
+        assert shared.run("badmin", "reconfig").rc == 0
+    shared.run("bkill", str(jobid))
+
+
 def test_a_project_manager_controls_the_subtrees_jobs_only(shared, users):
     ann, bob = users
     run = _as(shared, ann)
