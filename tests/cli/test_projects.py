@@ -136,54 +136,53 @@ def test_bad_projects_section_is_refused_by_reconfig(shared):
     assert shared.run("bjobs", "-u", "all").rc in (0, 255)
 
 
-def test_a_pending_job_whose_project_drops_its_owner_pends_with_why(
-        shared, users):
-    _, bob = users
+def _held_job_pends_after_edit(shared, user, project, old, new, reason,
+                               then=None):
+    """A held job of *user* in *project* pends with *reason* once a
+    reconfig replaces *old* by *new* in xce.yaml (put back after); *then*
+    runs while the edit holds."""
     later = (datetime.datetime.now() + datetime.timedelta(hours=2)).strftime(
         "%Y:%m:%d:%H:%M")
-    jobid = _jobid(_as(shared, bob)("bsub", "-b", later, "-P", "/phys",
-                                    "true"))
+    jobid = _jobid(_as(shared, user)("bsub", "-b", later, "-P", project,
+                                     "true"))
     yaml = shared.envdir / "xce.yaml"
     before = yaml.read_text()
-    after = before.replace(f"phys: [{users[0].name}, {bob.name}]",
-                           f"phys: [{users[0].name}]")
-    assert after != before
-    yaml.write_text(after)
+    assert old in before
+    yaml.write_text(before.replace(old, new))
     try:
         assert shared.run("badmin", "reconfig").rc == 0
-        wait_for(lambda: "The job's owner is no longer a member of project "
-                 "</phys>" in shared.run("bjobs", "-p", str(jobid)).out,
-                 what="the project-changed pend reason")
-        r = _as(shared, bob)("bsub", "-P", "/phys", "true")
-        assert r.rc == 255 and "User not in the specified project" in r.err
+        wait_for(lambda: reason in shared.run("bjobs", "-p", str(jobid)).out,
+                 what=reason)
+        assert shared.stat(jobid) == "PEND"
+        if then is not None:
+            then()
     finally:
         yaml.write_text(before)
         assert shared.run("badmin", "reconfig").rc == 0
     shared.run("bkill", str(jobid))
+
+
+def test_a_pending_job_whose_project_drops_its_owner_pends_with_why(
+        shared, users):
+    ann, bob = users
+
+    def bob_refused():
+        r = _as(shared, bob)("bsub", "-P", "/phys", "true")
+        assert r.rc == 255 and "User not in the specified project" in r.err
+
+    _held_job_pends_after_edit(
+        shared, bob, "/phys", f"phys: [{ann.name}, {bob.name}]",
+        f"phys: [{ann.name}]",
+        "The job's owner is no longer a member of project </phys>",
+        then=bob_refused)
 
 
 def test_a_pending_job_whose_project_is_removed_pends_with_why(shared,
                                                               users):
     _, bob = users
-    later = (datetime.datetime.now() + datetime.timedelta(hours=2)).strftime(
-        "%Y:%m:%d:%H:%M")
-    jobid = _jobid(_as(shared, bob)("bsub", "-b", later, "-P", "chem",
-                                    "true"))
-    yaml = shared.envdir / "xce.yaml"
-    before = yaml.read_text()
-    gone = f"  chem:\n    MEMBERS: {bob.name}\n    JOBS: 1\n"
-    assert gone in before
-    yaml.write_text(before.replace(gone, ""))
-    try:
-        assert shared.run("badmin", "reconfig").rc == 0
-        wait_for(lambda: "The job's project <chem> is no longer defined"
-                 in shared.run("bjobs", "-p", str(jobid)).out,
-                 what="the project-removed pend reason")
-        assert shared.stat(jobid) == "PEND"
-    finally:
-        yaml.write_text(before)
-        assert shared.run("badmin", "reconfig").rc == 0
-    shared.run("bkill", str(jobid))
+    _held_job_pends_after_edit(
+        shared, bob, "chem", f"  chem:\n    MEMBERS: {bob.name}\n"
+        "    JOBS: 1\n", "", "The job's project <chem> is no longer defined")
 
 
 def test_a_project_manager_controls_the_subtrees_jobs_only(shared, users):
