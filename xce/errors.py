@@ -165,6 +165,10 @@ MESSAGES.update({
     "CONFIG_LIMIT_PAIR": "{value}: must be one or two values above 0, the "
                          "default not above the maximum",
     "CONFIG_NOT_WHOLE": "{value!r} is not a whole number",
+    # Time-based values are read for the SLOTS, JOBS and MEM of limits only
+    # (xce.lang.timevalue, xce.controller.limitconf).
+    "CONFIG_TIME_BASED": "a time-based value ([value time_window] ...) is "
+                         "not supported by xce for this key",
     "CONFIG_NOT_POSITIVE": "{value!r} is not a whole number above 0",
     "CONFIG_NOT_NUMBER": "{value!r} is not a number",
     "CONFIG_HOST_ARCHITECTURES": "must map host models to lists of "

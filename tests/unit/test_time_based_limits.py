@@ -82,3 +82,25 @@ def test_the_migrator_carries_a_time_based_limit_and_the_result_loads(
     cfg = site(tmp_path / "etc", (tmp_path / "etc" / "xce.yaml").read_text())
     lims = {lim.name: lim for lim in limitconf.limits(cfg, _at(12))}
     assert lims["daytime"].slots == 200 and lims["bad"].slots is None
+
+
+def test_a_queues_time_based_value_is_refused_with_its_reason(tmp_path):
+    """Time-based values are read for limits only: a queue's is left out
+    by the migrator with the reason (and the result loads), and refused
+    in xce.yaml with the same reason, not as a malformed number."""
+    why = ("a time-based value ([value time_window] ...) is not supported "
+           "by xce for this key")
+    (tmp_path / "m").mkdir()
+    result = migrated_site(tmp_path / "m", {
+        "lsb.queues": "Begin Queue\nQUEUE_NAME = normal\n"
+                      f"QJOB_LIMIT = {DAY_NIGHT}\nEnd Queue\n"})
+    status = {e.label.split(" = ")[0]: (e.status, e.why, str(e.origin))
+              for e in result.migration.entries}
+    assert status["queue normal QJOB_LIMIT"] == \
+        ("not carried", why, "lsb.queues:3")
+    assert "QJOB_LIMIT" not in result.tree["queues"]["normal"]
+    with pytest.raises(ConfigError) as info:
+        site(tmp_path, "cluster: {name: c}\nqueues:\n  normal:\n"
+             f"    QJOB_LIMIT: \"{DAY_NIGHT}\"\n")
+    assert f"{tmp_path / 'xce.yaml'}:4: QJOB_LIMIT: {why}" in \
+        info.value.errors

@@ -17,7 +17,7 @@ from xce.config import queuelimits
 from xce.config.queuelimits import check_host_spec, queue_limits
 from xce.config.model import Config, HostConf, QueueConf
 from xce.errors import about, text
-from xce.lang import units
+from xce.lang import timevalue, units
 from xce.model import userprio
 
 CONFIG_FILE = "xce.yaml"
@@ -540,7 +540,11 @@ def _int(node, key, check):
     digits = str(value).strip()
     if not isinstance(value, bool) and _WHOLE.fullmatch(digits):
         return int(digits)
-    check.error(node, key, text("CONFIG_NOT_WHOLE", value=value))
+    # A queue limit of a time of day, as lsb.resources' are: not read
+    # here, and said so rather than "not a whole number".
+    why = text("CONFIG_TIME_BASED") if timevalue.is_time_based(value) \
+        else text("CONFIG_NOT_WHOLE", value=value)
+    check.error(node, key, why)
     return None
 
 

@@ -232,8 +232,7 @@ def value_problem(scope, name, value):
     (config/ranges.py, the table xce.yaml's loader uses), or None."""
     if _TIME_BASED.search(str(value)):
         if scope != "limit" or name not in ("SLOTS", "JOBS", "MEM"):
-            return ("a time-based value ([value time_window] ...) is not "
-                    "supported by xce for this key")
+            return text("CONFIG_TIME_BASED")
         try:
             timevalue.parse(value)
         except ValueError as exc:
