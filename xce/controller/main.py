@@ -397,6 +397,12 @@ class Controller:
         return data
 
     def _after_commit(self):
+        # The agents' messages first: a job dispatched in this turn
+        # starts while the lsb.events lines and the replies are written
+        # (about a tenth of a submission's way from bsub to its job).
+        for name, link in self.links.items():
+            if not link.flush():
+                self.link_lost(name)
         from xce.store.lsbfiles import after_commit     # lsb.events/lsb.acct
         after_commit(self.store, self.cfg.spool, self.cfg.cluster_name,
                      self.cfg.params, self.now)
@@ -409,9 +415,6 @@ class Controller:
                 log.error("cannot reply to %s: %s", req.id, e)
             self.spool.remove(req)
         self.replies.clear()
-        for name, link in self.links.items():
-            if not link.flush():
-                self.link_lost(name)
 
     def link_lost(self, name):
         link = self.links[name]
