@@ -16,7 +16,14 @@ import pytest
 from tests.cluster.test_ssh_cluster import JOB, Jobs, _host_status
 from tests.lib.xcecluster import Cluster, _alive, shared_cluster, wait_for
 
-GRACE = 12          # seconds; long enough for a cut host to come back
+# Short settings, so that the tests wait seconds, not minutes: a cut
+# host's agent is given up after AGENT_TIMEOUT (pinged every third of it,
+# as in tests/faults/test_stopped_agent.py) and its rerunnable jobs are
+# requeued GRACE seconds later.  No test here needs a host back within the
+# grace period: the jobs it brings back are not rerunnable.
+AGENT_TIMEOUT = 3   # seconds; XCE_AGENT_TIMEOUT
+GRACE = 4           # seconds; XCE_HOST_LOST_GRACE
+RETURN = 20         # seconds for a restored host's jobs to be known again
 VICTIM = "xh3"
 RUN_ON = JOB.format(d="{d}").replace("echo $$", "echo $$ $(hostname)")
 
@@ -28,7 +35,8 @@ def lossclu(ssh_hosts):
     if not ssh_hosts.users:
         pytest.skip("test users need root")
     with shared_cluster("xceloss-", ssh_hosts=ssh_hosts, mxj=2,
-                        extra_params=f"  XCE_HOST_LOST_GRACE: {GRACE}") as c:
+                        extra_params=f"  XCE_AGENT_TIMEOUT: {AGENT_TIMEOUT}\n"
+                                     f"  XCE_HOST_LOST_GRACE: {GRACE}") as c:
         yield c
 
 
@@ -127,8 +135,8 @@ def test_unknown_state_survives_a_controller_restart_and_returns_with_the_host(j
     jobs.clu.kill_controller()
     jobs.clu.start(wait_hosts=False)
     ssh_hosts.restore(VICTIM)
-    # Back within the grace period: each job returns to its own state.
-    wait_for(lambda: jobs.fields(stopped)[0] == "USUSP", timeout=GRACE,
+    # Back: each job returns to its own state.
+    wait_for(lambda: jobs.fields(stopped)[0] == "USUSP", timeout=RETURN,
              what="the stopped job to be USUSP again")
     wait_for(lambda: jobs.fields(running)[0] == "RUN", timeout=10,
              what="the running job to be RUN again")
@@ -198,11 +206,12 @@ def test_bkill_of_an_unknown_job_makes_it_zombi_until_its_host_returns_and_bkill
     assert (r.rc, r.out) == (255, ""), r
     assert r.err == f"Job <{removed}>: Job has already finished\n", r
     # A ZOMBI job waits for its host past the grace period: it is not
-    # turned into a TERM_ZOMBIE exit.
-    until = time.monotonic() + GRACE + 3
+    # turned into a TERM_ZOMBIE exit.  Its grace ran from before this
+    # look; the controller looks every second (hostloss.CHECK_EVERY).
+    until = time.monotonic() + GRACE + 2
     while time.monotonic() < until:
         assert jobs.fields(zombi)[0] == "ZOMBI"
-        time.sleep(0.5)
+        time.sleep(0.1)
     ssh_hosts.restore(VICTIM)
     # The host is back: the ZOMBI job is killed there and ends EXIT; the
     # removed job's copy is fenced.
