@@ -21,6 +21,9 @@ from tests.lib.xcecluster import (AGENT_DIRS, Cluster, _alive,
 HOSTS = ("xh1", "xh2", "xh3")
 SLOTS = 2                   # MXJ of every host
 UP = ("ok", "closed_Full")  # bhosts status of a host whose agent answers
+# XCE_AGENT_TIMEOUT: a hung session or a cut host is given up after 3 s
+# (pinged every second) instead of three times ssh_timeout, 9 s.
+AGENT_TIMEOUT = 3
 # Appends its pid to <id>.runs (so a restart would show as a second line),
 # waits for <id>.go, then exits with the status written in the go file.
 JOB = ('d={d}; echo $$ >>"$d/$LSB_JOBID.runs"; '
@@ -40,7 +43,9 @@ def clu(ssh_hosts, user):
     """One controller on this machine, one agent per test host over SSH.
     Under /tmp rather than pytest's private tmp dirs: the job owner must
     reach the spool, and short paths keep the agents' socket paths short."""
-    with shared_cluster("xcessh-", ssh_hosts=ssh_hosts, mxj=SLOTS) as c:
+    with shared_cluster("xcessh-", ssh_hosts=ssh_hosts, mxj=SLOTS,
+                        extra_params=f"  XCE_AGENT_TIMEOUT: {AGENT_TIMEOUT}"
+                        ) as c:
         yield c
 
 
