@@ -13,6 +13,9 @@ import pytest
 
 from tests.lib.xcecluster import BIN
 
+# Two independent rules, then one that needs both: snakemake submits a and
+# b together, and c only once bjobs has shown both DONE.  A chain a -> b -> c
+# proved nothing more and cost a round of status checks per link.
 SNAKEFILE = """\
 rule all:
     input: "c.txt"
@@ -22,12 +25,11 @@ rule a:
     shell: "echo 1 > {output}"
 
 rule b:
-    input: "a.txt"
     output: "b.txt"
-    shell: "cat {input} > {output}; echo 2 >> {output}"
+    shell: "echo 2 > {output}"
 
 rule c:
-    input: "b.txt"
+    input: "a.txt", "b.txt"
     output: "c.txt"
     shell: "cat {input} > {output}; echo 3 >> {output}"
 """
@@ -73,9 +75,15 @@ def test_snakemake_lsf_executor_runs_a_three_rule_workflow(make_cluster,
     work.mkdir()
     (work / "Snakefile").write_text(SNAKEFILE)
     env = dict(os.environ, **_site_env(cluster))
+    # The plugin waits 20 s before its first bjobs, then every
+    # --seconds-between-status-checks, 10 s more after a look that finds
+    # nothing finished.  At 1 s: c is looked at once too early, then 11 s
+    # later, and the end waits 1 s instead of 10.
     r = subprocess.run([str(BIN / "snakemake"), "--executor", "lsf",
                         "--jobs", "3", "--default-resources",
-                        "lsf_queue=normal"], cwd=work, env=env,
+                        "lsf_queue=normal",
+                        "--seconds-between-status-checks", "1"],
+                       cwd=work, env=env,
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert (work / "c.txt").read_text() == "1\n2\n3\n"
