@@ -103,6 +103,24 @@ def test_failing_pre_exec_pends_and_stops_at_the_retry_limit(
     assert r.out.strip() == "99", r
 
 
+def test_a_profiles_retry_limit_and_action_win_over_the_queues(
+        make_cluster, tmp_path):
+    count = tmp_path / "tries"
+    cluster = make_cluster(
+        extra_params="  MBD_SLEEP_TIME: 1",
+        extra_queues="  retry2:\n    PRIORITY: 35\n"
+        "    LOCAL_MAX_PREEXEC_RETRY: 2\n",
+        extra="applications:\n  once:\n    LOCAL_MAX_PREEXEC_RETRY: 1\n"
+        "    LOCAL_MAX_PREEXEC_RETRY_ACTION: EXIT\n")
+    jobid = cluster.submit("-q", "retry2", "-app", "once", "-E",
+                           f"echo x >> {count}; exit 1", "echo", "ran")
+    cluster.wait_stat(jobid, "EXIT")
+    assert len(_lines(count)) == 1
+    r = cluster.run("bapp", "-l", "once")
+    assert "LOCAL_MAX_PREEXEC_RETRY = 1" in r.out and \
+        "not acted" not in r.out, r
+
+
 def test_pre_exec_failure_pends_with_reason_then_runs(make_cluster,
                                                       tmp_path):
     flag = tmp_path / "ready"

@@ -17,8 +17,8 @@ ignored.
 import re
 from dataclasses import dataclass, field
 
-from xce.config import containerconf, keys, queuelimits
-from xce.config.execconf import COMMAND_KEYS
+from xce.config import (containerconf, execconf, keys, queuelimits,
+                        ranges)
 from xce.errors import about, text
 from xce.lang import jobcontrols, rlimits, units
 
@@ -37,6 +37,9 @@ class AppConf:
     # ABS_RUNLIMIT=Y: its jobs' run limits are wall-clock, not normalised.
     abs_runlimit: bool = False
     tasks: tuple = None     # TASKLIMIT (or PROCLIMIT): (min, default, max)
+    # LOCAL_MAX_PREEXEC_RETRY and its _ACTION (None: the queue's)
+    preexec_retry: int = None
+    preexec_retry_action: str = None
     max_requeue: int = None     # MAX_JOB_REQUEUE (None: no limit)
     container: object = None    # CONTAINER (containerconf.Container)
     # JOB_SIZE_LIST: the task counts a job may ask, the first its default.
@@ -60,7 +63,7 @@ def read(cfg, raw, check):
         if _set(props, "RES_REQ"):
             app.resreq = " ".join(str(props["RES_REQ"]).split())
             _check_resreq(props, app.resreq, check)
-        for key in COMMAND_KEYS:
+        for key in execconf.COMMAND_KEYS:
             if _set(props, key):
                 app.exec_commands[key] = str(props[key])
         if _set(props, "REQUEUE_EXIT_VALUES"):
@@ -82,6 +85,8 @@ def read(cfg, raw, check):
         app.tasks = task_limit(props, check)
         _left_out(props, check)
         _controls(app, props, check)
+        app.preexec_retry = _preexec_retry(props, check)
+        app.preexec_retry_action = execconf.retry_action(props, check)
         app.job_sizes, app.container = sizes_and_container(props, check)
         apps[app.name] = app
     default = cfg.params.get("DEFAULT_APPLICATION")
@@ -206,6 +211,18 @@ def _max_requeue(props, check):
     check.error(props, "MAX_JOB_REQUEUE",
                 text("CONFIG_MAX_REQUEUE", value=value))
     return None
+
+
+def _preexec_retry(props, check):
+    """LOCAL_MAX_PREEXEC_RETRY, in the queue's range; None when unset."""
+    if not _set(props, "LOCAL_MAX_PREEXEC_RETRY"):
+        return None
+    value = props["LOCAL_MAX_PREEXEC_RETRY"]
+    why = ranges.problem("queue", "LOCAL_MAX_PREEXEC_RETRY", value)
+    if why is not None:
+        check.error(props, "LOCAL_MAX_PREEXEC_RETRY", why)
+        return None
+    return int(value)
 
 
 def sizes_and_container(props, check):

@@ -216,9 +216,10 @@ _add("params", ACCEPTED, "ACCT_ARCHIVE_TIME MAX_ACCT_ARCHIVE_FILE")
 # own values win (xce.controller.execplan).
 _add("params", ENFORCED, "LOCAL_MAX_PREEXEC_RETRY "
      "LOCAL_MAX_PREEXEC_RETRY_ACTION")
+_REMOTE_RETRY_WHY = ("LSF 10.1 applies it to jobs forwarded from a remote "
+                     "cluster only (MultiCluster); xce has one cluster")
 _add("params", NOT_CARRIED, "MAX_PREEXEC_RETRY REMOTE_MAX_PREEXEC_RETRY",
-     why="LSF 10.1 applies it to jobs forwarded from a remote cluster "
-     "only (MultiCluster); xce has one cluster")
+     why=_REMOTE_RETRY_WHY)
 # The unit of SLOT_RESERVE's MAX_RESERVE_TIME (xce.controller.reserve) and
 # of JOB_ACCEPT_INTERVAL; xce schedules when something changes, not every
 # MBD_SLEEP_TIME seconds.
@@ -408,6 +409,12 @@ _add("application", ENFORCED, "MAX_JOB_REQUEUE")
 # JOB_SIZE_LIST: the task counts a job may ask, the first its default
 # (xce.controller.submit; bmod and reconfig recheck it).
 _add("application", ENFORCED, "JOB_SIZE_LIST")
+# How often its jobs' failing pre-exec is tried, and what follows; over
+# the queue's and the cluster's (xce.controller.execplan.retry_limit).
+_add("application", ENFORCED, "LOCAL_MAX_PREEXEC_RETRY "
+     "LOCAL_MAX_PREEXEC_RETRY_ACTION")
+_add("application", NOT_CARRIED, "MAX_PREEXEC_RETRY "
+     "REMOTE_MAX_PREEXEC_RETRY", why=_REMOTE_RETRY_WHY)
 # Left out (the loader refuses them too): each says why.
 _add("application", NOT_CARRIED, "CHKPNT_DIR CHKPNT_PERIOD CHKPNT_METHOD "
      "CHKPNT_INITPERIOD",

@@ -94,9 +94,16 @@ def eexec_path(cfg):
     return str(serverdir).rstrip("/") + "/eexec"
 
 
-def retry_limit(cfg, queue_name):
-    """(LOCAL_MAX_PREEXEC_RETRY, its action): the queue's, else the
-    cluster's, else LSF's defaults (unlimited, SUSPEND)."""
+def retry_limit(cfg, queue_name, app_name=None):
+    """(LOCAL_MAX_PREEXEC_RETRY, its action): the job's profile's, else
+    its queue's, else the cluster's, else LSF's defaults (unlimited,
+    SUSPEND)."""
+    app = cfg.apps.get(app_name or "")
+    limit, action = retry_limit(cfg, queue_name) if app is not None \
+        else (None, None)
+    if app is not None:
+        return (app.preexec_retry or limit,
+                app.preexec_retry_action or action)
     q = cfg.queues.get(queue_name)
     raw = q.raw if q is not None else {}
     limit = raw.get("LOCAL_MAX_PREEXEC_RETRY")

@@ -33,7 +33,8 @@ NO_RETRY = 99       # a pre-exec's "do not try this job again"
 
 def pre_failed(ctl, job, code):
     tries = int(job["spec"].get("preexec_tries") or 0) + 1
-    limit, action = execplan.retry_limit(ctl.cfg, job["queue"])
+    limit, action = execplan.retry_limit(ctl.cfg, job["queue"],
+                                         job["spec"].get("app"))
     reason = json.dumps([[text("PREEXEC_PEND"), None]])
     log.info("job %s: pre-exec failed with %s (attempt %d of %s)",
              ctl.label(job), code, tries, limit)
