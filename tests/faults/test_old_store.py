@@ -5,14 +5,18 @@ never a traceback; the next controller start migrates it."""
 import sqlite3
 
 from tests.lib.xcecluster import wait_for
+from xce.store import schema
 
 READERS = (("bread",), ("bread", "-i", "0"), ("bstatus",))
 
 
 def _downgrade_to_v3(cluster):
     db = sqlite3.connect(cluster.spool / "store" / "xce.db")
-    # A v3 store had neither job messages (v4) nor job groups (v5).
+    # A v3 store had neither job messages (v4), job groups (v5), claims
+    # (v6) nor gangs (v8), and kept job_data in xce.db (until v7).
     db.executescript("DROP TABLE job_messages; DROP TABLE job_groups; "
+                     "DROP TABLE claims; DROP TABLE gangs; " +
+                     schema.MIGRATIONS[1].split(";")[0] + ";"
                      "PRAGMA user_version=3;")
     db.close()
 

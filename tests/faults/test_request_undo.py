@@ -83,11 +83,11 @@ def test_pack_submission_that_raises_leaves_no_job_or_job_id(
     real_new_jobs = submit.new_jobs
     calls = []
 
-    def new_jobs(ctl_, uid, spec, now):
+    def new_jobs(ctl_, uid, spec, *rest):
         calls.append(spec)
         if len(calls) == 2:
             raise KeyError("injected fault")
-        return real_new_jobs(ctl_, uid, spec, now)
+        return real_new_jobs(ctl_, uid, spec, *rest)
     monkeypatch.setattr(submit, "new_jobs", new_jobs)
     bad = write_request(ctl.cfg.spool, "submit_many",
                         {"specs": [_spec(ctl), _spec(ctl)]})
