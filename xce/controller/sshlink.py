@@ -101,7 +101,9 @@ class SSHLink:
         self._close_stale()
         self.sock = _Selectable(os.dup(self.chan.fileno()))
         self.reader = LineReader()
-        self.reason = None
+        # The reason of the last failure stays until the agent talks: an
+        # sshd that answers with no agent behind it attaches again and
+        # again, and bhosts -l must not lose the reason in between.
         self.ssh_reached = True
         self.beat = heartbeat.Heartbeat(time.monotonic())
         log.info("attached to the agent on %s over SSH", self.host)
@@ -152,6 +154,7 @@ class SSHLink:
         if not data:
             return None
         self.backoff = RETRY_MIN        # the agent talks: the link is good
+        self.reason = None
         self.beat.heard()
         try:
             return self.reader.feed(data)
