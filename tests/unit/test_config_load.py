@@ -168,3 +168,15 @@ def test_a_key_whose_one_value_is_xces_behaviour_refuses_the_others(tmp_path):
     assert ":13: JOB_ACCEPT_INTERVAL:" in text
     assert ":10: LSF_STRICT_RESREQ: xce refuses an rusage[] of a resource " \
         "that is not consumable" in text
+
+
+def test_the_default_user_limit_applies_to_users_only(tmp_path):
+    """DEFAULT_LIMIT_IGNORE_USER_GROUP: Y is what xce's default row does;
+    N (the default row limiting each group as a whole) is refused."""
+    site(tmp_path, "cluster:\n  name: c\nqueues:\n  normal: {}\n"
+         "parameters:\n  DEFAULT_LIMIT_IGNORE_USER_GROUP: Y\n")
+    with pytest.raises(ConfigError) as e:
+        site(tmp_path, "cluster:\n  name: c\nqueues:\n  normal: {}\n"
+             "parameters:\n  DEFAULT_LIMIT_IGNORE_USER_GROUP: N\n")
+    assert "DEFAULT_LIMIT_IGNORE_USER_GROUP: lsb.users' default row " \
+        "limits each user without a row of its own" in "\n".join(e.value.errors)

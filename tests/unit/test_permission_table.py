@@ -91,3 +91,42 @@ def test_group_admin_reaches_members_of_nested_groups_only(tmp_path):
     assert cfg.group_admins["bob"] == {"lee", "sam"}
     assert "lee" not in cfg.group_admins
     assert "all" not in cfg.group_admins        # no one by STRICT_UG_CONTROL
+
+
+def _two_groups(tmp_path, params=""):
+    from tests.lib.builders import site
+    return site(tmp_path, "cluster: {name: c}\n" + params +
+                "queues: {normal: {PRIORITY: 30}}\n"
+                "user_groups:\n"
+                "  marketing: {members: [ann, amy], GROUP_ADMIN: [shelley]}\n"
+                "  financial: {members: [ann], GROUP_ADMIN: [john]}\n"
+                "  everyone: {members: [all], GROUP_ADMIN: [eve]}\n")
+
+
+def test_by_default_a_job_with_g_is_any_of_its_owners_groups_admins(tmp_path):
+    cfg = _two_groups(tmp_path)
+    assert cfg.group_admins_of("ann", "marketing") == {"shelley", "john"}
+    assert cfg.group_admins_of("ann") == {"shelley", "john"}
+    assert not cfg.group_admins_of("zed", "everyone")
+
+
+def test_strict_ug_control_gives_a_job_with_g_to_that_groups_admins_only(
+        tmp_path):
+    cfg = _two_groups(tmp_path, "parameters: {STRICT_UG_CONTROL: Y}\n")
+    assert cfg.group_admins_of("ann", "marketing") == {"shelley"}
+    assert cfg.group_admins_of("ann", "financial") == {"john"}
+    # a group of `all` has administrators: those of the jobs sent to it
+    assert cfg.group_admins_of("zed", "everyone") == {"eve"}
+    assert not cfg.group_admins_of("zed")
+    # without -G, the administrators of the owner's groups, as by default
+    assert cfg.group_admins_of("ann") == {"shelley", "john"}
+    assert perm.may("bkill", "john", "ann",
+                    group_admins=cfg.group_admins_of("ann", "financial"))
+    assert not perm.may("bkill", "john", "ann",
+                        group_admins=cfg.group_admins_of("ann", "marketing"))
+
+
+def test_strict_ug_control_other_than_y_or_n_is_refused(tmp_path):
+    from xce.config.load import ConfigError
+    with pytest.raises(ConfigError, match="STRICT_UG_CONTROL"):
+        _two_groups(tmp_path, "parameters: {STRICT_UG_CONTROL: maybe}\n")

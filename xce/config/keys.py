@@ -196,6 +196,10 @@ _add("user_group", ENFORCED, "GROUP_MEMBER", "list")
 # A group's administrators may control its members' jobs
 # (xce.config.load._group_admins, xce.model.permissions).
 _add("user_group", ENFORCED, "GROUP_ADMIN", "list")
+# Y: a job submitted with -G is controlled by that group's administrators
+# only, and a group of `all` may have administrators
+# (xce.config.model.Config.group_admins_of).
+_add("params", ENFORCED, "STRICT_UG_CONTROL")
 _add("user_group", ACCEPTED, "USER_SHARES", "text")
 
 # --- lsb.params -------------------------------------------------------------
@@ -250,7 +254,6 @@ _add("params", ENFORCED, "DEFAULT_PROJECT", "text")
 # it pends (xce.model.userprio).
 _add("params", ENFORCED, "MAX_USER_PRIORITY JOB_PRIORITY_OVER_TIME")
 _add("params", ACCEPTED, "MAX_SBD_FAIL PG_SUSP_IT JOB_SPOOL_DIR "
-     "DEFAULT_LIMIT_IGNORE_USER_GROUP "
      "SLOT_RESOURCE_RESERVE RESOURCE_RESERVE_PER_TASK MAX_SCHED_STAY "
      "SUB_TRY_INTERVAL MAX_RETRY RETRY_INTERVAL COND_CHECK_TIME FRESH_PERIOD "
      "COMPUTE_UNIT_TYPES "
@@ -462,6 +465,10 @@ _fixed("params", "PARALLEL_SCHED_BY_SLOT", "Y YES",
 _fixed("params queue", "RELAX_JOB_DISPATCH_ORDER", "N NO",
        "xce keeps the strict dispatch order of each pass (N); reusing a "
        "finished job's slots for a like job out of order is not supported")
+_fixed("params", "DEFAULT_LIMIT_IGNORE_USER_GROUP", "Y YES",
+       "lsb.users' default row limits each user without a row of its own, "
+       "never a user group as a whole (Y); applying it to groups too "
+       "is not supported")
 _fixed("lsf.conf", "LSB_MOD_ALL_JOBS", "Y YES",
        "bmod changes a started job's -c, -M, -W, -o and -e (Y); refusing "
        "every change to a started job is not supported")

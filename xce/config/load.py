@@ -107,6 +107,8 @@ def load(envdir):
     _mail_params(cfg, raw, check)
     _pack_params(raw, check)
     _fixed_values(raw, check)
+    if isinstance(raw.get("parameters"), dict):
+        _yes_no(raw["parameters"], "STRICT_UG_CONTROL", check)
     _hosts(cfg, raw.get("hosts") or {}, check)
     _groups(cfg, raw, check)
     rescheck.check(cfg, raw, check)
@@ -251,7 +253,9 @@ def _group_admins(cfg, raw, check):
     control the jobs of every member of the group, nested groups' members
     included (LSF's default, STRICT_UG_CONTROL=N: whatever group the job
     was submitted under).  A group whose members are ``all`` gives its
-    administrators no one: LSF allows that only with STRICT_UG_CONTROL."""
+    administrators no one by membership: LSF allows that only with
+    STRICT_UG_CONTROL, where they control the jobs submitted with -G to
+    it (cfg.admins_by_group, Config.group_admins_of)."""
     for name, props in (raw.get("user_groups") or {}).items():
         if not isinstance(props, dict) or not props.get("GROUP_ADMIN"):
             continue
@@ -264,6 +268,7 @@ def _group_admins(cfg, raw, check):
         except hostnames.PatternError as e:
             check.error(props, "GROUP_ADMIN", str(e))
             continue
+        cfg.admins_by_group[str(name)] = frozenset(admins)
         for member in members:
             cfg.group_admins.setdefault(member, set()).update(admins)
 

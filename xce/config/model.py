@@ -119,6 +119,9 @@ class Config:
     # user -> the GROUP_ADMIN users of the groups it is a member of
     # (xce.config.load._group_admins): they may control its jobs.
     group_admins: dict = field(default_factory=dict)
+    # user group -> its GROUP_ADMIN users, `all` groups included: with
+    # STRICT_UG_CONTROL they control the jobs submitted with -G to it.
+    admins_by_group: dict = field(default_factory=dict)
     apps: dict = field(default_factory=dict)    # name -> appconf.AppConf
     projects: Projects = field(default_factory=Projects)
     # Every resource definition (xce.model.resources.Catalog), built by
@@ -136,6 +139,15 @@ class Config:
         if value:
             return value.split() if isinstance(value, str) else list(value)
         return [next(iter(self.queues))] if self.queues else []
+
+    def group_admins_of(self, owner, user_group=None):
+        """The user group administrators who may control a job of *owner*
+        submitted with -G *user_group* (None: without -G).  LSF's default:
+        those of every group *owner* is in.  STRICT_UG_CONTROL=Y: a job
+        with -G is that group's administrators' only."""
+        if user_group and self.param_flag("STRICT_UG_CONTROL"):
+            return self.admins_by_group.get(user_group, frozenset())
+        return self.group_admins.get(owner, frozenset())
 
     def param_int(self, name, default):
         try:

@@ -160,7 +160,9 @@ class Controller:
             if projects.defined else ()
         return permissions.may(action, user, job["user"], self.cfg.admins,
                                queue.admins if queue else (), managers,
-                               self.cfg.group_admins.get(job["user"], ()))
+                               self.cfg.group_admins_of(
+                                   job["user"],
+                                   (job.get("spec") or {}).get("user_group")))
 
     def next_jobid(self):
         """The new job's id (None when MAX_JOBID ids are all in use)."""
