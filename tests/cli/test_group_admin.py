@@ -1,7 +1,9 @@
 """lsb.users GROUP_ADMIN as two real users: the administrator of a user
 group stops, resumes, modifies and kills the jobs of the group's
 members, as LSF 10.1 allows; a member gets no rights over its
-administrator's jobs.  Run under the real-users lock."""
+administrator's jobs; with STRICT_UG_CONTROL a job submitted with -G to
+another group is out of its reach; bugroup shows the administrators.
+Run under the real-users lock."""
 
 import pytest
 
@@ -17,8 +19,10 @@ users = users_fixture(NAMES)
 def shared(users):
     member, admin = users
     groups = (f"user_groups:\n  lab:\n    members: [{member.name}]\n"
-              f"    GROUP_ADMIN: [{admin.name}]\n")
-    with shared_cluster("xce-ga-", mxj=4, extra=groups) as c:
+              f"    GROUP_ADMIN: [{admin.name}]\n"
+              f"  other:\n    members: [{member.name}]\n")
+    with shared_cluster("xce-ga-", mxj=4, extra=groups,
+                        extra_params="  STRICT_UG_CONTROL: Y") as c:
         yield c
 
 
@@ -57,3 +61,26 @@ def test_a_member_may_not_control_its_group_admins_job(shared, users):
     r = _as(shared, admin, "bkill", str(jobid))
     assert r.rc == 0, r
     shared.wait_stat(jobid, "EXIT")
+
+
+def test_strict_ug_control_keeps_a_job_of_another_group_from_the_admin(
+        shared, users):
+    member, admin = users
+    jobid = shared.submit("-G", "other", "sleep 600", user=member.name,
+                          cwd=member.home)
+    r = _as(shared, admin, "bkill", str(jobid))
+    assert (r.rc, r.out, r.err) == (
+        255, "", f"Job <{jobid}>: User permission denied\n"), r
+    assert shared.stat(jobid) in ("PEND", "RUN")
+    r = _as(shared, member, "bkill", str(jobid))
+    assert r.rc == 0, r
+    shared.wait_stat(jobid, "EXIT")
+
+
+def test_bugroup_shows_the_group_admins(shared, users):
+    member, admin = users
+    r = _as(shared, member, "bugroup", "-w", "lab")
+    assert r.rc == 0, r
+    head, row = r.out.splitlines()
+    assert head.split() == ["GROUP_NAME", "USERS", "GROUP_ADMIN"]
+    assert row.split() == ["lab", member.name, admin.name]

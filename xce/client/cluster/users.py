@@ -104,6 +104,29 @@ def groups_table(reader, kind, asked, recursive=False, wide=False,
     """bugroup (kind "user") or bmgroup (kind "host")."""
     groups = sections(reader)["user_groups" if kind == "user"
                               else "host_groups"]
+    return groups_text(groups, kind, asked, recursive, wide, long_format)
+
+
+def group_admins(groups, name):
+    """A user group's GROUP_ADMIN as bugroup shows it: groups expanded to
+    their users, each keeping the entry's rights (``lee[full]``)."""
+    value = groups.get(name)
+    value = value.get("GROUP_ADMIN") if isinstance(value, dict) else None
+    if not value:
+        return []
+    out = []
+    for word in value.split() if isinstance(value, str) else map(str, value):
+        who, bracket, rights = word.partition("[")
+        users = expand(groups, who) if who in groups else [who]
+        for user in users:
+            shown = user + bracket + rights
+            if shown not in out:
+                out.append(shown)
+    return out
+
+
+def groups_text(groups, kind, asked, recursive=False, wide=False,
+                long_format=False):
     if not groups:
         raise XceError(text("NO_GROUPS", kind=kind))
     for name in asked:
@@ -112,6 +135,10 @@ def groups_table(reader, kind, asked, recursive=False, wide=False,
     names = list(asked) or list(groups)
     title = "USERS" if kind == "user" else "HOSTS"
     fit = (lambda s: f"{s:<12}") if wide else (lambda s: f"{s:<12.12}")
+    # The GROUP_ADMIN column, as LSF 10.1's bugroup, once a group has one.
+    admins = {n: group_admins(groups, n) for n in names} \
+        if kind == "user" else {}
+    with_admins = any(admins.values())
     rows = []
     for name in names:
         members = expand(groups, name) if recursive else \
@@ -124,9 +151,18 @@ def groups_table(reader, kind, asked, recursive=False, wide=False,
             shown = "all users" if kind == "user" else \
                 "all hosts used by the batch system"
         if long_format:
-            rows.append(f"GROUP_NAME:  {name}\n{title + ':':<12} {shown}\n")
+            admin = (f"GROUP_ADMIN: {' '.join(admins[name])}\n"
+                     if admins.get(name) else "")
+            rows.append(f"GROUP_NAME:  {name}\n{title + ':':<12} {shown}\n"
+                        + admin)
         else:
-            rows.append(line(fit(name), " ", shown))
+            rows.append((fit(name), shown, " ".join(admins.get(name, ()))))
     if long_format:
         return "\n".join(rows).rstrip("\n")
+    if with_admins:
+        width = max([len(title)] + [len(r[1]) for r in rows])
+        return "\n".join(
+            [f"{'GROUP_NAME':<12.12}  {title:<{width}}  GROUP_ADMIN"] +
+            [line(n, " ", f"{u:<{width + 1}}  {a}") for n, u, a in rows])
+    rows = [line(n, " ", u) for n, u, _ in rows]
     return "\n".join([f"{'GROUP_NAME':<12.12}  {title}"] + rows)

@@ -1,0 +1,33 @@
+"""bugroup's GROUP_ADMIN column and line (xce.client.cluster.users)."""
+
+from xce.client.cluster.users import groups_text
+
+GROUPS = {
+    "leads": {"members": ["lee", "liz"]},
+    "devs": {"members": ["alice", "bob"],
+             "GROUP_ADMIN": ["leads", "sam[full]"]},
+    "staff": {"members": ["devs", "carol"]},
+}
+
+
+def test_the_short_format_has_a_group_admin_column_with_groups_expanded():
+    assert groups_text(GROUPS, "user", ()).splitlines() == [
+        "GROUP_NAME    USERS        GROUP_ADMIN",
+        "leads        lee liz",
+        "devs         alice bob     lee liz sam[full]",
+        "staff        devs/ carol",
+    ]
+
+
+def test_the_long_format_has_a_group_admin_line_where_there_are_admins():
+    assert groups_text(GROUPS, "user", ("devs", "staff"),
+                       long_format=True) == (
+        "GROUP_NAME:  devs\nUSERS:       alice bob\n"
+        "GROUP_ADMIN: lee liz sam[full]\n\n"
+        "GROUP_NAME:  staff\nUSERS:       devs/ carol")
+
+
+def test_without_administrators_the_layout_is_unchanged():
+    plain = {"devs": ["alice", "bob"]}
+    assert groups_text(plain, "user", ()) == \
+        "GROUP_NAME    USERS\ndevs         alice bob"
