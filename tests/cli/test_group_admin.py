@@ -30,6 +30,17 @@ def _as(cluster, user, *argv):
     return cluster.run(*argv, user=user.name, cwd=user.home)
 
 
+def _refused_then_killed_by_owner(cluster, jobid, other, owner):
+    """*other* may not kill the job; it lives on until *owner* kills it."""
+    r = _as(cluster, other, "bkill", str(jobid))
+    assert (r.rc, r.out, r.err) == (
+        255, "", f"Job <{jobid}>: User permission denied\n"), r
+    assert cluster.stat(jobid) in ("PEND", "RUN")
+    r = _as(cluster, owner, "bkill", str(jobid))
+    assert r.rc == 0, r
+    cluster.wait_stat(jobid, "EXIT")
+
+
 def test_a_group_admin_controls_a_members_job(shared, users):
     member, admin = users
     jobid = shared.submit("sleep 600", user=member.name, cwd=member.home)
@@ -54,13 +65,7 @@ def test_a_group_admin_controls_a_members_job(shared, users):
 def test_a_member_may_not_control_its_group_admins_job(shared, users):
     member, admin = users
     jobid = shared.submit("sleep 600", user=admin.name, cwd=admin.home)
-    r = _as(shared, member, "bkill", str(jobid))
-    assert (r.rc, r.out, r.err) == (
-        255, "", f"Job <{jobid}>: User permission denied\n"), r
-    assert shared.stat(jobid) in ("PEND", "RUN")
-    r = _as(shared, admin, "bkill", str(jobid))
-    assert r.rc == 0, r
-    shared.wait_stat(jobid, "EXIT")
+    _refused_then_killed_by_owner(shared, jobid, member, admin)
 
 
 def test_strict_ug_control_keeps_a_job_of_another_group_from_the_admin(
@@ -68,13 +73,7 @@ def test_strict_ug_control_keeps_a_job_of_another_group_from_the_admin(
     member, admin = users
     jobid = shared.submit("-G", "other", "sleep 600", user=member.name,
                           cwd=member.home)
-    r = _as(shared, admin, "bkill", str(jobid))
-    assert (r.rc, r.out, r.err) == (
-        255, "", f"Job <{jobid}>: User permission denied\n"), r
-    assert shared.stat(jobid) in ("PEND", "RUN")
-    r = _as(shared, member, "bkill", str(jobid))
-    assert r.rc == 0, r
-    shared.wait_stat(jobid, "EXIT")
+    _refused_then_killed_by_owner(shared, jobid, admin, member)
 
 
 def test_bugroup_shows_the_group_admins(shared, users):
