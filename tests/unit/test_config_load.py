@@ -179,4 +179,5 @@ def test_the_default_user_limit_applies_to_users_only(tmp_path):
         site(tmp_path, "cluster:\n  name: c\nqueues:\n  normal: {}\n"
              "parameters:\n  DEFAULT_LIMIT_IGNORE_USER_GROUP: N\n")
     assert "DEFAULT_LIMIT_IGNORE_USER_GROUP: lsb.users' default row " \
-        "limits each user without a row of its own" in "\n".join(e.value.errors)
+        "(MAX_JOBS, JL/P, MAX_PEND_JOBS, MAX_PEND_SLOTS) limits each user " \
+        "without a row of its own" in "\n".join(e.value.errors)

@@ -466,9 +466,10 @@ _fixed("params queue", "RELAX_JOB_DISPATCH_ORDER", "N NO",
        "xce keeps the strict dispatch order of each pass (N); reusing a "
        "finished job's slots for a like job out of order is not supported")
 _fixed("params", "DEFAULT_LIMIT_IGNORE_USER_GROUP", "Y YES",
-       "lsb.users' default row limits each user without a row of its own, "
-       "never a user group as a whole (Y); applying it to groups too "
-       "is not supported")
+       "lsb.users' default row (MAX_JOBS, JL/P, MAX_PEND_JOBS, "
+       "MAX_PEND_SLOTS) limits each user without a row of its own, never "
+       "a user group (Y); passing its values on to the groups without a "
+       "row is not supported")
 _fixed("lsf.conf", "LSB_MOD_ALL_JOBS", "Y YES",
        "bmod changes a started job's -c, -M, -W, -o and -e (Y); refusing "
        "every change to a started job is not supported")
