@@ -97,14 +97,17 @@ def test_a_job_starts_once_the_elim_reports_enough(two):
 
 def test_garbage_for_the_shared_resource_is_logged_and_the_agent_goes_on(
         two):
+    # vh001's scratch space is reported from the start: the job that
+    # needs it below then starts at its submission's own pass, not at a
+    # load-driven one (at most one every 5 s).
+    elims.report(two.serverdir, "vh001", "1 scratch 10")
     wait_for(lambda: _shared_row(two, ("bhosts", "-s")) is not None,
              timeout=30, what="the licences reported")
     elims.report(two.serverdir, "vh000", "1 licfree lots")
     log = two.spool / "agents" / "vh000" / "agent.log"
     wait_for(lambda: "licfree: 'lots' is not a Numeric value" in
              log.read_text(), timeout=30, what="the garbage logged")
-    # The agent still reports its other values and runs jobs.
-    elims.report(two.serverdir, "vh001", "1 scratch 10")
+    # The other agent's values still count, and this agent runs jobs.
     job = two.submit("-R", "select[scratch>5]", "true")
     two.wait_stat(job, "DONE", timeout=20)
     ran = two.submit("-m", "vh000", "true")
