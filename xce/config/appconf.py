@@ -31,6 +31,8 @@ class AppConf:
     exec_commands: dict = field(default_factory=dict)
     requeue: str = None
     rerunnable: bool = None
+    # JOB_INCLUDE_POSTPROC (None: lsb.params's)
+    include_postproc: bool = None
     gpu_req: str = None     # GPU_REQ as written (xce.config.gpuconf)
     success: frozenset = frozenset()    # SUCCESS_EXIT_VALUES
     env: dict = field(default_factory=dict)     # ENV_VARS
@@ -68,12 +70,8 @@ def read(cfg, raw, check):
                 app.exec_commands[key] = str(props[key])
         if _set(props, "REQUEUE_EXIT_VALUES"):
             app.requeue = _requeue(props, check)
-        if _set(props, "RERUNNABLE"):
-            flag = str(props["RERUNNABLE"]).strip().upper()
-            if flag not in ("Y", "YES", "N", "NO", "TRUE", "FALSE"):
-                check.error(props, "RERUNNABLE",
-                            text("CONFIG_APP_YES_NO", key="RERUNNABLE"))
-            app.rerunnable = flag in ("Y", "YES", "TRUE")
+        app.rerunnable = _flag(props, "RERUNNABLE", check)
+        app.include_postproc = _flag(props, "JOB_INCLUDE_POSTPROC", check)
         if _set(props, "GPU_REQ"):
             app.gpu_req = " ".join(str(props["GPU_REQ"]).split())
         if _set(props, "SUCCESS_EXIT_VALUES"):
@@ -94,6 +92,16 @@ def read(cfg, raw, check):
         check.error(raw.get("parameters") or {}, "DEFAULT_APPLICATION",
                     about(str(default).strip(), "APP_NULL"))
     return apps
+
+
+def _flag(props, key, check):
+    """A Y/N key as True or False (None when not set)."""
+    if not _set(props, key):
+        return None
+    flag = str(props[key]).strip().upper()
+    if flag not in ("Y", "YES", "N", "NO", "TRUE", "FALSE"):
+        check.error(props, key, text("CONFIG_APP_YES_NO", key=key))
+    return flag in ("Y", "YES", "TRUE")
 
 
 def _controls(app, props, check):

@@ -228,6 +228,8 @@ _add("params", NOT_CARRIED, "MAX_PREEXEC_RETRY REMOTE_MAX_PREEXEC_RETRY",
 # of JOB_ACCEPT_INTERVAL; xce schedules when something changes, not every
 # MBD_SLEEP_TIME seconds.
 _add("params", ENFORCED, "MBD_SLEEP_TIME")
+# The cluster's JOB_INCLUDE_POSTPROC, under a profile's own.
+_add("params", ENFORCED, "JOB_INCLUDE_POSTPROC")
 # The wait after a dispatch to a host before the next one there, in
 # MBD_SLEEP_TIME periods (xce.controller.accept); a queue's own wins.
 _add("params", ENFORCED, "JOB_ACCEPT_INTERVAL")
@@ -409,6 +411,9 @@ _add("application", ENFORCED, "PROCLIMIT TASKLIMIT")
 _add("application", ENFORCED, "RUNTIME")
 # MAX_JOB_REQUEUE: automatic requeues allowed (xce.controller.requeue).
 _add("application", ENFORCED, "MAX_JOB_REQUEUE")
+# JOB_INCLUDE_POSTPROC=Y: the job stays RUN, its slots held, until its
+# post-exec has ended (xce.controller.reconcile holds its finish).
+_add("application", ENFORCED, "JOB_INCLUDE_POSTPROC")
 # JOB_SIZE_LIST: the task counts a job may ask, the first its default
 # (xce.controller.submit; bmod and reconfig recheck it).
 _add("application", ENFORCED, "JOB_SIZE_LIST")

@@ -73,6 +73,9 @@ class Controller:
         self.peeks = {}             # bpeek ticket -> the agent's answer
         self.index = JobIndex(self)  # ids, names, finished jobs for -w
         self.post_waiting = {}      # key -> finished job whose post runs
+        # key -> (host, "finished" message) of a job whose finish waits
+        # for its post-exec (JOB_INCLUDE_POSTPROC)
+        self.finish_held = {}
         self.retry_waiting = {}     # key -> when a failed pre-exec may retry
         self.host_pre_waiting = {}  # key -> start held for HOST_PRE_EXEC
         self.dirty = True           # something changed: schedule again

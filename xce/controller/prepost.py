@@ -16,6 +16,11 @@ job's post-processing result: the status is final when every host has
 said how its part ended, and POST_ERR when any part failed.  Each part
 is kept in the spec ("post_parts", host -> state) as it comes, so a
 controller restart loses none.
+
+With JOB_INCLUDE_POSTPROC=Y (the profile's, else lsb.params's) the
+post-exec is part of the job: its end is held (xce.controller.reconcile)
+until the post-exec status comes, and then applied, finished at that
+time, so that the job is RUN with its slots meanwhile.
 """
 
 import json
@@ -138,6 +143,15 @@ def _stored(ctl, key):
         return ctl.store.job_row(*key)
     except TypeError:           # no such row
         return None
+
+
+def includes_postproc(ctl, job):
+    """JOB_INCLUDE_POSTPROC of the job's profile, else of lsb.params:
+    is its post-exec part of the job (RUN until it has ended)?"""
+    app = ctl.cfg.apps.get((job["spec"] or {}).get("app") or "")
+    if app is not None and app.include_postproc is not None:
+        return app.include_postproc
+    return ctl.cfg.param_flag("JOB_INCLUDE_POSTPROC")
 
 
 def note_finish(ctl, job):

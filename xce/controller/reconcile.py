@@ -33,7 +33,7 @@ def handle(ctl, host, msgs):
             elif op == "output":
                 _output(ctl, msg)
             elif op == "post":
-                prepost.post_reported(ctl, msg)
+                _post(ctl, host, msg)
                 _ack(ctl, host, msg)
             elif op == "host_steps_done":
                 hoststeps.reported(ctl, host, msg)
@@ -92,8 +92,8 @@ def _hello(ctl, host, msg):
         if entry["state"] == "finished":
             _finished(ctl, host, dict(entry["result"], **_ids(entry)))
             if entry.get("post_state"):
-                prepost.post_reported(ctl, dict(
-                    _ids(entry), post_state=entry["post_state"]))
+                _post(ctl, host, dict(_ids(entry),
+                                      post_state=entry["post_state"]))
         elif entry["state"] == "running":
             _started(ctl, host, entry)
     hostloss.zombies_unknown_to(ctl, host, known)
@@ -170,7 +170,18 @@ def _usage(ctl, msg):
                  pids=msg.get("pids"))
 
 
-def _finished(ctl, host, msg):
+def _post(ctl, host, msg):
+    """The job's post-exec has ended: a finish held for it
+    (JOB_INCLUDE_POSTPROC) is applied first, its finish time now."""
+    key = (int(msg["job"]), int(msg.get("idx", 0)))
+    held = ctl.finish_held.get(key)
+    if held is not None and held[1]["attempt"] == msg["attempt"]:
+        del ctl.finish_held[key]
+        _finished(ctl, held[0], dict(held[1], end_time=ctl.now), held=True)
+    prepost.post_reported(ctl, msg)
+
+
+def _finished(ctl, host, msg, held=False):
     job = _current(ctl, msg, zombi=True)
     if job is not None and msg.get("pre_failed") is not None and \
             job["stat"] != states.ZOMBI:
@@ -178,6 +189,14 @@ def _finished(ctl, host, msg):
     elif job is not None and job["stat"] != states.ZOMBI and \
             requeue.after_finish(ctl, job, msg):
         pass
+    elif job is not None and not held and msg.get("post_pending") and \
+            job["stat"] != states.ZOMBI and prepost.includes_postproc(ctl, job):
+        # JOB_INCLUDE_POSTPROC: the job runs on, with its slots, until
+        # its post-exec has ended.  Its exit is not acknowledged, so the
+        # agent says it again at its next hello (after a controller
+        # restart the hold is taken up again from there).
+        ctl.finish_held[(job["jobid"], job["idx"])] = (host, msg)
+        return
     elif job is not None:
         cpu, max_mem = jobusage.at_finish(ctl, job, msg.get("cpu_time"),
                                           msg.get("max_mem"))

@@ -42,6 +42,8 @@ APPLIED_KEYS = ("DESCRIPTION", "RES_REQ", "PRE_EXEC", "POST_EXEC",
                 "JOB_SIZE_LIST",    # at submit, bmod and reconfig
                 # at each failed pre-exec (controller.execplan.retry_limit)
                 "LOCAL_MAX_PREEXEC_RETRY", "LOCAL_MAX_PREEXEC_RETRY_ACTION",
+                # at the job's finish (controller.reconcile holds it)
+                "JOB_INCLUDE_POSTPROC",
                 # the signals of bstop, bresume, bkill (controller.jobactions)
                 "SUSPEND_CONTROL", "RESUME_CONTROL", "TERMINATE_CONTROL")
 # What a profile fills into the job when the job left it unset.
