@@ -202,18 +202,19 @@ def test_bmod_c_of_a_running_job_lowers_and_raises_its_cpu_limit(cluster):
     busy = "while :; do :; done"
     lowered = cluster.submit("-c", "100", busy)
     cluster.wait_stat(lowered, "RUN")
-    r = cluster.run("bmod", "-c", "0.05", str(lowered))
+    r = cluster.run("bmod", "-c", "0.02", str(lowered))
     assert (r.rc, r.out, r.err) == (
         0, f"Parameters of job <{lowered}> are being changed\n", ""), r
     long = _ended(cluster, lowered)
     assert "TERM_CPULIMIT: job killed after reaching LSF CPU usage limit" \
         in long
-    # 0.1 min = 6 s of CPU at submission; -cn lifts it: the job runs past.
-    raised = cluster.submit("-c", "0.1", busy)
+    # 0.05 min = 3 s of CPU at submission; -cn lifts it: the job runs
+    # past it by more than the agent's 2 s between usage samples.
+    raised = cluster.submit("-c", "0.05", busy)
     cluster.wait_stat(raised, "RUN")
     assert cluster.run("bmod", "-cn", str(raised)).rc == 0
-    wait_for(lambda: (cluster.stored_job(raised)["cpu_time"] or 0) > 9,
-             timeout=40, what="9 s of CPU")
+    wait_for(lambda: (cluster.stored_job(raised)["cpu_time"] or 0) > 6,
+             timeout=40, what="6 s of CPU")
     assert cluster.stat(raised) == "RUN"
     assert "cpulimit" not in cluster.stored_job(raised)["spec"]
     cluster.run("bkill", str(raised))
