@@ -36,8 +36,8 @@ def test_a_live_mixed_run_replays_with_no_difference(tmp_path):
         for q in ("bf", "lim", "high"):
             assert c.run("badmin", "qinact", q).rc == 0
         first = c.submit("-q", "bf", "-n", "4", "-R", "span[ptile=2]",
-                         "-W", "1", "sleep 5")
-        c.submit("-q", "bf", "-J", "arr[1-5]", "-W", "1", "sleep 3")
+                         "-W", "1", "sleep 3")
+        c.submit("-q", "bf", "-J", "arr[1-5]", "-W", "1", "sleep 2")
         c.submit("-q", "bf", "-n", "6", "-W", "1", "sleep 1")
         c.submit("-q", "bf", "-w", f"done({first})", "-W", "1", "sleep 1")
         c.submit("-q", "lim", "-J", "l[1-4]", "sleep 1")
