@@ -486,6 +486,9 @@ def test_truncated_or_scrambled_files_never_raise(tmp_path):
     rng = random.Random(4)
     source = tmp_path / "lsf"
     shutil.copytree(DATA / "site", source)
+    # Many cuts migrate to the same text: each text is parsed once, and
+    # every variant's tree is still compared with the parse of its text.
+    parsed = {}
     for path in sorted(p for p in source.rglob("*") if p.is_file()):
         original = path.read_bytes()
         lines = original.splitlines(keepends=True)
@@ -498,7 +501,10 @@ def test_truncated_or_scrambled_files_never_raise(tmp_path):
                 result = migrate(str(source), check=True)
             except MigrateError:
                 continue
-            assert load_yaml(result.yaml_text) == result.tree
+            text = result.yaml_text
+            if text not in parsed:
+                parsed[text] = load_yaml(text)
+            assert parsed[text] == result.tree
         path.write_bytes(original)
 
 
