@@ -40,7 +40,8 @@ def timed(fn):
 
 def main():
     with tempfile.TemporaryDirectory() as tmp:
-        clu = Cluster(Path(tmp) / "c")
+        # launch: none: no agent is started, so every job pends.
+        clu = Cluster(Path(tmp) / "c", mxj=1, host_extra="launch: none")
         cfg = config_load.load(clu.envdir)
         ctl = Controller(cfg, clu.envdir)
         ctl.start()

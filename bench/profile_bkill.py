@@ -58,6 +58,7 @@ def main(top=20):
         finally:
             ctl.store.close()
             ctl.spool.close()
+            clu.stop()      # the agent this controller launched outlives it
     stats = pstats.Stats(prof)
     stats.sort_stats("tottime").print_stats(top)
     stats.sort_stats("cumulative").print_stats("xce/", top)
