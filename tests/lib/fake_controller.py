@@ -158,3 +158,11 @@ class FakeAgentLink:
     def close(self):
         self.connected = False
         self.out = []
+
+
+def started_controller(cfg, envdir):
+    """The real controller on *cfg*, driven in process: a FakeSpool for
+    its spool and FakeAgentLinks for its agents, started."""
+    ctl = Controller(cfg, envdir, spool=FakeSpool(), link_for=FakeAgentLink)
+    ctl.start()
+    return ctl

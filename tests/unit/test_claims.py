@@ -10,11 +10,10 @@ import pytest
 
 from xce.agent.protocol import VERSION
 from xce.controller import dispatch
-from xce.controller.main import Controller
 from xce.store.reader import Reader
 
 from tests.lib.builders import site
-from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+from tests.lib.fake_controller import started_controller
 
 SITE = """\
 cluster:
@@ -45,10 +44,7 @@ def _spec():
 
 
 def _controller(etc):
-    ctl = Controller(site(etc, SITE), etc, spool=FakeSpool(),
-                     link_for=FakeAgentLink)
-    ctl.start()
-    return ctl
+    return started_controller(site(etc, SITE), etc)
 
 
 @pytest.fixture
@@ -166,9 +162,7 @@ def test_licence_tokens_of_a_claim_decay_and_a_waiting_job_takes_them(etc):
     """Cluster-wide tokens reserved with duration and decay: the claim
     holds what the job started with, the pass charges less and less of
     it, and a job waiting for a token starts once one is left."""
-    ctl = Controller(site(etc, TOKENS_SITE), etc, spool=FakeSpool(),
-                     link_for=FakeAgentLink)
-    ctl.start()
+    ctl = started_controller(site(etc, TOKENS_SITE), etc)
     ctl.run_once(1000.0, inbox=[("h1", [HELLO])])
     first = dict(_spec(), gpu=None,
                  resreq=["rusage[lic=2:duration=10:decay=1]"])
@@ -223,9 +217,7 @@ def test_a_claim_keeps_licence_tokens_for_its_user_and_verify_replays_it(
     import pwd
     from xce.sim.verify import verify
     nobody = pwd.getpwnam("nobody").pw_uid
-    ctl = Controller(site(etc, TOKENS_SITE), etc, spool=FakeSpool(),
-                     link_for=FakeAgentLink)
-    ctl.start()
+    ctl = started_controller(site(etc, TOKENS_SITE), etc)
     ctl.run_once(1000.0, inbox=[("h1", [HELLO])])
     req = ctl.spool.put("claim", {"op": "add", "user": "nobody",
                                   "counters": {"lic": 1}}, uid=0)
@@ -271,9 +263,7 @@ def test_a_claim_keeps_licence_tokens_for_its_user_and_verify_replays_it(
     ({"gpus": [0]}, "--gpus: name the host of the devices with --host"),
 ])
 def test_bad_counter_claims_are_refused(etc, body, error):
-    ctl = Controller(site(etc, TOKENS_SITE), etc, spool=FakeSpool(),
-                     link_for=FakeAgentLink)
-    ctl.start()
+    ctl = started_controller(site(etc, TOKENS_SITE), etc)
     req = ctl.spool.put("claim", {"op": "add", "user": "nobody", **body},
                         uid=0)
     ctl.run_once(1000.0, inbox=[("h1", [HELLO])])

@@ -9,13 +9,12 @@ import json
 import pytest
 
 from xce.agent.protocol import VERSION
-from xce.controller.main import Controller
 from xce.errors import text
 from xce.sim.verify import verify
 from xce.store.reader import Reader
 
 from tests.lib.builders import site
-from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+from tests.lib.fake_controller import started_controller
 
 HOSTS = ("h1", "h2", "h3", "h4")
 SITE = """\
@@ -55,10 +54,7 @@ def etc(tmp_path):
 
 
 def _controller(etc):
-    ctl = Controller(site(etc, SITE), etc, spool=FakeSpool(),
-                     link_for=FakeAgentLink)
-    ctl.start()
-    return ctl
+    return started_controller(site(etc, SITE), etc)
 
 
 def _started_gang(etc, policy):

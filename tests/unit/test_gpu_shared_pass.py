@@ -10,11 +10,10 @@ import pytest
 
 from xce.agent.protocol import VERSION
 from xce.controller import schedpass
-from xce.controller.main import Controller
 from xce.sim.cluster import VirtualCluster
 
 from tests.lib.builders import site
-from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+from tests.lib.fake_controller import started_controller
 
 SITE = """\
 cluster:
@@ -56,8 +55,7 @@ def pair(tmp_path):
     etc = tmp_path / "etc"
     etc.mkdir()
     cfg = site(etc, SITE)
-    ctl = Controller(cfg, etc, spool=FakeSpool(), link_for=FakeAgentLink)
-    ctl.start()
+    ctl = started_controller(cfg, etc)
     sim = VirtualCluster(cfg, reported={h: FACTS for h in cfg.hosts})
     yield ctl, sim
     ctl.store.close()

@@ -6,12 +6,11 @@ TERM_DEADLINE; a job still pending then ends EXIT with TERM_DEADLINE."""
 
 import pytest
 
-from xce.controller.main import Controller
 from xce.scheduler import jobtimes
 from xce.store.reader import Reader
 
 from tests.lib.builders import site
-from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+from tests.lib.fake_controller import started_controller
 from tests.unit.test_controller_turns import HELLO, SITE, _spec
 
 T0 = 1_000_000
@@ -21,9 +20,7 @@ T0 = 1_000_000
 def ctl(tmp_path):
     etc = tmp_path / "etc"
     etc.mkdir()
-    c = Controller(site(etc, SITE), etc, spool=FakeSpool(),
-                   link_for=FakeAgentLink)
-    c.start()
+    c = started_controller(site(etc, SITE), etc)
     yield c
     c.store.close()
 

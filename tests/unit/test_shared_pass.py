@@ -14,11 +14,10 @@ import pytest
 
 from xce.agent.protocol import VERSION
 from xce.controller import schedpass
-from xce.controller.main import Controller
 from xce.sim.cluster import VirtualCluster
 
 from tests.lib.builders import site
-from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+from tests.lib.fake_controller import started_controller
 
 XCE = Path(__file__).resolve().parents[2] / "xce"
 
@@ -97,8 +96,7 @@ def pair(tmp_path):
     etc = tmp_path / "etc"
     etc.mkdir()
     cfg = site(etc, SITE)
-    ctl = Controller(cfg, etc, spool=FakeSpool(), link_for=FakeAgentLink)
-    ctl.start()
+    ctl = started_controller(cfg, etc)
     sim = VirtualCluster(cfg, reported={h: FACTS for h in cfg.hosts})
     yield ctl, sim
     ctl.store.close()
@@ -172,8 +170,7 @@ def test_licence_tokens_and_a_claim_on_them_go_the_same_way_simulated(
     etc.mkdir()
     cfg = site(etc, SITE.replace("queues:", "resources:\n  lic: {TYPE: "
                                  "Numeric, LOCATION: '(2@[all])'}\nqueues:"))
-    ctl = Controller(cfg, etc, spool=FakeSpool(), link_for=FakeAgentLink)
-    ctl.start()
+    ctl = started_controller(cfg, etc)
     sim = VirtualCluster(cfg, reported={h: FACTS for h in cfg.hosts})
     user = pwd.getpwuid(os.getuid()).pw_name
     ctl.spool.put("claim", {"op": "add", "user": "nobody",

@@ -14,13 +14,12 @@ import pytest
 from xce.agent.protocol import VERSION
 from xce.cli import xce_sim
 from xce.controller import dispatch, schedpass
-from xce.controller.main import Controller
 from xce.errors import XceError
 from xce.sim import elimvalues
 from xce.sim.cluster import VirtualCluster
 
 from tests.lib.builders import site
-from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+from tests.lib.fake_controller import started_controller
 
 SITE = """\
 cluster:
@@ -135,9 +134,7 @@ def test_live_and_simulated_passes_agree_on_reported_values(cfg, tmp_path):
     path.write_text(VALUES)
     sim = VirtualCluster(cfg, reported={h: FACTS for h in cfg.hosts},
                          elim_values=elimvalues.read(str(path), cfg))
-    ctl = Controller(cfg, tmp_path / "etc", spool=FakeSpool(),
-                     link_for=FakeAgentLink)
-    ctl.start()
+    ctl = started_controller(cfg, tmp_path / "etc")
     try:
         # Off h1, whose elim reports the licences: the other hosts of
         # the [all] location share them.
