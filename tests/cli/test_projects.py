@@ -1,8 +1,10 @@
 """Projects end to end as two real users: membership checked at submit
-(no inheritance down the tree), defaults, quotas rolled up the tree with
-the project pend reason, a quota that can never be met refused at
-submit, blimits and bjobs -l, and a bad projects: section refused by
-badmin reconfig.  Run under the real-users lock."""
+(no inheritance down the tree), defaults (the user's, the user group's,
+DEFAULT_PROJECT), SLOTS, JOBS and MEM quotas of the project tree and of
+limits: PER_PROJECT, rolled up the tree, with the project pend reasons
+and the application profile's rusage counted; a quota that can never be
+met refused at submit, blimits and bjobs -l, and a bad projects: section
+refused by badmin reconfig.  Run under the real-users lock."""
 
 import datetime
 
@@ -23,6 +25,7 @@ projects:
   /phys:
     MEMBERS: phys
     MANAGERS: {bob}
+    DEFAULT_FOR: phys
     SLOTS: 2
   /phys/cms:
     MEMBERS: {ann}
@@ -30,13 +33,31 @@ projects:
   chem:
     MEMBERS: {bob}
     JOBS: 1
+  /store:
+    MEMBERS: phys
+    MEM: 100
+  /lab/open:
+  /lab/ann:
+    MEMBERS: {ann}
+applications:
+  light:
+    RES_REQ: rusage[mem=30]
+  hungry:
+    RES_REQ: rusage[mem=150]
+limits:
+  - NAME: lab
+    PER_PROJECT: /lab
+    JOBS: 1
+    MEM: 50
 """
 
 
 @pytest.fixture(scope="module")
 def shared(users):
     ann, bob = users
-    with shared_cluster("xce-pj-", mxj=4, extra=PROJECTS.format(
+    with shared_cluster("xce-pj-", mxj=4,
+                        extra_params="  DEFAULT_PROJECT: general",
+                        extra=PROJECTS.format(
             ann=ann.name, bob=bob.name)) as c:
         yield c
 
@@ -83,18 +104,96 @@ def test_membership_is_checked_at_submit_without_inheritance(shared, users):
     shared.run("bkill", str(jobid))
 
 
-def test_default_project_is_the_users_then_the_clusters(shared, users):
+def test_default_project_is_the_users_then_the_groups_then_the_clusters(
+        shared, users):
+    """A job without -P: ann's own DEFAULT_FOR (/phys/cms) wins over her
+    group's; bob gets his group phys's (/phys); root, in no group, gets
+    DEFAULT_PROJECT (general), which stays open to everyone."""
     ann, bob = users
     mine = _jobid(_as(shared, ann)("bsub", "true"))
     theirs = _jobid(_as(shared, bob)("bsub", "true"))
-    shared.wait_stat(mine, "DONE")
-    r = shared.run("bjobs", "-l", str(mine))
-    assert "Project </phys/cms>" in r.out.replace("\n                     ",
-                                                   "")
-    assert shared.stored_job(theirs)["spec"]["project"] == "default"
+    roots = shared.submit("true")
+    cluster_default = _jobid(_as(shared, bob)("bsub", "-P", "general",
+                                              "true"))
+    for jobid, project in ((mine, "/phys/cms"), (theirs, "/phys"),
+                           (roots, "general"), (cluster_default, "general")):
+        shared.wait_stat(jobid, "DONE")
+        assert f"Project <{project}>" in shared.long(jobid), project
+        r = shared.run("bjobs", "-noheader", "-o", "proj", str(jobid))
+        assert (r.rc, r.out.strip()) == (0, project), r
     r = shared.run("bjobs", "-a", "-P", "/phys/cms", "-u", "all")
     ids = [l.split()[0] for l in r.out.splitlines()[1:]]
     assert str(mine) in ids and str(theirs) not in ids
+    r = shared.run("bparams", "-l")
+    assert "DEFAULT_PROJECT = general" in r.out, r
+
+
+def _pends_with(shared, jobid, reason):
+    wait_for(lambda: reason in shared.run("bjobs", "-p", str(jobid)).out,
+             what=reason)
+    assert shared.stat(jobid) == "PEND"
+
+
+def test_a_project_jobs_quota_pends_until_room_frees(shared, users):
+    """chem's JOBS: 1 in the project tree."""
+    _, bob = users
+    run = _as(shared, bob)
+    first = _jobid(run("bsub", "-P", "chem", "sleep 60"))
+    shared.wait_stat(first, "RUN")
+    second = _jobid(run("bsub", "-P", "chem", "true"))
+    _pends_with(shared, second,
+                "JOBS limit defined for the project has been reached")
+    r = shared.run("blimits", "-P", "chem")
+    row = [l for l in r.out.splitlines() if l.startswith("chem ")]
+    assert row and row[0].split()[-1] == "1/1", r.out
+    assert run("bkill", str(first)).rc == 0
+    shared.wait_stat(second, "DONE", timeout=30)
+
+
+def test_a_per_project_limit_counts_the_subtree_over_users(shared, users):
+    """limits: PER_PROJECT /lab with JOBS 1: ann's job in /lab/ann holds
+    it for bob's in /lab/open; MEM 50 refuses a job asking more alone."""
+    ann, bob = users
+    hers = _jobid(_as(shared, ann)("bsub", "-P", "/lab/ann", "sleep 60"))
+    shared.wait_stat(hers, "RUN")
+    his = _jobid(_as(shared, bob)("bsub", "-P", "/lab/open", "true"))
+    _pends_with(shared, his,
+                "JOBS limit defined for the project has been reached")
+    r = _as(shared, bob)("bsub", "-P", "/lab/ann", "true")
+    assert (r.rc, r.err) == (255, "/lab/ann: User not in the specified "
+                                  "project. Job not submitted.\n"), r
+    r = _as(shared, bob)("bsub", "-P", "/lab/open", "-R", "rusage[mem=80]",
+                         "true")
+    assert (r.rc, r.out, r.err) == (
+        255, "", "Project </lab> allows at most 50 mem; the job asks for "
+        "80. Job not submitted.\n")
+    assert _as(shared, ann)("bkill", str(hers)).rc == 0
+    shared.wait_stat(his, "DONE", timeout=30)
+
+
+def test_a_project_mem_quota_pends_and_checks_the_profiles_rusage(shared,
+                                                                 users):
+    """/store's MEM 100 counts rusage[mem] of both users' jobs; the
+    application profile's RES_REQ is the job's for the check."""
+    ann, bob = users
+    held = _jobid(_as(shared, ann)("bsub", "-P", "/store", "-R",
+                                   "rusage[mem=60]", "sleep 60"))
+    shared.wait_stat(held, "RUN")
+    waits = _jobid(_as(shared, bob)("bsub", "-P", "/store", "-R",
+                                    "rusage[mem=60]", "true"))
+    _pends_with(shared, waits,
+                "Resource (mem) limit defined on project has been reached")
+    fits = _jobid(_as(shared, bob)("bsub", "-P", "/store", "-app", "light",
+                                   "true"))
+    shared.wait_stat(fits, "DONE")
+    assert shared.stat(waits) == "PEND"
+    for argv in (("-R", "rusage[mem=150]"), ("-app", "hungry")):
+        r = _as(shared, bob)("bsub", "-P", "/store", *argv, "true")
+        assert (r.rc, r.out, r.err) == (
+            255, "", "Project </store> allows at most 100 mem; the job asks "
+            "for 150. Job not submitted.\n"), (argv, r)
+    assert _as(shared, ann)("bkill", str(held)).rc == 0
+    shared.wait_stat(waits, "DONE", timeout=30)
 
 
 def test_quota_rolls_up_the_tree_and_pends_with_the_project_reason(
@@ -191,7 +290,7 @@ def test_a_project_manager_controls_the_subtrees_jobs_only(shared, users):
     later = (datetime.datetime.now() + datetime.timedelta(hours=2)).strftime(
         "%Y:%m:%d:%H:%M")
     inside = _jobid(run("bsub", "-b", later, "-P", "/phys/cms", "true"))
-    outside = _jobid(run("bsub", "-b", later, "-P", "default", "true"))
+    outside = _jobid(run("bsub", "-b", later, "-P", "general", "true"))
     r = _as(shared, bob)("bkill", str(outside))
     assert (r.rc, r.err) == (255, f"Job <{outside}>: User permission "
                                   "denied\n"), r
