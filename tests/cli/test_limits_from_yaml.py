@@ -168,6 +168,24 @@ def test_user_max_jobs_default_row(make_cluster):
                 "limit;")
 
 
+def test_default_row_limits_a_group_as_a_whole_with_ignore_n(make_cluster):
+    """DEFAULT_LIMIT_IGNORE_USER_GROUP: N (what a migrated OpenLava site
+    gets): team, a group with no row, takes the default row's MAX_JOBS for
+    its members together; busers shows it."""
+    cluster = make_cluster(
+        mxj=4, extra_params="  DEFAULT_LIMIT_IGNORE_USER_GROUP: N\n",
+        extra="user_groups:\n  team: [root, nobody]\n"
+              "users:\n  default:\n    MAX_JOBS: 2\n"
+              "  root:\n    MAX_JOBS: 4\n")
+    _running(cluster, "-n", "2")
+    jobid = cluster.submit("true")
+    _pends_with(cluster, jobid, " One of the user's groups has reached its "
+                "job slot limit;")
+    r = cluster.run("busers", "team")
+    assert r.rc == 0, r
+    assert r.out.splitlines()[1].split()[:4] == ["team", "-", "2", "3"]
+
+
 # ------------------------------------------------ lsb.resources Limit sections
 def _limits(*sections):
     lines = ["limits:"]

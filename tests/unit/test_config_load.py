@@ -170,14 +170,14 @@ def test_a_key_whose_one_value_is_xces_behaviour_refuses_the_others(tmp_path):
         "that is not consumable" in text
 
 
-def test_the_default_user_limit_applies_to_users_only(tmp_path):
-    """DEFAULT_LIMIT_IGNORE_USER_GROUP: Y is what xce's default row does;
-    N (the default row limiting each group as a whole) is refused."""
-    site(tmp_path, "cluster:\n  name: c\nqueues:\n  normal: {}\n"
-         "parameters:\n  DEFAULT_LIMIT_IGNORE_USER_GROUP: Y\n")
+def test_default_limit_ignore_user_group_takes_y_or_n_only(tmp_path):
+    """DEFAULT_LIMIT_IGNORE_USER_GROUP: Y and N both load (see
+    test_limits for what each does); anything else is refused."""
+    for value in ("Y", "N", "yes", "n"):
+        site(tmp_path, "cluster:\n  name: c\nqueues:\n  normal: {}\n"
+             f"parameters:\n  DEFAULT_LIMIT_IGNORE_USER_GROUP: {value}\n")
     with pytest.raises(ConfigError) as e:
         site(tmp_path, "cluster:\n  name: c\nqueues:\n  normal: {}\n"
-             "parameters:\n  DEFAULT_LIMIT_IGNORE_USER_GROUP: N\n")
-    assert "DEFAULT_LIMIT_IGNORE_USER_GROUP: lsb.users' default row " \
-        "(MAX_JOBS, JL/P, MAX_PEND_JOBS, MAX_PEND_SLOTS) limits each user " \
-        "without a row of its own" in "\n".join(e.value.errors)
+             "parameters:\n  DEFAULT_LIMIT_IGNORE_USER_GROUP: maybe\n")
+    assert "xce.yaml:6: DEFAULT_LIMIT_IGNORE_USER_GROUP: 'maybe' is not " \
+        "Y or N" in "\n".join(e.value.errors)

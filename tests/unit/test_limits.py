@@ -234,6 +234,69 @@ def test_yaml_limit_sections_and_max_jobs():
     assert "MAX_JOBS bob" not in lims
 
 
+def _default_rows(ignore):
+    raw = {"users": {"default": {"MAX_JOBS": 2, "JL/P": 1,
+                                 "MAX_PEND_JOBS": 3},
+                     "phys": {"MAX_JOBS": 8}}}
+    cfg = _cfg(raw, groups={"chem": ["alice", "carol"], "phys": ["bob"]})
+    if ignore is not None:
+        cfg.params["DEFAULT_LIMIT_IGNORE_USER_GROUP"] = ignore
+    return cfg
+
+
+@pytest.mark.parametrize("ignore", [None, "Y", True])
+def test_default_row_limits_users_only_with_ignore_user_group(ignore):
+    """Y (and xce's default): a group without a row is not limited."""
+    cfg = _default_rows(ignore)
+    lims = {lim.name: lim for lim in limitconf.limits(cfg)}
+    assert set(lims) == {"MAX_JOBS default", "MAX_JOBS phys"}
+    assert limitconf.jl_p(cfg, "alice") == ((1.0, None),)
+
+
+@pytest.mark.parametrize("ignore", ["N", "no", False])
+def test_default_row_also_limits_each_group_without_a_row_when_n(ignore):
+    """N: the default row's MAX_JOBS and JL/P limit each user group that
+    has no row of its own as a whole (its members' slots together); a
+    group with its own row keeps it."""
+    cfg = _default_rows(ignore)
+    lims = {lim.name: lim for lim in limitconf.limits(cfg)}
+    assert set(lims) == {"MAX_JOBS default", "MAX_JOBS phys",
+                         "MAX_JOBS chem"}
+    chem = lims["MAX_JOBS chem"]
+    assert (chem.slots, chem.users) == (
+        2, Consumer(frozenset(["alice", "carol"])))
+    assert chem.slot_reason == \
+        "One of the user's groups has reached its job slot limit"
+    assert lims["MAX_JOBS phys"].slots == 8
+    assert limitconf.jl_p(cfg, "alice") == (
+        (1.0, None), (1.0, frozenset(["alice", "carol"])))
+
+
+def test_default_row_on_a_group_pends_its_members_jobs_together():
+    """Scheduled: with N, chem (alice, carol) takes 2 slots in all."""
+    jobs = [pending(1, user="alice"), pending(2, user="carol"),
+            pending(3, user="carol"), pending(4, user="zed")]
+    out = _run(limitconf.limits(_default_rows("N")), jobs)
+    assert _started(out) == [1, 2, 4]
+    assert _text(out, 3) == \
+        "One of the user's groups has reached its job slot limit"
+    out = _run(limitconf.limits(_default_rows("Y")), jobs)
+    assert _started(out) == [1, 2, 3, 4]
+
+
+def test_default_row_pending_threshold_counts_a_group_when_n():
+    """MAX_PEND_JOBS of the default row: with N, chem's members' pending
+    jobs together; LSF's message names the group."""
+    from xce.controller import pendlimit
+    jobs = [{"stat": "PEND", "user": "alice"},
+            {"stat": "PEND", "user": "carol"},
+            {"stat": "PEND", "user": "carol"}]
+    spec = {"nslots": [1]}
+    assert pendlimit.refusal(_default_rows("Y"), jobs, "alice", spec) is None
+    assert "Group <chem>" in pendlimit.refusal(
+        _default_rows("N"), jobs, "alice", spec)
+
+
 def test_bad_limits_users_and_fairshare_are_config_errors(tmp_path):
     with pytest.raises(ConfigError) as caught:
         site(tmp_path,
@@ -351,3 +414,42 @@ def test_controller_charges_running_and_decayed_finished_hours():
     # Finished 5 hours ago with HIST_HOURS 5: a tenth of its 5 hours.
     assert use.hist_hours == pytest.approx(0.5)
     assert use.cpu_hours == pytest.approx(0.5 + 0.1)
+
+
+# ------------------------------------- DEFAULT_LIMIT_IGNORE_USER_GROUP migrated
+_USERS = ("Begin UserGroup\nGROUP_NAME GROUP_MEMBER\nchem (alice carol)\n"
+          "End UserGroup\nBegin User\nUSER_NAME MAX_JOBS\ndefault 2\n"
+          "End User\n")
+
+
+def test_migration_writes_the_lsf_default_n_when_lsb_params_is_silent(
+        tmp_path):
+    """LSF's default (N) differs from xce's (Y): written out and reported,
+    so the migrated site limits chem as a whole as it did."""
+    from xce.config.lsf import report
+    from xce.config.load import load
+    from tests.lib.builders import migrated_site
+    result = migrated_site(tmp_path, {
+        "lsb.params": "Begin Parameters\nMBD_SLEEP_TIME = 10\n"
+                      "End Parameters\n", "lsb.users": _USERS})
+    assert result.tree["parameters"][
+        "DEFAULT_LIMIT_IGNORE_USER_GROUP"] == "N"
+    assert "(xce default)" in next(
+        line for line in report.render(result).splitlines()
+        if "DEFAULT_LIMIT_IGNORE_USER_GROUP = N: LSF's default" in line)
+    cfg = load(tmp_path / "etc")
+    assert "MAX_JOBS chem" in {lim.name for lim in limitconf.limits(cfg)}
+
+
+@pytest.mark.parametrize("value, groups", [("Y", False), ("n", True)])
+def test_migration_keeps_the_sites_own_value(tmp_path, value, groups):
+    from xce.config.load import load
+    from tests.lib.builders import migrated_site
+    result = migrated_site(tmp_path, {
+        "lsb.params": "Begin Parameters\nDEFAULT_LIMIT_IGNORE_USER_GROUP = "
+                      f"{value}\nEnd Parameters\n", "lsb.users": _USERS})
+    assert result.tree["parameters"][
+        "DEFAULT_LIMIT_IGNORE_USER_GROUP"] == value
+    cfg = load(tmp_path / "etc")
+    names = {lim.name for lim in limitconf.limits(cfg)}
+    assert ("MAX_JOBS chem" in names) is groups

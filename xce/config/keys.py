@@ -233,6 +233,11 @@ _add("params", ENFORCED, "JOB_INCLUDE_POSTPROC")
 # The wait after a dispatch to a host before the next one there, in
 # MBD_SLEEP_TIME periods (xce.controller.accept); a queue's own wins.
 _add("params", ENFORCED, "JOB_ACCEPT_INTERVAL")
+# Y: lsb.users' default row limits each user without a row of its own;
+# N (the LSF dialects' default, which the migrator writes out when the
+# key is absent): it also limits each user group without a row, as a
+# whole (xce.config.limitcheck.user_rows).
+_add("params", ENFORCED, "DEFAULT_LIMIT_IGNORE_USER_GROUP")
 # bsub -J "a[1-N]" is refused past it (xce.controller.submit).
 _add("params", ENFORCED, "MAX_JOB_ARRAY_SIZE")
 # Each user's pending threshold (xce.controller.pendlimit).
@@ -475,11 +480,6 @@ _fixed("params", "PARALLEL_SCHED_BY_SLOT", "Y YES",
 _fixed("params queue", "RELAX_JOB_DISPATCH_ORDER", "N NO",
        "xce keeps the strict dispatch order of each pass (N); reusing a "
        "finished job's slots for a like job out of order is not supported")
-_fixed("params", "DEFAULT_LIMIT_IGNORE_USER_GROUP", "Y YES",
-       "lsb.users' default row (MAX_JOBS, JL/P, MAX_PEND_JOBS, "
-       "MAX_PEND_SLOTS) limits each user without a row of its own, never "
-       "a user group (Y); passing its values on to the groups without a "
-       "row is not supported")
 _fixed("lsf.conf", "LSB_MOD_ALL_JOBS", "Y YES",
        "bmod changes a started job's -c, -M, -W, -o and -e (Y); refusing "
        "every change to a started job is not supported")

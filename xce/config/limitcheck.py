@@ -1,7 +1,9 @@
 """Validation of the xce.yaml parts the scheduler's limits and fairshare
 read: ``limits:`` (lsb.resources Limit sections), ``users:`` MAX_JOBS,
-queue FAIRSHARE and PREEMPTION.  Errors name file, line and key through
-the loader's checker; nothing here changes the configuration."""
+DEFAULT_LIMIT_IGNORE_USER_GROUP, queue FAIRSHARE and PREEMPTION.  Errors
+name file, line and key through the loader's checker; nothing here changes
+the configuration.  ``user_rows`` gives the ``users:`` rows in force, which
+the scheduler's limits, the pending thresholds and busers all read."""
 
 from xce.config import keys
 from xce.errors import about, text
@@ -10,7 +12,41 @@ from xce.lang import timevalue, units
 _COUNTS = ("SLOTS", "JOBS")
 
 
+IGNORE_GROUPS = "DEFAULT_LIMIT_IGNORE_USER_GROUP"
+
+
+def default_covers_groups(params):
+    """True when the ``default`` row of ``users:`` also limits each user
+    group without a row of its own (DEFAULT_LIMIT_IGNORE_USER_GROUP = N,
+    the LSF dialects' default); xce's default is Y (users only)."""
+    value = (params or {}).get(IGNORE_GROUPS)
+    if isinstance(value, bool):
+        return not value
+    return value is not None and str(value).strip().upper() in ("N", "NO")
+
+
+def user_rows(users, user_groups, params):
+    """The ``users:`` rows in force, by name: the configured ones and, when
+    ``default`` covers groups, a copy of the ``default`` row (MAX_JOBS,
+    JL/P, MAX_PEND_JOBS, MAX_PEND_SLOTS) for every user group without a row
+    of its own, which then limits that group as a whole (the members' jobs
+    together), as mbatchd passes the default user's values on to groups."""
+    rows = {str(name): row for name, row in (users or {}).items()}
+    default = rows.get("default")
+    if isinstance(default, dict) and default_covers_groups(params):
+        for group in user_groups or ():
+            rows.setdefault(str(group), dict(default))
+    return rows
+
+
 def check(cfg, raw, check_):
+    params = raw.get("parameters")
+    if isinstance(params, dict) and params.get(IGNORE_GROUPS) is not None \
+            and not isinstance(params[IGNORE_GROUPS], bool) and \
+            str(params[IGNORE_GROUPS]).strip().upper() not in (
+                "Y", "YES", "N", "NO"):
+        check_.error(params, IGNORE_GROUPS,
+                     text("CONFIG_NOT_YES_NO", value=params[IGNORE_GROUPS]))
     _limits(raw.get("limits"), check_)
     _users(raw.get("users"), check_)
     for name, props in (raw.get("queues") or {}).items():

@@ -11,7 +11,7 @@ from xce.config import restart as config_restart
 from xce.config import hostarch, unenforced
 from xce.config.lsfview import write_lsf_view
 from xce.controller import elimconf, hostloss, remerge, rlimits, schedpass
-from xce.controller import agents, spoolspace
+from xce.controller import agents, limitconf, spoolspace
 from xce.errors import text
 from xce.model import fairshare, gpus
 
@@ -63,9 +63,12 @@ def apply_config(ctl, cfg, saved_q=None, saved_h=None):
     for name in ctl.hosts:
         save_host(ctl, name)
     # busers, bugroup, bmgroup, bapp and blimits read these sections.
+    # users: the rows in force (a group without its own row shows the
+    # default row's values when DEFAULT_LIMIT_IGNORE_USER_GROUP is N).
+    sections = {k: cfg.raw.get(k) for k in CONFIG_SECTIONS}
+    sections["users"] = limitconf.user_rows(cfg) or sections.get("users")
     ctl.store.set_meta("config_sections", json.dumps(
-        {k: plain(cfg.raw.get(k)) for k in CONFIG_SECTIONS},
-        default=str))
+        {k: plain(v) for k, v in sections.items()}, default=str))
     ctl.dirty = True
 
 def update_slots(ctl, name):

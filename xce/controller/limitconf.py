@@ -9,6 +9,7 @@ kept on it; what running jobs use is charged per snapshot by dispatch.
 import logging
 
 from xce.lang import timevalue, units
+from xce.config import limitcheck
 from xce.config.lsf import hostnames
 from xce.model import fairshare
 from xce.scheduler.limits import (R_UGROUP_LIMIT, R_USER_LIMIT, Consumer,
@@ -145,11 +146,22 @@ def _mem(cfg, value):
     return kb / per_unit
 
 
+def user_rows(cfg):
+    """The lsb.users rows in force (limitcheck.user_rows), cached on cfg:
+    with DEFAULT_LIMIT_IGNORE_USER_GROUP = N each user group without a row
+    of its own has the `default` row's values."""
+    found = getattr(cfg, "_xce_user_rows", None)
+    if found is None:
+        found = cfg._xce_user_rows = limitcheck.user_rows(
+            cfg.raw.get("users"), cfg.user_groups, cfg.params)
+    return found
+
+
 def _user_limits(cfg):
     """lsb.users MAX_JOBS: slots (running and suspended) of a user, of a
     group as a whole, of each member of `group@`, or of each other user
     (`default`)."""
-    users = cfg.raw.get("users") or {}
+    users = user_rows(cfg)
     named = frozenset(str(n) for n in users if str(n) != "default")
     out = []
     for name, row in users.items():
@@ -190,7 +202,7 @@ def jl_p(cfg, user):
 
 
 def _jl_p(cfg, user):
-    users = cfg.raw.get("users") or {}
+    users = user_rows(cfg)
     found = []
     for name, row in users.items():
         name = str(name)

@@ -10,6 +10,7 @@ so the simulator, which submits through the same admit(), applies it too.
 """
 
 from xce.config.lsf import hostnames
+from xce.controller.limitconf import user_rows
 from xce.errors import text
 from xce.model import arrayspec, states
 
@@ -28,7 +29,7 @@ def _thresholds(cfg, user):
     found = []
     params = {what: _amount(cfg.params.get(key)) for key, what in KEYS}
     found.append((f"User <{user}>", None, params))
-    users = cfg.raw.get("users") or {}
+    users = user_rows(cfg)
     own = users.get(user)
     if own is None and user not in cfg.user_groups:
         own = users.get("default")

@@ -35,6 +35,27 @@ def convert_params(mig, lsb_params):
         for name, item in section.items.items():
             carry_checked(mig, "params", ("parameters",), name, item.value,
                           item.origin, "parameters")
+    _dialect_defaults(mig)
+
+
+# lsb.params keys whose default in the LSF dialects (OpenLava, volclava)
+# differs from xce's: written out when the files leave them unset, so the
+# site keeps the behaviour it ran with.  name -> (value, what it does).
+_DIALECT_DEFAULTS = {
+    "DEFAULT_LIMIT_IGNORE_USER_GROUP": (
+        "N", "LSF's default, written out as lsb.params does not set it "
+        "(xce's own is Y): lsb.users' default row also limits each user "
+        "group without a row of its own, as a whole"),
+}
+
+
+def _dialect_defaults(mig):
+    params = mig.tree.get("parameters") or {}
+    for name, (value, why) in _DIALECT_DEFAULTS.items():
+        if name in params or any(str(k).upper() == name for k in params):
+            continue
+        mig.set(("parameters", name), value, None, keys.ENFORCED)
+        mig.note(keys.ENFORCED, None, f"parameters {name} = {value}", why)
 
 
 def convert_queues(mig, lsb_queues):
