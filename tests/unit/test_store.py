@@ -37,6 +37,12 @@ def test_job_data_leaves_the_store_every_user_reads(tmp_path):
     db.close()
     store = Store(path)
     assert store.job_data(7, 0) == ('{"TOKEN": "s"}', "#!/bin/sh")
+    # Synced before xce.db drops them: in the database file itself, not
+    # only in the write-ahead log its commits leave unsynced.
+    moved = sqlite3.connect(f"file:{tmp_path / 'private.db'}?immutable=1",
+                            uri=True)
+    assert moved.execute("SELECT jobid FROM job_data").fetchall() == [(7,)]
+    moved.close()
     assert store.db.execute("SELECT name FROM sqlite_master WHERE "
                             "name='job_data'").fetchone() is None
     store.save_job_data(8, 0, "{}", "x")
@@ -46,6 +52,18 @@ def test_job_data_leaves_the_store_every_user_reads(tmp_path):
         if private.exists():
             assert private.stat().st_mode & 0o777 == 0o600, suffix
     assert (tmp_path / "xce.db").stat().st_mode & 0o777 == 0o644
+    store.close()
+
+
+def test_only_the_store_every_user_reads_is_synced_at_each_commit(tmp_path):
+    """xce.db keeps synchronous=FULL (a reply or a dispatch follows its
+    commit); private.db, committed before it, is synced at checkpoints
+    only (NORMAL): a power loss may lose its last rows, whose jobs then
+    end EXIT with the reason."""
+    store = Store(tmp_path / "xce.db")
+    for db, level in ((store.db, 2), (store.private, 1)):
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA synchronous").fetchone()[0] == level
     store.close()
 
 
