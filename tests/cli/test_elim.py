@@ -52,7 +52,7 @@ def _serverdir(tmp_path, bad=False):
 
 def _cluster(make_cluster, serverdir):
     return make_cluster(virtual_hosts=HOSTS, mxj=2, extra=RESOURCES,
-                        extra_params=f"  LSF_SERVERDIR: {serverdir}")
+                        extra_params=elims.params(serverdir))
 
 
 def _lsload_rows(cluster):

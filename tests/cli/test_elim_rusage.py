@@ -34,7 +34,7 @@ def two(make_cluster, tmp_path):
                         {"elim.site": elims.READS_VALUES},
                         {"vh000": "1 licfree 2", "vh001": "1 scratch 0"})
     c = make_cluster(virtual_hosts=HOSTS, mxj=4, extra=RESOURCES,
-                     extra_params=f"  LSF_SERVERDIR: {d}")
+                     extra_params=elims.params(d))
     c.serverdir = d
     return c
 
@@ -99,7 +99,7 @@ def test_garbage_for_the_shared_resource_is_logged_and_the_agent_goes_on(
         two):
     # vh001's scratch space is reported from the start: the job that
     # needs it below then starts at its submission's own pass, not at a
-    # load-driven one (at most one every 5 s).
+    # load-driven one.
     elims.report(two.serverdir, "vh001", "1 scratch 10")
     wait_for(lambda: _shared_row(two, ("bhosts", "-s")) is not None,
              timeout=30, what="the licences reported")

@@ -180,7 +180,7 @@ def test_licence_tokens_of_a_claim_decay_and_a_waiting_job_takes_them(etc):
     ctl.now = job["start_time"] + 300
     assert dispatch.reserved(ctl, job) == {"lic": pytest.approx(1.0)}
     # The next pass (live, the agents' load reports bring one at least
-    # every LOAD_PASS_EVERY) starts the waiting job.
+    # every XCE_LOAD_PASS_INTERVAL) starts the waiting job.
     ctl.dirty = True
     ctl.run_once(job["start_time"] + 301)
     assert ctl.jobs[(2, 0)]["stat"] == "RUN"

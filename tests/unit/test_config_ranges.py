@@ -70,6 +70,10 @@ def _errors(tmp_path, **parts):
      "be a whole number from 0 to 2147483646 (seconds)"),
     ("params", "XCE_REQUEST_TIMEOUT: 0", "XCE_REQUEST_TIMEOUT: 0: must be a "
      "number above 0, at most 86400 (seconds)"),
+    ("params", "XCE_LOAD_PASS_INTERVAL: 3601", "XCE_LOAD_PASS_INTERVAL: "
+     "3601: must be a number from 0 to 3600 (seconds)"),
+    ("params", "XCE_LOAD_PASS_INTERVAL: soon", "XCE_LOAD_PASS_INTERVAL: "
+     "soon: must be a number from 0 to 3600 (seconds)"),
     ("params", "HIST_HOURS: .inf", "HIST_HOURS: inf: must be a number, 0 or "
      "more (hours)"),
 ])

@@ -2,11 +2,13 @@
 reported are what select[] and order[] read in the next pass, and a
 report changes neither the pending jobs' views (no view epoch bump) nor
 anything but the host's load; it asks for a pass, at most every
-LOAD_PASS_EVERY seconds while jobs wait."""
+XCE_LOAD_PASS_INTERVAL seconds (default 5) while jobs wait."""
 
 from types import SimpleNamespace
 
-from xce.config.model import HostConf
+import pytest
+
+from xce.config.model import Config, HostConf
 from xce.controller import dispatch, main, reconcile
 from xce.lang import resreq
 
@@ -45,15 +47,43 @@ def test_a_load_report_reaches_the_next_host_view_only():
     assert not resreq.parse("select[ut>2]").select.matches(res)
 
 
-def test_a_load_report_asks_for_a_pass_at_most_every_few_seconds():
-    ctl = FakeController(load_changed=True, now=100.0,
-                         pass_at=100.0 - main.LOAD_PASS_EVERY)
+class _Turns(FakeController):
+    """The controller's own checks of when a load-driven pass is due."""
+    _load_waits = main.Controller._load_waits
+    _load_due = main.Controller._load_due
+    _load_wait = main.Controller._load_wait
+
+
+def _waiting(params=None, pass_at=0.0):
+    ctl = _Turns(cfg=Config(path=None, params=dict(params or {})),
+                 load_changed=True, now=100.0, pass_at=pass_at)
     ctl.passes.views = {(1, 0): None}
-    due = main.Controller._load_due
-    assert due(ctl)
+    return ctl
+
+
+def test_a_load_report_asks_for_a_pass_at_most_every_few_seconds():
+    ctl = _waiting(pass_at=100.0 - main.LOAD_PASS_EVERY)
+    assert main.LOAD_PASS_EVERY == 5.0      # xce.yaml(5)'s default
+    assert ctl._load_due()
     ctl.pass_at = 99.0
-    assert not due(ctl)                 # a pass just ran
+    assert not ctl._load_due()          # a pass just ran
+    assert ctl._load_wait(1.0) == 1.0   # due in 4 s: the usual rescan
+    ctl.pass_at = 95.5
+    assert ctl._load_wait(1.0) == 0.5   # due sooner than the rescan
     ctl.pass_at, ctl.passes.views = 0.0, {}
-    assert not due(ctl)                 # nothing waits
+    assert not ctl._load_due()          # nothing waits
+    assert ctl._load_wait(1.0) == 1.0
     ctl.passes.views, ctl.load_changed = {(1, 0): None}, False
-    assert not due(ctl)                 # nothing new
+    assert not ctl._load_due()          # nothing new
+
+
+@pytest.mark.parametrize("value, since, due", [
+    (0.5, 0.5, True), (0.5, 0.4, False), ("0", 0.0, True),
+    (60, 30.0, False), (60, 60.0, True), ("-", 4.0, False)])
+def test_the_load_pass_interval_is_the_sites_setting(value, since, due):
+    ctl = _waiting({main.LOAD_PASS_PARAM: value}, pass_at=100.0 - since)
+    assert ctl._load_due() is due
+    if not due:
+        assert ctl._load_wait(1.0) == pytest.approx(
+            min(1.0, main.load_pass_every(ctl.cfg.params) - since))
+

@@ -163,6 +163,7 @@ _fraction("params", "XCE_AGENT_TIMEOUT", 0, 3600, above_low=True,
           unit="seconds")
 _fraction("params", "XCE_REQUEST_TIMEOUT", 0, 86400, above_low=True,
           unit="seconds")
+_fraction("params", "XCE_LOAD_PASS_INTERVAL", 0, 3600, unit="seconds")
 # Spool bounds (defaults in config/spoolparams.py).
 _add("params", "XCE_SPOOL_MIN_FREE", 0, unit="megabytes")
 _add("params", "XCE_SPOOL_USER_REQUESTS", 1, unit="requests")

@@ -42,12 +42,24 @@ RESCAN = 1.0            # seconds between spool scans without a doorbell
 # once per scheduling session); passes in between only start jobs.
 REASONS_EVERY = 1.0
 # A load report changes what select[] and order[] see: pending jobs are
-# looked at again, but at most this often (every agent reports every 15 s).
-LOAD_PASS_EVERY = 5.0
+# looked at again, but at most every XCE_LOAD_PASS_INTERVAL seconds
+# (every agent reports every 15 s, an elim's resource every INTERVAL).
+LOAD_PASS_PARAM = "XCE_LOAD_PASS_INTERVAL"
+LOAD_PASS_EVERY = 5.0   # its default
 # Request ids are kept while their file could still be re-read after a
 # crash (it is removed right after the commit), with a wide margin.
 REQUEST_ID_KEEP = 3600.0
 HOUSEKEEPING = 60.0
+
+
+def load_pass_every(params):
+    """The least time between two load-driven passes, in seconds.  The
+    configuration loader has checked the parameter's range
+    (config/ranges.py)."""
+    value = params.get(LOAD_PASS_PARAM)
+    if value is None or str(value).strip() in ("", "-"):
+        return LOAD_PASS_EVERY
+    return float(value)
 
 
 class Controller:
@@ -258,12 +270,12 @@ class Controller:
         self._after_commit()
         if len(claimed) == BATCH:
             return 0.0
+        wait = self._load_wait(RESCAN)
         if self.reasons_stale:
-            return accept.wait(self, claims.wait(self, windows.wait(
-                self, jobclock.wait(self, max(0.0, min(
-                    RESCAN, self.reasons_at + REASONS_EVERY - self.now))))))
+            wait = max(0.0, min(
+                wait, self.reasons_at + REASONS_EVERY - self.now))
         return accept.wait(self, claims.wait(self, windows.wait(
-            self, jobclock.wait(self, RESCAN))))
+            self, jobclock.wait(self, wait))))
 
     def _connect_links(self):
         for name, link in self.links.items():
@@ -342,14 +354,23 @@ class Controller:
         return self.reasons_stale and \
             self.now - self.reasons_at >= REASONS_EVERY
 
-    def _load_due(self):
-        """New load indices, jobs waiting (or a shared resource whose
-        value an elim reports, which bhosts -s shows from the pass), and
-        no pass for a while."""
+    def _load_waits(self):
+        """New load indices, and jobs waiting (or a shared resource whose
+        value an elim reports, which bhosts -s shows from the pass)."""
         return self.load_changed and (
-            bool(self.passes.views) or
-            dispatch.reported_shared(self.cfg)) and \
-            self.now - self.pass_at >= LOAD_PASS_EVERY
+            bool(self.passes.views) or dispatch.reported_shared(self.cfg))
+
+    def _load_due(self):
+        """A load-driven pass, when one waits and none ran for a while."""
+        return self._load_waits() and \
+            self.now - self.pass_at >= load_pass_every(self.cfg.params)
+
+    def _load_wait(self, wait):
+        """WAIT, or less when a load-driven pass falls due sooner."""
+        if not self._load_waits():
+            return wait
+        due = self.pass_at + load_pass_every(self.cfg.params)
+        return max(0.0, min(wait, due - self.now))
 
     def _schedule(self):
         self.dirty = self.load_changed = False
