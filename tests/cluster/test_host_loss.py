@@ -26,6 +26,18 @@ GRACE = 4           # seconds; XCE_HOST_LOST_GRACE
 RETURN = 20         # seconds for a restored host's jobs to be known again
 VICTIM = "xh3"
 RUN_ON = JOB.format(d="{d}").replace("echo $$", "echo $$ $(hostname)")
+RERUN_APPS = """\
+applications:
+  rerun:
+    RERUNNABLE: Y
+  once:
+    RERUNNABLE: N
+"""
+RERUN_QUEUE = """\
+  rerunq:
+    PRIORITY: 20
+    RERUNNABLE: yes
+"""
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +46,11 @@ def lossclu(ssh_hosts):
         pytest.skip(ssh_hosts.why_no_cut)
     if not ssh_hosts.users:
         pytest.skip("test users need root")
+    # The victim has a third slot, for the profile and queue RERUNNABLE
+    # test's three jobs.
     with shared_cluster("xceloss-", ssh_hosts=ssh_hosts, mxj=2,
+                        ssh_per_host={VICTIM: "MXJ: 3"},
+                        extra=RERUN_APPS, extra_queues=RERUN_QUEUE,
                         extra_params=f"  XCE_AGENT_TIMEOUT: {AGENT_TIMEOUT}\n"
                                      f"  XCE_HOST_LOST_GRACE: {GRACE}") as c:
         yield c
@@ -226,3 +242,48 @@ def test_bkill_of_an_unknown_job_makes_it_zombi_until_its_host_returns_and_bkill
     for j in blockers:
         jobs.release(j, 0)
         assert jobs.wait_finished(j)[0] == "DONE"
+
+
+def test_the_profiles_then_the_queues_rerunnable_decide_a_lost_hosts_jobs(
+        jobs, ssh_hosts):
+    """RERUNNABLE of the profile (rerun) and of the queue (rerunq): their
+    jobs are requeued past the grace period; the profile once's N wins
+    over its queue's yes, so that job stays UNKWN, and ends EXIT when its
+    host comes back after a crash that killed it."""
+    blockers = [_submit(jobs, "-R", f"select[hname!={VICTIM}]")
+                for _ in range(4)]
+    placed = jobs.wait_running(*blockers)
+    by_profile = _submit(jobs, "-app", "rerun")
+    by_queue = _submit(jobs, "-q", "rerunq")
+    overridden = _submit(jobs, "-q", "rerunq", "-app", "once")
+    assert set(jobs.wait_running(by_profile, by_queue,
+                                 overridden).values()) == {VICTIM}
+    assert "Re-runnable" in jobs.clu.long(by_profile)
+    assert "Re-runnable" not in jobs.clu.long(overridden)
+    for j in [j for j in blockers if placed[j] == "xh1"]:
+        jobs.release(j, 0)
+        assert jobs.wait_finished(j)[0] == "DONE"
+    ssh_hosts.cut(VICTIM)
+    for j in (by_profile, by_queue):
+        wait_for(lambda: len(_runs(jobs, j)) == 2, timeout=GRACE + 30,
+                 what=f"the rerunnable job {j} to run again")
+        assert _runs(jobs, j)[1][1] == "xh1", _runs(jobs, j)
+    assert jobs.fields(overridden)[0] == "UNKWN"
+    ssh_hosts.crash(VICTIM)
+    try:
+        ssh_hosts.restore(VICTIM)
+    finally:
+        ssh_hosts.boot(VICTIM)
+    stat, _, host = jobs.wait_finished(overridden, timeout=60)
+    assert (stat, host) == ("EXIT", VICTIM), jobs.clu.log_tail()
+    # Its agent's journal outlived the crash: the job died with the host
+    # (SIGKILL), not at the hands of the batch system.
+    assert jobs.fields(overridden)[1] == "137"
+    assert len(_runs(jobs, overridden)) == 1
+    for j in (by_profile, by_queue):
+        assert jobs.fields(j)[0] == "RUN"
+        jobs.release(j, 0)
+        assert jobs.wait_finished(j)[0] == "DONE"
+        assert len(_runs(jobs, j)) == 2
+    for j in blockers:
+        jobs.release(j, 0)

@@ -45,9 +45,10 @@ queues:
 AGENT_DIRS = ("agents/*", "hosts/*/agents/*")
 
 
-def ssh_hosts_yaml(hs, mxj=None, extra="", launch="ssh"):
+def ssh_hosts_yaml(hs, mxj=None, extra="", launch="ssh", per_host=None):
     """A hosts: section with every host of the test HostSet HS reached over
-    SSH as root with its client key and pinned known_hosts."""
+    SSH as root with its client key and pinned known_hosts; *per_host*
+    maps a host name to more lines of its own (e.g. "MXJ: 3")."""
     lines = ["hosts:", "  default:", f"    launch: {launch}", "    user: root",
              f"    key_file: {hs.client_key}",
              f"    known_hosts: {hs.known_hosts}", "    ssh_timeout: 3"]
@@ -56,6 +57,8 @@ def ssh_hosts_yaml(hs, mxj=None, extra="", launch="ssh"):
     lines += [f"    {x}" for x in extra.splitlines() if x.strip()]
     for name, (addr, port) in hs.hosts.items():
         lines += [f"  {name}:", f"    address: {addr}", f"    port: {port}"]
+        own = (per_host or {}).get(name, "")
+        lines += [f"    {x}" for x in own.splitlines() if x.strip()]
     return "\n".join(lines) + "\n"
 
 
@@ -103,7 +106,7 @@ class Cluster:
     def __init__(self, root, name="testclu", mxj=None, extra_params="",
                  extra_queues="", ssh_hosts=None, ssh_extra="",
                  ssh_launch="ssh", extra="", host_extra="",
-                 virtual_hosts=None):
+                 virtual_hosts=None, ssh_per_host=None):
         self.root = Path(root)
         self.envdir = self.root / "etc"
         self.spool = self.root / "spool"
@@ -117,7 +120,8 @@ class Cluster:
             hosts += "".join(f"    {x}\n" for x in host_extra.splitlines()
                              if x.strip())
         if ssh_hosts is not None:
-            hosts = ssh_hosts_yaml(ssh_hosts, mxj, ssh_extra, ssh_launch)
+            hosts = ssh_hosts_yaml(ssh_hosts, mxj, ssh_extra, ssh_launch,
+                                   ssh_per_host)
         if virtual_hosts is not None:
             hosts = virtual_hosts_yaml(virtual_hosts, mxj, host_extra)
         (self.envdir / "xce.yaml").write_text(DEFAULT_YAML.format(
