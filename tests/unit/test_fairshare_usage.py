@@ -3,7 +3,6 @@ pure functions the controller's scheduling and bqueues -l both use."""
 
 import pytest
 
-from xce.client.cluster.shares import _accounts
 from xce.model import fairshare
 
 
@@ -39,4 +38,6 @@ def test_weights_queue_over_params_over_lsf_defaults():
 def test_share_accounts_in_user_shares_order():
     pairs = [("alice", 2), ("grp@", 1), ("team", 3), ("default", 1)]
     groups = {"grp": ["bob", "carol"], "team": ["dave"]}
-    assert _accounts(pairs, groups) == ["alice", "bob", "carol", "team"]
+    [(top, listed)] = fairshare.Policy(pairs, groups).levels()
+    assert top == ()
+    assert [n for n, _ in listed] == ["alice", "bob", "carol", "team"]

@@ -200,7 +200,9 @@ _add("user_group", ENFORCED, "GROUP_ADMIN", "list")
 # only, and a group of `all` may have administrators
 # (xce.config.model.Config.group_admins_of).
 _add("params", ENFORCED, "STRICT_UG_CONTROL")
-_add("user_group", ACCEPTED, "USER_SHARES", "text")
+# Hierarchical fairshare: a group named in a queue's FAIRSHARE divides its
+# shares among its members by these (xce.model.fairshare.Policy).
+_add("user_group", ENFORCED, "USER_SHARES", "text")
 
 # --- lsb.params -------------------------------------------------------------
 _add("params", ENFORCED, "DEFAULT_QUEUE", "list1")

@@ -53,6 +53,7 @@ def check(cfg, raw, check_):
         if props and props.get("FAIRSHARE"):
             _fairshare(props, check_)
     _preemption(raw.get("queues") or {}, check_)
+    _group_shares(raw.get("user_groups"), check_)
 
 
 def _limits(sections, check_):
@@ -120,6 +121,20 @@ def _fairshare(props, check_):
         fairshare.parse(props["FAIRSHARE"])
     except fairshare.FairshareError as e:
         check_.error(props, "FAIRSHARE", str(e))
+
+
+def _group_shares(groups, check_):
+    """lsb.users USER_SHARES: readable counts above 0, given to members,
+    no group dividing its shares down to itself."""
+    from xce.model import fairshare
+    if not isinstance(groups, dict):
+        return
+    problems = fairshare.tree_config(groups)[2]
+    for name, found in problems.items():
+        props = groups.get(name)
+        if isinstance(props, dict):
+            check_.error(props, "USER_SHARES",
+                         f"user group {name}: " + "; ".join(found))
 
 
 def _preemption(queues, check_):

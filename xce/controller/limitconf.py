@@ -257,6 +257,8 @@ def policy(cfg, q):
         groups = {g: [m for m in hostnames.expand([g], cfg.user_groups)
                       if not m.startswith("~")] for g in cfg.user_groups}
         weights = fairshare.factors_from(cfg.params, q.raw)
-        found = fairshare.Policy(pairs, groups, weights)
+        shares, members, _ = fairshare.tree_config(
+            cfg.raw.get("user_groups"))
+        found = fairshare.Policy(pairs, groups, weights, shares, members)
     q._xce_fairshare = (cfg, found)
     return found

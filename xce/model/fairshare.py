@@ -51,6 +51,62 @@ def parse(text):
     return [(name, float(shares)) for name, shares in pairs]
 
 
+_GROUP_PAIR = re.compile(r"\[\s*([^\[\],\s]+)\s*,\s*([^\[\],\s]*)\s*\]")
+
+
+def parse_group(text):
+    """A user group's USER_SHARES in lsb.users, '([alice, 2] [sub, 1])'
+    (parentheses optional, '()' or '' for none) -> [('alice', 2.0), ...].
+    Shares are whole numbers above 0, as LSF takes them."""
+    body = str(text or "").strip()
+    if body.startswith("(") and body.endswith(")"):
+        body = body[1:-1]
+    pairs = []
+    for name, shares in _GROUP_PAIR.findall(body):
+        if not shares.isdigit() or int(shares) <= 0:
+            raise FairshareError(f"[{name}, {shares}]: the share count "
+                                 "must be a whole number above 0")
+        pairs.append((name, float(shares)))
+    if _GROUP_PAIR.sub("", body).strip():
+        raise FairshareError(f"{text}: expected ([name, shares] ...)")
+    return pairs
+
+
+def group_problems(group_shares, members):
+    """What is wrong with lsb.users USER_SHARES: {group: [message, ...]}.
+    group_shares: group -> pairs; members: group -> its direct members.
+    A share goes to a member of the group (a user, a subgroup, `group@`
+    of a subgroup), `default`, `others` or `all`; and no group may divide
+    its shares down to itself."""
+    out = {}
+    for group, pairs in group_shares.items():
+        direct = set(members.get(group, ()))
+        for name, _ in pairs:
+            base = name[:-1] if name.endswith("@") else name
+            if name in ("default", "others", "all") or base in direct \
+                    or "all" in direct:
+                continue
+            out.setdefault(group, []).append(
+                f"{name} is not a member of user group {group}")
+    for group in group_shares:
+        cycle = _share_cycle(group, group_shares, (group,))
+        if cycle:
+            out.setdefault(group, []).append(
+                "shares divided in a cycle: " + " -> ".join(cycle))
+    return out
+
+
+def _share_cycle(group, group_shares, trail):
+    for name, _ in group_shares.get(group, ()):
+        if name == trail[0]:
+            return trail + (name,)
+        if name in group_shares and name not in trail:
+            found = _share_cycle(name, group_shares, trail + (name,))
+            if found:
+                return found
+    return None
+
+
 @dataclass(frozen=True)
 class Factors:
     """lsb.params weights, LSF's defaults."""
@@ -115,42 +171,37 @@ def decay(age_seconds, hist_hours):
 
 
 class Policy:
-    """Share accounts of one queue.  groups: name -> expanded members."""
+    """The share tree of one queue.  pairs: its USER_SHARES; groups: name
+    -> expanded members; group_shares: name -> the USER_SHARES pairs of
+    lsb.users that divide a group's shares among its members (hierarchical
+    fairshare).  Each user falls in one path of accounts from the top
+    level down to a leaf: a user's own account or a group account whose
+    members take turns FCFS."""
 
-    def __init__(self, pairs, groups=None, factors=Factors()):
-        groups = groups or {}
+    def __init__(self, pairs, groups=None, factors=Factors(),
+                 group_shares=None, members=None):
         self.factors = factors
-        self.own = {}           # user -> shares of a personal account
-        self.shared = []        # (account, members, shares) in order
-        self.default = None
-        for name, shares in pairs:
-            if name == "default":
-                self.default = shares
-            elif name.endswith("@") and name[:-1] in groups:
-                for member in groups[name[:-1]]:
-                    self.own.setdefault(member, shares)
-            elif name in groups or name == "all":
-                members = None if name == "all" else frozenset(groups[name])
-                self.shared.append((name, members, shares))
-            else:
-                self.own.setdefault(name, shares)
+        self.top = _Level(pairs, groups or {}, group_shares or {},
+                          members or {}, ())
         self._of = {}
 
-    def account(self, user):
-        """(account name, shares) of a user; shares 0 when in none."""
+    def path(self, user):
+        """((account, shares), ...) of a user from the top level down; a
+        user in no account has one of its own with no shares."""
         found = self._of.get(user)
         if found is None:
-            found = self._find(user)
-            self._of[user] = found
+            found = self._of[user] = tuple(self.top.path(user))
         return found
 
-    def _find(self, user):
-        if user in self.own:
-            return user, self.own[user]
-        for name, members, shares in self.shared:
-            if members is None or user in members:
-                return name, shares
-        return user, self.default or 0.0
+    def account(self, user):
+        """(account name, shares) of a user at the top level."""
+        return self.path(user)[0]
+
+    def levels(self):
+        """(path, [(account, shares), ...]) of every level, top first:
+        the accounts configured there (members of a default each have
+        theirs, made as they are met, so they are not listed)."""
+        return self.top.levels()
 
     def priority(self, shares, slots, usage):
         f = self.factors
@@ -161,7 +212,95 @@ class Policy:
         return shares / load if load > 0 else float(shares)
 
 
+class _Level:
+    """The accounts among which one level's shares are divided."""
+
+    def __init__(self, pairs, groups, group_shares, members, seen):
+        self.own = {}           # user -> shares of a personal account
+        self.shared = []        # (account, members or None, shares, _Level)
+        self.default = self.others = None
+        self.listed = []
+        named = {n for n, _ in pairs}
+        for name, shares in pairs:
+            if name == "default":
+                self.default = shares
+            elif name == "others":
+                self.others = shares
+            elif name.endswith("@") and name[:-1] in groups:
+                for member in groups[name[:-1]]:
+                    self.own.setdefault(member, shares)
+                self.listed += [(m, shares) for m in groups[name[:-1]]]
+            elif name in groups or name == "all":
+                self._group(name, shares, groups, group_shares, members,
+                            seen)
+            else:
+                self.own.setdefault(name, shares)
+                self.listed.append((name, shares))
+        # `default` in a group's own shares: each member not named there,
+        # a subgroup as an account of its own.
+        for member in members.get(seen[-1], ()) if seen else ():
+            if member in groups and member not in named and \
+                    self.default is not None:
+                self._group(member, self.default, groups, group_shares,
+                            members, seen)
+        self.listed = list(dict.fromkeys(self.listed))
+
+    def _group(self, name, shares, groups, group_shares, members, seen):
+        below = None
+        if group_shares.get(name) and name not in seen:
+            below = _Level(group_shares[name], groups, group_shares,
+                           members, seen + (name,))
+        who = None if name == "all" else frozenset(groups[name])
+        self.shared.append((name, who, shares, below))
+        self.listed.append((name, shares))
+
+    def path(self, user):
+        if user in self.own:
+            return [(user, self.own[user])]
+        for name, who, shares, below in self.shared:
+            if who is None or user in who:
+                return [(name, shares)] + (below.path(user) if below
+                                           else [])
+        if self.others is not None:
+            return [("others", self.others)]
+        return [(user, self.default or 0.0)]
+
+    def levels(self, path=()):
+        yield path, self.listed
+        for name, _, _, below in self.shared:
+            if below is not None:
+                yield from below.levels(path + (name,))
+
+
 def add(a, b):
     """The sum of two uses."""
     return Usage(a.run_hours + b.run_hours, a.hist_hours + b.hist_hours,
                  a.cpu_hours + b.cpu_hours)
+
+
+def tree_config(user_groups):
+    """From the user_groups section (name -> {members, USER_SHARES}) to
+    (group_shares, direct members, problems): the groups dividing their
+    shares, each group's own members, and {group: [message, ...]} for
+    shares xce cannot take (such a group is left undivided: its members
+    go FCFS)."""
+    shares, members, problems = {}, {}, {}
+    for name, props in (user_groups or {}).items():
+        props = props if isinstance(props, dict) else {"members": props}
+        words = props.get("members") or []
+        members[str(name)] = (words.split() if isinstance(words, str)
+                              else [str(w) for w in words])
+        text = props.get("USER_SHARES")
+        if text in (None, ""):
+            continue
+        try:
+            pairs = parse_group(text)
+        except FairshareError as e:
+            problems.setdefault(str(name), []).append(str(e))
+            continue
+        if pairs:
+            shares[str(name)] = pairs
+    for name, found in group_problems(shares, members).items():
+        problems.setdefault(name, []).extend(found)
+        shares.pop(name, None)
+    return shares, members, problems

@@ -91,8 +91,8 @@ class Migration:
     def drop(self, origin, label, why):
         self.entries.append(Entry(keys.NOT_CARRIED, origin, label, why))
 
-    def note(self, status, origin, label, why=""):
-        self.entries.append(Entry(status, origin, label, why))
+    def note(self, status, origin, label, why="", path=None):
+        self.entries.append(Entry(status, origin, label, why, path))
 
     def retract(self, path, why):
         """Take the value at *path* (and what is under it) back out of the

@@ -10,6 +10,7 @@ from xce.config.lsf import cells, hostnames
 from xce.errors import text
 from xce.lang import (jobcontrols, loadthresh, preempt, rlimits, timevalue,
                       timewindow, units)
+from xce.model import fairshare
 
 # Old spelling seen in OpenLava's own stock lsb.resources (reference §14.13).
 _LIMIT_ALIASES = {"PER_PROJECTS": "PER_PROJECT"}
@@ -121,16 +122,27 @@ def _user_group(mig, row):
                      else " ".join(value.split()))
         mig.set(path + (target,), value_out, row.origin, key.status)
         mig.note(key.status, row.origin,
-                 f"user group {name} {column} = {value}")
+                 f"user group {name} {column} = {value}", path=path + (target,))
     if "!" in mig.tree["user_groups"][name].get("members", []):
         mig.warn(row.origin, f"user group {name}: members come from an "
                  "external egroup program, which xce does not run")
 
 
 def _check_user_groups(mig):
-    """Expand user groups: report their users, warn about cycles."""
+    """Expand user groups: report their users, warn about cycles and
+    USER_SHARES that would not be put in force."""
     groups = {name: group.get("members", [])
               for name, group in mig.tree.get("user_groups", {}).items()}
+    problems = fairshare.tree_config(mig.tree.get("user_groups"))[2]
+    for name, found in problems.items():
+        origin = mig.origins.get(("user_groups", name, "USER_SHARES"))
+        if origin is None:
+            continue
+        mig.warn(origin, f"user group {name} USER_SHARES: "
+                 + "; ".join(found))
+        mig.retract(("user_groups", name, "USER_SHARES"),
+                    "not put in force (see the warning): the group's "
+                    "members go FCFS")
     for name, members in groups.items():
         origin = mig.origins[("user_groups", name, "members")] \
             if ("user_groups", name, "members") in mig.origins else None

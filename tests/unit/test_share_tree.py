@@ -1,0 +1,177 @@
+"""Hierarchical fairshare: the share tree of a queue (lsb.users USER_SHARES
+under the queue's FAIRSHARE), its configuration checks and its
+migration."""
+
+import pytest
+
+from xce.model import fairshare
+
+# Two groups under the queue: eng (3 shares) divides its shares between
+# ann (2) and bob (1); ops (1 share) has no shares of its own, so carl and
+# dora go FCFS; `default` gives everyone else an account of 1 share.
+GROUPS = {"eng": ["ann", "bob"], "ops": ["carl", "dora"]}
+SHARES = {"eng": [("ann", 2.0), ("bob", 1.0)]}
+TOP = [("eng", 3.0), ("ops", 1.0), ("default", 1.0)]
+
+
+def _policy(top=TOP, groups=GROUPS, shares=SHARES, members=None):
+    return fairshare.Policy(top, groups, group_shares=shares,
+                            members=members or groups)
+
+
+@pytest.mark.parametrize("user, path", [
+    ("ann", (("eng", 3.0), ("ann", 2.0))),
+    ("bob", (("eng", 3.0), ("bob", 1.0))),
+    ("carl", (("ops", 1.0),)),
+    ("zed", (("zed", 1.0),)),
+])
+def test_each_user_falls_in_one_path_of_the_tree(user, path):
+    assert _policy().path(user) == path
+
+
+@pytest.mark.parametrize("top, shares, user, path", [
+    # group@ gives each member its own account, no hierarchy below.
+    ([("eng@", 2.0)], SHARES, "bob", (("bob", 2.0),)),
+    # `others`: the users named nowhere share one account.
+    ([("eng", 1.0), ("others", 4.0)], SHARES, "zed", (("others", 4.0),)),
+    # a member the group's shares leave out, with no default: no shares.
+    ([("eng", 1.0)], {"eng": [("ann", 1.0)]}, "bob",
+     (("eng", 1.0), ("bob", 0.0))),
+    # default inside the group covers members not named, each on its own.
+    ([("eng", 1.0)], {"eng": [("ann", 5.0), ("default", 2.0)]}, "bob",
+     (("eng", 1.0), ("bob", 2.0))),
+    # a user in no account at all: its own, with no shares.
+    ([("eng", 1.0)], SHARES, "zed", (("zed", 0.0),)),
+])
+def test_share_forms(top, shares, user, path):
+    assert _policy(top, shares=shares).path(user) == path
+
+
+def test_default_in_a_group_gives_unnamed_subgroups_their_own_level():
+    groups = {"top": ["phys", "chem", "eve"], "phys": ["ann", "bob"],
+              "chem": ["carl"]}
+    members = {"top": ["phys", "chem", "eve"], "phys": ["ann", "bob"],
+               "chem": ["carl"]}
+    shares = {"top": [("eve", 1.0), ("default", 10.0)],
+              "phys": [("ann", 3.0), ("bob", 1.0)]}
+    groups["top"] = ["ann", "bob", "carl", "eve"]
+    p = fairshare.Policy([("top", 1.0)], groups, group_shares=shares,
+                         members=members)
+    assert p.path("bob") == (("top", 1.0), ("phys", 10.0), ("bob", 1.0))
+    assert p.path("carl") == (("top", 1.0), ("chem", 10.0))
+    assert p.path("eve") == (("top", 1.0), ("eve", 1.0))
+    assert [path for path, _ in p.levels()] == [(), ("top",),
+                                                ("top", "phys")]
+
+
+# ------------------------------------------------------------------ parsing
+@pytest.mark.parametrize("text, pairs", [
+    ("([ann, 2] [bob,1])", [("ann", 2.0), ("bob", 1.0)]),
+    ("[ann, 2] [default, 1]", [("ann", 2.0), ("default", 1.0)]),
+    ("()", []),
+    ("", []),
+])
+def test_group_shares_parse(text, pairs):
+    assert fairshare.parse_group(text) == pairs
+
+
+@pytest.mark.parametrize("text", ["([ann, 0])", "([ann, -1])", "([ann, x])",
+                                  "([ann, 1.5])", "([ann])", "(ann 1)"])
+def test_bad_group_shares_refused(text):
+    with pytest.raises(fairshare.FairshareError):
+        fairshare.parse_group(text)
+
+
+def test_unknown_member_and_cycle_found():
+    members = {"a": ["b", "u1"], "b": ["a", "u2"]}
+    problems = fairshare.group_problems(
+        {"a": [("b", 1.0), ("nobody", 1.0)], "b": [("a", 1.0)]}, members)
+    assert "nobody is not a member of user group a" in problems["a"]
+    assert any("cycle: a -> b -> a" in p for p in problems["a"])
+    assert fairshare.group_problems(
+        {"a": [("u1", 1.0), ("default", 1.0), ("b@", 2.0)]}, members) == {}
+
+
+# ------------------------------------------------------------ configuration
+def test_bad_group_shares_are_config_errors_with_file_and_line(tmp_path):
+    from xce.config.load import ConfigError
+    from tests.lib.builders import site
+    with pytest.raises(ConfigError) as caught:
+        site(tmp_path,
+             "queues:\n  normal:\n    FAIRSHARE: USER_SHARES[[ga, 1]]\n"
+             "user_groups:\n"
+             "  ga:\n    members: [gb, u1]\n"
+             "    USER_SHARES: ([gb, 1] [nobody, 2])\n"
+             "  gb:\n    members: [u2]\n"
+             "    USER_SHARES: ([u2, 0])\n")
+    text = "\n".join(caught.value.errors)
+    assert "xce.yaml:7: USER_SHARES: user group ga: nobody is not a " \
+        "member of user group ga" in text
+    assert "xce.yaml:10: USER_SHARES: user group gb: [u2, 0]: the share " \
+        "count must be a whole number above 0" in text
+
+
+def test_the_controller_builds_the_tree_from_user_groups(tmp_path):
+    from xce.controller import limitconf
+    from tests.lib.builders import site
+    cfg = site(tmp_path,
+               "queues:\n  normal:\n"
+               "    FAIRSHARE: USER_SHARES[[ga, 3] [default, 1]]\n"
+               "user_groups:\n"
+               "  ga:\n    members: [gb, u1]\n"
+               "    USER_SHARES: ([gb, 1] [u1, 2])\n"
+               "  gb:\n    members: [u2, u3]\n")
+    policy = limitconf.policy(cfg, cfg.queues["normal"])
+    assert policy.path("u3") == (("ga", 3.0), ("gb", 1.0))
+    assert policy.path("u1") == (("ga", 3.0), ("u1", 2.0))
+    assert policy.path("u9") == (("u9", 1.0),)
+
+
+# ---------------------------------------------------------------- migration
+LSB_USERS = """\
+Begin UserGroup
+GROUP_NAME  GROUP_MEMBER        USER_SHARES
+G1          (david john zebra)  ([david, 1] [john,1] [zebra, 1])
+G2          (crock wlu kluk)    ([crock, 2] [wlu,1] [ghost,1])
+G3          (G4 amy)            ([G4, 1] [amy, 0])
+G4          (bo)                ()
+End UserGroup
+"""
+
+
+def test_migration_carries_group_shares_enforced_and_reports_bad_ones(
+        tmp_path):
+    from xce.config import keys
+    from xce.config.migrate import migrate
+    (tmp_path / "lsb.users").write_text(LSB_USERS)
+    (tmp_path / "lsb.queues").write_text(
+        "Begin Queue\nQUEUE_NAME = normal\n"
+        "FAIRSHARE = USER_SHARES[[G1, 2] [G2, 1] [G3, 1]]\nEnd Queue\n")
+    result = migrate(str(tmp_path), check=True)
+    groups = result.tree["user_groups"]
+    assert groups["G1"]["USER_SHARES"] == "[david, 1] [john,1] [zebra, 1]"
+    enforced = [e.label for e in result.migration.entries
+                if e.status == keys.ENFORCED]
+    assert "user group G1 USER_SHARES = [david, 1] [john,1] [zebra, 1]" \
+        in enforced
+    # An unknown member and a share of 0: a warning at the file and line,
+    # and the shares are not put in force (the members go FCFS).
+    warnings = [str(d) for d in result.diags.warnings]
+    assert "lsb.users:4: user group G2 USER_SHARES: ghost is not a member " \
+        "of user group G2" in warnings
+    assert "lsb.users:5: user group G3 USER_SHARES: [amy, 0]: the share " \
+        "count must be a whole number above 0" in warnings
+    assert "USER_SHARES" not in groups["G2"] and \
+        "USER_SHARES" not in groups["G3"]
+    dropped = [(str(e.origin), e.label) for e in result.migration.entries
+               if e.status == keys.NOT_CARRIED]
+    assert ("lsb.users:4", "user group G2 USER_SHARES = "
+            "[crock, 2] [wlu,1] [ghost,1]") in dropped
+    # What was carried loads back, and the controller builds the tree.
+    from xce.controller import limitconf
+    from tests.lib.builders import site
+    (tmp_path / "etc").mkdir()
+    cfg = site(tmp_path / "etc", result.yaml_text)
+    policy = limitconf.policy(cfg, cfg.queues["normal"])
+    assert policy.path("john") == (("G1", 2.0), ("john", 1.0))
+    assert policy.path("wlu") == (("G2", 1.0),)
