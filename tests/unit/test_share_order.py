@@ -1,0 +1,124 @@
+"""Hierarchical fairshare in the scheduler: the dynamic priority of each
+level of a queue's share tree from the use of its whole subtree, and the
+dispatch order walking the tree from the top (xce.scheduler.share_order)."""
+
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from xce.model.fairshare import Usage
+from xce.scheduler.core import QueueView, schedule
+from xce.scheduler.share_order import Order
+
+from tests.lib.builders import host, pending
+from tests.unit.test_share_tree import _policy
+
+
+# --------------------------------------------------------------- priorities
+def _order(jobs, usage=None, running=None, policy=None):
+    return Order(policy or _policy(), usage or {}, dict(running or {}), jobs)
+
+
+def _job(n, user):
+    return SimpleNamespace(id=n, user=user)
+
+
+@pytest.mark.parametrize("usage, running, node, expected", [
+    # LSF's formula at a group level, from the whole subtree's use:
+    # 3 / ((1 + 0 slots) x 3) with nothing used.
+    ({}, {}, ("eng",), 3 / 3.0),
+    # ann and bob's run hours both count against eng.
+    ({"ann": Usage(1.0, 0, 0), "bob": Usage(2.0, 0, 0)}, {}, ("eng",),
+     3 / (3 * 0.7 + 3.0)),
+    # their slots too: (1 + 3) x 3.
+    ({}, {"ann": 1, "bob": 2}, ("eng",), 3 / 12.0),
+    # below, each member only its own: 1 / (2 x 0.7 + (1 + 2) x 3).
+    ({"ann": Usage(1.0, 0, 0), "bob": Usage(2.0, 0, 0)}, {"bob": 2},
+     ("eng", "bob"), 1 / (2 * 0.7 + 9.0)),
+    # CPU hours weigh with CPU_TIME_FACTOR.
+    ({"carl": Usage(0, 0, 10.0)}, {}, ("ops",), 1 / (10 * 0.7 + 3.0)),
+])
+def test_priority_of_a_level_counts_its_whole_subtree(usage, running, node,
+                                                       expected):
+    jobs = [_job(1, "ann"), _job(2, "bob"), _job(3, "carl")]
+    got = _order(jobs, usage, running).priorities()[node]
+    assert got == pytest.approx(expected)
+
+
+def test_descends_to_the_highest_priority_child_at_each_level():
+    # eng's users have used a lot: ops goes first although eng has more
+    # shares; within eng ann (2 shares) goes before bob (1).
+    usage = {"ann": Usage(10.0, 0, 0), "bob": Usage(10.0, 0, 0)}
+    jobs = [_job(1, "bob"), _job(2, "ann"), _job(3, "carl")]
+    assert [j.id for j in _order(jobs, usage)] == [3, 2, 1]
+
+
+def test_group_without_shares_of_its_own_runs_fcfs():
+    jobs = [_job(1, "dora"), _job(2, "carl"), _job(3, "dora")]
+    p = _policy([("ops", 1.0)])
+    assert [j.id for j in _order(jobs, policy=p)] == [1, 2, 3]
+
+
+def test_started_jobs_lower_the_priority_of_every_level_above():
+    policy = _policy([("eng", 1.0), ("ops", 1.0)])
+    jobs = [_job(n, u) for n, u in ((1, "ann"), (2, "ann"), (3, "bob"),
+                                    (4, "carl"), (5, "carl"))]
+    running = {}
+    order = Order(policy, {}, running, jobs)
+    seen = []
+    for job in order:
+        seen.append(job.id)
+        running[job.user] = running.get(job.user, 0) + 1   # it started
+    # eng and ops alternate (ties go by name); within eng ann (2 shares)
+    # first, and with one slot she ties bob (1 share, none): by name again.
+    assert seen == [1, 4, 2, 5, 3]
+
+
+# ------------------------------------------------------------ property test
+_users = st.sampled_from(["ann", "bob", "carl", "dora", "zed"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_users, min_size=1, max_size=30),
+       st.dictionaries(_users, st.floats(0, 50), max_size=5))
+def test_every_pending_job_comes_out_once_fcfs_within_each_account(
+        users, hours):
+    jobs = [_job(n, u) for n, u in enumerate(users)]
+    usage = {u: Usage(h, 0, 0) for u, h in hours.items()}
+    out = list(_order(jobs, usage))
+    assert sorted(j.id for j in out) == list(range(len(jobs)))
+    policy = _policy()
+    for account in {policy.path(u) for u in users}:
+        mine = [j.id for j in out if policy.path(j.user) == account]
+        assert mine == sorted(mine)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_users, min_size=1, max_size=20))
+def test_first_job_is_from_the_best_child_at_every_level(users):
+    jobs = [_job(n, u) for n, u in enumerate(users)]
+    order = _order(jobs)
+    prio = order.priorities()
+    first = next(iter(order))
+    path = tuple(n for n, _ in _policy().path(first.user))
+    for depth in range(1, len(path) + 1):
+        here = path[:depth]
+        rivals = [p for p in prio if len(p) == depth and p[:-1] == here[:-1]]
+        best = max(prio[p] for p in rivals)
+        assert prio[here] == best
+
+
+# ---------------------------------------------------------- through schedule
+def test_scheduler_follows_the_tree():
+    q = QueueView("fair", 30, fairshare=_policy([("eng", 2.0),
+                                                 ("ops", 1.0)]),
+                  fair_usage={"ann": Usage(6.0, 0, 0)})
+    jobs = [pending(n, user=u, queue="fair")
+            for n, u in ((1, "ann"), (2, "bob"), (3, "carl"), (4, "carl"))]
+    out = schedule([q], [host("h", 2, ncpus=2, maxmem=1000, mem=1000)], jobs)
+    # ann's 6 hours weigh on eng: ops (1/3) before eng (2/7.2); once carl
+    # holds a slot eng (2/7.2) beats ops (1/6), and inside eng bob (1/3)
+    # beats ann (2/7.2).
+    assert sorted(k[0] for k, _ in out.dispatch) == [2, 3]

@@ -1,0 +1,69 @@
+"""Hierarchical fairshare in the simulator, the same scheduler code as the
+controller on the virtual clock: two groups with 3 and 1 shares, the first
+dividing its shares evenly between two users, on four slots."""
+
+from xce.sim import engine, site, swf
+from xce.sim.cluster import VirtualCluster
+
+from tests.lib.builders import site as write_site
+
+YAML = """\
+cluster: {name: sim, spool: ../spool}
+parameters:
+  DEFAULT_QUEUE: fair
+queues:
+  fair:
+    PRIORITY: 30
+    FAIRSHARE: USER_SHARES[[ga, 3] [gb, 1]]
+user_groups:
+  ga:
+    members: [u1, u2]
+    USER_SHARES: ([u1, 1] [u2, 1])
+  gb:
+    members: [u3]
+"""
+
+
+def _start_order(tmp_path, yaml_text):
+    etc = tmp_path / "etc"
+    etc.mkdir(parents=True)
+    write_site(etc, yaml_text)
+    path = tmp_path / "t.swf"
+    # Eight jobs of one hour each from u1, u2 and u3, all at time 0.
+    rows, n = [], 0
+    for user in (1, 2, 3):
+        for _ in range(8):
+            n += 1
+            rows.append(f"{n} 0 -1 3600 1 -1 -1 1 3600 -1 1 {user} 1 "
+                        "-1 -1 -1 -1 -1\n")
+    path.write_text("".join(rows))
+    jobs = swf.read(path).jobs
+    for tj in jobs:
+        tj.spec = {"command": "x", "name": None, "queue": "fair",
+                   "nslots": [1, 1], "resreq": [], "depend": None,
+                   "from_host": "", "runlimit": 3600, "cwd": "/",
+                   "subcwd": "/", "user_priority": None}
+    replay = engine.Replay(VirtualCluster(site.load(etc, "1x4")), jobs).run()
+    users = {tj.number: tj.user for tj in jobs}
+    return {users[r.number]: sorted(
+        x.start for x in replay.records.values()
+        if users[x.number] == users[r.number]) for r in
+        replay.records.values()}
+
+
+def _first_round(starts):
+    """How many jobs of each user start at time 0."""
+    return {user: times.count(0.0) for user, times in starts.items()}
+
+
+def test_slots_follow_the_share_tree(tmp_path):
+    # Four slots at once: ga (3 shares) 1, ga 3/6 against gb 1/3, ga again
+    # at the tie (3/9, by name), then gb (1/3 against 3/12).  Inside ga,
+    # u1 and u2 (1 share each) take turns.
+    assert _first_round(_start_order(tmp_path, YAML)) == \
+        {"u1": 2, "u2": 1, "u3": 1}
+    # Without ga's own shares its members go FCFS: u1's jobs first.
+    flat = _start_order(tmp_path / "flat",
+                        YAML.replace("    USER_SHARES: ([u1, 1] [u2, 1])\n",
+                                     ""))
+    assert _first_round(flat) == {"u1": 3, "u2": 0, "u3": 1}
