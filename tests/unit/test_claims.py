@@ -8,39 +8,23 @@ duration and decay come back to a waiting job."""
 
 import pytest
 
-from xce.agent.protocol import VERSION
 from xce.controller import dispatch
 from xce.store.reader import Reader
 
-from tests.lib.builders import site
+from tests.lib.builders import hello, site, site_yaml, submission
 from tests.lib.fake_controller import started_controller
 
-SITE = """\
-cluster:
-  name: claims
-  admins: [root]
-  spool: ../spool
-parameters:
-  DEFAULT_QUEUE: normal
-hosts:
-  h1:
-    MXJ: 4
-    gpus: [{model: TeslaV100, memory: 16G}, {model: TeslaV100, memory: 16G}]
-queues:
-  normal:
-    PRIORITY: 30
-"""
-
-HELLO = {"op": "hello", "v": VERSION, "host": "h1", "jobs": [],
-         "facts": {"ncpus": 4, "maxmem": 4096, "type": "X86_64"}}
+V100 = {"model": "TeslaV100", "memory": "16G"}
+GPU_HOST = {"h1": {"MXJ": 4, "gpus": [V100, V100]}}
+SITE = site_yaml("claims", GPU_HOST)
+TOKENS_SITE = site_yaml("claims", GPU_HOST, resources={"lic": {
+    "TYPE": "Numeric", "DESCRIPTION": "(Solver tokens)",
+    "LOCATION": "(2@[all])"}})
+HELLO = hello("h1")
 
 
 def _spec():
-    return {"command": "true", "name": None, "queue": None,
-            "nslots": [1, 1], "stdout": None, "stderr": None,
-            "cwd": "/tmp", "subcwd": "/tmp", "resreq": [], "depend": None,
-            "env": {}, "from_host": "h1", "project": "default",
-            "gpu": "num=1:mode=exclusive_process"}
+    return submission(gpu="num=1:mode=exclusive_process")
 
 
 def _controller(etc):
@@ -49,9 +33,7 @@ def _controller(etc):
 
 @pytest.fixture
 def etc(tmp_path):
-    etc = tmp_path / "etc"
-    etc.mkdir()
-    return etc
+    return tmp_path / "etc"
 
 
 def _rows(ctl):
@@ -150,12 +132,6 @@ def test_sim_verify_replays_standalone_claims(etc):
     v = verify(ctl.cfg, ctl.store.path)
     assert (v.kinds.get("start"), v.differences) == (1, [])
     assert not {"CLAIM_ADD", "CLAIM_REMOVE"} & set(v.skipped)
-
-
-TOKENS_SITE = SITE.replace("queues:", """\
-resources:
-  lic: {TYPE: Numeric, DESCRIPTION: (Solver tokens), LOCATION: '(2@[all])'}
-queues:""")
 
 
 def test_licence_tokens_of_a_claim_decay_and_a_waiting_job_takes_them(etc):

@@ -6,38 +6,18 @@ handlers, the scheduler and the reconciliation are the real ones."""
 
 import pytest
 
-from xce.agent.protocol import VERSION
 from xce.controller.main import Controller
 from xce.store.reader import Reader
 
-from tests.lib.builders import site
+from tests.lib.builders import hello, site, site_yaml, submission
 from tests.lib.fake_controller import FakeAgentLink, FakeSpool
 
-SITE = """\
-cluster:
-  name: turns
-  admins: [root]
-  spool: ../spool
-parameters:
-  DEFAULT_QUEUE: normal
-hosts:
-  h1:
-    MXJ: 2
-queues:
-  normal:
-    PRIORITY: 30
-"""
-
-HELLO = {"op": "hello", "v": VERSION, "host": "h1", "jobs": [],
-         "facts": {"ncpus": 2, "maxmem": 4096, "type": "X86_64"}}
+SITE = site_yaml("turns", {"h1": {"MXJ": 2}})
+HELLO = hello("h1", ncpus=2)
 
 
 def _spec(command="true"):
-    """A submission as bsub writes it (the parts the controller reads)."""
-    return {"command": command, "name": None, "queue": None,
-            "nslots": [1, 1], "stdout": None, "stderr": None,
-            "cwd": "/tmp", "subcwd": "/tmp", "resreq": [], "depend": None,
-            "env": {"A": "1"}, "from_host": "h1", "project": "default"}
+    return submission(command, env={"A": "1"})
 
 
 def _report(op, **fields):
@@ -48,7 +28,6 @@ def _report(op, **fields):
 @pytest.fixture
 def controller(tmp_path):
     etc = tmp_path / "etc"
-    etc.mkdir()
     ctl = Controller(site(etc, SITE), etc, spool=FakeSpool(),
                      link_for=FakeAgentLink)
     declared = set(vars(ctl))

@@ -8,49 +8,29 @@ import json
 
 import pytest
 
-from xce.agent.protocol import VERSION
 from xce.errors import text
 from xce.sim.verify import verify
 from xce.store.reader import Reader
 
-from tests.lib.builders import site
+from tests.lib.builders import hello, site, site_yaml, submission
 from tests.lib.fake_controller import started_controller
 
 HOSTS = ("h1", "h2", "h3", "h4")
-SITE = """\
-cluster:
-  name: gangs
-  admins: [root]
-  spool: ../spool
-parameters:
-  DEFAULT_QUEUE: normal
-hosts:
-""" + "".join(f"  {h}:\n    MXJ: 1\n" for h in HOSTS) + """\
-queues:
-  normal:
-    PRIORITY: 30
-"""
+SITE = site_yaml("gangs", {h: {"MXJ": 1} for h in HOSTS})
 GANG = "/train"
 
 
 def _hello(host):
-    return {"op": "hello", "v": VERSION, "host": host, "jobs": [],
-            "facts": {"ncpus": 1, "maxmem": 1024, "type": "X86_64"}}
+    return hello(host, ncpus=1, maxmem=1024)
 
 
 def _spec(group=GANG):
-    return {"command": "true", "name": None, "queue": None,
-            "nslots": [1, 1], "stdout": None, "stderr": None,
-            "cwd": "/tmp", "subcwd": "/tmp", "resreq": [], "depend": None,
-            "env": {}, "from_host": "h1", "project": "default",
-            "job_group": group}
+    return submission(job_group=group)
 
 
 @pytest.fixture
 def etc(tmp_path):
-    etc = tmp_path / "etc"
-    etc.mkdir()
-    return etc
+    return tmp_path / "etc"
 
 
 def _controller(etc):

@@ -8,43 +8,23 @@ import pwd
 
 import pytest
 
-from xce.agent.protocol import VERSION
 from xce.controller import schedpass
 from xce.sim.cluster import VirtualCluster
 
-from tests.lib.builders import site
+from tests.lib.builders import hello, site, site_yaml, submission
 from tests.lib.fake_controller import started_controller
 
-SITE = """\
-cluster:
-  name: gpusim
-  admins: [root]
-  spool: ../spool
-parameters:
-  DEFAULT_QUEUE: normal
-hosts:
-  h1:
-    MXJ: 4
-    gpus: [{model: TeslaV100, memory: 16G}, {model: TeslaV100, memory: 16G}]
-  h2:
-    MXJ: 4
-    gpus: [{model: A100, memory: 40G}]
-queues:
-  normal:
-    PRIORITY: 30
-  gpuq:
-    PRIORITY: 20
-    GPU_REQ: "num=1:mode=exclusive_process"
-"""
+V100 = {"model": "TeslaV100", "memory": "16G"}
+SITE = site_yaml("gpusim", {
+    "h1": {"MXJ": 4, "gpus": [V100, V100]},
+    "h2": {"MXJ": 4, "gpus": [{"model": "A100", "memory": "40G"}]}},
+    queues={"gpuq": {"PRIORITY": 20,
+                     "GPU_REQ": "num=1:mode=exclusive_process"}})
 FACTS = {"ncpus": 4, "maxmem": 4096, "type": "X86_64"}
 
 
 def _spec(n, gpu=None, queue=None):
-    spec = {"command": f"job{n}", "name": None, "queue": queue,
-            "nslots": [1, 1], "stdout": None, "stderr": None,
-            "cwd": "/tmp", "subcwd": "/tmp", "resreq": [], "depend": None,
-            "env": {}, "from_host": "h1", "project": "default",
-            "runlimit": 10}
+    spec = submission(f"job{n}", queue=queue, runlimit=10)
     if gpu is not None:
         spec["gpu"] = gpu
     return spec
@@ -53,7 +33,6 @@ def _spec(n, gpu=None, queue=None):
 @pytest.fixture
 def pair(tmp_path):
     etc = tmp_path / "etc"
-    etc.mkdir()
     cfg = site(etc, SITE)
     ctl = started_controller(cfg, etc)
     sim = VirtualCluster(cfg, reported={h: FACTS for h in cfg.hosts})
@@ -71,9 +50,7 @@ def test_gpu_jobs_get_the_same_devices_live_and_simulated(pair):
              _spec(5, "num=2")]
     for spec in specs:
         ctl.spool.put("submit", {"spec": dict(spec)})
-    ctl.run_once(1000.0, inbox=[
-        (h, [{"op": "hello", "v": VERSION, "host": h, "jobs": [],
-              "facts": FACTS}]) for h in ("h1", "h2")])
+    ctl.run_once(1000.0, inbox=[(h, [hello(h)]) for h in ("h1", "h2")])
     sim.now = 1000.0
     for spec in specs:
         spec = dict(spec)

@@ -19,7 +19,6 @@ T0 = 1_000_000
 @pytest.fixture
 def ctl(tmp_path):
     etc = tmp_path / "etc"
-    etc.mkdir()
     c = started_controller(site(etc, SITE), etc)
     yield c
     c.store.close()

@@ -12,40 +12,28 @@ from pathlib import Path
 
 import pytest
 
-from xce.agent.protocol import VERSION
 from xce.controller import schedpass
 from xce.sim.cluster import VirtualCluster
 
-from tests.lib.builders import site
+from tests.lib.builders import hello, site, site_yaml, submission
 from tests.lib.fake_controller import started_controller
 
 XCE = Path(__file__).resolve().parents[2] / "xce"
 
-SITE = """\
-cluster:
-  name: shared
-  admins: [root]
-  spool: ../spool
-parameters:
-  DEFAULT_QUEUE: normal
-  MBD_SLEEP_TIME: 10
-hosts:
-  h1:
-    MXJ: 2
-  h2:
-    MXJ: 1
-  h3:
-    MXJ: 1
-queues:
-  normal:
-    PRIORITY: 30
-    SLOT_RESERVE: MAX_RESERVE_TIME[50]
-    BACKFILL: Y
-  high:
-    PRIORITY: 50
-    UJOB_LIMIT: 1
-"""
 
+def _site(**resources):
+    return site_yaml(
+        "shared", {"h1": {"MXJ": 2}, "h2": {"MXJ": 1}, "h3": {"MXJ": 1}},
+        params={"MBD_SLEEP_TIME": 10},
+        queues={"normal": {"PRIORITY": 30,
+                           "SLOT_RESERVE": "MAX_RESERVE_TIME[50]",
+                           "BACKFILL": "Y"},
+                "high": {"PRIORITY": 50, "UJOB_LIMIT": 1}},
+        resources=resources)
+
+
+SITE = _site()
+TOKENS_SITE = _site(lic={"TYPE": "Numeric", "LOCATION": "(2@[all])"})
 FACTS = {"ncpus": 2, "maxmem": 4096, "type": "X86_64"}
 
 
@@ -84,17 +72,13 @@ def test_controller_and_simulator_both_drive_the_shared_pass():
 
 
 def _spec(n, lo=1, minutes=10, queue=None):
-    return {"command": f"job{n}", "name": None, "queue": queue,
-            "nslots": [lo, lo], "stdout": None, "stderr": None,
-            "cwd": "/tmp", "subcwd": "/tmp", "resreq": [], "depend": None,
-            "env": {}, "from_host": "h1", "project": "default",
-            "runlimit": minutes}
+    return submission(f"job{n}", queue=queue, nslots=[lo, lo],
+                      runlimit=minutes)
 
 
 @pytest.fixture
 def pair(tmp_path):
     etc = tmp_path / "etc"
-    etc.mkdir()
     cfg = site(etc, SITE)
     ctl = started_controller(cfg, etc)
     sim = VirtualCluster(cfg, reported={h: FACTS for h in cfg.hosts})
@@ -103,8 +87,7 @@ def pair(tmp_path):
 
 
 def _hello(host):
-    return (host, [{"op": "hello", "v": VERSION, "host": host, "jobs": [],
-                    "facts": FACTS}])
+    return (host, [hello(host, ncpus=2)])
 
 
 def _live(ctl):
@@ -167,9 +150,7 @@ def test_licence_tokens_and_a_claim_on_them_go_the_same_way_simulated(
     same reasons, live and in the simulator."""
     from xce.controller import claims
     etc = tmp_path / "etc"
-    etc.mkdir()
-    cfg = site(etc, SITE.replace("queues:", "resources:\n  lic: {TYPE: "
-                                 "Numeric, LOCATION: '(2@[all])'}\nqueues:"))
+    cfg = site(etc, TOKENS_SITE)
     ctl = started_controller(cfg, etc)
     sim = VirtualCluster(cfg, reported={h: FACTS for h in cfg.hosts})
     user = pwd.getpwuid(os.getuid()).pw_name

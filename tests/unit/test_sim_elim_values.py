@@ -11,45 +11,27 @@ import pwd
 
 import pytest
 
-from xce.agent.protocol import VERSION
 from xce.cli import xce_sim
 from xce.controller import dispatch, schedpass
 from xce.errors import XceError
 from xce.sim import elimvalues
 from xce.sim.cluster import VirtualCluster
 
-from tests.lib.builders import site
+from tests.lib.builders import hello, site, site_yaml, submission
 from tests.lib.fake_controller import started_controller
 
-SITE = """\
-cluster:
-  name: elimsim
-  admins: [root]
-  spool: ../spool
-parameters:
-  DEFAULT_QUEUE: normal
-hosts:
-  h1:
-    MXJ: 4
-  h2:
-    MXJ: 4
-  h3:
-    MXJ: 4
-queues:
-  normal:
-    PRIORITY: 30
-resources:
-  scratch:
-    TYPE: Numeric
-    INTERVAL: 5
-  licfree:
-    TYPE: Numeric
-    INTERVAL: 5
-    LOCATION: "[all]"
-  os:
-    TYPE: String
-    INTERVAL: 5
-"""
+REPORTED = {"TYPE": "Numeric", "INTERVAL": 5}
+
+
+def _site(licfree_location="[all]"):
+    return site_yaml("elimsim", {h: {"MXJ": 4} for h in ("h1", "h2", "h3")},
+                     resources={
+                         "scratch": REPORTED,
+                         "licfree": {**REPORTED,
+                                     "LOCATION": licfree_location},
+                         "os": {**REPORTED, "TYPE": "String"}})
+
+
 # h1 runs the licence server's elim: 2 licences free for the cluster.
 VALUES = """\
 # host  n name value ...
@@ -63,18 +45,12 @@ EXT = {"h1": {"licfree": 2, "scratch": 10, "os": "rhel8"},
 
 
 def _spec(n, resreq):
-    return {"command": f"job{n}", "name": None, "queue": None,
-            "nslots": [1, 1], "stdout": None, "stderr": None,
-            "cwd": "/tmp", "subcwd": "/tmp", "resreq": [resreq],
-            "depend": None, "env": {}, "from_host": "h1",
-            "project": "default", "runlimit": 10}
+    return submission(f"job{n}", resreq=[resreq], runlimit=10)
 
 
 @pytest.fixture
 def cfg(tmp_path):
-    etc = tmp_path / "etc"
-    etc.mkdir()
-    return site(etc, SITE)
+    return site(tmp_path / "etc", _site())
 
 
 def test_the_file_gives_each_host_its_values(cfg, tmp_path):
@@ -102,8 +78,7 @@ def test_a_bad_line_is_refused_with_its_place(cfg, tmp_path, line, says):
 
 def test_xce_sim_refuses_a_bad_file_and_elim_values_with_verify(tmp_path):
     etc = tmp_path / "etc"
-    etc.mkdir()
-    site(etc, SITE)
+    site(etc, _site())
     bad = tmp_path / "values"
     bad.write_text("h1 1 scratch\n")
     trace = tmp_path / "w.swf"
@@ -147,11 +122,9 @@ def test_live_and_simulated_passes_agree_on_reported_values(cfg, tmp_path):
                  _spec(5, "select[os==rhel8 && scratch>5] order[scratch]")]
         for spec in specs:
             ctl.spool.put("submit", {"spec": dict(spec)})
-        hello = [(h, [{"op": "hello", "v": VERSION, "host": h, "jobs": [],
-                       "facts": FACTS},
-                      {"op": "load", "load": {"r15s": 0.0},
-                       "ext": EXT[h]}]) for h in ("h1", "h2", "h3")]
-        ctl.run_once(1000.0, inbox=hello)
+        ctl.run_once(1000.0, inbox=[
+            (h, [hello(h), {"op": "load", "load": {"r15s": 0.0},
+                            "ext": EXT[h]}]) for h in ("h1", "h2", "h3")])
         ctl.run_once(1001.0, inbox=[])
         user = pwd.getpwuid(os.getuid()).pw_name
         sim.now = 1001.0
@@ -177,10 +150,7 @@ def test_live_and_simulated_passes_agree_on_reported_values(cfg, tmp_path):
 
 def test_a_value_written_for_a_dynamic_shared_resource_yields_to_reports(
         tmp_path):
-    etc = tmp_path / "etc"
-    etc.mkdir()
-    cfg = site(etc, SITE.replace('LOCATION: "[all]"',
-                                 'LOCATION: "(5@[all])"'))
+    cfg = site(tmp_path / "etc", _site("(5@[all])"))
     path = tmp_path / "values"
     path.write_text("h1 1 licfree 1\n")
     shown = []
