@@ -181,6 +181,7 @@ MESSAGES.update({
     "CONFIG_TIME_OF_DAY": "{clock}: must be a time of day, hh:mm",
     "CONFIG_TIME_WINDOW": "bad time window: {problem}",
     "CONFIG_THRESHOLD": "bad load threshold: {problem}",
+    "CONFIG_LIM_THRESHOLDS": "bad lim_thresholds: {problem}",
     "CONFIG_JOB_CONTROL": "bad job control: {problem}",
     "CONFIG_NEEDS_RESTART": "{where}: {label}: {before} -> {after}: needs a "
                             "controller restart (xce stop, then xce start); "

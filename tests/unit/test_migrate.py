@@ -96,7 +96,10 @@ def test_site_hosts_join_lsf_cluster_and_lsb_hosts(site):
     assert hosts["alpha01"] == {
         "address": "alpha01", "launch": "auto", "model": "PC200",
         "type": "X86_64", "server": True, "resources": ["bigmem", "cs"],
-        "MXJ": 8, "JL/U": 2, "r1m": "3.5/4.5"}
+        "MXJ": 8, "JL/U": 2, "r1m": "3.5/4.5",
+        # lsf.cluster's r1m (LIM's busy threshold) apart from lsb.hosts'
+        "lim_thresholds": {"r1m": 3.5}}
+    assert "lim_thresholds" not in hosts["node001"]     # "()" is unset
     assert hosts["node001"]["DISPATCH_WINDOW"] == "18:00-8:00"
     assert hosts["client1"]["server"] is False
     assert "model" not in hosts["alpha02"]

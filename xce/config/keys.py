@@ -173,10 +173,13 @@ _add("host_group", NOT_CARRIED, "CONDENSE GROUP_ADMIN GROUP_SLOT MAX_SLOTS",
 # host with server 0 runs no jobs.
 _add("cluster_host", ENFORCED, "model type server")
 _add("cluster_host", ENFORCED, "RESOURCES", "list")
-_add("cluster_host", NOT_CARRIED, _LOAD,
-     why="LIM busy threshold: LSF's LIM shows the host busy in lsload "
-     "and its interactive placement avoids it, batch dispatch does not "
-     "(lsb.hosts thresholds, which xce enforces, do that); xce has no LIM")
+# LIM's busy thresholds (xce.yaml lim_thresholds): a host with an index
+# beyond one is busy in lsload, the index starred, and lshosts -l lists
+# them under LOAD_THRESHOLDS.  That is all they do to batch jobs in LSF:
+# mbatchd dispatches to a LIM-busy host (only LIM's own placement for
+# lsrun/lsplace, which xce does not have, avoids it); lsb.hosts and
+# lsb.queues thresholds keep jobs off a loaded host.
+_add("cluster_host", ENFORCED, _LOAD)
 _add("cluster_host", NOT_CARRIED, "REXPRI RUNWINDOW nd",
      why="LIM/RES setting with no xce equivalent")
 

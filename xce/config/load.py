@@ -32,7 +32,7 @@ LOAD_INDICES = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp",
 HOST_KEYS = tuple(sorted(
     {"address", "launch", "type", "model", "server", "resources", "ncpus",
      "maxmem", "maxswp", "port", "user", "key_file", "known_hosts",
-     "python", "ssh_timeout", "spool", "gpus"} |
+     "python", "ssh_timeout", "spool", "gpus", "lim_thresholds"} |
     set(keys.known("host")) | set(keys.known("cluster_host"))))
 QUEUE_KEYS = tuple(sorted(set(keys.known("queue")) | set(LOAD_INDICES)))
 LAUNCHES = ("local", "ssh", "none", "auto")

@@ -102,6 +102,8 @@ class HostConf:
     # lsb.hosts DISPATCH_WINDOW and load thresholds, as for queues
     dispatch_window: tuple = None
     thresholds: dict = field(default_factory=dict)
+    # lsf.cluster's LIM busy thresholds, index -> value (lsload, lshosts)
+    lim_thresholds: dict = field(default_factory=dict)
     raw: dict = field(default_factory=dict)
 
 

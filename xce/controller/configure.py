@@ -113,6 +113,8 @@ def save_host(ctl, name):
                      # its model's CPU factor (lshosts, bhosts -l)
                      "cpuf": rlimits.cpu_factor(ctl.cfg, name),
                      "reason": why, "thresholds": hc.thresholds,
+                     # LIM's busy thresholds (lsload busy, lshosts -l)
+                     "lim_thresholds": hc.lim_thresholds,
                      "dispatch_window": hc.raw.get("DISPATCH_WINDOW"),
                      # declared or detected (bhosts/lshosts/lsload -gpu)
                      "gpus": gpus.of_host(hc.gpus, facts)}),

@@ -57,6 +57,9 @@ HOST_UNREACH = "unreach"
 HOST_CLOSED = "closed"
 # The host's agent cannot be reached: no job can go there.
 HOST_DOWN = frozenset({HOST_UNAVAIL, HOST_UNREACH})
+# lsload's status (LIM's view, not bhosts'): an index is beyond the
+# host's LIM threshold (lsf.cluster); batch dispatch does not look at it.
+LIM_BUSY = "busy"
 
 
 def host_closed(status):

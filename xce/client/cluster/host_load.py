@@ -8,6 +8,7 @@ lsload header (reference section 4.3).
 
 from xce.client.text.units import host_memory, load_value
 from xce.errors import XceError, about
+from xce.lang import loadthresh
 from xce.model import states
 from xce.model.resources import Catalog
 
@@ -97,15 +98,53 @@ def lshosts_long(hosts, catalog=None, models=None):
                 f"{host_memory(h['maxswp']):>6} {'Yes':>6}",
                 "", "RESOURCES: " + ("(" + " ".join(map(str, res)) + ")"
                                      if res else "Not defined"),
-                "RUN_WINDOWS:  (always open)"]
+                "RUN_WINDOWS:  (always open)", ""] + lim_threshold_rows(h)
     return "\n".join(out).lstrip("\n")
 
 
+# lshosts -l LOAD_THRESHOLDS: (index, width, format) in LIM's order.
+LIM_THRESHOLD_CELLS = (("r15s", 6, "{:.1f}"), ("r1m", 6, "{:.1f}"),
+                       ("r15m", 6, "{:.1f}"), ("ut", 5, "{:.0%}"),
+                       ("pg", 6, "{:.1f}"), ("io", 6, "{:.0f}"),
+                       ("ls", 5, "{:.0f}"), ("it", 5, "{:.0f}"),
+                       ("tmp", 6, "{:.0f}M"), ("swp", 6, "{:.0f}M"),
+                       ("mem", 6, "{:.0f}M"))
+
+
+def _lim_thresholds(host):
+    return (host.get("conf") or {}).get("lim_thresholds") or {}
+
+
+def lim_threshold_rows(host):
+    """lshosts -l's LOAD_THRESHOLDS table: LIM's busy thresholds of the
+    host (lsf.cluster), ``-`` where none is set."""
+    given = _lim_thresholds(host)
+    return ["LOAD_THRESHOLDS:",
+            "".join(f"{n:>{w}}" for n, w, _ in LIM_THRESHOLD_CELLS),
+            "".join(_column(load_value(given.get(n), f), w)
+                    for n, w, f in LIM_THRESHOLD_CELLS)]
+
+
+def _column(cell, width):
+    """*cell* right-aligned in *width*, a blank before one that fills it."""
+    return f"{cell:>{width}}" if len(cell) < width else " " + cell
+
+
+def busy_indices(host):
+    """The indices whose load is beyond the host's LIM threshold: lsload
+    shows it busy and stars them (LIM's busy status, which batch
+    dispatch does not look at)."""
+    given, load = _lim_thresholds(host), host.get("load") or {}
+    return {name for name, limit in given.items()
+            if loadthresh.beyond({name: (limit, None)}, load) is not None}
+
+
 def _status(host):
-    """lsload's status: the agent's reachability; closures are batch-only."""
+    """lsload's status: unavail when the agent is lost, busy past a LIM
+    threshold, else ok; batch closures (bhosts) do not show here."""
     if host["status"] in states.HOST_DOWN:
         return states.HOST_UNAVAIL
-    return states.HOST_OK
+    return states.LIM_BUSY if busy_indices(host) else states.HOST_OK
 
 
 def external_indices(hosts):
@@ -127,6 +166,13 @@ def _index_value(load, name):
     return (load.get("ext") or {}).get(name)
 
 
+def _load_cell(load, name, fmt, busy, width):
+    """One lsload value, right-aligned; ``*`` before it when beyond its
+    LIM threshold, and a blank before a value that fills its column."""
+    return _column(("*" if busy else "") +
+                   load_value(_index_value(load, name), fmt), width)
+
+
 def lsload_table(hosts, long_format=False, wide=False):
     indices = LOAD_INDICES[:6] + LONG_ONLY + LOAD_INDICES[6:] + \
         external_indices(hosts) if long_format else LOAD_INDICES
@@ -137,9 +183,11 @@ def lsload_table(hosts, long_format=False, wide=False):
     for h in hosts:
         load = h.get("load") or {}
         name = h["name"] if wide or long_format else h["name"][:name_w]
-        row = f"{name:<{name_w}} {_status(h):>6}"
-        if _status(h) == states.HOST_OK:
-            row += "".join(f"{load_value(_index_value(load, n), f):>{w}}"
+        status = _status(h)
+        row = f"{name:<{name_w}} {status:>6}"
+        if status != states.HOST_UNAVAIL:
+            busy = busy_indices(h)
+            row += "".join(_load_cell(load, n, f, n in busy, w)
                            for n, w, f in indices)
         rows.append(row)
     return "\n".join(rows)

@@ -9,7 +9,7 @@ from xce.config.lsf import cells, hostnames, hostrows
 from xce.config.lsf.build import convert
 from xce.config.lsf.convert_batch import carry_checked, value_problem
 from xce.config.lsf.diag import Origin
-from xce.lang import units
+from xce.lang import loadthresh, units
 
 # The spool of a migrated site, relative to its xce.yaml.
 SPOOL = "spool"
@@ -185,6 +185,9 @@ def _cluster_host_value(mig, path, column, value, origin):
         return
     xce_name = _CLUSTER_HOST_NAMES.get(key.name, key.name)
     converted = cells.split_list(value) if key.shape == "list" else value
+    if column in loadthresh.INDICES:
+        _lim_threshold(mig, path, column, value, origin, key.status)
+        return
     if column == "server":
         converted = value not in ("0", "N", "n", "no")
     if cells.looks_like_placeholder(value):
@@ -192,6 +195,20 @@ def _cluster_host_value(mig, path, column, value, origin):
                  "install-time placeholder; carried as written")
     mig.set(path + (xce_name,), converted, origin, key.status)
     mig.note(key.status, origin, f"{label} {column} = {value}")
+
+
+def _lim_threshold(mig, path, column, value, origin, status):
+    """A LIM busy threshold (lsf.cluster Host load column) goes to the
+    host's lim_thresholds; one that is not a number is left out."""
+    label = f"host {path[1]} {column} = {value}"
+    number = cells.number(str(value))
+    if number is None or number < 0:
+        mig.warn(origin, f"{label}: a LIM threshold is a number, 0 or "
+                 "more; not carried")
+        mig.drop(origin, label, "not a number")
+        return
+    mig.set(path + ("lim_thresholds", column), number, origin, status)
+    mig.note(status, origin, label)
 
 
 def convert_batch_hosts(mig, lsb_hosts, shared=None):
