@@ -8,20 +8,24 @@ from xce.errors import XceError, text
 OPTIONS = [
     Opt("-w", "wide", takes=False, help="Wide format: nothing truncated."),
     Opt("-l", "long", takes=False, help="Long format."),
+    Opt("-r", "recursive", takes=False,
+        help="Long format, with every level of a fairshare queue's share "
+             "tree."),
     Opt("-m", "host", metavar="host_name", help="Queues that can use this host."),
     Opt("-u", "user", metavar="user_name", help="Queues this user can use."),
 ]
 # The rest of LSF 10.1's bqueues options.
-UNSUPPORTED = ("-alloc", "-cname", "-json", "-noheader", "-o", "-r")
+UNSUPPORTED = ("-alloc", "-cname", "-json", "-noheader", "-o")
 PARSER = Parser("bqueues", OPTIONS, args_metavar="[queue_name ...]",
                 help_text="Display information about queues.",
-                refused=UNSUPPORTED, conflicts=[("-w", "-l")])
+                refused=UNSUPPORTED, conflicts=[("-w", "-l"), ("-w", "-r")])
 
 
 def bqueues(o, names):
     names = tuple(names)
     _, reader = open_state()
     queues = _select(reader, reader.queues(), names, o["host"], o["user"])
+    o["long"] = o["long"] or o["recursive"]
     counts = queue_layouts.slot_counts(reader.job_counts())
     if o["long"]:
         queue_layouts.add_reserved(counts, reader.reservations())
@@ -31,7 +35,8 @@ def bqueues(o, names):
         params = reader.params()
         print(queue_layouts.long_blocks(
             queues, counts,
-            lambda q: share_lines(reader, q["name"], q["conf"], params)),
+            lambda q: share_lines(reader, q["name"], q["conf"], params,
+                                  recursive=o["recursive"])),
             end="")
     else:
         print(queue_layouts.short_table(queues, counts, o["wide"]))

@@ -48,21 +48,10 @@ def _usage(reader, queue, weights, params, now):
     return out
 
 
-def _accounts(pairs, groups):
-    """Account names in the order USER_SHARES lists them."""
-    names = []
-    for name, _ in pairs:
-        if name == "default":
-            continue
-        if name.endswith("@") and name[:-1] in groups:
-            names += groups[name[:-1]]
-        else:
-            names.append(name)
-    return list(dict.fromkeys(names))
-
-
-def share_lines(reader, queue, conf, params, now=None):
-    """The lines bqueues -l adds for a fairshare queue ([] for others)."""
+def share_lines(reader, queue, conf, params, now=None, recursive=False):
+    """The lines bqueues -l adds for a fairshare queue ([] for others):
+    the top level of its share tree, or with *recursive* (bqueues -r)
+    every level, each group dividing its shares after its parent."""
     text = (conf.get("lsf") or {}).get("FAIRSHARE")
     if not text:
         return []
@@ -75,22 +64,39 @@ def share_lines(reader, queue, conf, params, now=None):
     groups = {g: [m for m in expand(user_groups, g) if not m.startswith("~")]
               for g in user_groups}
     weights = fairshare.factors_from(params, conf.get("lsf"))
-    policy = fairshare.Policy(pairs, groups, weights)
-    per_account = {}
+    shares, members, _ = fairshare.tree_config(user_groups)
+    policy = fairshare.Policy(pairs, groups, weights, shares, members)
+    per_node = {}
     for user, (use, slots) in _usage(reader, queue, weights, params,
                                      now).items():
-        name = policy.account(user)[0]
-        old_use, old_slots = per_account.get(name, (fairshare.NO_USAGE, 0))
-        per_account[name] = (fairshare.add(old_use, use), old_slots + slots)
-    names = _accounts(pairs, groups) + sorted(
-        n for n in per_account if n not in _accounts(pairs, groups))
-    shares_of = dict(pairs)
+        steps = policy.path(user)
+        for depth in range(1, len(steps) + 1):
+            node = tuple(n for n, _ in steps[:depth])
+            old_use, old_slots, _ = per_node.get(node, (fairshare.NO_USAGE,
+                                                        0, 0))
+            per_node[node] = (fairshare.add(old_use, use), old_slots + slots,
+                              steps[depth - 1][1])
     lines = ["USER_SHARES:  " + " ".join(
-        f"[{n}, {_number(s)}]" for n, s in pairs), "",
-        f"SHARE_INFO_FOR: {queue}/", HEADER]
-    for name in names:
-        use, slots = per_account.get(name, (fairshare.NO_USAGE, 0))
-        shares = shares_of.get(name, policy.account(name)[1])
+        f"[{n}, {_number(s)}]" for n, s in pairs)]
+    for path, listed in policy.levels():
+        if path and not recursive:
+            break
+        lines += _level(policy, queue, path, listed, per_node)
+    return lines
+
+
+def _level(policy, queue, path, listed, per_node):
+    """One SHARE_INFO_FOR table: the accounts of one level of the tree."""
+    rows = [(n, s) for n, s in listed if n != "default"]
+    known = {n for n, _ in rows}
+    rows += sorted((node[-1], found[2]) for node, found in per_node.items()
+                   if node[:-1] == path and len(node) == len(path) + 1
+                   and node[-1] not in known)
+    lines = ["", f"SHARE_INFO_FOR: {queue}/" + "".join(
+        f"{n}/" for n in path), HEADER]
+    for name, shares in rows:
+        use, slots, _ = per_node.get(path + (name,),
+                                     (fairshare.NO_USAGE, 0, 0))
         prio = policy.priority(shares, slots, use)
         lines.append(f" {name:<12}{_number(shares):>7}{prio:>10.3f}"
                      f"{slots:>9}{0:>10}{use.cpu_hours * 3600:>10.1f}"
