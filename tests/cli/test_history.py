@@ -120,6 +120,30 @@ def test_bhist_long_stopped_and_resumed_job(cluster):
     cluster.run("bkill", str(jobid), str(pending))
 
 
+def test_bhist_long_says_a_requeued_job_was_requeued(cluster):
+    jobid = cluster.submit("sleep 60")
+    cluster.wait_stat(jobid, "RUN")
+    first = cluster.stored_job(jobid)["attempt"]
+    assert cluster.run("brequeue", str(jobid)).rc == 0
+    wait_for(lambda: cluster.stored_job(jobid)["attempt"] > first and
+             cluster.stat(jobid) == "RUN", what="the second attempt")
+    held = cluster.submit("-H", "true")
+    assert cluster.run("bresume", str(held)).rc == 0
+    _finished(cluster, held)
+    r = cluster.run("bhist", "-l", str(jobid), str(held))
+    assert (r.rc, r.err) == (0, "")
+    text = r.out.replace("\n" + " " * 21, "")
+    requeued, resumed = text.split("-" * 78)
+    # Between the first run and the second dispatch.
+    assert re.search(r"Execution Pid <\d+>;\n.*: Pending: Job has been "
+                     r"requeued;\n.*: Dispatched 1 Task", requeued), requeued
+    assert "resumed by user" not in requeued
+    # A job held at submission and resumed keeps LSF's resume wording.
+    assert re.search(r": Pending: Waiting for scheduling after resumed by "
+                     r"user;$", resumed, re.M)
+    cluster.run("bkill", str(jobid))
+
+
 def test_snakemake_finds_the_project_in_bhist_l_a(cluster):
     jobs = [cluster.submit("-P", "lab_a", "true") for _ in range(2)]
     jobs.append(cluster.submit("true"))

@@ -90,3 +90,22 @@ def test_signal_names_from_numbers_and_names():
     from xce.client.history.long import signal_name
     assert (signal_name(9), signal_name("10"), signal_name("SIGTERM")) == \
         ("KILL", "USR1", "TERM")
+
+
+@pytest.mark.parametrize("kind, data, line", [
+    # brequeue of a running job, by its owner: LSF's requeue line, not
+    # the one of a job resumed while pending.
+    ("REQUEUE", {"stat": "PEND", "by": "alice"},
+     "Pending: Job has been requeued;"),
+    ("REQUEUE", {"stat": "PEND", "by": ""},         # its host was lost
+     "Pending: Job has been requeued;"),
+    ("REQUEUE", {"stat": "PSUSP", "by": "alice"},   # brequeue -H
+     "Suspended by the user or administrator <alice> while pending;"),
+    ("STATUS", {"stat": "PEND", "by": "alice"},     # bresume of a held job
+     "Pending: Waiting for scheduling after resumed by user;"),
+])
+def test_bhist_l_says_requeued_for_a_requeue_and_resumed_for_a_resume(
+        kind, data, line):
+    from xce.client.history.long import event_lines
+    out = event_lines({}, {}, "", 0, kind, data)
+    assert [text.split(": ", 1)[1] for text in out] == [line]

@@ -118,12 +118,14 @@ def _requeue(row, spec, home, data):
     or a gang's policy when another member did not start."""
     stat = data.get("stat")
     if data.get("gang"):        # its gang's policy (xce gang, continue)
-        return [f"Pending: Job has been requeued ({data.get('cause')});"]
+        return [f"{REQUEUED} ({data.get('cause')});"]
     if data.get("exit_code") is not None and not data.get("by") and \
             data.get("pre_failed") is None:
         return [f"Pending: Requeued job is waiting for rescheduling;"
                 f"(exit code {data['exit_code']})"]
     if data.get("pre_failed") is None:
+        if stat == "PEND":      # brequeue, or a rerunnable job's lost host
+            return [f"{REQUEUED};"]
         return [_status_text(stat, data) + ";"]
     if stat == "PSUSP":
         return [f"{PREEXEC_FAILED};", "Suspended: the pre-exec retry limit "
@@ -139,6 +141,7 @@ def _post(row, spec, home, data):
 
 
 PREEXEC_FAILED = _text("PREEXEC_PEND")
+REQUEUED = "Pending: Job has been requeued"
 
 
 def _finish(row, spec, home, data):
@@ -170,9 +173,9 @@ def _status_text(stat, data):
     if stat == "PSUSP":
         return f"Suspended by the user or administrator <{by}> while pending"
     if stat == "PEND":
-        if data.get("by"):
+        if data.get("by"):      # bresume of a job held while pending
             return "Pending: Waiting for scheduling after resumed by user"
-        return "Pending: Job has been requeued"
+        return REQUEUED
     if stat == "RUN":
         return "Running"
     if stat == "SSUSP":
