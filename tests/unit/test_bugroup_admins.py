@@ -1,4 +1,5 @@
-"""bugroup's GROUP_ADMIN column and line (xce.client.cluster.users)."""
+"""bugroup's GROUP_ADMIN column and line, and its SHARES line
+(xce.client.cluster.users)."""
 
 from xce.client.cluster.users import groups_text
 
@@ -31,3 +32,13 @@ def test_without_administrators_the_layout_is_unchanged():
     plain = {"devs": ["alice", "bob"]}
     assert groups_text(plain, "user", ()) == \
         "GROUP_NAME    USERS\ndevs         alice bob"
+
+
+def test_the_long_format_shows_how_a_group_divides_its_shares():
+    groups = {"devs": {"members": ["alice", "bob"],
+                       "USER_SHARES": "([alice, 3] [default, 1])"},
+              "ops": {"members": ["carl"], "USER_SHARES": "()"}}
+    assert groups_text(groups, "user", (), long_format=True) == (
+        "GROUP_NAME:  devs\nUSERS:       alice bob\n"
+        "SHARES:      [alice,3] [default,1]\n\n"
+        "GROUP_NAME:  ops\nUSERS:       carl")

@@ -125,6 +125,19 @@ def group_admins(groups, name):
     return out
 
 
+def _shares_line(props):
+    """bugroup -l's SHARES line: how the group divides its fairshare
+    shares (USER_SHARES), when it does."""
+    from xce.model import fairshare
+    value = props.get("USER_SHARES") if isinstance(props, dict) else None
+    try:
+        pairs = fairshare.parse_group(value)
+    except fairshare.FairshareError:
+        return ""
+    shown = " ".join(f"[{n},{s:g}]" for n, s in pairs)
+    return f"{'SHARES:':<12} {shown}\n" if pairs else ""
+
+
 def groups_text(groups, kind, asked, recursive=False, wide=False,
                 long_format=False):
     if not groups:
@@ -154,7 +167,7 @@ def groups_text(groups, kind, asked, recursive=False, wide=False,
             admin = (f"GROUP_ADMIN: {' '.join(admins[name])}\n"
                      if admins.get(name) else "")
             rows.append(f"GROUP_NAME:  {name}\n{title + ':':<12} {shown}\n"
-                        + admin)
+                        + _shares_line(groups.get(name)) + admin)
         else:
             rows.append((fit(name), shown, " ".join(admins.get(name, ()))))
     if long_format:
