@@ -22,7 +22,8 @@ index, attempt) and the agent that runs it, and carries that agent's
 label: the container outlives its runtime's client when the client is
 killed (bkill's last SIGKILL, while the job ignores the signals before
 it), so the agent removes it by name when the job ends, and at its own
-start removes those of its jobs it no longer runs.
+start removes those of its jobs it no longer runs -- another user's
+rootless podman ones too, as that user (xce.agent.boxes).
 """
 
 import hashlib
