@@ -23,13 +23,17 @@ class Order:
 
     def __init__(self, policy, usage, user_used, jobs):
         self.policy, self.user_used = policy, user_used
-        self.jobs, self.shares, self.pending = {}, {}, {}
+        self.jobs, self.shares, self.pending, self._paths = {}, {}, {}, {}
         for job in jobs:                    # already FCFS
             path = self._path(job.user)
-            self.jobs.setdefault(path, deque()).append(job)
+            waiting = self.jobs.get(path)
+            if waiting is None:
+                waiting = self.jobs[path] = deque()
+            waiting.append(job)
+        for path, waiting in self.jobs.items():
             for depth in range(len(path) + 1):
                 self.pending[path[:depth]] = \
-                    self.pending.get(path[:depth], 0) + 1
+                    self.pending.get(path[:depth], 0) + len(waiting)
         self.slots = dict.fromkeys(self.pending, 0)
         self.usage = {}
         for user, n in user_used.items():
@@ -40,10 +44,13 @@ class Order:
                 self.usage[node] = add(self.usage.get(node, NO_USAGE), u)
 
     def _path(self, user):
-        steps = self.policy.path(user)
-        for depth, (_, shares) in enumerate(steps, 1):
-            self.shares[tuple(n for n, _ in steps[:depth])] = shares
-        return tuple(n for n, _ in steps)
+        found = self._paths.get(user)
+        if found is None:
+            steps = self.policy.path(user)
+            found = self._paths[user] = tuple(n for n, _ in steps)
+            for depth, (_, shares) in enumerate(steps, 1):
+                self.shares[found[:depth]] = shares
+        return found
 
     def _nodes(self, user):
         """The accounts (with pending jobs) a user's use is charged to."""
@@ -64,28 +71,29 @@ class Order:
                     self._key(node) + (node, 0))
         for heap in heaps.values():
             heapq.heapify(heap)
-        while self.pending.get((), 0):
+        jobs, pending, slots = self.jobs, self.pending, self.slots
+        used, key, pop, push = (self.user_used, self._key, heapq.heappop,
+                                heapq.heappush)
+        left = pending.get((), 0)
+        while left:
             node = ()
-            while node not in self.jobs:
-                node = self._best(heaps[node], version)
-            job = self.jobs[node].popleft()
-            before = self.user_used.get(job.user, 0)
+            while node not in jobs:         # the best child, level by level
+                heap = heaps[node]
+                while heap[0][3] != version[heap[0][2]]:
+                    pop(heap)               # an account's older key
+                node = heap[0][2]
+            job = jobs[node].popleft()
+            before = used.get(job.user, 0)
             yield job
-            started = self.user_used.get(job.user, 0) - before
-            self.pending[()] -= 1
+            started = used.get(job.user, 0) - before
+            left -= 1
             for depth in range(len(node), 0, -1):
                 up = node[:depth]
-                self.pending[up] -= 1
-                self.slots[up] += started
+                pending[up] -= 1
+                slots[up] += started
                 version[up] += 1
-                if self.pending[up]:
-                    heapq.heappush(heaps[up[:-1]],
-                                   self._key(up) + (up, version[up]))
-
-    def _best(self, heap, version):
-        while heap[0][3] != version[heap[0][2]]:
-            heapq.heappop(heap)
-        return heap[0][2]
+                if pending[up]:
+                    push(heaps[up[:-1]], key(up) + (up, version[up]))
 
     def priorities(self):
         """{account path: dynamic priority} now (for display and tests)."""

@@ -1,0 +1,54 @@
+"""The fairshare dispatch order of one queue's pending jobs: seconds to
+order them all, flat (USER_SHARES[[default, 1]]) and down a two-level
+share tree (10 groups of 3, 2, 1 ... shares, each dividing its shares
+among 100 users), each job starting as it comes out.
+
+    .venv/bin/python bench/bench_share_order.py [--jobs N]
+
+Figures: share_order_flat_s, share_order_tree_s (seconds for --jobs
+pending jobs from 1,000 users).
+"""
+
+import argparse
+import random
+import time
+from types import SimpleNamespace
+
+from _common import emit  # (puts the checkout on sys.path)
+
+from xce.model import fairshare
+from xce.scheduler.share_order import Order
+
+USERS = [f"u{i:04d}" for i in range(1000)]
+
+
+def _tree():
+    groups = {f"g{g}": USERS[g * 100:(g + 1) * 100] for g in range(10)}
+    shares = {g: [(u, float(1 + i % 3)) for i, u in enumerate(members)]
+              for g, members in groups.items()}
+    top = [(g, float(1 + i % 3)) for i, g in enumerate(groups)]
+    return fairshare.Policy(top, groups, group_shares=shares,
+                            members=groups)
+
+
+def _time(policy, jobs):
+    used = {}
+    start = time.process_time()
+    for job in Order(policy, {}, used, jobs):
+        used[job.user] = used.get(job.user, 0) + 1
+    return time.process_time() - start
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jobs", type=int, default=50000)
+    n = ap.parse_args().jobs
+    rng = random.Random(1)
+    jobs = [SimpleNamespace(id=i, user=rng.choice(USERS)) for i in range(n)]
+    emit("share_order_flat_s",
+         _time(fairshare.Policy([("default", 1.0)]), jobs), "s")
+    emit("share_order_tree_s", _time(_tree(), jobs), "s")
+
+
+if __name__ == "__main__":
+    main()
