@@ -57,11 +57,26 @@ def bhosts(o, names):
         catalog, meta = Catalog.build(_resources_section(reader)), \
             reader.meta()
         print(host_layouts.long_blocks(
-            hosts, counts, lambda h: shared.host_block(h, catalog, meta)),
-            end="")
+            hosts, counts, lambda h: shared.host_block(h, catalog, meta),
+            _exit_rates(reader)), end="")
     else:
         print(host_layouts.short_table(hosts, counts, o["wide"]))
     return 0
+
+
+def _exit_rates(reader):
+    """host -> its job exit rate now (xce.model.exitrate)."""
+    import time
+    from xce.model import exitrate
+    now = time.time()
+    span = exitrate.window(reader.params())
+    times = {}
+    for row in reader.jobs("stat = 'EXIT' AND end_time >= ?", (now - span,),
+                           ("exec_hosts", "end_time", "exit_reason"), True):
+        host = exitrate.host_of(row["exec_hosts"])
+        if host and exitrate.counts("EXIT", row["exit_reason"]):
+            times.setdefault(host, []).append(row["end_time"])
+    return {h: exitrate.rate(t, now, span) for h, t in times.items()}
 
 
 def _resources_section(reader):

@@ -160,7 +160,11 @@ _add("host", ENFORCED, "MXJ JL/U")
 # closed_Wind out of its dispatch window, closed_Busy past a loadSched;
 # a loadStop suspends its jobs (xce.controller.windows).
 _add("host", ENFORCED, _LOAD + " DISPATCH_WINDOW")
-_add("host", ACCEPTED, "EXIT_RATE CHKPNT MIG")
+# A host whose jobs exit faster than this (jobs per minute over
+# JOB_EXIT_RATE_DURATION) is closed as LSF's default eadmin does
+# (xce.model.exitrate, xce.controller.exitclose).
+_add("host", ENFORCED, "EXIT_RATE")
+_add("host", ACCEPTED, "CHKPNT MIG")
 _add("host", NOT_CARRIED, "AFFINITY",
      why="xce does not bind jobs to CPUs")
 # Queue HOSTS, limits and bhosts/bmgroup expand host groups.
@@ -243,6 +247,9 @@ _add("params", ENFORCED, "JOB_ACCEPT_INTERVAL")
 # key is absent): it also limits each user group without a row, as a
 # whole (xce.config.limitcheck.user_rows).
 _add("params", ENFORCED, "DEFAULT_LIMIT_IGNORE_USER_GROUP")
+# Host exceptions: the EXIT_RATE of hosts without one, and the minutes the
+# rate is averaged over (xce.model.exitrate).
+_add("params", ENFORCED, "GLOBAL_EXIT_RATE JOB_EXIT_RATE_DURATION")
 # bsub -J "a[1-N]" is refused past it (xce.controller.submit).
 _add("params", ENFORCED, "MAX_JOB_ARRAY_SIZE")
 # Each user's pending threshold (xce.controller.pendlimit).
@@ -485,6 +492,11 @@ _fixed("params", "PARALLEL_SCHED_BY_SLOT", "Y YES",
 _fixed("params queue", "RELAX_JOB_DISPATCH_ORDER", "N NO",
        "xce keeps the strict dispatch order of each pass (N); reusing a "
        "finished job's slots for a like job out of order is not supported")
+_fixed("params", "EXIT_RATE_TYPE", "JOBEXIT_NONLSF",
+       "a host's exit rate counts the jobs that exit after they started, "
+       "but for LSF's own reasons such as bkill, limits and preemption "
+       "(JOBEXIT_NONLSF, LSF's default); counting other exits is not "
+       "supported")
 _fixed("lsf.conf", "LSB_MOD_ALL_JOBS", "Y YES",
        "bmod changes a started job's -c, -M, -W, -o and -e (Y); refusing "
        "every change to a started job is not supported")

@@ -118,6 +118,7 @@ _fraction("queue", "JOB_IDLE", 0, 1, above_low=True)
 # --- hosts (lsb.hosts columns and xce's host keys) ------------------------
 _add("host", "MXJ", 0, unit="slots", words=("!",))
 _add("host", "JL/U", 0, unit="slots")
+_fraction("host", "EXIT_RATE", 0, above_low=True, unit="jobs per minute")
 _add("host", "ncpus", 1)
 _add("host", "maxmem maxswp", 0, unit="MB")
 _add("host", "port", 1, 65535)
@@ -153,6 +154,9 @@ _add("params", "PG_SUSP_IT COND_CHECK_TIME FRESH_PERIOD SUB_TRY_INTERVAL "
      "RETRY_INTERVAL", 0, unit="seconds")
 _add("params", "MAX_SCHED_STAY", 0, unit="seconds")
 _add("params", "EADMIN_TRIGGER_DURATION", 1, unit="minutes")
+_fraction("params", "GLOBAL_EXIT_RATE", 0, above_low=True,
+          unit="jobs per minute")
+_add("params", "JOB_EXIT_RATE_DURATION", 1, unit="minutes")
 _add("params", "MAX_USER_PRIORITY", 1)
 _add("params", "MAX_PEND_JOBS MAX_PEND_SLOTS", 0)
 _add("params", "XCE_HOST_LOST_GRACE", 0, unit="seconds")

@@ -59,6 +59,7 @@ def _hosts(ctl, op, names, now, said):
             results.append({"error": text("BAD_HOST", name)})
             continue
         ctl.hosts[name]["adm_closed"] = closed
+        ctl.hosts[name]["adm_comment"] = said["comment"] if closed else None
         ctl.store.event(now, "HOST_CTRL", host=name, op=op, **said)
         configure.save_host(ctl, name)
         results.append({"ok": True, "text": f"{verb} <{name}> ...... done"})

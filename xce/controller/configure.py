@@ -13,7 +13,7 @@ from xce.config.lsfview import write_lsf_view
 from xce.controller import elimconf, hostloss, remerge, rlimits, schedpass
 from xce.controller import agents, limitconf, spoolspace
 from xce.errors import text
-from xce.model import fairshare, gpus
+from xce.model import exitrate, fairshare, gpus
 
 log = logging.getLogger("xce.controller")
 
@@ -26,8 +26,10 @@ _QUEUE_SHOWN = ("RES_REQ", "FAIRSHARE", "RERUNNABLE", "DISPATCH_WINDOW",
                 "RUN_WINDOW", "CONTAINER") + fairshare.FACTOR_KEYS
 
 
-def apply_config(ctl, cfg, saved_q=None, saved_h=None):
-    """Put a (validated) configuration in force, keeping runtime states."""
+def apply_config(ctl, cfg, saved_q=None, saved_h=None, saved_comments=None):
+    """Put a (validated) configuration in force, keeping runtime states
+    (at start-up, the queue and host states and the comments of closed
+    hosts as last saved)."""
     ctl.cfg = cfg
     ctl.view_epoch += 1
     old_q, old_h = ctl.queue_state, ctl.hosts
@@ -51,6 +53,9 @@ def apply_config(ctl, cfg, saved_q=None, saved_h=None):
             "protocol": prev.get("protocol", 1),
             "adm_closed": prev.get("adm_closed",
                                    bool((saved_h or {}).get(name))),
+            # badmin hclose -C, or the exit rate's close (bhosts -l)
+            "adm_comment": prev.get("adm_comment",
+                                    (saved_comments or {}).get(name)),
             "max_slots": 0}
         update_slots(ctl, name)
         agents.keep_link(ctl.links, name, cfg, hc, ctl.link_for)
@@ -115,6 +120,11 @@ def save_host(ctl, name):
                      "reason": why, "thresholds": hc.thresholds,
                      # LIM's busy thresholds (lsload busy, lshosts -l)
                      "lim_thresholds": hc.lim_thresholds,
+                     "comment": h.get("adm_comment") if h["adm_closed"]
+                     else None,
+                     # jobs exiting per minute that close it (exitrate)
+                     "exit_rate": exitrate.threshold(hc.raw,
+                                                     ctl.cfg.params),
                      "dispatch_window": hc.raw.get("DISPATCH_WINDOW"),
                      # declared or detected (bhosts/lshosts/lsload -gpu)
                      "gpus": gpus.of_host(hc.gpus, facts)}),

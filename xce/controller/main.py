@@ -19,7 +19,7 @@ from xce.controller import dispatch
 from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
 from xce.controller import claims, gangs, hoststeps, jobgroups, peek
-from xce.controller import stage
+from xce.controller import exitclose, stage
 from xce.controller import (accept, jobclock, messages, modify, prepost,
                             spoolspace)
 from xce.controller import windows
@@ -123,6 +123,7 @@ class Controller:
         self.job_groups = {}                    # path -> owner, limit
         self.claims = claims.State()            # GPUs and counters held
         self.gangs = {}                         # path -> size, on_failure
+        self.exit_rates = exitclose.State()     # host -> recent exits
 
     # -- start-up ----------------------------------------------------------
     def start(self):
@@ -142,7 +143,9 @@ class Controller:
                                    set(self.index.ids))
         configure.apply_config(self, self.cfg,
                                self.store.saved_queue_states(),
-                               self.store.saved_host_closed())
+                               self.store.saved_host_closed(),
+                               self.store.saved_host_comments())
+        exitclose.load(self)
         # The agents are reached (a local one launched) now rather than at
         # the first turn: they start while the rest of start-up commits.
         self._connect_links()

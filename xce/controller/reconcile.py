@@ -10,9 +10,9 @@ import logging
 import signal
 
 from xce.config.load import LOAD_INDICES
-from xce.controller import (blaunch, configure, dispatch, elimconf, hostloss,
-                            hoststeps, interactive, jobusage, peek, prepost,
-                            requeue, stage)
+from xce.controller import (blaunch, configure, dispatch, elimconf,
+                            exitclose, hostloss, hoststeps, interactive,
+                            jobusage, peek, prepost, requeue, stage)
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -200,13 +200,15 @@ def _finished(ctl, host, msg, held=False):
     elif job is not None:
         cpu, max_mem = jobusage.at_finish(ctl, job, msg.get("cpu_time"),
                                           msg.get("max_mem"))
-        ctl.emit("FINISH", job, stat=_final_stat(ctl, job, msg),
+        stat = _final_stat(ctl, job, msg)
+        ctl.emit("FINISH", job, stat=stat,
                  exit_code=msg.get("exit_code"), reason=msg.get("reason"),
                  end_time=msg.get("end_time"), cpu_time=cpu,
                  max_mem=max_mem, avg_mem=msg.get("avg_mem"),
                  **_fallback(job, msg), **_post_pending(ctl, job, msg),
                  **stage.errors(job, msg))
         stage.returned(ctl, job, msg)       # bsub -f copies back
+        exitclose.note_finish(ctl, job, stat, msg.get("reason"))
         prepost.note_finish(ctl, job)
         if job["spec"].get("interactive"):
             interactive.forget(ctl, job["jobid"])

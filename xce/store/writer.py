@@ -135,6 +135,19 @@ class Store:
             "WHERE stat IN ('DONE', 'EXIT') AND end_time >= ? "
             "ORDER BY seq, idx", (since,))
 
+    def exits_since(self, since):
+        """(first execution hosts, end time, exit reason) of the jobs that
+        exited (EXIT) at or after *since* (a host's exit rate)."""
+        return self.db.execute(
+            "SELECT exec_hosts, end_time, exit_reason FROM jobs "
+            "WHERE stat = 'EXIT' AND end_time >= ? AND exec_hosts IS NOT "
+            "NULL", (since,)).fetchall()
+
+    def saved_host_comments(self):
+        """Host name -> the comment it was closed with (bhosts -l)."""
+        return dict(self.db.execute(
+            "SELECT name, json_extract(conf, '$.comment') FROM hosts"))
+
     # -- reads while running (committed rows) ------------------------------
     def job_briefs(self, jobid, idx=None):
         """Job id, index, status, user and queue of the stored elements of

@@ -69,9 +69,11 @@ def short_table(hosts, counts, wide=False):
     return "\n".join([head] + [short_line(h, counts, wide) for h in hosts])
 
 
-def long_blocks(hosts, counts, extra=None):
-    """extra(host) -> more lines of the load section (site resources)."""
-    return "\n".join(_long_block(h, counts, extra) for h in hosts)
+def long_blocks(hosts, counts, extra=None, exit_rates=None):
+    """extra(host) -> more lines of the load section (site resources);
+    exit_rates: host -> its job exit rate now (jobs per minute)."""
+    return "\n".join(_long_block(h, counts, extra, exit_rates or {})
+                     for h in hosts)
 
 
 def _cpuf(host):
@@ -80,13 +82,16 @@ def _cpuf(host):
     return float((host.get("conf") or {}).get("cpuf") or 1.0)
 
 
-def _long_block(host, counts, extra=None):
+def _long_block(host, counts, extra=None, exit_rates=None):
     v = host_view(host, counts)
     conf = host["conf"] or {}
     window = timewindow.show(conf.get("dispatch_window")) or "-"
     row = (lcell(v["status"], 14) + f"{_cpuf(host):>6.2f} " + _numbers(v) +
            f"{window:>7}")
-    out = [f"HOST  {host['name']}", LONG_HEADER, row, ""]
+    out = [f"HOST  {host['name']}", LONG_HEADER, row]
+    if conf.get("comment") and v["status"] == states.HOST_CLOSED_ADM:
+        out.append(f' ADMIN ACTION COMMENT: "{conf["comment"]}"')
+    out.append("")
     why = (host["conf"] or {}).get("reason")
     if why and v["status"] in states.HOST_DOWN:
         # Not an LSF line: why the controller cannot reach the host's agent.
@@ -97,6 +102,12 @@ def _long_block(host, counts, extra=None):
             (extra(host) if extra else []) + [""]
     out += [" LOAD THRESHOLD USED FOR SCHEDULING:", LOAD_HEADER] + \
         threshold_rows(conf.get("thresholds")) + [""]
+    if conf.get("exit_rate") is not None:
+        rate = (exit_rates or {}).get(host["name"], 0.0)
+        out += [" THRESHOLD AND LOAD USED FOR EXCEPTIONS:",
+                " " * 12 + "JOB_EXIT_RATE",
+                f" {'Threshold':<11}{float(conf['exit_rate']):>13.2f}",
+                f" {'Load':<11}{rate:>13.2f}", ""]
     return "\n".join(x.rstrip() for x in out) + "\n"
 
 
