@@ -147,3 +147,56 @@ def test_a_launcher_loads_the_bundled_modules_and_never_a_stale_one(
     # A bundle of another interpreter (or a broken one) is not used.
     Path(bundle.path(str(lib))).write_bytes(b"\0" * 16)
     assert _run([probe], tmp_path)[1].startswith("SourceFileLoader")
+
+
+def _installed(lib, dist="xce-0.1.0", files=("xce/__init__.py",)):
+    """A distribution's metadata as pip leaves it in *lib*."""
+    info = lib / f"{dist}.dist-info"
+    info.mkdir()
+    name, version = dist.split("-")
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    (info / "INSTALLER").write_text("pip\n")
+    listed = [*files] + [f"{info.name}/{f}" for f in
+                         ("METADATA", "INSTALLER", "RECORD")]
+    (info / "RECORD").write_text("".join(f"{f},,\n" for f in listed))
+    return info / "RECORD"
+
+
+def test_the_bundle_is_listed_once_in_xces_record_only(tmp_path):
+    lib = _fake_lib(tmp_path)
+    other = _installed(lib, "xcelike-2.0", ("xcelike/__init__.py",))
+    mine = _installed(lib)
+    before = mine.read_text()
+    path = bundle.path(str(lib))
+    assert launchers.record(str(lib), path)
+    entry = os.path.relpath(path, lib)
+    assert mine.read_text() == before + f"{entry},,\n"
+    assert launchers.record(str(lib), path)     # make install again
+    assert mine.read_text() == before + f"{entry},,\n"
+    assert entry not in other.read_text()
+    # A checkout put on the path has no distribution to tell.
+    assert not launchers.record(str(_fake_lib(tmp_path / "co")), path)
+
+
+def test_pip_uninstall_removes_the_bundle_and_xces_directory(tmp_path):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip",
+                    str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    lib = Path(subprocess.run(
+        [python, "-c", "import sysconfig; "
+         "print(sysconfig.get_paths()['purelib'])"], check=True,
+        capture_output=True, text=True).stdout.strip())
+    for name in ("__init__.py", "cli/__init__.py", "cli/bsub.py"):
+        (lib / "xce" / name).parent.mkdir(parents=True, exist_ok=True)
+        (lib / "xce" / name).write_text("")
+    _installed(lib, files=("xce/__init__.py", "xce/cli/__init__.py",
+                           "xce/cli/bsub.py"))
+    bundle.write(str(lib), ["xce", "xce.cli", "xce.cli.bsub"])
+    assert launchers.record(str(lib), bundle.path(str(lib)))
+    out = subprocess.run([sys.executable, "-m", "pip", "--python", python,
+                          "uninstall", "-y", "xce"], capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out
+    assert not (lib / "xce").exists(), list((lib / "xce").rglob("*"))

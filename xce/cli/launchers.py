@@ -10,13 +10,17 @@ xce is installed in.  Its launcher starts the interpreter with ``-S``
 (no site module) and puts that directory on ``sys.path`` itself, where
 site would have put it.
 
-``make install`` runs ``python -m xce.cli.launchers BINDIR`` after pip.
-A plain ``pip install`` keeps pip's wrappers, which behave the same and
-start slower.  xce's own tools and daemons keep pip's wrappers: they start
+``make install`` runs ``python -m xce.cli.launchers BINDIR`` after pip;
+the module bundle it also writes (xce.cli.bundle) is added to the RECORD
+of xce's installed distribution, so that ``pip uninstall xce`` removes it
+with the rest.  A plain ``pip install`` keeps pip's wrappers, which behave
+the same and start slower.  xce's own tools and daemons keep pip's wrappers: they start
 seldom, and hooks such as a sitecustomize (the benchmarks' profiler) must
 reach them.
 """
 
+import csv
+import io
 import os
 import subprocess
 import sys
@@ -150,9 +154,41 @@ def main(argv=None):
     modules = [command_module(_head(os.path.join(argv[0], name)))[1]
                for name in done]
     count = bundle.write(libdir, loaded_at_start(libdir, modules))
+    record(libdir, bundle.path(libdir))
     print(f"lean launchers for {len(done)} commands, {count} modules "
           "bundled", file=sys.stderr)
     return 0
+
+
+def record(libdir, path):
+    """List *path*, a file made in *libdir* after pip installed xce
+    there, in the installed distribution's RECORD (the list of its files
+    ``pip uninstall`` removes, with no hash, as installers list files
+    they generate); False when *libdir* holds no distribution of xce."""
+    entry = os.path.relpath(path, libdir).replace(os.sep, "/")
+    for name in sorted(os.listdir(libdir)):
+        if not (name.startswith("xce-") and name.endswith(".dist-info")):
+            continue
+        manifest = os.path.join(libdir, name, "RECORD")
+        try:
+            with open(manifest, newline="", encoding="utf-8") as f:
+                text = f.read()
+        except OSError:
+            continue
+        listed = {row[0] for row in csv.reader(io.StringIO(text)) if row}
+        if "xce/__init__.py" not in listed:
+            continue
+        if entry not in listed:
+            line = io.StringIO()
+            csv.writer(line, lineterminator="\n").writerow([entry, "", ""])
+            if text and not text.endswith("\n"):
+                text += "\n"
+            tmp = f"{manifest}.{os.getpid()}.tmp"
+            with open(tmp, "w", newline="", encoding="utf-8") as f:
+                f.write(text + line.getvalue())
+            os.replace(tmp, manifest)
+        return True
+    return False
 
 
 def _head(path):
