@@ -90,6 +90,10 @@ def test_unknown_member_and_cycle_found():
     assert any("cycle: a -> b -> a" in p for p in problems["a"])
     assert fairshare.group_problems(
         {"a": [("u1", 1.0), ("default", 1.0), ("b@", 2.0)]}, members) == {}
+    # Members xce cannot list (all, an egroup's !) take any name.
+    assert fairshare.group_problems(
+        {"e": [("anyone", 1.0)], "w": [("whoever", 2.0)]},
+        {"e": ["!"], "w": ["all"]}) == {}
 
 
 # ------------------------------------------------------------ configuration

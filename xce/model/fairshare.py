@@ -83,8 +83,9 @@ def group_problems(group_shares, members):
         direct = set(members.get(group, ()))
         for name, _ in pairs:
             base = name[:-1] if name.endswith("@") else name
+            # (`all` or an egroup's `!`: members xce cannot list.)
             if name in ("default", "others", "all") or base in direct \
-                    or "all" in direct:
+                    or "all" in direct or "!" in direct:
                 continue
             out.setdefault(group, []).append(
                 f"{name} is not a member of user group {group}")
