@@ -75,6 +75,8 @@ class LsfFile:
     kind: str            # "lsb.queues", "lsf.conf", ...
     display: str         # the name the report shows
     sections: list = field(default_factory=list)
+    # Sections inside an #if time(...) block (lsb.* files), parsed.
+    conditional: list = field(default_factory=list)
 
     def all(self, section_kind):
         return [s for s in self.sections if s.kind == section_kind]
@@ -88,7 +90,8 @@ def read_file(kind, path, diags, base=None):
     """Read *path* as an LSF file of *kind* (one of FILE_KINDS)."""
     if kind == "lsf.conf":
         return read_lsf_conf(path, diags, base)
-    lines = lexer.logical_lines(path, diags, base)
+    lines = lexer.logical_lines(path, diags, base,
+                                directives=kind.startswith("lsb."))
     if lines is None:
         return None
     display = lexer.display_name(path, base or _parent(path))
@@ -101,7 +104,10 @@ def read_file(kind, path, diags, base=None):
                        f"unknown section {section.name} in {kind}; ignored")
             continue
         _parse(section, layout, diags)
-    return LsfFile(kind, display, framed)
+    # A section inside an #if block is not one the converters see.
+    return LsfFile(kind, display,
+                   [s for s in framed if s.condition is None],
+                   [s for s in framed if s.condition is not None])
 
 
 def _parse(section, layout, diags):

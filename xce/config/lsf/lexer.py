@@ -6,9 +6,15 @@ joins the next line with one blank; ``#INCLUDE "path"`` splices another file
 in; CR-LF endings are accepted.  Chef ERB lines (``<% ... %>``) are not LSF
 syntax and are skipped with a warning.  Each logical line keeps the file and
 the number of its first physical line.
+
+In the lsb.* files, ``#if time(...)``, ``#elif time(...)``, ``#else`` and
+``#endif`` lines are LSF's time-based configuration, not comments: each
+line between them keeps the branch it is in (``condition``), so that the
+migrator can tell it from a value set for all times.
 """
 
 import os
+import re
 from dataclasses import dataclass
 
 from xce.config.lsf.diag import Origin
@@ -17,10 +23,18 @@ from xce.config.lsf.diag import Origin
 _MAX_INCLUDE_DEPTH = 16
 
 
+# #if/#elif with their expression, #else, #endif: no blank after the '#'
+# (``# if 18:30-19:30 is ...`` stays a comment, as in LSF's own example).
+_DIRECTIVE = re.compile(r"\s*#(if|elif|else|endif)(?=[\s(]|\Z)\s*(.*)\Z",
+                        re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class LogicalLine:
     text: str
     origin: Origin
+    # The #if/#elif/#else branch(es) the line is in, None outside them.
+    condition: str = None
 
     @property
     def line(self):
@@ -89,12 +103,14 @@ def _include_target(text):
 class _Reader:
     """Reads one file (and the files it includes) into logical lines."""
 
-    def __init__(self, base, diags, allow_include):
+    def __init__(self, base, diags, allow_include, directives=False):
         self.base = base
         self.diags = diags
         self.allow_include = allow_include
+        self.directives = directives
         self.lines = []
         self.stack = []
+        self.branches = []      # [branch text, Origin of its #if]
 
     def read(self, path, where=None):
         real = os.path.realpath(path)
@@ -146,6 +162,8 @@ class _Reader:
                             "Chef ERB template line skipped: "
                             + (head[:60] or "(a template tag)"))
             return True
+        if self.directives and self._directive(display, number, raw):
+            return True
         target = _include_target(raw)
         if target is None:
             return False
@@ -160,6 +178,30 @@ class _Reader:
             full = os.path.join(os.path.dirname(path), target)
             self.read(full, where)
         return True
+
+    def _directive(self, display, number, raw):
+        """Follow #if/#elif/#else/#endif; True when *raw* is one."""
+        match = _DIRECTIVE.match(raw)
+        if match is None:
+            return False
+        word, rest = match.group(1).lower(), strip_comment(match.group(2))
+        rest = " ".join(rest.split())
+        if word == "if":
+            self.branches.append([f"#if {rest}", Origin(display, number)])
+        elif not self.branches:
+            self.diags.warn(display, number, f"#{word} without #if; ignored")
+        elif word == "endif":
+            self.branches.pop()
+        else:
+            opened = self.branches[-1][1]
+            self.branches[-1][0] = (f"#elif {rest}" if word == "elif" else
+                                    "#else") + f" (of the #if at {opened})"
+        return True
+
+    def unclosed(self):
+        for _, opened in self.branches:
+            self.diags.warn(opened.path, opened.line, "#if without #endif: "
+                            "the lines after it are in its branch")
 
     def _continuation(self, display, number, raw):
         text = strip_comment(raw)
@@ -176,13 +218,18 @@ class _Reader:
     def _emit(self, text, display, line):
         text = text.strip()
         if text:
-            self.lines.append(LogicalLine(text, Origin(display, line)))
+            condition = " and ".join(b[0] for b in self.branches) or None
+            self.lines.append(LogicalLine(text, Origin(display, line),
+                                          condition))
 
 
-def logical_lines(path, diags, base=None, allow_include=True):
-    """Logical lines of *path*; None when the file itself is unreadable."""
+def logical_lines(path, diags, base=None, allow_include=True,
+                  directives=False):
+    """Logical lines of *path*; None when the file itself is unreadable.
+    *directives*: follow LSF's #if time(...) blocks (lsb.* files)."""
     base = base or os.path.dirname(os.path.abspath(path))
-    reader = _Reader(base, diags, allow_include)
+    reader = _Reader(base, diags, allow_include, directives)
     if not reader.read(path):
         return None
+    reader.unclosed()
     return reader.lines

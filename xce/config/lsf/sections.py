@@ -45,6 +45,11 @@ class Section:
     items: dict = field(default_factory=dict)  # KEY (upper) -> Item
     header: list = field(default_factory=list)
     rows: list = field(default_factory=list)
+    # LSF's time-based configuration: the #if branch the whole section is
+    # in, and (Item or Row, branch) of its lines inside #if blocks; these
+    # are kept out of items and rows (xce.config.lsf.timebased).
+    condition: str = None
+    conditional: list = field(default_factory=list)
 
     @property
     def kind(self):
@@ -87,7 +92,7 @@ def _begin(current, words, line, sections, diags):
         diags.warn(line.origin.path, line.line,
                    "Begin without a section name; section ignored")
         return None
-    section = Section(words[1], line.origin)
+    section = Section(words[1], line.origin, condition=line.condition)
     sections.append(section)
     return section
 
@@ -114,6 +119,10 @@ def parse_key_values(section, diags):
         if odd:
             diags.warn(where.path, where.line, f"{key}: parentheses around "
                        "several groups; read as OpenLava does")
+        if _branch(section, line):
+            section.conditional.append((Item(key.upper(), value, where),
+                                        line.condition))
+            continue
         if value in cells.UNSET:
             if value == "":
                 diags.warn(where.path, where.line,
@@ -140,9 +149,17 @@ def parse_table(section, diags, known_columns=()):
     section.header = _header(head, section, diags, known_columns)
     for line in rows:
         row = _row(line, section.header, diags)
-        if row is not None:
+        if row is not None and _branch(section, line):
+            section.conditional.append((row, line.condition))
+        elif row is not None:
             section.rows.append(row)
     return section
+
+
+def _branch(section, line):
+    """Is *line* in an #if branch of its own (not the whole section's)?"""
+    return line.condition is not None and \
+        line.condition != section.condition
 
 
 def _header(line, section, diags, known_columns):
