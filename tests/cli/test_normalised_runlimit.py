@@ -2,7 +2,8 @@
 whose model is four times as fast is killed after a quarter of the time
 (LSF's normalised run limit); a host spec naming no host or model is
 refused with LSF's message, exit 255, nothing submitted, the controller
-still up."""
+still up; a profile's ABS_RUNLIMIT=Y makes its jobs' run limits
+wall-clock time."""
 
 import socket
 import time
@@ -18,6 +19,9 @@ MODELS = """\
 host_models:
   slowm: 1.0
   fastm: 4.0
+applications:
+  wallclock:
+    ABS_RUNLIMIT: Y
 """
 
 
@@ -44,6 +48,21 @@ def test_run_limit_is_normalised_to_the_execution_host(cluster, tmp_path):
         in out
     long = cluster.run("bjobs", "-l", str(jobid)).out
     assert " RUNLIMIT" in long and " 0.2 min of slowm" in long, long
+
+
+def test_a_profiles_abs_runlimit_makes_the_run_limit_wall_clock(
+        cluster, tmp_path):
+    # 0.05 min of a slowm would be 0.75 s on this host; with the
+    # profile's ABS_RUNLIMIT=Y it is 3 s of wall-clock time, host or not.
+    start = time.monotonic()
+    jobid = cluster.submit("-app", "wallclock", "-W", "0.05/slowm", "-o",
+                           str(tmp_path / "out"), "sleep 60")
+    cluster.wait_stat(jobid, "EXIT", timeout=30)
+    assert time.monotonic() - start >= 3
+    assert "TERM_RUNLIMIT: job killed after reaching LSF run time limit" \
+        in (tmp_path / "out").read_text()
+    r = cluster.run("bapp", "-l", "wallclock")
+    assert "ABS_RUNLIMIT = Y\n" in r.out and "not acted on" not in r.out, r
 
 
 def test_cpu_limit_is_normalised_to_the_execution_host(cluster, tmp_path):

@@ -108,15 +108,23 @@ def test_default_project_is_the_users_then_the_groups_then_the_clusters(
         shared, users):
     """A job without -P: ann's own DEFAULT_FOR (/phys/cms) wins over her
     group's; bob gets his group phys's (/phys); root, in no group, gets
-    DEFAULT_PROJECT (general), which stays open to everyone."""
+    DEFAULT_PROJECT (general), which stays open to everyone;
+    LSB_DEFAULTPROJECT comes before them all, -P before it."""
     ann, bob = users
     mine = _jobid(_as(shared, ann)("bsub", "true"))
     theirs = _jobid(_as(shared, bob)("bsub", "true"))
     roots = shared.submit("true")
     cluster_default = _jobid(_as(shared, bob)("bsub", "-P", "general",
                                               "true"))
+    # LSB_DEFAULTPROJECT in the submission environment comes before the
+    # defaults; -P before it.
+    chem = {"LSB_DEFAULTPROJECT": "chem"}
+    by_env = _jobid(_as(shared, bob)("bsub", "true", env=chem))
+    by_option = _jobid(_as(shared, bob)("bsub", "-P", "/phys", "true",
+                                        env=chem))
     for jobid, project in ((mine, "/phys/cms"), (theirs, "/phys"),
-                           (roots, "general"), (cluster_default, "general")):
+                           (roots, "general"), (cluster_default, "general"),
+                           (by_env, "chem"), (by_option, "/phys")):
         shared.wait_stat(jobid, "DONE")
         assert f"Project <{project}>" in shared.long(jobid), project
         r = shared.run("bjobs", "-noheader", "-o", "proj", str(jobid))
