@@ -109,18 +109,18 @@ def test_a_host_without_the_runtime_is_blocked_with_its_name():
 
 def test_a_rootless_users_place_is_what_locates_their_store(tmp_path):
     from xce.agent import boxes
-    msg = {"uid": 1001, "gid": 1002, "env": {
+    place = boxes.place_of(1001, 1002, {
         "HOME": "/home/a", "CONTAINERS_CONF": "/home/a/c.conf",
-        "SECRET": "x", "XDG_RUNTIME_DIR": 7}}
-    assert boxes.place_of(msg) == {"uid": 1001, "gid": 1002, "env": {
+        "SECRET": "x", "XDG_RUNTIME_DIR": 7})
+    assert place == {"uid": 1001, "gid": 1002, "env": {
         "HOME": "/home/a", "CONTAINERS_CONF": "/home/a/c.conf"}}
     # The noted places: each once; a torn or strange line is skipped,
     # and never root's (its containers are the agent's own).
     table = boxes.Boxes()
     table._init_boxes(tmp_path)
-    good = json.dumps(boxes.place_of(msg))
+    good = json.dumps(place)
     (tmp_path / "container-places").write_text("\n".join([
         good, good, '{"uid": 0, "gid": 0, "env": {}}',
         '{"uid": "5", "gid": 1, "env": {}}', '{"uid": 5, "gid": 1, "env": []}',
         '[1]', '{"uid": 5, "gid"']) + "\n")
-    assert table.noted_places() == [boxes.place_of(msg)]
+    assert table.noted_places() == [place]

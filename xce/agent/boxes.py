@@ -56,17 +56,24 @@ class Boxes:
                 f.write(runtime + "\n")
         msg["container"] = dict(msg["container"], name=name,
                                 tag=self.box_tag)
-        if runtime == ROOTLESS and msg["uid"] != os.geteuid():
-            place = place_of(msg)
-            if place not in self.noted_places():
-                with open(self.box_places, "a") as f:
-                    f.write(json.dumps(place, sort_keys=True) + "\n")
 
     def used_runtimes(self):
         try:
             return self.box_used.read_text().split()
         except FileNotFoundError:
             return []
+
+    def note_place(self, msg, env):
+        """Note the user of a rootless podman job about to start with
+        environment *env* (see place_of)."""
+        box = msg.get("container") or {}
+        if box.get("runtime") != ROOTLESS or not box.get("name") or \
+                msg["uid"] == os.geteuid():
+            return
+        place = place_of(msg["uid"], msg["gid"], env)
+        if place not in self.noted_places():
+            with open(self.box_places, "a") as f:
+                f.write(json.dumps(place, sort_keys=True) + "\n")
 
     def noted_places(self):
         """The users (with their environments) whose rootless podman
@@ -122,7 +129,7 @@ class Boxes:
         kept = [p for p in places if self._sweep(
             ROOTLESS, dict(p["env"], PATH=os.environ.get(
                 "PATH", "/usr/bin:/bin")), p) is not False or
-            any(place_of(j.msg) == p for j in self.running.values())]
+            any(j.msg["uid"] == p["uid"] for j in self.running.values())]
         if kept != places:
             tmp = self.box_places.with_name(self.box_places.name + ".tmp")
             tmp.write_text("".join(json.dumps(p, sort_keys=True) + "\n"
@@ -168,11 +175,12 @@ def _clean(env):
             "\0" not in k + v and "=" not in k}
 
 
-def place_of(msg):
-    """Whose rootless podman ran the job of *msg*, and where it keeps its
-    containers: {"uid", "gid", "env"} (the job's PLACE_VARS)."""
-    env = _clean(msg.get("env"))
-    return {"uid": msg["uid"], "gid": msg["gid"],
+def place_of(uid, gid, env):
+    """Whose rootless podman runs a job of user *uid* with environment
+    *env*, and where it keeps its containers: {"uid", "gid", "env"} (the
+    job's PLACE_VARS)."""
+    env = _clean(env)
+    return {"uid": uid, "gid": gid,
             "env": {k: env[k] for k in PLACE_VARS if k in env}}
 
 

@@ -136,6 +136,7 @@ class JobTable(PrePost, Sampling, Recovery, Boxes):
                 os.chown(path, uid, gid)
         env, home = job_environment(msg, prefix, owned[0])
         msg["home"] = home
+        self.note_place(msg, env)   # a rootless container's user, if any
         exact = bool(msg.get("exact_peak"))     # see spawn.WRAPPER_EXACT_PEAK
         argv = jobargv.wrapper_argv(msg, prefix, env, stdout, fallback, exact)
         self._begin(key, msg, prefix, env, lambda: self._launch(
