@@ -86,3 +86,42 @@ def test_the_simulator_without_an_interval_starts_them_together(tmp_path):
     replay = _replay(tmp_path, "JOB_ACCEPT_INTERVAL: 0",
                      [(1, 0, 100), (2, 0, 100), (3, 0, 100)])
     assert sorted(r.start for r in replay.records.values()) == [0, 0, 0]
+
+
+def _controller(etc, now):
+    from xce.controller.main import Controller
+    from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+    ctl = Controller(write_site(etc, _ACCEPT_SITE), etc, spool=FakeSpool(),
+                     link_for=FakeAgentLink)
+    ctl.now = now
+    ctl.start()
+    return ctl
+
+
+_ACCEPT_SITE = ("cluster: {name: acc, spool: ../spool}\n"
+                "parameters: {DEFAULT_QUEUE: normal, MBD_SLEEP_TIME: 10, "
+                "JOB_ACCEPT_INTERVAL: 3}\n"
+                "hosts:\n  h1: {MXJ: 4}\n  h2: {MXJ: 4}\n"
+                "queues:\n  normal:\n    PRIORITY: 30\n")
+
+
+def test_a_controller_restart_keeps_the_waits_from_the_jobs_start_times(
+        tmp_path):
+    """The hosts' last dispatch times are not written anywhere: a restarted
+    controller finds them in the jobs' start times (finished jobs too), so
+    a host given a job 10 s before the restart still waits out its 30 s."""
+    from tests.lib.builders import hello, submission
+    etc = tmp_path / "etc"
+    ctl = _controller(etc, 1000.0)
+    ctl.spool.put("submit", {"spec": submission("true")})
+    ctl.run_once(1000.0, inbox=[("h1", [hello("h1", ncpus=4)])])
+    assert ctl.store.load_jobs(False)[0]["exec_hosts"] == "h1"
+    ctl.store.close()
+    again = _controller(etc, 1010.0)
+    assert again.passes.accepted.at == {"h1": 1000.0}
+    assert again.passes.accepted.next_at == 1030.0
+    again.store.close()
+    late = _controller(etc, 1031.0)     # the wait is over: nothing kept
+    assert late.passes.accepted.at == {} and \
+        late.passes.accepted.next_at is None
+    late.store.close()

@@ -7,7 +7,9 @@ several jobs in one pass.
 The pure scheduler decides (a host's HostView.accepted_at against the
 queue's QueueView.accept_interval, a job placed in the pass counting at
 once); this module keeps, between passes, when each host was last given
-a job, and wakes the controller -- and the simulator's clock -- when the
+a job -- found again at a controller restart from the start times the
+jobs record, so that a restart does not let a host take more jobs at
+once than configured -- and wakes the controller -- and the simulator's clock -- when the
 earliest wait that holds a pending job back is over, since nothing else
 changes then.  Shared by the live controller and xce sim through
 schedpass and dispatch.snapshot.
@@ -49,6 +51,21 @@ def started(ctl, placement):
     if _intervals(ctl.cfg):
         for name in set(placement):
             ctl.passes.accepted.at[name] = ctl.now
+
+
+def load(ctl):
+    """At start-up: when each host was last given a job, from the start
+    times of the jobs (finished or not) within the longest interval; the
+    waits still running go on."""
+    longest = max(_intervals(ctl.cfg), default=0)
+    if not longest:
+        return
+    at = ctl.passes.accepted.at
+    for hosts, start in ctl.store.starts_since(ctl.now - longest):
+        for name in set((hosts or "").split()):
+            if start > at.get(name, start - 1):
+                at[name] = start
+    after_pass(ctl)
 
 
 def after_pass(ctl):

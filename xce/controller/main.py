@@ -146,6 +146,7 @@ class Controller:
                                self.store.saved_host_closed(),
                                self.store.saved_host_comments())
         exitclose.load(self)
+        accept.load(self)       # JOB_ACCEPT_INTERVAL waits still running
         # The agents are reached (a local one launched) now rather than at
         # the first turn: they start while the rest of start-up commits.
         self._connect_links()

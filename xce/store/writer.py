@@ -143,6 +143,13 @@ class Store:
             "WHERE stat = 'EXIT' AND end_time >= ? AND exec_hosts IS NOT "
             "NULL", (since,)).fetchall()
 
+    def starts_since(self, since):
+        """(execution hosts, start time) of the jobs, finished or not, that
+        were given their hosts at or after *since* (JOB_ACCEPT_INTERVAL)."""
+        return self.db.execute(
+            "SELECT exec_hosts, start_time FROM jobs WHERE start_time >= ? "
+            "AND exec_hosts IS NOT NULL", (since,)).fetchall()
+
     def saved_host_comments(self):
         """Host name -> the comment it was closed with (bhosts -l)."""
         return dict(self.db.execute(
