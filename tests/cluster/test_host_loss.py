@@ -208,6 +208,8 @@ def test_bkill_of_an_unknown_job_makes_it_zombi_until_its_host_returns_and_bkill
     wait_for(lambda: jobs.fields(zombi)[0] == "UNKWN" and
              jobs.fields(removed)[0] == "UNKWN", timeout=30,
              what="the jobs of the cut host to be UNKWN")
+    # The host was lost, and its grace period began, before this.
+    lost_by = time.monotonic()
     user = jobs.user.name
     r = jobs.clu.run("bkill", str(zombi), user=user)
     assert (r.rc, r.out, r.err) == (
@@ -222,9 +224,11 @@ def test_bkill_of_an_unknown_job_makes_it_zombi_until_its_host_returns_and_bkill
     assert (r.rc, r.out) == (255, ""), r
     assert r.err == f"Job <{removed}>: Job has already finished\n", r
     # A ZOMBI job waits for its host past the grace period: it is not
-    # turned into a TERM_ZOMBIE exit.  Its grace ran from before this
-    # look; the controller looks every second (hostloss.CHECK_EVERY).
-    until = time.monotonic() + GRACE + 2
+    # turned into a TERM_ZOMBIE exit.  The grace ends by lost_by + GRACE,
+    # and the controller looks every second (hostloss.CHECK_EVERY): it is
+    # watched past the first look after both the grace and now, and one
+    # second more.
+    until = max(lost_by + GRACE, time.monotonic()) + 2
     while time.monotonic() < until:
         assert jobs.fields(zombi)[0] == "ZOMBI"
         time.sleep(0.1)
