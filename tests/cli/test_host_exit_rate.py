@@ -2,8 +2,8 @@
 over JOB_EXIT_RATE_DURATION 1), jobs killed with bkill do not count; the
 third job that exits by itself within the minute closes the host as LSF's
 default eadmin does (closed_Adm, its comment and the rate in bhosts -l), a
-controller restart in between losing none of the exits counted; badmin
-hopen opens it again."""
+controller restart in between losing none of the exits counted and one
+after keeping the close and its comment; badmin hopen opens it again."""
 
 import socket
 
@@ -60,6 +60,12 @@ def test_a_host_whose_jobs_exit_fast_is_closed_until_hopen(make_cluster):
     assert block.splitlines()[1:4] == [
         "            JOB_EXIT_RATE", " Threshold           2.00",
         " Load                3.00"]
+    cluster.kill_controller()           # the close and its comment stay
+    cluster.start(wait_hosts=False)
+    wait_for(lambda: ' ADMIN ACTION COMMENT: "eadmin: JOB EXIT THRESHOLD '
+             'EXCEEDED"' in cluster.run("bhosts", "-l", HOST).out and
+             _status(cluster) == "closed_Adm",
+             what="the host still closed, with its comment, after a restart")
     waiting = cluster.submit("sleep 30")
     wait_for(lambda: cluster.stat(waiting) == "PEND", what="a pending job")
     r = cluster.run("badmin", "hopen", HOST)
