@@ -128,3 +128,34 @@ def has_command(name):
 def env_for(clu):
     """Point this process's xce libraries at *clu* (Site() reads XCE_ENVDIR)."""
     os.environ["XCE_ENVDIR"] = str(clu.envdir)
+
+
+def instructions(clu, *argv, runs=3, check=True):
+    """Median instructions one installed command executes, counted by
+    ``valgrind --tool=callgrind`` (None without valgrind).  Unlike times,
+    the count hardly moves with other people's load on the machine: it is
+    the figure to compare two versions by."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    counts = []
+    with tempfile.TemporaryDirectory(prefix="xce-callgrind-") as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        for _ in range(runs):
+            proc = subprocess.run(
+                [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
+                 str(BIN / argv[0]), *argv[1:]], env=clu.env, cwd=clu.root,
+                capture_output=True, text=True, stdin=subprocess.DEVNULL)
+            if check and proc.returncode != 0:
+                raise RuntimeError(f"{' '.join(argv)} under callgrind: "
+                                   f"rc={proc.returncode} {proc.stderr[-500:]}")
+            counts.append(_callgrind_total(out))
+    return int(statistics.median(counts))
+
+
+def _callgrind_total(path):
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+    raise RuntimeError(f"no instruction total in {path}")

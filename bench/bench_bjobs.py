@@ -14,7 +14,9 @@ and decode each job's submission, so they cost more than the default.
 ``bjobs <id>`` (one pending job, named) is what a script polls: target
 (issue 12) <= 60 ms at 100,000, and <= 25 ms for ``bjobs`` at 0.  Each
 figure has a ``_cpu_`` twin: the command's user+system time, which moves
-much less than the wall time with other people's load.
+much less than the wall time with other people's load; with valgrind
+installed, ``bjobs_instructions_0`` is what ``bjobs`` executes on the
+empty cluster (callgrind's count, which the load does not move).
 
 ``--sizes 0,100000`` times only those sizes.
 """
@@ -23,7 +25,7 @@ import argparse
 
 import sys
 
-from _common import cluster, emit, median_ms, note, timed
+from _common import cluster, emit, instructions, median_ms, note, timed
 from _jobs import count_jobs, fill_store, template_row, wait_for
 
 SIZES = (0, 1000, 10000, 100000)
@@ -98,6 +100,10 @@ def main(argv=()):
             default = time_bjobs(clu, n)
             note(f"bjobs at {n}: {len(default)} runs each")
             emit_times("bjobs", n, default)
+            count = instructions(clu, "bjobs", check=False) if n == 0 \
+                else None
+            if count is not None:
+                emit("bjobs_instructions_0", count, "instructions")
             emit_times("bjobs_a", n, time_bjobs(clu, n, "-a"))
             # Layouts that read whole rows (the submission decoded per job).
             for name, args in (("W", ("-W",)), ("P", ("-P", "default"))):
