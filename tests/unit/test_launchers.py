@@ -39,7 +39,7 @@ def test_user_commands_get_a_launcher_without_the_site_module(tmp_path):
     text = (bindir / "bsub").read_text()
     assert text.splitlines()[0] == f"#!{sys.executable} -S"
     assert f"sys.path.append({str(REPO)!r})" in text
-    assert "from xce.cli.bsub import main" in text
+    assert "bundle.run('xce.cli.bsub', " in text
     assert os.access(bindir / "bsub", os.X_OK)
     for kept in ("xce-controller", "xce", "pip", "activate"):
         assert (bindir / kept).read_text() == before[kept]
@@ -140,10 +140,19 @@ def test_a_launcher_loads_the_bundled_modules_and_never_a_stale_one(
     probe = str(bindir / "probe")
     assert _run([probe], tmp_path) == \
         (0, f"Bundle {source} bundled\n", "")
+    # The bundle's own module came from the boot file, not a finder.
+    source.write_text(source.read_text().replace(
+        "WORD)", "WORD, 'xce.cli.bundle' in __import__('sys').modules)"))
+    bundle.write(str(lib), ["xce", "xce.cli", "xce.cli.probe"])
+    assert _run([probe], tmp_path) == \
+        (0, f"Bundle {source} bundled False\n", "")
+    Path(bundle.boot_path(str(lib))).write_bytes(b"\0" * 16)
+    assert _run([probe], tmp_path) == \
+        (0, f"Bundle {source} bundled True\n", "")
     # The source changed after the bundle was made: the usual finder.
     source.write_text(source.read_text().replace("'bundled'", "'fresh'"))
     assert _run([probe], tmp_path) == \
-        (0, f"SourceFileLoader {source} fresh\n", "")
+        (0, f"SourceFileLoader {source} fresh True\n", "")
     # A bundle of another interpreter (or a broken one) is not used.
     Path(bundle.path(str(lib))).write_bytes(b"\0" * 16)
     assert _run([probe], tmp_path)[1].startswith("SourceFileLoader")
@@ -188,13 +197,16 @@ def test_pip_uninstall_removes_the_bundle_and_xces_directory(tmp_path):
         [python, "-c", "import sysconfig; "
          "print(sysconfig.get_paths()['purelib'])"], check=True,
         capture_output=True, text=True).stdout.strip())
-    for name in ("__init__.py", "cli/__init__.py", "cli/bsub.py"):
+    for name in ("__init__.py", "cli/__init__.py", "cli/bsub.py",
+                 "cli/bundle.py"):
         (lib / "xce" / name).parent.mkdir(parents=True, exist_ok=True)
         (lib / "xce" / name).write_text("")
     _installed(lib, files=("xce/__init__.py", "xce/cli/__init__.py",
-                           "xce/cli/bsub.py"))
+                           "xce/cli/bsub.py", "xce/cli/bundle.py"))
     bundle.write(str(lib), ["xce", "xce.cli", "xce.cli.bsub"])
+    assert os.path.isfile(bundle.boot_path(str(lib)))
     assert launchers.record(str(lib), bundle.path(str(lib)))
+    assert launchers.record(str(lib), bundle.boot_path(str(lib)))
     out = subprocess.run([sys.executable, "-m", "pip", "--python", python,
                           "uninstall", "-y", "xce"], capture_output=True,
                          text=True)

@@ -15,6 +15,13 @@ finders, as Python does with a stale .pyc.
 Modules served from here are imported as usual otherwise: ``__file__``,
 ``__spec__`` and ``python -X importtime`` see them as before.
 
+The launchers start here (``run``).  Their own text is compiled on each
+run, as a script is, and finding this module with the usual finders
+searches every directory on ``sys.path`` (about 3 million instructions
+of bsub's 35 together): so a launcher is a few lines, and it takes this
+module's code, compiled at install, from ``commands.<cache tag>.boot``
+next to the bundle (``boot_path``), falling back to importing it.
+
 Stdlib only, and no import a command does not already make.
 """
 
@@ -28,6 +35,12 @@ from _frozen_importlib_external import MAGIC_NUMBER
 def path(libdir):
     return os.path.join(libdir, "xce", "__pycache__",
                         f"commands.{sys.implementation.cache_tag}.bundle")
+
+
+def boot_path(libdir):
+    """This module's code, compiled at install: MAGIC_NUMBER, then the
+    marshalled code."""
+    return path(libdir)[:-len(".bundle")] + ".boot"
 
 
 # The file: MAGIC_NUMBER, the index's length (4 bytes, little-endian),
@@ -97,9 +110,51 @@ def install(libdir):
     return finder
 
 
+def run(module, libdir):
+    """A launcher's work: serve the bundle, import the command's
+    ``main`` from *module*, run it and exit with its status.
+
+    The cyclic garbage collector is off while the command's modules load
+    (the launcher turned it off): they make many objects and no garbage.
+    gc.freeze() then sets them aside, so that no later pass walks them --
+    the last one, when the interpreter shuts down, above all.  When main()
+    ends with a plain status, the exit does what Python's shutdown would
+    do that matters to a command (wait for no thread, run atexit
+    functions, flush stdout and stderr) and ends the process with
+    os._exit, skipping the teardown of every module and object.  Anything
+    else (a message as the status, a flush that fails, a thread still
+    running) takes Python's own way out."""
+    import gc
+    install(libdir)
+    main = __import__(module, fromlist=["main"]).main
+    gc.freeze()
+    gc.enable()
+    try:
+        code = main()
+    except SystemExit as e:
+        code = e.code
+    _exit(code)
+
+
+def _exit(code):
+    threads = sys.modules.get("threading")
+    if (code is None or type(code) is int and -2**31 <= code < 2**31) \
+            and (threads is None or threads.active_count() == 1):
+        import atexit
+        atexit._run_exitfuncs()
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:
+            sys.exit(code)
+        os._exit(code or 0)
+    sys.exit(code)
+
+
 def write(libdir, names):
     """Compile the modules *names* (installed in *libdir*) into the
-    bundle; the number written."""
+    bundle, and this module into the launchers' boot file; the number of
+    modules bundled."""
     index, blobs = {}, []
     for name in names:
         base = os.path.join(libdir, *name.split("."))
@@ -127,4 +182,20 @@ def write(libdir, names):
         for blob in blobs:
             f.write(blob)
     os.replace(tmp, target)
+    _write_boot(boot_path(libdir), os.path.join(libdir, "xce", "cli",
+                                                "bundle.py"))
     return len(index)
+
+
+def _write_boot(target, source):
+    try:
+        with open(source, "rb") as f:
+            code = compile(f.read(), source, "exec", dont_inherit=True)
+    except FileNotFoundError:       # no bundle module there: launchers
+        if os.path.exists(target):  # import it (and fail as they would)
+            os.unlink(target)
+        return
+    tmp = f"{target}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(MAGIC_NUMBER + marshal.dumps(code))
+    os.replace(tmp, target)

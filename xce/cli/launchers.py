@@ -37,59 +37,38 @@ SHEBANG_MAX = 127
 MARK = "# xce's launcher (xce.cli.launchers)"
 
 # The modules the commands load at start come from one file compiled at
-# install (xce.cli.bundle): a third of what their imports cost.
-#
-# The cyclic garbage collector is off while the command's modules load:
-# they make many objects and no garbage.  gc.freeze() then sets them
-# aside, so that no later pass walks them -- the last one, when the
-# interpreter shuts down, above all (13% of bsub's instructions).
-#
-# The command's exit: when main() ends with a plain status, the launcher
-# does what Python's shutdown would do that matters to a command (wait for
-# no thread, run atexit functions, flush stdout and stderr) and ends the
-# process with os._exit, skipping the teardown of every module and object
-# (another 5%).  Anything else (a message as the status, a flush that
-# fails, a thread still running) takes Python's own way out.
+# install (xce.cli.bundle): a third of what their imports cost.  The
+# launcher's own text is compiled on every run, so it is short: it turns
+# the garbage collector off, takes xce.cli.bundle's code as compiled at
+# install (its boot file; else it imports the module) and calls
+# xce.cli.bundle.run, which runs the command (and says why the collector
+# is off and how the command exits).
 LAUNCHER = """\
 #!{python} -S
 {mark}: -S skips the site module, whose
 # work this command does not need; xce's directory is added here.  The
-# module bundle, the garbage collector and the quick exit: see
-# xce.cli.launchers.
+# boot file, the garbage collector and the quick exit: see
+# xce.cli.launchers and xce.cli.bundle.
 import gc
 import sys
 gc.disable()
 sys.path.append({libdir!r})
-from xce.cli import bundle
-bundle.install({libdir!r})
-from {module} import main
-gc.freeze()
-gc.enable()
-
-
-def _exit(code):
-    threads = sys.modules.get("threading")
-    if (code is None or type(code) is int and -2**31 <= code < 2**31) \\
-            and (threads is None or threads.active_count() == 1):
-        import atexit
-        atexit._run_exitfuncs()
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except BaseException:
-            sys.exit(code)
-        import os
-        os._exit(code or 0)
-    sys.exit(code)
-
-
+try:
+    from _frozen_importlib_external import MAGIC_NUMBER
+    from marshal import loads
+    with open({boot!r}, "rb") as f:
+        boot = f.read(len(MAGIC_NUMBER)) == MAGIC_NUMBER and loads(f.read())
+except (OSError, EOFError, ValueError, TypeError):
+    boot = None
+if boot:
+    bundle = type(sys)("xce.cli.bundle")
+    exec(boot, vars(bundle))
+else:
+    from xce.cli import bundle
 if __name__ == "__main__":
-    try:
-        code = main()
-    except SystemExit as e:
-        code = e.code
-    _exit(code)
+    bundle.run({module!r}, {libdir!r})
 """
+_RUN = "    bundle.run("
 
 
 def command_module(text):
@@ -99,23 +78,31 @@ def command_module(text):
     if not lines or not lines[0].startswith("#!/"):
         return None
     python = lines[0][2:].strip()
-    if len(lines) > 1 and lines[1].startswith(MARK) and \
-            python.endswith(" -S"):
-        python = python[:-3]        # ours
+    ours = len(lines) > 1 and lines[1].startswith(MARK) and \
+        python.endswith(" -S")
+    if ours:
+        python = python[:-3]
     if " " in python or len(python) + len("#! -S") > SHEBANG_MAX:
         return None     # pip's /bin/sh trampoline for long paths: keep it
     for line in lines[1:]:
+        if ours and line.startswith(_RUN):
+            module = line[len(_RUN):].split(",")[0].strip("'\"")
+            return (python, module) if _user_command(module) else None
         words = line.split()
         if len(words) == 4 and words[0] == "from" and words[2:] == \
-                ["import", "main"] and words[1].startswith("xce.cli.") \
-                and words[1].count(".") == 2 and words[1] not in KEEP:
+                ["import", "main"] and _user_command(words[1]):
             return python, words[1]
     return None
 
 
+def _user_command(module):
+    return module.startswith("xce.cli.") and module.count(".") == 2 \
+        and module not in KEEP
+
+
 def launcher(python, module, libdir):
     return LAUNCHER.format(python=python, module=module, libdir=libdir,
-                           mark=MARK)
+                           mark=MARK, boot=bundle.boot_path(libdir))
 
 
 def rewrite(bindir, libdir):
@@ -155,6 +142,7 @@ def main(argv=None):
                for name in done]
     count = bundle.write(libdir, loaded_at_start(libdir, modules))
     record(libdir, bundle.path(libdir))
+    record(libdir, bundle.boot_path(libdir))
     print(f"lean launchers for {len(done)} commands, {count} modules "
           "bundled", file=sys.stderr)
     return 0
