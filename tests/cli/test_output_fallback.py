@@ -103,10 +103,16 @@ def test_unwritable_error_file_goes_to_the_fallback_file(shared, user):
 
 def test_output_files_the_user_can_open_say_nothing_of_a_fallback(
         shared, user):
+    """Nor does the wrapper leave a note file (.oerr/.eerr) beside the
+    job's other files (.pid, .hosts) when the files opened."""
     jobid = _submit(shared, user, "-o", "ok.out", "-e", "ok.err",
-                    "echo fine")
+                    'echo fine; p=${LSB_DJOB_HOSTFILE%.hosts}; '
+                    'for n in pid oerr eerr; do [ -e "$p.$n" ] && '
+                    'echo "file $n"; done; true')
     shared.wait_stat(jobid, "DONE")
     report = _report_in(Path(user.home, "ok.out"))
+    assert report.startswith("fine\nfile pid\n"), report
+    assert "file oerr" not in report and "file eerr" not in report
     assert "could not be opened" not in report
     assert not _fallback_file(shared, user, jobid).exists()
     for cmd in ("bjobs", "bhist"):

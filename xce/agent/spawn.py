@@ -28,11 +28,14 @@ SETSID = "/usr/bin/setsid"
 # An -o/-e file the user cannot open is LSF's "system has trouble writing
 # to it": LSF then mails the output, and xce's mail is the fallback file
 # (where output goes without -o).  The shell's complaint, then the name,
-# go to $d.oerr/$d.eerr for the agent's job report (empty: opened).  The
-# file is opened on fd 3 first: a failed open leaves stdout/stderr as
-# they were.  bsub -outdir's directory ($LSB_OUTDIR) is made first, with
-# the user's rights and mode 700, as LSF makes it.  bsub -f files are
-# copied in before the job and out after it by $d.xfer (agent.staging).
+# go to $d.oerr/$d.eerr for the agent's job report (missing or empty:
+# opened).  The file is opened on fd 3 first (xce_fd3): a failed open
+# leaves stdout/stderr as they were.  The first try is quiet and only a
+# failed one is made again for its complaint, so that a job whose files
+# open creates no note file on its way to its first instruction.  bsub
+# -outdir's directory ($LSB_OUTDIR) is made first, with the user's rights
+# and mode 700, as LSF makes it.  bsub -f files are copied in before the
+# job and out after it by $d.xfer (agent.staging).
 WRAPPER = r'''
 d=$1
 echo $$ >"$d.pid"
@@ -42,15 +45,19 @@ command exec <"$3" 2>/dev/null || exec </dev/null
 o=$4; [ -d "$o" ] && o="$o/$LSB_JOBID.out"
 e=$6; [ -n "$e" ] && [ -d "$e" ] && e="$e/$LSB_JOBID.err"
 f=$9
-if { if [ "$5" = w ]; then command exec 3>"$o"; else command exec 3>>"$o"
-     fi; } 2>"$d.oerr"; then exec >&3 3>&-
+xce_fd3() {
+  if [ "$2" = w ]; then command exec 3>"$1"; else command exec 3>>"$1"; fi
+}
+if xce_fd3 "$o" "$5" 2>/dev/null || xce_fd3 "$o" "$5" 2>"$d.oerr"
+then exec >&3 3>&-
 else printf '%s\n' "$o" >>"$d.oerr"; command exec >>"$f" || exec >/dev/null
 fi
 if [ -z "$e" ]; then exec 2>&1
-elif { if [ "$7" = w ]; then command exec 3>"$e"; else command exec 3>>"$e"
-       fi; } 2>"$d.eerr"; then exec 2>&3 3>&-
+elif xce_fd3 "$e" "$7" 2>/dev/null || xce_fd3 "$e" "$7" 2>"$d.eerr"
+then exec 2>&3 3>&-
 else printf '%s\n' "$e" >>"$d.eerr"; command exec 2>>"$f" || exec 2>/dev/null
 fi
+unset -f xce_fd3
 c=$8
 shift 9
 trap : INT TERM HUP USR1 USR2 QUIT XCPU
