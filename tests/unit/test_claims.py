@@ -163,6 +163,31 @@ def test_licence_tokens_of_a_claim_decay_and_a_waiting_job_takes_them(etc):
     ctl.store.close()
 
 
+def test_decay_alone_freeing_a_token_starts_a_pass_at_that_time(etc):
+    """No job ends and no request comes: the controller wakes when the
+    decaying reservation has freed the token the waiting job needs (not
+    at the next load report), and no sooner."""
+    ctl = started_controller(site(etc, TOKENS_SITE), etc)
+    ctl.run_once(1000.0, inbox=[("h1", [HELLO])])
+    ctl.spool.put("submit", {"spec": dict(
+        _spec(), gpu=None, resreq=["rusage[lic=2:duration=10:decay=1]"])},
+        uid=0)
+    ctl.run_once(1001.0)
+    ctl.spool.put("submit", {"spec": dict(_spec(), gpu=None,
+                                          resreq=["rusage[lic=1]"])}, uid=0)
+    ctl.run_once(1002.0)
+    start = ctl.jobs[(1, 0)]["start_time"]
+    assert ctl.jobs[(2, 0)]["stat"] == "PEND"
+    # 2 tokens over 600 s: the second whole one is free half-way through.
+    assert ctl.passes.rusage_next == pytest.approx(start + 300)
+    ctl.run_once(start + 299)
+    assert ctl.jobs[(2, 0)]["stat"] == "PEND"
+    assert ctl.run_once(start + 299.5) <= 0.5 + 1e-6    # sleeps no longer
+    ctl.run_once(start + 300)
+    assert ctl.jobs[(2, 0)]["stat"] == "RUN"
+    ctl.store.close()
+
+
 def test_a_job_claim_holds_through_its_hosts_loss_and_a_restart(etc):
     from xce.controller import hostloss
     ctl = _controller(etc)

@@ -71,6 +71,8 @@ ALLOWED = {
         "xce.controller.gangs",
         # JOB_ACCEPT_INTERVAL: the replay wakes when a host's wait ends
         "xce.controller.accept",
+        # the replay wakes when a decaying or timed rusage[] frees tokens
+        "xce.controller.rusagewake",
         # the pass holds a job back after a failed pre-exec (dispatch
         # asks prepost); the replay wakes it as the controller's turn does
         "xce.controller.prepost",

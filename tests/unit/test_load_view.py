@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from xce.config.model import Config, HostConf
-from xce.controller import dispatch, main, reconcile
+from xce.controller import dispatch, main, reconcile, rusagewake
 from xce.lang import resreq
 
 from tests.lib.fake_controller import FakeController
@@ -62,8 +62,8 @@ def _waiting(params=None, pass_at=0.0):
 
 
 def test_a_load_report_asks_for_a_pass_at_most_every_few_seconds():
-    ctl = _waiting(pass_at=100.0 - main.LOAD_PASS_EVERY)
-    assert main.LOAD_PASS_EVERY == 5.0      # xce.yaml(5)'s default
+    ctl = _waiting(pass_at=100.0 - rusagewake.LOAD_PASS_EVERY)
+    assert rusagewake.LOAD_PASS_EVERY == 5.0      # xce.yaml(5)'s default
     assert ctl._load_due()
     ctl.pass_at = 99.0
     assert not ctl._load_due()          # a pass just ran
@@ -81,9 +81,9 @@ def test_a_load_report_asks_for_a_pass_at_most_every_few_seconds():
     (0.5, 0.5, True), (0.5, 0.4, False), ("0", 0.0, True),
     (60, 30.0, False), (60, 60.0, True), ("-", 4.0, False)])
 def test_the_load_pass_interval_is_the_sites_setting(value, since, due):
-    ctl = _waiting({main.LOAD_PASS_PARAM: value}, pass_at=100.0 - since)
+    ctl = _waiting({rusagewake.LOAD_PASS_PARAM: value}, pass_at=100.0 - since)
     assert ctl._load_due() is due
     if not due:
         assert ctl._load_wait(1.0) == pytest.approx(
-            min(1.0, main.load_pass_every(ctl.cfg.params) - since))
+            min(1.0, rusagewake.load_pass_every(ctl.cfg.params) - since))
 

@@ -51,6 +51,8 @@ class PassState:
     host_res: dict = field(default_factory=dict)
     # When each host was last given a job (JOB_ACCEPT_INTERVAL).
     accepted: accept.State = field(default_factory=accept.State)
+    # When a running job's rusage[] reservation next shrinks (rusagewake).
+    rusage_next: float = None
 
 
 def snapshot(ctl):
@@ -452,7 +454,9 @@ def reserved(ctl, job):
     if not terms:
         return {}
     held = {}
-    elapsed = ctl.now - (job["start_time"] or ctl.now)
+    # (A simulated job may start at time 0.)
+    start = job["start_time"]
+    elapsed = ctl.now - (ctl.now if start is None else start)
     # A suspended job gives back what it holds of a site resource with
     # RELEASE=Y (LSF's default); mem, swp and tmp it keeps.
     released = jobreq.released(ctl.cfg) if job["stat"] in \

@@ -22,7 +22,8 @@ from xce.controller import claims, gangs, hoststeps, jobgroups, peek
 from xce.controller import exitclose, stage
 from xce.controller import (accept, jobclock, messages, modify, prepost,
                             spoolspace)
-from xce.controller import windows
+from xce.controller import rusagewake, windows
+from xce.controller.rusagewake import load_pass_every
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.controller import submit
@@ -43,23 +44,11 @@ RESCAN = 1.0            # seconds between spool scans without a doorbell
 REASONS_EVERY = 1.0
 # A load report changes what select[] and order[] see: pending jobs are
 # looked at again, but at most every XCE_LOAD_PASS_INTERVAL seconds
-# (every agent reports every 15 s, an elim's resource every INTERVAL).
-LOAD_PASS_PARAM = "XCE_LOAD_PASS_INTERVAL"
-LOAD_PASS_EVERY = 5.0   # its default
+# (rusagewake.load_pass_every).
 # Request ids are kept while their file could still be re-read after a
 # crash (it is removed right after the commit), with a wide margin.
 REQUEST_ID_KEEP = 3600.0
 HOUSEKEEPING = 60.0
-
-
-def load_pass_every(params):
-    """The least time between two load-driven passes, in seconds.  The
-    configuration loader has checked the parameter's range
-    (config/ranges.py)."""
-    value = params.get(LOAD_PASS_PARAM)
-    if value is None or str(value).strip() in ("", "-"):
-        return LOAD_PASS_EVERY
-    return float(value)
 
 
 class Controller:
@@ -259,6 +248,7 @@ class Controller:
         accept.turn(self)
         windows.turn(self)
         claims.turn(self)
+        rusagewake.turn(self)
         if self.dirty or reserve.due(self) or self._reasons_due() or \
                 self._load_due():
             self._schedule()
@@ -278,8 +268,8 @@ class Controller:
         if self.reasons_stale:
             wait = max(0.0, min(
                 wait, self.reasons_at + REASONS_EVERY - self.now))
-        return accept.wait(self, claims.wait(self, windows.wait(
-            self, jobclock.wait(self, wait))))
+        return rusagewake.wait(self, accept.wait(self, claims.wait(
+            self, windows.wait(self, jobclock.wait(self, wait)))))
 
     def _connect_links(self):
         for name, link in self.links.items():

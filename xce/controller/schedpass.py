@@ -17,7 +17,7 @@ made one way live and another way in a replay.
 """
 
 from xce.controller import (accept, claims, dispatch, gangs, jobgroups,
-                            preemption, reserve, windows)
+                            preemption, reserve, rusagewake, windows)
 from xce.model import states
 from xce.scheduler import core as scheduler
 from xce.scheduler.trace import Tracer
@@ -34,6 +34,7 @@ def run(ctl, reasons=True):
     pre = preemption.view(ctl)
     if not pending and not preemption.waiting(pre):
         reserve.record(ctl, None)
+        ctl.passes.rusage_next = None       # no job waits for what frees
         return None
     decisions = _schedule(ctl, (queues, hosts, pending, arrays, limits),
                           pre, reasons)
@@ -81,6 +82,7 @@ def settle(ctl, decisions):
     accept.started(ctl, [name for _, placement in decisions.dispatch
                          for name in placement])
     accept.after_pass(ctl)      # when a host held back takes jobs again
+    rusagewake.after_pass(ctl)  # when a reservation next shrinks
     return started
 
 

@@ -13,7 +13,8 @@ import heapq
 import signal
 from dataclasses import dataclass
 
-from xce.controller import accept, prepost, reserve, schedpass, windows
+from xce.controller import (accept, prepost, reserve, rusagewake,
+                            schedpass, windows)
 from xce.controller.submit import Rejected
 from xce.model import states
 
@@ -127,12 +128,14 @@ class Replay:
         if cl.signals:
             self._signals()
         accept.turn(cl)     # a host's JOB_ACCEPT_INTERVAL is over
+        rusagewake.turn(cl)     # a reservation's duration or decay freed
         if cl.dirty or reserve.due(cl):
             started = self._pass()
-        at = cl.passes.accepted.next_at
-        if at is not None and at not in self._retry_wakes:
-            self._retry_wakes.add(at)   # a pass when the host may take more
-            self._push(at, WAKE, None)
+        # A pass when a host may take more, and when a reservation shrinks.
+        for at in (cl.passes.accepted.next_at, cl.passes.rusage_next):
+            if at is not None and at not in self._retry_wakes:
+                self._retry_wakes.add(at)
+                self._push(at, WAKE, None)
         # The pass held back jobs after a failed pre-exec: a pass again
         # when each may be dispatched.
         for at in set(cl.retry_waiting.values()) - self._retry_wakes:
