@@ -212,3 +212,26 @@ def test_pip_uninstall_removes_the_bundle_and_xces_directory(tmp_path):
                          text=True)
     assert out.returncode == 0, out
     assert not (lib / "xce").exists(), list((lib / "xce").rglob("*"))
+
+
+def test_the_bundle_loads_extension_modules_without_searching_the_path(
+        tmp_path):
+    lib = _fake_lib(tmp_path)
+    found = launchers.extensions_at_start(str(REPO), ["xce.cli.bsub"])
+    assert set(found) >= {"_json", "_sqlite3"}    # imported; AT_RUN
+    (tmp_path / "elsewhere").mkdir()
+    copy = tmp_path / "elsewhere" / Path(found["_json"]).name
+    copy.write_bytes(Path(found["_json"]).read_bytes())
+    assert bundle.write(str(lib), ["xce"], {"_json": str(copy)}) == 1
+    probe = ("import sys\nsys.path.append(sys.argv[1])\n"
+             "from xce.cli import bundle\nbundle.install(sys.argv[1])\n"
+             "sys.path_importer_cache.clear()\n"
+             "import _json\nprint(_json.__spec__.loader.__class__.__name__,"
+             " _json.__file__ == sys.argv[2], len(sys.path_importer_cache))\n")
+    run = [sys.executable, "-S", "-c", probe, str(lib), str(copy)]
+    out = subprocess.run(run, capture_output=True, text=True, cwd=tmp_path)
+    assert out.stdout == "ExtensionFileLoader True 0\n", out.stderr
+    # A file that changed since the bundle was made: the usual search.
+    os.utime(copy, ns=(0, 0))
+    out = subprocess.run(run, capture_output=True, text=True, cwd=tmp_path)
+    assert out.stdout.startswith("ExtensionFileLoader False "), out.stderr

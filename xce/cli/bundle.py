@@ -29,7 +29,7 @@ import marshal
 import os
 import sys
 from _frozen_importlib import ModuleSpec
-from _frozen_importlib_external import MAGIC_NUMBER
+from _frozen_importlib_external import MAGIC_NUMBER, ExtensionFileLoader
 
 
 def path(libdir):
@@ -46,7 +46,12 @@ def boot_path(libdir):
 # The file: MAGIC_NUMBER, the index's length (4 bytes, little-endian),
 # the index {name: (is_package, source, mtime_ns, size, offset, length)}
 # (marshalled), then each module's marshalled code, *offset* counting
-# from the end of the index.  A
+# from the end of the index.  The C extension modules the commands load
+# are in the index too, with None as is_package and no code: their
+# file, where the launchers' interpreter found it at install, is loaded
+# as the path finder would load it, without its search of each
+# directory on sys.path for it (about a million instructions for the
+# first module found that way).  A
 # command reads the index and then only the code of what it imports.
 _LENGTH = 4
 
@@ -69,6 +74,11 @@ class Bundle:
             return None
         if st.st_mtime_ns != mtime_ns or st.st_size != size:
             return None         # changed since the bundle was made
+        if is_package is None:
+            spec = ModuleSpec(name, ExtensionFileLoader(name, source),
+                              origin=source)
+            spec.has_location = True
+            return spec
         spec = ModuleSpec(name, self, origin=source, is_package=is_package)
         if is_package:
             spec.submodule_search_locations = [os.path.dirname(source)]
@@ -151,10 +161,11 @@ def _exit(code):
     sys.exit(code)
 
 
-def write(libdir, names):
+def write(libdir, names, extensions=None):
     """Compile the modules *names* (installed in *libdir*) into the
-    bundle, and this module into the launchers' boot file; the number of
-    modules bundled."""
+    bundle, with the files of the extension modules *extensions*
+    ({name: file}), and this module into the launchers' boot file; the
+    number of modules bundled."""
     index, blobs = {}, []
     for name in names:
         base = os.path.join(libdir, *name.split("."))
@@ -168,6 +179,9 @@ def write(libdir, names):
                                            dont_inherit=True)))
         index[name] = [is_package, source, st.st_mtime_ns, st.st_size,
                        0, len(blobs[-1])]
+    for name, source in (extensions or {}).items():
+        st = os.stat(source)
+        index[name] = [None, source, st.st_mtime_ns, st.st_size, 0, 0]
     offset = 0
     for entry in index.values():
         entry[4] = offset
@@ -184,7 +198,7 @@ def write(libdir, names):
     os.replace(tmp, target)
     _write_boot(boot_path(libdir), os.path.join(libdir, "xce", "cli",
                                                 "bundle.py"))
-    return len(index)
+    return len(blobs)
 
 
 def _write_boot(target, source):

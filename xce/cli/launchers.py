@@ -140,7 +140,8 @@ def main(argv=None):
     done = rewrite(argv[0], libdir)
     modules = [command_module(_head(os.path.join(argv[0], name)))[1]
                for name in done]
-    count = bundle.write(libdir, loaded_at_start(libdir, modules))
+    count = bundle.write(libdir, loaded_at_start(libdir, modules),
+                         extensions_at_start(libdir, modules))
     record(libdir, bundle.path(libdir))
     record(libdir, bundle.boot_path(libdir))
     print(f"lean launchers for {len(done)} commands, {count} modules "
@@ -204,6 +205,34 @@ def loaded_at_start(libdir, modules):
                           *modules], capture_output=True, text=True,
                          check=True)
     return out.stdout.split()
+
+
+# The C extension modules the commands load, found where the launchers'
+# interpreter finds them: what importing *modules* loads, and those a
+# command loads later as it runs (bjobs' store reader: _sqlite3).
+AT_RUN = ("_sqlite3",)
+_EXTENSIONS = """
+import sys
+from importlib.machinery import ExtensionFileLoader, PathFinder
+sys.path.append(sys.argv[1])
+before = set(sys.modules)
+for name in sys.argv[3:]:
+    __import__(name)
+names = [n for n in sys.modules if n not in before] + sys.argv[2].split()
+for name in dict.fromkeys(names):
+    spec = PathFinder.find_spec(name)
+    if spec is not None and isinstance(spec.loader, ExtensionFileLoader):
+        print(name, spec.origin)
+"""
+
+
+def extensions_at_start(libdir, modules):
+    """{name: file} of the extension modules the commands *modules* load,
+    which the bundle serves without a search of sys.path."""
+    out = subprocess.run([sys.executable, "-I", "-S", "-c", _EXTENSIONS,
+                          libdir, " ".join(AT_RUN), *modules],
+                         capture_output=True, text=True, check=True)
+    return dict(line.split(" ", 1) for line in out.stdout.splitlines())
 
 
 if __name__ == "__main__":
