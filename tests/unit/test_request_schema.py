@@ -2,6 +2,9 @@
 what it must, and the commands' reading (stdlib) agrees with it."""
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -171,3 +174,36 @@ def test_the_spool_page_lists_exactly_what_a_modify_request_may_change():
     part = page[start:page.index(".SS Writing a request atomically")]
     listed = set(re.findall(r"^\.BR? (\w+)", part, re.M)) - {"bmod"}
     assert listed == set(fields.CHANGES)
+
+
+BUILT_BY = """
+import sys
+sys.path.insert(0, {repo!r})
+from xce.spool import check, fields
+check.check_request({kind!r}, {body!r})
+print(sorted(map(str, fields._built)))
+"""
+
+
+@pytest.mark.parametrize("kind, body, built", [
+    ("submit", {"spec": SPEC}, ["('request', 'submit')", "SPEC"]),
+    ("control", {"ids": [["1", 1, None]], "action": "kill"},
+     ["('request', 'control')"]),
+])
+def test_a_command_builds_only_its_own_requests_fields(kind, body, built):
+    # bsub pays for the submission's fields only, bkill for none of them.
+    repo = str(Path(__file__).resolve().parents[2])
+    out = subprocess.run([sys.executable, "-S", "-c", BUILT_BY.format(
+        repo=repo, kind=kind, body=body)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str(built)
+
+
+def test_unknown_kinds_and_names_of_the_lazy_tables():
+    assert fields.request("no_such_kind") is None
+    assert fields.request("submit") is fields.REQUESTS["submit"]
+    assert fields.struct("spec") is fields.SPEC
+    with pytest.raises(AttributeError):
+        fields.NO_SUCH_TABLE
+    with pytest.raises(check.BadRequest, match="unknown request kind"):
+        check.check_request("no_such_kind", {})

@@ -14,7 +14,7 @@ class BadRequest(ValueError):
 
 
 def check_request(kind, body):
-    table = F.REQUESTS.get(kind)
+    table = F.request(kind)
     if table is None:
         raise BadRequest(f"{kind}: unknown request kind")
     _object(body, table, "$")
@@ -112,7 +112,7 @@ def _map(value, t, path):
 
 
 def _ref(value, t, path):
-    _object(value, F.STRUCTS[t.name], path)
+    _object(value, F.struct(t.name), path)
     return None
 
 

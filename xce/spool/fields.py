@@ -133,219 +133,286 @@ JOB_IDS = ListOf(_JOB_ID, LIST_MAX, null=False)
 ONE_JOB = ListOf(_JOB_ID, 1, min=1, null=False)     # bmod, btop, bbot
 NAMES = ListOf(Str(NAME_MAX, null=False), LIST_MAX)
 
-# What a submission may carry: bsub's options and what it worked out.
-SPEC = {
-    "command": Field(Str(ARG_MAX_STR, min=1, null=False), required=True),
-    "cwd": Field(Str(PATH_MAX, min=1, null=False), required=True),
-    "nslots": Field(Tuple(SLOTS, SLOTS, null=False), required=True,
-                    modifiable=True),
-    "name": Field(NAME, modifiable=True),
-    "queue": Field(NAME, modifiable=True),
-    "queue_is_default": Field(Bool()),
-    # bsub without -n: a profile's TASKLIMIT default may set nslots.
-    "nslots_default": Field(Bool()),
-    "stdout": Field(PATH, modifiable=True),
-    "stdout_mode": Field(OneOf("a", "w"), modifiable=True),
-    "stderr": Field(PATH, modifiable=True),
-    "stderr_mode": Field(OneOf("a", "w"), modifiable=True),
-    "stdin": Field(PATH),
-    "specified_cwd": Field(PATH),
-    "subcwd": Field(PATH),
-    "runlimit": Field(Num(0, INT32_MAX), modifiable=True),     # minutes
-    "runlimit_host": Field(NAME, modifiable=True),      # -W 10/hostA
-    "memlimit": Field(Int(1, 2**53), modifiable=True),          # KB
-    # bsub -c -v -S -F -D -C -p -T (xce.lang.rlimits): minutes, KB, counts
-    "cpulimit": Field(Num(0, INT32_MAX), modifiable=True),
-    "cpulimit_host": Field(NAME, modifiable=True),
-    "swaplimit": Field(Int(1, 2**53), modifiable=True),
-    "stacklimit": Field(Int(1, 2**53), modifiable=True),
-    "filelimit": Field(Int(1, 2**53), modifiable=True),
-    "datalimit": Field(Int(1, 2**53), modifiable=True),
-    "corelimit": Field(Int(0, 2**53), modifiable=True),
-    "processlimit": Field(Int(1, INT32_MAX), modifiable=True),
-    "threadlimit": Field(Int(1, INT32_MAX), modifiable=True),
-    "env_rule": Field(ARG),
-    "env": Field(ENV),
-    "env_shared": Field(Bool()),        # bsub -pack: the request's env
-    "resreq": Field(ListOf(Str(ARG_MAX_STR, null=False), 64),
-                    modifiable=True),
-    "resreq_merged": Field(ARG, modifiable=True),
-    "project": Field(NAME, modifiable=True),
-    "user_priority": Field(Int(0, INT32_MAX), modifiable=True),
-    "hold": Field(Bool()),
-    "depend": Field(ARG),
-    "from_host": Field(NAME),
-    "user_group": Field(NAME),
-    "job_group": Field(NAME, modifiable=True),
-    "default_jobgroup": Field(NAME),    # LSB_DEFAULT_JOBGROUP
-    "app": Field(NAME, modifiable=True),
-    "sla": Field(NAME),
-    "asked_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX),
-                         modifiable=True),
-    "exclusive": Field(Bool()),
-    "rerunnable": Field(Bool(), modifiable=True),   # bsub/bmod -r, -rn
-    "pre_exec": Field(ARG, modifiable=True),        # bsub -E
-    "post_exec": Field(ARG, modifiable=True),       # bsub -Ep
-    "login_shell": Field(PATH, modifiable=True),    # bsub -L
-    "requeue_exit": Field(ARG, modifiable=True),    # bsub -Q, as written
-    "mail_user": Field(NAME, modifiable=True),      # bsub -u
-    "mail_begin": Field(Bool(), modifiable=True),   # bsub -B
-    "mail_notify": Field(Bool(), modifiable=True),  # bsub -N
-    "jobfile": Field(Str(SCRIPT_MAX)),
-    "args": Field(ListOf(Str(ARG_MAX_STR, null=False), LIST_MAX)),
-    # bsub -b/-t (epoch seconds), -We (minutes), -outdir, -Jd, -hostfile
-    # (its path and the host of each slot), -nnodes
-    "begin_time": Field(Int(0, 2**40), modifiable=True),
-    "term_time": Field(Int(0, 2**40), modifiable=True),
-    "estimate": Field(Num(0, INT32_MAX), modifiable=True),
-    "estimate_host": Field(NAME, modifiable=True),      # -We 10/hostA
-    "outdir": Field(PATH, modifiable=True),
-    "description": Field(Str(DESCRIPTION_MAX), modifiable=True),
-    "hostfile": Field(PATH, modifiable=True),
-    "hostfile_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX),
+# The tables below are built when first asked for, each request kind's
+# apart (``request``): a command pays for its own request's fields only
+# (bkill builds no submission fields, bsub no bmod or bkill ones), and
+# only the controller builds them all (REQUESTS, STRUCTS).
+
+
+def _spec():
+    """What a submission may carry: bsub's options and what it worked
+    out."""
+    return {
+        "command": Field(Str(ARG_MAX_STR, min=1, null=False), required=True),
+        "cwd": Field(Str(PATH_MAX, min=1, null=False), required=True),
+        "nslots": Field(Tuple(SLOTS, SLOTS, null=False), required=True,
+                        modifiable=True),
+        "name": Field(NAME, modifiable=True),
+        "queue": Field(NAME, modifiable=True),
+        "queue_is_default": Field(Bool()),
+        # bsub without -n: a profile's TASKLIMIT default may set nslots.
+        "nslots_default": Field(Bool()),
+        "stdout": Field(PATH, modifiable=True),
+        "stdout_mode": Field(OneOf("a", "w"), modifiable=True),
+        "stderr": Field(PATH, modifiable=True),
+        "stderr_mode": Field(OneOf("a", "w"), modifiable=True),
+        "stdin": Field(PATH),
+        "specified_cwd": Field(PATH),
+        "subcwd": Field(PATH),
+        "runlimit": Field(Num(0, INT32_MAX), modifiable=True),     # minutes
+        "runlimit_host": Field(NAME, modifiable=True),      # -W 10/hostA
+        "memlimit": Field(Int(1, 2**53), modifiable=True),          # KB
+        # bsub -c -v -S -F -D -C -p -T (xce.lang.rlimits): minutes, KB, counts
+        "cpulimit": Field(Num(0, INT32_MAX), modifiable=True),
+        "cpulimit_host": Field(NAME, modifiable=True),
+        "swaplimit": Field(Int(1, 2**53), modifiable=True),
+        "stacklimit": Field(Int(1, 2**53), modifiable=True),
+        "filelimit": Field(Int(1, 2**53), modifiable=True),
+        "datalimit": Field(Int(1, 2**53), modifiable=True),
+        "corelimit": Field(Int(0, 2**53), modifiable=True),
+        "processlimit": Field(Int(1, INT32_MAX), modifiable=True),
+        "threadlimit": Field(Int(1, INT32_MAX), modifiable=True),
+        "env_rule": Field(ARG),
+        "env": Field(ENV),
+        "env_shared": Field(Bool()),        # bsub -pack: the request's env
+        "resreq": Field(ListOf(Str(ARG_MAX_STR, null=False), 64),
+                        modifiable=True),
+        "resreq_merged": Field(ARG, modifiable=True),
+        "project": Field(NAME, modifiable=True),
+        "user_priority": Field(Int(0, INT32_MAX), modifiable=True),
+        "hold": Field(Bool()),
+        "depend": Field(ARG),
+        "from_host": Field(NAME),
+        "user_group": Field(NAME),
+        "job_group": Field(NAME, modifiable=True),
+        "default_jobgroup": Field(NAME),    # LSB_DEFAULT_JOBGROUP
+        "app": Field(NAME, modifiable=True),
+        "sla": Field(NAME),
+        "asked_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX),
                              modifiable=True),
-    "nnodes": Field(Int(1, INT32_MAX)),
-    # bsub -I/-Ip/-Is: the mode, where bsub listens, and the job's key
-    # (xce.model.termwire), which the controller keeps out of the store
-    "interactive": Field(OneOf("I", "Ip", "Is")),
-    "interactive_addrs": Field(ListOf(Str(300, min=3, null=False), 16)),
-    "interactive_key": Field(Str(64, min=64)),
-    # bsub -f: [local, op, remote, base64 of a > copy's file or null];
-    # the controller checks the total against STAGE_MAX
-    "xfiles": Field(ListOf(Tuple(Str(PATH_MAX, min=1, null=False),
-                                 OneOf(*stagefiles.OPS, null=False),
-                                 Str(PATH_MAX, min=1, null=False),
-                                 Str(_B64_MAX)), stagefiles.FILES_MAX),
-                    modifiable=True),
-    # bsub -gpu as written ("-": the configured defaults); xce.lang.gpureq
-    "gpu": Field(Str(GPU_REQ_MAX)),
-}
+        "exclusive": Field(Bool()),
+        "rerunnable": Field(Bool(), modifiable=True),   # bsub/bmod -r, -rn
+        "pre_exec": Field(ARG, modifiable=True),        # bsub -E
+        "post_exec": Field(ARG, modifiable=True),       # bsub -Ep
+        "login_shell": Field(PATH, modifiable=True),    # bsub -L
+        "requeue_exit": Field(ARG, modifiable=True),    # bsub -Q, as written
+        "mail_user": Field(NAME, modifiable=True),      # bsub -u
+        "mail_begin": Field(Bool(), modifiable=True),   # bsub -B
+        "mail_notify": Field(Bool(), modifiable=True),  # bsub -N
+        "jobfile": Field(Str(SCRIPT_MAX)),
+        "args": Field(ListOf(Str(ARG_MAX_STR, null=False), LIST_MAX)),
+        # bsub -b/-t (epoch seconds), -We (minutes), -outdir, -Jd, -hostfile
+        # (its path and the host of each slot), -nnodes
+        "begin_time": Field(Int(0, 2**40), modifiable=True),
+        "term_time": Field(Int(0, 2**40), modifiable=True),
+        "estimate": Field(Num(0, INT32_MAX), modifiable=True),
+        "estimate_host": Field(NAME, modifiable=True),      # -We 10/hostA
+        "outdir": Field(PATH, modifiable=True),
+        "description": Field(Str(DESCRIPTION_MAX), modifiable=True),
+        "hostfile": Field(PATH, modifiable=True),
+        "hostfile_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX),
+                                 modifiable=True),
+        "nnodes": Field(Int(1, INT32_MAX)),
+        # bsub -I/-Ip/-Is: the mode, where bsub listens, and the job's key
+        # (xce.model.termwire), which the controller keeps out of the store
+        "interactive": Field(OneOf("I", "Ip", "Is")),
+        "interactive_addrs": Field(ListOf(Str(300, min=3, null=False), 16)),
+        "interactive_key": Field(Str(64, min=64)),
+        # bsub -f: [local, op, remote, base64 of a > copy's file or null];
+        # the controller checks the total against STAGE_MAX
+        "xfiles": Field(ListOf(Tuple(Str(PATH_MAX, min=1, null=False),
+                                     OneOf(*stagefiles.OPS, null=False),
+                                     Str(PATH_MAX, min=1, null=False),
+                                     Str(_B64_MAX)), stagefiles.FILES_MAX),
+                        modifiable=True),
+        # bsub -gpu as written ("-": the configured defaults); xce.lang.gpureq
+        "gpu": Field(Str(GPU_REQ_MAX)),
+    }
 
-# Keys the controller adds to a stored job's spec (never from a request).
-RUNTIME = {
-    "uid": Field(Int(0, 2**32 - 1, null=False), required=True),
-    "gid": Field(Int(0, 2**32 - 1, null=False), required=True),
-    "array_name": Field(NAME),
-    "array_limit": Field(Int(0, INT32_MAX)),
-    "array_spec": Field(Str(LIST_MAX * 24)),
-    "rusage_alt": Field(Int(0, INT32_MAX)),
-    # the GPUs of the current run (xce.scheduler.gpus.record)
-    "gpu_alloc": Field(MapOf(Str(64, null=False), Anything(), 8)),
-    "unkwn": Field(MapOf(Str(64, null=False), Anything(), 8)),
-    "preempted": Field(MapOf(Str(64, null=False), Anything(), 8)),
-    # -o/-e files its user could not open, and where the output went
-    "output_fallback": Field(MapOf(Str(64, null=False), Anything(), 8)),
-    # failed pre-execution attempts so far (LOCAL_MAX_PREEXEC_RETRY)
-    "preexec_tries": Field(Int(0, INT32_MAX)),
-    "preexec_retry_at": Field(Num(0, 2**53)),   # not dispatched before
-    # the post-execution stage: RUN while it runs, then POST_DONE/POST_ERR
-    "post": Field(OneOf("RUN", "POST_DONE", "POST_ERR")),
-    "post_time": Field(Num(0, 2**53)),
-    # a parallel job's other hosts that run its HOST_POST_EXEC, and each
-    # host's part of the post stage as it ends
-    "post_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX)),
-    "post_parts": Field(MapOf(Str(NAME_MAX, null=False),
-                              OneOf("POST_DONE", "POST_ERR"), LIST_MAX)),
-    # hosts it exited on with a -Q/REQUEUE_EXIT_VALUES EXCLUDE() value
-    "requeue_excluded": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX)),
-    # times requeued by its requeue exit values (MAX_JOB_REQUEUE)
-    "auto_requeues": Field(Int(0, INT32_MAX)),
-    # bsub -f copies that failed, in LSF's words (bjobs -l, bhist -l)
-    "stage_errors": Field(ListOf(Str(ARG_MAX_STR, null=False), 128)),
-}
 
-# What bmod may set ("set") or remove ("unset").
-CHANGES = {name: Field(f.type) for name, f in SPEC.items() if f.modifiable}
+def _runtime():
+    """Keys the controller adds to a stored job's spec (never from a
+    request)."""
+    return {
+        "uid": Field(Int(0, 2**32 - 1, null=False), required=True),
+        "gid": Field(Int(0, 2**32 - 1, null=False), required=True),
+        "array_name": Field(NAME),
+        "array_limit": Field(Int(0, INT32_MAX)),
+        "array_spec": Field(Str(LIST_MAX * 24)),
+        "rusage_alt": Field(Int(0, INT32_MAX)),
+        # the GPUs of the current run (xce.scheduler.gpus.record)
+        "gpu_alloc": Field(MapOf(Str(64, null=False), Anything(), 8)),
+        "unkwn": Field(MapOf(Str(64, null=False), Anything(), 8)),
+        "preempted": Field(MapOf(Str(64, null=False), Anything(), 8)),
+        # -o/-e files its user could not open, and where the output went
+        "output_fallback": Field(MapOf(Str(64, null=False), Anything(), 8)),
+        # failed pre-execution attempts so far (LOCAL_MAX_PREEXEC_RETRY)
+        "preexec_tries": Field(Int(0, INT32_MAX)),
+        "preexec_retry_at": Field(Num(0, 2**53)),   # not dispatched before
+        # the post-execution stage: RUN while it runs, then POST_DONE/POST_ERR
+        "post": Field(OneOf("RUN", "POST_DONE", "POST_ERR")),
+        "post_time": Field(Num(0, 2**53)),
+        # a parallel job's other hosts that run its HOST_POST_EXEC, and each
+        # host's part of the post stage as it ends
+        "post_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX)),
+        "post_parts": Field(MapOf(Str(NAME_MAX, null=False),
+                                  OneOf("POST_DONE", "POST_ERR"), LIST_MAX)),
+        # hosts it exited on with a -Q/REQUEUE_EXIT_VALUES EXCLUDE() value
+        "requeue_excluded": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX)),
+        # times requeued by its requeue exit values (MAX_JOB_REQUEUE)
+        "auto_requeues": Field(Int(0, INT32_MAX)),
+        # bsub -f copies that failed, in LSF's words (bjobs -l, bhist -l)
+        "stage_errors": Field(ListOf(Str(ARG_MAX_STR, null=False), 128)),
+    }
 
-SELECTION = {       # the jobs a request names, as bkill's arguments do
-    "ids": Field(JOB_IDS),
-    "all": Field(Bool()),
-    "user": Field(NAME),
-    "queue": Field(NAME),
-    "name": Field(NAME),
-    "host": Field(NAME),
-    "job_group": Field(NAME),       # bkill/bstop/bresume -g
-}
+
+def _changes():
+    """What bmod may set ("set") or remove ("unset")."""
+    return {name: Field(f.type) for name, f in _get("SPEC").items()
+            if f.modifiable}
+
+
+def _selection():
+    """The jobs a request names, as bkill's arguments do."""
+    return {
+        "ids": Field(JOB_IDS),
+        "all": Field(Bool()),
+        "user": Field(NAME),
+        "queue": Field(NAME),
+        "name": Field(NAME),
+        "host": Field(NAME),
+        "job_group": Field(NAME),       # bkill/bstop/bresume -g
+    }
+
 
 # Every request kind the controller handles, with its fields (besides
 # version, kind and id, which every request has).
-REQUESTS = {
-    "submit": {"spec": Field(Ref("spec"), required=True)},
-    "submit_many": {"specs": Field(ListOf(Ref("spec"), PACK_MAX, null=False),
-                                   required=True),
-                    "env": Field(ENV)},
+_KINDS = {
+    "submit": lambda: {"spec": Field(Ref("spec"), required=True)},
+    "submit_many": lambda: {
+        "specs": Field(ListOf(Ref("spec"), PACK_MAX, null=False),
+                       required=True),
+        "env": Field(ENV)},
     # bkill, bkill -s, bstop and bresume
-    "control": {**SELECTION,
-                "action": Field(OneOf("kill", "signal", "stop", "resume",
-                                      null=False), required=True),
-                "signal": Field(Int(1, 64)),
-                "force": Field(Bool()),
-                # bkill -d: record the killed job as DONE once it exits
-                "as_done": Field(Bool())},
-    "modify": {"ids": Field(ONE_JOB, required=True),
-               "set": Field(Ref("changes", null=True)),
-               "unset": Field(ListOf(OneOf(*CHANGES, null=False),
-                                     len(CHANGES)))},
-    "switch": {**SELECTION, "dest": Field(Str(NAME_MAX, null=False),
-                                          required=True)},
-    "requeue": {**SELECTION,
-                "states": Field(ListOf(OneOf("RUN", "PEND", "DONE", "EXIT",
-                                             null=False), 4)),
-                "hold": Field(Bool())},
-    "move": {"ids": Field(ONE_JOB, required=True),
-             "position": Field(Int(1, INT32_MAX)),
-             "where": Field(OneOf("top", "bottom"))},
-    "admin": {"op": Field(Str(64, null=False), required=True),
-              "names": Field(NAMES),
-              "comment": Field(ARG),
-              "check": Field(Bool())},
-    "post": {"jobid": Field(JOBID, required=True),
-             "idx": Field(INDEX),
-             "msg_id": Field(Int(0, INT32_MAX)),
-             "text": Field(ARG),
-             "attachment": Field(PATH),
-             "data": Field(Str(ATTACHMENT_MAX)),
-             "status": Field(Bool())},
-    "explain": {"jobid": Field(JOBID, required=True), "idx": Field(INDEX)},
+    "control": lambda: {
+        **_selection(),
+        "action": Field(OneOf("kill", "signal", "stop", "resume",
+                              null=False), required=True),
+        "signal": Field(Int(1, 64)),
+        "force": Field(Bool()),
+        # bkill -d: record the killed job as DONE once it exits
+        "as_done": Field(Bool())},
+    "modify": lambda: {
+        "ids": Field(ONE_JOB, required=True),
+        "set": Field(Ref("changes", null=True)),
+        "unset": Field(ListOf(OneOf(*_get("CHANGES"), null=False),
+                              len(_get("CHANGES"))))},
+    "switch": lambda: {
+        **_selection(),
+        "dest": Field(Str(NAME_MAX, null=False), required=True)},
+    "requeue": lambda: {
+        **_selection(),
+        "states": Field(ListOf(OneOf("RUN", "PEND", "DONE", "EXIT",
+                                     null=False), 4)),
+        "hold": Field(Bool())},
+    "move": lambda: {
+        "ids": Field(ONE_JOB, required=True),
+        "position": Field(Int(1, INT32_MAX)),
+        "where": Field(OneOf("top", "bottom"))},
+    "admin": lambda: {
+        "op": Field(Str(64, null=False), required=True),
+        "names": Field(NAMES),
+        "comment": Field(ARG),
+        "check": Field(Bool())},
+    "post": lambda: {
+        "jobid": Field(JOBID, required=True),
+        "idx": Field(INDEX),
+        "msg_id": Field(Int(0, INT32_MAX)),
+        "text": Field(ARG),
+        "attachment": Field(PATH),
+        "data": Field(Str(ATTACHMENT_MAX)),
+        "status": Field(Bool())},
+    "explain": lambda: {
+        "jobid": Field(JOBID, required=True),
+        "idx": Field(INDEX)},
     # bpeek of a job whose output is on its execution host only
-    "peek": {"jobid": Field(JOBID, required=True), "idx": Field(INDEX),
-             "ticket": Field(Str(64)),
-             "out_offset": Field(Int(0, 2**53)),
-             "err_offset": Field(Int(0, 2**53))},
+    "peek": lambda: {
+        "jobid": Field(JOBID, required=True),
+        "idx": Field(INDEX),
+        "ticket": Field(Str(64)),
+        "out_offset": Field(Int(0, 2**53)),
+        "err_offset": Field(Int(0, 2**53))},
     # bgadd, bgdel, bgmod (xce.controller.jobgroups)
-    "jobgroup": {"op": Field(OneOf("add", "del", "mod", null=False),
-                             required=True),
-                 "path": Field(Str(NAME_MAX, null=False), required=True),
-                 "limit": Field(Int(0, INT32_MAX)),
-                 # bgdel 0 / -c / -d: which groups; -u: whose
-                 "sweep": Field(OneOf("empty", "below", "idle")),
-                 "owner": Field(Str(NAME_MAX)),
-                 "idle": Field(Int(0, INT32_MAX))},
+    "jobgroup": lambda: {
+        "op": Field(OneOf("add", "del", "mod", null=False), required=True),
+        "path": Field(Str(NAME_MAX, null=False), required=True),
+        "limit": Field(Int(0, INT32_MAX)),
+        # bgdel 0 / -c / -d: which groups; -u: whose
+        "sweep": Field(OneOf("empty", "below", "idle")),
+        "owner": Field(Str(NAME_MAX)),
+        "idle": Field(Int(0, INT32_MAX))},
     # xce claim add / remove (xce.controller.claims)
-    "claim": {"op": Field(OneOf("add", "remove", null=False), required=True),
-              "claim": Field(Str(NAME_MAX)),
-              "user": Field(Str(NAME_MAX)),
-              "host": Field(Str(NAME_MAX)),
-              "gpus": Field(ListOf(Int(0, 1023, null=False), 64, min=1)),
-              # tokens of shared resources: {name: amount}
-              "counters": Field(MapOf(Str(NAME_MAX, null=False),
-                                      Num(0, 1e15, null=False), 16)),
-              "until": Field(Int(0, 2**53))},
+    "claim": lambda: {
+        "op": Field(OneOf("add", "remove", null=False), required=True),
+        "claim": Field(Str(NAME_MAX)),
+        "user": Field(Str(NAME_MAX)),
+        "host": Field(Str(NAME_MAX)),
+        "gpus": Field(ListOf(Int(0, 1023, null=False), 64, min=1)),
+        # tokens of shared resources: {name: amount}
+        "counters": Field(MapOf(Str(NAME_MAX, null=False),
+                                Num(0, 1e15, null=False), 16)),
+        "until": Field(Int(0, 2**53))},
     # xce gang set|unset (xce.controller.gangs)
-    "gang": {"op": Field(OneOf("set", "unset", null=False), required=True),
-             "path": Field(Str(NAME_MAX, null=False), required=True),
-             "size": Field(Int(1, INT32_MAX)),
-             "on_failure": Field(OneOf("kill", "continue"))},
-    "ping": {},         # xce start: is the controller answering?
-    "blaunch": {"job": Field(JOBID, required=True),
-                "idx": Field(INDEX),
-                "hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX,
-                                      min=1, null=False), required=True),
-                "argv": Field(ListOf(Str(ARG_MAX_STR, null=False), LIST_MAX,
-                                     min=1, null=False), required=True),
-                "cwd": Field(PATH),
-                "env": Field(ENV),
-                "stdout": Field(PATH)},
+    "gang": lambda: {
+        "op": Field(OneOf("set", "unset", null=False), required=True),
+        "path": Field(Str(NAME_MAX, null=False), required=True),
+        "size": Field(Int(1, INT32_MAX)),
+        "on_failure": Field(OneOf("kill", "continue"))},
+    "ping": lambda: {},         # xce start: is the controller answering?
+    "blaunch": lambda: {
+        "job": Field(JOBID, required=True),
+        "idx": Field(INDEX),
+        "hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX, min=1,
+                              null=False), required=True),
+        "argv": Field(ListOf(Str(ARG_MAX_STR, null=False), LIST_MAX, min=1,
+                             null=False), required=True),
+        "cwd": Field(PATH),
+        "env": Field(ENV),
+        "stdout": Field(PATH)},
 }
 
-STRUCTS = {"spec": SPEC, "changes": CHANGES}
+_BUILDERS = {"SPEC": _spec, "RUNTIME": _runtime, "CHANGES": _changes,
+             "SELECTION": _selection,
+             "REQUESTS": lambda: {kind: request(kind) for kind in _KINDS},
+             "STRUCTS": lambda: {name: struct(name) for name in _STRUCTS}}
+_STRUCTS = {"spec": "SPEC", "changes": "CHANGES"}
+_built = {}
+
+
+def _get(name):
+    table = _built.get(name)
+    if table is None:
+        table = _built[name] = _BUILDERS[name]()
+    return table
+
+
+def request(kind):
+    """The fields of the request kind *kind* (besides version, kind and
+    id), None for no such kind; built when first asked for."""
+    table = _built.get(("request", kind))
+    if table is None and kind in _KINDS:
+        table = _built[("request", kind)] = _KINDS[kind]()
+    return table
+
+
+def struct(name):
+    """The fields of the declared structure *name* (a Ref's)."""
+    return _get(_STRUCTS[name])
+
+
+def __getattr__(name):
+    # SPEC, RUNTIME, CHANGES, SELECTION, REQUESTS ({kind: its fields},
+    # every kind) and STRUCTS ({name: its fields}).
+    if name in _BUILDERS:
+        return _get(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
