@@ -1,15 +1,18 @@
 """LSF's time-based configuration (#if time(...) / #elif / #else / #endif
-in the lsb.* files): the reader keeps each line's branch, and the
-migrator leaves every value in a branch out, one report line per key, and
-carries the values set outside the blocks."""
+in the lsb.* files): the reader keeps each line's branch; the migrator
+turns a Limit's SLOTS, JOBS or MEM set in the branches of one block into
+a time-based value, leaves every other value in a branch out, one report
+line per key, and carries the values set outside the blocks."""
 
 import shutil
+import time
 from pathlib import Path
 
 from xce.config import load
 from xce.config.lsf import lexer
 from xce.config.lsf.diag import Diagnostics
 from xce.config.migrate import migrate
+from xce.lang import timevalue
 
 ODD = Path(__file__).resolve().parent / "data" / "lsf" / "odd"
 
@@ -19,7 +22,7 @@ def _lines(tmp_path, text, directives=True):
     path.write_text(text)
     diags = Diagnostics()
     lines = lexer.logical_lines(str(path), diags, directives=directives)
-    return [(x.text, x.condition) for x in lines], \
+    return [(x.text, x.condition and str(x.condition)) for x in lines], \
         [str(d) for d in diags.warnings]
 
 
@@ -108,7 +111,7 @@ End User
                if e.status == "not carried"}
     assert dropped["queue day UJOB_LIMIT = 4"].startswith(
         "set inside #if time(8:00-18:00), LSF's time-based configuration: "
-        "xce does not switch configuration by time")
+        "xce switches by time only a Limit's SLOTS, JOBS and MEM")
     assert dropped["queue day UJOB_LIMIT = 40"].startswith(
         "set inside #else (of the #if at lsb.queues:19)")
     for label in ("queue express QUEUE_NAME = express",
@@ -123,3 +126,66 @@ End User
     # Nothing says a key was set twice: the branches are not read as one.
     assert not any("set again" in d.message for d in result.diags.warnings)
     load.load(tmp_path / "etc")         # the controller takes the result
+
+
+def test_a_limits_amounts_in_time_branches_become_a_time_based_value(
+        tmp_path):
+    src = tmp_path / "lsf"
+    shutil.copytree(ODD, src)
+    (src / "lsb.resources").write_text("""\
+Begin Limit
+NAME = day
+USERS = all
+#if time(8:00-18:00)
+SLOTS = 4
+#elif time(18:00-20:00)
+SLOTS = 6
+#else
+SLOTS = 40
+#endif
+End Limit
+
+Begin Limit
+NAME = weekend
+PER_USER = all
+JOBS = 10
+#if time(5:18:00-1:8:00)
+JOBS = 20
+QUEUES = normal
+#endif
+End Limit
+
+Begin Limit
+NAME = late
+PER_USER = all
+#if time(8:00-18:00)
+JOBS = 3
+#endif
+JOBS = 5
+#if time(18:30-19:30 EDT)
+MEM = 100
+#endif
+End Limit
+""")
+    result = migrate(str(src), str(tmp_path / "etc"))
+    day, weekend, late = result.tree["limits"]
+    assert day["SLOTS"] == "[4 8:00-18:00] [6 18:00-20:00] [40 ()]"
+    # Without an #else, the value set before the block holds outside it.
+    assert weekend["JOBS"] == "[20 5:18:00-1:8:00] [10 ()]"
+    # Set after the block, a value holds at all times (the block's is
+    # left out), and a time zone is not read.
+    assert late["JOBS"] == 5 and "MEM" not in late
+    dropped = {e.label for e in result.migration.entries
+               if e.status == "not carried"}
+    assert {"limit weekend QUEUES = normal", "limit late JOBS = 3",
+            "limit late MEM = 100"} <= dropped
+    enforced = {e.label for e in result.migration.entries
+                if e.status == "enforced"}
+    assert "limit day SLOTS = [4 8:00-18:00] [6 18:00-20:00] [40 ()]" in \
+        enforced
+    cfg = load.load(tmp_path / "etc")
+    # The controller's time-based value: the first open window's value.
+    pairs = timevalue.parse(cfg.raw["limits"][0]["SLOTS"])
+    at = [time.mktime((2026, 12, 2, h, 30, 0, 0, 0, -1))
+          for h in (9, 19, 23)]
+    assert [timevalue.value_at(pairs, t) for t in at] == ["4", "6", "40"]

@@ -168,6 +168,8 @@ def _convert(result, lsf):
     _check_default_queue(mig)
     _check_preemption(mig)
     batch.convert_users(mig, lsf.get("lsb.users"))
+    # A Limit's SLOTS, JOBS or MEM in #if time() branches: time-based.
+    timebased.fold(lsf.get("lsb.resources"))
     batch.convert_limits(mig, lsf.get("lsb.resources"))
     batch.convert_applications(mig, lsf.get("lsb.applications"))
     hosts.convert_shared(mig, lsf.get("lsf.shared"), result.cluster)

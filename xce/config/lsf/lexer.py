@@ -30,11 +30,30 @@ _DIRECTIVE = re.compile(r"\s*#(if|elif|else|endif)(?=[\s(]|\Z)\s*(.*)\Z",
 
 
 @dataclass(frozen=True)
+class Branch:
+    """One branch of an #if block: ``if`` or ``elif`` with its expression
+    (``time(8:00-18:00)``), or ``else``; *opened* is the #if's line and
+    *outer* the branch the block itself is in (nested blocks)."""
+    kind: str
+    expression: str
+    opened: Origin
+    outer: "Branch" = None
+
+    def __str__(self):
+        own = f"#{self.kind}" + (f" {self.expression}" if self.expression
+                                 else "")
+        if self.kind != "if":
+            own += f" (of the #if at {self.opened})"
+        return f"{self.outer} and {own}" if self.outer else own
+
+
+@dataclass(frozen=True)
 class LogicalLine:
     text: str
     origin: Origin
-    # The #if/#elif/#else branch(es) the line is in, None outside them.
-    condition: str = None
+    # The innermost #if/#elif/#else branch the line is in (a Branch,
+    # None outside them).
+    condition: Branch = None
 
     @property
     def line(self):
@@ -110,7 +129,7 @@ class _Reader:
         self.directives = directives
         self.lines = []
         self.stack = []
-        self.branches = []      # [branch text, Origin of its #if]
+        self.branches = []      # the open blocks' current Branch
 
     def read(self, path, where=None):
         real = os.path.realpath(path)
@@ -187,19 +206,22 @@ class _Reader:
         word, rest = match.group(1).lower(), strip_comment(match.group(2))
         rest = " ".join(rest.split())
         if word == "if":
-            self.branches.append([f"#if {rest}", Origin(display, number)])
+            outer = self.branches[-1] if self.branches else None
+            self.branches.append(Branch("if", rest, Origin(display, number),
+                                        outer))
         elif not self.branches:
             self.diags.warn(display, number, f"#{word} without #if; ignored")
         elif word == "endif":
             self.branches.pop()
         else:
-            opened = self.branches[-1][1]
-            self.branches[-1][0] = (f"#elif {rest}" if word == "elif" else
-                                    "#else") + f" (of the #if at {opened})"
+            top = self.branches[-1]
+            self.branches[-1] = Branch(word, rest if word == "elif" else "",
+                                       top.opened, top.outer)
         return True
 
     def unclosed(self):
-        for _, opened in self.branches:
+        for branch in self.branches:
+            opened = branch.opened
             self.diags.warn(opened.path, opened.line, "#if without #endif: "
                             "the lines after it are in its branch")
 
@@ -218,7 +240,7 @@ class _Reader:
     def _emit(self, text, display, line):
         text = text.strip()
         if text:
-            condition = " and ".join(b[0] for b in self.branches) or None
+            condition = self.branches[-1] if self.branches else None
             self.lines.append(LogicalLine(text, Origin(display, line),
                                           condition))
 
