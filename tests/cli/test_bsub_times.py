@@ -61,7 +61,7 @@ def test_a_future_begin_time_keeps_the_job_pending_with_lsf_reason(cluster):
     assert _squeeze(f"Specified Start Time <{long_time(later)}>") in \
         _long(cluster, jobid, "bhist")
     new = wait_for(lambda: _job_new(cluster, jobid), what="JOB_NEW")
-    assert new.split()[9] == str(int(later)), new       # beginTime
+    assert new.split()[8] == str(int(later)), new       # beginTime
 
 
 def test_a_begin_time_with_a_year_that_has_passed_is_reached(cluster):

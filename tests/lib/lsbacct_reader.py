@@ -46,7 +46,7 @@ JOB_FINISH = [
                         ("utime", D), ("stime", D)]),
     ("options3", D), ("runLimit", D), ("avgMem", D),
     ("effectiveResReq", S), ("srcCluster", S), ("srcJobId", D),
-    ("dstCluster", S), ("dstJobId", D), ("forwardTime", D), ("flow_id", D),
+    ("dstCluster", S), ("dstJobId", D), ("forwardTime", D), ("flow_id", S),
     ("acJobWaitTime", D), ("totalProvisionTime", D), ("outdir", S),
     ("runTime", D), ("subcwd", S),
     ("#num_network", [("networkID", S), ("num_window", D)]),
@@ -60,6 +60,8 @@ JOB_FINISH = [
     ("#storageInfoC", [("storageInfoV", S)]),
     ("#numKVP", [("key", S), ("value", S)]),
 ]
+# flow_id is documented as %d, but LSF 10.1 writes it as a string ("" in
+# its JOB_FINISH records), and so it is read here.
 
 # Names of every plain (not counted) field, for field-count checks.
 PLAIN = [name for name, kind in JOB_FINISH if not name.startswith("#")]

@@ -1,5 +1,7 @@
-"""An lsb.events reader written from IBM's lsb.events(5) for LSF 10.1 (and
-LSBLIB's event-log structures) alone.
+"""An lsb.events reader written from LSF's documents alone: IBM's
+lsb.events(5) for LSF 10.1, LSBLIB's event-log structures and, for
+JOB_NEW, whose file order differs from both, records LSF wrote and
+LSBLIB's own reader.
 
 Like lsbacct_reader, it knows nothing of xce's writer: each record type has
 its documented field list, walked field by field, counted lists taken by
@@ -19,37 +21,52 @@ _LIMITS = [(f"rLimits{n}", D) for n in range(11)]
 _REMOTE_CTRL = [("rmtJobCtrlStage", D), ("#numRmtCtrlResult", "remote")]
 
 LAYOUTS = {
-    # LSF 10.1's JOB_NEW: options2 right after options; the spool files
-    # before subHomeDir; timeEvent after dependCond; the file transfers
-    # (nxf groups) before preExecCmd; then the fields of later versions.
+    # JOB_NEW in the order LSF writes it, not that of LSBLIB's jobNewLog
+    # structure: a JOB_NEW written by LSF 9.1.3 (87 fields, a plain batch
+    # job) and LSBLIB's own readJobNew (published by Platform in 2007)
+    # agree on it.  niosPort comes only with SUB_INTERACTIVE; rsvId,
+    # jobGroup, extsched, warningAction, sla and licenseProject only under
+    # their options2 bits (the 9.1.3 record has two numbers between
+    # userPriority and options3).  After the cluster ids come flow_id,
+    # subcwd, outdir, dcTmpls, dcVmActions (jobNewLog's order; subcwd is
+    # the record's submission directory), the network request and three
+    # more fields of the 9.1.3 record, unnamed here.
     "JOB_NEW": [
-        ("jobId", D), ("userId", D), ("options", D), ("options2", D),
-        ("numProcessors", D), ("submitTime", D), ("beginTime", D),
-        ("termTime", D), ("sigValue", D), ("chkpntPeriod", D),
-        ("restartPid", D), ("userName", S), *_LIMITS, ("hostSpec", S),
-        ("hostFactor", F), ("umask", D), ("queue", S), ("resReq", S),
-        ("fromHost", S), ("cwd", S), ("chkpntDir", S), ("inFile", S),
-        ("outFile", S), ("errFile", S), ("inFileSpool", S),
-        ("commandSpool", S), ("jobSpoolDir", S), ("subHomeDir", S),
-        ("jobFile", S), ("#numAskedHosts", [("askedHost", S)]),
-        ("dependCond", S), ("timeEvent", S), ("jobName", S),
+        ("jobId", D), ("userId", D), ("options", D), ("numProcessors", D),
+        ("submitTime", D), ("beginTime", D), ("termTime", D),
+        ("sigValue", D), ("chkpntPeriod", D), ("restartPid", D),
+        ("userName", S), *_LIMITS, ("hostSpec", S), ("hostFactor", F),
+        ("umask", D), ("queue", S), ("resReq", S), ("fromHost", S),
+        ("cwd", S), ("chkpntDir", S), ("inFile", S), ("outFile", S),
+        ("errFile", S), ("subHomeDir", S), ("jobFile", S),
+        ("#numAskedHosts", [("askedHost", S)]),
+        ("dependCond", S), ("preExecCmd", S), ("jobName", S),
         ("command", S),
         ("#nxf", [("subFn", S), ("execFn", S), ("xfOptions", D)]),
-        ("preExecCmd", S), ("mailUser", S), ("projectName", S),
-        ("niosPort", D), ("maxNumProcessors", D), ("schedHostType", S),
-        ("loginShell", S), ("userGroup", S), ("exceptList", S),
-        ("idx", D), ("userPriority", D), ("rsvId", S), ("jobGroup", S),
-        ("extsched", S), ("warningTimePeriod", D), ("warningAction", S),
-        ("sla", S), ("SLArunLimit", D), ("licenseProject", S),
+        ("mailUser", S), ("projectName", S),
+        ("?", "options", 0x4000000, "niosPort", D),
+        ("maxNumProcessors", D), ("schedHostType", S), ("loginShell", S),
+        ("timeEvent", S), ("userGroup", S), ("exceptList", S),
+        ("options2", D), ("idx", D), ("inFileSpool", S),
+        ("commandSpool", S), ("jobSpoolDir", S), ("userPriority", D),
+        ("?", "options2", 0x8000, "rsvId", S),
+        ("?", "options2", 0x40000, "jobGroup", S),
+        ("?", "options2", 0x100000, "extsched", S),
+        ("warningTimePeriod", D),
+        ("?", "options2", 0x4000, "warningAction", S),
+        ("?", "options2", 0x80000, "sla", S),
+        ("SLArunLimit", D),
+        ("?", "options2", 0x200000, "licenseProject", S),
         ("options3", D), ("app", S), ("postExecCmd", S),
         ("runtimeEstimation", D), ("requeueEValues", S),
-        ("resizeNotifyCmd", S), ("jobDescription", S),
+        ("initChkpntPeriod", D), ("migThreshold", D),
+        ("jobDescription", S),
         ("#submitEXT", [("key", S), ("value", S)]),
-        *_CLUSTERS, ("network", S), ("cpu_frequency", D),
-        ("options4", D),
-        ("#nStinFile", [("stinOptions", D), ("stinHost", S),
-                        ("stinName", S), ("stinHash", S), ("stinSize", D),
-                        ("stinModifyTime", D)])],
+        ("options4", D), ("#numAskedClusters", [("askedCluster", S)]),
+        *_CLUSTERS, ("flow_id", S), ("subcwd", S), ("outdir", S),
+        ("dcTmpls", S), ("dcVmActions", S), ("networkOptions", D),
+        ("nInstance", D), ("nProtocol", D), ("protocols", S),
+        ("unnamed1", S), ("unnamed2", D), ("unnamed3", S)],
     "JOB_START": [
         ("jobId", D), ("jStatus", D), ("jobPid", D), ("jobPGid", D),
         ("hostFactor", F), ("#numExHosts", [("execHost", S)]),

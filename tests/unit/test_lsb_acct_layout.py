@@ -57,6 +57,14 @@ def test_a_finished_job_has_every_field_of_the_layout():
     # Fields xce has no value for, as LSF writes them.
     assert (rec["commandSpool"], rec["sla"], rec["srcJobId"],
             rec["ineligiblePendTime"], rec["numKVP"]) == ("", "", -1, -1, 0)
+    # As LSF 10.1 writes them: the job file's name, flow_id a string.
+    assert (rec["jobFile"], rec["flow_id"]) == ("1700000000.42", "")
+
+
+def test_no_run_limit_is_a_run_limit_of_0():
+    rec = read_record(_finish_line(_job(spec={"runlimit": None}),
+                                   {"stat": "DONE", "exit_code": 0}))
+    assert rec["runLimit"] == 0
 
 
 @pytest.mark.parametrize("over, data", [

@@ -275,7 +275,42 @@ def test_job_new_reads_whole_with_the_documented_layout():
     assert (r["rLimits9"], r["runtimeEstimation"]) == (600, 180)
     assert (r["jobGroup"], r["app"], r["requeueEValues"],
             r["jobDescription"]) == ("/g", "fluent", "1 2", "d")
-    assert (r["userPriority"], r["srcJobId"], r["nStinFile"]) == (-1, -1, 0)
+    assert (r["userPriority"], r["srcJobId"], r["sigValue"]) == (-1, -1,
+                                                                 -65535)
+    assert "niosPort" not in r                  # not an interactive job
+
+
+def _job_new(spec, **job):
+    JOB.update(spec=json.dumps(spec), name="n", command="c", queue="q",
+               submit_time=1700000000, **job)
+    try:
+        (line,) = _lines("SUBMIT", {})
+    finally:
+        for key in ("spec", "name", "command", "queue", "submit_time",
+                    *job):
+            JOB.pop(key)
+    return line
+
+
+def test_job_new_is_in_lsfs_file_order():
+    """LSF's file order, not jobNewLog's: a plain job's record has 87
+    fields (as LSF 9.1.3 writes one), options2 after loginShell and three
+    more strings, the job name at awk's $42; niosPort comes with an
+    interactive job alone, jobGroup with its options2 bit alone."""
+    from tests.lib.lsbacct_reader import split
+    plain = split(_job_new({"cwd": "/w"}))
+    assert len(plain) == 87
+    assert (plain[6], plain[10], plain[41], plain[52], plain[76]) == (
+        "1", "-65535", "n", "0", "/w")  # numProcessors sigValue jobName
+                                        # options2 subcwd
+    assert plain[38:40] == ["0", ""]    # numAskedHosts, dependCond
+    assert plain[37] == "1700000000.7"  # jobFile: submitTime.jobId
+    interactive = split(_job_new({"interactive": "I"}))
+    assert len(interactive) == 88 and int(interactive[5]) & 0x4000000
+    assert interactive[45:48] == ["default", "0", "1"]  # project nios max
+    grouped = split(_job_new({"job_group": "/g"}))
+    assert len(grouped) == 88 and grouped[57:60] == ["-1", "/g", "-1"]
+    assert int(grouped[52]) & 0x40000                   # SUB2_JOB_GROUP
 
 
 def test_a_rerunnable_job_carries_sub_rerunnable_and_rn_does_not():

@@ -92,18 +92,54 @@ _OLD_JOB_NEW = (
     '"" "" -1 ""\n')
 
 
-def test_a_job_new_of_the_layout_before_lsf_10_1s_whole_one(tmp_path):
-    job = _job()
-    events, acct = [_OLD_JOB_NEW], []
+# A JOB_NEW as xce wrote it for a while, in the order of LSBLIB's
+# jobNewLog structure (options2 right after options, the spool files
+# before subHomeDir, timeEvent after dependCond).
+_STRUCT_ORDER_JOB_NEW = (
+    '"JOB_NEW" "10.1" 100 7 0 262148 0 2 100 0 0 0 0 0 "ann" -1 -1 -1 -1 '
+    '-1 -1 -1 -1 -1 300 -1 "" 1.00 18 "normal" "span[hosts=1]" "" "/w" "" '
+    '"" "" "" "" "" "" "" "" 2 "h1" "h2" "" "" "j" "sleep 9" 0 "" "" '
+    '"default" 0 4 "" "" "" "" 0 -1 "" "" "" -1 "" "" 0 "" 0 "" "" -1 "" '
+    '"" "" 0 "" -1 "" -1 "" 0 0 0\n')
+
+
+def _read_with_new(tmp_path, job_new, job=None):
+    job = job or _job()
+    events, acct = [job_new], []
     records(_row(2, 110, "START", {"hosts": ["h1", "h1"]}, job), events,
             acct)
     records(_row(3, 110, "RUNNING", {"pid": 5}, job), events, acct)
     records(_row(4, 119, "STATUS", {"stat": "DONE", "exit_code": 0}, job),
             events, acct)
     (tmp_path / "lsb.events").write_text("# 0\n" + "".join(events))
-    trace = lsblog.read(tmp_path / "lsb.events")
+    return lsblog.read(tmp_path / "lsb.events")
+
+
+def test_a_job_new_of_the_layout_before_lsf_10_1s_whole_one(tmp_path):
+    trace = _read_with_new(tmp_path, _OLD_JOB_NEW)
     assert trace.bad == []
     _check(trace)
+
+
+def test_a_job_new_in_jobnewlogs_structure_order_still_reads(tmp_path):
+    trace = _read_with_new(tmp_path, _STRUCT_ORDER_JOB_NEW)
+    assert trace.bad == []
+    _check(trace)
+
+
+def test_an_interactive_jobs_job_new_has_nios_port_and_still_reads(
+        tmp_path):
+    """LSF writes niosPort after projectName for an interactive job
+    alone: maxNumProcessors and idx are found after it."""
+    spec = dict(SPEC, interactive="I")
+    job = _job(idx=3, spec=json.dumps(spec))
+    events, acct = [], []
+    records(_row(1, 100, "SUBMIT", {}, job), events, acct)
+    assert ' "default" 0 4 "" ' in events[0]     # niosPort 0, max 4
+    trace = _read_with_new(tmp_path, events[0], job)
+    assert trace.bad == []
+    (tj,) = trace.jobs
+    assert tj.spec["nslots"] == [2, 4]
 
 
 def test_an_array_logged_once_gives_each_element(tmp_path):

@@ -8,7 +8,7 @@ and run limit (-W), running as long as it ran live.
 
 As with the store, dependencies are left out, and a job that never
 started or never ended in the log is skipped and counted.  Field
-positions follow lsb.events(5)/lsb.acct(5) for LSF 10.1.
+positions are those LSF writes (lsb.events(5)/lsb.acct(5) for LSF 10.1).
 """
 
 import re
@@ -20,6 +20,8 @@ _FIELD = re.compile(r'"((?:[^"]|"")*)"|(\S+)')
 # JOB_STATUS codes of a job that ended (lsbatch.h JOB_STAT_EXIT, _DONE).
 ENDED = {32, 64}
 RLIMIT_RUN = 9
+# lsbatch.h SUB_INTERACTIVE: JOB_NEW carries niosPort.
+SUB_INTERACTIVE = 0x4000000
 
 
 def is_log(path):
@@ -107,12 +109,35 @@ def _start_key(body):
 
 
 def _job_new(body, line):
-    """A JOB_NEW in LSF 10.1's layout (options2 after options; the spool
-    files, timeEvent and the file transfers in their places), or in the
-    shorter one xce wrote before it (told apart by where hostFactor, the
-    one real number, stands)."""
-    if "." not in body[24]:
-        return _job_new_before_10_1(body, line)
+    """A JOB_NEW in LSF's file order (as LSF 9.1/10.1 write it and xce
+    writes it now, and as xce wrote it before 10.1's later fields), or in
+    the order of LSBLIB's jobNewLog structure that xce wrote for a while
+    (options2 right after options: hostFactor, the one real number, one
+    field further on)."""
+    if "." not in body[23]:
+        return _job_new_struct_order(body, line)
+    jobid, options, lo, submit = (int(body[0]), int(body[2]), int(body[3]),
+                                  float(body[4]))
+    user, rlimits = body[10], body[11:22]
+    queue, resreq, cwd = body[25], body[26], body[28]
+    nasked = int(body[35])
+    asked = body[36:36 + nasked]
+    rest = body[36 + nasked:]
+    # dependCond preExecCmd jobName command nxf, its groups of three,
+    # mailUser projectName, niosPort for an interactive job alone.
+    name, command = rest[2], rest[3]
+    rest = rest[5 + 3 * int(rest[4]):]
+    rest = rest[3:] if options & SUB_INTERACTIVE else rest[2:]
+    # maxNumProcessors schedHostType loginShell, then timeEvent userGroup
+    # exceptList (left out before 10.1's later fields, with everything
+    # after jobDescription), options2 idx.
+    hi = int(rest[0])
+    idx = int(rest[7] if len(rest) > 10 else rest[4])
+    return _new_job(jobid, submit, lo, hi, user, rlimits, queue, resreq,
+                    asked, name, command, cwd, idx, line)
+
+
+def _job_new_struct_order(body, line):
     jobid, lo, submit = int(body[0]), int(body[4]), float(body[5])
     user, rlimits = body[11], body[12:23]
     queue, resreq, cwd = body[26], body[27], body[29]
@@ -125,20 +150,6 @@ def _job_new(body, line):
     name, command = rest[2], rest[3]
     rest = rest[5 + 3 * int(rest[4]):]
     hi, idx = int(rest[4]), int(rest[9])
-    return _new_job(jobid, submit, lo, hi, user, rlimits, queue, resreq,
-                    asked, name, command, cwd, idx, line)
-
-
-def _job_new_before_10_1(body, line):
-    jobid, lo, submit = int(body[0]), int(body[3]), float(body[4])
-    user = body[10]
-    rlimits = body[11:22]
-    queue, resreq = body[25], body[26]
-    cwd = body[28]
-    nasked = int(body[35])
-    asked = body[36:36 + nasked]
-    rest = body[36 + nasked:]
-    name, command, hi, idx = rest[2], rest[3], int(rest[7]), int(rest[11])
     return _new_job(jobid, submit, lo, hi, user, rlimits, queue, resreq,
                     asked, name, command, cwd, idx, line)
 

@@ -4,9 +4,11 @@ Accounting tools read lsb.acct positionally, field by field, to the end of
 the record (IBM's lsb.acct(5) for LSF 10.1), and reject a record that stops
 early.  So every field of the layout is written, in its order, including
 those xce has no value for; these are written as LSF writes an unavailable
-value: ``""`` for a string, 0 for a time or number, -1 for a resource
-figure (and where LSF itself writes -1: warningTimePeriod,
-runtimeEstimation, srcJobId, dstJobId, ineligiblePendTime).  Lists are
+value: ``""`` for a string, 0 for a time or number (runLimit too), -1
+for a resource figure (and where LSF itself writes -1: warningTimePeriod,
+runtimeEstimation, srcJobId, dstJobId, ineligiblePendTime).  jobFile is
+LSF's job file name, submitTime.jobId; flow_id is a string, as in the
+JOB_FINISH records LSF 10.1 writes (lsb.acct(5) says %d).  Lists are
 written as a count followed by that many entries, as LSF does.
 """
 
@@ -43,7 +45,7 @@ def job_finish(job, data, jobid, idx):
         q(spec.get("depend") or spec.get("dependency")),
         q(spec.get("pre_exec")), q(job.get("from_host")), q(spec.get("cwd")),
         q(spec.get("stdin")), q(spec.get("stdout")), q(spec.get("stderr")),
-        _NO_STRING,                                          # jobFile
+        q(f"{int(job.get('submit_time') or 0)}.{jobid}"),    # jobFile
         len(asked), *[q(h) for h in asked],
         len(hosts), *[q(h) for h in hosts],
         CODES.get(data.get("stat"), 0), f"{1.0:.2f}",        # hostFactor
@@ -69,11 +71,12 @@ def job_finish(job, data, jobid, idx):
         0,                                       # submitEXT: no pairs
         0,                                       # numHostRusage
         0,                                       # options3
-        int(float(runlimit) * 60) if runlimit else UNKNOWN,
+        int(float(runlimit) * 60) if runlimit else 0,       # runLimit
         avgmem, q(resreq),                       # avgMem, effectiveResReq
         _NO_STRING, UNKNOWN, _NO_STRING, UNKNOWN,  # src/dst cluster, job
-        0, 0, 0, 0,                              # forwardTime, flow_id,
-                                                 # acJobWaitTime,
+        0, _NO_STRING, 0, 0,                     # forwardTime, flow_id
+                                                 # (a string, as LSF 10.1
+                                                 # writes it), acJobWaitTime,
                                                  # totalProvisionTime
         q(spec.get("outdir")),
         max(end - start, 0) if start else 0,     # runTime

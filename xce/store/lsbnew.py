@@ -1,16 +1,23 @@
-"""The JOB_NEW record of lsb.events, in LSF 10.1's whole layout.
+"""The JOB_NEW record of lsb.events, in the order LSF writes it.
 
-Parsers of lsb.events walk JOB_NEW field by field to its end (IBM's
-lsb.events(5) for LSF 10.1), so every field of the layout is written, in
-its order: options2 right after options, the spool files before
-subHomeDir, timeEvent after dependCond, the file transfers before
-preExecCmd, then the fields LSF added later (job group, application
-profile, post-exec, run-time estimate, requeue exit values, job
-description, the MultiCluster ids, network, CPU frequency, options4 and
-the data requirement files).  A field xce has no value for is written as
-LSF writes it unset: "" for a string, 0 for a number, -1 where LSF
-itself writes -1 (userPriority, warningTimePeriod, runtimeEstimation,
-srcJobId, dstJobId), a count of 0 for a list.
+LSF's file order is not the order of LSBLIB's jobNewLog structure (which
+the field list of lsb.events(5) follows): fields added in later versions
+were appended, and some are written only when an option bit asks for them.
+The order here is that of a JOB_NEW written by LSF 9.1.3 (a plain batch
+job, 87 fields) read against the reader of LSF's own LSBLIB (readJobNew,
+as published in 2007): after the submission fields come dependCond and
+preExecCmd, then jobName, command and the file transfers, mailUser and
+projectName; niosPort only for an interactive job (SUB_INTERACTIVE);
+maxNumProcessors, schedHostType, loginShell, timeEvent, userGroup,
+exceptList, options2, idx, the three spool fields, userPriority.  Of the
+later fields, rsvId, jobGroup, extsched, warningAction, sla and
+licenseProject are written only under their options2 bit, as the 9.1.3
+record shows (two numbers between userPriority and options3).
+
+A field xce has no value for is written as LSF writes it unset: "" for a
+string, 0 for a number, -65535 for sigValue, -1 where LSF writes -1
+(userPriority, warningTimePeriod, SLArunLimit, runtimeEstimation,
+migThreshold, srcJobId, dstJobId), a count of 0 for a list.
 """
 
 from xce.store.lsbchanges import (SUB2_JOB_GROUP, SUB2_JOB_PRIORITY,
@@ -18,11 +25,14 @@ from xce.store.lsbchanges import (SUB2_JOB_GROUP, SUB2_JOB_PRIORITY,
                                   SUB2_OVERWRITE_OUT_FILE, SUB3_APP,
                                   SUB3_JOB_REQUEUE, SUB3_POST_EXEC,
                                   SUB3_RUNTIME_ESTIMATION, text_of, xfiles)
-from xce.store.lsbfields import (NO_CLUSTER, home, limits, q, spec_of,
-                                 submit_options)
+from xce.store.lsbfields import (NO_CLUSTER, SUB_INTERACTIVE, home, limits,
+                                 q, spec_of, submit_options)
 
 SUB2_HOLD = 0x01
+SUB2_SLA = 0x80000
 UNSET = -1
+# sigValue of a job submitted without a warning signal, as LSF logs it.
+NO_SIGNAL = -65535
 # umask 022, as LSF logs a job submitted under the usual mask.
 UMASK = 18
 _EMPTY = q("")
@@ -34,6 +44,8 @@ def options2(spec):
         value |= SUB2_JOB_PRIORITY
     if spec.get("job_group"):
         value |= SUB2_JOB_GROUP
+    if spec.get("sla"):
+        value |= SUB2_SLA
     if spec.get("stdout_mode") == "w":          # -oo
         value |= SUB2_OVERWRITE_OUT_FILE
     if spec.get("stderr_mode") == "w":          # -eo
@@ -62,6 +74,11 @@ def _estimate(spec):
     return int(float(value) * 60) if value is not None else UNSET
 
 
+def job_file(submit, jobid):
+    """LSF's job file name: submission time and job id."""
+    return f"{int(submit)}.{jobid}"
+
+
 def job_new(job, data, jobid, idx, db):
     """JOB_NEW of a job; of a job array, one JOB_NEW with idx 0 and the
     name as submitted ("name[1-10]%2"), written with its first element
@@ -76,13 +93,14 @@ def job_new(job, data, jobid, idx, db):
     asked = _asked(spec)
     lo, hi = (spec.get("nslots") or [1, 1])[:2]
     priority = spec.get("user_priority")
+    options = submit_options(spec)
+    opts2 = options2(spec)
+    submit = int(job.get("submit_time") or 0)
     fields = [
-        jobid, job.get("uid") or spec.get("uid") or 0,
-        submit_options(spec), options2(spec), lo,
-        int(job.get("submit_time") or 0),
+        jobid, job.get("uid") or spec.get("uid") or 0, options, lo, submit,
         int(spec.get("begin_time") or 0),                   # bsub -b
         int(spec.get("term_time") or 0),                    # bsub -t
-        0, 0, 0,                    # sigValue, chkpntPeriod, restartPid
+        NO_SIGNAL, 0, 0,            # sigValue, chkpntPeriod, restartPid
         q(job.get("user") or data.get("user")), limits(spec),
         q(spec.get("cpulimit_host") or spec.get("runlimit_host")),
         f"{1.0:.2f}", UMASK,        # unpadded: fields split on one blank
@@ -91,30 +109,35 @@ def job_new(job, data, jobid, idx, db):
         q(job.get("from_host")), q(spec.get("cwd")),
         _EMPTY,                                             # chkpntDir
         q(spec.get("stdin")), q(spec.get("stdout")), q(spec.get("stderr")),
-        _EMPTY, _EMPTY, _EMPTY,     # inFileSpool, commandSpool, jobSpoolDir
-        q(home(job.get("user"))), _EMPTY,                   # jobFile
+        q(home(job.get("user"))), q(job_file(submit, jobid)),
         len(asked), *[q(h) for h in asked],
         q(spec.get("depend") or spec.get("dependency")),
-        _EMPTY,                                             # timeEvent
+        q(spec.get("pre_exec")),
         q(name), q(job.get("command")),
         *xfiles(spec.get("xfiles") or []),
-        q(spec.get("pre_exec")), q(spec.get("mail_user")),
-        q(spec.get("project") or "default"),
-        0, hi,                      # niosPort, maxNumProcessors
-        _EMPTY, q(spec.get("login_shell")),   # schedHostType, loginShell
-        q(spec.get("user_group")), _EMPTY,    # userGroup, exceptList
-        idx, UNSET if priority is None else int(priority),
-        _EMPTY, q(text_of(spec.get("job_group"))),          # rsvId
-        _EMPTY, UNSET, _EMPTY,      # extsched, warningTimePeriod, -Action
-        q(spec.get("sla")), 0, _EMPTY,  # SLArunLimit, licenseProject
+        q(spec.get("mail_user")), q(spec.get("project") or "default"),
+        *([0] if options & SUB_INTERACTIVE else []),        # niosPort
+        hi, _EMPTY, q(spec.get("login_shell")),  # schedHostType
+        _EMPTY, q(spec.get("user_group")), _EMPTY,  # timeEvent, exceptList
+        opts2, idx,
+        _EMPTY, _EMPTY, _EMPTY,     # inFileSpool, commandSpool, jobSpoolDir
+        UNSET if priority is None else int(priority),
+        *([q(text_of(spec.get("job_group")))]
+          if opts2 & SUB2_JOB_GROUP else []),
+        UNSET,                                          # warningTimePeriod
+        *([q(spec.get("sla"))] if opts2 & SUB2_SLA else []),
+        UNSET,                                          # SLArunLimit
         options3(spec), q(text_of(spec.get("app"))),
         q(text_of(spec.get("post_exec"))), _estimate(spec),
         q(text_of(spec.get("requeue_exit"))),
-        _EMPTY,                                         # resizeNotifyCmd
+        0, UNSET,                   # initChkpntPeriod, migThreshold
         q(spec.get("description")),                     # bsub -Jd
-        0,                                              # submitEXT: none
+        0, 0, 0,                    # submitEXT, options4, numAskedClusters
         NO_CLUSTER,
-        _EMPTY, 0, 0,               # network, cpu_frequency, options4
-        0,                          # nStinFile: no data requirements
+        _EMPTY, q(spec.get("cwd")),                     # flow_id, subcwd
+        q(spec.get("outdir")),                          # bsub -outdir
+        _EMPTY, _EMPTY,             # dcTmpls, dcVmActions
+        0, UNSET, 0, _EMPTY,        # network: none
+        _EMPTY, 0, _EMPTY,          # the 9.1.3 record's last three, unset
     ]
     return [("JOB_NEW", " ".join(str(f) for f in fields))]
