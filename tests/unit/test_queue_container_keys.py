@@ -1,12 +1,12 @@
 """A queue's CONTAINER and JOB_SIZE_LIST are read as a profile's are (a
 bad value is a configuration error naming the key); CHUNK_JOB_SIZE is
-left out with its reason, in a queue as in a profile."""
+left out with its reason, in a queue as in a profile, and refused when
+written in xce.yaml by hand."""
 
 import pytest
 
 from xce.config import keys
 from xce.config.load import ConfigError, load
-from xce.config import unenforced
 
 YAML = """\
 cluster:
@@ -58,8 +58,9 @@ def test_chunk_job_size_is_left_out_with_its_reason(tmp_path):
             "chunk jobs")
     assert keys.lookup("queue", "CONTAINER").status == keys.ENFORCED
     assert keys.lookup("queue", "JOB_SIZE_LIST").status == keys.ENFORCED
-    # Written by hand, the controller says so at start and reconfig.
-    cfg = _load(tmp_path, "CHUNK_JOB_SIZE: 4")
-    assert unenforced.lines(cfg.raw) == [
-        "queue key CHUNK_JOB_SIZE (normal): not acted on: xce dispatches "
-        "every job alone; it has no chunk jobs"]
+    # Written by hand, the loader refuses it with that reason.
+    with pytest.raises(ConfigError) as e:
+        _load(tmp_path, "CHUNK_JOB_SIZE: 4")
+    assert any("CHUNK_JOB_SIZE" in str(err) and "not supported by xce: "
+               "xce dispatches every job alone" in str(err)
+               for err in e.value.errors), e.value.errors

@@ -65,7 +65,6 @@ _add("queue", ENFORCED, "HOSTLIMIT_PER_JOB")
 _add("queue", ENFORCED, "USERS HOSTS", "list")
 _add("queue", ENFORCED, "DESCRIPTION", "text")
 _add("queue", ENFORCED, "ADMINISTRATORS", "list")
-_add("queue", ACCEPTED, "FAIRSHARE_QUEUES", "list")
 # The queue's RES_REQ joins each job's -R (xce.yaml(5)).
 _add("queue", ENFORCED, "RES_REQ", "text")
 # GPU requirements (xce.config.gpuconf, xce.lang.gpureq).
@@ -127,14 +126,47 @@ _add("queue", ENFORCED, "NICE")
 # After a dispatch to a host, no job of the queue goes there for this many
 # MBD_SLEEP_TIME periods (xce.controller.accept; over lsb.params's).
 _add("queue", ENFORCED, "JOB_ACCEPT_INTERVAL")
-_add("queue", ACCEPTED, "NEW_JOB_SCHED_DELAY "
-     "SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT MIG "
-     "ROUND_ROBIN_POLICY RUNTIME "
-     "DISPATCH_ORDER JOB_IDLE JOB_OVERRUN JOB_UNDERRUN JOB_WARNING_ACTION "
-     "PEND_TIME_LIMIT "
-     "ELIGIBLE_PEND_TIME_LIMIT APS_PRIORITY QUEUE_GROUP "
-     "RELAX_JOB_DISPATCH_ORDER INTERRUPTIBLE_BACKFILL MAX_RSCHED_TIME "
-     "CPU_FREQUENCY MAX_SLOTS_IN_POOL USE_PRIORITY_IN_POOL")
+# New jobs are scheduled in the pass that follows their submission.
+_add("queue", NOT_NEEDED, "NEW_JOB_SCHED_DELAY",
+     why="mbschd's wait before it looks at a new job; xce's scheduler "
+     "takes a new job in the pass its submission starts")
+_add("queue", NOT_CARRIED, "FAIRSHARE_QUEUES DISPATCH_ORDER",
+     why="cross-queue fairshare has no xce equivalent: each queue's "
+     "FAIRSHARE ranks its own jobs")
+_add("queue", NOT_CARRIED, "MAX_SLOTS_IN_POOL USE_PRIORITY_IN_POOL",
+     why="queue-based fairshare slot pools have no xce equivalent")
+_add("queue", NOT_CARRIED, "ROUND_ROBIN_POLICY",
+     why="round-robin among users has no xce equivalent; FAIRSHARE with "
+     "equal shares (USER_SHARES[[default,1]]) ranks users evenly")
+_add("queue", NOT_CARRIED, "RESOURCE_RESERVE SLOT_MEMORY_RESERVE",
+     why="xce reserves job slots for a pending parallel job "
+     "(SLOT_RESERVE), not memory or other resources")
+_CHKPNT_WHY = ("xce does not checkpoint or migrate jobs (no bchkpnt, "
+               "brestart or bmig; bsub -k and -mig are refused)")
+_add("queue", NOT_CARRIED, "CHKPNT MIG", why=_CHKPNT_WHY)
+_add("queue", NOT_CARRIED, "RUNTIME",
+     why="not a queue key of LSF 10.1 (an application profile's); a "
+     "queue's run-time estimate is ESTIMATED_RUNTIME")
+_add("queue", NOT_CARRIED, "JOB_IDLE JOB_OVERRUN JOB_UNDERRUN",
+     why="job exceptions (eadmin's idle, overrun and underrun actions) "
+     "have no xce equivalent")
+_add("queue", NOT_CARRIED, "JOB_WARNING_ACTION JOB_ACTION_WARNING_TIME",
+     why="xce has no job warning action (bsub -wa and -wt are refused)")
+_add("queue", NOT_CARRIED, "PEND_TIME_LIMIT ELIGIBLE_PEND_TIME_LIMIT",
+     why="LSF hands pending time limits to RTM, which raises the alarms, "
+     "and acts on them itself in no way; xce has no RTM (bsub -ptl and "
+     "-eptl are refused)")
+_add("queue", NOT_CARRIED, "APS_PRIORITY QUEUE_GROUP",
+     why="absolute priority scheduling has no xce equivalent; jobs are "
+     "ranked by queue PRIORITY, FAIRSHARE and job priority")
+_add("queue", NOT_CARRIED, "INTERRUPTIBLE_BACKFILL",
+     why="interruptible backfill has no xce equivalent; xce backfills "
+     "reserved slots with jobs whose run limit ends in time (BACKFILL)")
+_add("queue", NOT_CARRIED, "MAX_RSCHED_TIME",
+     why="MultiCluster job forwarding has no xce equivalent")
+_add("queue", NOT_CARRIED, "CPU_FREQUENCY",
+     why="xce does not set the CPU frequency of hosts (bsub -freq is "
+     "refused)")
 # JOB_SIZE_LIST: the task counts a job may ask, the first its default,
 # where its profile has no list; CONTAINER: its jobs run under docker,
 # podman or apptainer, where their profile has no CONTAINER
@@ -164,7 +196,7 @@ _add("host", ENFORCED, _LOAD + " DISPATCH_WINDOW")
 # JOB_EXIT_RATE_DURATION) is closed as LSF's default eadmin does
 # (xce.model.exitrate, xce.controller.exitclose).
 _add("host", ENFORCED, "EXIT_RATE")
-_add("host", ACCEPTED, "CHKPNT MIG")
+_add("host", NOT_CARRIED, "CHKPNT MIG", why=_CHKPNT_WHY)
 _add("host", NOT_CARRIED, "AFFINITY",
      why="xce does not bind jobs to CPUs")
 # Queue HOSTS, limits and bhosts/bmgroup expand host groups.
@@ -402,10 +434,23 @@ _add("lsf.conf", NOT_NEEDED, "LSF_LINK_PATH LSF_DEFAULT_INSTALL LSB_MODE "
 # projects are applied by the scheduler; a limit that names an application
 # or license project consumer is left out whole.
 _add("limit", ENFORCED, "NAME SLOTS JOBS MEM")
-_add("limit", ACCEPTED, "SWP TMP SLOTS_PER_PROCESSOR RESOURCE INELIGIBLE")
+_add("limit", NOT_CARRIED, "SWP TMP SLOTS_PER_PROCESSOR RESOURCE",
+     why="xce's limits count job slots, jobs and rusage[mem] only (SLOTS, "
+     "JOBS, MEM)")
+_add("limit", NOT_CARRIED, "INELIGIBLE",
+     why="xce does not count a job's eligible pending time apart "
+     "(LSF's TRACK_ELIGIBLE_PENDINFO), which is all INELIGIBLE changes")
 _add("limit", ENFORCED, "USERS PER_USER QUEUES PER_QUEUE HOSTS PER_HOST "
      "PROJECTS PER_PROJECT", "list")
-_add("limit", ACCEPTED, "LIC_PROJECTS APPS PER_APP", "list")
+# A consumer xce does not track: without it the limit would cover other
+# jobs, so a limit naming one is left out whole (xce.config.lsf.
+# convert_batch, xce.controller.limitconf).
+_add("limit", NOT_CARRIED, "LIC_PROJECTS", "list",
+     why="License Scheduler projects have no xce equivalent; the limit is "
+     "left out whole, as without them it would limit other jobs")
+_add("limit", NOT_CARRIED, "APPS PER_APP", "list",
+     why="limits on application profiles are not supported; the limit is "
+     "left out whole, as without them it would limit other jobs")
 
 # --- lsb.applications -------------------------------------------------------
 # Applied to the job by xce.config.appconf and xce.lang.appmerge.

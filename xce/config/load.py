@@ -13,7 +13,7 @@ from xce.config import appconf, execconf, keys, limitcheck, logcheck, ranges
 from xce.config import gpuconf, projectconf, queueaccept, rescheck
 from xce.config import controlconf, windowconf
 from xce.config.lsf import hostnames
-from xce.config import queuelimits
+from xce.config import leftout, queuelimits
 from xce.config.queuelimits import check_host_spec, queue_limits
 from xce.config.model import Config, HostConf, QueueConf
 from xce.errors import about, text
@@ -107,6 +107,7 @@ def load(envdir):
     _mail_params(cfg, raw, check)
     _pack_params(raw, check)
     _fixed_values(raw, check)
+    leftout.check(raw, check)
     if isinstance(raw.get("parameters"), dict):
         _yes_no(raw["parameters"], "STRICT_UG_CONTROL", check)
     _hosts(cfg, raw.get("hosts") or {}, check)

@@ -107,14 +107,11 @@ _fraction("queue", "PJOB_LIMIT", unit="slots per processor")
 _add("queue", "HOSTLIMIT_PER_JOB", 1, unit="hosts")
 _add("queue", "NEW_JOB_SCHED_DELAY", 0, unit="seconds")
 _add("queue", "JOB_ACCEPT_INTERVAL", 0, unit="MBD_SLEEP_TIME periods")
-_add("queue", "MIG", 0, unit="minutes")
 _add("queue", "MAX_JOB_REQUEUE", 0, unit="times")
 # LSF: 0 < LOCAL_MAX_PREEXEC_RETRY < 2147483647 (attempts of a pre-exec).
 _add("queue", "LOCAL_MAX_PREEXEC_RETRY", 1, unit="times")
 # PROCESSLIMIT and THREADLIMIT are [default] maximum pairs, read with the
 # other per-job limits (xce.config.queuelimits).
-_add("queue", "MAX_SLOTS_IN_POOL", 1, unit="slots")
-_fraction("queue", "JOB_IDLE", 0, 1, above_low=True)
 # --- hosts (lsb.hosts columns and xce's host keys) ------------------------
 _add("host", "MXJ", 0, unit="slots", words=("!",))
 _add("host", "JL/U", 0, unit="slots")
@@ -128,7 +125,6 @@ _add("user", "MAX_JOBS MAX_PEND_JOBS MAX_PEND_SLOTS", 0)
 _fraction("user", "JL/P", unit="slots per processor")
 # --- limits (lsb.resources Limit) -----------------------------------------
 _add("limit", "SLOTS JOBS", 0)
-_fraction("limit", "SLOTS_PER_PROCESSOR", above_low=True)
 # --- parameters (lsb.params, lsf.conf and xce's own) ----------------------
 _add("params", "CLEAN_PERIOD", 1, unit="seconds")
 _add("params", "LOCAL_MAX_PREEXEC_RETRY", 1, unit="times")

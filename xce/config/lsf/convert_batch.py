@@ -175,7 +175,29 @@ def convert_limits(mig, lsb_resources):
                      "pools have no xce equivalent")
 
 
+def _consumer_left_out(pairs, unpack):
+    """The consumer key of a limit that xce does not track (the key table
+    says why), or None: such a limit is left out whole."""
+    for name, raw in pairs:
+        key = keys.lookup("limit", name.upper())
+        if key.status == keys.NOT_CARRIED and key.shape == "list" and \
+                str(unpack(raw)[0]).strip() not in ("", "-", "()"):
+            return key
+    return None
+
+
 def _limit(mig, pairs, origin, unpack):
+    pairs = [(name, raw) for name, raw in pairs if raw is not None]
+    whole = _consumer_left_out(pairs, unpack)
+    if whole is not None:
+        named = [unpack(raw)[0] for name, raw in pairs
+                 if name.upper() == "NAME"]
+        label = f"limit {named[0]}" if named else "limit"
+        for name, raw in pairs:
+            value, where = unpack(raw)
+            mig.drop(where, f"{label} {name} = {value}",
+                     f"{whole.name}: {whole.why}")
+        return
     limits = mig.node("limits", default=list)
     limits.append({})
     index = len(limits) - 1

@@ -1,0 +1,119 @@
+"""Queue, host and limit keys xce has no feature for are not carried: the
+migrator leaves them out and reports why, a limit naming a consumer xce
+does not track is left out whole, and the same keys written by hand in
+xce.yaml are refused with that reason.  NEW_JOB_SCHED_DELAY only times
+LSF's scheduler: not needed, carried and warned about."""
+
+import pytest
+
+from xce.config import keys, unenforced
+from xce.config.load import ConfigError, load
+from xce.config.migrate import migrate
+
+QUEUE_KEYS = ("FAIRSHARE_QUEUES SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT "
+              "MIG ROUND_ROBIN_POLICY RUNTIME DISPATCH_ORDER JOB_IDLE "
+              "JOB_OVERRUN JOB_UNDERRUN JOB_WARNING_ACTION PEND_TIME_LIMIT "
+              "ELIGIBLE_PEND_TIME_LIMIT APS_PRIORITY QUEUE_GROUP "
+              "INTERRUPTIBLE_BACKFILL MAX_RSCHED_TIME CPU_FREQUENCY "
+              "MAX_SLOTS_IN_POOL USE_PRIORITY_IN_POOL").split()
+LIMIT_KEYS = ("SWP TMP SLOTS_PER_PROCESSOR RESOURCE INELIGIBLE LIC_PROJECTS "
+              "APPS PER_APP").split()
+
+LSF = {
+    "lsf.shared": "Begin Cluster\nClusterName\nc\nEnd Cluster\n",
+    "lsf.cluster.c": "Begin Host\nHOSTNAME model type server\n"
+                     "h1 ! ! 1\nEnd Host\n",
+    "lsb.queues": "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\n"
+                  "CHKPNT = /ckpt 30\nJOB_OVERRUN = 60\n"
+                  "PEND_TIME_LIMIT = 120\nNEW_JOB_SCHED_DELAY = 2\n"
+                  "End Queue\n",
+    "lsb.hosts": "Begin Host\nHOST_NAME MXJ MIG\nh1 4 30\nEnd Host\n",
+    "lsb.resources": "Begin Limit\nNAME = byapp\nAPPS = fluent\n"
+                     "SLOTS = 8\nEnd Limit\n\n"
+                     "Begin Limit\nNAME = swap\nUSERS = all\nSLOTS = 20\n"
+                     "SWP = 100\nEnd Limit\n",
+}
+
+
+def test_no_key_of_these_is_left_accepted_and_each_says_why():
+    for scope, names in (("queue", QUEUE_KEYS), ("limit", LIMIT_KEYS),
+                         ("host", ["CHKPNT", "MIG"])):
+        for name in names:
+            key = keys.lookup(scope, name)
+            assert key.status == keys.NOT_CARRIED, (scope, name)
+            assert key.why and key.why != keys.UNKNOWN_WHY, (scope, name)
+    key = keys.lookup("queue", "NEW_JOB_SCHED_DELAY")
+    assert key.status == keys.NOT_NEEDED and "mbschd" in key.why
+
+
+def _migrated(tmp_path):
+    src = tmp_path / "lsf"
+    src.mkdir()
+    for name, body in LSF.items():
+        (src / name).write_text(body)
+    return migrate(str(src), str(tmp_path / "etc"))
+
+
+def test_the_migrator_leaves_them_out_with_why_and_the_result_loads(
+        tmp_path):
+    result = _migrated(tmp_path)
+    dropped = {e.label.split(" = ")[0]: e.why
+               for e in result.migration.entries
+               if e.status == keys.NOT_CARRIED}
+    assert dropped["queue normal CHKPNT"].startswith(
+        "xce does not checkpoint or migrate jobs")
+    assert "job exceptions" in dropped["queue normal JOB_OVERRUN"]
+    assert "RTM" in dropped["queue normal PEND_TIME_LIMIT"]
+    assert "checkpoint" in dropped["host h1 MIG"]
+    assert "rusage[mem] only" in dropped["limit swap SWP"]
+    queue = result.tree["queues"]["normal"]
+    assert "CHKPNT" not in queue and "JOB_OVERRUN" not in queue
+    assert queue["NEW_JOB_SCHED_DELAY"] == 2        # not needed: shown
+    # The APPS limit is left out whole: its SLOTS alone would cap every
+    # job of the cluster at 8 slots.
+    assert dropped["limit byapp SLOTS"].startswith("APPS: limits on application")
+    assert result.tree["limits"] == [
+        {"NAME": "swap", "USERS": ["all"], "SLOTS": 20}]
+    cfg = load(tmp_path / "etc")
+    assert unenforced.lines(cfg.raw) == [
+        "queue key NEW_JOB_SCHED_DELAY (normal): not needed in xce, not "
+        "acted on: " + keys.lookup("queue", "NEW_JOB_SCHED_DELAY").why]
+
+
+YAML = """\
+cluster:
+  name: c
+hosts:
+  h1:
+    launch: none
+{host}queues:
+  normal:
+    PRIORITY: 30
+{queue}{limits}"""
+
+
+@pytest.mark.parametrize("host, queue, limits, key", [
+    ("", "    JOB_IDLE: 0.1\n", "", "JOB_IDLE"),
+    ("", "    APS_PRIORITY: WEIGHT[[FS, 1]]\n", "", "APS_PRIORITY"),
+    ("    MIG: 30\n", "", "", "MIG"),
+    ("", "", "limits:\n  - APPS: fluent\n    SLOTS: 8\n", "APPS"),
+    ("", "", "limits:\n  - USERS: all\n    TMP: 100\n", "TMP"),
+])
+def test_a_hand_written_key_xce_leaves_out_is_refused_with_why(
+        tmp_path, host, queue, limits, key):
+    (tmp_path / "xce.yaml").write_text(
+        YAML.format(host=host, queue=queue, limits=limits))
+    with pytest.raises(ConfigError) as e:
+        load(tmp_path)
+    scope = "host" if host else "limit" if limits else "queue"
+    why = keys.lookup(scope, key).why
+    assert any(f"{key}: not supported by xce: {why}" in str(err)
+               for err in e.value.errors), e.value.errors
+
+
+def test_the_keys_xce_acts_on_still_load_beside_them(tmp_path):
+    (tmp_path / "xce.yaml").write_text(YAML.format(
+        host="    MXJ: 4\n", queue="    NEW_JOB_SCHED_DELAY: 0\n",
+        limits="limits:\n  - USERS: all\n    SLOTS: 8\n"))
+    cfg = load(tmp_path)
+    assert cfg.queues["normal"].priority == 30
