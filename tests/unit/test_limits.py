@@ -402,18 +402,23 @@ def test_controller_charges_running_and_decayed_finished_hours():
     from xce.controller import dispatch
 
     ctl = FakeController(now=10 * 3600.0)
-    qv = QueueView("fair", 30, fairshare=fairshare.Policy([("default", 1)]))
+    qv = QueueView("fair", 30, fairshare=fairshare.Policy([("default", 1)]),
+                   fair_slots={})
     running = {"stat": "RUN", "start_time": 9 * 3600.0, "end_time": None,
-               "nslots": 2, "user": "u", "cpu_time": 1800}
+               "nslots": 2, "user": "u", "cpu_time": 1800, "spec": {}}
     done = {"stat": "DONE", "start_time": 0.0, "end_time": 5 * 3600.0,
-            "nslots": 1, "user": "u", "cpu_time": 3600}
-    dispatch._fair_use(ctl, running, qv)
-    dispatch._fair_use(ctl, done, qv)
-    use = qv.fair_usage["u"]
+            "nslots": 1, "user": "u", "cpu_time": 3600, "spec": {}}
+    grouped = dict(running, spec={"user_group": "g"})
+    for job in (running, done, grouped):
+        dispatch._fair_use(ctl, job, qv)
+    use = qv.fair_usage[("u", None)]
     assert use.run_hours == pytest.approx(2.0)      # 1 hour x 2 slots
     # Finished 5 hours ago with HIST_HOURS 5: a tenth of its 5 hours.
     assert use.hist_hours == pytest.approx(0.5)
     assert use.cpu_hours == pytest.approx(0.5 + 0.1)
+    # Slots held by running jobs only; a bsub -G job's to its group's.
+    assert qv.fair_slots == {("u", None): 2, ("u", "g"): 2}
+    assert qv.fair_usage[("u", "g")].run_hours == pytest.approx(2.0)
 
 
 # ------------------------------------- DEFAULT_LIMIT_IGNORE_USER_GROUP migrated

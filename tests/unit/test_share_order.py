@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xce.model.fairshare import Usage
+from xce.model.fairshare import Policy as fairshare_policy, Usage
 from xce.scheduler.core import QueueView, schedule
 from xce.scheduler.share_order import Order
 
@@ -122,3 +122,54 @@ def test_scheduler_follows_the_tree():
     # holds a slot eng (2/7.2) beats ops (1/6), and inside eng bob (1/3)
     # beats ann (2/7.2).
     assert sorted(k[0] for k, _ in out.dispatch) == [2, 3]
+
+
+# ------------------------------------------------------------------ bsub -G
+def _gjob(n, user, group=None):
+    return SimpleNamespace(id=n, user=user, user_group=group)
+
+
+def _two_groups():
+    from tests.unit.test_share_tree import TWO, TWO_SHARES
+    return fairshare_policy([("eng", 1.0), ("ops", 1.0)], TWO,
+                            group_shares=TWO_SHARES, members=TWO)
+
+
+@pytest.mark.parametrize("usage, started, first", [
+    # nothing used: eng and ops tie, eng by name: kim's -G eng job.
+    ({}, {}, 1),
+    # her use under -G eng weighs on eng only: ops (her -G ops job) first.
+    ({("kim", "eng"): Usage(5.0, 0, 0)}, {}, 2),
+    ({}, {("kim", "eng"): 2}, 2),
+    # the same use under -G ops: eng first.
+    ({("kim", "ops"): Usage(5.0, 0, 0)}, {("kim", "ops"): 1}, 1),
+    # without -G her use is charged to eng, the first group listed.
+    ({("kim", None): Usage(5.0, 0, 0)}, {}, 2),
+])
+def test_bsub_G_jobs_are_ordered_and_charged_in_their_group(usage, started,
+                                                            first):
+    jobs = [_gjob(1, "kim", "eng"), _gjob(2, "kim", "ops")]
+    order = Order(_two_groups(), usage, {}, jobs, started)
+    assert next(iter(order)).id == first
+
+
+def test_bsub_G_job_lowers_its_own_group_as_it_starts():
+    jobs = [_gjob(1, "kim", "eng"), _gjob(2, "kim", "eng"),
+            _gjob(3, "kim", "ops"), _gjob(4, "carl")]
+    running = {}
+    seen = []
+    for job in Order(_two_groups(), {}, running, jobs, {}):
+        seen.append(job.id)
+        running[job.user] = running.get(job.user, 0) + 1
+    # eng and ops alternate: kim's -G ops job and carl's share ops, FCFS.
+    assert seen == [1, 3, 2, 4]
+
+
+def test_scheduler_charges_started_slots_by_group():
+    q = QueueView("fair", 30, fairshare=_two_groups(),
+                  fair_slots={("kim", "eng"): 3})
+    jobs = [pending(1, user="kim", queue="fair", user_group="eng"),
+            pending(2, user="kim", queue="fair", user_group="ops")]
+    out = schedule([q], [host("h", 1, ncpus=1, maxmem=1000, mem=1000)],
+                   jobs)
+    assert [k[0] for k, _ in out.dispatch] == [2]

@@ -179,3 +179,41 @@ def test_migration_carries_group_shares_enforced_and_reports_bad_ones(
     policy = limitconf.policy(cfg, cfg.queues["normal"])
     assert policy.path("john") == (("G1", 2.0), ("john", 1.0))
     assert policy.path("wlu") == (("G2", 1.0),)
+
+
+# bsub -G: a user in two groups of the tree.  kim is in eng (under which
+# she has 2 shares) and in ops (FCFS); eng is listed first.
+TWO = {"eng": ["ann", "kim"], "ops": ["carl", "kim"]}
+TWO_SHARES = {"eng": [("ann", 1.0), ("kim", 2.0)]}
+
+
+@pytest.mark.parametrize("top, group, path", [
+    # without -G: the first group listed with her in it.
+    (TOP, None, (("eng", 3.0), ("kim", 2.0))),
+    # -G picks the account through that group, at any depth.
+    (TOP, "ops", (("ops", 1.0),)),
+    (TOP, "eng", (("eng", 3.0), ("kim", 2.0))),
+    # a group below the top: all_of (5) divides its shares to eng.
+    ([("all_of", 5.0), ("ops", 1.0)], "eng",
+     (("all_of", 5.0), ("eng", 2.0), ("kim", 2.0))),
+    # a group not in this queue's tree: her usual account.
+    ([("ops", 1.0), ("eng", 3.0)], "nosuch", (("ops", 1.0),)),
+    # her own entry wins without -G, the group's account with it.
+    ([("kim", 7.0), ("ops", 1.0)], None, (("kim", 7.0),)),
+    ([("kim", 7.0), ("ops", 1.0)], "ops", (("ops", 1.0),)),
+])
+def test_bsub_G_chooses_the_account_through_its_group(top, group, path):
+    # all_of's members: eng, expanded to its users.
+    shares = dict(TWO_SHARES, all_of=[("eng", 2.0)])
+    policy = fairshare.Policy(top, dict(TWO, all_of=["ann", "kim"]),
+                              group_shares=shares,
+                              members=dict(TWO, all_of=["eng"]))
+    assert policy.path("kim", group) == path
+
+
+def test_bsub_G_of_a_group_the_user_is_not_under_changes_nothing():
+    # carl is not in eng: -G eng (refused at submission for a user who
+    # is not a member) cannot move him there.
+    policy = fairshare.Policy(TOP, TWO, group_shares=TWO_SHARES,
+                              members=TWO)
+    assert policy.path("carl", "eng") == (("ops", 1.0),)

@@ -67,3 +67,33 @@ def test_slots_follow_the_share_tree(tmp_path):
                         YAML.replace("    USER_SHARES: ([u1, 1] [u2, 1])\n",
                                      ""))
     assert _first_round(flat) == {"u1": 3, "u2": 0, "u3": 1}
+
+
+# ga and gb (1 share each) both have u3; neither divides its shares.
+GROUPS_YAML = YAML.replace("[ga, 3]", "[ga, 1]").replace(
+    "members: [u1, u2]\n    USER_SHARES: ([u1, 1] [u2, 1])",
+    "members: [u1, u3]").replace("members: [u3]", "members: [u2, u3]")
+
+
+def test_bsub_G_jobs_take_turns_by_their_groups(tmp_path):
+    # u3 is in ga and gb; four one-hour jobs with -G ga, then four with
+    # -G gb, on two slots: each group takes a slot at each round.  Were
+    # all charged to ga (the first listed), the -G ga jobs would go
+    # first.
+    etc = tmp_path / "etc"
+    etc.mkdir(parents=True)
+    write_site(etc, GROUPS_YAML)
+    path = tmp_path / "t.swf"
+    path.write_text("".join(f"{n} 0 -1 3600 1 -1 -1 1 3600 -1 1 3 1 "
+                            "-1 -1 -1 -1 -1\n" for n in range(1, 9)))
+    jobs = swf.read(path).jobs
+    for tj in jobs:
+        tj.spec = {"command": "x", "name": None, "queue": "fair",
+                   "nslots": [1, 1], "resreq": [], "depend": None,
+                   "from_host": "", "runlimit": 3600, "cwd": "/",
+                   "subcwd": "/", "user_priority": None,
+                   "user_group": "ga" if tj.number <= 4 else "gb"}
+    replay = engine.Replay(VirtualCluster(site.load(etc, "1x2")), jobs).run()
+    starts = {r.number: r.start for r in replay.records.values()}
+    assert [starts[n] for n in range(1, 9)] == \
+        [0.0, 3600.0, 7200.0, 10800.0] * 2

@@ -206,23 +206,27 @@ def _queue_view(ctl, name, q, unit):
                                                         ctl.now),
                      window_factor=rlimits.fastest_factor(ctl.cfg)
                      if q.run_window is not None else 1.0,
-                     accept_interval=accept.interval(ctl.cfg, q))
+                     accept_interval=accept.interval(ctl.cfg, q),
+                     fair_slots={})
 
 
 def _fair_use(ctl, job, qv):
-    """Charge a running or finished job's hours to its user's fairshare
-    use of the queue: run time of running jobs as is, finished jobs' run
-    time and all CPU time decayed by HIST_HOURS (times slots)."""
+    """Charge a running or finished job's hours to its fairshare account
+    in the queue, its user's or with bsub -G the one through that group
+    (keyed (user, group)): run time of running jobs as is, finished jobs'
+    run time and all CPU time decayed by HIST_HOURS (times slots); and
+    the slots a running job holds to the same account."""
     use = fairshare.job_usage(job["stat"], job.get("start_time"),
                               job.get("end_time"), job["nslots"],
                               job.get("cpu_time"), ctl.now,
                               qv.fairshare.factors.hist_hours)
     if use is None:
         return
-    old = qv.fair_usage.get(job["user"], fairshare.NO_USAGE)
-    qv.fair_usage[job["user"]] = fairshare.Usage(
-        old.run_hours + use.run_hours, old.hist_hours + use.hist_hours,
-        old.cpu_hours + use.cpu_hours)
+    key = (job["user"], job["spec"].get("user_group"))
+    qv.fair_usage[key] = fairshare.add(
+        qv.fair_usage.get(key, fairshare.NO_USAGE), use)
+    if job["stat"] in states.RUNNING:
+        qv.fair_slots[key] = qv.fair_slots.get(key, 0) + job["nslots"]
 
 
 def _queue_select(q, unit):
@@ -280,7 +284,8 @@ def _pending(ctl, job, per_task, hosts, epoch):
             if spec.get("hostfile_hosts") else None,
             gpu=gpuconf.effective(ctl.cfg, spec, job["queue"]),
             container=_runtime(ctl, spec, job["queue"]),
-            jl_p=limitconf.jl_p(ctl.cfg, job["user"]))
+            jl_p=limitconf.jl_p(ctl.cfg, job["user"]),
+            user_group=spec.get("user_group"))
         job["_pending"] = (stamp, spec, pj, epoch)
     pj.depend = _depend_state(ctl, job)
     return pj

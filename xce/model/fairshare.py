@@ -1,6 +1,7 @@
 """Queue fairshare: FAIRSHARE = USER_SHARES[[user, n] [group, n] [default, n]].
 
-Each pending job belongs to a share account: the user's own entry, else
+Each job belongs to a share account: with bsub -G, the account of that
+group where the user is in its subtree; else the user's own entry, else
 the first listed group the user is in (its members share the account and
 take turns FCFS), else `default` (an account of the user's own with the
 default shares).  `group@` gives each member of the group its own account.
@@ -186,12 +187,16 @@ class Policy:
                           members or {}, ())
         self._of = {}
 
-    def path(self, user):
+    def path(self, user, group=None):
         """((account, shares), ...) of a user from the top level down; a
-        user in no account has one of its own with no shares."""
-        found = self._of.get(user)
+        user in no account has one of its own with no shares.  group
+        (bsub -G): the path through that group's account when the user
+        is in its subtree, else the user's usual one."""
+        found = self._of.get((user, group))
         if found is None:
-            found = self._of[user] = tuple(self.top.path(user))
+            steps = self.top.through(user, group) if group else None
+            found = self._of[(user, group)] = tuple(
+                steps or self.top.path(user))
         return found
 
     def account(self, user):
@@ -265,6 +270,20 @@ class _Level:
         if self.others is not None:
             return [("others", self.others)]
         return [(user, self.default or 0.0)]
+
+    def through(self, user, group):
+        """The user's path that passes through *group*'s account, or
+        None: the first such, in the order the accounts are listed."""
+        for name, who, shares, below in self.shared:
+            if who is not None and user not in who:
+                continue
+            if name == group:
+                return [(name, shares)] + (below.path(user) if below
+                                           else [])
+            rest = below.through(user, group) if below else None
+            if rest:
+                return [(name, shares)] + rest
+        return None
 
     def levels(self, path=()):
         yield path, self.listed

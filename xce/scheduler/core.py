@@ -161,7 +161,7 @@ def schedule(queues, hosts, pending, arrays=None, limits=None, trace=None,
         if q.fairshare is not None and count:
             # Users take turns by dynamic priority, FCFS within a user.
             jobs = share_order.Order(q.fairshare, q.fair_usage, q.user_used,
-                                   jobs)
+                                     jobs, q.fair_slots)
         if trace is None:
             for job in jobs:
                 if stop_early and state.full is not None:
@@ -285,7 +285,7 @@ def _copy_queue(q):
                      q.fairshare, q.fair_usage, q.reserve_time, q.backfill,
                      q.host_limit, q.window_closed, q.thresholds,
                      q.window_closes, q.window_factor,
-                     q.accept_interval)
+                     q.accept_interval, q.fair_slots)
 
 
 def _past_run_window(job, q, now):

@@ -18,14 +18,17 @@ class Order:
     holds in the queue (user_used, kept current by the scheduler) tell
     whether it started, and the priorities on its path are worked out
     again.  Accounts are keyed by their path from the top, a tuple of
-    names.
+    names.  A job's account is its user's, or with bsub -G (the job's
+    user_group) the one through that group (Policy.path).  usage and
+    started (the slots of the queue's started jobs) are keyed by user or
+    by (user, -G group); without started, user_used gives the slots.
     """
 
-    def __init__(self, policy, usage, user_used, jobs):
+    def __init__(self, policy, usage, user_used, jobs, started=None):
         self.policy, self.user_used = policy, user_used
         self.jobs, self.shares, self.pending, self._paths = {}, {}, {}, {}
         for job in jobs:                    # already FCFS
-            path = self._path(job.user)
+            path = self._path(job.user, getattr(job, "user_group", None))
             waiting = self.jobs.get(path)
             if waiting is None:
                 waiting = self.jobs[path] = deque()
@@ -36,25 +39,27 @@ class Order:
                     self.pending.get(path[:depth], 0) + len(waiting)
         self.slots = dict.fromkeys(self.pending, 0)
         self.usage = {}
-        for user, n in user_used.items():
-            for node in self._nodes(user):
+        for key, n in (user_used if started is None else started).items():
+            for node in self._nodes(key):
                 self.slots[node] += n
-        for user, u in (usage or {}).items():
-            for node in self._nodes(user):
+        for key, u in (usage or {}).items():
+            for node in self._nodes(key):
                 self.usage[node] = add(self.usage.get(node, NO_USAGE), u)
 
-    def _path(self, user):
-        found = self._paths.get(user)
+    def _path(self, user, group=None):
+        found = self._paths.get((user, group))
         if found is None:
-            steps = self.policy.path(user)
-            found = self._paths[user] = tuple(n for n, _ in steps)
+            steps = self.policy.path(user, group)
+            found = self._paths[(user, group)] = tuple(n for n, _ in steps)
             for depth, (_, shares) in enumerate(steps, 1):
                 self.shares[found[:depth]] = shares
         return found
 
-    def _nodes(self, user):
-        """The accounts (with pending jobs) a user's use is charged to."""
-        path = self._path(user)
+    def _nodes(self, key):
+        """The accounts (with pending jobs) the use of a user, or of a
+        (user, -G group), is charged to."""
+        path = self._path(*key) if isinstance(key, tuple) else \
+            self._path(key)
         return [path[:d] for d in range(1, len(path) + 1)
                 if path[:d] in self.pending]
 

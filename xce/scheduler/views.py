@@ -115,7 +115,8 @@ class QueueView:
     host_used: dict = field(default_factory=dict)   # host -> slots
     select: object = None       # the queue's RES_REQ select (resreq.Select)
     # FAIRSHARE: a fairshare.Policy, and the share accounts' use of the
-    # queue (fairshare.Usage by user) worked out by the caller.
+    # queue (fairshare.Usage by (user, bsub -G group or None), or by
+    # user) worked out by the caller.
     fairshare: object = None
     fair_usage: dict = field(default_factory=dict)
     # SLOT_RESERVE: seconds a reservation lasts (None: the queue's jobs do
@@ -136,6 +137,9 @@ class QueueView:
     # JOB_ACCEPT_INTERVAL in seconds: after a host is given a job, none of
     # this queue's goes there until that long after (0: no wait).
     accept_interval: float = 0
+    # The fairshare slots of its started jobs by (user, -G group); None:
+    # by user, user_used (see above).
+    fair_slots: dict = None
 
 
 @dataclass
@@ -189,6 +193,8 @@ class PendingJob:
     # None: the user's own slots | frozenset: all its group's), ...);
     # None: none.  Jobs of one user share one tuple.
     jl_p: tuple = None
+    # bsub -G: the user group whose share account the job is charged to.
+    user_group: str = None
 
 
 @dataclass

@@ -6,7 +6,9 @@ shares, its dynamic priority worked out as the scheduler does (the same
 fairshare module and weights), the slots its running jobs hold (STARTED),
 the CPU time charged (running jobs, and finished ones decayed by
 HIST_HOURS) and the run time of the running jobs, from the jobs the store
-holds: running ones, and those finished within the clean period.
+holds: running ones, and those finished within the clean period.  A job
+submitted with bsub -G counts in the account through that group, as the
+scheduler charges it.
 """
 
 import time
@@ -24,8 +26,12 @@ def _number(shares):
     return f"{shares:g}"
 
 
+_GROUP = "json_extract(spec, '$.user_group')"
+
+
 def _usage(reader, queue, weights, params, now):
-    """user -> (Usage, running slots) in *queue*."""
+    """(user, bsub -G group or None) -> (Usage, running slots) in
+    *queue*."""
     try:
         period = int(params.get("CLEAN_PERIOD", DEFAULT_CLEAN_PERIOD))
     except ValueError:
@@ -33,7 +39,8 @@ def _usage(reader, queue, weights, params, now):
     rows = reader.jobs(
         "queue=? AND stat NOT IN ('PEND','PSUSP') AND "
         "(stat NOT IN ('DONE','EXIT') OR end_time >= ?)", (queue, now - period),
-        ("user", "stat", "start_time", "end_time", "nslots", "cpu_time"))
+        ("user", "stat", "start_time", "end_time", "nslots", "cpu_time",
+         _GROUP))
     out = {}
     for r in rows:
         use = fairshare.job_usage(r["stat"], r["start_time"], r["end_time"],
@@ -41,10 +48,11 @@ def _usage(reader, queue, weights, params, now):
                                   weights.hist_hours)
         if use is None:
             continue
-        old, slots = out.get(r["user"], (fairshare.NO_USAGE, 0))
+        key = (r["user"], r[_GROUP] or None)
+        old, slots = out.get(key, (fairshare.NO_USAGE, 0))
         running = r["stat"] not in ("DONE", "EXIT")
-        out[r["user"]] = (fairshare.add(old, use),
-                          slots + ((r["nslots"] or 1) if running else 0))
+        out[key] = (fairshare.add(old, use),
+                    slots + ((r["nslots"] or 1) if running else 0))
     return out
 
 
@@ -67,9 +75,9 @@ def share_lines(reader, queue, conf, params, now=None, recursive=False):
     shares, members, _ = fairshare.tree_config(user_groups)
     policy = fairshare.Policy(pairs, groups, weights, shares, members)
     per_node = {}
-    for user, (use, slots) in _usage(reader, queue, weights, params,
-                                     now).items():
-        steps = policy.path(user)
+    for (user, group), (use, slots) in _usage(reader, queue, weights,
+                                              params, now).items():
+        steps = policy.path(user, group)
         for depth in range(1, len(steps) + 1):
             node = tuple(n for n, _ in steps[:depth])
             old_use, old_slots, _ = per_node.get(node, (fairshare.NO_USAGE,

@@ -1,0 +1,85 @@
+"""bsub -G in a fairshare queue end to end: a real user in two user groups
+of the queue's share tree submits jobs with -G to each; each job is charged
+to, and ordered in, its group's branch of the tree (bqueues -l/-r show the
+use there), and -G to a group the user is not in is refused."""
+
+import pytest
+
+from tests.lib.realusers import user_names, users_fixture
+from tests.lib.xcecluster import shared_cluster, wait_for
+from tests.cli.test_fairshare_tree import _rows
+
+NAMES = user_names("g") + [user_names("g")[0][:-1] + "c"]
+users = users_fixture(NAMES)
+
+
+@pytest.fixture
+def two_groups(users):
+    """Two slots; queue fair splits them big 1 : small 1; c is in both,
+    and big divides its shares between a and c."""
+    a, b, c = users
+    with shared_cluster("xce-fgrp-", mxj=2, extra_queues=(
+            "  fair:\n    PRIORITY: 20\n"
+            "    FAIRSHARE: USER_SHARES[[big, 1] [small, 1]]\n"),
+            extra=("user_groups:\n"
+                   f"  big:\n    members: [{a.name}, {c.name}]\n"
+                   f"    USER_SHARES: ([{a.name}, 1] [{c.name}, 1])\n"
+                   f"  small:\n    members: [{b.name}, {c.name}]\n")
+    ) as cluster:
+        yield cluster
+
+
+def _submit(cluster, user, *args):
+    r = cluster.run("bsub", "-q", "fair", *args, "sleep 60", user=user.name,
+                    cwd=user.home)
+    assert r.rc == 0, r
+    return int(r.out.split("<")[1].split(">")[0])
+
+
+def test_bsub_G_charges_and_orders_the_job_in_its_groups_branch(two_groups,
+                                                                 users):
+    a, b, c = users
+    blocker = two_groups.submit("-n", "2", "sleep 60")
+    two_groups.wait_stat(blocker, "RUN")
+    big1 = _submit(two_groups, c, "-G", "big")
+    big2 = _submit(two_groups, c, "-G", "big")
+    small1 = _submit(two_groups, c, "-G", "small")
+    other = _submit(two_groups, b)
+    two_groups.run("bkill", str(blocker))
+    wait_for(lambda: two_groups.stat(small1) == "RUN",
+             what="c's -G small job to start")
+    # big and small tie: big (by name) takes c's first -G big job, then
+    # small its first job (c's -G small, before b's): charged to big
+    # alone, c's second -G big job would have had the slot.
+    assert [two_groups.stat(j) for j in (big1, big2, other)] == \
+        ["RUN", "PEND", "PEND"]
+    r = two_groups.run("bqueues", "-r", "fair")
+    assert r.rc == 0 and r.err == "", r
+    assert _rows(r.out, "SHARE_INFO_FOR: fair/") == {"big": ("1", 1),
+                                                     "small": ("1", 1)}
+    assert _rows(r.out, "SHARE_INFO_FOR: fair/big/") == {
+        a.name: ("1", 0), c.name: ("1", 1)}
+    r = two_groups.run("bjobs", "-o", "ugroup", "-noheader",
+                       str(big1), str(small1))
+    assert r.out.split() == ["big", "small"], r
+
+    # When c's -G small job ends, small goes next (b's job), not c's
+    # waiting -G big job.
+    two_groups.run("bkill", str(small1))
+    wait_for(lambda: two_groups.stat(other) == "RUN",
+             what="b's job to start")
+    assert two_groups.stat(big2) == "PEND"
+
+
+def test_bsub_G_of_a_group_the_user_is_not_in_is_refused(two_groups, users):
+    a, b, c = users
+    r = two_groups.run("bsub", "-q", "fair", "-G", "small", "sleep 1",
+                       user=a.name, cwd=a.home)
+    assert (r.rc, r.out) == (255, ""), r
+    assert r.err.strip() == ("small: User not in the specified user group. "
+                             "Job not submitted."), r
+    r = two_groups.run("bsub", "-q", "fair", "-G", "~big", "sleep 1",
+                       user=c.name, cwd=c.home)
+    assert r.rc == 255 and "~big: Bad user group name" in r.err, r
+    r = two_groups.run("bjobs", "-u", "all", "-a", "-noheader")
+    assert r.out == "", r
