@@ -33,23 +33,23 @@ _RAW_WRONG = ["NaN", "Infinity", "-0", "1e999", "01", '"\\ud800"',
 
 def _valid(t, rng):
     """A value the schema accepts for type *t*."""
-    if isinstance(t, F.Str):
+    if t.kind is F.Str:
         return "true"[:max(t.min, min(t.max, 4))] or "t" * t.min
-    if isinstance(t, F.Int):
+    if t.kind is F.Int:
         return max(t.lo, min(t.hi, 1))
-    if isinstance(t, F.Num):
+    if t.kind is F.Num:
         return min(t.hi, t.above + 1)
-    if isinstance(t, F.Bool):
+    if t.kind is F.Bool:
         return rng.random() < 0.5
-    if isinstance(t, F.OneOf):
+    if t.kind is F.OneOf:
         return rng.choice(t.values)
-    if isinstance(t, F.ListOf):
+    if t.kind is F.ListOf:
         return [_valid(t.item, rng) for _ in range(max(t.min, 1))]
-    if isinstance(t, F.Tuple):
+    if t.kind is F.Tuple:
         return [_valid(i, rng) for i in t.items]
-    if isinstance(t, F.MapOf):
+    if t.kind is F.MapOf:
         return {"K": _valid(t.value, rng)}
-    if isinstance(t, F.Ref):
+    if t.kind is F.Ref:
         return _object(F.STRUCTS[t.name], rng)
     return None
 
@@ -68,13 +68,13 @@ def _object(table, rng):
 
 def _too_big(t):
     """A value just past the declared bound of *t*, or None."""
-    if isinstance(t, F.Str):
+    if t.kind is F.Str:
         return "y" * (t.max + 1) if t.max <= F.ARG_MAX_STR else None
-    if isinstance(t, F.Int):
+    if t.kind is F.Int:
         return t.hi + 1
-    if isinstance(t, F.Num):
+    if t.kind is F.Num:
         return t.hi * 2
-    if isinstance(t, F.ListOf) and t.max <= 100:
+    if t.kind is F.ListOf and t.max <= 100:
         return [_valid(t.item, random.Random(0))] * (t.max + 1)
     return None
 
@@ -86,7 +86,7 @@ def _paths(doc, table, prefix=()):
             continue
         yield prefix + (name,), field.type
         t = field.type
-        if isinstance(t, F.Ref) and isinstance(doc[name], dict):
+        if t.kind is F.Ref and isinstance(doc[name], dict):
             yield from _paths(doc[name], F.STRUCTS[t.name], prefix + (name,))
 
 

@@ -38,7 +38,7 @@ def _value(value, t, path):
         if not t.null:
             raise BadRequest(f"{path}: may not be null")
         return
-    check = _CHECKS[type(t)]
+    check = _CHECKS[t.kind]
     why = check(value, t, path)
     if why:
         raise BadRequest(f"{path}: {why}")

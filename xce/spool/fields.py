@@ -32,82 +32,85 @@ REQUEST_ID = r"^\d{20}-\d+-[0-9a-f]{8}$"
 VERSION = 1
 
 
-class Str:
+# A field's type is one small object: its *kind* (the function below that
+# made it, Str, Int, ...) and the bounds that kind has.  One class for
+# them all: a class costs a command more to create (about 50,000
+# instructions) than all of a request kind's fields do.
+class Type:
+    __slots__ = ("kind", "null", "min", "max", "lo", "hi", "above",
+                 "values", "item", "items", "key", "value", "name")
+
+    def __init__(self, kind, null):
+        self.kind, self.null = kind, null
+
+    def __repr__(self):
+        bounds = ", ".join(f"{a}={getattr(self, a)!r}"
+                           for a in self.__slots__[1:] if hasattr(self, a))
+        return f"{self.kind.__name__}({bounds})"
+
+
+def Str(max, min=0, null=True):
     """A string of min..max characters; ``null``: None is allowed too."""
-    __slots__ = ("min", "max", "null")
+    t = Type(Str, null)
+    t.min, t.max = min, max
+    return t
 
-    def __init__(self, max, min=0, null=True):
-        self.min, self.max, self.null = min, max, null
 
-
-class Int:
+def Int(lo, hi, null=True):
     """A whole number in lo..hi (JSON true/false are not numbers)."""
-    __slots__ = ("lo", "hi", "null")
+    t = Type(Int, null)
+    t.lo, t.hi = lo, hi
+    return t
 
-    def __init__(self, lo, hi, null=True):
-        self.lo, self.hi, self.null = lo, hi, null
 
-
-class Num:
+def Num(above, hi, null=True):
     """A number above *above* and at most *hi*."""
-    __slots__ = ("above", "hi", "null")
-
-    def __init__(self, above, hi, null=True):
-        self.above, self.hi, self.null = above, hi, null
-
-
-class Bool:
-    __slots__ = ("null",)
-
-    def __init__(self, null=True):
-        self.null = null
+    t = Type(Num, null)
+    t.above, t.hi = above, hi
+    return t
 
 
-class OneOf:
+def Bool(null=True):
+    return Type(Bool, null)
+
+
+def OneOf(*values, null=True):
     """One of a few fixed strings."""
-    __slots__ = ("values", "null")
-
-    def __init__(self, *values, null=True):
-        self.values, self.null = values, null
-
-
-class ListOf:
-    __slots__ = ("item", "max", "min", "null")
-
-    def __init__(self, item, max, min=0, null=True):
-        self.item, self.max, self.min, self.null = item, max, min, null
+    t = Type(OneOf, null)
+    t.values = values
+    return t
 
 
-class Tuple:
+def ListOf(item, max, min=0, null=True):
+    t = Type(ListOf, null)
+    t.item, t.max, t.min = item, max, min
+    return t
+
+
+def Tuple(*items, null=True):
     """A JSON array of exactly these items, in order."""
-    __slots__ = ("items", "null")
+    t = Type(Tuple, null)
+    t.items = items
+    return t
 
-    def __init__(self, *items, null=True):
-        self.items, self.null = items, null
 
-
-class MapOf:
+def MapOf(key, value, max, null=True):
     """A JSON object with string keys, at most *max* of them."""
-    __slots__ = ("key", "value", "max", "null")
+    t = Type(MapOf, null)
+    t.key, t.value, t.max = key, value, max
+    return t
 
-    def __init__(self, key, value, max, null=True):
-        self.key, self.value, self.max, self.null = key, value, max, null
 
-
-class Ref:
+def Ref(name, null=False):
     """Another declared structure, by name (SPEC, CHANGES)."""
-    __slots__ = ("name", "null")
+    t = Type(Ref, null)
+    t.name = name
+    return t
 
-    def __init__(self, name, null=False):
-        self.name, self.null = name, null
 
-
-class Anything:
+def Anything():
     """Any JSON value: only in what the controller itself stores."""
-    __slots__ = ("null",)
-
-    def __init__(self):
-        self.null = True
+    return Type(Anything, True)
 
 
 class Field:

@@ -21,28 +21,28 @@ from xce.spool import fields as F
 
 
 def _annotation(t, structs):
-    if isinstance(t, F.Str):
+    if t.kind is F.Str:
         ann = Annotated[str, Meta(min_length=t.min, max_length=t.max)]
-    elif isinstance(t, F.Int):
+    elif t.kind is F.Int:
         ann = Annotated[int, Meta(ge=t.lo, le=t.hi)]
-    elif isinstance(t, F.Num):
+    elif t.kind is F.Num:
         ann = Annotated[float, Meta(gt=t.above, le=t.hi)]
-    elif isinstance(t, F.Bool):
+    elif t.kind is F.Bool:
         ann = bool
-    elif isinstance(t, F.OneOf):
+    elif t.kind is F.OneOf:
         ann = Literal[t.values]
-    elif isinstance(t, F.ListOf):
+    elif t.kind is F.ListOf:
         ann = Annotated[list[_annotation(t.item, structs)],
                         Meta(min_length=t.min, max_length=t.max)]
-    elif isinstance(t, F.Tuple):
+    elif t.kind is F.Tuple:
         ann = tuple[tuple(_annotation(i, structs) for i in t.items)]
-    elif isinstance(t, F.MapOf):
+    elif t.kind is F.MapOf:
         ann = Annotated[dict[_annotation(t.key, structs),
                              _annotation(t.value, structs)],
                         Meta(max_length=t.max)]
-    elif isinstance(t, F.Ref):
+    elif t.kind is F.Ref:
         ann = structs[t.name]
-    elif isinstance(t, F.Anything):
+    elif t.kind is F.Anything:
         ann = Any
     else:
         raise TypeError(f"no msgspec type for {t!r}")
