@@ -148,8 +148,10 @@ def test_bapp_marks_keys_not_acted_on(apps):
     r = cluster.run("bapp", "-l", "boxed")
     assert r.rc == 0, r
     assert "RESIZABLE_JOBS = Y  (not acted on by xce)" in r.out, r
+    # A limit is shown as bqueues -l shows a queue's, not as KEY = value.
     r = cluster.run("bapp", "-l", "quick")
-    assert "RUNLIMIT = 0.02\n" in r.out, r
+    assert "\nPARAMETERS:\n\n RUNLIMIT\n 0.0 min\n" in r.out, r
+    assert "RUNLIMIT =" not in r.out, r
 
 
 def test_controller_warns_about_profile_keys_not_applied(apps):

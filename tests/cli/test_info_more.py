@@ -200,7 +200,7 @@ def test_bapp_and_blimits(configured):
                      "fluent                  0      0      0      0\n")
     r = cmd(configured, "bapp", "-l", "fluent")
     assert "APPLICATION NAME: fluent" in r.out and "CFD runs" in r.out
-    assert "RUNLIMIT = 60" in r.out
+    assert "\n RUNLIMIT\n 60.0 min\n" in r.out, r.out
     r = cmd(configured, "bapp", "nope")
     assert (r.rc, r.err) == (255, "nope: No such application\n")
     r = cmd(configured, "blimits")

@@ -22,6 +22,13 @@ host_models:
 applications:
   wallclock:
     ABS_RUNLIMIT: Y
+  timed:
+    CPULIMIT: 1:30/slowm
+    RUNLIMIT: 120
+    MEMLIMIT: 2560M
+    STACKLIMIT: 10000
+    PROCESSLIMIT: 6
+    RERUNNABLE: Y
 """
 
 
@@ -118,3 +125,25 @@ def test_a_run_time_estimate_takes_a_host_spec(cluster):
     assert (r.rc, r.out) == (255, ""), r
     assert "nohost: Bad host specification" in r.err, r
     assert cluster.run("bqueues").rc == 0       # the controller is up
+
+
+def test_bapp_l_shows_cpu_run_and_memory_limits_as_bqueues_l_does(cluster):
+    """CPULIMIT and RUNLIMIT in minutes (the CPU limit of its normalising
+    model), MEMLIMIT in the row of the size limits, each value under its
+    name with its unit; the profile's other keys stay KEY = value."""
+    r = cluster.run("bapp", "-l", "timed")
+    assert (r.rc, r.err) == (0, ""), r
+    assert r.out == (
+        "APPLICATION NAME: timed\n"
+        " -- No description provided.\n\n"
+        "STATISTICS:\n"
+        "   NJOBS     PEND      RUN     SUSP\n"
+        "        0        0        0        0\n\n"
+        "PARAMETERS:\n\n"
+        " CPULIMIT\n"
+        " 90.0 min of slowm\n\n"
+        " RUNLIMIT\n"
+        " 120.0 min\n\n"
+        " STACKLIMIT MEMLIMIT PROCESSLIMIT\n"
+        "      9.8 M    2.5 G            6\n\n"
+        "RERUNNABLE = Y\n"), r.out

@@ -174,6 +174,28 @@ def _limits(cfg, app, props, unit, check):
             app.limits[limit.key] = value
 
 
+# The profile keys bapp -l shows in its limit table rather than as
+# KEY = value lines.
+LIMIT_KEYS = ("RUNLIMIT", "MEMLIMIT", *rlimits.BY_NAME)
+
+
+class _Quiet:
+    """A check that keeps nothing: the profile was checked at load."""
+
+    def error(self, *_):
+        pass
+
+
+def limits_of(props, unit):
+    """{spec key: value} of a profile's limits as its jobs take them
+    (RUNLIMIT in minutes, MEMLIMIT in KB, the others as xce.lang.rlimits
+    has them), for bapp -l; *unit* is LSF_UNIT_FOR_LIMITS."""
+    app = AppConf(name="")
+    _limits(None, app, {k: props[k] for k in LIMIT_KEYS if k in props},
+            unit, _Quiet())
+    return app.limits
+
+
 def _one(props, key, convert, check):
     words = str(props[key]).split()
     if len(words) != 1:

@@ -20,8 +20,9 @@ def bapp_table(reader, asked, long_format=False, wide=False):
     names = list(asked) or list(apps)
     counts = _app_counts(reader)
     if long_format:
-        return "\n".join(_bapp_long(n, apps[n] or {}, counts.get(n, {}))
-                         for n in names).rstrip("\n")
+        unit = reader.params().get("LSF_UNIT_FOR_LIMITS") or "KB"
+        return "\n".join(_bapp_long(n, apps[n] or {}, counts.get(n, {}),
+                                    unit) for n in names).rstrip("\n")
     rows = [BAPP_HEADER]
     name_cell = lcell if wide else cell      # -w: names never cut
     for name in names:
@@ -55,14 +56,34 @@ def _mark(key):
     return "" if str(key).upper() in APPLIED_KEYS else "  (not acted on by xce)"
 
 
-def _bapp_long(name, conf, counts):
+def _bapp_long(name, conf, counts, unit="KB"):
+    from xce.config.appconf import LIMIT_KEYS
     out = [f"APPLICATION NAME: {name}",
            f" -- {conf.get('DESCRIPTION') or 'No description provided.'}",
            "", "STATISTICS:", "   NJOBS     PEND      RUN     SUSP",
            "".join(f"{v.strip():>9}" for v in _app_numbers(counts)), ""]
-    params = {k: v for k, v in conf.items() if k != "DESCRIPTION"}
-    if params:
-        out += ["PARAMETERS:", ""] + [f"{k} = {v}{_mark(k)}"
-                                      for k, v in params.items()]
-        out.append("")
+    table = _limit_table(conf, unit)
+    params = {k: v for k, v in conf.items()
+              if k != "DESCRIPTION" and k not in LIMIT_KEYS}
+    if table or params:
+        out += ["PARAMETERS:"] + table + [""]
+        out += [f"{k} = {v}{_mark(k)}" for k, v in params.items()]
+        if params:
+            out.append("")
     return "\n".join(out) + "\n"
+
+
+def _limit_table(conf, unit):
+    """The profile's limits in the layout bqueues -l and bjobs -l use:
+    the CPULIMIT and RUNLIMIT blocks (minutes, of the normalising host or
+    model for the CPU limit), then one row of limit names over a row of
+    their values with units, MEMLIMIT among them as LSF's bapp -l has it."""
+    from xce.client.text import limits
+    from xce.config.appconf import limits_of
+    from xce.lang import rlimits
+    values = limits_of(conf, unit)
+    out = limits.cpu_lines(values.get("cpulimit"),
+                           values.get(rlimits.CPU_HOST))
+    if values.get("runlimit") is not None:
+        out += limits.time_lines("RUNLIMIT", values["runlimit"])
+    return out + limits.row_lines(values, values.get("memlimit"))

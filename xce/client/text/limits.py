@@ -21,19 +21,23 @@ def time_lines(name, minutes, host=None):
     return ["", f" {name}", value]
 
 
-def row_lines(values):
+def row_lines(values, mem_kb=None):
     """One header line of the limits set in *values* (spec key -> KB or a
     count), in LSF's order, over a line of their values, each column
-    right-aligned under its name."""
+    right-aligned under its name; *mem_kb*, when given, is MEMLIMIT's
+    column, after CORELIMIT (as bapp -l shows a profile's)."""
     names, cells = [], []
-    for limit in rlimits.LIMITS:
-        value = values.get(limit.key)
-        if limit.kind == "time" or value is None:
+    shown = [(limit.name, limit.kind, values.get(limit.key))
+             for limit in rlimits.LIMITS]
+    if mem_kb is not None:
+        at = [name for name, _, _ in shown].index("SWAPLIMIT")
+        shown.insert(at, ("MEMLIMIT", "size", mem_kb))
+    for name, kind, value in shown:
+        if kind == "time" or value is None:
             continue
-        cell = units.limit_amount(value) if limit.kind == "size" \
-            else str(value)
-        width = max(len(limit.name), len(cell))
-        names.append(f"{limit.name:>{width}}")
+        cell = units.limit_amount(value) if kind == "size" else str(value)
+        width = max(len(name), len(cell))
+        names.append(f"{name:>{width}}")
         cells.append(f"{cell:>{width}}")
     if not names:
         return []
