@@ -1,4 +1,4 @@
-"""MAX_JOB_NUM, ACCT_ARCHIVE_SIZE and ACCT_ARCHIVE_AGE: validated in xce.yaml,
+"""MAX_JOB_NUM, ACCT_ARCHIVE_SIZE/AGE/TIME and MAX_ACCT_ARCHIVE_FILE: validated in xce.yaml,
 carried over from lsb.params by the migrator, marked enforced, and read by
 the lsb.events/lsb.acct writer."""
 
@@ -27,9 +27,10 @@ def _load(tmp_path, text):
 
 def test_good_values_reach_the_writer(tmp_path):
     cfg = _load(tmp_path, "  MAX_JOB_NUM: 50\n  ACCT_ARCHIVE_SIZE: 1024\n"
-                "  ACCT_ARCHIVE_AGE: 7\n  ACCT_ARCHIVE_TIME: '02:30'\n")
+                "  ACCT_ARCHIVE_AGE: 7\n  ACCT_ARCHIVE_TIME: '02:30'\n"
+                "  MAX_ACCT_ARCHIVE_FILE: 3\n")
     assert lsbrotate.Limits.from_params(cfg.params) == \
-        lsbrotate.Limits(50, 1024, 7)
+        lsbrotate.Limits(50, 1024, 7, 150, 3)
 
 
 @pytest.mark.parametrize("line, message", [

@@ -2,6 +2,7 @@
 bpost, signals) and the rotation rules' pure parts."""
 
 import json
+import os
 import re
 
 from xce.store import lsbrotate
@@ -195,6 +196,49 @@ def test_rotation_limits_from_params():
     assert got.acct_due(2049, 10 ** 9, 10 ** 9)       # over 2 KB
     assert got.acct_due(10, 0, 86401)                 # older than a day
     assert not got.acct_due(10, 0, 86400)
+
+
+def test_acct_archive_time_archives_once_the_clock_passes_it():
+    """ACCT_ARCHIVE_TIME: lsb.acct begun before the last hh:mm (local
+    time) is due; begun after it, it waits for the next day's."""
+    import time
+    limits = lsbrotate.Limits.from_params({"ACCT_ARCHIVE_TIME": "02:30"})
+    assert limits.acct_at == 150
+    day = time.mktime((2026, 3, 10, 0, 0, 0, 0, 0, -1))
+    at = day + 150 * 60
+    assert limits.acct_due(10, at - 60, at + 60)        # begun 02:29
+    assert not limits.acct_due(10, at + 10, at + 3600)  # begun 02:30:10
+    assert limits.acct_due(10, at + 10, at + 86400 + 1)  # next day's
+    assert not limits.acct_due(0, at - 60, at + 60)     # empty: never
+    assert lsbrotate.Limits.from_params({}).acct_at == -1
+
+
+def test_max_acct_archive_file_deletes_the_oldest(tmp_path):
+    for n in (1, 2, 3, 4):
+        (tmp_path / f"lsb.acct.{n}").write_text(str(n))
+    (tmp_path / "lsb.events.7").write_text("kept")
+    lsbrotate.prune_archives(str(tmp_path), "lsb.acct", 2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "lsb.acct.1", "lsb.acct.2", "lsb.events.7"]
+    lsbrotate.prune_archives(str(tmp_path), "lsb.acct", 0)     # unset
+    assert len(list(tmp_path.iterdir())) == 3
+
+
+def test_archiving_keeps_max_acct_archive_file_archives(tmp_path):
+    from xce.store.lsbfiles import EventFiles
+    from xce.store.writer import Store
+    store = Store(tmp_path / "xce.db")
+    files = EventFiles(tmp_path / "logdir", store.db, now=1000)
+    files.limits = lsbrotate.Limits.from_params(
+        {"ACCT_ARCHIVE_SIZE": 1, "MAX_ACCT_ARCHIVE_FILE": 2})
+    for turn in range(4):
+        os.write(files.acct_fd, b"x" * 2000)
+        files.state.acct_size += 2000
+        files.append_new(now=2000 + turn)
+    names = sorted(p.name for p in (tmp_path / "logdir").iterdir()
+                   if p.name.startswith("lsb.acct"))
+    assert names == ["lsb.acct", "lsb.acct.1", "lsb.acct.2"]
+    files.close()
 
 
 def test_state_line_is_fixed_width_and_reads_old_positions():

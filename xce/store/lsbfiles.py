@@ -179,6 +179,8 @@ class EventFiles:
             state.events_size, state.finished = size, 0
         else:
             state.acct_size, state.acct_begun = size, int(now)
+            lsbrotate.prune_archives(str(self.dir), ACCT,
+                                     self.limits.max_acct_files)
         state.rotating, state.ino = "-", 0
 
 

@@ -16,13 +16,16 @@ crash at any point is undone or finished on the next start:
 
 LSF's rules (see lsb.events(5)): lsb.events is switched once it holds
 MAX_JOB_NUM finished jobs (lsb.params, default 1000); lsb.acct is archived
-when it is larger than ACCT_ARCHIVE_SIZE kilobytes or older than
-ACCT_ARCHIVE_AGE days (both unset by default: never).  The newest archive
-is ``.1``.
+when it is larger than ACCT_ARCHIVE_SIZE kilobytes, older than
+ACCT_ARCHIVE_AGE days, or begun before the last ACCT_ARCHIVE_TIME (hh:mm,
+local time) went by (all unset by default: never).  The newest archive is
+``.1``; with MAX_ACCT_ARCHIVE_FILE the archives above that number are
+deleted, the oldest first (unset: none).
 """
 
 import os
 import re
+import time
 from dataclasses import dataclass, fields
 
 EVENTS, ACCT = "lsb.events", "lsb.acct"
@@ -66,21 +69,61 @@ class Limits:
     max_job_num: int = DEFAULT_MAX_JOB_NUM
     acct_size_kb: int = 0       # 0: no archiving by size
     acct_age_days: int = 0      # 0: no archiving by age
+    acct_at: int = -1           # minutes past midnight; -1: no daily time
+    max_acct_files: int = 0     # 0: no archive is deleted
 
     @classmethod
     def from_params(cls, params):
         params = params or {}
         return cls(_positive(params.get("MAX_JOB_NUM"), DEFAULT_MAX_JOB_NUM),
                    _positive(params.get("ACCT_ARCHIVE_SIZE"), 0),
-                   _positive(params.get("ACCT_ARCHIVE_AGE"), 0))
+                   _positive(params.get("ACCT_ARCHIVE_AGE"), 0),
+                   clock_minutes(params.get("ACCT_ARCHIVE_TIME")),
+                   _positive(params.get("MAX_ACCT_ARCHIVE_FILE"), 0))
 
     def acct_due(self, size, begun, now):
         if size <= 0:
             return False
         if self.acct_size_kb and size > self.acct_size_kb * 1024:
             return True
+        if self.acct_at >= 0 and begun < last_clock_time(self.acct_at, now):
+            return True
         return bool(self.acct_age_days and
                     now - begun > self.acct_age_days * 86400)
+
+
+_CLOCK = re.compile(r"\s*([01]?[0-9]|2[0-3]):([0-5][0-9])\s*$")
+
+
+def clock_minutes(value):
+    """ACCT_ARCHIVE_TIME's hh:mm as minutes past midnight; -1 when unset
+    or not a time of day (the configuration check refuses those)."""
+    match = _CLOCK.match(str(value)) if value is not None else None
+    if match is None:
+        return -1
+    return int(match.group(1)) * 60 + int(match.group(2))
+
+
+def last_clock_time(minutes, now):
+    """The latest moment at or before *now* when the local clock read
+    *minutes* past midnight."""
+    local = time.localtime(now)
+    at = time.mktime((local.tm_year, local.tm_mon, local.tm_mday,
+                      minutes // 60, minutes % 60, 0, 0, 0, -1))
+    if at > now:
+        day = time.localtime(now - 86400)
+        at = time.mktime((day.tm_year, day.tm_mon, day.tm_mday,
+                          minutes // 60, minutes % 60, 0, 0, 0, -1))
+    return at
+
+
+def prune_archives(directory, name, keep):
+    """Delete name.N for every N above *keep* (0: keep all); repeatable."""
+    if keep <= 0:
+        return
+    for n in sorted(archives(directory, name), reverse=True):
+        if n > keep:
+            os.unlink(os.path.join(directory, f"{name}.{n}"))
 
 
 def _positive(value, default):
