@@ -187,3 +187,18 @@ def test_lsb_defaultqueue_names_the_default_queue(cluster):
     r = cluster.run("bsub", "true", env={"LSB_DEFAULTQUEUE": "short"})
     assert r.rc == 0
     assert r.out.endswith("> is submitted to default queue <short>.\n")
+
+
+def test_lsb_defaultqueue_of_lsf_conf_is_the_sites_default(make_cluster):
+    """xce.yaml's LSB_DEFAULTQUEUE (written to lsf.conf) names the queue
+    of a bsub without -q; the user's environment variable wins."""
+    cluster = make_cluster(extra_params="  LSB_DEFAULTQUEUE: short\n")
+    conf = (cluster.envdir / "lsf.conf").read_text()
+    assert "LSB_DEFAULTQUEUE=short" in conf
+    r = cluster.run("bsub", "true")
+    assert (r.rc, r.err) == (0, "")
+    assert r.out.endswith("> is submitted to default queue <short>.\n")
+    r = cluster.run("bsub", "true", env={"LSB_DEFAULTQUEUE": "normal"})
+    assert r.out.endswith("> is submitted to default queue <normal>.\n")
+    r = cluster.run("bsub", "-q", "normal", "true")
+    assert r.out.endswith("> is submitted to queue <normal>.\n")

@@ -20,13 +20,14 @@ def _log(cluster):
 
 def test_controller_warns_at_start_and_reconfig(make_cluster):
     cluster = make_cluster(extra_queues=NIGHT,
-                           extra_params="  MAX_SBD_FAIL: 3\n")
+                           extra_params="  MAX_SCHED_STAY: 3\n")
     wanted = ("queue key NEW_JOB_SCHED_DELAY (night): not needed in xce, "
               "not acted on: mbschd's wait")
     wait_for(lambda: wanted in _log(cluster), what="the start warning")
     log = _log(cluster)
     assert "WARNING" in log.split(wanted)[0].splitlines()[-1]
-    assert "params key MAX_SBD_FAIL (parameters):" in log
+    assert "params key MAX_SCHED_STAY (parameters): not needed in xce, " \
+        "not acted on: mbatchd's time limit on one scheduling pass" in log
     # Enforced keys (PRIORITY, RUNLIMIT) are not mentioned.
     assert "key PRIORITY" not in log and "key RUNLIMIT" not in log
     r = cluster.run("badmin", "reconfig")
@@ -42,3 +43,12 @@ def test_controller_warns_at_start_and_reconfig(make_cluster):
                   "xce equivalent"))
     assert cluster.proc.poll() is None
     assert cluster.run("bqueues", "night").rc == 0
+    # So is a parameter the migrator leaves out (lsb.params PG_SUSP_IT).
+    yaml = cluster.envdir / "xce.yaml"
+    yaml.write_text(yaml.read_text().replace("JOB_OVERRUN: 60",
+                                             "NEW_JOB_SCHED_DELAY: 2"))
+    assert_reconfig_refuses(
+        cluster, "MAX_SCHED_STAY: 3", "PG_SUSP_IT: 180",
+        re.escape("PG_SUSP_IT: not supported by xce: a job suspended by a "
+                  "pg threshold resumes when the host's load allows it"))
+    assert cluster.proc.poll() is None

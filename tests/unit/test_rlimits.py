@@ -109,6 +109,19 @@ def test_the_agent_gets_soft_and_hard_limits_in_bytes():
     assert agent.prlimit_argv({"processlimit": 3}) == []
 
 
+@pytest.mark.parametrize("mode, whole_job, per_process", [
+    (None, True, True), ("y", True, False), ("N", False, True),
+    (True, True, False)])
+def test_lsb_job_cpulimit_picks_who_enforces_the_cpu_limit(
+        mode, whole_job, per_process):
+    """Unset: the agent checks the job's summed CPU time and setrlimit
+    caps each process; Y: the job as a whole only; N: each process only."""
+    cfg = _cfg(params={} if mode is None else {"LSB_JOB_CPULIMIT": mode})
+    sent = ctl.agent_limits(cfg, _queue(), {"cpulimit": 0.5}, "h")
+    assert ("cpulimit" in sent) == whole_job
+    assert (["cpu", 30, None] in sent.get("setrlimit", [])) == per_process
+
+
 def test_whole_job_limits_give_lsf_reasons_and_signals():
     limits = {"cpulimit": 3, "processlimit": 2, "threadlimit": 4,
               "swaplimit": 1000}

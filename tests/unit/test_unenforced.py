@@ -14,6 +14,6 @@ def test_not_needed_and_not_carried_keys_are_warned_with_their_reason():
     assert "lsf.conf key LSF_LIM_PORT (parameters): not needed in xce" in text
     assert "lsf.conf key LSF_MASTER_LIST (parameters): not acted on: xce " \
         "runs one controller" in text
-    assert "params key PG_SUSP_IT (parameters): carried but not acted " \
-        "on; xce does not enforce it yet" in text
+    assert "params key PG_SUSP_IT (parameters): not acted on: a job " \
+        "suspended by a pg threshold" in text
     assert "DEFAULT_QUEUE" not in text      # enforced: nothing to say

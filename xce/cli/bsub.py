@@ -277,8 +277,10 @@ def submit(opts):
             opts = esub.run_esubs(site, opts, _parse_line)
         except XceError as e:
             raise XceError(f"{e}{NOT_SUBMITTED}")
-    if not opts["queue"] and os.environ.get("LSB_DEFAULTQUEUE"):
-        opts["queue"] = os.environ["LSB_DEFAULTQUEUE"]
+    # LSB_DEFAULTQUEUE: the environment's, else lsf.conf's.
+    default_queue = site.setting("LSB_DEFAULTQUEUE")
+    if not opts["queue"] and default_queue:
+        opts["queue"] = default_queue
         queue_from_env = True
     else:
         queue_from_env = False
@@ -345,7 +347,7 @@ def _submit_pack(opts, site):
         raise XceError(text("PACK_ALONE") + NOT_SUBMITTED)
     if _esub_module(site, opts) is not None:
         raise XceError(text("ESUB_PACK") + NOT_SUBMITTED)
-    queue_env = os.environ.get("LSB_DEFAULTQUEUE")
+    queue_env = site.setting("LSB_DEFAULTQUEUE")
 
     def build(line_opts):
         if interactive_mode(line_opts):

@@ -253,10 +253,10 @@ _add("queue", ENFORCED, "MAX_JOB_REQUEUE")
 _add("params", ENFORCED, "HIST_HOURS CPU_TIME_FACTOR RUN_TIME_FACTOR "
      "RUN_JOB_FACTOR ENABLE_HIST_RUN_TIME")
 # lsb.events switching and lsb.acct archiving (xce/store/lsbrotate.py).
-_add("params", ENFORCED, "MAX_JOB_NUM ACCT_ARCHIVE_SIZE ACCT_ARCHIVE_AGE")
+_add("params", ENFORCED, "MAX_JOB_NUM ACCT_ARCHIVE_SIZE ACCT_ARCHIVE_AGE "
+     "ACCT_ARCHIVE_TIME MAX_ACCT_ARCHIVE_FILE")
 # Job ids wrap after it; commands refuse ids above it (xce.model.jobid).
 _add("params", ENFORCED, "MAX_JOBID")
-_add("params", ACCEPTED, "ACCT_ARCHIVE_TIME MAX_ACCT_ARCHIVE_FILE")
 # The cluster-wide pre-execution retry limit and what follows it; a queue's
 # own values win (xce.controller.execplan).
 _add("params", ENFORCED, "LOCAL_MAX_PREEXEC_RETRY "
@@ -304,12 +304,41 @@ _add("params", ENFORCED, "DEFAULT_PROJECT", "text")
 # bsub/bmod -sp, the default priority of a job and its escalation while
 # it pends (xce.model.userprio).
 _add("params", ENFORCED, "MAX_USER_PRIORITY JOB_PRIORITY_OVER_TIME")
-_add("params", ACCEPTED, "MAX_SBD_FAIL PG_SUSP_IT JOB_SPOOL_DIR "
-     "SLOT_RESOURCE_RESERVE RESOURCE_RESERVE_PER_TASK MAX_SCHED_STAY "
-     "SUB_TRY_INTERVAL MAX_RETRY RETRY_INTERVAL COND_CHECK_TIME FRESH_PERIOD "
-     "COMPUTE_UNIT_TYPES "
-     "FAIRSHARE_ADJUSTMENT_FACTOR "
-     "EADMIN_TRIGGER_DURATION")
+# Y: a parallel job's rusage[] is reserved once per task, not per host
+# (xce.scheduler.hostfit, xce.scheduler.rusage_held).
+_add("params", ENFORCED, "RESOURCE_RESERVE_PER_TASK")
+_add("params", NOT_NEEDED, "MAX_SCHED_STAY", "omit",
+     why="mbatchd's time limit on one scheduling pass; xce's pass always "
+     "runs to its end")
+_add("params", NOT_NEEDED, "MAX_RETRY RETRY_INTERVAL", "omit",
+     why="OpenLava mbatchd's retries of a dispatch its sbatchd did not "
+     "take; xce's controller sends a lost start again when the agent "
+     "comes back, and a host that stays lost is handled by "
+     "XCE_HOST_LOST_GRACE")
+_add("params", NOT_NEEDED, "COND_CHECK_TIME FRESH_PERIOD", "omit",
+     why="OpenLava mbatchd polling periods (conditions, load freshness); "
+     "xce schedules when a job or host changes and takes each agent's "
+     "load as it is reported")
+_add("params", NOT_CARRIED, "MAX_SBD_FAIL",
+     why="xce counts no failed contacts: a host is unavail as soon as its "
+     "agent's link is lost, and its rerunnable jobs are requeued after "
+     "XCE_HOST_LOST_GRACE seconds")
+_add("params", NOT_CARRIED, "SUB_TRY_INTERVAL",
+     why="bsub does not wait and try again: a submission past a pending "
+     "threshold (MAX_PEND_JOBS, MAX_PEND_SLOTS) is refused at once")
+_add("params", NOT_CARRIED, "PG_SUSP_IT",
+     why="a job suspended by a pg threshold resumes when the host's load "
+     "allows it; xce does not also wait for the host to be idle (it)")
+_add("params", NOT_CARRIED, "JOB_SPOOL_DIR",
+     why="xce has no bsub -is or -Zs (spooled input and command files)")
+_add("params", NOT_CARRIED, "SLOT_RESOURCE_RESERVE",
+     why="a pending parallel job reserves job slots only (SLOT_RESERVE), "
+     "not the resources of its rusage[]")
+_add("params", NOT_CARRIED, "COMPUTE_UNIT_TYPES",
+     why="xce has no compute units (cu[] in -R, bsub -cn_cu)")
+_add("params", NOT_CARRIED, "EADMIN_TRIGGER_DURATION",
+     why="xce runs no eadmin: it closes a host past its exit rate itself, "
+     "as soon as a job's exit takes the host past it (EXIT_RATE)")
 # Who may see and do what is xce.model.permissions, LSF's defaults.
 _add("params", NOT_CARRIED, "SECURE_JOB_INFO_LEVEL SECURE_INFODIR_USER_ACCESS "
      "ENABLE_JOB_INFO_BY_ADMIN_ROLE",
@@ -346,11 +375,21 @@ _add("lsf.conf", ENFORCED, "LSB_MAILTO LSB_MAILPROG LSB_MAILSERVER")
 # bjobs condenses execution hosts (4*hostA); it reads the lsf.conf the
 # controller writes from xce.yaml.
 _add("lsf.conf", ENFORCED, "LSB_SHORT_HOSTLIST")
-_add("lsf.conf", ACCEPTED, "LSB_JOB_MEMLIMIT LSB_MEMLIMIT_ENFORCE "
-     "LSB_JOB_CPULIMIT LSB_JOB_OUTPUT_LOGGING LSF_STRIP_DOMAIN "
-     "LSF_HPC_EXTENSIONS "
-     "LSB_SUB_COMMANDNAME "
-     "LSB_DEFAULTQUEUE")
+# The queue of a bsub without -q when the environment has no
+# LSB_DEFAULTQUEUE (bsub reads the lsf.conf written from xce.yaml).
+_add("lsf.conf", ENFORCED, "LSB_DEFAULTQUEUE")
+# Y: the agent checks a job's CPU limit over the job as a whole only; N:
+# setrlimit per process only; unset: both (xce.controller.rlimits).
+_add("lsf.conf", ENFORCED, "LSB_JOB_CPULIMIT")
+_add("lsf.conf", NOT_CARRIED, "LSB_JOB_OUTPUT_LOGGING",
+     why="xce's jobs write no notification messages to a log file; job "
+     "mail and bjobs -l give them")
+_add("lsf.conf", NOT_CARRIED, "LSF_STRIP_DOMAIN",
+     why="xce shows host names as xce.yaml gives them; name the hosts "
+     "there without the domain")
+_add("lsf.conf", NOT_CARRIED, "LSF_HPC_EXTENSIONS",
+     why="LSF HPC integration switches (CUMULATIVE_RUSAGE, "
+     "SHORT_EVENTFILE, ...) have no xce counterpart")
 # No LSF 10.1 description of this bjobs display switch could be found, so
 # xce cannot honour it; bjobs keeps LSF's fixed layouts (bjobs(1)).
 _add("lsf.conf", NOT_CARRIED, "LSB_BJOBS_DISPLAY_ENH",
@@ -367,7 +406,9 @@ _add("lsf.conf", ENFORCED, "LSB_SUBK_SHOW_EXEC_HOST "
 # -gpu, GPU_REQ and the default GPU requirement (xce.config.gpuconf).
 _add("lsf.conf", ENFORCED, "LSB_GPU_NEW_SYNTAX")
 _add("lsf.conf", ENFORCED, "LSB_GPU_REQ", "text")
-_add("lsf.conf", ACCEPTED, "LSB_RESOURCE_ENFORCE", "text")
+_add("lsf.conf", NOT_CARRIED, "LSB_RESOURCE_ENFORCE",
+     why="xce does not put jobs in cgroups; its agent enforces -M and -c "
+     "over the job's processes summed")
 # bsub runs LSF_SERVERDIR's esub/epsub (xce.client.submit.esub), the
 # agent its eexec; LSB_ESUB_METHOD names the mandatory esubs.
 _add("lsf.conf", ENFORCED, "LSF_SERVERDIR LSB_ESUB_METHOD")
@@ -552,6 +593,18 @@ _fixed("lsf.conf", "LSF_STRICT_RESREQ", "Y YES",
 _fixed("lsf.conf", "LSF_GPU_AUTOCONFIG", "Y YES",
        "xce's agents always detect their GPUs with nvidia-smi (Y); give a "
        "host's gpus: in xce.yaml to set them by hand")
+
+_fixed("lsf.conf", "LSB_JOB_MEMLIMIT LSB_MEMLIMIT_ENFORCE", "Y YES",
+       "xce's agent kills a job whose processes' resident memory together "
+       "passes its -M or MEMLIMIT (Y); leaving the limit to setrlimit per "
+       "process, which Linux does not enforce, is not supported")
+_fixed("lsf.conf", "LSB_SUB_COMMANDNAME", "Y YES",
+       "xce's esub parameter file always holds LSB_SUB_COMMAND_LINE (Y); "
+       "leaving it out is not supported")
+_fixed("params", "FAIRSHARE_ADJUSTMENT_FACTOR", "0 0.0",
+       "its term of the fairshare priority comes from a site's "
+       "libfairshareadjust plug-in, which xce cannot load; 0 (no "
+       "adjustment) is what xce does")
 
 
 def fixed_problem(scope, name, value):

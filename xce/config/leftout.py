@@ -1,4 +1,5 @@
-"""Keys xce leaves out are refused in xce.yaml's queues, hosts and limits.
+"""Keys xce leaves out are refused in xce.yaml's parameters, queues, hosts
+and limits.
 
 The migrator leaves a *not carried* key (xce.config.keys, with its reason)
 out of the xce.yaml it writes; written there by hand, the key would seem to
@@ -13,7 +14,14 @@ from xce.errors import text
 _SECTIONS = (("queues", ("queue",)), ("hosts", ("host", "cluster_host")))
 
 
+# The lsb.params, lsf.conf and lsf.cluster keys share one flat mapping.
+_PARAMETER_SCOPES = ("params", "lsf.conf", "lsf.cluster")
+
+
 def check(raw, check_):
+    params = raw.get("parameters")
+    if isinstance(params, dict):
+        _refuse(params, _PARAMETER_SCOPES, check_)
     for section, scopes in _SECTIONS:
         node = raw.get(section)
         for props in node.values() if isinstance(node, dict) else ():

@@ -109,7 +109,8 @@ def load(envdir):
     _fixed_values(raw, check)
     leftout.check(raw, check)
     if isinstance(raw.get("parameters"), dict):
-        _yes_no(raw["parameters"], "STRICT_UG_CONTROL", check)
+        for key in ("STRICT_UG_CONTROL", "LSB_JOB_CPULIMIT"):
+            _yes_no(raw["parameters"], key, check)
     _hosts(cfg, raw.get("hosts") or {}, check)
     _groups(cfg, raw, check)
     rescheck.check(cfg, raw, check)
@@ -129,6 +130,10 @@ def load(envdir):
     for name in cfg.default_queues:
         if name not in cfg.queues:
             check.error(raw.get("parameters") or {}, "DEFAULT_QUEUE",
+                        about(name, "BAD_QUEUE"))
+    for name in str(cfg.params.get("LSB_DEFAULTQUEUE") or "").split():
+        if name not in cfg.queues:
+            check.error(raw.get("parameters") or {}, "LSB_DEFAULTQUEUE",
                         about(name, "BAD_QUEUE"))
     if check.errors:
         raise ConfigError(check.errors)

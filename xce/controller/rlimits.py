@@ -167,8 +167,11 @@ def agent_limits(cfg, q, spec, exec_host):
     """What the start message carries for the agent: {"setrlimit":
     [[resource, soft, hard or None], ...] in bytes and seconds,
     "cpulimit": seconds, "swaplimit": KB, "processlimit": n,
-    "threadlimit": n}, the whole-job ones only when set."""
+    "threadlimit": n}, the whole-job ones only when set.  The CPU limit is
+    both, as LSF has it without LSB_JOB_CPULIMIT; Y keeps the whole-job
+    check alone, N the per-process setrlimit alone."""
     out, per_process = {}, []
+    cpu_mode = _yes_no_unset(cfg.params.get("LSB_JOB_CPULIMIT"))
     queue = (q.rlimits if q is not None else None) or {}
     seconds = cpu_seconds(cfg, q, spec, exec_host) if q is not None \
         else None
@@ -177,8 +180,9 @@ def agent_limits(cfg, q, spec, exec_host):
         if value is None:
             continue
         if limit.key == "cpulimit":
-            if seconds:
+            if seconds and cpu_mode != "N":
                 out["cpulimit"] = seconds
+            if seconds and cpu_mode != "Y":
                 per_process.append(["cpu", math.ceil(seconds), None])
         elif limit.resource:
             hard = queue.get(limit.key, [None, None])[1]
@@ -190,3 +194,12 @@ def agent_limits(cfg, q, spec, exec_host):
     if per_process:
         out["setrlimit"] = per_process
     return out
+
+
+def _yes_no_unset(value):
+    """"Y", "N" or "" (unset) of an lsf.conf switch."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "Y" if value else "N"
+    return str(value).strip().upper()[:1]

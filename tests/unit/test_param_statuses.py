@@ -1,0 +1,78 @@
+"""lsb.params and lsf.conf keys that were carried and not acted on: each
+is now acted on, fixed to xce's one behaviour, refused with its reason,
+or recorded as not needed."""
+
+import pytest
+
+from xce.config import keys
+from xce.config.load import ConfigError
+
+from tests.lib.builders import site
+
+BASE = """\
+cluster:
+  name: c
+queues:
+  normal:
+    PRIORITY: 30
+  short:
+    PRIORITY: 40
+parameters:
+  DEFAULT_QUEUE: normal
+"""
+
+MINE = {
+    "params": "ACCT_ARCHIVE_TIME MAX_ACCT_ARCHIVE_FILE MAX_SBD_FAIL "
+    "PG_SUSP_IT JOB_SPOOL_DIR SLOT_RESOURCE_RESERVE "
+    "RESOURCE_RESERVE_PER_TASK MAX_SCHED_STAY SUB_TRY_INTERVAL MAX_RETRY "
+    "RETRY_INTERVAL COND_CHECK_TIME FRESH_PERIOD COMPUTE_UNIT_TYPES "
+    "FAIRSHARE_ADJUSTMENT_FACTOR EADMIN_TRIGGER_DURATION",
+    "lsf.conf": "LSB_JOB_MEMLIMIT LSB_MEMLIMIT_ENFORCE LSB_JOB_CPULIMIT "
+    "LSB_JOB_OUTPUT_LOGGING LSF_STRIP_DOMAIN LSF_HPC_EXTENSIONS "
+    "LSB_SUB_COMMANDNAME LSB_DEFAULTQUEUE LSB_RESOURCE_ENFORCE"}
+
+
+def _load(tmp_path, text):
+    return site(tmp_path, BASE + text)
+
+
+def _refused(tmp_path, text):
+    with pytest.raises(ConfigError) as e:
+        _load(tmp_path, text)
+    return str(e.value)
+
+
+@pytest.mark.parametrize("scope, name", [
+    (scope, name) for scope, names in MINE.items() for name in names.split()])
+def test_no_key_stays_accepted_and_each_gives_a_reason(scope, name):
+    key = keys.lookup(scope, name)
+    assert key.status != keys.ACCEPTED
+    if key.status in (keys.NOT_CARRIED, keys.NOT_NEEDED):
+        assert key.why and key.why != keys.UNKNOWN_WHY
+
+
+@pytest.mark.parametrize("line, words", [
+    ("PG_SUSP_IT: 180", "PG_SUSP_IT: not supported by xce: a job "
+     "suspended by a pg threshold"),
+    ("LSF_STRIP_DOMAIN: .example.com", "LSF_STRIP_DOMAIN: not supported by "
+     "xce: xce shows host names as xce.yaml gives them"),
+    ("LSB_RESOURCE_ENFORCE: memory cpu", "not put jobs in cgroups"),
+    ("LSB_JOB_MEMLIMIT: N", "kills a job whose processes' resident memory"),
+    ("LSB_MEMLIMIT_ENFORCE: n", "LSB_MEMLIMIT_ENFORCE"),
+    ("LSB_SUB_COMMANDNAME: N", "always holds LSB_SUB_COMMAND_LINE"),
+    ("FAIRSHARE_ADJUSTMENT_FACTOR: 0.5", "libfairshareadjust"),
+    ("LSB_JOB_CPULIMIT: maybe", "LSB_JOB_CPULIMIT"),
+    ("LSB_DEFAULTQUEUE: nosuch", "nosuch"),
+])
+def test_hand_written_values_xce_cannot_honour_are_refused(tmp_path, line,
+                                                           words):
+    assert words in _refused(tmp_path, f"  {line}\n")
+
+
+def test_values_xce_honours_load(tmp_path):
+    cfg = _load(tmp_path, "  LSB_JOB_MEMLIMIT: Y\n  LSB_MEMLIMIT_ENFORCE: y\n"
+                "  LSB_SUB_COMMANDNAME: Y\n  FAIRSHARE_ADJUSTMENT_FACTOR: 0\n"
+                "  LSB_JOB_CPULIMIT: N\n  LSB_DEFAULTQUEUE: short\n"
+                "  MAX_SCHED_STAY: 5\n  RESOURCE_RESERVE_PER_TASK: Y\n")
+    assert cfg.params["LSB_DEFAULTQUEUE"] == "short"
+    assert cfg.param_flag("RESOURCE_RESERVE_PER_TASK")
