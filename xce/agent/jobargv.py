@@ -9,7 +9,8 @@ from xce.agent.prepost import wrapped_command
 
 def wrapper_argv(msg, prefix, env, stdout, fallback, exact):
     """The wrapper's argv for the job of *msg*; *env* (the job's) gets the
-    site's eexec, or loses one it names itself."""
+    site's eexec, or loses one it names itself.  The wrapper runs with
+    spawn.without_reserved(env); its argv gives back the rest."""
     # The site's eexec (LSF_SERVERDIR/eexec), run by the wrapper as the
     # job's user before the job; never a path from the job's own env.
     env.pop("XCE_EEXEC", None)
@@ -27,7 +28,8 @@ def wrapper_argv(msg, prefix, env, stdout, fallback, exact):
                               wrapped or ("" if msg.get("jobfile") else
                                           msg["command"]),
                               () if wrapped else msg.get("args") or (),
-                              exact_peak=exact, fallback=fallback)
+                              exact_peak=exact, fallback=fallback,
+                              restore=spawn.restore_text(env))
 
 
 def launch_argv(msg, argv, peak_path=None):

@@ -149,7 +149,7 @@ class JobTable(PrePost, Sampling, Recovery, Boxes):
             jobfiles.remove(self._peak_path(key))
         argv = jobargv.launch_argv(
             msg, argv, self._peak_path(key) if measured else None)
-        pid = spawn.spawn(argv, env)
+        pid = spawn.spawn(argv, spawn.without_reserved(env))
         msg["start_time"] = self.now()
         job = Running(key, msg, prefix, pid, procs.start_ticks(pid), True,
                       measured)

@@ -38,26 +38,29 @@ log = logging.getLogger("xce.agent")
 PATH = "/bin:/usr/bin:/sbin:/usr/sbin"      # LSF's PATH for these commands
 
 # 1 working directory, 2 output file ("" = /dev/null), 3 error file ("" =
-# with the output), 4 the command line.  A directory given as -o/-e gets
+# with the output), 4 the command line, 5 the restore text of the step's
+# environment (its variables are xce_ ones, as the job wrapper's:
+# xce.agent.spawn).  A directory given as -o/-e gets
 # <jobid>.out/err, as the job's wrapper does.  A job's own step (it has an
 # output file) makes bsub -outdir's directory as the wrapper does: the
 # job's pre-exec runs before the wrapper and writes inside it.
-STEP = r'''
+STEP = r"""
 cd "$1" 2>/dev/null || exit 1
 exec </dev/null
-o=$2; e=$3
-if [ -n "$o" ]; then
+xce_o=$2; xce_e=$3
+if [ -n "$xce_o" ]; then
   [ -n "$LSB_OUTDIR" ] && mkdir -p -m 700 "$LSB_OUTDIR" 2>/dev/null
-  [ -d "$o" ] && o="$o/$LSB_JOBID.out"
-  command exec >>"$o" 2>/dev/null || exec >/dev/null
+  [ -d "$xce_o" ] && xce_o="$xce_o/$LSB_JOBID.out"
+  command exec >>"$xce_o" 2>/dev/null || exec >/dev/null
 else exec >/dev/null
 fi
-if [ -z "$e" ]; then exec 2>&1
-else [ -d "$e" ] && e="$e/$LSB_JOBID.err"
-  command exec 2>>"$e" || exec 2>/dev/null
+if [ -z "$xce_e" ]; then exec 2>&1
+else [ -d "$xce_e" ] && xce_e="$xce_e/$LSB_JOBID.err"
+  command exec 2>>"$xce_e" || exec 2>/dev/null
 fi
+eval "$5"
 exec /bin/sh -c "$4"
-'''
+"""
 
 
 class Chain:
@@ -128,17 +131,26 @@ def _identity(step, msg):
     return pw.pw_uid, pw.pw_gid
 
 
-def step_argv(step, msg):
+def step_argv(step, msg, env):
+    """*env*: the step's (step_env), whose reserved names go in the
+    argv (spawn.restore_text)."""
     uid, gid = _identity(step, msg)
     if step["level"] == "job":
         where = (msg["cwd"], msg["stdout"], msg.get("stderr") or "")
     else:
         where = ("/tmp", "", "")
-    return spawn.as_user_argv(uid, gid, [spawn.SHELL, "-c", STEP,
-                                         "xce-step", *where, step["cmd"]])
+    return spawn.as_user_argv(uid, gid, [
+        spawn.SHELL, "-c", STEP, "xce-step", *where, step["cmd"],
+        spawn.restore_text(env)])
+
+
+# What the agent tells the job's wrapper through its environment (the
+# site's eexec, the interactive relay's settings): not the steps' to see.
+TO_WRAPPER = ("XCE_EEXEC", "XCE_TERM", "XCE_TERM_CMD")
 
 
 def step_env(step, env):
+    env = {k: v for k, v in env.items() if k not in TO_WRAPPER}
     if step["level"] == "job":
         return env
     return dict(env, PATH=PATH)
@@ -198,8 +210,9 @@ class PrePost:
         while chain.steps:
             step = chain.steps.pop(0)
             try:
-                chain.pid = spawn.spawn(step_argv(step, chain.msg),
-                                        step_env(step, chain.env))
+                env = step_env(step, chain.env)
+                chain.pid = spawn.spawn(step_argv(step, chain.msg, env),
+                                        spawn.without_reserved(env))
             except OSError as e:
                 log.error("job %s: %s step %r not started: %s", chain.key,
                           chain.stage, step["cmd"], e)

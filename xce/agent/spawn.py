@@ -7,6 +7,7 @@ restarted agent learn how a job it no longer parents has ended.
 """
 
 import os
+import re
 import select
 import shlex
 import signal
@@ -18,76 +19,97 @@ SHELL = "/bin/sh"
 TIME = "/usr/bin/time"          # GNU time
 SETSID = "/usr/bin/setsid"
 
+# The wrapper's own shell variables and functions are all named xce_...:
+# names starting xce_ are reserved for it (xce-agent(8)).  A variable
+# the shell inherits is exported, and assigning it changes what a child
+# sees, so the agent takes the job's own xce_ variables out of the
+# wrapper's environment (without_reserved) and gives them back as shell
+# text (restore_text) that the wrapper runs in the job's process just
+# before its command; the wrapper's variables, fresh and not exported,
+# reach neither the job nor its eexec.
+#
 # Positional parameters: 1 the job's file prefix (in its user's directory), 2 cwd, 3 stdin, 4 stdout, 5 stdout mode,
 # 6 stderr ("" = merged into stdout), 7 stderr mode, 8 the command line of
-# a command-line job ("" for a script job: run $d.job), 9 the fallback
-# output file, then the job's own arguments.  "command exec" keeps the
+# a command-line job ("" for a script job: run $xce_d.job), 9 the fallback
+# output file, 10 the restore text, then the job's own arguments.
+# "command exec" keeps the
 # shell alive when a redirection fails, so the failure is reported.  A
 # directory given as -o/-e gets <jobid>.out/err.
 #
 # An -o/-e file the user cannot open is LSF's "system has trouble writing
 # to it": LSF then mails the output, and xce's mail is the fallback file
 # (where output goes without -o).  The shell's complaint, then the name,
-# go to $d.oerr/$d.eerr for the agent's job report (missing or empty:
-# opened).  The file is opened on fd 3 first (xce_fd3): a failed open
-# leaves stdout/stderr as they were.  The first try is quiet and only a
-# failed one is made again for its complaint, so that a job whose files
-# open creates no note file on its way to its first instruction.  bsub
-# -outdir's directory ($LSB_OUTDIR) is made first, with the user's rights
-# and mode 700, as LSF makes it.  bsub -f files are copied in before the
-# job and out after it by $d.xfer (agent.staging).
-WRAPPER = r'''
-d=$1
-echo $$ >"$d.pid"
+# go to $xce_d.oerr/$xce_d.eerr for the agent's job report (missing or
+# empty: opened).  The file is opened on fd 3 first (xce_fd3): a failed
+# open leaves stdout/stderr as they were.  The first try is quiet and
+# only a failed one is made again for its complaint, so that a job whose
+# files open creates no note file on its way to its first instruction.
+# bsub -outdir's directory ($LSB_OUTDIR) is made first, with the user's
+# rights and mode 700, as LSF makes it.  bsub -f files are copied in
+# before the job and out after it by $xce_d.xfer (agent.staging).  An
+# eexec's LSB_EEXEC_ENVFILE line naming an xce_ variable joins the
+# restore text, so that it too reaches the job and leaves the wrapper's
+# variables alone.
+WRAPPER = r"""
+xce_d=$1
+echo $$ >"$xce_d.pid"
 [ -n "$LSB_OUTDIR" ] && mkdir -p -m 700 "$LSB_OUTDIR" 2>/dev/null
-if ! cd "$2" 2>/dev/null; then echo cwd >"$d.failed"; exit 1; fi
+if ! cd "$2" 2>/dev/null; then echo cwd >"$xce_d.failed"; exit 1; fi
 command exec <"$3" 2>/dev/null || exec </dev/null
-o=$4; [ -d "$o" ] && o="$o/$LSB_JOBID.out"
-e=$6; [ -n "$e" ] && [ -d "$e" ] && e="$e/$LSB_JOBID.err"
-f=$9
+xce_o=$4; [ -d "$xce_o" ] && xce_o="$xce_o/$LSB_JOBID.out"
+xce_e=$6; [ -n "$xce_e" ] && [ -d "$xce_e" ] && xce_e="$xce_e/$LSB_JOBID.err"
+xce_f=$9
 xce_fd3() {
   if [ "$2" = w ]; then command exec 3>"$1"; else command exec 3>>"$1"; fi
 }
-if xce_fd3 "$o" "$5" 2>/dev/null || xce_fd3 "$o" "$5" 2>"$d.oerr"
+if xce_fd3 "$xce_o" "$5" 2>/dev/null || xce_fd3 "$xce_o" "$5" 2>"$xce_d.oerr"
 then exec >&3 3>&-
-else printf '%s\n' "$o" >>"$d.oerr"; command exec >>"$f" || exec >/dev/null
+else printf '%s\n' "$xce_o" >>"$xce_d.oerr"; command exec >>"$xce_f" || exec >/dev/null
 fi
-if [ -z "$e" ]; then exec 2>&1
-elif xce_fd3 "$e" "$7" 2>/dev/null || xce_fd3 "$e" "$7" 2>"$d.eerr"
+if [ -z "$xce_e" ]; then exec 2>&1
+elif xce_fd3 "$xce_e" "$7" 2>/dev/null || xce_fd3 "$xce_e" "$7" 2>"$xce_d.eerr"
 then exec 2>&3 3>&-
-else printf '%s\n' "$e" >>"$d.eerr"; command exec 2>>"$f" || exec 2>/dev/null
+else printf '%s\n' "$xce_e" >>"$xce_d.eerr"; command exec 2>>"$xce_f" || exec 2>/dev/null
 fi
 unset -f xce_fd3
-c=$8
+xce_c=$8
 shift 9
+xce_keep=$1
+shift
 trap : INT TERM HUP USR1 USR2 QUIT XCPU
-if [ -f "$d.xfer" ]; then
-  . "$d.xfer"
-  if ! xce_in; then echo 1 >"$d.status"; exit 1; fi
+if [ -f "$xce_d.xfer" ]; then
+  . "$xce_d.xfer"
+  if ! xce_in; then echo 1 >"$xce_d.status"; exit 1; fi
 fi
 if [ -n "$XCE_EEXEC" ] && [ -x "$XCE_EEXEC" ]; then
-  x=$XCE_EEXEC; unset XCE_EEXEC; export LSB_EEXEC_ENVFILE="$d.eexecenv"
+  xce_x=$XCE_EEXEC; unset XCE_EEXEC; export LSB_EEXEC_ENVFILE="$xce_d.eexecenv"
   rm -f "$LSB_EEXEC_ENVFILE"
-  LS_EXEC_T=START "$x" </dev/null; rc=$?
-  if [ $rc != 0 ]; then echo $rc >"$d.status"; exit $rc; fi
+  (set -- "$xce_x"; eval "$xce_keep"; LS_EXEC_T=START exec "$1") </dev/null
+  xce_rc=$?
+  if [ $xce_rc != 0 ]; then echo $xce_rc >"$xce_d.status"; exit $xce_rc; fi
   if [ -f "$LSB_EEXEC_ENVFILE" ]; then
-    while IFS= read -r l; do
-      [ -z "$l" ] && continue
-      case ${l%%=*} in ''|[0-9]*|*[!A-Za-z0-9_]*) ;; *) case $l in *=*) export "$l"; continue;; esac;; esac
-      printf 'eexec: LSB_EEXEC_ENVFILE line "%s" is not NAME=value; not set\n' "$l" >&2
+    while IFS= read -r xce_l; do
+      [ -z "$xce_l" ] && continue
+      case ${xce_l%%=*} in ''|[0-9]*|*[!A-Za-z0-9_]*) ;; *) case $xce_l in
+        xce_*=*) xce_keep="$xce_keep
+export $(printf '%s\n' "$xce_l" | sed "s/'/'\\\\''/g; s/=/='/; s/\$/'/")"
+          continue;;
+        *=*) export "$xce_l"; continue;; esac;; esac
+      printf 'eexec: LSB_EEXEC_ENVFILE line "%s" is not NAME=value; not set\n' "$xce_l" >&2
     done <"$LSB_EEXEC_ENVFILE"
     rm -f "$LSB_EEXEC_ENVFILE"
   fi
   unset LSB_EEXEC_ENVFILE
 fi
 unset XCE_EEXEC
-if [ -n "$c" ]; then /bin/sh -c "$c"; else "$d.job" "$@"; fi
-rc=$?
-[ -f "$d.xfer" ] && xce_out
-echo $rc >"$d.status"
+if [ -n "$xce_c" ]; then set -- /bin/sh -c "$xce_c"; else set -- "$xce_d.job" "$@"; fi
+(eval "$xce_keep"; exec "$@")
+xce_rc=$?
+[ -f "$xce_d.xfer" ] && xce_out
+echo $xce_rc >"$xce_d.status"
 @PEAK@
-exit $rc
-'''
+exit $xce_rc
+"""
 
 # The job's peak memory.  The agent cannot take it from the wrapper's
 # ru_maxrss: a child spawned vfork-style starts with the agent's own peak
@@ -97,7 +119,7 @@ exit $rc
 # process, the wrapper's rusage is the job's own, and time writes it to a
 # file of the agent's, for about a millisecond per job.  Elsewhere, at its
 # end the wrapper becomes a tiny Python that writes its children's peak
-# (RUSAGE_CHILDREN survives exec) to $d.peak, for about 8 ms per job.
+# (RUSAGE_CHILDREN survives exec) to $xce_d.peak, for about 8 ms per job.
 _PEAK_CODE = ("import resource,sys\n"
               "try:\n"
               " open(sys.argv[1],'w').write('%d\\n'%resource.getrusage("
@@ -142,7 +164,7 @@ def _with_peak(script):
     code = shlex.quote(_PEAK_CODE)
     tries = "".join(
         f'[ -x {shlex.quote(py)} ] && exec {shlex.quote(py)} -S -E -c '
-        f'{code} "$d.peak" "$rc" 2>/dev/null\n' for py in _pythons())
+        f'{code} "$xce_d.peak" "$xce_rc" 2>/dev/null\n' for py in _pythons())
     return script.replace("@PEAK@\n", "" if MEASURED else tries)
 
 
@@ -173,13 +195,35 @@ def as_user_argv(uid, gid, argv):
 
 def wrapper_argv(uid, gid, jobdir, cwd, stdin, stdout, stdout_mode,
                  stderr, stderr_mode, command="", args=(), exact_peak=False,
-                 fallback="/dev/null"):
-    """*fallback*: the file for output whose -o/-e file cannot be opened."""
+                 fallback="/dev/null", restore=""):
+    """*fallback*: the file for output whose -o/-e file cannot be opened;
+    *restore*: restore_text of the job's environment."""
     script = WRAPPER_EXACT_PEAK if exact_peak else WRAPPER
     return as_user_argv(uid, gid, [
         SHELL, "-c", script, "xce-job", jobdir, cwd, stdin or "/dev/null",
         stdout, stdout_mode, stderr or "", stderr_mode, command, fallback,
-        *args])
+        restore, *args])
+
+
+# The names the wrappers (the job's, its steps', a blaunch task's) keep
+# for their own variables: xce_ and letters, digits or _ (a name the shell
+# cannot assign is no concern of theirs).
+_RESERVED = re.compile(r"xce_[A-Za-z0-9_]*\Z", re.ASCII)
+
+
+def restore_text(env):
+    """Shell text that exports again the variables of *env* whose names
+    are reserved for the wrappers ("" when there are none, as is usual)."""
+    return "".join(f"export {name}={shlex.quote(value)}\n"
+                   for name, value in sorted(env.items())
+                   if _RESERVED.match(name))
+
+
+def without_reserved(env):
+    """*env* without those variables: the environment a wrapper runs
+    with, so that its own variables are not exported."""
+    return {name: value for name, value in env.items()
+            if not _RESERVED.match(name)}
 
 
 def spawn(argv, env, stdin_path="/dev/null"):
@@ -194,7 +238,8 @@ def spawn(argv, env, stdin_path="/dev/null"):
 
 def append_as_user(uid, gid, src_path, dest_path, jobid):
     """Append *src_path* (the agent's) to *dest_path* with the user's rights."""
-    script = 'f=$1; [ -d "$f" ] && f="$f/$2.out"; exec cat >>"$f"'
+    script = ('xce_f=$1; [ -d "$xce_f" ] && xce_f="$xce_f/$2.out"; '
+              'exec cat >>"$xce_f"')
     argv = as_user_argv(uid, gid, [SHELL, "-c", script, "xce-append",
                                    dest_path, jobid])
     return spawn(argv, {"PATH": "/usr/bin:/bin"}, stdin_path=src_path)

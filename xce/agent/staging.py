@@ -27,10 +27,13 @@ import stat
 from xce.agent.report import job_report
 from xce.model.stagefiles import FILES_MAX, STAGE_MAX, returns, sends
 
-_IN = ('( cat "$d.xin.{n}" >{remote} ) 2>"$d.xmsg" || '
-       '{{ printf "%s\\n" "{n} in $(tail -n 1 "$d.xmsg")" >>"$d.xerr"; r=1; }}')
-_OUT = ('( cat {remote} >"$d.xout.{n}" ) 2>"$d.xmsg" || '
-        'printf "%s\\n" "{n} out $(tail -n 1 "$d.xmsg")" >>"$d.xerr"')
+# Sourced by the wrapper: its variables are xce_ ones (xce.agent.spawn).
+_IN = ('( cat "$xce_d.xin.{n}" >{remote} ) 2>"$xce_d.xmsg" || '
+       '{{ printf "%s\\n" "{n} in $(tail -n 1 "$xce_d.xmsg")" '
+       '>>"$xce_d.xerr"; xce_r=1; }}')
+_OUT = ('( cat {remote} >"$xce_d.xout.{n}" ) 2>"$xce_d.xmsg" || '
+        'printf "%s\\n" "{n} out $(tail -n 1 "$xce_d.xmsg")" '
+        '>>"$xce_d.xerr"')
 
 
 def prepare(msg, prefix, write):
@@ -46,9 +49,9 @@ def prepare(msg, prefix, write):
             ins.append(_IN.format(n=n, remote=remote))
         if returns(entry["op"]):
             outs.append(_OUT.format(n=n, remote=remote))
-    script = ("rm -f \"$d.xerr\"\nxce_in() {\n r=0\n" +
+    script = ("rm -f \"$xce_d.xerr\"\nxce_in() {\n xce_r=0\n" +
               "".join(f" {line}\n" for line in ins) +
-              " return $r\n}\nxce_out() {\n :\n" +
+              " return $xce_r\n}\nxce_out() {\n :\n" +
               "".join(f" {line}\n" for line in outs) + "}\n")
     made.append(write(f"{prefix}.xfer", script, 0o600))
     return made

@@ -29,11 +29,15 @@ log = logging.getLogger("xce.agent")
 
 # cd to the task's directory (as the user), send its output where blaunch
 # said, run the task and record its status.  The wrapper outlives the
-# catchable signals the task gets, so the status is written.
-_WRAPPER = ('cd "$1" 2>/dev/null || cd /; s=$2; o=$3; shift 3; '
-            '[ -n "$o" ] && { exec >>"$o" 2>&1 || exec >/dev/null 2>&1; }; '
+# catchable signals the task gets, so the status is written.  Its
+# variables are xce_ ones, and the task's own xce_ variables come back
+# from its fourth parameter just before the task runs (xce.agent.spawn).
+_WRAPPER = ('cd "$1" 2>/dev/null || cd /; xce_s=$2; xce_o=$3; xce_keep=$4; '
+            'shift 4; [ -n "$xce_o" ] && '
+            '{ exec >>"$xce_o" 2>&1 || exec >/dev/null 2>&1; }; '
             'trap : INT TERM HUP USR1 USR2 QUIT; '
-            '"$@"; rc=$?; echo $rc >"$s"; exit $rc')
+            '(eval "$xce_keep"; exec "$@"); xce_rc=$?; '
+            'echo $xce_rc >"$xce_s"; exit $xce_rc')
 KILL_GRACE = 10.0       # seconds from a terminating signal to SIGKILL
 ADOPTED_POLL = 0.5      # how often to look at tasks that are not our children
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
@@ -69,8 +73,9 @@ class TaskTable:
         status = self._status_path(key, msg)
         argv = spawn.as_user_argv(uid, gid, [
             spawn.SHELL, "-c", _WRAPPER, "xce-task", msg.get("cwd") or "/",
-            status, msg.get("stdout") or "", *msg["argv"]])
-        env = dict(msg.get("env") or {})
+            status, msg.get("stdout") or "",
+            spawn.restore_text(msg.get("env") or {}), *msg["argv"]])
+        env = spawn.without_reserved(msg.get("env") or {})
         try:
             _unlink(status)
             pid = spawn.spawn(argv, env)
