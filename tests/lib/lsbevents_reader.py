@@ -79,11 +79,17 @@ LAYOUTS = {
         ("#numAllocSlots", [("allocSlot", S)])],
     "JOB_START_ACCEPT": [("jobId", D), ("jobPid", D), ("jobPGid", D),
                          ("idx", D)],
+    # JOB_EXECUTE as LSF 9.1.3 writes it (the structure's position is not
+    # where jobExecuteLog has it): after SLAscaledRunLimit come
+    # execRusage and duration4PreemptBackfill, a number (INFINIT_INT in
+    # that record), the cluster ids, a string and a number, unnamed here.
     "JOB_EXECUTE": [
         ("jobId", D), ("execUid", D), ("jobPGid", D), ("execCwd", S),
         ("execHome", S), ("execUsername", S), ("jobPid", D), ("idx", D),
-        ("additionalInfo", S), ("SLAscaledRunLimit", D), ("position", D),
-        ("execRusage", S), ("duration4PreemptBackfill", D)],
+        ("additionalInfo", S), ("SLAscaledRunLimit", D),
+        ("execRusage", S), ("duration4PreemptBackfill", D),
+        ("unnamedInt", D), *_CLUSTERS, ("unnamedStr", S),
+        ("unnamedInt2", D)],
     "JOB_STATUS": [
         ("jobId", D), ("jStatus", D), ("reason", D), ("subreasons", D),
         ("cpuTime", F), ("endTime", D), ("ru", "rusage"), ("jFlags", D),

@@ -362,3 +362,24 @@ def test_a_rerunnable_job_carries_sub_rerunnable_and_rn_does_not():
     assert submit_options({"rerunnable": True}) & 0x4000    # bsub -r
     assert not submit_options({"rerunnable": False}) & 0x4000   # -rn
     assert not submit_options({}) & 0x4000
+
+
+def test_job_execute_has_the_fields_lsf_writes_after_idx():
+    """After idx: additionalInfo, SLAscaledRunLimit (-1 unset), then
+    execRusage, a string, where jobExecuteLog has position, a number;
+    22 fields in all, as LSF 9.1.3 writes a plain job's."""
+    from tests.lib.lsbacct_reader import split
+    from tests.lib.lsbevents_reader import read_record
+    JOB.update(user="ann", uid=1001, spec=json.dumps({"cwd": "/w"}))
+    try:
+        start, execute = _lines("RUNNING", {"pid": 4321}, idx=2)
+    finally:
+        for key in ("user", "uid", "spec"):
+            JOB.pop(key)
+    assert start == '"JOB_START_ACCEPT" "10.1" 1700000000 7 4321 4321 2'
+    assert len(split(execute)) == 22
+    r = read_record(execute)
+    assert (r["execCwd"], r["execUsername"], r["jobPid"], r["idx"]) == (
+        "/w", "ann", 4321, 2)
+    assert (r["SLAscaledRunLimit"], r["execRusage"],
+            r["duration4PreemptBackfill"], r["dstJobId"]) == (-1, "", 0, -1)

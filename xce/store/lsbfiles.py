@@ -239,10 +239,16 @@ def _job_start(job, data, jobid, idx, db):
          str(len(hosts))] + [q(h) for h in hosts]))]   # allocSlots
 
 
+# INFINIT_INT, as LSF writes it unset after duration4PreemptBackfill.
+_INFINIT_INT = 2147483647
+
+
 def _job_running(job, data, jobid, idx, db):
-    """JOB_START_ACCEPT, then JOB_EXECUTE with LSF 10.1's trailing fields
-    (additionalInfo, SLAscaledRunLimit, position, execRusage,
-    duration4PreemptBackfill) written as LSF writes them unset."""
+    """JOB_START_ACCEPT, then JOB_EXECUTE with the trailing fields that
+    LSF 9.1.3 writes for a plain job, unset as it writes them:
+    additionalInfo "", SLAscaledRunLimit -1, execRusage "",
+    duration4PreemptBackfill 0, then INFINIT_INT, the cluster ids and a
+    string and a number more ("" -1)."""
     pid = int(data.get("pid") or 0)
     spec = spec_of(job)
     uid = job.get("uid") or 0
@@ -250,7 +256,8 @@ def _job_running(job, data, jobid, idx, db):
             ("JOB_EXECUTE", " ".join(
                 [str(jobid), str(uid), str(pid), q(spec.get("cwd")),
                  q(home(job.get("user"))), q(job.get("user")), str(pid),
-                 str(idx), q(""), "0", "0", q(""), "0"]))]
+                 str(idx), q(""), "-1", q(""), "0", str(_INFINIT_INT),
+                 NO_CLUSTER, q(""), "-1"]))]
 
 
 def _job_status(job, data, jobid, idx, db):
