@@ -1,8 +1,9 @@
 """A job's own environment variables reach it as it exported them, whatever
 names the shell wrappers around it use: in the job, its -E pre-exec and
--Ep post-exec, the site's eexec and a blaunch task, with -o/-e files and
-bsub -f copies, for every one-letter name, the names older wrappers
-assigned, and names of the xce_ prefix the wrappers keep for themselves."""
+-Ep post-exec, the site's eexec, a blaunch task and under bsub -I, with
+-o/-e files and bsub -f copies, for every one-letter name, the names
+older wrappers assigned, and names of the xce_ prefix the wrappers keep
+for themselves."""
 
 import json
 import os
@@ -122,3 +123,14 @@ def test_no_wrapper_variable_reaches_a_job_that_has_none(cluster, where):
         assert not extra & set(OWN), (place, extra)
         assert not {k for k in extra if k.lower().startswith("xce_")} - \
             ({"xce_eexec"} if place == "job" else set()), (place, extra)
+
+
+def test_an_interactive_job_sees_its_own_values(cluster, where):
+    work = os.path.join(where, "interactive")
+    os.mkdir(work)
+    r = cluster.run("bsub", "-I", "-cwd", work, _dump("job.json"),
+                    cwd=work, env=OWN, input="")
+    assert r.rc == 0, r
+    env = _load(os.path.join(work, "job.json"))
+    assert sorted(k for k in OWN if env.get(k) != OWN[k]) == []
+    assert env.get("LSB_INTERACTIVE") == "Y"
