@@ -47,30 +47,46 @@ def load(ctl):
 def note_finish(ctl, job, stat, reason):
     """A job ended *stat* for *reason*: count it on its host, and close the
     host when its rate is now above its threshold."""
+    found = over_threshold(ctl, job, stat, reason)
+    if found is not None:
+        close(ctl, *found)
+
+
+def over_threshold(ctl, job, stat, reason):
+    """Count the end of *job* on its host; (host, rate, threshold) when
+    that takes the host's rate above its threshold, else None.  The
+    controller and the simulator (xce.sim.engine) decide by it."""
     host = exitrate.host_of(job.get("exec_hosts"))
     if not host or not exitrate.counts(stat, reason):
-        return
+        return None
     found = _limits(ctl, host)
     if found is None:
-        return
+        return None
     limit, span = found
     st = ctl.exit_rates
     times = [t for t in st.times.get(host, ()) if t > ctl.now - span]
     times.append(ctl.now)
     st.times[host] = times
-    if not ctl.hosts[host]["adm_closed"] and \
-            exitrate.exceeded(times, ctl.now, span, limit):
-        close(ctl, host, exitrate.rate(times, ctl.now, span), limit)
+    if ctl.hosts[host]["adm_closed"] or \
+            not exitrate.exceeded(times, ctl.now, span, limit):
+        return None
+    return host, exitrate.rate(times, ctl.now, span), limit
 
 
-def close(ctl, host, rate, limit):
+def mark_closed(ctl, host):
+    """The host's state as LSF's default eadmin leaves it: closed_Adm with
+    its comment, and a pass due."""
     h = ctl.hosts[host]
     h["adm_closed"] = True
     h["adm_comment"] = exitrate.CLOSE_COMMENT
+    ctl.dirty = True
+
+
+def close(ctl, host, rate, limit):
+    mark_closed(ctl, host)
     by = ctl.cfg.admins[0] if ctl.cfg.admins else "root"
     ctl.store.event(ctl.now, "HOST_CTRL", host=host, op="hclose", by=by,
                     comment=exitrate.CLOSE_COMMENT)
     configure.save_host(ctl, host)
-    ctl.dirty = True
     log.warning("host %s closed: %.2f jobs exited per minute, above its "
                 "EXIT_RATE %g", host, rate, limit)

@@ -9,7 +9,7 @@ Every host is up: an agent is connected and has said hello.
 """
 
 from xce.controller import dispatch, preemption, reserve, schedpass, submit
-from xce.controller import claims, gangs, windows
+from xce.controller import claims, exitclose, gangs, windows
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.model import states
@@ -80,6 +80,7 @@ class VirtualCluster:
         self.signals = []           # (job, signal) preemption sent
         self.kills = []             # (job, exit reason) to end now
         self.gangs = {}             # gang groups, as controller.gangs keeps
+        self.exit_rates = exitclose.State()     # host -> recent exits
         self._last_jobid = 0
 
     @property

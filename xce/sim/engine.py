@@ -13,8 +13,8 @@ import heapq
 import signal
 from dataclasses import dataclass
 
-from xce.controller import (accept, prepost, reserve, rusagewake,
-                            schedpass, windows)
+from xce.controller import (accept, exitclose, prepost, reserve,
+                            rusagewake, schedpass, windows)
 from xce.controller.submit import Rejected
 from xce.model import states
 
@@ -31,6 +31,8 @@ RESCAN = 1.0
 # A job killed at its run limit: the agent sends SIGUSR2 first, and a
 # shell reports a death by signal 12 as 128 + 12.
 EXIT_RUNLIMIT = 140
+# A job the trace says failed (SWF status 0) exits with 1.
+EXIT_FAILED = 1
 
 
 @dataclass
@@ -78,6 +80,7 @@ class Replay:
         self._window_wake = None    # the window change a WAKE is queued for
         self._retry_wakes = set()   # pre-exec retry times a WAKE is queued for
         self._active_at = None      # the last instant something ran
+        self.closed = []            # (time, host) closed by its exit rate
 
     def _push(self, when, kind, payload):
         self._seq += 1
@@ -181,10 +184,11 @@ class Replay:
         rec.run += cl.now - slot[1][1]
         rec.killed = tj.run > tj.estimate
         if rec.killed:
-            cl.emit("FINISH", job, stat=states.EXIT,
-                    exit_code=EXIT_RUNLIMIT, reason="TERM_RUNLIMIT")
+            self._finish(job, states.EXIT, EXIT_RUNLIMIT, "TERM_RUNLIMIT")
+        elif tj.failed:     # the trace says it failed: it exits 1
+            self._finish(job, states.EXIT, EXIT_FAILED, None)
         else:
-            cl.emit("FINISH", job, stat=states.DONE, exit_code=0)
+            self._finish(job, states.DONE, 0, None)
         self._kills()
         return ("end", key)
 
@@ -209,8 +213,19 @@ class Replay:
                 del self._suspended[key]
             elif slot[1] is not None:
                 rec.run += cl.now - slot[1][1]
-            cl.emit("FINISH", job, stat=states.EXIT,
-                    exit_code=128 + signal.SIGKILL, reason=reason)
+            self._finish(job, states.EXIT, 128 + signal.SIGKILL, reason)
+
+    def _finish(self, job, stat, exit_code, reason):
+        """The job's end, and the host exception it may raise: a host
+        whose jobs exit faster than its EXIT_RATE is closed, by the
+        controller's own rule (xce.controller.exitclose)."""
+        cl = self.cl
+        cl.emit("FINISH", job, stat=stat, exit_code=exit_code,
+                **({"reason": reason} if reason else {}))
+        found = exitclose.over_threshold(cl, job, stat, reason)
+        if found is not None:
+            exitclose.mark_closed(cl, found[0])
+            self.closed.append((cl.now, found[0]))
 
     def _pass(self):
         cl = self.cl

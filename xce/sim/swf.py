@@ -28,6 +28,7 @@ class TraceJob:
     queue: int              # -1: none given
     line: int
     spec: dict = None       # a recorded job's own submission (history)
+    failed: bool = False    # SWF status 0: it ended in failure (EXIT)
 
 
 @dataclass
@@ -58,6 +59,10 @@ def read(path):
     return trace
 
 
+# SWF's status field: 1 completed, 0 failed, 5 cancelled, -1 unknown.
+SWF_FAILED = 0
+
+
 def _header(trace, text):
     key, _, value = text.lstrip(";").partition(":")
     if key.strip() == "MaxProcs":
@@ -83,7 +88,8 @@ def parse_line(text, number):
     estimate = values[8] if values[8] > 0 else run
     return TraceJob(int(values[0]), submit, run, procs, estimate,
                     _name("u", values[11]), _name("g", values[12]),
-                    int(values[14]), number), None
+                    int(values[14]), number,
+                    failed=values[10] == SWF_FAILED), None
 
 
 def _name(prefix, value):
