@@ -27,10 +27,13 @@ LAYOUTS = {
     # agree on it.  niosPort comes only with SUB_INTERACTIVE; rsvId,
     # jobGroup, extsched, warningAction, sla and licenseProject only under
     # their options2 bits (the 9.1.3 record has two numbers between
-    # userPriority and options3).  After the cluster ids come flow_id,
-    # subcwd, outdir, dcTmpls, dcVmActions (jobNewLog's order; subcwd is
-    # the record's submission directory), the network request and three
-    # more fields of the 9.1.3 record, unnamed here.
+    # userPriority and options3); of notifyCmd and jobDescription, each
+    # under an options3 bit, it has one string: notifyCmd, written
+    # whatever its bit as the other fields of LSF 7.0 are, jobDescription
+    # under SUB3_JOB_DESCRIPTION (bsub -Jd).  After the cluster ids come
+    # flow_id, subcwd, outdir, dcTmpls, dcVmActions (jobNewLog's order;
+    # subcwd is the record's submission directory), the network request
+    # and three more fields of the 9.1.3 record, unnamed here.
     "JOB_NEW": [
         ("jobId", D), ("userId", D), ("options", D), ("numProcessors", D),
         ("submitTime", D), ("beginTime", D), ("termTime", D),
@@ -59,8 +62,8 @@ LAYOUTS = {
         ("?", "options2", 0x200000, "licenseProject", S),
         ("options3", D), ("app", S), ("postExecCmd", S),
         ("runtimeEstimation", D), ("requeueEValues", S),
-        ("initChkpntPeriod", D), ("migThreshold", D),
-        ("jobDescription", S),
+        ("initChkpntPeriod", D), ("migThreshold", D), ("notifyCmd", S),
+        ("?", "options3", 0x2000000, "jobDescription", S),
         ("#submitEXT", [("key", S), ("value", S)]),
         ("options4", D), ("#numAskedClusters", [("askedCluster", S)]),
         *_CLUSTERS, ("flow_id", S), ("subcwd", S), ("outdir", S),

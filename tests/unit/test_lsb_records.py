@@ -138,7 +138,7 @@ def test_modify_carries_every_field_bmod_changes():
                             0x40000 | 0x80000 | 0x100000 | 0x400000 |
                             0x2000000)
     assert r["options2"] == 0x40000
-    assert int(r["options3"]) == 0x01 | 0x10 | 0x80 | 0x200
+    assert int(r["options3"]) == 0x01 | 0x10 | 0x80 | 0x200 | 0x2000000
     assert r["askedHosts"] == ["hostA", "hostB"]
     assert (r["resReq"], r["hostSpec"]) == ("rusage[mem=1]", "hostA")
     assert (r["outFile"], r["errFile"]) == ("o.txt", "e.txt")
@@ -314,8 +314,8 @@ def test_job_new_reads_whole_with_the_documented_layout():
     assert r["numAskedHosts[]"] == [("h1",)]
     assert r["nxf[]"] == [("in", "in", 1), ("out", "o", 10)]
     assert r["options"] == 0x04 | 0x80000          # SUB_HOST, _OTHER_FILES
-    assert (r["options2"], r["options3"]) == (0x01 | 0x40000,
-                                              0x01 | 0x80 | 0x200)
+    assert (r["options2"], r["options3"]) == (
+        0x01 | 0x40000, 0x01 | 0x80 | 0x200 | 0x2000000)  # -Jd's bit too
     assert (r["rLimits9"], r["runtimeEstimation"]) == (600, 180)
     assert (r["jobGroup"], r["app"], r["requeueEValues"],
             r["jobDescription"]) == ("/g", "fluent", "1 2", "d")
@@ -352,6 +352,9 @@ def test_job_new_is_in_lsfs_file_order():
     interactive = split(_job_new({"interactive": "I"}))
     assert len(interactive) == 88 and int(interactive[5]) & 0x4000000
     assert interactive[45:48] == ["default", "0", "1"]  # project nios max
+    described = split(_job_new({"description": "d"}))
+    assert len(described) == 88 and described[67:70] == ["", "d", "0"]
+    assert int(described[60]) & 0x2000000      # SUB3_JOB_DESCRIPTION
     grouped = split(_job_new({"job_group": "/g"}))
     assert len(grouped) == 88 and grouped[57:60] == ["-1", "/g", "-1"]
     assert int(grouped[52]) & 0x40000                   # SUB2_JOB_GROUP

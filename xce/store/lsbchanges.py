@@ -24,6 +24,7 @@ SUB2_JOB_PRIORITY, SUB2_JOB_GROUP = 0x200, 0x40000
 SUB2_OVERWRITE_OUT_FILE, SUB2_OVERWRITE_ERR_FILE = 0x400000, 0x800000
 SUB3_APP, SUB3_POST_EXEC = 0x01, 0x10
 SUB3_RUNTIME_ESTIMATION, SUB3_JOB_REQUEUE = 0x80, 0x200
+SUB3_JOB_DESCRIPTION = 0x2000000            # bsub/bmod -Jd
 _BITS = {"name": SUB_JOB_NAME, "queue": SUB_QUEUE,
          "asked_hosts": SUB_HOST, "stdout": SUB_OUT_FILE,
          "stderr": SUB_ERR_FILE, "mail_notify": SUB_NOTIFY_END,
@@ -35,7 +36,8 @@ _BITS = {"name": SUB_JOB_NAME, "queue": SUB_QUEUE,
 _BITS2 = {"user_priority": SUB2_JOB_PRIORITY, "job_group": SUB2_JOB_GROUP}
 _BITS3 = {"app": SUB3_APP, "post_exec": SUB3_POST_EXEC,
           "estimate": SUB3_RUNTIME_ESTIMATION,
-          "requeue_exit": SUB3_JOB_REQUEUE}
+          "requeue_exit": SUB3_JOB_REQUEUE,
+          "description": SUB3_JOB_DESCRIPTION}
 # rLimits: -1 leaves a limit alone, -2 (DELETE_NUMBER) removes it (-Wn);
 # beginTime and termTime the same way (0: unchanged).
 KEEP_LIMIT, DELETE_LIMIT = -1, -2

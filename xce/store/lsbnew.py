@@ -12,7 +12,13 @@ maxNumProcessors, schedHostType, loginShell, timeEvent, userGroup,
 exceptList, options2, idx, the three spool fields, userPriority.  Of the
 later fields, rsvId, jobGroup, extsched, warningAction, sla and
 licenseProject are written only under their options2 bit, as the 9.1.3
-record shows (two numbers between userPriority and options3).
+record shows (two numbers between userPriority and options3); of
+notifyCmd and jobDescription, both under an options3 bit, that record has
+one string: LSF writes the fields it added in 7.0 whatever their bits
+(app, postExecCmd, requeueEValues, initChkpntPeriod, migThreshold, as
+that record shows), so notifyCmd (7.0) is taken to be written always and
+jobDescription (added later) only under SUB3_JOB_DESCRIPTION, which -Jd
+sets.
 
 A field xce has no value for is written as LSF writes it unset: "" for a
 string, 0 for a number, -65535 for sigValue, -1 where LSF writes -1
@@ -23,8 +29,9 @@ migThreshold, srcJobId, dstJobId), a count of 0 for a list.
 from xce.store.lsbchanges import (SUB2_JOB_GROUP, SUB2_JOB_PRIORITY,
                                   SUB2_OVERWRITE_ERR_FILE,
                                   SUB2_OVERWRITE_OUT_FILE, SUB3_APP,
-                                  SUB3_JOB_REQUEUE, SUB3_POST_EXEC,
-                                  SUB3_RUNTIME_ESTIMATION, text_of, xfiles)
+                                  SUB3_JOB_DESCRIPTION, SUB3_JOB_REQUEUE,
+                                  SUB3_POST_EXEC, SUB3_RUNTIME_ESTIMATION,
+                                  text_of, xfiles)
 from xce.store.lsbfields import (NO_CLUSTER, SUB_INTERACTIVE, home, limits,
                                  q, spec_of, submit_options)
 
@@ -57,7 +64,8 @@ def options3(spec):
     value = 0
     for key, bit in (("app", SUB3_APP), ("post_exec", SUB3_POST_EXEC),
                      ("estimate", SUB3_RUNTIME_ESTIMATION),
-                     ("requeue_exit", SUB3_JOB_REQUEUE)):
+                     ("requeue_exit", SUB3_JOB_REQUEUE),
+                     ("description", SUB3_JOB_DESCRIPTION)):
         if spec.get(key) not in (None, "", []):
             value |= bit
     return value
@@ -94,7 +102,7 @@ def job_new(job, data, jobid, idx, db):
     lo, hi = (spec.get("nslots") or [1, 1])[:2]
     priority = spec.get("user_priority")
     options = submit_options(spec)
-    opts2 = options2(spec)
+    opts2, opts3 = options2(spec), options3(spec)
     submit = int(job.get("submit_time") or 0)
     fields = [
         jobid, job.get("uid") or spec.get("uid") or 0, options, lo, submit,
@@ -127,11 +135,13 @@ def job_new(job, data, jobid, idx, db):
         UNSET,                                          # warningTimePeriod
         *([q(spec.get("sla"))] if opts2 & SUB2_SLA else []),
         UNSET,                                          # SLArunLimit
-        options3(spec), q(text_of(spec.get("app"))),
+        opts3, q(text_of(spec.get("app"))),
         q(text_of(spec.get("post_exec"))), _estimate(spec),
         q(text_of(spec.get("requeue_exit"))),
         0, UNSET,                   # initChkpntPeriod, migThreshold
-        q(spec.get("description")),                     # bsub -Jd
+        _EMPTY,                                         # notifyCmd
+        *([q(spec.get("description"))]                  # bsub -Jd
+          if opts3 & SUB3_JOB_DESCRIPTION else []),
         0, 0, 0,                    # submitEXT, options4, numAskedClusters
         NO_CLUSTER,
         _EMPTY, q(spec.get("cwd")),                     # flow_id, subcwd
