@@ -43,12 +43,13 @@ def test_controller_warns_at_start_and_reconfig(make_cluster):
                   "xce equivalent"))
     assert cluster.proc.poll() is None
     assert cluster.run("bqueues", "night").rc == 0
-    # So is a parameter the migrator leaves out (lsb.params PG_SUSP_IT).
+    # So is a parameter the migrator leaves out (lsb.params MAX_SBD_FAIL).
     yaml = cluster.envdir / "xce.yaml"
     yaml.write_text(yaml.read_text().replace("JOB_OVERRUN: 60",
                                              "NEW_JOB_SCHED_DELAY: 2"))
     assert_reconfig_refuses(
-        cluster, "MAX_SCHED_STAY: 3", "PG_SUSP_IT: 180",
-        re.escape("PG_SUSP_IT: not supported by xce: a job suspended by a "
-                  "pg threshold resumes when the host's load allows it"))
+        cluster, "MAX_SCHED_STAY: 3", "MAX_SBD_FAIL: 3",
+        re.escape("MAX_SBD_FAIL: not supported by xce: xce counts no failed "
+                  "contacts: a host is unavail as soon as its agent's link "
+                  "is lost"))
     assert cluster.proc.poll() is None

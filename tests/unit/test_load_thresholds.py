@@ -98,6 +98,28 @@ def test_a_load_suspended_job_resumes_within_loadsched_one_per_host():
     assert sp.decide(jobs, calm) == ([], [(2, 0)])
 
 
+def test_a_job_suspended_by_paging_waits_for_pg_susp_it_of_idleness():
+    """PG_SUSP_IT (default 180 s): within loadSched is not enough for a
+    job suspended by pg; its host must also be idle (it, minutes) that
+    long.  A job suspended by another index does not wait."""
+    th = {"h1": {"pg": (1.0, 4.0), "r1m": (1.0, 4.0)}}
+    by_pg = [sp.Running((1, 0), "low", ["h1"], "LOAD:pg", 10)]
+    by_r1m = [sp.Running((2, 0), "low", ["h1"], "LOAD:r1m", 10)]
+    busy = {"h1": {"pg": 0.5, "r1m": 0.5, "it": 2}}      # 120 s idle
+    assert sp.decide(by_pg, _sit(host_load=busy, host_thresholds=th)) == \
+        ([], [])
+    assert sp.decide(by_r1m, _sit(host_load=busy, host_thresholds=th)) == \
+        ([], [(2, 0)])
+    idle = {"h1": {"pg": 0.5, "r1m": 0.5, "it": 3}}      # 180 s idle
+    assert sp.decide(by_pg, _sit(host_load=idle, host_thresholds=th)) == \
+        ([], [(1, 0)])
+    assert sp.decide(by_pg, _sit(host_load=busy, host_thresholds=th,
+                                 pg_susp_it=60)) == ([], [(1, 0)])
+    assert sp.decide(by_pg, _sit(host_load={"h1": {"pg": 0.5}},
+                                 host_thresholds=th, pg_susp_it=0)) == \
+        ([], [(1, 0)])
+
+
 def _load(tmp_path, text):
     return site(tmp_path, BASE + text)
 

@@ -52,8 +52,8 @@ def test_no_key_stays_accepted_and_each_gives_a_reason(scope, name):
 
 
 @pytest.mark.parametrize("line, words", [
-    ("PG_SUSP_IT: 180", "PG_SUSP_IT: not supported by xce: a job "
-     "suspended by a pg threshold"),
+    ("MAX_SBD_FAIL: 3", "MAX_SBD_FAIL: not supported by xce: xce counts "
+     "no failed contacts"),
     ("LSF_STRIP_DOMAIN: .example.com", "LSF_STRIP_DOMAIN: not supported by "
      "xce: xce shows host names as xce.yaml gives them"),
     ("LSB_RESOURCE_ENFORCE: memory cpu", "not put jobs in cgroups"),
@@ -73,6 +73,7 @@ def test_values_xce_honours_load(tmp_path):
     cfg = _load(tmp_path, "  LSB_JOB_MEMLIMIT: Y\n  LSB_MEMLIMIT_ENFORCE: y\n"
                 "  LSB_SUB_COMMANDNAME: Y\n  FAIRSHARE_ADJUSTMENT_FACTOR: 0\n"
                 "  LSB_JOB_CPULIMIT: N\n  LSB_DEFAULTQUEUE: short\n"
-                "  MAX_SCHED_STAY: 5\n  RESOURCE_RESERVE_PER_TASK: Y\n")
+                "  MAX_SCHED_STAY: 5\n  RESOURCE_RESERVE_PER_TASK: Y\n"
+                "  PG_SUSP_IT: 60\n")
     assert cfg.params["LSB_DEFAULTQUEUE"] == "short"
     assert cfg.param_flag("RESOURCE_RESERVE_PER_TASK")

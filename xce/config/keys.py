@@ -326,9 +326,9 @@ _add("params", NOT_CARRIED, "MAX_SBD_FAIL",
 _add("params", NOT_CARRIED, "SUB_TRY_INTERVAL",
      why="bsub does not wait and try again: a submission past a pending "
      "threshold (MAX_PEND_JOBS, MAX_PEND_SLOTS) is refused at once")
-_add("params", NOT_CARRIED, "PG_SUSP_IT",
-     why="a job suspended by a pg threshold resumes when the host's load "
-     "allows it; xce does not also wait for the host to be idle (it)")
+# A job suspended by its host's paging rate resumes only after the host
+# has been idle this long too (xce.scheduler.suspending).
+_add("params", ENFORCED, "PG_SUSP_IT")
 _add("params", NOT_CARRIED, "JOB_SPOOL_DIR",
      why="xce has no bsub -is or -Zs (spooled input and command files)")
 _add("params", NOT_CARRIED, "SLOT_RESOURCE_RESERVE",

@@ -115,6 +115,9 @@ def _windows(cfg):
 def situation(ctl):
     """What xce.scheduler.suspending decides from, at ctl.now."""
     sit = suspending.Situation()
+    pg_susp_it = ctl.cfg.params.get("PG_SUSP_IT")
+    if pg_susp_it is not None:      # a whole number (config.ranges)
+        sit.pg_susp_it = float(pg_susp_it)
     for name, q in ctl.cfg.queues.items():
         sit.queue_priority[name] = q.priority
         sit.run_open[name] = timewindow.is_open(q.run_window, ctl.now)

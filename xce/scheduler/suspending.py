@@ -13,6 +13,10 @@ with their own clocks and loads.
 - A job suspended by load is resumed once the load of each of its hosts
   is within the scheduling thresholds (loadSched) of the host and of its
   queue; one job per host per look, highest queue priority first.
+- A job suspended by the paging rate (pg) is resumed only once each of
+  its hosts has also been idle (no interactive use, ``it``) for
+  PG_SUSP_IT seconds (LSF's default 180), so that it does not go on
+  being stopped and started by the paging it causes itself.
 - A queue's STOP_COND, when set, is used instead of its loadStop
   thresholds (a job is suspended when it is true of a host's load), and
   its RESUME_COND instead of its loadSched thresholds (resumed when true).
@@ -25,6 +29,7 @@ from xce.lang import loadthresh
 WINDOW = "WINDOW"           # suspended: the queue's run window closed
 LOAD = "LOAD"               # "LOAD:<index>": a host's load beyond loadStop
 STOP_COND = "STOP_COND"     # "LOAD:STOP_COND": the queue's STOP_COND held
+DEFAULT_PG_SUSP_IT = 180.0  # seconds (lsb.params PG_SUSP_IT)
 
 
 @dataclass
@@ -48,6 +53,9 @@ class Situation:
     # queue -> its STOP_COND / RESUME_COND (a compiled select: .matches)
     stop_cond: dict = field(default_factory=dict)
     resume_cond: dict = field(default_factory=dict)
+    # PG_SUSP_IT: seconds a host must be idle before a job suspended by
+    # its paging rate resumes
+    pg_susp_it: float = DEFAULT_PG_SUSP_IT
 
 
 def load_reason(index):
@@ -133,8 +141,21 @@ def _resumable(suspended, sit):
         hosts = list(dict.fromkeys(job.hosts))
         if not all(_sched_ok(job, h, sit) for h in hosts):
             continue
+        if reason_index(job.suspended) == "pg" and \
+                not all(_idle_for(h, sit.pg_susp_it, sit) for h in hosts):
+            continue
         if job.suspended != WINDOW and hosts_used.intersection(hosts):
             continue        # one load resumption per host per look
         hosts_used.update(hosts)
         out.append(job.key)
     return out
+
+
+def _idle_for(host, seconds, sit):
+    """Has *host* had no interactive use for *seconds* (``it`` is in
+    minutes)?"""
+    idle = (sit.host_load.get(host) or {}).get("it")
+    try:
+        return float(idle) * 60.0 >= seconds
+    except (TypeError, ValueError):
+        return seconds <= 0
