@@ -26,7 +26,9 @@ SETSID = "/usr/bin/setsid"
 # wrapper's environment (without_reserved) and gives them back as shell
 # text (restore_text) that the wrapper runs in the job's process just
 # before its command; the wrapper's variables, fresh and not exported,
-# reach neither the job nor its eexec.
+# reach neither the job nor its eexec.  Without such text (the usual
+# case) the command runs as a plain one, which dash starts with vfork: a
+# subshell's fork costs about 0.4 ms of CPU more.
 #
 # Positional parameters: 1 the job's file prefix (in its user's directory), 2 cwd, 3 stdin, 4 stdout, 5 stdout mode,
 # 6 stderr ("" = merged into stdout), 7 stderr mode, 8 the command line of
@@ -103,7 +105,7 @@ export $(printf '%s\n' "$xce_l" | sed "s/'/'\\\\''/g; s/=/='/; s/\$/'/")"
 fi
 unset XCE_EEXEC
 if [ -n "$xce_c" ]; then set -- /bin/sh -c "$xce_c"; else set -- "$xce_d.job" "$@"; fi
-(eval "$xce_keep"; exec "$@")
+if [ -z "$xce_keep" ]; then "$@"; else (eval "$xce_keep"; exec "$@"); fi
 xce_rc=$?
 [ -f "$xce_d.xfer" ] && xce_out
 echo $xce_rc >"$xce_d.status"

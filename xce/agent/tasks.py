@@ -36,7 +36,8 @@ _WRAPPER = ('cd "$1" 2>/dev/null || cd /; xce_s=$2; xce_o=$3; xce_keep=$4; '
             'shift 4; [ -n "$xce_o" ] && '
             '{ exec >>"$xce_o" 2>&1 || exec >/dev/null 2>&1; }; '
             'trap : INT TERM HUP USR1 USR2 QUIT; '
-            '(eval "$xce_keep"; exec "$@"); xce_rc=$?; '
+            'if [ -z "$xce_keep" ]; then "$@"; '
+            'else (eval "$xce_keep"; exec "$@"); fi; xce_rc=$?; '
             'echo $xce_rc >"$xce_s"; exit $xce_rc')
 KILL_GRACE = 10.0       # seconds from a terminating signal to SIGKILL
 ADOPTED_POLL = 0.5      # how often to look at tasks that are not our children
