@@ -84,3 +84,14 @@ def test_the_reader_refuses_a_record_that_stops_early():
     line = _finish_line(_job(), {"stat": "DONE", "exit_code": 0})
     with pytest.raises(ValueError, match="Not enough fields"):
         read_record(line.rsplit(" ", 3)[0])
+
+
+def test_options2_and_options3_are_the_jobs_as_in_job_new():
+    """-H and -g in options2 (SUB2_HOLD, SUB2_JOB_GROUP), -app and -Jd in
+    options3 (SUB3_APP, SUB3_JOB_DESCRIPTION), as LSF's JOB_FINISH has
+    the job's own option bits."""
+    rec = read_record(_finish_line(
+        _job(spec={"hold": True, "job_group": "/g", "app": "fluent",
+                   "description": "d"}), {"stat": "DONE", "exit_code": 0}))
+    assert (rec["options2"], rec["options3"]) == (0x01 | 0x40000,
+                                                  0x01 | 0x2000000)

@@ -14,6 +14,7 @@ written as a count followed by that many entries, as LSF does.
 
 from xce.model.states import CODES
 from xce.store.lsbfields import q, spec_of, submit_options, wait_status
+from xce.store.lsbnew import options2, options3
 
 # getrusage(2) figures of lsfRusage: ru_utime, ru_stime, ru_maxrss, then 16
 # more that xce does not measure (-1, "unavailable").
@@ -62,15 +63,15 @@ def job_finish(job, data, jobid, idx):
         _NO_STRING, _NO_STRING,                  # chargedSAAP, licenseProject
         q(spec.get("app")), q(spec.get("post_exec")),
         UNKNOWN,                                 # runtimeEstimation
-        _NO_STRING, _NO_STRING, 0,               # jgroup, requeueEValues,
-                                                 # options2
+        _NO_STRING, _NO_STRING, options2(spec),  # jgroup, requeueEValues,
+                                                 # options2 (as JOB_NEW's)
         _NO_STRING, start,                       # resizeNotifyCmd,
                                                  # lastResizeTime
         _NO_STRING,                              # rsvId (long group names)
         q(spec.get("description")),              # jobDescription
         0,                                       # submitEXT: no pairs
         0,                                       # numHostRusage
-        0,                                       # options3
+        options3(spec),                          # as JOB_NEW's
         int(float(runlimit) * 60) if runlimit else 0,       # runLimit
         avgmem, q(resreq),                       # avgMem, effectiveResReq
         _NO_STRING, UNKNOWN, _NO_STRING, UNKNOWN,  # src/dst cluster, job
