@@ -387,6 +387,8 @@ MESSAGES.update({
     "CONFIG_TASK_LIMIT": "{key} = {value}: must be [minimum [default]] "
     "maximum tasks, whole numbers with 1 <= minimum <= default <= maximum",
     "CONFIG_APP_LEFT_OUT": "not supported by xce: {why}",
+    "CONFIG_LIMIT_APP": "{name}: no such application profile in "
+    "applications",
     "CONFIG_JOB_SIZE_LIST": "{value}: must be default_size [size ...], "
     "whole numbers of tasks from 1",
     "JOB_SIZE_LIST": "Job size ({asked}) is not in the application "

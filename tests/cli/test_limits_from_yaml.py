@@ -243,6 +243,31 @@ def test_limit_on_a_project(make_cluster):
     cluster.wait_stat(other, "DONE")
 
 
+def test_limit_per_application_profile(make_cluster):
+    cluster = make_cluster(mxj=4, extra=(
+        "applications:\n  fluent:\n    DESCRIPTION: CFD\n"
+        "  ansys:\n    DESCRIPTION: FEA\n") + _limits(
+        {"NAME": "per_app", "PER_APP": "fluent ansys", "SLOTS": 1}))
+    _running(cluster, "-app", "fluent")
+    jobid = cluster.submit("-app", "fluent", "true")
+    _pends_with(cluster, jobid, " Resource (slot) limit defined on "
+                "application profile has been reached;")
+    # The other profile has its own count; a job without one is not
+    # counted at all.
+    for argv in (("-app", "ansys"), ()):
+        other = cluster.submit(*argv, "true")
+        cluster.wait_stat(other, "DONE")
+    r = cluster.run("blimits")
+    assert r.rc == 0, r
+    lines = r.out.splitlines()
+    assert lines[3].split() == ["NAME", "USERS", "QUEUES", "HOSTS",
+                                "PROJECTS", "APPS", "SLOTS", "MEM", "TMP",
+                                "SWP", "JOBS"], r.out
+    row = next(x for x in lines if x.startswith("per_app"))
+    assert row.split() == ["per_app", "-", "-", "-", "-", "fluent", "1/1",
+                           "-", "-", "-", "-"], r.out
+
+
 def test_limit_on_mem_counts_rusage(make_cluster):
     cluster = make_cluster(mxj=4, extra=_limits({"NAME": "mem", "MEM": 100}))
     _running(cluster, "-R", "rusage[mem=60]")

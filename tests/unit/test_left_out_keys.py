@@ -16,8 +16,8 @@ QUEUE_KEYS = ("FAIRSHARE_QUEUES SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT "
               "ELIGIBLE_PEND_TIME_LIMIT APS_PRIORITY QUEUE_GROUP "
               "INTERRUPTIBLE_BACKFILL MAX_RSCHED_TIME CPU_FREQUENCY "
               "MAX_SLOTS_IN_POOL USE_PRIORITY_IN_POOL").split()
-LIMIT_KEYS = ("SWP TMP SLOTS_PER_PROCESSOR RESOURCE INELIGIBLE LIC_PROJECTS "
-              "APPS PER_APP").split()
+LIMIT_KEYS = "SWP TMP SLOTS_PER_PROCESSOR RESOURCE INELIGIBLE LIC_PROJECTS" \
+    .split()
 
 LSF = {
     "lsf.shared": "Begin Cluster\nClusterName\nc\nEnd Cluster\n",
@@ -28,7 +28,7 @@ LSF = {
                   "PEND_TIME_LIMIT = 120\nNEW_JOB_SCHED_DELAY = 2\n"
                   "End Queue\n",
     "lsb.hosts": "Begin Host\nHOST_NAME MXJ MIG\nh1 4 30\nEnd Host\n",
-    "lsb.resources": "Begin Limit\nNAME = byapp\nAPPS = fluent\n"
+    "lsb.resources": "Begin Limit\nNAME = bylic\nLIC_PROJECTS = p1\n"
                      "SLOTS = 8\nEnd Limit\n\n"
                      "Begin Limit\nNAME = swap\nUSERS = all\nSLOTS = 20\n"
                      "SWP = 100\nEnd Limit\n",
@@ -69,9 +69,10 @@ def test_the_migrator_leaves_them_out_with_why_and_the_result_loads(
     queue = result.tree["queues"]["normal"]
     assert "CHKPNT" not in queue and "JOB_OVERRUN" not in queue
     assert queue["NEW_JOB_SCHED_DELAY"] == 2        # not needed: shown
-    # The APPS limit is left out whole: its SLOTS alone would cap every
-    # job of the cluster at 8 slots.
-    assert dropped["limit byapp SLOTS"].startswith("APPS: limits on application")
+    # The LIC_PROJECTS limit is left out whole: its SLOTS alone would cap
+    # every job of the cluster at 8 slots.
+    assert dropped["limit bylic SLOTS"].startswith(
+        "LIC_PROJECTS: License Scheduler")
     assert result.tree["limits"] == [
         {"NAME": "swap", "USERS": ["all"], "SLOTS": 20}]
     cfg = load(tmp_path / "etc")
@@ -96,7 +97,8 @@ hosts:
     ("", "    JOB_IDLE: 0.1\n", "", "JOB_IDLE"),
     ("", "    APS_PRIORITY: WEIGHT[[FS, 1]]\n", "", "APS_PRIORITY"),
     ("    MIG: 30\n", "", "", "MIG"),
-    ("", "", "limits:\n  - APPS: fluent\n    SLOTS: 8\n", "APPS"),
+    ("", "", "limits:\n  - LIC_PROJECTS: p1\n    SLOTS: 8\n",
+     "LIC_PROJECTS"),
     ("", "", "limits:\n  - USERS: all\n    TMP: 100\n", "TMP"),
 ])
 def test_a_hand_written_key_xce_leaves_out_is_refused_with_why(
@@ -117,3 +119,36 @@ def test_the_keys_xce_acts_on_still_load_beside_them(tmp_path):
         limits="limits:\n  - USERS: all\n    SLOTS: 8\n"))
     cfg = load(tmp_path)
     assert cfg.queues["normal"].priority == 30
+
+
+def test_apps_limits_are_carried_when_their_profiles_are(tmp_path):
+    # APPS / PER_APP are enforced (xce.scheduler.limits); a limit naming a
+    # profile lsb.applications does not define is left out whole.
+    lsf = dict(LSF, **{
+        "lsb.applications": "Begin Application\nNAME = fluent\n"
+                            "End Application\n",
+        "lsb.resources": "Begin Limit\nNAME = ok\nPER_APP = fluent\n"
+                         "SLOTS = 8\nEnd Limit\n\n"
+                         "Begin Limit\nNAME = bad\nAPPS = nosuch\n"
+                         "SLOTS = 2\nEnd Limit\n"})
+    src = tmp_path / "lsf"
+    src.mkdir()
+    for name, body in lsf.items():
+        (src / name).write_text(body)
+    result = migrate(str(src), str(tmp_path / "etc"))
+    assert result.tree["limits"] == [
+        {"NAME": "ok", "PER_APP": ["fluent"], "SLOTS": 8}]
+    dropped = {e.label.split(" = ")[0]: e.why
+               for e in result.migration.entries
+               if e.status == keys.NOT_CARRIED}
+    assert dropped["limit bad SLOTS"].startswith(
+        "APPS: nosuch: no such application profile")
+    load(tmp_path / "etc")
+    # Written by hand, an unknown profile is a configuration error.
+    text = (tmp_path / "etc" / "xce.yaml").read_text().replace(
+        "PER_APP: [fluent]", "PER_APP: [nosuch]")
+    (tmp_path / "etc" / "xce.yaml").write_text(text)
+    with pytest.raises(ConfigError) as e:
+        load(tmp_path / "etc")
+    assert any("PER_APP: nosuch: no such application profile" in str(err)
+               for err in e.value.errors), e.value.errors

@@ -125,7 +125,34 @@ def test_running_jobs_charged_by_the_caller_count():
     lim.charge("u", "normal", "default", {"a": 2})
     out = one_pass(_hosts(("a", 8)), [pending(1)], limits=lim)
     assert out.dispatch == []
-    assert lim.used[(0, "*", "*", "*", "*")] == [2, 1, 0.0]   # not mutated
+    assert lim.used[(0, "*", "*", "*", "*", "*")] == [2, 1, 0.0]  # kept
+
+
+def test_apps_limit_counts_the_jobs_of_its_profiles_only():
+    # APPS sums its profiles, PER_APP counts each; a job without a profile
+    # (or of another one) is no consumer of either.
+    summed = Limit(jobs=1, apps=Consumer(frozenset(["fluent", "ansys"])))
+    jobs = [pending(1, app="fluent"), pending(2, app="ansys"),
+            pending(3), pending(4, app="other")]
+    out = _run([summed], jobs)
+    assert _started(out) == [1, 3, 4]
+    assert _text(out, 2) == ("JOBS limit defined for the application "
+                             "profile has been reached")
+    each = Limit(slots=1, apps=Consumer(frozenset(["fluent", "ansys"]),
+                                        per=True))
+    out = _run([each], jobs + [pending(5, app="fluent")])
+    assert _started(out) == [1, 2, 3, 4]
+    assert _text(out, 5) == ("Resource (slot) limit defined on application "
+                             "profile has been reached")
+
+
+def test_running_jobs_of_a_profile_count_against_per_app():
+    lim = Limits([Limit(slots=2, apps=Consumer(None, per=True))])
+    lim.charge("u", "normal", "default", {"a": 2}, app="fluent")
+    out = one_pass(_hosts(("a", 8)), [pending(1, app="fluent"),
+                                      pending(2, app="ansys")], limits=lim)
+    assert _started(out) == [2]
+    assert lim.used[(0, "*", "*", "*", "*", "fluent")] == [2, 1, 0.0]
 
 
 # ------------------------------------------------------------ per-host limits
@@ -216,12 +243,15 @@ def test_yaml_limit_sections_and_max_jobs():
         {"NAME": "l1", "PER_USER": "chem ~carol", "QUEUES": "normal",
          "SLOTS": 4, "MEM": "2G"},
         {"NAME": "l2", "PER_HOST": "hg", "JOBS": "-", "SLOTS": 2},
-        {"NAME": "apps", "APPS": "fluent", "SLOTS": 1}],
+        {"NAME": "apps", "PER_APP": "fluent ansys", "SLOTS": 1},
+        {"NAME": "lic", "LIC_PROJECTS": "p1", "SLOTS": 1}],
         "users": {"alice": {"MAX_JOBS": 3}, "chem": {"MAX_JOBS": 5},
                   "default": {"MAX_JOBS": 1}, "bob": {"MAX_JOBS": "-"}}},
         groups={"chem": ["alice", "carol"]})
     lims = {lim.name: lim for lim in limitconf.limits(cfg)}
-    assert "apps" not in lims               # an APPS consumer: left out
+    assert "lic" not in lims        # a LIC_PROJECTS consumer: left out
+    assert lims["apps"].apps == Consumer(frozenset(["fluent", "ansys"]),
+                                         per=True)
     l1 = lims["l1"]
     assert l1.users == Consumer(frozenset(["alice"]), per=True)
     assert (l1.slots, l1.mem, l1.jobs) == (4, 2048, None)

@@ -471,9 +471,9 @@ _add("lsf.conf", NOT_NEEDED, "LSF_LINK_PATH LSF_DEFAULT_INSTALL LSB_MODE "
      why="LSF installer setting; xce writes its own lsf.conf view")
 
 # --- lsb.resources Limit ----------------------------------------------------
-# SLOTS, JOBS and MEM (against rusage[mem]) over users, queues, hosts and
-# projects are applied by the scheduler; a limit that names an application
-# or license project consumer is left out whole.
+# SLOTS, JOBS and MEM (against rusage[mem]) over users, queues, hosts,
+# projects and application profiles are applied by the scheduler; a limit
+# that names a license project consumer is left out whole.
 _add("limit", ENFORCED, "NAME SLOTS JOBS MEM")
 _add("limit", NOT_CARRIED, "SWP TMP SLOTS_PER_PROCESSOR RESOURCE",
      why="xce's limits count job slots, jobs and rusage[mem] only (SLOTS, "
@@ -483,14 +483,15 @@ _add("limit", NOT_CARRIED, "INELIGIBLE",
      "(LSF's TRACK_ELIGIBLE_PENDINFO), which is all INELIGIBLE changes")
 _add("limit", ENFORCED, "USERS PER_USER QUEUES PER_QUEUE HOSTS PER_HOST "
      "PROJECTS PER_PROJECT", "list")
+# Application profiles: the jobs of those profiles (bsub -app or
+# DEFAULT_APPLICATION) are counted, a job without one is not
+# (xce.scheduler.limits).
+_add("limit", ENFORCED, "APPS PER_APP", "list")
 # A consumer xce does not track: without it the limit would cover other
 # jobs, so a limit naming one is left out whole (xce.config.lsf.
 # convert_batch, xce.controller.limitconf).
 _add("limit", NOT_CARRIED, "LIC_PROJECTS", "list",
      why="License Scheduler projects have no xce equivalent; the limit is "
-     "left out whole, as without them it would limit other jobs")
-_add("limit", NOT_CARRIED, "APPS PER_APP", "list",
-     why="limits on application profiles are not supported; the limit is "
      "left out whole, as without them it would limit other jobs")
 
 # --- lsb.applications -------------------------------------------------------

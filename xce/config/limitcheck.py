@@ -48,6 +48,7 @@ def check(cfg, raw, check_):
         check_.error(params, IGNORE_GROUPS,
                      text("CONFIG_NOT_YES_NO", value=params[IGNORE_GROUPS]))
     _limits(raw.get("limits"), check_)
+    _limit_apps(raw.get("limits"), raw.get("applications"), check_)
     _users(raw.get("users"), check_)
     for name, props in (raw.get("queues") or {}).items():
         if props and props.get("FAIRSHARE"):
@@ -73,6 +74,21 @@ def _limits(sections, check_):
                     _mem(section, value, check_)
                 else:
                     _whole(section, key, check_, value)
+
+
+def _limit_apps(sections, apps, check_):
+    """APPS and PER_APP name application profiles that exist (all and
+    ~exclusions aside), as LSF requires."""
+    known = set(apps) if isinstance(apps, dict) else set()
+    for section in sections if isinstance(sections, list) else ():
+        for key in ("APPS", "PER_APP"):
+            value = section.get(key) if isinstance(section, dict) else None
+            words = value if isinstance(value, list) else \
+                str(value or "").replace("(", " ").replace(")", " ").split()
+            for name in (str(w).lstrip("~") for w in words):
+                if name not in known | {"all", "-"}:
+                    check_.error(section, key,
+                                 text("CONFIG_LIMIT_APP", name=name))
 
 
 def _values(section, key, check_):

@@ -170,8 +170,9 @@ def _convert(result, lsf):
     batch.convert_users(mig, lsf.get("lsb.users"))
     # A Limit's SLOTS, JOBS or MEM in #if time() branches: time-based.
     timebased.fold(lsf.get("lsb.resources"))
-    batch.convert_limits(mig, lsf.get("lsb.resources"))
+    # Profiles first: a limit's APPS must name profiles carried.
     batch.convert_applications(mig, lsf.get("lsb.applications"))
+    batch.convert_limits(mig, lsf.get("lsb.resources"))
     hosts.convert_shared(mig, lsf.get("lsf.shared"), result.cluster)
     hosts.convert_resource_map(mig, lsf.get("lsf.cluster"))
     batch.convert_modules(mig, lsf.get("lsb.modules"))

@@ -272,7 +272,7 @@ def _pending(ctl, job, per_task, hosts, epoch):
             resreq=rr, mem_per_task=per_task, local_type=local,
             array_limit=spec.get("array_limit") if job["idx"] else None,
             job_group=spec.get("job_group"),
-            project=_project(ctl, spec),
+            project=_project(ctl, spec), app=spec.get("app") or "",
             refused=refused,
             exclusive=bool(spec.get("exclusive") or spec.get("nnodes")),
             runlimit=times[0], abs_runlimit=times[2],
@@ -430,7 +430,7 @@ def _count_running(ctl, job, hosts, queues, per_task, limits):
         limits.charge(job["user"], job["queue"], _project(ctl, job["spec"]),
                       per_host, {n: mem * k if per_task else mem
                                  for n, k in per_host.items()} if mem
-                      else None)
+                      else None, job["spec"].get("app") or "")
     rusage_held.charge_shared([hosts[n] for n in per_host if n in hosts],
                               held.others, job["nslots"], per_task,
                               job["user"])
@@ -588,7 +588,8 @@ def publish_limit_usage(ctl, limits):
             continue        # lsb.users MAX_JOBS: busers shows those
         rows.append({"name": lim.name, "users": counter[1],
                      "queues": counter[2], "projects": counter[3],
-                     "hosts": counter[4], "slots": slots, "jobs": jobs,
+                     "hosts": counter[4], "apps": counter[5],
+                     "slots": slots, "jobs": jobs,
                      "mem": mem})
     text = json.dumps(rows)
     if ctl.passes.limit_usage != text:

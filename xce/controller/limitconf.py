@@ -22,10 +22,11 @@ _CONSUMERS = {"USERS": ("users", False), "PER_USER": ("users", True),
               "QUEUES": ("queues", False), "PER_QUEUE": ("queues", True),
               "PROJECTS": ("projects", False),
               "PER_PROJECT": ("projects", True),
-              "HOSTS": ("hosts", False), "PER_HOST": ("hosts", True)}
+              "HOSTS": ("hosts", False), "PER_HOST": ("hosts", True),
+              "APPS": ("apps", False), "PER_APP": ("apps", True)}
 
 # Consumers xce does not track: a limit naming one is left out whole.
-_UNSUPPORTED = ("APPS", "PER_APP", "LIC_PROJECTS")
+_UNSUPPORTED = ("LIC_PROJECTS",)
 
 
 def limits(cfg, now=None):

@@ -331,7 +331,8 @@ def _job_reason(job, q, state):
         why = R_USER_QUEUE_LIMIT
     elif state.limits is not None:
         why = state.limits.job_room(job.user, q.name, job.project,
-                                    job.nslots, hostfit.job_mem(job))[1]
+                                    job.nslots, hostfit.job_mem(job),
+                                    job.app)[1]
     if why is None:
         return None
     shared = state.job_reasons.get(why)
@@ -393,7 +394,7 @@ def _simple(job, q, state, hi, select):
             (job.asked is not None and job.asked.ranked):
         return False
     if state.limits is not None and \
-            state.limits.split(job.user, q.name, job.project)[1]:
+            state.limits.split(job.user, q.name, job.project, job.app)[1]:
         return False        # per-host limits cut the free slots
     return rr is None or (rr.order is None and rr.span is None and
                           rr.same is None and rr.rusage is None and
@@ -447,7 +448,8 @@ def _slot_cap(job, q, limits=None):
     if q.ujob_limit is not None:
         hi = min(hi, q.ujob_limit - q.user_used.get(job.user, 0))
     if limits is not None:
-        room = limits.job_room(job.user, q.name, job.project, job.nslots)[0]
+        room = limits.job_room(job.user, q.name, job.project, job.nslots,
+                               app=job.app)[0]
         if room is not None:
             hi = min(hi, room)
     return max(hi, job.nslots)
@@ -489,7 +491,7 @@ def _take(job, q, state, slots, mem):
     if state.limits is not None:
         state.limits.charge(job.user, q.name, job.project, per_host, {
             n: (mem * k if job.mem_per_task else mem)
-            for n, k in per_host.items()} if mem else None)
+            for n, k in per_host.items()} if mem else None, job.app)
     if state.groups is not None and job.job_group is not None:
         for g in chain(job.job_group):
             if g in state.groups:

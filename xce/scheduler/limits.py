@@ -1,13 +1,14 @@
 """Allocation limits over consumers: lsb.resources Limit sections and the
 lsb.users MAX_JOBS column, as one pure mechanism.
 
-A limit names consumer kinds (users, queues, projects, hosts), each as a
+A limit names consumer kinds (users, queues, projects, hosts, application
+profiles), each as a
 set of names with exclusions, counted either as a sum over the set or for
 each member (the PER_ forms), and caps SLOTS, JOBS and MEM (rusage[mem]).
 A kind the limit leaves out means every consumer of that kind, summed.
 
 Usage is kept per counter: (limit index, user key, queue key, project
-key, host key), where a key is the consumer's own name for a PER_ kind and
+key, host key, application key), where a key is the consumer's own name for a PER_ kind and
 "*" for a summed one.  Limits without hosts are checked once per job (job
 reasons); limits with hosts are checked per host (host reasons).
 
@@ -28,6 +29,8 @@ _RESOURCE_TEXT = {
             "reached",
     "queue": "Resource ({}) limit defined on queue has been reached",
     "project": "Resource ({}) limit defined on project has been reached",
+    "app": "Resource ({}) limit defined on application profile has been "
+           "reached",
     "cluster": "Resource ({}) limit defined cluster-wide has been reached",
     "host": "Resource ({}) limit defined on host and/or host group has been "
             "reached",
@@ -36,6 +39,8 @@ _JOBS_TEXT = {
     "user": "JOBS limit defined for the user or user group has been reached",
     "queue": "JOBS limit defined for the queue has been reached",
     "project": "JOBS limit defined for the project has been reached",
+    "app": "JOBS limit defined for the application profile has been "
+           "reached",
     "cluster": "JOBS limit defined cluster-wide has been reached",
     "host": "JOBS limit defined on host or host group has been reached",
 }
@@ -85,28 +90,33 @@ class Limit:
     queues: Consumer = None
     projects: Consumer = None
     hosts: Consumer = None
+    # APPS / PER_APP: a job without an application profile is no consumer.
+    apps: Consumer = None
     slot_reason: str = None         # a fixed text (lsb.users MAX_JOBS)
 
     def kind(self):
         """Which consumer a job reason names (LSF reports one)."""
         if self.hosts is not None:
             return "host"
-        for kind in ("users", "queues", "projects"):
+        for kind in ("users", "queues", "projects", "apps"):
             if getattr(self, kind) is not None:
                 return kind[:-1]
         return "cluster"
 
-    def applies(self, user, queue, project):
+    def applies(self, user, queue, project, app=""):
+        if self.apps is not None and not app:
+            return False
         return all(c is None or c.matches(v) for c, v in (
             (self.users, user), (self.queues, queue),
-            (self.projects, project)))
+            (self.projects, project), (self.apps, app)))
 
-    def counter(self, index, user, queue, project, host=_ALL):
+    def counter(self, index, user, queue, project, host=_ALL, app=""):
         return (index,
                 self.users.key(user) if self.users else _ALL,
                 self.queues.key(queue) if self.queues else _ALL,
                 self.projects.key(project) if self.projects else _ALL,
-                self.hosts.key(host) if self.hosts else _ALL)
+                self.hosts.key(host) if self.hosts else _ALL,
+                self.apps.key(app) if self.apps else _ALL)
 
     def reason(self, what):
         if what == "slot" and self.slot_reason:
@@ -125,7 +135,7 @@ class Limits:
     def __init__(self, limits=()):
         self.limits = list(limits)
         self.used = {}          # counter -> [slots, jobs, mem]
-        self._split = {}        # (user, queue, project) -> limit indices
+        self._split = {}    # (user, queue, project, app) -> limit indices
 
     def __bool__(self):
         return bool(self.limits)
@@ -137,30 +147,31 @@ class Limits:
         out._split = self._split    # depends on the limits only
         return out
 
-    def split(self, user, queue, project):
+    def split(self, user, queue, project, app=""):
         """Indices of the limits that apply: (job-wide, per-host)."""
-        key = (user, queue, project)
+        key = (user, queue, project, app)
         found = self._split.get(key)
         if found is None:
             job, host = [], []
             for i, lim in enumerate(self.limits):
-                if lim.applies(user, queue, project):
+                if lim.applies(user, queue, project, app):
                     (host if lim.hosts is not None else job).append(i)
             found = self._split[key] = (tuple(job), tuple(host))
         return found
 
-    def charge(self, user, queue, project, per_host, mem=None):
+    def charge(self, user, queue, project, per_host, mem=None, app=""):
         """Count one job: per_host {host: slots}, mem {host: reserved}."""
         mem = mem or {}
-        job_l, host_l = self.split(user, queue, project)
+        job_l, host_l = self.split(user, queue, project, app)
         for i in job_l:
-            self._add(self.limits[i].counter(i, user, queue, project),
+            self._add(self.limits[i].counter(i, user, queue, project,
+                                             app=app),
                       sum(per_host.values()), 1, sum(mem.values()))
         for i in host_l:
             lim, seen = self.limits[i], set()
             for host, n in per_host.items():
                 if lim.hosts.matches(host):
-                    c = lim.counter(i, user, queue, project, host)
+                    c = lim.counter(i, user, queue, project, host, app)
                     # JOBS counts a job once per counter, not per host.
                     self._add(c, n, 0 if c in seen else 1, mem.get(host, 0))
                     seen.add(c)
@@ -173,23 +184,23 @@ class Limits:
         used[1] += jobs
         used[2] += mem
 
-    def job_room(self, user, queue, project, nslots, mem=0):
+    def job_room(self, user, queue, project, nslots, mem=0, app=""):
         """(slots the job-wide limits still allow, None: no cap; the reason
         when the job cannot start under them, else None)."""
-        return self._room(self.split(user, queue, project)[0], user, queue,
-                          project, _ALL, nslots, mem)
+        return self._room(self.split(user, queue, project, app)[0],
+                          (user, queue, project), _ALL, nslots, mem, app)
 
-    def host_room(self, user, queue, project, host, mem=0):
+    def host_room(self, user, queue, project, host, mem=0, app=""):
         """Like job_room for one host, under the per-host limits."""
-        return self._room(self.split(user, queue, project)[1], user, queue,
-                          project, host, 1, mem)
+        return self._room(self.split(user, queue, project, app)[1],
+                          (user, queue, project), host, 1, mem, app)
 
-    def never_met(self, user, queue, project, nslots, mem=0):
+    def never_met(self, user, queue, project, nslots, mem=0, app=""):
         """A project quota the job alone is above, so that it could never
         start: (project, what, limit, asked), else None.  Only limits
         that name projects refuse a job at submit; the others let it
         pend, as LSF does."""
-        for i in self.split(user, queue, project)[0]:
+        for i in self.split(user, queue, project, app)[0]:
             lim = self.limits[i]
             if lim.projects is None or lim.slot_reason:
                 continue
@@ -202,14 +213,14 @@ class Limits:
                 return owner, "mem", _amount(lim.mem), _amount(mem)
         return None
 
-    def _room(self, indices, user, queue, project, host, nslots, mem):
+    def _room(self, indices, who, host, nslots, mem, app):
         room, why = None, None
         for i in indices:
             lim = self.limits[i]
             if host != _ALL and not lim.hosts.matches(host):
                 continue
             used = self.used.get(
-                lim.counter(i, user, queue, project, host)) or (0, 0, 0.0)
+                lim.counter(i, *who, host, app)) or (0, 0, 0.0)
             if lim.slots is not None:
                 left = lim.slots - used[0]
                 room = left if room is None else min(room, left)

@@ -165,6 +165,7 @@ class PendingJob:
     job_group: str = None       # bsub -g; its groups' JOB_LIMITs apply
     depend: object = None       # None: none or satisfied; "wait"; "never"
     project: str = "default"
+    app: str = ""               # bsub -app or DEFAULT_APPLICATION; "": none
     # Why the job's project, its profile or its queue no longer admits it
     # (the configuration changed after submission): the job pends with
     # this text.  None: they do.

@@ -12,6 +12,8 @@ SCOPE_COLUMNS = (("USERS", ("USERS", "PER_USER")),
                  ("QUEUES", ("QUEUES", "PER_QUEUE")),
                  ("HOSTS", ("HOSTS", "PER_HOST")),
                  ("PROJECTS", ("PROJECTS", "PER_PROJECT")))
+# Shown only when a limit shown names application profiles.
+APPS_COLUMN = ("APPS", ("APPS", "PER_APP"))
 
 
 def blimits_text(reader, names=(), wide=False, projects=()):
@@ -31,15 +33,17 @@ def blimits_text(reader, names=(), wide=False, projects=()):
     if not limits:
         raise XceError(text("NO_LIMIT_USAGE"))
     usage = _limit_usage(reader)
-    head = line(cell("NAME", 18), cell("USERS", 12), cell("QUEUES", 12),
-                cell("HOSTS", 12), cell("PROJECTS", 12),
+    scopes = SCOPE_COLUMNS + ((APPS_COLUMN,) if any(
+        lim.get(k) not in (None, "") for lim in limits
+        for k in APPS_COLUMN[1]) else ())
+    head = line(cell("NAME", 18), *[cell(c, 12) for c, _ in scopes],
                 *[rcell(c, 10) for c in LIMIT_COLUMNS])
     rows = ["", "INTERNAL RESOURCE LIMITS:", "", head]
     text_cell = lcell if wide else cell      # -w: names and scopes never cut
     for i, lim in enumerate(limits):
         name = str(lim.get("NAME") or f"limit{i + 1}")
         for used in usage.get(name) or [None]:
-            scope = [_scope(lim, keys, used) for _, keys in SCOPE_COLUMNS]
+            scope = [_scope(lim, keys, used) for _, keys in scopes]
             values = [_limit_cell(lim.get(c), used, c)
                       for c in LIMIT_COLUMNS]
             rows.append(line(text_cell(name, 18),

@@ -175,28 +175,37 @@ def convert_limits(mig, lsb_resources):
                      "pools have no xce equivalent")
 
 
-def _consumer_left_out(pairs, unpack):
-    """The consumer key of a limit that xce does not track (the key table
-    says why), or None: such a limit is left out whole."""
+def _consumer_left_out(mig, pairs, unpack):
+    """Why a limit is left out whole, or None: it names a consumer xce does
+    not track (the key table says why), or application profiles that are
+    not carried.  Without that consumer it would limit other jobs."""
+    apps = set(mig.tree.get("applications") or ()) | {"all", "-"}
     for name, raw in pairs:
         key = keys.lookup("limit", name.upper())
+        words = str(unpack(raw)[0]).replace("(", " ").replace(")", " ")
         if key.status == keys.NOT_CARRIED and key.shape == "list" and \
-                str(unpack(raw)[0]).strip() not in ("", "-", "()"):
-            return key
+                words.strip() not in ("", "-"):
+            return f"{key.name}: {key.why}"
+        if key.name in ("APPS", "PER_APP"):
+            for word in words.split():
+                if word.lstrip("~") not in apps:
+                    return (f"{key.name}: " + text(
+                        "CONFIG_LIMIT_APP", name=word.lstrip("~")) +
+                        "; the limit is left out whole, as without it "
+                        "it would limit other jobs")
     return None
 
 
 def _limit(mig, pairs, origin, unpack):
     pairs = [(name, raw) for name, raw in pairs if raw is not None]
-    whole = _consumer_left_out(pairs, unpack)
+    whole = _consumer_left_out(mig, pairs, unpack)
     if whole is not None:
         named = [unpack(raw)[0] for name, raw in pairs
                  if name.upper() == "NAME"]
         label = f"limit {named[0]}" if named else "limit"
         for name, raw in pairs:
             value, where = unpack(raw)
-            mig.drop(where, f"{label} {name} = {value}",
-                     f"{whole.name}: {whole.why}")
+            mig.drop(where, f"{label} {name} = {value}", whole)
         return
     limits = mig.node("limits", default=list)
     limits.append({})
