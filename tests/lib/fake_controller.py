@@ -160,9 +160,11 @@ class FakeAgentLink:
         self.out = []
 
 
-def started_controller(cfg, envdir):
+def started_controller(cfg, envdir, now=None):
     """The real controller on *cfg*, driven in process: a FakeSpool for
-    its spool and FakeAgentLinks for its agents, started."""
+    its spool and FakeAgentLinks for its agents, started (at *now*)."""
     ctl = Controller(cfg, envdir, spool=FakeSpool(), link_for=FakeAgentLink)
+    if now is not None:
+        ctl.now = now
     ctl.start()
     return ctl

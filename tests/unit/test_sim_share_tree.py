@@ -97,3 +97,42 @@ def test_bsub_G_jobs_take_turns_by_their_groups(tmp_path):
     starts = {r.number: r.start for r in replay.records.values()}
     assert [starts[n] for n in range(1, 9)] == \
         [0.0, 3600.0, 7200.0, 10800.0] * 2
+
+
+FLAT_YAML = """\
+cluster: {name: sim, spool: ../spool}
+parameters:
+  DEFAULT_QUEUE: fair
+  ENABLE_HIST_RUN_TIME: Y
+queues:
+  fair:
+    PRIORITY: 30
+    FAIRSHARE: USER_SHARES[[default, 1]]
+"""
+
+
+def _one_slot_order(tmp_path, yaml_text):
+    """The users of eight one-hour jobs (four of u1's, then four of
+    u2's, all at time 0) in the order they start on one slot."""
+    etc = tmp_path / "etc"
+    etc.mkdir(parents=True)
+    write_site(etc, yaml_text)
+    path = tmp_path / "t.swf"
+    path.write_text("".join(
+        f"{n} 0 -1 3600 1 -1 -1 1 3600 -1 1 {1 if n <= 4 else 2} 1 "
+        "-1 -1 -1 -1 -1\n" for n in range(1, 9)))
+    jobs = swf.read(path).jobs
+    replay = engine.Replay(VirtualCluster(site.load(etc, "1x1")), jobs).run()
+    return [r.user for r in sorted(replay.records.values(),
+                                   key=lambda r: r.start)]
+
+
+def test_finished_jobs_run_time_counts_with_enable_hist_run_time(tmp_path):
+    # u1's finished hour weighs on u1 (decayed by HIST_HOURS, 5 hours):
+    # the users take turns on the one slot.
+    assert _one_slot_order(tmp_path, FLAT_YAML) == ["u1", "u2"] * 4
+    # Without it nothing is used between two jobs: u1 wins every tie.
+    flat = _one_slot_order(tmp_path / "no",
+                           FLAT_YAML.replace("  ENABLE_HIST_RUN_TIME: Y\n",
+                                             ""))
+    assert flat == ["u1"] * 4 + ["u2"] * 4

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from xce.agent import protocol
 from xce.controller import (accept, asked, claims, containercheck, execplan,
                             interactive, isolate, jobprio, joblimits, jobreq,
-                            limitconf, mail, prepost, reserve, rlimits, stage,
-                            submit, windows)
+                            limitconf, mail, prepost, reserve, rlimits,
+                            sharehist, stage, submit, windows)
 from xce.errors import text
 from xce.lang import depend, timewindow, units
 from xce.lang.resreq.common import LOAD_INDICES
@@ -51,6 +51,8 @@ class PassState:
     host_res: dict = field(default_factory=dict)
     # When each host was last given a job (JOB_ACCEPT_INTERVAL).
     accepted: accept.State = field(default_factory=accept.State)
+    # Finished jobs' fairshare use (sharehist).
+    history: sharehist.State = field(default_factory=sharehist.State)
     # When a running job's rusage[] reservation next shrinks (rusagewake).
     rusage_next: float = None
 
@@ -96,6 +98,8 @@ def snapshot(ctl):
                 arrays[job["jobid"]] = arrays.get(job["jobid"], 0) + 1
         if fair and job["queue"] in fair and stat != states.PEND:
             _fair_use(ctl, job, queues[job["queue"]])
+    if fair:
+        sharehist.charge(ctl, queues)
     # Hosts running an exclusive job are closed_Excl (bhosts reads the
     # status through host_status) until a pass finds the job gone.
     ctl.passes.excl_hosts = excl

@@ -19,7 +19,7 @@ from xce.controller import dispatch
 from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
 from xce.controller import claims, gangs, hoststeps, jobgroups, peek
-from xce.controller import exitclose, stage
+from xce.controller import exitclose, sharehist, stage
 from xce.controller import (accept, jobclock, messages, modify, prepost,
                             spoolspace)
 from xce.controller import rusagewake, windows
@@ -136,6 +136,7 @@ class Controller:
                                self.store.saved_host_comments())
         exitclose.load(self)
         accept.load(self)       # JOB_ACCEPT_INTERVAL waits still running
+        sharehist.load(self)    # finished jobs' fairshare use
         # The agents are reached (a local one launched) now rather than at
         # the first turn: they start while the rest of start-up commits.
         self._connect_links()

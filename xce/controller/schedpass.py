@@ -17,7 +17,8 @@ made one way live and another way in a replay.
 """
 
 from xce.controller import (accept, claims, dispatch, gangs, jobgroups,
-                            preemption, reserve, rusagewake, windows)
+                            preemption, reserve, rusagewake, sharehist,
+                            windows)
 from xce.model import states
 from xce.scheduler import core as scheduler
 from xce.scheduler.trace import Tracer
@@ -95,7 +96,8 @@ def noted(ctl, job):
     ctl.passes.views.pop(key, None)
     ctl.passes.changed.add(key)     # for dispatch.snapshot
     if job["stat"] in states.FINISHED:
-        ctl.jobs.pop(key, None)
+        # Its fairshare use outlives it, decaying (sharehist).
+        sharehist.noted(ctl, job, ctl.jobs.pop(key, None) is not None)
     else:
         ctl.jobs[key] = job
     windows.noted(ctl, job)     # the started jobs of each host

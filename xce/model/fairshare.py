@@ -164,6 +164,13 @@ def job_usage(stat, start, end, slots, cpu_seconds, now, hist_hours):
 
 
 
+def history_since(now, hist_hours):
+    """From when finished jobs' use still counts: before, it weighs less
+    than 1e-10 of itself (ten HIST_HOURS); None: always (HIST_HOURS 0
+    does not decay)."""
+    return now - 10 * hist_hours * 3600.0 if hist_hours else None
+
+
 def decay(age_seconds, hist_hours):
     """The weight of use `age_seconds` ago: 0.1 after HIST_HOURS; no decay
     when HIST_HOURS is 0."""

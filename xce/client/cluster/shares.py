@@ -6,7 +6,8 @@ shares, its dynamic priority worked out as the scheduler does (the same
 fairshare module and weights), the slots its running jobs hold (STARTED),
 the CPU time charged (running jobs, and finished ones decayed by
 HIST_HOURS) and the run time of the running jobs, from the jobs the store
-holds: running ones, and those finished within the clean period.  A job
+holds: running ones, and finished ones as far back as the scheduler
+counts them (xce.controller.sharehist).  A job
 submitted with bsub -G counts in the account through that group, as the
 scheduler charges it.
 """
@@ -15,7 +16,6 @@ import time
 
 from xce.client.cluster.users import expand
 from xce.client.site import sections
-from xce.client.jobs.query import DEFAULT_CLEAN_PERIOD
 from xce.model import fairshare
 
 HEADER = (" USER/GROUP   SHARES  PRIORITY  STARTED  RESERVED  CPU_TIME  "
@@ -29,16 +29,15 @@ def _number(shares):
 _GROUP = "json_extract(spec, '$.user_group')"
 
 
-def _usage(reader, queue, weights, params, now):
+def _usage(reader, queue, weights, now):
     """(user, bsub -G group or None) -> (Usage, running slots) in
-    *queue*."""
-    try:
-        period = int(params.get("CLEAN_PERIOD", DEFAULT_CLEAN_PERIOD))
-    except ValueError:
-        period = DEFAULT_CLEAN_PERIOD
+    *queue*: its unfinished jobs, and its finished ones as far back as the
+    scheduler counts them (fairshare.history_since)."""
+    since = fairshare.history_since(now, weights.hist_hours)
     rows = reader.jobs(
         "queue=? AND stat NOT IN ('PEND','PSUSP') AND "
-        "(stat NOT IN ('DONE','EXIT') OR end_time >= ?)", (queue, now - period),
+        "(stat NOT IN ('DONE','EXIT') OR end_time >= ?)",
+        (queue, since or 0),
         ("user", "stat", "start_time", "end_time", "nslots", "cpu_time",
          _GROUP))
     out = {}
@@ -76,7 +75,7 @@ def share_lines(reader, queue, conf, params, now=None, recursive=False):
     policy = fairshare.Policy(pairs, groups, weights, shares, members)
     per_node = {}
     for (user, group), (use, slots) in _usage(reader, queue, weights,
-                                              params, now).items():
+                                              now).items():
         steps = policy.path(user, group)
         for depth in range(1, len(steps) + 1):
             node = tuple(n for n, _ in steps[:depth])
