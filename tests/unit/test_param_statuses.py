@@ -54,8 +54,8 @@ def test_no_key_stays_accepted_and_each_gives_a_reason(scope, name):
 @pytest.mark.parametrize("line, words", [
     ("MAX_SBD_FAIL: 3", "MAX_SBD_FAIL: not supported by xce: xce counts "
      "no failed contacts"),
-    ("LSF_STRIP_DOMAIN: .example.com", "LSF_STRIP_DOMAIN: not supported by "
-     "xce: xce shows host names as xce.yaml gives them"),
+    ("LSF_HPC_EXTENSIONS: SHORT_EVENTFILE", "LSF_HPC_EXTENSIONS: not "
+     "supported by xce: LSF HPC integration switches"),
     ("LSB_RESOURCE_ENFORCE: memory cpu", "not put jobs in cgroups"),
     ("LSB_JOB_MEMLIMIT: N", "kills a job whose processes' resident memory"),
     ("LSB_MEMLIMIT_ENFORCE: n", "LSB_MEMLIMIT_ENFORCE"),

@@ -384,9 +384,9 @@ _add("lsf.conf", ENFORCED, "LSB_JOB_CPULIMIT")
 _add("lsf.conf", NOT_CARRIED, "LSB_JOB_OUTPUT_LOGGING",
      why="xce's jobs write no notification messages to a log file; job "
      "mail and bjobs -l give them")
-_add("lsf.conf", NOT_CARRIED, "LSF_STRIP_DOMAIN",
-     why="xce shows host names as xce.yaml gives them; name the hosts "
-     "there without the domain")
+_add("lsf.conf", NOT_NEEDED, "LSF_STRIP_DOMAIN", "omit",
+     why="xce shows host names as xce.yaml names them: the migrator names "
+     "the hosts without these domains (address keeps the full name)")
 _add("lsf.conf", NOT_CARRIED, "LSF_HPC_EXTENSIONS",
      why="LSF HPC integration switches (CUMULATIVE_RUSAGE, "
      "SHORT_EVENTFILE, ...) have no xce counterpart")

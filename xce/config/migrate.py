@@ -12,8 +12,8 @@ import os
 from dataclasses import dataclass, field
 
 from xce.config import keys, lsfview
-from xce.config.lsf import (cells, discover, files, settle, timebased,
-                             yamlout)
+from xce.config.lsf import (cells, discover, files, settle, stripdomain,
+                             timebased, yamlout)
 from xce.config.lsf import convert_batch as batch
 from xce.config.lsf import convert_hosts as hosts
 from xce.config.lsf.build import Migration
@@ -176,6 +176,7 @@ def _convert(result, lsf):
     hosts.convert_shared(mig, lsf.get("lsf.shared"), result.cluster)
     hosts.convert_resource_map(mig, lsf.get("lsf.cluster"))
     batch.convert_modules(mig, lsf.get("lsb.modules"))
+    stripdomain.apply(mig, lsf.get("lsf.conf"))
     for kind in discover.BATCH_FILES:
         timebased.report(mig, lsf.get(kind))
     return mig
