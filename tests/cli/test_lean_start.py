@@ -66,3 +66,18 @@ def test_the_installed_commands_start_without_site():
         assert first.endswith("python -S"), (name, first)
     assert not (BIN / "xce-controller").read_text().splitlines()[0] \
         .endswith("-S")
+
+
+@pytest.mark.parametrize("argv", [("bsub", "true"), ("bjobs",),
+                                  ("bjobs", "-a")])
+def test_installed_commands_find_no_module_by_searching_the_path(cluster,
+                                                                 argv):
+    # Every xce module and C extension a submission or a listing loads
+    # comes from the bundle made at install (xce.cli.bundle): a module
+    # found by searching sys.path costs a search of every directory on it.
+    # (python -vv names each file the path finder tries.)
+    r = cluster.run("python", "-S", "-vv", str(BIN / argv[0]), *argv[1:])
+    assert r.rc == 0, r
+    searched = [line for line in r.err.splitlines()
+                if line.startswith("# trying ") and "/encodings/" not in line]
+    assert searched == [], searched

@@ -11,7 +11,10 @@ import sys
 from xce.cli.lsfargs import Opt, Parser, UsageError, run
 from xce.client.requests import call
 from xce.client.site import Site
-from xce.client.submit import execution, options as sub
+# esubcheck at start (it imports os alone): the bundle of the commands'
+# modules (xce.cli.bundle) holds what bsub imports at start, and every
+# submission asks it.
+from xce.client.submit import esubcheck, execution, options as sub
 from xce.client.submit.execopts import exec_options, requeue_and_mail
 from xce.client.submit.limits import parse_limits
 from xce.errors import XceError, text
@@ -333,7 +336,6 @@ def _interactive(opts, spec):
 def _esub_module(site, opts):
     """xce.client.submit.esub when the site or the job has an esub or
     epsub (loaded only then: bsub starts lean without one)."""
-    from xce.client.submit import esubcheck
     if not esubcheck.wanted(site, opts.get("esub")):
         return None
     from xce.client.submit import esub
