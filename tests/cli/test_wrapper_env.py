@@ -20,7 +20,9 @@ from tests.lib.xcecluster import shared_cluster, wait_for
 NAMES = [*string.ascii_letters, "rc", "xce_d", "xce_o", "xce_e", "xce_f",
          "xce_c", "xce_x", "xce_l", "xce_r", "xce_s", "xce_rc", "xce_keep",
          "xce_fd3"]
+# cd sets and exports OLDPWD, which the job must see as it was.
 OWN = {name: f"job's {name} $d\n\"{name}\"" for name in NAMES}
+OWN["OLDPWD"] = "/job's/own/old/directory"
 # The eexec's LSB_EEXEC_ENVFILE sets one name of the reserved prefix too.
 FROM_EEXEC = {"xce_eexec": "eexec's 'one'", "E_EXEC": "set"}
 
@@ -110,17 +112,19 @@ def test_output_error_and_copies_still_work(seen, cluster):
 
 
 def test_no_wrapper_variable_reaches_a_job_that_has_none(cluster, where):
+    """Nor an OLDPWD, which cd would set, when the job has none."""
     work = os.path.join(where, "plain")
     os.mkdir(work)
-    env = {k: v for k, v in cluster.env.items() if k not in OWN}
+    env = {k: v for k, v in cluster.env.items() if k != "OLDPWD"}
     jobid = cluster.submit("-cwd", work, "-o", "out", "-e", "err",
-                           "-E", _dump("pre.json"), _dump("job.json"),
-                           cwd=work, env=None)
+                           "-env", "all, ~OLDPWD", "-E", _dump("pre.json"),
+                           _dump("job.json"), cwd=work)
     cluster.wait_stat(jobid, "DONE")
     for place in ("job", "pre"):
         got = _load(os.path.join(work, f"{place}.json"))
         extra = set(got) - set(env)
-        assert not extra & set(OWN), (place, extra)
+        assert not extra & set(NAMES), (place, extra)
+        assert "OLDPWD" not in got, place
         assert not {k for k in extra if k.lower().startswith("xce_")} - \
             ({"xce_eexec"} if place == "job" else set()), (place, extra)
 

@@ -39,13 +39,15 @@ PATH = "/bin:/usr/bin:/sbin:/usr/sbin"      # LSF's PATH for these commands
 
 # 1 working directory, 2 output file ("" = /dev/null), 3 error file ("" =
 # with the output), 4 the command line, 5 the restore text of the step's
-# environment (its variables are xce_ ones, as the job wrapper's:
-# xce.agent.spawn).  A directory given as -o/-e gets
+# environment (its variables are xce_ ones and it puts back the OLDPWD
+# that cd changes, as the job wrapper does: xce.agent.spawn).  A directory given as -o/-e gets
 # <jobid>.out/err, as the job's wrapper does.  A job's own step (it has an
 # output file) makes bsub -outdir's directory as the wrapper does: the
 # job's pre-exec runs before the wrapper and writes inside it.
 STEP = r"""
+xce_op=${OLDPWD-}; xce_os=${OLDPWD+1}
 cd "$1" 2>/dev/null || exit 1
+[ -n "$xce_os" ] && OLDPWD=$xce_op || unset OLDPWD
 exec </dev/null
 xce_o=$2; xce_e=$3
 if [ -n "$xce_o" ]; then

@@ -31,8 +31,12 @@ log = logging.getLogger("xce.agent")
 # said, run the task and record its status.  The wrapper outlives the
 # catchable signals the task gets, so the status is written.  Its
 # variables are xce_ ones, and the task's own xce_ variables come back
-# from its fourth parameter just before the task runs (xce.agent.spawn).
-_WRAPPER = ('cd "$1" 2>/dev/null || cd /; xce_s=$2; xce_o=$3; xce_keep=$4; '
+# from its fourth parameter just before the task runs (xce.agent.spawn);
+# the task's OLDPWD, which cd changes, is put back.
+_WRAPPER = ('xce_op=${OLDPWD-}; xce_os=${OLDPWD+1}; '
+            'cd "$1" 2>/dev/null || cd /; '
+            '[ -n "$xce_os" ] && OLDPWD=$xce_op || unset OLDPWD; '
+            'xce_s=$2; xce_o=$3; xce_keep=$4; '
             'shift 4; [ -n "$xce_o" ] && '
             '{ exec >>"$xce_o" 2>&1 || exec >/dev/null 2>&1; }; '
             'trap : INT TERM HUP USR1 USR2 QUIT; '
