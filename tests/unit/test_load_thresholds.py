@@ -181,3 +181,13 @@ def test_the_migrator_carries_windows_and_reports_a_bad_one(tmp_path):
     assert "ut = x/y not carried" in report
     cfg = site(tmp_path / "etc", (tmp_path / "etc" / "xce.yaml").read_text())
     assert cfg.queues["normal"].thresholds == {"r1m": (0.7, 2.0)}
+
+
+def test_the_controller_and_simulator_read_pg_susp_it():
+    from types import SimpleNamespace
+    from xce.controller import windows
+    ctl = SimpleNamespace(cfg=SimpleNamespace(queues={}, params={}),
+                          hosts={}, now=0.0)
+    assert windows.situation(ctl).pg_susp_it == 180.0
+    ctl.cfg.params["PG_SUSP_IT"] = 45
+    assert windows.situation(ctl).pg_susp_it == 45.0

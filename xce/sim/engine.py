@@ -156,9 +156,11 @@ class Replay:
 
     def _submit(self, tj):
         cl = self.cl
+        queue, by_default = _queue_of(cl.cfg, tj.queue)
         spec = dict(tj.spec) if tj.spec is not None else {
             "command": f"swf job {tj.number}", "name": None,
-            "queue": _queue_of(cl.cfg, tj.queue), "nslots": [tj.procs] * 2,
+            "queue": queue, "queue_is_default": by_default,
+            "nslots": [tj.procs] * 2,
             "resreq": [], "depend": None, "from_host": "",
             "runlimit": tj.estimate / 60.0, "cwd": "/", "subcwd": "/"}
         try:
@@ -292,7 +294,9 @@ class Replay:
 
 def _queue_of(cfg, number):
     """The trace's queue number names a queue of that name (or number),
-    else the job goes to the configuration's default queue."""
+    else the job goes where a bsub without -q sends it: lsf.conf's
+    LSB_DEFAULTQUEUE, else the configuration's default queue (None).
+    (queue, whether it is a default)."""
     if number is not None and number >= 0 and str(number) in cfg.queues:
-        return str(number)
-    return None
+        return str(number), False
+    return cfg.params.get("LSB_DEFAULTQUEUE") or None, True
