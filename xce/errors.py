@@ -165,6 +165,7 @@ MESSAGES.update({
     "CONFIG_LIMIT_PAIR": "{value}: must be one or two values above 0, the "
                          "default not above the maximum",
     "CONFIG_NOT_WHOLE": "{value!r} is not a whole number",
+    "CONFIG_GROUP_SHARES": "user group {group}: {problems}",
     # Time-based values are read for the SLOTS, JOBS and MEM of limits only
     # (xce.lang.timevalue, xce.controller.limitconf).
     "CONFIG_TIME_BASED": "a time-based value ([value time_window] ...) is "

@@ -150,7 +150,8 @@ def _group_shares(groups, check_):
         props = groups.get(name)
         if isinstance(props, dict):
             check_.error(props, "USER_SHARES",
-                         f"user group {name}: " + "; ".join(found))
+                         text("CONFIG_GROUP_SHARES", group=name,
+                              problems="; ".join(found)))
 
 
 def _preemption(queues, check_):
