@@ -5,7 +5,7 @@ or recorded as not needed."""
 import pytest
 
 from xce.config import keys
-from xce.config.load import ConfigError
+from xce.config.load import ConfigError, load
 
 from tests.lib.builders import site
 
@@ -77,3 +77,34 @@ def test_values_xce_honours_load(tmp_path):
                 "  PG_SUSP_IT: 60\n")
     assert cfg.params["LSB_DEFAULTQUEUE"] == "short"
     assert cfg.param_flag("RESOURCE_RESERVE_PER_TASK")
+
+
+def test_the_migrator_carries_fixes_and_leaves_out_with_why(tmp_path):
+    from tests.lib.builders import migrated_site
+    result = migrated_site(tmp_path, {
+        "lsb.params": "Begin Parameters\nACCT_ARCHIVE_TIME = 03:15\n"
+                      "MAX_ACCT_ARCHIVE_FILE = 4\nMAX_SBD_FAIL = 3\n"
+                      "MAX_SCHED_STAY = 10\nPG_SUSP_IT = 120\n"
+                      "FAIRSHARE_ADJUSTMENT_FACTOR = 0.3\nEnd Parameters\n",
+        "lsf.conf": "LSB_JOB_MEMLIMIT=n\nLSB_MEMLIMIT_ENFORCE=y\n"
+                    "LSB_JOB_CPULIMIT=y\nLSB_RESOURCE_ENFORCE=\"cpu memory\"\n",
+        "lsb.queues": "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\n"
+                      "End Queue\n"})
+    params = result.tree["parameters"]
+    for name, value in (("ACCT_ARCHIVE_TIME", "03:15"),
+                        ("MAX_ACCT_ARCHIVE_FILE", 4), ("PG_SUSP_IT", 120),
+                        ("LSB_MEMLIMIT_ENFORCE", "y"),
+                        ("LSB_JOB_CPULIMIT", "y")):
+        assert str(params[name]) == str(value), name
+    dropped = {e.label.split(" = ")[0].split()[-1]: e.why
+               for e in result.migration.entries
+               if e.status == keys.NOT_CARRIED}
+    for name in ("MAX_SBD_FAIL", "LSB_JOB_MEMLIMIT", "LSB_RESOURCE_ENFORCE",
+                 "FAIRSHARE_ADJUSTMENT_FACTOR"):
+        assert name not in params and dropped.get(name), name
+    assert "libfairshareadjust" in dropped["FAIRSHARE_ADJUSTMENT_FACTOR"]
+    needed = [e.label for e in result.migration.entries
+              if e.status == keys.NOT_NEEDED]
+    assert any("MAX_SCHED_STAY" in label for label in needed)
+    assert "MAX_SCHED_STAY" not in params
+    load(tmp_path / "etc")
