@@ -1,6 +1,5 @@
 """The command side of the spool: write a request atomically, wait for its reply."""
 
-import errno
 import os
 import select
 import stat
@@ -67,6 +66,7 @@ def write_request(spool, kind, body, req_id=None, durable=True):
             os.unlink(tmp)      # no part left behind to fill the spool
         except OSError:
             pass
+        import errno    # here, off the way of a request that is written
         if e.errno == errno.ENOSPC:
             raise XceError(text("SPOOL_FULL", spool=spool))
         raise XceError(text("SPOOL_WRITE", reason=e.strerror))
