@@ -2,6 +2,7 @@
 file, the summary on standard output, warnings on standard error."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -127,3 +128,27 @@ def test_an_lsf_configuration_directory_is_migrated_on_the_fly(tmp_path):
     assert (code, out) == (255, "")
     assert err.endswith("no LSF configuration files (lsf.conf, lsf.shared, "
                         "lsf.cluster.<name>, lsb.*) found\n")
+
+
+def test_a_host_whose_jobs_fail_fast_is_closed_in_the_summary(tmp_path):
+    """Trace status 0 (failed) jobs exit; past GLOBAL_EXIT_RATE their host
+    is closed as the controller closes it, and the rest never start."""
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    (etc / "xce.yaml").write_text(
+        "cluster: {name: sim}\nparameters: {DEFAULT_QUEUE: normal, "
+        "GLOBAL_EXIT_RATE: 1, JOB_EXIT_RATE_DURATION: 1}\n"
+        "queues:\n  normal:\n    PRIORITY: 30\n")
+    trace = "".join(f"{n} 0 -1 10 1 -1 -1 1 10 -1 {st} 1 1 -1 -1 -1 -1 -1\n"
+                    for n, st in ((1, 0), (2, 0), (3, 1)))
+    code, out, err = sim("--workload", _trace(tmp_path, trace), "--envdir",
+                         str(etc), "--hosts", "1x1", "--json")
+    assert code == 0, err
+    s = json.loads(out.splitlines()[-1])
+    assert s["hosts_closed"] == [{"host": "h0001", "time_s": 20.0}]
+    assert (s["failed"], s["never_finished"]) == (2, [3])
+    code, out, err = sim("--workload", _trace(tmp_path, trace), "--envdir",
+                         str(etc), "--hosts", "1x1")
+    assert re.search(r"^hosts closed by exit rate\s+h0001$", out, re.M)
+    assert re.search(r"^failed \(trace status 0\)\s+2$", out, re.M)
+

@@ -48,6 +48,7 @@ class Record:
     end: float = None
     run: float = 0.0        # time it ran (suspended time left out)
     killed: bool = False    # ended by its run limit
+    failed: bool = False    # the trace says it failed: it exited
 
 
 @dataclass
@@ -188,6 +189,7 @@ class Replay:
         if rec.killed:
             self._finish(job, states.EXIT, EXIT_RUNLIMIT, "TERM_RUNLIMIT")
         elif tj.failed:     # the trace says it failed: it exits 1
+            rec.failed = True
             self._finish(job, states.EXIT, EXIT_FAILED, None)
         else:
             self._finish(job, states.DONE, 0, None)

@@ -53,6 +53,10 @@ def summary(replay, slots):
         "utilization": used / (slots * makespan) if makespan else 0.0,
         "slots": slots,
         "killed_at_run_limit": sum(1 for r in done if r.killed),
+        "failed": sum(1 for r in done if r.failed),
+        # hosts closed by their job exit rate (EXIT_RATE), as live
+        "hosts_closed": [{"host": host, "time_s": at}
+                         for at, host in replay.closed],
         "rejected": [{"job": tj.number, "line": tj.line, "procs": tj.procs,
                       "reason": why} for tj, why in replay.rejected],
         "never_finished": sorted(r.number for r in replay.unfinished()),

@@ -26,6 +26,9 @@ def table(s):
         ("makespan (s)", _num(s["makespan_s"], 0)),
         ("slots", f"{s['slots']:,}"),
         ("killed at their run limit", f"{s['killed_at_run_limit']:,}"),
+        ("failed (trace status 0)", f"{s['failed']:,}"),
+        ("hosts closed by exit rate", ", ".join(
+            h["host"] for h in s["hosts_closed"]) or "0"),
         ("rejected", f"{len(s['rejected']):,}"),
         ("never finished", f"{len(s['never_finished']):,}"),
     ], tablefmt="plain")]
