@@ -268,12 +268,23 @@ def test_limit_per_application_profile(make_cluster):
                            "-", "-", "-", "-"], r.out
 
 
-def test_limit_on_mem_counts_rusage(make_cluster):
-    cluster = make_cluster(mxj=4, extra=_limits({"NAME": "mem", "MEM": 100}))
-    _running(cluster, "-R", "rusage[mem=60]")
-    jobid = cluster.submit("-R", "rusage[mem=60]", "true")
-    _pends_with(cluster, jobid, " Resource (mem) limit defined cluster-wide "
-                "has been reached;")
-    small = cluster.submit("-R", "rusage[mem=30]", "true")
+@pytest.mark.parametrize("res, column", [("mem", 6), ("tmp", 7)])
+def test_limit_on_mem_or_tmp_counts_rusage(make_cluster, res, column):
+    cluster = make_cluster(mxj=4, extra=_limits(
+        {"NAME": res, res.upper(): 100}))
+    _running(cluster, "-R", f"rusage[{res}=60]")
+    jobid = cluster.submit("-R", f"rusage[{res}=60]", "true")
+    _pends_with(cluster, jobid, f" Resource ({res}) limit defined "
+                "cluster-wide has been reached;")
+    small = cluster.submit("-R", f"rusage[{res}=30]", "true")
     cluster.wait_stat(small, "DONE")
+    # blimits: what the running job holds of it.
+    wanted = [res] + ["-"] * 9
+    wanted[column] = "60/100"
+
+    def row():
+        out = cluster.run("blimits").out
+        return next((x.split() for x in out.splitlines()
+                     if x.startswith(res + " ")), None)
+    wait_for(lambda: row() == wanted, what=f"blimits {res} use")
 

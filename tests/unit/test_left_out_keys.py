@@ -16,8 +16,7 @@ QUEUE_KEYS = ("FAIRSHARE_QUEUES SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT "
               "ELIGIBLE_PEND_TIME_LIMIT APS_PRIORITY QUEUE_GROUP "
               "INTERRUPTIBLE_BACKFILL MAX_RSCHED_TIME CPU_FREQUENCY "
               "MAX_SLOTS_IN_POOL USE_PRIORITY_IN_POOL").split()
-LIMIT_KEYS = "SWP TMP SLOTS_PER_PROCESSOR RESOURCE INELIGIBLE LIC_PROJECTS" \
-    .split()
+LIMIT_KEYS = "SLOTS_PER_PROCESSOR RESOURCE INELIGIBLE LIC_PROJECTS".split()
 
 LSF = {
     "lsf.shared": "Begin Cluster\nClusterName\nc\nEnd Cluster\n",
@@ -31,7 +30,7 @@ LSF = {
     "lsb.resources": "Begin Limit\nNAME = bylic\nLIC_PROJECTS = p1\n"
                      "SLOTS = 8\nEnd Limit\n\n"
                      "Begin Limit\nNAME = swap\nUSERS = all\nSLOTS = 20\n"
-                     "SWP = 100\nEnd Limit\n",
+                     "RESOURCE = [lic,2]\nEnd Limit\n",
 }
 
 
@@ -65,7 +64,7 @@ def test_the_migrator_leaves_them_out_with_why_and_the_result_loads(
     assert "job exceptions" in dropped["queue normal JOB_OVERRUN"]
     assert "RTM" in dropped["queue normal PEND_TIME_LIMIT"]
     assert "checkpoint" in dropped["host h1 MIG"]
-    assert "rusage[mem] only" in dropped["limit swap SWP"]
+    assert "[tmp] only" in dropped["limit swap RESOURCE"]
     queue = result.tree["queues"]["normal"]
     assert "CHKPNT" not in queue and "JOB_OVERRUN" not in queue
     assert queue["NEW_JOB_SCHED_DELAY"] == 2        # not needed: shown
@@ -99,7 +98,8 @@ hosts:
     ("    MIG: 30\n", "", "", "MIG"),
     ("", "", "limits:\n  - LIC_PROJECTS: p1\n    SLOTS: 8\n",
      "LIC_PROJECTS"),
-    ("", "", "limits:\n  - USERS: all\n    TMP: 100\n", "TMP"),
+    ("", "", "limits:\n  - USERS: all\n    RESOURCE: '[lic,2]'\n",
+     "RESOURCE"),
 ])
 def test_a_hand_written_key_xce_leaves_out_is_refused_with_why(
         tmp_path, host, queue, limits, key):

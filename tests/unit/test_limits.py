@@ -125,7 +125,7 @@ def test_running_jobs_charged_by_the_caller_count():
     lim.charge("u", "normal", "default", {"a": 2})
     out = one_pass(_hosts(("a", 8)), [pending(1)], limits=lim)
     assert out.dispatch == []
-    assert lim.used[(0, "*", "*", "*", "*", "*")] == [2, 1, 0.0]  # kept
+    assert lim.used[(0, "*", "*", "*", "*", "*")] == [2, 1, 0.0, 0.0, 0.0]
 
 
 def test_apps_limit_counts_the_jobs_of_its_profiles_only():
@@ -152,7 +152,38 @@ def test_running_jobs_of_a_profile_count_against_per_app():
     out = one_pass(_hosts(("a", 8)), [pending(1, app="fluent"),
                                       pending(2, app="ansys")], limits=lim)
     assert _started(out) == [2]
-    assert lim.used[(0, "*", "*", "*", "*", "fluent")] == [2, 1, 0.0]
+    assert lim.used[(0, "*", "*", "*", "*", "fluent")] == [2, 1, 0.0, 0.0,
+                                                           0.0]
+
+
+def test_swp_and_tmp_limits_count_rusage_swp_and_tmp():
+    # Like MEM against rusage[mem]: SWP against rusage[swp], TMP (per
+    # host here) against rusage[tmp]; a job reserving neither is not held.
+    hosts = [host(n, 4, maxswp=1000, swp=1000, maxtmp=1000, tmp=1000)
+             for n in ("a", "b")]
+    swp = Limit(swp=100, users=_users("u"))
+    jobs = [pending(1, rr="rusage[swp=60]"), pending(2, rr="rusage[swp=60]"),
+            pending(3, rr="rusage[swp=40]"), pending(4)]
+    out = _run([swp], jobs, hosts=hosts)
+    assert _started(out) == [1, 3, 4]
+    assert _text(out, 2) == ("Resource (swp) limit defined on user or user "
+                             "group has been reached")
+    tmp = Limit(tmp=50, hosts=Consumer(None, per=True))
+    jobs = [pending(i, rr="rusage[tmp=30]") for i in (1, 2, 3)]
+    out = _run([tmp], jobs, hosts=hosts)
+    assert sorted(h for _, hs in out.dispatch for h in hs) == ["a", "b"]
+    assert _text(out, 3).startswith("Resource (tmp) limit defined on host")
+
+
+def test_per_task_swp_of_running_jobs_is_charged_per_slot():
+    from xce.scheduler import rusage_held
+    lim = Limits([Limit(swp=100)])
+    need = rusage_held.need({"swp": 30})
+    lim.charge("u", "normal", "default", {"a": 3},
+               {"a": rusage_held.times(need, 3)})
+    assert lim.used[(0, "*", "*", "*", "*", "*")] == [3, 1, 0.0, 90.0, 0.0]
+    assert lim.job_room("u", "normal", "default", 1, need)[1] == \
+        "Resource (swp) limit defined cluster-wide has been reached"
 
 
 # ------------------------------------------------------------ per-host limits

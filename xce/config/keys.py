@@ -471,13 +471,16 @@ _add("lsf.conf", NOT_NEEDED, "LSF_LINK_PATH LSF_DEFAULT_INSTALL LSB_MODE "
      why="LSF installer setting; xce writes its own lsf.conf view")
 
 # --- lsb.resources Limit ----------------------------------------------------
-# SLOTS, JOBS and MEM (against rusage[mem]) over users, queues, hosts,
+# SLOTS, JOBS, MEM, SWP and TMP (against rusage[]) over users, queues, hosts,
 # projects and application profiles are applied by the scheduler; a limit
 # that names a license project consumer is left out whole.
 _add("limit", ENFORCED, "NAME SLOTS JOBS MEM")
-_add("limit", NOT_CARRIED, "SWP TMP SLOTS_PER_PROCESSOR RESOURCE",
-     why="xce's limits count job slots, jobs and rusage[mem] only (SLOTS, "
-     "JOBS, MEM)")
+# SWP and TMP count rusage[swp] and rusage[tmp] as MEM counts rusage[mem]
+# (in LSF_UNIT_FOR_LIMITS; xce.scheduler.limits).
+_add("limit", ENFORCED, "SWP TMP")
+_add("limit", NOT_CARRIED, "SLOTS_PER_PROCESSOR RESOURCE",
+     why="xce's limits count job slots, jobs and rusage[mem], [swp] and "
+     "[tmp] only (SLOTS, JOBS, MEM, SWP, TMP)")
 _add("limit", NOT_CARRIED, "INELIGIBLE",
      why="xce does not count a job's eligible pending time apart "
      "(LSF's TRACK_ELIGIBLE_PENDINFO), which is all INELIGIBLE changes")

@@ -74,6 +74,11 @@ def _limits(sections, check_):
                     _mem(section, value, check_)
                 else:
                     _whole(section, key, check_, value)
+        for key in ("SWP", "TMP"):
+            if timevalue.is_time_based(section.get(key)):
+                check_.error(section, key, text("CONFIG_TIME_BASED"))
+            else:
+                _mem(section, section.get(key), check_, key)
 
 
 def _limit_apps(sections, apps, check_):
@@ -104,14 +109,14 @@ def _values(section, key, check_):
         return []
 
 
-def _mem(section, mem, check_):
+def _mem(section, mem, check_, key="MEM"):
     if mem is not None and str(mem).strip() not in ("-", ""):
         limit_text = str(mem).strip()
         try:
             if not limit_text.endswith("%"):
                 units.memory_kb(limit_text)
         except ValueError as e:
-            check_.error(section, "MEM", str(e).replace("MEMLIMIT", "MEM"))
+            check_.error(section, key, str(e).replace("MEMLIMIT", key))
 
 
 def _users(rows, check_):

@@ -432,9 +432,10 @@ def _count_running(ctl, job, hosts, queues, per_task, limits):
         per_host[name] = per_host.get(name, 0) + 1
     if limits:
         limits.charge(job["user"], job["queue"], _project(ctl, job["spec"]),
-                      per_host, {n: mem * k if per_task else mem
-                                 for n, k in per_host.items()} if mem
-                      else None, job["spec"].get("app") or "")
+                      per_host, {n: rusage_held.times(held, k) if per_task
+                                 else held for n, k in per_host.items()}
+                      if rusage_held.any_held(held) else None,
+                      job["spec"].get("app") or "")
     rusage_held.charge_shared([hosts[n] for n in per_host if n in hosts],
                               held.others, job["nslots"], per_task,
                               job["user"])
@@ -585,8 +586,8 @@ def publish_limit_usage(ctl, limits):
     """What running jobs use of each lsb.resources limit, kept in the
     store's meta table for blimits; written only when it changed."""
     rows = []
-    for counter, (slots, jobs, mem) in sorted((limits.used if limits
-                                                else {}).items()):
+    for counter, (slots, jobs, mem, swp, tmp) in sorted(
+            (limits.used if limits else {}).items()):
         lim = limits.limits[counter[0]]
         if lim.slot_reason:
             continue        # lsb.users MAX_JOBS: busers shows those
@@ -594,7 +595,7 @@ def publish_limit_usage(ctl, limits):
                      "queues": counter[2], "projects": counter[3],
                      "hosts": counter[4], "apps": counter[5],
                      "slots": slots, "jobs": jobs,
-                     "mem": mem})
+                     "mem": mem, "swp": swp, "tmp": tmp})
     text = json.dumps(rows)
     if ctl.passes.limit_usage != text:
         ctl.passes.limit_usage = text

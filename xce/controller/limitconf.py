@@ -128,6 +128,9 @@ def _limit(cfg, index, section, now):
     lim.slots = _amount(_at(section.get("SLOTS"), now), int)
     lim.jobs = _amount(_at(section.get("JOBS"), now), int)
     lim.mem = _amount(_at(section.get("MEM"), now), lambda v: _mem(cfg, v))
+    # Like MEM, as rusage[swp] and rusage[tmp] are counted; not time-based.
+    lim.swp = _amount(section.get("SWP"), lambda v: _mem(cfg, v, "SWP"))
+    lim.tmp = _amount(section.get("TMP"), lambda v: _mem(cfg, v, "TMP"))
     return lim
 
 
@@ -137,11 +140,11 @@ def _amount(value, convert):
     return convert(str(value).strip())
 
 
-def _mem(cfg, value):
+def _mem(cfg, value, key="MEM"):
     """MEM in LSF_UNIT_FOR_LIMITS, as rusage[mem] is counted."""
     unit = str(cfg.params.get("LSF_UNIT_FOR_LIMITS", "KB"))
     if value.endswith("%"):
-        raise ValueError(f"MEM = {value}: percentages are not supported")
+        raise ValueError(f"{key} = {value}: percentages are not supported")
     kb = units.memory_kb(value, unit)
     per_unit = units.memory_kb("1", unit)
     return kb / per_unit

@@ -490,8 +490,9 @@ def _take(job, q, state, slots, mem):
     q.user_used[job.user] = q.user_used.get(job.user, 0) + len(slots)
     if state.limits is not None:
         state.limits.charge(job.user, q.name, job.project, per_host, {
-            n: (mem * k if job.mem_per_task else mem)
-            for n, k in per_host.items()} if mem else None, job.app)
+            n: (rusage_held.times(mem, k) if job.mem_per_task else mem)
+            for n, k in per_host.items()} if rusage_held.any_held(mem)
+            else None, job.app)
     if state.groups is not None and job.job_group is not None:
         for g in chain(job.job_group):
             if g in state.groups:

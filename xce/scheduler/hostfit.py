@@ -112,7 +112,7 @@ def job_mem(job):
     """The rusage[mem] the whole job reserves (first alternative), as
     allocation limits count it."""
     mem = mem_alternatives(job)[0]
-    return mem * job.nslots if job.mem_per_task else mem
+    return rusage_held.times(mem, job.nslots) if job.mem_per_task else mem
 
 
 def mem_alternatives(job):

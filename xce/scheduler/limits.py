@@ -4,7 +4,8 @@ lsb.users MAX_JOBS column, as one pure mechanism.
 A limit names consumer kinds (users, queues, projects, hosts, application
 profiles), each as a
 set of names with exclusions, counted either as a sum over the set or for
-each member (the PER_ forms), and caps SLOTS, JOBS and MEM (rusage[mem]).
+each member (the PER_ forms), and caps SLOTS, JOBS, MEM, SWP and TMP
+(rusage[mem], [swp] and [tmp]: the amounts riding on a rusage_held.Need).
 A kind the limit leaves out means every consumer of that kind, summed.
 
 Usage is kept per counter: (limit index, user key, queue key, project
@@ -22,6 +23,7 @@ apart.
 from dataclasses import dataclass
 
 from xce.model.projects import ancestors
+from xce.scheduler.rusage_held import others
 
 # LSF 10.1 texts (lsbatch.h pending reasons PEND_GENERAL_LIMIT_*).
 _RESOURCE_TEXT = {
@@ -86,6 +88,8 @@ class Limit:
     slots: int = None
     jobs: int = None
     mem: float = None               # in LSF_UNIT_FOR_LIMITS
+    swp: float = None               # in LSF_UNIT_FOR_LIMITS, as rusage[]
+    tmp: float = None
     users: Consumer = None          # None: the kind is not named
     queues: Consumer = None
     projects: Consumer = None
@@ -134,7 +138,7 @@ class Limits:
 
     def __init__(self, limits=()):
         self.limits = list(limits)
-        self.used = {}          # counter -> [slots, jobs, mem]
+        self.used = {}          # counter -> [slots, jobs, mem, swp, tmp]
         self._split = {}    # (user, queue, project, app) -> limit indices
 
     def __bool__(self):
@@ -160,29 +164,35 @@ class Limits:
         return found
 
     def charge(self, user, queue, project, per_host, mem=None, app=""):
-        """Count one job: per_host {host: slots}, mem {host: reserved}."""
+        """Count one job: per_host {host: slots}, mem {host: reserved} (a
+        rusage_held.Need carries the swp and tmp reserved there too)."""
         mem = mem or {}
         job_l, host_l = self.split(user, queue, project, app)
         for i in job_l:
             self._add(self.limits[i].counter(i, user, queue, project,
                                              app=app),
-                      sum(per_host.values()), 1, sum(mem.values()))
+                      sum(per_host.values()), 1, *mem.values())
         for i in host_l:
             lim, seen = self.limits[i], set()
             for host, n in per_host.items():
                 if lim.hosts.matches(host):
                     c = lim.counter(i, user, queue, project, host, app)
                     # JOBS counts a job once per counter, not per host.
-                    self._add(c, n, 0 if c in seen else 1, mem.get(host, 0))
+                    self._add(c, n, 0 if c in seen else 1,
+                              mem.get(host, 0))
                     seen.add(c)
 
-    def _add(self, counter, slots, jobs, mem):
+    def _add(self, counter, slots, jobs, *amounts):
         used = self.used.get(counter)
         if used is None:
-            used = self.used[counter] = [0, 0, 0.0]
+            used = self.used[counter] = [0, 0, 0.0, 0.0, 0.0]
         used[0] += slots
         used[1] += jobs
-        used[2] += mem
+        for amount in amounts:
+            held = others(amount)
+            used[2] += amount
+            used[3] += held.get("swp", 0)
+            used[4] += held.get("tmp", 0)
 
     def job_room(self, user, queue, project, nslots, mem=0, app=""):
         """(slots the job-wide limits still allow, None: no cap; the reason
@@ -220,7 +230,7 @@ class Limits:
             if host != _ALL and not lim.hosts.matches(host):
                 continue
             used = self.used.get(
-                lim.counter(i, *who, host, app)) or (0, 0, 0.0)
+                lim.counter(i, *who, host, app)) or (0, 0, 0.0, 0.0, 0.0)
             if lim.slots is not None:
                 left = lim.slots - used[0]
                 room = left if room is None else min(room, left)
@@ -231,6 +241,12 @@ class Limits:
             if why is None and mem and lim.mem is not None and \
                     used[2] + mem > lim.mem:
                 why, room = lim.reason("mem"), 0
+            held = others(mem)
+            for what, at in (("swp", 3), ("tmp", 4)):
+                cap = getattr(lim, what)
+                if why is None and held.get(what) and cap is not None and \
+                        used[at] + held[what] > cap:
+                    why, room = lim.reason(what), 0
         return room, why
 
 

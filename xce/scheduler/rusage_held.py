@@ -48,6 +48,17 @@ def others(mem):
     return getattr(mem, "others", None) or {}
 
 
+def times(mem, n):
+    """*mem* and the amounts riding on it, *n* times over (a job's
+    per-task reservation on a host of n slots)."""
+    return Need(float(mem) * n, {k: v * n for k, v in others(mem).items()})
+
+
+def any_held(mem):
+    """Whether *mem* reserves memory or anything else."""
+    return bool(mem) or bool(others(mem))
+
+
 class Shared:
     """One instance of a shared resource: its total, what running and
     just placed jobs hold of it, the host views that see it, and what

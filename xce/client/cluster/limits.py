@@ -105,7 +105,8 @@ def _scope(lim, keys, used=None):
     return "-"
 
 
-_USED = {"SLOTS": "slots", "JOBS": "jobs", "MEM": "mem"}
+_USED = {"SLOTS": "slots", "JOBS": "jobs", "MEM": "mem", "SWP": "swp",
+         "TMP": "tmp"}
 
 
 def _limit_cell(value, used=None, column=None):
