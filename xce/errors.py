@@ -388,6 +388,8 @@ MESSAGES.update({
     "CONFIG_TASK_LIMIT": "{key} = {value}: must be [minimum [default]] "
     "maximum tasks, whole numbers with 1 <= minimum <= default <= maximum",
     "CONFIG_APP_LEFT_OUT": "not supported by xce: {why}",
+    "CONFIG_SLOTS_PER_PROCESSOR": "SLOTS_PER_PROCESSOR counts the "
+    "processors of each host: the limit needs PER_HOST",
     "CONFIG_LIMIT_APP": "{name}: no such application profile in "
     "applications",
     "CONFIG_JOB_SIZE_LIST": "{value}: must be default_size [size ...], "

@@ -232,6 +232,17 @@ def test_limit_per_host_is_a_host_reason(make_cluster):
                 "and/or host group has been reached: 1 host;")
 
 
+def test_limit_slots_per_processor_of_each_host(make_cluster):
+    # 0.1 slot per CPU, rounded up: one slot on this host (10 CPUs or
+    # fewer), under its MXJ of 4.
+    cluster = make_cluster(mxj=4, extra=_limits(
+        {"NAME": "per_cpu", "PER_HOST": "all", "SLOTS_PER_PROCESSOR": 0.1}))
+    _running(cluster)
+    jobid = cluster.submit("true")
+    _pends_with(cluster, jobid, " Resource (slot) limit defined on host "
+                "and/or host group has been reached: 1 host;")
+
+
 def test_limit_on_a_project(make_cluster):
     cluster = make_cluster(mxj=4, extra=_limits(
         {"NAME": "proj", "PROJECTS": "p1", "SLOTS": 1}))

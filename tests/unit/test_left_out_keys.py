@@ -16,7 +16,7 @@ QUEUE_KEYS = ("FAIRSHARE_QUEUES SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT "
               "ELIGIBLE_PEND_TIME_LIMIT APS_PRIORITY QUEUE_GROUP "
               "INTERRUPTIBLE_BACKFILL MAX_RSCHED_TIME CPU_FREQUENCY "
               "MAX_SLOTS_IN_POOL USE_PRIORITY_IN_POOL").split()
-LIMIT_KEYS = "SLOTS_PER_PROCESSOR RESOURCE INELIGIBLE LIC_PROJECTS".split()
+LIMIT_KEYS = "RESOURCE INELIGIBLE LIC_PROJECTS".split()
 
 LSF = {
     "lsf.shared": "Begin Cluster\nClusterName\nc\nEnd Cluster\n",
@@ -64,7 +64,7 @@ def test_the_migrator_leaves_them_out_with_why_and_the_result_loads(
     assert "job exceptions" in dropped["queue normal JOB_OVERRUN"]
     assert "RTM" in dropped["queue normal PEND_TIME_LIMIT"]
     assert "checkpoint" in dropped["host h1 MIG"]
-    assert "[tmp] only" in dropped["limit swap RESOURCE"]
+    assert "not the shared resources" in dropped["limit swap RESOURCE"]
     queue = result.tree["queues"]["normal"]
     assert "CHKPNT" not in queue and "JOB_OVERRUN" not in queue
     assert queue["NEW_JOB_SCHED_DELAY"] == 2        # not needed: shown
@@ -152,3 +152,18 @@ def test_apps_limits_are_carried_when_their_profiles_are(tmp_path):
         load(tmp_path / "etc")
     assert any("PER_APP: nosuch: no such application profile" in str(err)
                for err in e.value.errors), e.value.errors
+
+
+def test_slots_per_processor_needs_per_host(tmp_path):
+    (tmp_path / "xce.yaml").write_text(YAML.format(
+        host="", queue="", limits="limits:\n  - USERS: all\n"
+        "    SLOTS_PER_PROCESSOR: 2\n"))
+    with pytest.raises(ConfigError) as e:
+        load(tmp_path)
+    assert any("SLOTS_PER_PROCESSOR: SLOTS_PER_PROCESSOR counts the "
+               "processors of each host: the limit needs PER_HOST"
+               in str(err) for err in e.value.errors), e.value.errors
+    (tmp_path / "xce.yaml").write_text(YAML.format(
+        host="", queue="", limits="limits:\n  - PER_HOST: all\n"
+        "    SLOTS_PER_PROCESSOR: 2\n"))
+    assert load(tmp_path).raw["limits"][0]["SLOTS_PER_PROCESSOR"] == 2

@@ -175,6 +175,17 @@ def test_swp_and_tmp_limits_count_rusage_swp_and_tmp():
     assert _text(out, 3).startswith("Resource (tmp) limit defined on host")
 
 
+def test_slots_per_processor_caps_each_host_by_its_cpus():
+    # PER_HOST with SLOTS_PER_PROCESSOR = 0.5: 2 slots on the 4-CPU host,
+    # 1 on the 1-CPU host (rounded up), whatever their slot counts.
+    lim = Limit(slots_per_cpu=0.5, hosts=Consumer(None, per=True))
+    out = _run([lim], [pending(i) for i in range(1, 6)],
+               hosts=_hosts(("a", 8, 4), ("b", 8, 1)))
+    placed = sorted(h for _, hs in out.dispatch for h in hs)
+    assert placed == ["a", "a", "b"]
+    assert _text(out, 5).startswith("Resource (slot) limit defined on host")
+
+
 def test_per_task_swp_of_running_jobs_is_charged_per_slot():
     from xce.scheduler import rusage_held
     lim = Limits([Limit(swp=100)])

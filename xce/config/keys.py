@@ -478,9 +478,12 @@ _add("limit", ENFORCED, "NAME SLOTS JOBS MEM")
 # SWP and TMP count rusage[swp] and rusage[tmp] as MEM counts rusage[mem]
 # (in LSF_UNIT_FOR_LIMITS; xce.scheduler.limits).
 _add("limit", ENFORCED, "SWP TMP")
-_add("limit", NOT_CARRIED, "SLOTS_PER_PROCESSOR RESOURCE",
-     why="xce's limits count job slots, jobs and rusage[mem], [swp] and "
-     "[tmp] only (SLOTS, JOBS, MEM, SWP, TMP)")
+# SLOTS_PER_PROCESSOR with PER_HOST: slots per CPU of each host, as
+# lsb.users JL/P (xce.scheduler.limits).
+_add("limit", ENFORCED, "SLOTS_PER_PROCESSOR")
+_add("limit", NOT_CARRIED, "RESOURCE",
+     why="xce's limits count job slots (SLOTS, SLOTS_PER_PROCESSOR), jobs "
+     "and rusage[mem], [swp] and [tmp] only; not the shared resources")
 _add("limit", NOT_CARRIED, "INELIGIBLE",
      why="xce does not count a job's eligible pending time apart "
      "(LSF's TRACK_ELIGIBLE_PENDINFO), which is all INELIGIBLE changes")

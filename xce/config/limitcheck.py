@@ -74,6 +74,10 @@ def _limits(sections, check_):
                     _mem(section, value, check_)
                 else:
                     _whole(section, key, check_, value)
+        if section.get("SLOTS_PER_PROCESSOR") not in (None, "", "-") and \
+                section.get("PER_HOST") in (None, "", "-", []):
+            check_.error(section, "SLOTS_PER_PROCESSOR",
+                         text("CONFIG_SLOTS_PER_PROCESSOR"))
         for key in ("SWP", "TMP"):
             if timevalue.is_time_based(section.get(key)):
                 check_.error(section, key, text("CONFIG_TIME_BASED"))

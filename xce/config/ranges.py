@@ -125,6 +125,7 @@ _add("user", "MAX_JOBS MAX_PEND_JOBS MAX_PEND_SLOTS", 0)
 _fraction("user", "JL/P", unit="slots per processor")
 # --- limits (lsb.resources Limit) -----------------------------------------
 _add("limit", "SLOTS JOBS", 0)
+_fraction("limit", "SLOTS_PER_PROCESSOR", above_low=True)
 # --- parameters (lsb.params, lsf.conf and xce's own) ----------------------
 _add("params", "CLEAN_PERIOD", 1, unit="seconds")
 _add("params", "LOCAL_MAX_PREEXEC_RETRY", 1, unit="times")

@@ -131,6 +131,8 @@ def _limit(cfg, index, section, now):
     # Like MEM, as rusage[swp] and rusage[tmp] are counted; not time-based.
     lim.swp = _amount(section.get("SWP"), lambda v: _mem(cfg, v, "SWP"))
     lim.tmp = _amount(section.get("TMP"), lambda v: _mem(cfg, v, "TMP"))
+    # Slots per CPU of each host of a PER_HOST limit (load() requires it).
+    lim.slots_per_cpu = _amount(section.get("SLOTS_PER_PROCESSOR"), float)
     return lim
 
 

@@ -157,7 +157,7 @@ def free_slots(job, q, hosts, mem, cands, select, limits=None, now=None):
             if n <= 0:
                 why = full_reason(h, q, job.user, job.jl_p)
             elif limits is not None:
-                n, why = limit_room(n, job, q, name, mem, limits)
+                n, why = limit_room(n, job, q, h, mem, limits)
             if why is None and mem and not mem_fits(h, mem):
                 why = R_RESERVE_MEM
             if why is None and rusage_held.others(mem):
@@ -192,10 +192,10 @@ def accept_wait(q, hosts, now):
     return waits
 
 
-def limit_room(n, job, q, host, mem, limits):
+def limit_room(n, job, q, h, mem, limits):
     """Free slots on a host cut by the per-host allocation limits."""
-    room, why = limits.host_room(job.user, q.name, job.project, host, mem,
-                                 job.app)
+    room, why = limits.host_room(job.user, q.name, job.project, h.name, mem,
+                                 job.app, h.resources.get("ncpus"))
     if why is None and room is not None:
         n = min(n, room)
     return n, why

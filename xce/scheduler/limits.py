@@ -20,6 +20,7 @@ limit naming projects, each named project (with its subtree) is counted
 apart.
 """
 
+import math
 from dataclasses import dataclass
 
 from xce.model.projects import ancestors
@@ -90,6 +91,9 @@ class Limit:
     mem: float = None               # in LSF_UNIT_FOR_LIMITS
     swp: float = None               # in LSF_UNIT_FOR_LIMITS, as rusage[]
     tmp: float = None
+    # SLOTS_PER_PROCESSOR (with PER_HOST): slots per CPU of each host,
+    # rounded up as LSF does.
+    slots_per_cpu: float = None
     users: Consumer = None          # None: the kind is not named
     queues: Consumer = None
     projects: Consumer = None
@@ -200,10 +204,12 @@ class Limits:
         return self._room(self.split(user, queue, project, app)[0],
                           (user, queue, project), _ALL, nslots, mem, app)
 
-    def host_room(self, user, queue, project, host, mem=0, app=""):
-        """Like job_room for one host, under the per-host limits."""
+    def host_room(self, user, queue, project, host, mem=0, app="",
+                  ncpus=None):
+        """Like job_room for one host (of *ncpus* CPUs), under the
+        per-host limits."""
         return self._room(self.split(user, queue, project, app)[1],
-                          (user, queue, project), host, 1, mem, app)
+                          (user, queue, project), host, 1, mem, app, ncpus)
 
     def never_met(self, user, queue, project, nslots, mem=0, app=""):
         """A project quota the job alone is above, so that it could never
@@ -223,7 +229,7 @@ class Limits:
                 return owner, "mem", _amount(lim.mem), _amount(mem)
         return None
 
-    def _room(self, indices, who, host, nslots, mem, app):
+    def _room(self, indices, who, host, nslots, mem, app, ncpus=None):
         room, why = None, None
         for i in indices:
             lim = self.limits[i]
@@ -231,8 +237,12 @@ class Limits:
                 continue
             used = self.used.get(
                 lim.counter(i, *who, host, app)) or (0, 0, 0.0, 0.0, 0.0)
-            if lim.slots is not None:
-                left = lim.slots - used[0]
+            slots = lim.slots
+            if lim.slots_per_cpu is not None and host != _ALL:
+                per_cpu = math.ceil(lim.slots_per_cpu * (ncpus or 1))
+                slots = per_cpu if slots is None else min(slots, per_cpu)
+            if slots is not None:
+                left = slots - used[0]
                 room = left if room is None else min(room, left)
                 if left < nslots and why is None:
                     why = lim.reason("slot")
