@@ -223,20 +223,12 @@ def test_limit_on_a_queue_leaves_other_queues_alone(make_cluster):
     cluster.wait_stat(other, "DONE")
 
 
-def test_limit_per_host_is_a_host_reason(make_cluster):
+# One slot on this host: SLOTS, or 0.1 slot per CPU rounded up (10 CPUs
+# or fewer), under its MXJ of 4.
+@pytest.mark.parametrize("cap", [{"SLOTS": 1}, {"SLOTS_PER_PROCESSOR": 0.1}])
+def test_limit_per_host_is_a_host_reason(make_cluster, cap):
     cluster = make_cluster(mxj=4, extra=_limits(
-        {"NAME": "per_host", "PER_HOST": "all", "SLOTS": 1}))
-    _running(cluster)
-    jobid = cluster.submit("true")
-    _pends_with(cluster, jobid, " Resource (slot) limit defined on host "
-                "and/or host group has been reached: 1 host;")
-
-
-def test_limit_slots_per_processor_of_each_host(make_cluster):
-    # 0.1 slot per CPU, rounded up: one slot on this host (10 CPUs or
-    # fewer), under its MXJ of 4.
-    cluster = make_cluster(mxj=4, extra=_limits(
-        {"NAME": "per_cpu", "PER_HOST": "all", "SLOTS_PER_PROCESSOR": 0.1}))
+        {"NAME": "per_host", "PER_HOST": "all", **cap}))
     _running(cluster)
     jobid = cluster.submit("true")
     _pends_with(cluster, jobid, " Resource (slot) limit defined on host "
