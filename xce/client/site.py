@@ -7,7 +7,6 @@ reach the store through ``xce.client`` (this module), never ``xce.store``.
 """
 
 import os
-import pwd
 
 from xce.envdir import Site
 from xce.model import jsoncodec
@@ -45,6 +44,7 @@ def store_error(error):
 
 
 def current_user():
+    import pwd      # here: bsub, which needs no name, does not load it
     try:
         return pwd.getpwuid(os.getuid()).pw_name
     except KeyError:
