@@ -166,6 +166,7 @@ MESSAGES.update({
                          "default not above the maximum",
     "CONFIG_NOT_WHOLE": "{value!r} is not a whole number",
     "CONFIG_GROUP_SHARES": "user group {group}: {problems}",
+    "CONFIG_DEFAULT_UGROUP": "{group}: not a user group (user_groups)",
     # Time-based values are read for the SLOTS, JOBS and MEM of limits only
     # (xce.lang.timevalue, xce.controller.limitconf).
     "CONFIG_TIME_BASED": "a time-based value ([value time_window] ...) is "

@@ -83,3 +83,32 @@ def test_bsub_G_of_a_group_the_user_is_not_in_is_refused(two_groups, users):
     assert r.rc == 255 and "~big: Bad user group name" in r.err, r
     r = two_groups.run("bjobs", "-u", "all", "-a", "-noheader")
     assert r.out == "", r
+
+
+def test_default_user_group_takes_jobs_without_G(users):
+    """DEFAULT_USER_GROUP small: c's job without -G is submitted under
+    small (bjobs shows it) and charged to small's account, not big's
+    (listed first); a, not in small, submits with no group and is
+    charged to big."""
+    a, b, c = users
+    with shared_cluster("xce-fdug-", mxj=2, extra_params=(
+            "  DEFAULT_USER_GROUP: small"), extra_queues=(
+            "  fair:\n    PRIORITY: 20\n"
+            "    FAIRSHARE: USER_SHARES[[big, 1] [small, 1]]\n"),
+            extra=("user_groups:\n"
+                   f"  big:\n    members: [{a.name}, {c.name}]\n"
+                   f"  small:\n    members: [{b.name}, {c.name}]\n")
+    ) as cluster:
+        mine = _submit(cluster, c)
+        theirs = _submit(cluster, a)
+        wait_for(lambda: cluster.stat(mine) == "RUN" and
+                 cluster.stat(theirs) == "RUN", what="both jobs to start")
+        r = cluster.run("bjobs", "-o", "ugroup", "-noheader", str(mine),
+                        str(theirs))
+        assert r.out.split() == ["small", "-"], r
+        r = cluster.run("bjobs", "-l", str(mine))
+        assert "User Group <small>" in r.out, r
+        r = cluster.run("bqueues", "-r", "fair")
+        assert r.rc == 0 and r.err == "", r
+        assert _rows(r.out, "SHARE_INFO_FOR: fair/") == {"big": ("1", 1),
+                                                         "small": ("1", 1)}

@@ -3,6 +3,7 @@ jobs leave the controller's unfinished jobs, decayed by HIST_HOURS to a
 tenth, per (user, bsub -G group), and read back from the store at a
 controller start; the same code runs in the simulator."""
 
+import json
 from types import SimpleNamespace
 
 import pytest
@@ -142,3 +143,32 @@ def test_a_restart_reads_back_only_what_has_not_decayed_away(cluster):
     cluster.now = T0
     sharehist.load(cluster)
     assert seen == [T0 - 10 * 5 * H]        # ten HIST_HOURS of 5 hours
+
+
+def test_a_job_without_G_stays_in_the_account_chosen_across_a_restart(
+        tmp_path):
+    """A user in two groups of the tree, gb listed first: her job without
+    -G starts in the higher priority account (a tie: ga by name, not gb
+    the first listed), keeps it in its spec, and a restarted controller
+    charges it there."""
+    import pwd
+    import os
+    from tests.lib.builders import hello, submission
+    from tests.lib.fake_controller import started_controller
+    me = pwd.getpwuid(os.getuid()).pw_name
+    etc = tmp_path / "etc"
+    text = _SITE.replace("USER_SHARES[[default, 1]]",
+                         "USER_SHARES[[gb, 1] [ga, 1]]") + (
+        f"user_groups:\n  ga: {{members: [{me}]}}\n"
+        f"  gb: {{members: [{me}]}}\n")
+    ctl = started_controller(write_site(etc, text), etc, T0)
+    ctl.spool.put("submit", {"spec": submission("sleep 100")})
+    ctl.run_once(T0, inbox=[("h1", [hello("h1", ncpus=1)])])
+    (job,) = ctl.store.load_jobs(False)
+    assert job["stat"] == "RUN" and \
+        json.loads(job["spec"])["share_group"] == "ga"
+    assert (me, "ga") in _controller_use(ctl)
+    ctl.store.close()
+    again = started_controller(write_site(etc, text), etc, T0 + H)
+    assert set(_controller_use(again)) == {(me, "ga")}
+    again.store.close()

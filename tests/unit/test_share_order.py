@@ -173,3 +173,41 @@ def test_scheduler_charges_started_slots_by_group():
     out = schedule([q], [host("h", 1, ncpus=1, maxmem=1000, mem=1000)],
                    jobs)
     assert [k[0] for k, _ in out.dispatch] == [2]
+
+
+# ------------------------------------- without -G: the highest priority account
+@pytest.mark.parametrize("usage, started, account", [
+    # nothing used: eng and ops tie, eng by name.
+    ({}, {}, "eng"),
+    # her eng use (under -G eng or charged there before) makes ops the
+    # less used: her job without -G goes there.
+    ({("kim", "eng"): Usage(5.0, 0, 0)}, {}, "ops"),
+    ({}, {("ann", "eng"): 1}, "ops"),
+    # carl's slots in ops: eng.
+    ({}, {("carl", None): 2}, "eng"),
+])
+def test_a_job_without_G_goes_to_its_users_highest_priority_account(
+        usage, started, account):
+    job, other = _gjob(1, "kim"), _gjob(2, "ann")
+    order = Order(_two_groups(), usage, {}, [job, other], started)
+    assert job.share_group == account
+    assert other.share_group is None        # ann has one account only
+    # Ordered in that account: pending there, not in the other.
+    assert set(order.priorities()) >= {(account,)}
+    assert order.pending[(account,)] == 1 + (account == "eng")
+
+
+def test_a_started_job_stays_charged_to_the_account_chosen_for_it():
+    from xce.controller import apply
+    from xce.model import fairshare
+    job = {"stat": "PEND", "spec": {}, "attempt": 0}
+    apply.apply(job, "START", {"hosts": ["h"], "attempt": 1,
+                               "share_group": "ops"}, 10.0)
+    assert fairshare.account_group(job["spec"]) == "ops"
+    # A -G group chosen at submission counts when nothing was chosen.
+    assert fairshare.account_group({"user_group": "eng"}) == "eng"
+    assert fairshare.account_group({}) is None
+    # Its slots are charged to ops: kim's next job without -G goes to eng.
+    nxt = _gjob(3, "kim")
+    Order(_two_groups(), {}, {}, [nxt], {("kim", "ops"): 1})
+    assert nxt.share_group == "eng"

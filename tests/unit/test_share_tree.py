@@ -217,3 +217,67 @@ def test_bsub_G_of_a_group_the_user_is_not_under_changes_nothing():
     policy = fairshare.Policy(TOP, TWO, group_shares=TWO_SHARES,
                               members=TWO)
     assert policy.path("carl", "eng") == (("ops", 1.0),)
+
+
+# ------------------------------------------------ lsb.params DEFAULT_USER_GROUP
+
+DEFAULT_GROUP_YAML = """\
+cluster: {name: c}
+queues:
+  fair:
+    PRIORITY: 30
+    FAIRSHARE: USER_SHARES[[ga, 1] [everyone, 1]]
+parameters:
+  DEFAULT_QUEUE: fair
+  DEFAULT_USER_GROUP: %s
+user_groups:
+  ga: {members: [u1]}
+  everyone: {members: [all]}
+  some: {members: [u1]}
+"""
+
+
+def test_default_user_group_takes_members_and_all(tmp_path):
+    from xce.controller.limitconf import policy
+    from xce.controller.submit import default_user_group
+    from tests.lib.builders import site
+    cfg = site(tmp_path / "a", DEFAULT_GROUP_YAML % "everyone")
+    assert default_user_group(cfg, "u1") == "everyone"
+    assert default_user_group(cfg, "zed") == "everyone"
+    # A group of `all` in the tree takes any user's -G job.
+    tree = policy(cfg, cfg.queues["fair"])
+    assert tree.path("zed", "everyone") == (("everyone", 1.0),)
+    assert tree.path("u1", "everyone") == (("everyone", 1.0),)
+    cfg = site(tmp_path / "b", DEFAULT_GROUP_YAML % "some")
+    assert default_user_group(cfg, "u1") == "some"
+    assert default_user_group(cfg, "zed") is None   # not a member: none
+    cfg = site(tmp_path / "c", DEFAULT_GROUP_YAML.replace(
+        "  DEFAULT_USER_GROUP: %s\n", ""))
+    assert default_user_group(cfg, "u1") is None
+
+
+def test_default_user_group_not_a_group_is_refused(tmp_path):
+    from xce.config.load import ConfigError
+    from tests.lib.builders import site
+    with pytest.raises(ConfigError, match="DEFAULT_USER_GROUP.*nogroup: "
+                       "not a user group"):
+        site(tmp_path, DEFAULT_GROUP_YAML % "nogroup")
+
+
+def test_migration_carries_default_user_group_enforced(tmp_path):
+    from xce.config import keys
+    from xce.config.migrate import migrate
+    (tmp_path / "lsb.users").write_text(LSB_USERS)
+    (tmp_path / "lsb.params").write_text(
+        "Begin Parameters\nDEFAULT_USER_GROUP = G1\nEnd Parameters\n")
+    result = migrate(str(tmp_path), check=True)
+    assert result.tree["parameters"]["DEFAULT_USER_GROUP"] == "G1"
+    assert [e.status for e in result.migration.entries
+            if "DEFAULT_USER_GROUP" in e.label] == [keys.ENFORCED]
+    # Naming no group: a warning at its line, and it is not carried.
+    (tmp_path / "lsb.params").write_text(
+        "Begin Parameters\nDEFAULT_USER_GROUP = G9\nEnd Parameters\n")
+    result = migrate(str(tmp_path), check=True)
+    assert "DEFAULT_USER_GROUP" not in result.tree.get("parameters", {})
+    assert "lsb.params:2: G9: not a user group (user_groups)" in \
+        [str(d) for d in result.diags.warnings]

@@ -75,14 +75,12 @@ GROUPS_YAML = YAML.replace("[ga, 3]", "[ga, 1]").replace(
     "members: [u1, u3]").replace("members: [u3]", "members: [u2, u3]")
 
 
-def test_bsub_G_jobs_take_turns_by_their_groups(tmp_path):
-    # u3 is in ga and gb; four one-hour jobs with -G ga, then four with
-    # -G gb, on two slots: each group takes a slot at each round.  Were
-    # all charged to ga (the first listed), the -G ga jobs would go
-    # first.
+def _u3_starts(tmp_path, yaml_text, group_of):
+    """The start times of u3's eight one-hour jobs (all at time 0) on two
+    slots, job n submitted with -G group_of(n) (None: without -G)."""
     etc = tmp_path / "etc"
     etc.mkdir(parents=True)
-    write_site(etc, GROUPS_YAML)
+    write_site(etc, yaml_text)
     path = tmp_path / "t.swf"
     path.write_text("".join(f"{n} 0 -1 3600 1 -1 -1 1 3600 -1 1 3 1 "
                             "-1 -1 -1 -1 -1\n" for n in range(1, 9)))
@@ -91,11 +89,21 @@ def test_bsub_G_jobs_take_turns_by_their_groups(tmp_path):
         tj.spec = {"command": "x", "name": None, "queue": "fair",
                    "nslots": [1, 1], "resreq": [], "depend": None,
                    "from_host": "", "runlimit": 3600, "cwd": "/",
-                   "subcwd": "/", "user_priority": None,
-                   "user_group": "ga" if tj.number <= 4 else "gb"}
+                   "subcwd": "/", "user_priority": None}
+        if group_of(tj.number):
+            tj.spec["user_group"] = group_of(tj.number)
     replay = engine.Replay(VirtualCluster(site.load(etc, "1x2")), jobs).run()
     starts = {r.number: r.start for r in replay.records.values()}
-    assert [starts[n] for n in range(1, 9)] == \
+    return [starts[n] for n in range(1, 9)]
+
+
+def test_bsub_G_jobs_take_turns_by_their_groups(tmp_path):
+    # u3 is in ga and gb; four one-hour jobs with -G ga, then four with
+    # -G gb, on two slots: each group takes a slot at each round.  Were
+    # all charged to ga (the first listed), the -G ga jobs would go
+    # first.
+    assert _u3_starts(tmp_path, GROUPS_YAML,
+                      lambda n: "ga" if n <= 4 else "gb") == \
         [0.0, 3600.0, 7200.0, 10800.0] * 2
 
 
@@ -136,3 +144,44 @@ def test_finished_jobs_run_time_counts_with_enable_hist_run_time(tmp_path):
                            FLAT_YAML.replace("  ENABLE_HIST_RUN_TIME: Y\n",
                                              ""))
     assert flat == ["u1"] * 4 + ["u2"] * 4
+
+
+def _jobs_without_G_in_the_default_group(tmp_path, params):
+    """u3's eight one-hour jobs on two slots: four with -G gb, then four
+    without -G; their start times."""
+    return _u3_starts(tmp_path, GROUPS_YAML.replace(
+        "  DEFAULT_QUEUE: fair\n", "  DEFAULT_QUEUE: fair\n" + params),
+        lambda n: "gb" if n <= 4 else None)
+
+
+def test_jobs_without_G_are_charged_to_DEFAULT_USER_GROUP(tmp_path):
+    # With DEFAULT_USER_GROUP gb the jobs without -G join the -G gb ones
+    # in gb's account: FCFS, two at a time.
+    assert _jobs_without_G_in_the_default_group(
+        tmp_path, "  DEFAULT_USER_GROUP: gb\n") == \
+        [0.0, 0.0, 3600.0, 3600.0, 7200.0, 7200.0, 10800.0, 10800.0]
+    # Without it each goes to the account of ga and gb with the higher
+    # priority: the two groups take turns.
+    assert _jobs_without_G_in_the_default_group(tmp_path / "no", "") == \
+        [0.0, 3600.0, 7200.0, 10800.0] * 2
+
+
+def test_a_job_without_G_goes_to_the_less_used_of_its_users_groups(
+        tmp_path):
+    # u3 is in ga (listed first) and gb, u1 in ga, u2 in gb; two slots.
+    # u1's two-hour job holds one from time 0; at time 60 u3's job and
+    # then u2's come, both without -G.  gb is the less used: u3's job is
+    # charged there and goes first (gb FCFS).  Charged to ga, the first
+    # listed, it would have waited behind u2's.
+    etc = tmp_path / "etc"
+    etc.mkdir(parents=True)
+    write_site(etc, GROUPS_YAML)
+    path = tmp_path / "t.swf"
+    path.write_text(
+        "1 0 -1 7200 1 -1 -1 1 7200 -1 1 1 1 -1 -1 -1 -1 -1\n"
+        "2 60 -1 3600 1 -1 -1 1 3600 -1 1 3 1 -1 -1 -1 -1 -1\n"
+        "3 60 -1 3600 1 -1 -1 1 3600 -1 1 2 1 -1 -1 -1 -1 -1\n")
+    jobs = swf.read(path).jobs
+    replay = engine.Replay(VirtualCluster(site.load(etc, "1x2")), jobs).run()
+    starts = {r.number: r.start for r in replay.records.values()}
+    assert starts == {1: 0.0, 2: 60.0, 3: 3660.0}

@@ -242,6 +242,9 @@ _add("params", ENFORCED, "STRICT_UG_CONTROL")
 # Hierarchical fairshare: a group named in a queue's FAIRSHARE divides its
 # shares among its members by these (xce.model.fairshare.Policy).
 _add("user_group", ENFORCED, "USER_SHARES", "text")
+# A job submitted without -G is associated with this group
+# (xce.controller.submit.default_user_group).
+_add("params", ENFORCED, "DEFAULT_USER_GROUP")
 
 # --- lsb.params -------------------------------------------------------------
 _add("params", ENFORCED, "DEFAULT_QUEUE", "list1")

@@ -55,6 +55,12 @@ def check(cfg, raw, check_):
             _fairshare(props, check_)
     _preemption(raw.get("queues") or {}, check_)
     _group_shares(raw.get("user_groups"), check_)
+    if isinstance(params, dict) and params.get("DEFAULT_USER_GROUP") \
+            not in (None, "") and str(params["DEFAULT_USER_GROUP"]) not in \
+            (raw.get("user_groups") or {}):
+        check_.error(params, "DEFAULT_USER_GROUP",
+                     text("CONFIG_DEFAULT_UGROUP",
+                          group=params["DEFAULT_USER_GROUP"]))
 
 
 def _limits(sections, check_):

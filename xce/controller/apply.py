@@ -74,6 +74,12 @@ def _start(job, data, now):
         job["spec"]["gpu_alloc"] = data["gpus"]
     else:
         job["spec"].pop("gpu_alloc", None)
+    # The fairshare account's group the scheduler chose for a job without
+    # -G (xce.scheduler.share_order): it stays charged there.
+    if data.get("share_group"):
+        job["spec"]["share_group"] = data["share_group"]
+    else:
+        job["spec"].pop("share_group", None)
     job["spec"].pop("output_fallback", None)    # a new run, new files
     job["spec"].pop("kill_as_done", None)       # a bkill -d of a past run
 

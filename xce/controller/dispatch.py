@@ -226,7 +226,7 @@ def _fair_use(ctl, job, qv):
                               qv.fairshare.factors.hist_hours)
     if use is None:
         return
-    key = (job["user"], job["spec"].get("user_group"))
+    key = (job["user"], fairshare.account_group(job["spec"]))
     qv.fair_usage[key] = fairshare.add(
         qv.fair_usage.get(key, fairshare.NO_USAGE), use)
     if job["stat"] in states.RUNNING:

@@ -74,9 +74,12 @@ def settle(ctl, decisions):
         job = ctl.jobs[key]
         alt = decisions.rusage_alt.get(key)
         gpus = decisions.gpus.get(key)
+        share = getattr((job.get("_pending") or (None,) * 3)[2],
+                        "share_group", None)
         ctl.emit("START", job, hosts=placement, attempt=job["attempt"] + 1,
                  **({"rusage_alt": alt} if alt else {}),
-                 **({"gpus": gpus} if gpus else {}))
+                 **({"gpus": gpus} if gpus else {}),
+                 **({"share_group": share} if share else {}))
         if job["spec"].get("exclusive") or job["spec"].get("nnodes"):
             ctl.passes.excl_hosts.update(placement)     # closed_Excl now
         started.append(job)

@@ -37,7 +37,7 @@ def _add(ctl, job, now):
     if use is None:
         return
     key = (job["queue"], job["user"],
-           (job.get("spec") or {}).get("user_group"))
+           fairshare.account_group(job.get("spec")))
     acc = ctl.passes.history.acc
     old = acc.get(key)
     if old is not None:

@@ -248,6 +248,19 @@ def check_profiles(ctl, spec, user):
         raise Rejected(text("BAD_JGROUP", jgroup))
 
 
+def default_user_group(cfg, user):
+    """lsb.params DEFAULT_USER_GROUP: the group a job submitted without -G
+    is associated with (charged to in fairshare, shown by bjobs, its
+    administrators' under STRICT_UG_CONTROL), when *user* is in it (LSF
+    has it hold `all`; a user outside it submits with no group); or
+    None."""
+    group = cfg.params.get("DEFAULT_USER_GROUP")
+    if not group or str(group) not in cfg.user_groups:
+        return None
+    members = hostnames.expand([str(group)], cfg.user_groups)
+    return str(group) if user in members or "all" in members else None
+
+
 def check_project(ctl, spec, user):
     """-P (or LSB_DEFAULTPROJECT) must name a project the user is a
     member of, once projects are defined; without one the job gets the
@@ -460,6 +473,11 @@ def admit(ctl, spec, user, req_uid, gid, env=None):
     check_slots(ctl, q, spec)
     check_hosts(ctl, q, spec)
     check_project_quota(ctl, q, spec, user)
+    if not spec.get("user_group"):       # DEFAULT_USER_GROUP
+        spec.pop("user_group", None)
+        group = default_user_group(ctl.cfg, user)
+        if group:
+            spec["user_group"] = group
     gpucheck.check(ctl, q, spec, Rejected)
     containercheck.check(ctl, q, spec, env, Rejected)
     jobid = ctl.next_jobid()

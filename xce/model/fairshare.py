@@ -1,10 +1,12 @@
 """Queue fairshare: FAIRSHARE = USER_SHARES[[user, n] [group, n] [default, n]].
 
-Each job belongs to a share account: with bsub -G, the account of that
-group where the user is in its subtree; else the user's own entry, else
-the first listed group the user is in (its members share the account and
-take turns FCFS), else `default` (an account of the user's own with the
-default shares).  `group@` gives each member of the group its own account.
+Each job belongs to a share account: with bsub -G (or DEFAULT_USER_GROUP),
+the account of that group where the user is in its subtree; else the
+user's own entry, else of the groups the user is in (their members share
+the account and take turns FCFS) the one the scheduler finds with the
+highest priority (xce.scheduler.share_order, kept with the job as it
+starts), else `default` (an account of the user's own with the default
+shares).  `group@` gives each member of the group its own account.
 A user in no account has no shares and goes last.
 
 LSF's dynamic priority of an account (lsb.params defaults):
@@ -192,7 +194,7 @@ class Policy:
         self.factors = factors
         self.top = _Level(pairs, groups or {}, group_shares or {},
                           members or {}, ())
-        self._of = {}
+        self._of, self._choices = {}, {}
 
     def path(self, user, group=None):
         """((account, shares), ...) of a user from the top level down; a
@@ -205,6 +207,20 @@ class Policy:
             found = self._of[(user, group)] = tuple(
                 steps or self.top.path(user))
         return found
+
+    def choices(self, user):
+        """Every path (as path() gives them) a job of *user* without -G
+        may be charged to: several when the user is in several groups of
+        the tree; the first is path(user)."""
+        found = self._choices.get(user)
+        if found is None:
+            found = self._choices[user] = [tuple(p) for p in
+                                           self.top.paths(user)]
+        return found
+
+    def reaches(self, user, group):
+        """Whether a path of *user* passes through *group*'s account."""
+        return bool(group) and self.top.through(user, group) is not None
 
     def account(self, user):
         """(account name, shares) of a user at the top level."""
@@ -263,7 +279,8 @@ class _Level:
         if group_shares.get(name) and name not in seen:
             below = _Level(group_shares[name], groups, group_shares,
                            members, seen + (name,))
-        who = None if name == "all" else frozenset(groups[name])
+        who = None if name == "all" or "all" in groups.get(name, ()) \
+            else frozenset(groups[name])
         self.shared.append((name, who, shares, below))
         self.listed.append((name, shares))
 
@@ -277,6 +294,17 @@ class _Level:
         if self.others is not None:
             return [("others", self.others)]
         return [(user, self.default or 0.0)]
+
+    def paths(self, user):
+        """All the user's paths from this level down, path() first."""
+        out = []
+        if user not in self.own:
+            for name, who, shares, below in self.shared:
+                if who is None or user in who:
+                    head = [(name, shares)]
+                    out += [head + rest for rest in below.paths(user)] \
+                        if below else [head]
+        return out or [self.path(user)]
 
     def through(self, user, group):
         """The user's path that passes through *group*'s account, or
@@ -297,6 +325,15 @@ class _Level:
         for name, _, _, below in self.shared:
             if below is not None:
                 yield from below.levels(path + (name,))
+
+
+def account_group(spec):
+    """The group whose account a started job is charged to: the one the
+    scheduler chose for it (spec share_group, xce.scheduler.share_order),
+    else its bsub -G (or DEFAULT_USER_GROUP) group; None: its user's
+    first path."""
+    spec = spec or {}
+    return spec.get("share_group") or spec.get("user_group") or None
 
 
 def add(a, b):

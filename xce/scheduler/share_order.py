@@ -18,17 +18,37 @@ class Order:
     holds in the queue (user_used, kept current by the scheduler) tell
     whether it started, and the priorities on its path are worked out
     again.  Accounts are keyed by their path from the top, a tuple of
-    names.  A job's account is its user's, or with bsub -G (the job's
-    user_group) the one through that group (Policy.path).  usage and
-    started (the slots of the queue's started jobs) are keyed by user or
-    by (user, -G group); without started, user_used gives the slots.
+    names.  A job's account is, with bsub -G (the job's user_group), the
+    one through that group (Policy.path); else, of the accounts its user
+    can reach (Policy.choices), the one ranking first as the walk goes
+    when the pass begins (LSF: the highest priority account the user can
+    access), set on the job as share_group for the caller to keep when
+    it starts.  usage and started (the slots of the queue's started
+    jobs) are keyed by user or by (user, group) (fairshare.account_group);
+    without started, user_used gives the slots.
     """
 
     def __init__(self, policy, usage, user_used, jobs, started=None):
         self.policy, self.user_used = policy, user_used
         self.jobs, self.shares, self.pending, self._paths = {}, {}, {}, {}
+        self.slots, self.usage = {}, {}
+        for key, n in (user_used if started is None else started).items():
+            for node in self._nodes(key):
+                self.slots[node] = self.slots.get(node, 0) + n
+        for key, u in (usage or {}).items():
+            for node in self._nodes(key):
+                self.usage[node] = add(self.usage.get(node, NO_USAGE), u)
+        chosen = {}
         for job in jobs:                    # already FCFS
-            path = self._path(job.user, getattr(job, "user_group", None))
+            group = getattr(job, "user_group", None)
+            if not policy.reaches(job.user, group):
+                # Without -G (or -G to a group outside the tree): the
+                # account with the highest priority the user can reach,
+                # kept with the job when it starts (share_group).
+                if job.user not in chosen:
+                    chosen[job.user] = self._best(job.user)
+                group = job.share_group = chosen[job.user]
+            path = self._path(job.user, group)
             waiting = self.jobs.get(path)
             if waiting is None:
                 waiting = self.jobs[path] = deque()
@@ -37,14 +57,24 @@ class Order:
             for depth in range(len(path) + 1):
                 self.pending[path[:depth]] = \
                     self.pending.get(path[:depth], 0) + len(waiting)
-        self.slots = dict.fromkeys(self.pending, 0)
-        self.usage = {}
-        for key, n in (user_used if started is None else started).items():
-            for node in self._nodes(key):
-                self.slots[node] += n
-        for key, u in (usage or {}).items():
-            for node in self._nodes(key):
-                self.usage[node] = add(self.usage.get(node, NO_USAGE), u)
+                self.slots.setdefault(path[:depth], 0)
+
+    def _best(self, user):
+        """The group of the user's path whose accounts rank first, level
+        by level, as the walk takes them; None when there is one path."""
+        paths = self.policy.choices(user)
+        if len(paths) < 2:
+            return None
+        best = min(paths, key=lambda steps: [
+            self._rank(tuple(n for n, _ in steps[:d]), steps[d - 1][1])
+            for d in range(1, len(steps) + 1)])
+        groups = [n for n, _ in best if n != user]
+        return groups[-1] if groups else None
+
+    def _rank(self, node, shares):
+        prio = self.policy.priority(shares, self.slots.get(node, 0),
+                                    self.usage.get(node, NO_USAGE))
+        return (-prio, node[-1])
 
     def _path(self, user, group=None):
         found = self._paths.get((user, group))
@@ -56,12 +86,11 @@ class Order:
         return found
 
     def _nodes(self, key):
-        """The accounts (with pending jobs) the use of a user, or of a
-        (user, -G group), is charged to."""
+        """The accounts the use of a user, or of a (user, group) (the
+        job's fairshare.account_group), is charged to."""
         path = self._path(*key) if isinstance(key, tuple) else \
             self._path(key)
-        return [path[:d] for d in range(1, len(path) + 1)
-                if path[:d] in self.pending]
+        return [path[:d] for d in range(1, len(path) + 1)]
 
     def _key(self, node):
         prio = self.policy.priority(self.shares[node], self.slots[node],

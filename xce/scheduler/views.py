@@ -196,6 +196,9 @@ class PendingJob:
     jl_p: tuple = None
     # bsub -G: the user group whose share account the job is charged to.
     user_group: str = None
+    # Set by the fairshare order (share_order) for a job without a -G
+    # group in the tree: the group whose account it is charged to.
+    share_group: str = None
 
 
 @dataclass

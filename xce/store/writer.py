@@ -138,16 +138,18 @@ class Store:
     def finished_jobs(self, since=None):
         """The finished jobs that had started (and ended at or after
         *since*), as rows with queue, user, stat, start_time, end_time,
-        nslots, cpu_time and a spec holding only user_group (their
-        fairshare use)."""
+        nslots, cpu_time and a spec holding only user_group and
+        share_group (their fairshare use)."""
         cur = self.db.execute(
             "SELECT queue, user, stat, start_time, end_time, nslots, "
-            "cpu_time, json_extract(spec, '$.user_group') FROM jobs "
+            "cpu_time, json_extract(spec, '$.user_group'), "
+            "json_extract(spec, '$.share_group') FROM jobs "
             "WHERE stat IN ('DONE', 'EXIT') AND start_time IS NOT NULL "
             "AND end_time >= ?", (since or 0,))
         return [{"queue": r[0], "user": r[1], "stat": r[2],
                  "start_time": r[3], "end_time": r[4], "nslots": r[5],
-                 "cpu_time": r[6], "spec": {"user_group": r[7]}}
+                 "cpu_time": r[6],
+                 "spec": {"user_group": r[7], "share_group": r[8]}}
                 for r in cur]
 
     def exits_since(self, since):

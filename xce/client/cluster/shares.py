@@ -26,7 +26,8 @@ def _number(shares):
     return f"{shares:g}"
 
 
-_GROUP = "json_extract(spec, '$.user_group')"
+_GROUP = ("coalesce(json_extract(spec, '$.share_group'), "
+          "json_extract(spec, '$.user_group'))")
 
 
 def _usage(reader, queue, weights, now):

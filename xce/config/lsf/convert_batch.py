@@ -156,6 +156,14 @@ def _check_user_groups(mig):
             mig.note(keys.lookup("user_group", "GROUP_MEMBER").status,
                      origin, f"user group {name} expands to "
                      f"{' '.join(expanded) or 'nobody'}")
+    default = ("parameters", "DEFAULT_USER_GROUP")
+    group = mig.tree.get("parameters", {}).get("DEFAULT_USER_GROUP")
+    if group not in (None, "") and str(group) not in groups and \
+            default in mig.origins:
+        mig.warn(mig.origins[default], text("CONFIG_DEFAULT_UGROUP",
+                                            group=group))
+        mig.retract(default, "not a user group of lsb.users: jobs without "
+                    "-G are associated with no group")
 
 
 def convert_limits(mig, lsb_resources):
