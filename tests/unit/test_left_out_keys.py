@@ -167,3 +167,15 @@ def test_slots_per_processor_needs_per_host(tmp_path):
         host="", queue="", limits="limits:\n  - PER_HOST: all\n"
         "    SLOTS_PER_PROCESSOR: 2\n"))
     assert load(tmp_path).raw["limits"][0]["SLOTS_PER_PROCESSOR"] == 2
+
+
+def test_no_key_of_the_table_is_accepted_and_not_acted_on():
+    """Honour or refuse (issue 13 point 1): every key xce knows is acted
+    on, not needed or not carried -- never carried and ignored -- and each
+    not-carried key says why."""
+    accepted = [(k.scope, k.name) for k in keys._TABLE.values()
+                if k.status == keys.ACCEPTED]
+    assert accepted == []
+    silent = [(k.scope, k.name) for k in keys._TABLE.values()
+              if k.status == keys.NOT_CARRIED and not k.why]
+    assert silent == []
