@@ -79,6 +79,12 @@ def test_values_xce_honours_load(tmp_path):
     assert cfg.param_flag("RESOURCE_RESERVE_PER_TASK")
 
 
+@pytest.mark.parametrize("zero", ["0.00", "-0", "0.000"])
+def test_a_fixed_number_written_another_way_is_the_same_value(tmp_path,
+                                                              zero):
+    _load(tmp_path, f"  FAIRSHARE_ADJUSTMENT_FACTOR: '{zero}'\n")
+
+
 def test_the_migrator_carries_fixes_and_leaves_out_with_why(tmp_path):
     from tests.lib.builders import migrated_site
     result = migrated_site(tmp_path, {

@@ -627,9 +627,25 @@ def fixed_problem(scope, name, value):
         text = "Y"
     elif value is False:
         text = "N"
-    if text in found[0]:
+    if text in found[0] or _same_number(text, found[0]):
         return None
     return f"{found[1]}; {value} is not"
+
+
+def _same_number(text, allowed):
+    """A number written another way (0.00 for 0) is the same value."""
+    try:
+        number = float(text)
+    except ValueError:
+        return False
+    return any(_number(a) == number for a in allowed)
+
+
+def _number(text):
+    try:
+        return float(text)
+    except ValueError:
+        return None
 
 
 UNKNOWN_WHY = "not a key xce knows"
