@@ -211,3 +211,27 @@ def test_a_started_job_stays_charged_to_the_account_chosen_for_it():
     nxt = _gjob(3, "kim")
     Order(_two_groups(), {}, {}, [nxt], {("kim", "ops"): 1})
     assert nxt.share_group == "eng"
+
+
+def test_a_G_group_outside_the_tree_goes_to_DEFAULT_USER_GROUPs_account():
+    from tests.unit.test_share_tree import TWO, TWO_SHARES
+    groups = dict(TWO, lab=["kim"])             # lab: not in the tree
+    policy = fairshare_policy([("eng", 1.0), ("ops", 1.0)], groups,
+                              group_shares=TWO_SHARES, members=groups,
+                              default_group="eng")
+    # eng is the more used, yet kim's -G lab job is charged to eng, the
+    # default group; without -G, the less used ops.
+    lab, plain = _gjob(1, "kim", "lab"), _gjob(2, "kim")
+    Order(policy, {("kim", "eng"): Usage(5.0, 0, 0)}, {}, [lab, plain], {})
+    assert (lab.share_group, plain.share_group) == ("eng", "ops")
+    # A default group the user cannot reach: the less used account too.
+    policy = fairshare_policy([("eng", 1.0), ("ops", 1.0)], groups,
+                              group_shares=TWO_SHARES, members=groups,
+                              default_group="nobody")
+    lab = _gjob(1, "kim", "lab")
+    Order(policy, {("kim", "eng"): Usage(5.0, 0, 0)}, {}, [lab], {})
+    assert lab.share_group == "ops"
+    # A -G group in the tree keeps its own account, nothing chosen.
+    eng = _gjob(1, "kim", "eng")
+    Order(policy, {("kim", "eng"): Usage(5.0, 0, 0)}, {}, [eng], {})
+    assert eng.share_group is None

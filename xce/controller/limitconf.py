@@ -265,6 +265,8 @@ def policy(cfg, q):
         weights = fairshare.factors_from(cfg.params, q.raw)
         shares, members, _ = fairshare.tree_config(
             cfg.raw.get("user_groups"))
-        found = fairshare.Policy(pairs, groups, weights, shares, members)
+        found = fairshare.Policy(
+            pairs, groups, weights, shares, members,
+            str(cfg.params.get("DEFAULT_USER_GROUP") or "") or None)
     q._xce_fairshare = (cfg, found)
     return found

@@ -187,11 +187,13 @@ class Policy:
     lsb.users that divide a group's shares among its members (hierarchical
     fairshare).  Each user falls in one path of accounts from the top
     level down to a leaf: a user's own account or a group account whose
-    members take turns FCFS."""
+    members take turns FCFS.  default_group: lsb.params
+    DEFAULT_USER_GROUP, where a job whose -G group is not in the tree
+    goes when its user can reach it."""
 
     def __init__(self, pairs, groups=None, factors=Factors(),
-                 group_shares=None, members=None):
-        self.factors = factors
+                 group_shares=None, members=None, default_group=None):
+        self.factors, self.default_group = factors, default_group
         self.top = _Level(pairs, groups or {}, group_shares or {},
                           members or {}, ())
         self._of, self._choices = {}, {}

@@ -38,16 +38,23 @@ class Order:
         for key, u in (usage or {}).items():
             for node in self._nodes(key):
                 self.usage[node] = add(self.usage.get(node, NO_USAGE), u)
-        chosen = {}
+        chosen, default = {}, policy.default_group
         for job in jobs:                    # already FCFS
             group = getattr(job, "user_group", None)
+            share = None
             if not policy.reaches(job.user, group):
-                # Without -G (or -G to a group outside the tree): the
-                # account with the highest priority the user can reach,
-                # kept with the job when it starts (share_group).
-                if job.user not in chosen:
-                    chosen[job.user] = self._best(job.user)
-                group = job.share_group = chosen[job.user]
+                # -G to a group outside the tree: DEFAULT_USER_GROUP's
+                # account; without either, the account with the highest
+                # priority the user can reach.  Kept with the job when it
+                # starts (share_group).
+                if group and default and policy.reaches(job.user, default):
+                    share = default
+                else:
+                    if job.user not in chosen:
+                        chosen[job.user] = self._best(job.user)
+                    share = chosen[job.user]
+                group = share
+            job.share_group = share
             path = self._path(job.user, group)
             waiting = self.jobs.get(path)
             if waiting is None:
