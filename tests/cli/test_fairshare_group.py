@@ -112,3 +112,21 @@ def test_default_user_group_takes_jobs_without_G(users):
         assert r.rc == 0 and r.err == "", r
         assert _rows(r.out, "SHARE_INFO_FOR: fair/") == {"big": ("1", 1),
                                                          "small": ("1", 1)}
+
+
+def test_a_job_without_G_is_charged_to_the_less_used_group(two_groups,
+                                                           users):
+    """a's job holds a slot in big; c (in big, listed first, and small)
+    submits without -G: the job is charged to small, the less used, and
+    bqueues -r shows it there."""
+    a, b, c = users
+    theirs = _submit(two_groups, a)
+    two_groups.wait_stat(theirs, "RUN")
+    mine = _submit(two_groups, c)
+    two_groups.wait_stat(mine, "RUN")
+    r = two_groups.run("bqueues", "-r", "fair")
+    assert r.rc == 0 and r.err == "", r
+    assert _rows(r.out, "SHARE_INFO_FOR: fair/") == {"big": ("1", 1),
+                                                     "small": ("1", 1)}
+    r = two_groups.run("bjobs", "-o", "ugroup", "-noheader", str(mine))
+    assert r.out.split() == ["-"], r    # charged there, not submitted so
