@@ -154,6 +154,8 @@ def test_every_lsb_acct_record_reads_with_a_reader_of_the_documented_layout(
     assert by_id[(done, 0)]["projectName"] == "proj"
     assert by_id[(failed, 0)]["exitStatus"] == 3 << 8
     assert by_id[(failed, 0)]["numAllocSlots"] == 2
+    user = cluster.run("id", "-un").out.strip()
+    assert by_id[(done, 0)]["chargedSAAP"] == f"/{user}"    # no group
     assert {(array, 1), (array, 2)} <= set(by_id)
     assert cluster.run("bacct", str(done)).rc == 0      # bacct still reads
     assert cluster.run("bhist", "-l", str(failed)).rc == 0
@@ -225,6 +227,13 @@ def test_every_lsb_events_record_reads_with_a_reader_of_the_documented_layout(
     assert all(r["maskedJStatus"] == r["jStatus"] for r in status)
     new = {(r["jobId"], r["idx"]): r for r in recs if r["type"] == "JOB_NEW"}
     assert new[(done, 0)]["jobName"] == 'quoted "name"'
+    # schedHostType: the submission host's type, as lshosts shows it.
+    sub = cluster.run("bjobs", "-noheader", "-o", "from_host",
+                      str(done)).out.split()[0]
+    types = {w[0]: w[1] for w in (line.split() for line in cluster.run(
+        "lshosts", "-w").out.splitlines()[1:]) if len(w) > 1}
+    assert types.get(sub), (sub, types)
+    assert new[(done, 0)]["schedHostType"] == types[sub]
     assert (new[(done, 0)]["queue"], new[(done, 0)]["projectName"],
             new[(done, 0)]["command"]) == ("normal", "proj", "echo hi")
     job = new[(failed, 0)]

@@ -95,3 +95,17 @@ def test_options2_and_options3_are_the_jobs_as_in_job_new():
                    "description": "d"}), {"stat": "DONE", "exit_code": 0}))
     assert (rec["options2"], rec["options3"]) == (0x01 | 0x40000,
                                                   0x01 | 0x2000000)
+
+
+@pytest.mark.parametrize("spec, saap", [
+    ({}, "/ann"),                               # no group: the user's own
+    ({"user_group": "chem"}, "/chem/ann"),      # bsub -G
+    ({"user_group": "chem", "share_group": "phys"}, "/phys/ann"),
+])
+def test_charged_saap_is_the_share_account_path_the_job_was_charged_to(
+        spec, saap):
+    """chargedSAAP (lsb.acct(5): the SAAP charged to the job) is the
+    account path, "/user" or "/group/user", not an empty string."""
+    rec = read_record(_finish_line(_job(spec=spec),
+                                   {"stat": "DONE", "exit_code": 0}))
+    assert rec["chargedSAAP"] == saap

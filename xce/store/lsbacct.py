@@ -12,6 +12,7 @@ JOB_FINISH records LSF 10.1 writes (lsb.acct(5) says %d).  Lists are
 written as a count followed by that many entries, as LSF does.
 """
 
+from xce.model.fairshare import account_group
 from xce.model.states import CODES
 from xce.store.lsbfields import q, spec_of, submit_options, wait_status
 from xce.store.lsbnew import options2, options3
@@ -21,6 +22,17 @@ from xce.store.lsbnew import options2, options3
 RUSAGE_UNKNOWN = 16
 UNKNOWN = -1
 _NO_STRING = q("")
+
+
+def charged_saap(job, spec):
+    """The share account path the job was charged to, as LSF writes it:
+    "/user", or "/group/user" for a job charged to a group's account (the
+    group the scheduler chose, else its bsub -G or default user group)."""
+    user = job.get("user") or ""
+    if not user:
+        return ""
+    group = account_group(spec)
+    return f"/{group}/{user}" if group else f"/{user}"
 
 
 def job_finish(job, data, jobid, idx):
@@ -60,7 +72,7 @@ def job_finish(job, data, jobid, idx):
         _NO_STRING, _NO_STRING, 0,               # rsvId, sla, exceptMask
         _NO_STRING, 0,                           # additionalInfo, exitInfo
         _NO_STRING, UNKNOWN,                     # warningAction, its period
-        _NO_STRING, _NO_STRING,                  # chargedSAAP, licenseProject
+        q(charged_saap(job, spec)), _NO_STRING,  # licenseProject
         q(spec.get("app")), q(spec.get("post_exec")),
         UNKNOWN,                                 # runtimeEstimation
         _NO_STRING, _NO_STRING, options2(spec),  # jgroup, requeueEValues,

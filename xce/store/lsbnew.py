@@ -45,6 +45,17 @@ UMASK = 18
 _EMPTY = q("")
 
 
+def host_type(db, host):
+    """The type of *host* (X86_64, ...) as its agent reports it, or "" for
+    a host xce has no type for: LSF's schedHostType, the submission
+    host's type."""
+    if db is None or not host:
+        return ""
+    row = db.execute("SELECT type FROM hosts WHERE name = ?",
+                     (host,)).fetchone()
+    return (row[0] or "") if row else ""
+
+
 def options2(spec):
     value = SUB2_HOLD if spec.get("hold") else 0
     if spec.get("user_priority") is not None:
@@ -125,7 +136,8 @@ def job_new(job, data, jobid, idx, db):
         *xfiles(spec.get("xfiles") or []),
         q(spec.get("mail_user")), q(spec.get("project") or "default"),
         *([0] if options & SUB_INTERACTIVE else []),        # niosPort
-        hi, _EMPTY, q(spec.get("login_shell")),  # schedHostType
+        hi, q(host_type(db, job.get("from_host"))),     # schedHostType
+        q(spec.get("login_shell")),
         _EMPTY, q(spec.get("user_group")), _EMPTY,  # timeEvent, exceptList
         opts2, idx,
         _EMPTY, _EMPTY, _EMPTY,     # inFileSpool, commandSpool, jobSpoolDir
