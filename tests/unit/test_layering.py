@@ -73,6 +73,8 @@ ALLOWED = {
         "xce.controller.accept",
         # the replay wakes when a decaying or timed rusage[] frees tokens
         "xce.controller.rusagewake",
+        # a host closed by its job exit rate, by the controller's own rule
+        "xce.controller.exitclose",
         # the pass holds a job back after a failed pre-exec (dispatch
         # asks prepost); the replay wakes it as the controller's turn does
         "xce.controller.prepost",

@@ -14,7 +14,6 @@ what counts is xce.model.exitrate.
 import logging
 from dataclasses import dataclass, field
 
-from xce.controller import configure
 from xce.model import exitrate
 
 log = logging.getLogger("xce.controller")
@@ -83,6 +82,9 @@ def mark_closed(ctl, host):
 
 
 def close(ctl, host, rate, limit):
+    # Here, not at the top: the simulator imports this module for the rule
+    # above and must not load the controller's configuration and agent code.
+    from xce.controller import configure
     mark_closed(ctl, host)
     by = ctl.cfg.admins[0] if ctl.cfg.admins else "root"
     ctl.store.event(ctl.now, "HOST_CTRL", host=host, op="hclose", by=by,
