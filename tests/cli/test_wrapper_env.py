@@ -42,7 +42,7 @@ def where():
     os.mkdir(serverdir)
     eexec = os.path.join(serverdir, "eexec")
     with open(eexec, "w") as f:
-        f.write("#!/bin/sh\n" + _dump(f'"$PWD/eexec.$LSB_JOBID"') + "\n" +
+        f.write("#!/bin/sh\n" + _dump('"$PWD/eexec.$LSB_JOBID"') + "\n" +
                 "".join(f"echo \"{k}={v}\" >>\"$LSB_EEXEC_ENVFILE\"\n"
                         for k, v in FROM_EEXEC.items()))
     os.chmod(eexec, 0o755)
