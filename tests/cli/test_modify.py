@@ -451,3 +451,45 @@ def test_bmod_r_rn_and_L_are_taken_shown_and_logged(make_cluster):
         recs[1]["delOptions"] & 0x200000
     assert recs[2]["options"] & 0x4000
     cluster.run("bkill", str(jobid))
+
+
+def test_bmod_w_and_wn_change_the_dependency_and_are_logged(make_cluster):
+    """bmod -w replaces a pending job's dependency (checked as bsub -w
+    checks it), -wn removes it; JOB_MODIFY2 has SUB_DEPEND_COND (0x20000)
+    and dependCond for -w, the bit in delOptions for -wn."""
+    cluster, blocker = blocked(make_cluster)
+    other = cluster.submit("-H", "true")
+    jobid = cluster.submit("true")
+    r = cmd(cluster, "bmod", "-w", f"done({other})", str(jobid))
+    assert (r.rc, r.err) == (0, ""), r
+    assert cluster.stored_job(jobid)["spec"]["depend"] == f"done({other})"
+    cluster.run("bkill", str(blocker))
+    # The slot is free: the job waits on its new dependency alone.
+    wait_for(lambda: "Job dependency condition not satisfied" in cluster.run(
+        "bjobs", "-p", str(jobid)).out, what="the dependency's reason")
+    assert cluster.stat(jobid) == "PEND"
+    # Bad input, as bsub -w refuses it: nothing changes.
+    for expr, why in (("done(", None), ("done(999999)",
+                                         "done(999999): No matching job")):
+        r = cmd(cluster, "bmod", "-w", expr, str(jobid))
+        assert (r.rc, r.out) == (255, ""), r
+        assert r.err.endswith("Job not modified.\n"), r
+        assert why is None or why in r.err, r
+    assert cluster.stored_job(jobid)["spec"]["depend"] == f"done({other})"
+    r = cmd(cluster, "bmod", "-w", "done(1)", "-wn", str(jobid))
+    assert r.rc == 255 and "-w and -wn cannot be used together" in r.err, r
+    r = cmd(cluster, "bmod", "-wn", str(jobid))
+    assert (r.rc, r.err) == (0, ""), r
+    cluster.wait_stat(jobid, "DONE")
+    assert "depend" not in cluster.stored_job(jobid)["spec"]
+    hist = cluster.run("bhist", "-l", str(jobid)).out.replace(
+        "\n" + " " * 21, "")
+    assert f"Dependency condition changes to: done({other});" in hist, hist
+    assert "Dependency condition is removed;" in hist, hist
+    recs = wait_for(lambda: len(_modify_records(cluster, jobid)) == 2 and
+                    _modify_records(cluster, jobid), what="JOB_MODIFY2")
+    assert recs[0]["options"] & 0x20000 and not recs[0]["delOptions"]
+    assert recs[0]["dependCond"] == f"done({other})"
+    assert recs[1]["delOptions"] & 0x20000 and not recs[1]["options"]
+    assert "dependCond" not in recs[1]
+    assert cluster.proc.poll() is None

@@ -115,6 +115,7 @@ LAYOUTS = {
         ("?", "options", 0x40000, "resReq", S),
         *_LIMITS,
         ("?", "options", 0x10000, "hostSpec", S),
+        ("?", "options", 0x20000, "dependCond", S),
         ("subHomeDir", S),
         ("?", "options", 0x10, "outFile", S),
         ("?", "options", 0x20, "errFile", S),

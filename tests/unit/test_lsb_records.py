@@ -78,6 +78,8 @@ def _modify2(line):
     r["rLimits"] = [int(next(it)) for _ in range(11)]
     if opt & 0x10000:
         r["hostSpec"] = next(it)
+    if opt & 0x20000:
+        r["dependCond"] = next(it)
     r["subHomeDir"] = next(it)
     if opt & 0x10:
         r["outFile"] = next(it)
@@ -151,6 +153,21 @@ def test_modify_carries_every_field_bmod_changes():
         "/g1", "fast", "echo done")
     assert (r["runtimeEstimation"], r["requeueEValues"],
             r["jobDescription"]) == ("180", "2 EXCLUDE(3)", "nightly run")
+
+
+def test_modify_w_and_wn_record_the_dependency_as_lsf_does():
+    """bmod -w: SUB_DEPEND_COND (0x20000) in options and the condition in
+    dependCond, after hostSpec; -wn: the bit in delOptions, no field."""
+    r = _modify2(_lines("MODIFY", {"set": {
+        "depend": 'done(12) && ended("my job")', "runlimit": 5,
+        "runlimit_host": "hostA"}, "unset": []})[0])
+    assert r["options"] == 0x20000 | 0x10000
+    assert (r["hostSpec"], r["dependCond"]) == ("hostA",
+                                                'done(12) && ended("my job")')
+    assert r["subHomeDir"] == "" and r["delOptions"] == 0
+    r = _modify2(_lines("MODIFY", {"set": {}, "unset": ["depend"]})[0])
+    assert (r["options"], r["delOptions"]) == (0, 0x20000)
+    assert "dependCond" not in r
 
 
 def test_modify_oo_and_eo_set_the_overwrite_bits():

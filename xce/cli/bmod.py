@@ -62,6 +62,9 @@ OPTIONS = [
         help="Rerunnable: requeue the job if its host is lost."),
     Opt("-rn", "not_rerunnable", takes=False,
         help="Not rerunnable, whatever the queue says."),
+    Opt("-w", "depend", metavar="'dependency_expression'",
+        help="Dependency condition (replaces the old one)."),
+    _removes("-wn", "no_depend", "the dependency condition"),
     _removes("-En", "no_pre_exec", "the pre-execution command"),
     _removes("-Epn", "no_post_exec", "the post-execution command"),
     _removes("-Qn", "no_requeue_exit", "the requeue exit values"),
@@ -111,7 +114,7 @@ UNSUPPORTED = (
     "-mign", "-Ne", "-network", "-networkn", "-notify", "-notifyn", "-ptl",
     "-ptln", "-rnc", "-rncn", "-s", "-sn", "-sla", "-slan",
     "-smt", "-smtn", "-stage", "-stagen", "-ti", "-tin", "-U", "-Un", "-Wep",
-    "-We+", "-w", "-wn", "-wa", "-wan", "-wt", "-wtn", "-x", "-Z", "-Zs",
+    "-We+", "-wa", "-wan", "-wt", "-wtn", "-x", "-Z", "-Zs",
     "-Zsn")
 # A setting and its removal in one command line.
 CONFLICTS = [(o.flags[0], o.flags[0] + "n") for o in OPTIONS

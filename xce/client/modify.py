@@ -41,6 +41,8 @@ def modify_spec(opts, unit, fractions=False):
         new["user_priority"] = sub.parse_priority(opts["priority"])
     if opts.get("project"):
         new["project"] = opts["project"]
+    if opts.get("depend"):
+        new["depend"] = opts["depend"]
     for key in ("app", "job_group"):
         if opts.get(key):
             new[key] = opts[key]
@@ -83,7 +85,7 @@ REMOVALS = {"no_queue": ("queue",), "no_slots": ("nslots",),
             "no_name": ("name",), "no_stdout": ("stdout", "stdout_mode"),
             "no_stderr": ("stderr", "stderr_mode"),
             "no_priority": ("user_priority",), "no_project": ("project",),
-            "no_app": ("app",), "no_job_group": ("job_group",),
+            "no_app": ("app",), "no_depend": ("depend",), "no_job_group": ("job_group",),
             "no_hosts": ("asked_hosts",),
             "no_resreq": ("resreq", "resreq_merged"),
             "no_begin_time": ("begin_time",), "no_term_time": ("term_time",),

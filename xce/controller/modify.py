@@ -11,8 +11,9 @@ import json
 from xce.controller import (containercheck, jobclock, jobgroups, jobprio,
                             joblimits, remerge, rlimits, stage)
 from xce.controller.control import select_jobs
-from xce.controller.submit import (Rejected, check_hosts, check_limits,
-                                   check_project, check_project_quota,
+from xce.controller.submit import (Rejected, check_depend, check_hosts,
+                                   check_limits, check_project,
+                                   check_project_quota,
                                    check_slots, choose_queue,
                                    tasks_refusal)
 from xce.errors import text
@@ -163,6 +164,9 @@ def _bmod_changes(ctl, job, body):
         check_project(ctl, spec, job["user"])
         new["project"] = spec["project"]
         gone = [key for key in gone if key != "project"]
+    if "depend" in new:
+        # -w as bsub -w: it must parse and name jobs that exist.
+        check_depend(ctl, spec, job["user"])
     begin, term = spec.get("begin_time"), spec.get("term_time")
     if begin is not None and term is not None and begin > term:
         raise Rejected(text("START_AFTER_TERM"))    # bmod -b or -t

@@ -184,7 +184,7 @@ def _spec():
         "project": Field(NAME, modifiable=True),
         "user_priority": Field(Int(0, INT32_MAX), modifiable=True),
         "hold": Field(Bool()),
-        "depend": Field(ARG),
+        "depend": Field(ARG, modifiable=True),     # bmod -w, -wn
         "from_host": Field(NAME),
         "user_group": Field(NAME),
         "job_group": Field(NAME, modifiable=True),

@@ -17,7 +17,8 @@ SUB_JOB_NAME, SUB_QUEUE, SUB_HOST = 0x01, 0x02, 0x04
 SUB_OUT_FILE, SUB_ERR_FILE = 0x10, 0x20
 SUB_NOTIFY_END, SUB_NOTIFY_BEGIN = 0x80, 0x100
 SUB_RERUNNABLE = 0x4000
-SUB_HOST_SPEC, SUB_RES_REQ, SUB_OTHER_FILES = 0x10000, 0x40000, 0x80000
+SUB_HOST_SPEC, SUB_DEPEND_COND = 0x10000, 0x20000
+SUB_RES_REQ, SUB_OTHER_FILES = 0x40000, 0x80000
 SUB_PRE_EXEC, SUB_LOGIN_SHELL, SUB_MAIL_USER = 0x100000, 0x200000, 0x400000
 SUB_PROJECT_NAME = 0x2000000
 SUB2_JOB_PRIORITY, SUB2_JOB_GROUP = 0x200, 0x40000
@@ -29,7 +30,8 @@ _BITS = {"name": SUB_JOB_NAME, "queue": SUB_QUEUE,
          "asked_hosts": SUB_HOST, "stdout": SUB_OUT_FILE,
          "stderr": SUB_ERR_FILE, "mail_notify": SUB_NOTIFY_END,
          "mail_begin": SUB_NOTIFY_BEGIN, "runlimit_host": SUB_HOST_SPEC,
-         "cpulimit_host": SUB_HOST_SPEC, "resreq": SUB_RES_REQ,
+         "cpulimit_host": SUB_HOST_SPEC, "depend": SUB_DEPEND_COND,
+         "resreq": SUB_RES_REQ,
          "xfiles": SUB_OTHER_FILES, "pre_exec": SUB_PRE_EXEC,
          "login_shell": SUB_LOGIN_SHELL, "mail_user": SUB_MAIL_USER,
          "project": SUB_PROJECT_NAME}
@@ -134,6 +136,8 @@ def job_modify(job, data, jobid, idx, db):
     fields.append(_mod_limits(new, gone))
     if options & SUB_HOST_SPEC:
         fields.append(q(new.get("runlimit_host") or new.get("cpulimit_host")))
+    if options & SUB_DEPEND_COND:               # bmod -w
+        fields.append(q(new["depend"]))
     fields.append(q(home(job.get("user"))))
     if options & SUB_OUT_FILE:
         fields.append(q(new["stdout"]))

@@ -81,6 +81,8 @@ TABLE = [
      "No host specification"),
     ("estimate_host", _said("Host specification change to: {}"),
      "No host specification"),
+    ("depend", _said("Dependency condition changes to: {}"),
+     "Dependency condition is removed"),
     ("resreq", _said("Resource requirement changes to: {}", _words),
      "No  resource requirement"),
     ("xfiles", _files, "No transfer files specified"),
