@@ -3,8 +3,9 @@ applies them: a queue out of its dispatch window holds its jobs
 (Inact_Win, "The queue is inactivated by its time windows") and
 dispatches when it opens; a closing run window suspends a running job
 (SSUSP) and its opening resumes it; a host out of its dispatch window is
-closed_Wind, one beyond a load threshold closed_Busy, and a stopping
-threshold suspends a job.  Windows are chosen relative to now, at the
+closed_Wind, one beyond a load threshold closed_Busy, a stopping
+threshold suspends a job, and a time-based lsb.resources limit value
+([value time_window] ... [value ()]) changes at its window's edge.  Windows are chosen relative to now, at the
 next minute boundaries (the controller wakes up at them); a cluster may
 run in a time zone shifted by seconds so that its next minute boundary
 is a few seconds away rather than up to a minute."""
@@ -212,3 +213,40 @@ def test_a_job_that_would_outrun_the_run_window_pends(make_cluster):
              what="the run window reason")
     assert cluster.stat(long_job) == "PEND"
     assert cluster.run("bkill", str(long_job)).rc == 0
+
+
+def _blimits_row(cluster, name):
+    r = cluster.run("blimits")
+    assert r.rc == 0, r
+    return next(x for x in r.out.splitlines() if x.startswith(name))
+
+
+def test_a_time_based_limit_switches_its_value_at_the_window_edge(
+        make_cluster):
+    """lsb.resources SLOTS = [1 window] [2 ()]: while the window is open
+    one job runs and the next pends on the limit; when it closes the
+    value of all other times (2) is in force: the pending job starts,
+    with no other event to wake the scheduler, and a third pends."""
+    zone = Zone(lead=8)
+    cluster = _zoned_cluster(make_cluster, zone, mxj=4, extra=(
+        "limits:\n  - NAME: daytime\n    USERS: all\n    SLOTS: 1\n"))
+    first = cluster.submit("sleep 300")
+    cluster.wait_stat(first, "RUN")
+    second = cluster.submit("sleep 300")
+    wait_for(lambda: "limit defined" in _pending_reasons(cluster, second),
+             what="the slot limit reason")
+    closes = zone.next_minute(lead=10)
+    window = f"{zone.clock(closes - 3600)}-{zone.clock(closes)}"
+    _reconfig(cluster, "    SLOTS: 1\n",
+              f"    SLOTS: \"[1 {window}] [2 ()]\"\n")
+    assert " 1/" in _blimits_row(cluster, "daytime")    # one in use
+    assert cluster.stat(second) == "PEND"
+    assert time.time() < closes
+    cluster.wait_stat(second, "RUN", timeout=closes - time.time() + 30)
+    assert cluster.stored_job(second)["start_time"] >= closes
+    # Two is now the limit: a third job pends on it.
+    third = cluster.submit("true")
+    wait_for(lambda: "limit defined" in _pending_reasons(cluster, third),
+             what="the slot limit reason at two")
+    assert " 2/" in _blimits_row(cluster, "daytime")
+    assert cluster.run("bkill", str(first), str(second), str(third)).rc == 0
