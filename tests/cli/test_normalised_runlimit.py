@@ -1,6 +1,7 @@
 """A run limit with a host spec end to end: bsub -W 0.2/slowm on a host
 whose model is four times as fast is killed after a quarter of the time
-(LSF's normalised run limit); a host spec naming no host or model is
+(LSF's normalised run limit), as is bsub -W without one in a queue whose
+DEFAULT_HOST_SPEC is slowm; a host spec naming no host or model is
 refused with LSF's message, exit 255, nothing submitted, the controller
 still up; a profile's ABS_RUNLIMIT=Y makes its jobs' run limits
 wall-clock time."""
@@ -16,6 +17,9 @@ MODELS = """\
   spec:
     PRIORITY: 20
     RUNLIMIT: 5/slowm 10/fastm
+  slowspec:
+    PRIORITY: 15
+    DEFAULT_HOST_SPEC: slowm
 host_models:
   slowm: 1.0
   fastm: 4.0
@@ -55,6 +59,21 @@ def test_run_limit_is_normalised_to_the_execution_host(cluster, tmp_path):
         in out
     long = cluster.run("bjobs", "-l", str(jobid)).out
     assert " RUNLIMIT" in long and " 0.2 min of slowm" in long, long
+
+
+def test_a_queues_default_host_spec_normalises_a_limit_without_one(
+        cluster, tmp_path):
+    # The queue's DEFAULT_HOST_SPEC (slowm) stands for the host spec bsub
+    # -W did not give: 0.2 min of a slowm is 3 s here.  Without it the
+    # fastest host (this fastm) would normalise it: 12 s.
+    start = time.monotonic()
+    jobid = cluster.submit("-q", "slowspec", "-W", "0.2", "-o",
+                           str(tmp_path / "out"), "sleep 60")
+    cluster.wait_stat(jobid, "EXIT", timeout=30)
+    elapsed = time.monotonic() - start
+    assert elapsed < 11, elapsed
+    assert "TERM_RUNLIMIT: job killed after reaching LSF run time limit" \
+        in (tmp_path / "out").read_text()
 
 
 def test_a_profiles_abs_runlimit_makes_the_run_limit_wall_clock(
