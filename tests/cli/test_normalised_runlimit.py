@@ -46,17 +46,23 @@ def cluster():
         yield c
 
 
-def test_run_limit_is_normalised_to_the_execution_host(cluster, tmp_path):
-    # 0.2 min of a slowm is 12 s; on a host 4 times as fast, 3 s.
+def _killed_by_run_limit(cluster, tmp_path, *argv):
+    """Submit sleep 60 with *argv*; (job id, seconds until it exited on
+    its run limit)."""
     start = time.monotonic()
-    jobid = cluster.submit("-W", "0.2/slowm", "-o", str(tmp_path / "out"),
-                           "sleep 60")
+    jobid = cluster.submit(*argv, "-o", str(tmp_path / "out"), "sleep 60")
     cluster.wait_stat(jobid, "EXIT", timeout=30)
     elapsed = time.monotonic() - start
-    assert elapsed < 11, elapsed        # not the 12 s the number says
-    out = (tmp_path / "out").read_text()
     assert "TERM_RUNLIMIT: job killed after reaching LSF run time limit" \
-        in out
+        in (tmp_path / "out").read_text()
+    return jobid, elapsed
+
+
+def test_run_limit_is_normalised_to_the_execution_host(cluster, tmp_path):
+    # 0.2 min of a slowm is 12 s; on a host 4 times as fast, 3 s.
+    jobid, elapsed = _killed_by_run_limit(cluster, tmp_path, "-W",
+                                          "0.2/slowm")
+    assert elapsed < 11, elapsed        # not the 12 s the number says
     long = cluster.run("bjobs", "-l", str(jobid)).out
     assert " RUNLIMIT" in long and " 0.2 min of slowm" in long, long
 
@@ -66,27 +72,18 @@ def test_a_queues_default_host_spec_normalises_a_limit_without_one(
     # The queue's DEFAULT_HOST_SPEC (slowm) stands for the host spec bsub
     # -W did not give: 0.2 min of a slowm is 3 s here.  Without it the
     # fastest host (this fastm) would normalise it: 12 s.
-    start = time.monotonic()
-    jobid = cluster.submit("-q", "slowspec", "-W", "0.2", "-o",
-                           str(tmp_path / "out"), "sleep 60")
-    cluster.wait_stat(jobid, "EXIT", timeout=30)
-    elapsed = time.monotonic() - start
+    _, elapsed = _killed_by_run_limit(cluster, tmp_path, "-q", "slowspec",
+                                      "-W", "0.2")
     assert elapsed < 11, elapsed
-    assert "TERM_RUNLIMIT: job killed after reaching LSF run time limit" \
-        in (tmp_path / "out").read_text()
 
 
 def test_a_profiles_abs_runlimit_makes_the_run_limit_wall_clock(
         cluster, tmp_path):
     # 0.05 min of a slowm would be 0.75 s on this host; with the
     # profile's ABS_RUNLIMIT=Y it is 3 s of wall-clock time, host or not.
-    start = time.monotonic()
-    jobid = cluster.submit("-app", "wallclock", "-W", "0.05/slowm", "-o",
-                           str(tmp_path / "out"), "sleep 60")
-    cluster.wait_stat(jobid, "EXIT", timeout=30)
-    assert time.monotonic() - start >= 3
-    assert "TERM_RUNLIMIT: job killed after reaching LSF run time limit" \
-        in (tmp_path / "out").read_text()
+    _, elapsed = _killed_by_run_limit(cluster, tmp_path, "-app",
+                                      "wallclock", "-W", "0.05/slowm")
+    assert elapsed >= 3
     r = cluster.run("bapp", "-l", "wallclock")
     assert "ABS_RUNLIMIT = Y\n" in r.out and "not acted on" not in r.out, r
 
