@@ -20,20 +20,25 @@ HOST_RESOURCES = {0: "[fs, os=rhel8, speed=1]", 1: "[os=rhel9, speed=5]",
                   2: "[speed=3]"}
 
 
-@pytest.fixture
-def site(make_cluster):
-    names = virtual_names(3, prefix="sr")
-    c = make_cluster(virtual_hosts=names, mxj=1, extra=RESOURCES,
+def _started_site(make_cluster, prefix, resources, host_resources):
+    """Virtual hosts of one slot each, the i-th given host_resources[i]."""
+    names = virtual_names(len(host_resources), prefix=prefix)
+    c = make_cluster(virtual_hosts=names, mxj=1, extra=resources,
                      start=False)
     path = c.envdir / "xce.yaml"
     text = path.read_text()
     for i, name in enumerate(names):
         text = text.replace(f"  {name}:\n    launch: local\n",
                             f"  {name}:\n    launch: local\n"
-                            f"    resources: {HOST_RESOURCES[i]}\n")
+                            f"    resources: {host_resources[i]}\n")
     path.write_text(text)
     c.names = names
     return c.start()
+
+
+@pytest.fixture
+def site(make_cluster):
+    return _started_site(make_cluster, "sr", RESOURCES, HOST_RESOURCES)
 
 
 def _host_of(c, jobid):
@@ -190,3 +195,24 @@ def test_each_host_set_of_a_resource_map_is_its_own_instance(make_cluster):
     assert sorted(line.split()[:3] for line in r.out.splitlines()[1:]) == [
         ["seat", "0", "1.0"], ["seat", "0", "1.0"]], r
     c.run("bkill", *map(str, jobs))
+
+
+def test_same_keeps_a_parallel_job_on_hosts_of_one_value(make_cluster):
+    """same[rack]: a two-slot job runs on the two hosts of rack r2, never
+    across racks; three slots (no rack has three hosts) pend."""
+    c = _started_site(make_cluster, "sm", RESOURCES + "  rack: {TYPE: "
+                      "String, DESCRIPTION: (Rack)}\n",
+                      ["[rack=r1]", "[rack=r2]", "[rack=r2]"])
+    for _ in range(3):      # whichever host comes first, r2's two
+        job = c.submit("-n", "2", "-R", "same[rack]", "true")
+        c.wait_stat(job, "DONE")
+        assert sorted(c.stored_job(job)["exec_hosts"].split()) == \
+            c.names[1:], c.stored_job(job)
+    job = c.submit("-n", "3", "-R", "same[rack]", "true")
+    wait_for(lambda: c.run("bjobs", "-p", str(job)).out.count("\n") > 1,
+             what="a pend reason")
+    assert c.stat(job) == "PEND"
+    spread = c.submit("-n", "3", "true")        # without same[], it runs
+    c.wait_stat(spread, "DONE")
+    assert c.stat(job) == "PEND"
+    assert c.run("bkill", str(job)).rc == 0
