@@ -104,8 +104,13 @@ def test_bad_input_is_reported_with_file_and_line_and_the_rest_starts(
         assert [line.split()[0] for line in r.out.splitlines()[1:]] == [
             "normal", "night"]
         r = c.run("bhosts", "-w")
-        names = {line.split()[0] for line in r.out.splitlines()[1:]}
-        assert names == {"odd01", "odd02", "odd03", "odd04"}  # no model rows
+        rows = {line.split()[0]: line.split()
+                for line in r.out.splitlines()[1:]}
+        assert set(rows) == {"odd01", "odd02", "odd03", "odd04"}  # no model
+        # lsb.hosts MXJ by LSF's precedence: the host's own row, then its
+        # group's, its model's, its type's, then default (bhosts MAX).
+        assert {h: rows[h][3] for h in rows} == {
+            "odd01": "4", "odd02": "2", "odd03": "8", "odd04": "3"}
     finally:
         c.stop()
 
