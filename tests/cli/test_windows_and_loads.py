@@ -12,6 +12,8 @@ is a few seconds away rather than up to a minute."""
 
 import time
 
+import pytest
+
 from tests.lib.reconfig import assert_reconfig_refuses
 from tests.lib.timezone import Zone
 from tests.lib.xcecluster import wait_for
@@ -156,8 +158,15 @@ def test_a_host_beyond_its_load_threshold_is_closed_busy(make_cluster):
     assert cluster.run("bhosts").out.splitlines()[1].split()[1] == "closed"
 
 
-def test_a_queue_stopping_threshold_suspends_a_job_until_it_is_lifted(
-        make_cluster):
+# A stopping threshold of the queue (lsb.queues) or of the host (lsb.hosts)
+# the jobs run in, and the command whose loadStop row shows it.
+STOPPERS = {"queue": ("    PRIORITY: 20\n", ("bqueues", "-l", "loaded")),
+            "host": ("    MXJ: 2\n", ("bhosts", "-l"))}
+
+
+@pytest.mark.parametrize("where", sorted(STOPPERS))
+def test_a_stopping_threshold_suspends_a_job_until_it_is_lifted(
+        make_cluster, where):
     cluster = make_cluster(mxj=2, extra_queues="  loaded:\n"
                                                 "    PRIORITY: 20\n")
     jobs = [cluster.submit("-q", "loaded", "sleep 600") for _ in range(2)]
@@ -165,15 +174,16 @@ def test_a_queue_stopping_threshold_suspends_a_job_until_it_is_lifted(
         cluster.wait_stat(jobid, "RUN")
     yaml = cluster.envdir / "xce.yaml"
     good = yaml.read_text()
-    yaml.write_text(good.replace("    PRIORITY: 20\n", "    PRIORITY: 20\n"
-                                 "    mem: 100000000/100000000\n"))
+    key, shown_by = STOPPERS[where]
+    assert good.count(key) == 1
+    yaml.write_text(good.replace(key, key + "    mem: 100000000/100000000\n"))
     assert cluster.run("badmin", "reconfig").rc == 0
     wait_for(lambda: "SSUSP" in [cluster.stat(j) for j in jobs],
              what="a job suspended by load")
     stopped = next(j for j in jobs if cluster.stat(j) == "SSUSP")
     assert " Host load exceeded threshold: Available memory (mem)" in \
         _pending_reasons(cluster, stopped)
-    r = cluster.run("bqueues", "-l", "loaded")
+    r = cluster.run(*shown_by)
     stop = next(x for x in r.out.splitlines() if x.startswith(" loadStop"))
     assert stop.split()[-1] == "97656.2G", stop
     yaml.write_text(good)
