@@ -81,7 +81,7 @@ def test_profile_cpu_and_memory_limits_apply_to_its_jobs(apps, tmp_path):
     assert "TERM_CPULIMIT: job killed after reaching LSF CPU usage limit" \
         in out.read_text()
     long = cluster.run("bjobs", "-l", str(jobid)).out
-    assert " CPULIMIT\n 0.1 min" in long, long
+    assert " CPULIMIT\n 0.05 min" in long, long     # not rounded
     assert "MEMLIMIT" in long and "390.6 M" in long, long
 
 
@@ -150,8 +150,11 @@ def test_bapp_marks_keys_not_acted_on(apps):
     assert "RESIZABLE_JOBS = Y  (not acted on by xce)" in r.out, r
     # A limit is shown as bqueues -l shows a queue's, not as KEY = value.
     r = cluster.run("bapp", "-l", "quick")
-    assert "\nPARAMETERS:\n\n RUNLIMIT\n 0.0 min\n" in r.out, r
+    # 0.02 min (XCE_FRACTIONAL_RUNLIMIT) with its decimals, not 0.0.
+    assert "\nPARAMETERS:\n\n RUNLIMIT\n 0.02 min\n" in r.out, r
     assert "RUNLIMIT =" not in r.out, r
+    r = cluster.run("bapp", "-l", "long")
+    assert "\n RUNLIMIT\n 600.0 min\n" in r.out, r
 
 
 def test_controller_warns_about_profile_keys_not_applied(apps):
@@ -201,8 +204,14 @@ def test_profile_task_limit_defaults_and_bounds_the_tasks(apps):
     assert cluster.stored_job(old)["spec"]["nslots"] == [1, 1]
     r = cluster.run("bsub", "-app", "oldmpi", "-n", "3", "true")
     assert r.rc == 255 and "Too many processors" in r.err, r
+    # TASKLIMIT among the limits, not as KEY = value; PROCLIMIT, its
+    # older name, shown as TASKLIMIT.
     r = cluster.run("bapp", "-l", "mpi")
-    assert "TASKLIMIT = 2 3 4\n" in r.out, r
+    assert "\nPARAMETERS:\n\n TASKLIMIT\n 2 3 4\n" in r.out, r
+    assert "TASKLIMIT =" not in r.out, r
+    r = cluster.run("bapp", "-l", "oldmpi")
+    assert "\n TASKLIMIT\n 2\n" in r.out, r
+    assert "PROCLIMIT" not in r.out, r
     assert cluster.proc.poll() is None
 
 

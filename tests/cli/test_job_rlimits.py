@@ -55,7 +55,7 @@ def test_cpu_limit_ends_the_job_with_term_cpulimit(cluster, tmp_path):
     long = _ended(cluster, jobid)
     assert "TERM_CPULIMIT: job killed after reaching LSF CPU usage limit" \
         in long
-    assert " CPULIMIT\n 0.1 min" in long
+    assert " CPULIMIT\n 0.05 min" in long      # its decimals kept
     hist = _unwrapped(cluster.run("bhist", "-l", str(jobid)).out)
     assert "TERM_CPULIMIT" in hist
     acct = cluster.run("bacct", "-l", str(jobid)).out

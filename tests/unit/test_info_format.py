@@ -196,3 +196,16 @@ def test_bparams_all_and_showconf_are_name_value_lines():
     assert all(re.fullmatch(r"    [A-Z_][A-Z0-9_]* = .*", x)
                for x in lines[1:])
     assert lines[1] == "    XCE_CLUSTER_NAME = alpha"
+
+
+def test_a_limit_below_a_tenth_of_a_minute_keeps_its_decimals():
+    """A RUNLIMIT/CPULIMIT block shows minutes with one decimal, as LSF
+    does; a fraction below that (XCE_FRACTIONAL_RUNLIMIT) is not rounded
+    to a 0.0 (no time at all) or to a tenth it is not."""
+    from xce.client.text.limits import task_lines, time_lines
+    assert time_lines("RUNLIMIT", 600) == ["", " RUNLIMIT", " 600.0 min"]
+    assert time_lines("RUNLIMIT", 0.5)[2] == " 0.5 min"
+    assert time_lines("RUNLIMIT", 0.02)[2] == " 0.02 min"
+    assert time_lines("CPULIMIT", 0.05, "hostA")[2] == " 0.05 min of hostA"
+    assert task_lines("2  3 4") == ["", " TASKLIMIT", " 2 3 4"]
+    assert task_lines(None) == []

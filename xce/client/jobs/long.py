@@ -327,7 +327,8 @@ def limit_lines(spec, runlimit):
     lines = limits.cpu_lines(spec.get("cpulimit"), spec.get("cpulimit_host"))
     if runlimit:
         host = spec.get("runlimit_host")    # -W 10/hostA
-        lines += ["", f" {'RUNLIMIT':<24}", f" {runlimit:.1f} min" +
+        lines += ["", f" {'RUNLIMIT':<24}",
+                  f" {limits.minutes_text(runlimit)} min" +
                   (f" of {host}" if host else "")]
     if spec.get("memlimit"):
         number, letter = units.limit_amount(spec["memlimit"]).split()

@@ -14,11 +14,31 @@ def cpu_lines(minutes, host=None):
     return time_lines("CPULIMIT", minutes, host)
 
 
+def minutes_text(minutes):
+    """``10.0``: minutes with one decimal, as LSF shows a limit; a limit
+    below that precision (XCE_FRACTIONAL_RUNLIMIT's 0.02, 1.2 s) with the
+    decimals it has, never as a 0.0 that reads as no time at all."""
+    value = float(minutes)
+    shown = f"{value:.1f}"
+    if float(shown) == value:
+        return shown
+    return f"{value:.6f}".rstrip("0")
+
+
 def time_lines(name, minutes, host=None):
     """`` NAME`` over ``10.0 min`` (``of hostA`` when normalised to a named
     host or model), as CPULIMIT and RUNLIMIT are shown."""
-    value = f" {float(minutes):.1f} min" + (f" of {host}" if host else "")
+    value = f" {minutes_text(minutes)} min" + (f" of {host}" if host
+                                              else "")
     return ["", f" {name}", value]
+
+
+def task_lines(words):
+    """`` TASKLIMIT`` over its configured numbers (``2 3 4``: minimum,
+    default, maximum), as bapp -l shows a profile's."""
+    if not words:
+        return []
+    return ["", " TASKLIMIT", " " + " ".join(str(words).split())]
 
 
 def row_lines(values, mem_kb=None):
