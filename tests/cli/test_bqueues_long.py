@@ -38,3 +38,36 @@ def test_a_plain_queue_has_neither(cluster):
     assert r.rc == 0 and r.err == ""
     assert "USER_SHARES" not in r.out and "RES_REQ" not in r.out
     assert "FAIRSHARE" not in r.out
+
+
+LIMITED_QUEUES = """\
+  limited:
+    PRIORITY: 20
+    RUNLIMIT: 60
+    TASKLIMIT: 2 3 4
+    MEMLIMIT: 1024
+  older:
+    PRIORITY: 20
+    PROCLIMIT: 4
+"""
+
+
+def test_tasklimit_is_shown_among_the_limits(make_cluster):
+    """TASKLIMIT (minimum, default, maximum as configured) between
+    RUNLIMIT and MEMLIMIT, as LSF 10.1 prints it; PROCLIMIT, its older
+    name, shown as TASKLIMIT."""
+    cluster = make_cluster(extra_queues=LIMITED_QUEUES)
+    r = cluster.run("bqueues", "-l", "limited")
+    assert r.rc == 0 and r.err == "", r
+    lines = r.out.splitlines()
+    start = lines.index("PARAMETERS/STATISTICS") + 3
+    end = lines.index("SCHEDULING PARAMETERS")
+    assert lines[start:end] == [
+        "", " RUNLIMIT", " 60.0 min", "", " TASKLIMIT", " 2 3 4",
+        "", " MEMLIMIT", "   1024 K", ""], r.out
+    r = cluster.run("bqueues", "-l", "older")
+    assert r.rc == 0 and r.err == "", r
+    assert "\n TASKLIMIT\n 4\n" in r.out, r.out
+    assert "PROCLIMIT" not in r.out, r.out
+    r = cluster.run("bqueues", "-l", "normal")
+    assert "TASKLIMIT" not in r.out, r.out

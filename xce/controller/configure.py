@@ -23,7 +23,8 @@ CONFIG_SECTIONS = ("users", "user_groups", "host_groups", "limits",
                    "resources", "host_types", "host_models")   # lsinfo
 # Queue keys kept as written for bqueues -l.
 _QUEUE_SHOWN = ("RES_REQ", "FAIRSHARE", "RERUNNABLE", "DISPATCH_WINDOW",
-                "RUN_WINDOW", "CONTAINER") + fairshare.FACTOR_KEYS
+                "RUN_WINDOW", "CONTAINER", "TASKLIMIT",
+                "PROCLIMIT") + fairshare.FACTOR_KEYS
 
 
 def apply_config(ctl, cfg, saved_q=None, saved_h=None, saved_comments=None):

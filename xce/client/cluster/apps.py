@@ -57,6 +57,7 @@ def _mark(key):
 
 
 def _bapp_long(name, conf, counts, unit="KB"):
+    from xce.client.text import limits
     from xce.config.appconf import LIMIT_KEYS
     out = [f"APPLICATION NAME: {name}",
            f" -- {conf.get('DESCRIPTION') or 'No description provided.'}",
@@ -64,18 +65,13 @@ def _bapp_long(name, conf, counts, unit="KB"):
            "".join(f"{v.strip():>9}" for v in _app_numbers(counts)), ""]
     table = _limit_table(conf, unit)
     params = {k: v for k, v in conf.items() if k != "DESCRIPTION" and
-              k not in LIMIT_KEYS and k not in _TASK_KEYS}
+              k not in LIMIT_KEYS and k not in limits.TASK_KEYS}
     if table or params:
         out += ["PARAMETERS:"] + table + [""]
         out += [f"{k} = {v}{_mark(k)}" for k, v in params.items()]
         if params:
             out.append("")
     return "\n".join(out) + "\n"
-
-
-# TASKLIMIT and PROCLIMIT, its older name (TASKLIMIT wins, as the
-# profile's jobs take it): shown among the limits, as TASKLIMIT.
-_TASK_KEYS = ("TASKLIMIT", "PROCLIMIT")
 
 
 def _limit_table(conf, unit):
@@ -91,7 +87,5 @@ def _limit_table(conf, unit):
                            values.get(rlimits.CPU_HOST))
     if values.get("runlimit") is not None:
         out += limits.time_lines("RUNLIMIT", values["runlimit"])
-    tasks = next((conf[k] for k in _TASK_KEYS if conf.get(k) not in
-                  (None, "")), None)
-    out += limits.task_lines(tasks)
+    out += limits.task_lines(limits.configured_tasks(conf))
     return out + limits.row_lines(values, values.get("memlimit"))

@@ -254,20 +254,24 @@ def _limit_lines(conf):
         out += ["", "DEFAULT LIMITS:"] + _limit_rows(run[0], mem[0],
                                                      defaults)
         out += ["", "MAXIMUM LIMITS:"]
+    # TASKLIMIT (minimum, default, maximum as configured) once, with the
+    # maximum limits.
     out += _limit_rows(run[1], mem[1],
-                       {k: pair[1] for k, pair in others.items()})
+                       {k: pair[1] for k, pair in others.items()},
+                       limits.configured_tasks(conf.get("lsf") or {}))
     return out
 
 
-def _limit_rows(run, mem_kb, others=None):
-    """RUNLIMIT, CPULIMIT, MEMLIMIT and the row of the other limits;
-    *run* and the CPU limit of *others* (spec key -> value) are
+def _limit_rows(run, mem_kb, others=None, tasks=None):
+    """CPULIMIT, RUNLIMIT, TASKLIMIT, MEMLIMIT and the row of the other
+    limits; *run* and the CPU limit of *others* (spec key -> value) are
     (minutes, normalising host or None)."""
     others = dict(others or {})
     cpu = others.pop("cpulimit", None)
     out = limits.cpu_lines(*cpu) if cpu else []
     if run[0] is not None:
         out += limits.time_lines("RUNLIMIT", *run)
+    out += limits.task_lines(tasks)
     if mem_kb is not None:
         out += ["", " MEMLIMIT", f" {int(mem_kb):>6} K"]
     return out + limits.row_lines(others)

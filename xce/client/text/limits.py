@@ -33,9 +33,21 @@ def time_lines(name, minutes, host=None):
     return ["", f" {name}", value]
 
 
+# TASKLIMIT and PROCLIMIT, its older name (TASKLIMIT wins, as jobs take
+# it): shown among the limits, as TASKLIMIT.
+TASK_KEYS = ("TASKLIMIT", "PROCLIMIT")
+
+
+def configured_tasks(conf):
+    """The TASKLIMIT (or PROCLIMIT) text of a profile's or a queue's
+    configuration, or None."""
+    return next((conf[k] for k in TASK_KEYS
+                 if conf.get(k) not in (None, "")), None)
+
+
 def task_lines(words):
     """`` TASKLIMIT`` over its configured numbers (``2 3 4``: minimum,
-    default, maximum), as bapp -l shows a profile's."""
+    default, maximum), as bapp -l and bqueues -l show them."""
     if not words:
         return []
     return ["", " TASKLIMIT", " " + " ".join(str(words).split())]
