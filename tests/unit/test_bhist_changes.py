@@ -50,3 +50,16 @@ def test_the_stamp_is_on_the_first_line_only():
     assert out[0].endswith(": Parameters of Job are changed:")
     assert out[1:] == ["    Job will send mail to user when job begins;",
                        "    No mail will be sent to user when job ends;"]
+
+
+def test_a_fractional_limit_keeps_its_decimals():
+    # bmod -W 0.02 / -c 0.05 (XCE_FRACTIONAL_RUNLIMIT): the decimals the
+    # shared limit display keeps, not 0; whole minutes stay LSF's 30.
+    assert modify_lines({"set": {"runlimit": 0.02, "cpulimit": 0.05},
+                         "unset": []})[1:] == [
+        "    CPU limit changes to : 0.05 (minutes);",
+        "    run limit changes to : 0.02 (minutes);"]
+    assert modify_lines({"set": {"runlimit": 1.5}, "unset": []})[1:] == [
+        "    run limit changes to : 1.5 (minutes);"]
+    assert modify_lines({"set": {"runlimit": 30.0}, "unset": []})[1:] == [
+        "    run limit changes to : 30 (minutes);"]

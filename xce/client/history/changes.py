@@ -9,6 +9,8 @@ because scripts grep them).  Options LSF's table has no line for (-Jd,
 
 import time
 
+from xce.client.text import limits
+
 HEADER = "Parameters of Job are changed:"
 INDENT = "    "
 # Keys a change carries along with the one that is shown.
@@ -21,7 +23,13 @@ def _ctime(t):
 
 
 def _minutes(v):
-    return f"{int(float(v))} (minutes)"
+    """Whole minutes as LSF prints them (``30``); a fractional limit
+    (XCE_FRACTIONAL_RUNLIMIT's 0.02) with the decimals the other
+    commands show, never as 0."""
+    value = float(v)
+    text = str(int(value)) if value.is_integer() else \
+        limits.minutes_text(value)
+    return f"{text} (minutes)"
 
 
 def _kb(v):
