@@ -109,3 +109,56 @@ def test_charged_saap_is_the_share_account_path_the_job_was_charged_to(
     rec = read_record(_finish_line(_job(spec=spec),
                                    {"stat": "DONE", "exit_code": 0}))
     assert rec["chargedSAAP"] == saap
+
+
+def test_charged_saap_of_a_nested_share_group_is_its_whole_path():
+    """A job kept its account's path from the top of the queue's share
+    tree when it started: chargedSAAP is all of it."""
+    rec = read_record(_finish_line(
+        _job(spec={"share_group": "sub", "share_path": ["top", "sub", "ann"]}),
+        {"stat": "DONE", "exit_code": 0}))
+    assert rec["chargedSAAP"] == "/top/sub/ann"
+
+
+_NESTED = ("cluster: {name: fs, spool: ../spool}\n"
+           "parameters: {DEFAULT_QUEUE: fair, MBD_SLEEP_TIME: 10}\n"
+           "hosts:\n  h1: {MXJ: 1}\n"
+           "queues:\n  fair:\n    PRIORITY: 30\n"
+           "    FAIRSHARE: USER_SHARES[[top, 1] [default, 1]]\n"
+           "  plain:\n    PRIORITY: 10\n"
+           "user_groups:\n"
+           "  top: {members: [sub], USER_SHARES: '([sub, 2])'}\n"
+           "  sub: {members: [{me}]}\n")
+
+
+@pytest.mark.parametrize("queue, group, saap", [
+    ("fair", None, "/top/sub/{me}"),      # the account the scheduler chose
+    ("fair", "sub", "/top/sub/{me}"),     # bsub -G to the nested group
+    ("plain", None, "/{me}"),             # no share tree: the user's own
+    ("plain", "sub", "/sub/{me}"),
+])
+def test_a_started_job_keeps_its_share_path_for_charged_saap(
+        tmp_path, queue, group, saap):
+    """The controller starting a job in a fairshare queue keeps its
+    account's path from the top of the tree (Policy.path): its lsb.acct
+    chargedSAAP is /top/sub/user, not /sub/user."""
+    import os
+    import pwd
+    from tests.lib.builders import hello, site, submission
+    from tests.lib.fake_controller import started_controller
+    from xce.store.lsbacct import charged_saap
+    me = pwd.getpwuid(os.getuid()).pw_name
+    etc = tmp_path / "etc"
+    ctl = started_controller(site(etc, _NESTED.replace("{me}", me)), etc,
+                             1700000000)
+    try:
+        spec = submission("sleep 100", queue=queue,
+                          **({"user_group": group} if group else {}))
+        ctl.spool.put("submit", {"spec": spec})
+        ctl.run_once(1700000000, inbox=[("h1", [hello("h1", ncpus=1)])])
+        (job,) = ctl.store.load_jobs(False)
+        assert job["stat"] == "RUN", job
+        assert charged_saap(job, json.loads(job["spec"])) == \
+            saap.replace("{me}", me)
+    finally:
+        ctl.store.close()

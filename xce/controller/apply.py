@@ -80,6 +80,12 @@ def _start(job, data, now):
         job["spec"]["share_group"] = data["share_group"]
     else:
         job["spec"].pop("share_group", None)
+    # Its account's path from the top of the queue's share tree, for
+    # lsb.acct's chargedSAAP.
+    if data.get("share_path"):
+        job["spec"]["share_path"] = list(data["share_path"])
+    else:
+        job["spec"].pop("share_path", None)
     job["spec"].pop("output_fallback", None)    # a new run, new files
     job["spec"].pop("kill_as_done", None)       # a bkill -d of a past run
 

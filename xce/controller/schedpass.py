@@ -17,9 +17,9 @@ made one way live and another way in a replay.
 """
 
 from xce.controller import (accept, claims, dispatch, gangs, jobgroups,
-                            preemption, reserve, rusagewake, sharehist,
-                            windows)
-from xce.model import states
+                            limitconf, preemption, reserve, rusagewake,
+                            sharehist, windows)
+from xce.model import fairshare, states
 from xce.scheduler import core as scheduler
 from xce.scheduler.trace import Tracer
 
@@ -76,10 +76,12 @@ def settle(ctl, decisions):
         gpus = decisions.gpus.get(key)
         share = getattr((job.get("_pending") or (None,) * 3)[2],
                         "share_group", None)
+        path = _share_path(ctl, job, share)
         ctl.emit("START", job, hosts=placement, attempt=job["attempt"] + 1,
                  **({"rusage_alt": alt} if alt else {}),
                  **({"gpus": gpus} if gpus else {}),
-                 **({"share_group": share} if share else {}))
+                 **({"share_group": share} if share else {}),
+                 **({"share_path": path} if path else {}))
         if job["spec"].get("exclusive") or job["spec"].get("nnodes"):
             ctl.passes.excl_hosts.update(placement)     # closed_Excl now
         started.append(job)
@@ -88,6 +90,18 @@ def settle(ctl, decisions):
     accept.after_pass(ctl)      # when a host held back takes jobs again
     rusagewake.after_pass(ctl)  # when a reservation next shrinks
     return started
+
+
+def _share_path(ctl, job, share):
+    """The account path from the top of a fairshare queue's share tree a
+    job starting with *share* (its share_group) is charged to, kept with
+    the job for lsb.acct (chargedSAAP); None outside fairshare."""
+    q = ctl.cfg.queues.get(job["queue"])
+    policy = limitconf.policy(ctl.cfg, q) if q is not None else None
+    if policy is None:
+        return None
+    return fairshare.charged_path(policy, job["user"], {
+        "user_group": job["spec"].get("user_group"), "share_group": share})
 
 
 def noted(ctl, job):

@@ -338,6 +338,16 @@ def account_group(spec):
     return spec.get("share_group") or spec.get("user_group") or None
 
 
+def charged_path(policy, user, spec):
+    """The account names a started job is charged to, from the top of its
+    queue's share tree down to its user (Policy.path through its
+    account_group): lsb.acct's chargedSAAP, /top/sub/user."""
+    names = [name for name, _ in policy.path(user, account_group(spec))]
+    if not names or names[-1] != user:
+        names.append(user)
+    return names
+
+
 def add(a, b):
     """The sum of two uses."""
     return Usage(a.run_hours + b.run_hours, a.hist_hours + b.hist_hours,

@@ -21,7 +21,7 @@ from xce.store.reader import Reader
 # from what happened live: a failed pre-exec's retry, a requeue's count
 # and excluded hosts are not the replay's.
 LATER_KEYS = ("preempted", "rusage_alt", "gpu_alloc", "unkwn",
-              "share_group",
+              "share_group", "share_path",
               "output_fallback", "preexec_tries", "preexec_retry_at",
               "auto_requeues", "requeue_excluded",
               "depend")

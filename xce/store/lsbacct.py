@@ -26,11 +26,16 @@ _NO_STRING = q("")
 
 def charged_saap(job, spec):
     """The share account path the job was charged to, as LSF writes it:
-    "/user", or "/group/user" for a job charged to a group's account (the
-    group the scheduler chose, else its bsub -G or default user group)."""
+    in a fairshare queue the whole path from the top of its share tree
+    kept when it started (/top/sub/user); else "/user", or "/group/user"
+    for a job charged to a group's account (the group the scheduler
+    chose, else its bsub -G or default user group)."""
     user = job.get("user") or ""
     if not user:
         return ""
+    path = spec.get("share_path")
+    if path:
+        return "/" + "/".join(str(name) for name in path)
     group = account_group(spec)
     return f"/{group}/{user}" if group else f"/{user}"
 
