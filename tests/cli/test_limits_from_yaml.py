@@ -291,3 +291,21 @@ def test_limit_on_mem_or_tmp_counts_rusage(make_cluster, res, column):
                      if x.startswith(res + " ")), None)
     wait_for(lambda: row() == wanted, what=f"blimits {res} use")
 
+
+
+def _blimits_row(cluster, name):
+    r = cluster.run("blimits")
+    assert r.rc == 0, r
+    return next((x.split() for x in r.out.splitlines()
+                 if x.startswith(name + " ")), None)
+
+
+def test_blimits_counts_a_started_job_with_nothing_pending(make_cluster):
+    # The pass that starts the job is the last one (nothing waits after
+    # it): the usage blimits reads is the one its starts committed with.
+    cluster = make_cluster(mxj=4, extra=_limits({"NAME": "two", "SLOTS": 2}))
+    _running(cluster)
+    wanted = ["two", "-", "-", "-", "-", "1/2", "-", "-", "-", "-"]
+    wait_for(lambda: _blimits_row(cluster, "two") == wanted,
+             what="blimits counting the running job")
+

@@ -427,15 +427,9 @@ def _count_running(ctl, job, hosts, queues, per_task, limits):
     q = queues.get(job["queue"])
     held = rusage_held.need(reserved(ctl, job))
     mem = float(held)
-    per_host = {}
-    for name in (job["exec_hosts"] or "").split():
-        per_host[name] = per_host.get(name, 0) + 1
+    per_host = _per_host(job)
     if limits:
-        limits.charge(job["user"], job["queue"], _project(ctl, job["spec"]),
-                      per_host, {n: rusage_held.times(held, k) if per_task
-                                 else held for n, k in per_host.items()}
-                      if rusage_held.any_held(held) else None,
-                      job["spec"].get("app") or "")
+        _charge_limits(ctl, job, limits, per_task, held, per_host)
     rusage_held.charge_shared([hosts[n] for n in per_host if n in hosts],
                               held.others, job["nslots"], per_task,
                               job["user"])
@@ -580,6 +574,44 @@ def start_message(ctl, job):
         raise RuntimeError(text("OLD_AGENT", host=host[0], version=version,
                                 what=", ".join(missing)))
     return msg
+
+
+def _per_host(job):
+    """host -> the slots a started job has there."""
+    per_host = {}
+    for name in (job["exec_hosts"] or "").split():
+        per_host[name] = per_host.get(name, 0) + 1
+    return per_host
+
+
+def _charge_limits(ctl, job, limits, per_task, held, per_host):
+    """What a running job uses of the allocation limits."""
+    limits.charge(job["user"], job["queue"], _project(ctl, job["spec"]),
+                  per_host, {n: rusage_held.times(held, k) if per_task
+                             else held for n, k in per_host.items()}
+                  if rusage_held.any_held(held) else None,
+                  job["spec"].get("app") or "")
+
+
+def publish_started_usage(ctl, started):
+    """After a pass's jobs *started*: the limit usage counted again with
+    them, so blimits (reading the batch these starts commit in) never
+    shows a started job uncounted, even when no pass follows."""
+    if not started:
+        return
+    limits = Limits(limitconf.limits(ctl.cfg, ctl.now))
+    if not limits:
+        return
+    per_task = ctl.cfg.param_flag("RESOURCE_RESERVE_PER_TASK")
+    keys = set(ctl.passes.started)
+    keys.update((job["jobid"], job["idx"]) for job in started)
+    for key in keys:
+        job = ctl.jobs.get(key)
+        if job is None or job["stat"] not in states.RUNNING:
+            continue
+        _charge_limits(ctl, job, limits, per_task,
+                       rusage_held.need(reserved(ctl, job)), _per_host(job))
+    publish_limit_usage(ctl, limits)
 
 
 def publish_limit_usage(ctl, limits):

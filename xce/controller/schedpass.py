@@ -87,6 +87,7 @@ def settle(ctl, decisions):
         started.append(job)
     accept.started(ctl, [name for _, placement in decisions.dispatch
                          for name in placement])
+    dispatch.publish_started_usage(ctl, started)    # blimits counts them
     accept.after_pass(ctl)      # when a host held back takes jobs again
     rusagewake.after_pass(ctl)  # when a reservation next shrinks
     return started
