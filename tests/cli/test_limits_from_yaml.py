@@ -5,6 +5,7 @@ Then the lsb.resources Limit sections (``limits:``) end to end."""
 
 import os
 import socket
+import time
 
 import pytest
 
@@ -309,3 +310,21 @@ def test_blimits_counts_a_started_job_with_nothing_pending(make_cluster):
     wait_for(lambda: _blimits_row(cluster, "two") == wanted,
              what="blimits counting the running job")
 
+
+def test_blimits_shows_the_time_based_value_in_force(make_cluster):
+    now = time.localtime()
+    hour = f"{(now.tm_hour - 1) % 24}:00"
+    later = f"{(now.tm_hour + 2) % 24}:00"
+    far = f"{(now.tm_hour + 4) % 24}:00"
+    cluster = make_cluster(mxj=4, extra=_limits(
+        {"NAME": "daily", "SLOTS": f'"[1 {hour}-{later}] [3 {later}-{hour}]"'},
+        # Its only window is closed now: no limit in force.
+        {"NAME": "closed", "JOBS": 2, "SLOTS": f'"[5 {later}-{far}]"'}))
+    assert _blimits_row(cluster, "daily") == \
+        ["daily", "-", "-", "-", "-", "-/1", "-", "-", "-", "-"]
+    assert _blimits_row(cluster, "closed") == \
+        ["closed", "-", "-", "-", "-", "-", "-", "-", "-", "-/2"]
+    _running(cluster)
+    wait_for(lambda: _blimits_row(cluster, "daily") ==
+             ["daily", "-", "-", "-", "-", "1/1", "-", "-", "-", "-"],
+             what="blimits counting against the value in force")

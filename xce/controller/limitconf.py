@@ -69,16 +69,8 @@ def time_windows(cfg):
 
 
 def _at(value, now):
-    """A limit amount at *now*: itself, or the time-based value in force
-    (None outside all its windows: no limit then)."""
-    if not timevalue.is_time_based(value):
-        return value
-    if now is None:
-        return None
-    try:
-        return timevalue.value_at(timevalue.parse(value), now)
-    except ValueError:
-        return None
+    """A limit amount at *now* (timevalue.in_force)."""
+    return timevalue.in_force(value, now)
 
 
 def _words(value):

@@ -43,5 +43,19 @@ def value_at(pairs, t):
     return None
 
 
+def in_force(value, t):
+    """A configured amount at *t*: itself, or the time-based value in
+    force then (None outside all its windows, or without a time, or when
+    it does not parse: no limit then)."""
+    if not is_time_based(value):
+        return value
+    if t is None:
+        return None
+    try:
+        return value_at(parse(value), t)
+    except ValueError:
+        return None
+
+
 def windows_of(pairs):
     return [windows for _, windows in pairs]

@@ -1,10 +1,12 @@
 """blimits: each configured resource limit, its scope and its use."""
 
 import json
+import time
 
 from xce.client.site import sections
 from xce.client.text.cells import cell, lcell, line, rcell
 from xce.errors import XceError, text
+from xce.lang import timevalue
 from xce.model.projects import ancestors
 
 LIMIT_COLUMNS = ("SLOTS", "MEM", "TMP", "SWP", "JOBS")
@@ -33,6 +35,7 @@ def blimits_text(reader, names=(), wide=False, projects=()):
     if not limits:
         raise XceError(text("NO_LIMIT_USAGE"))
     usage = _limit_usage(reader)
+    now = time.time()
     scopes = SCOPE_COLUMNS + ((APPS_COLUMN,) if any(
         lim.get(k) not in (None, "") for lim in limits
         for k in APPS_COLUMN[1]) else ())
@@ -44,7 +47,9 @@ def blimits_text(reader, names=(), wide=False, projects=()):
         name = str(lim.get("NAME") or f"limit{i + 1}")
         for used in usage.get(name) or [None]:
             scope = [_scope(lim, keys, used) for _, keys in scopes]
-            values = [_limit_cell(lim.get(c), used, c)
+            # A time-based amount shows the value in force now.
+            values = [_limit_cell(timevalue.in_force(lim.get(c), now),
+                                  used, c)
                       for c in LIMIT_COLUMNS]
             rows.append(line(text_cell(name, 18),
                              *[text_cell(s, 12) for s in scope],
