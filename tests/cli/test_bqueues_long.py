@@ -71,3 +71,26 @@ def test_tasklimit_is_shown_among_the_limits(make_cluster):
     assert "PROCLIMIT" not in r.out, r.out
     r = cluster.run("bqueues", "-l", "normal")
     assert "TASKLIMIT" not in r.out, r.out
+
+
+SPEC_QUEUES = """\
+  slowspec:
+    PRIORITY: 15
+    DEFAULT_HOST_SPEC: slowm
+    DISPATCH_WINDOW: "0:00-23:59"
+"""
+
+
+def test_default_host_spec_is_shown(make_cluster):
+    """A queue's DEFAULT_HOST_SPEC as LSF prints it, after the
+    scheduling policies and before the windows; none without one."""
+    cluster = make_cluster(extra_queues=SPEC_QUEUES,
+                           extra="host_models:\n  slowm: 1.0\n")
+    r = cluster.run("bqueues", "-l", "slowspec")
+    assert r.rc == 0 and r.err == "", r
+    lines = r.out.splitlines()
+    at = lines.index("DEFAULT HOST SPECIFICATION:  slowm")
+    assert lines[at - 1] == "" and lines[at + 1] == "", r.out
+    assert lines[at + 2].startswith("DISPATCH_WINDOW: "), r.out
+    r = cluster.run("bqueues", "-l", "normal")
+    assert r.rc == 0 and "DEFAULT HOST SPECIFICATION" not in r.out, r.out

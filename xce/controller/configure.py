@@ -23,7 +23,7 @@ CONFIG_SECTIONS = ("users", "user_groups", "host_groups", "limits",
                    "resources", "host_types", "host_models")   # lsinfo
 # Queue keys kept as written for bqueues -l.
 _QUEUE_SHOWN = ("RES_REQ", "FAIRSHARE", "RERUNNABLE", "DISPATCH_WINDOW",
-                "RUN_WINDOW", "CONTAINER", "TASKLIMIT",
+                "RUN_WINDOW", "CONTAINER", "TASKLIMIT", "DEFAULT_HOST_SPEC",
                 "PROCLIMIT") + fairshare.FACTOR_KEYS
 
 

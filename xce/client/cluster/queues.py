@@ -176,6 +176,9 @@ def _long_block(queue, counts, n_default, shares=None):
     out += ["", "SCHEDULING PARAMETERS", LOAD_HEADER] + \
         threshold_rows(conf.get("thresholds"))
     out += _policy_lines(conf)
+    spec = (conf.get("lsf") or {}).get("DEFAULT_HOST_SPEC")
+    if str(spec or "").strip() not in ("", "-"):    # its normalising host
+        out += ["", f"DEFAULT HOST SPECIFICATION:  {spec}"]
     for key in ("RUN_WINDOW", "DISPATCH_WINDOW"):
         text = timewindow.show((conf.get("lsf") or {}).get(key))
         if text:
