@@ -393,6 +393,8 @@ MESSAGES.update({
     "processors of each host: the limit needs PER_HOST",
     "CONFIG_LIMIT_APP": "{name}: no such application profile in "
     "applications",
+    "CONFIG_LIMIT_RESOURCE": "{name}: no such numeric resource in "
+    "resources",
     "CONFIG_JOB_SIZE_LIST": "{value}: must be default_size [size ...], "
     "whole numbers of tasks from 1",
     "JOB_SIZE_LIST": "Job size ({asked}) is not in the application "

@@ -328,3 +328,29 @@ def test_blimits_shows_the_time_based_value_in_force(make_cluster):
     wait_for(lambda: _blimits_row(cluster, "daily") ==
              ["daily", "-", "-", "-", "-", "1/1", "-", "-", "-", "-"],
              what="blimits counting against the value in force")
+
+
+def test_limit_on_a_shared_resource_counts_rusage_of_it(make_cluster):
+    # RESOURCE = [lic, 1] for each user: of two licence tokens, a user's
+    # second job asking for one pends with the resource's limit reason
+    # until the first ends; blimits shows the token in use.
+    cluster = make_cluster(mxj=4, extra=(
+        "resources:\n  lic: {TYPE: Numeric, DESCRIPTION: (Solver tokens), "
+        "LOCATION: '(2@[all])'}\n") + _limits(
+        {"NAME": "lic_user", "PER_USER": "all", "RESOURCE": "'[lic, 1]'"}))
+    first = _running(cluster, "-R", "rusage[lic=1]")
+    second = cluster.submit("-R", "rusage[lic=1]", "true")
+    _pends_with(cluster, second, " Resource (lic) limit defined on user or "
+                "user group has been reached;")
+
+    def external():
+        lines = cluster.run("blimits").out.splitlines()
+        at = lines.index("EXTERNAL RESOURCE LIMITS:")
+        return [x.split() for x in lines[at + 2:at + 4]]
+    wait_for(lambda: external() == [
+        ["NAME", "USERS", "QUEUES", "HOSTS", "PROJECTS", "lic"],
+        ["lic_user", "root", "-", "-", "-", "1/1"]], what="blimits lic use")
+    assert "lic_user" not in cluster.run("blimits").out.split(
+        "EXTERNAL")[0]
+    cluster.run("bkill", str(first))
+    cluster.wait_stat(second, "DONE")

@@ -16,7 +16,7 @@ QUEUE_KEYS = ("FAIRSHARE_QUEUES SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT "
               "ELIGIBLE_PEND_TIME_LIMIT APS_PRIORITY QUEUE_GROUP "
               "INTERRUPTIBLE_BACKFILL MAX_RSCHED_TIME CPU_FREQUENCY "
               "MAX_SLOTS_IN_POOL USE_PRIORITY_IN_POOL").split()
-LIMIT_KEYS = "RESOURCE INELIGIBLE LIC_PROJECTS".split()
+LIMIT_KEYS = "INELIGIBLE LIC_PROJECTS".split()
 
 LSF = {
     "lsf.shared": "Begin Cluster\nClusterName\nc\nEnd Cluster\n",
@@ -45,10 +45,10 @@ def test_no_key_of_these_is_left_accepted_and_each_says_why():
     assert key.status == keys.NOT_NEEDED and "mbschd" in key.why
 
 
-def _migrated(tmp_path):
+def _migrated(tmp_path, lsf=None):
     src = tmp_path / "lsf"
     src.mkdir()
-    for name, body in LSF.items():
+    for name, body in (lsf or LSF).items():
         (src / name).write_text(body)
     return migrate(str(src), str(tmp_path / "etc"))
 
@@ -64,7 +64,9 @@ def test_the_migrator_leaves_them_out_with_why_and_the_result_loads(
     assert "job exceptions" in dropped["queue normal JOB_OVERRUN"]
     assert "RTM" in dropped["queue normal PEND_TIME_LIMIT"]
     assert "checkpoint" in dropped["host h1 MIG"]
-    assert "not the shared resources" in dropped["limit swap RESOURCE"]
+    # lsf.shared defines no lic: the limit is carried without it.
+    assert dropped["limit swap RESOURCE"] == \
+        "lic: no such numeric resource in resources"
     queue = result.tree["queues"]["normal"]
     assert "CHKPNT" not in queue and "JOB_OVERRUN" not in queue
     assert queue["NEW_JOB_SCHED_DELAY"] == 2        # not needed: shown
@@ -98,8 +100,6 @@ hosts:
     ("    MIG: 30\n", "", "", "MIG"),
     ("", "", "limits:\n  - LIC_PROJECTS: p1\n    SLOTS: 8\n",
      "LIC_PROJECTS"),
-    ("", "", "limits:\n  - USERS: all\n    RESOURCE: '[lic,2]'\n",
-     "RESOURCE"),
 ])
 def test_a_hand_written_key_xce_leaves_out_is_refused_with_why(
         tmp_path, host, queue, limits, key):
@@ -111,6 +111,34 @@ def test_a_hand_written_key_xce_leaves_out_is_refused_with_why(
     why = keys.lookup(scope, key).why
     assert any(f"{key}: not supported by xce: {why}" in str(err)
                for err in e.value.errors), e.value.errors
+
+
+def test_a_resource_limit_is_carried_when_lsf_shared_defines_it(tmp_path):
+    lsf = dict(LSF, **{
+        "lsf.shared": LSF["lsf.shared"] + "Begin Resource\n"
+        "RESOURCENAME TYPE INTERVAL INCREASING DESCRIPTION\n"
+        "lic Numeric () N (tokens)\nos String () () (release)\n"
+        "End Resource\n",
+        "lsb.resources": "Begin Limit\nNAME = tokens\nUSERS = all\n"
+                         "RESOURCE = [lic,2]\nEnd Limit\n\n"
+                         "Begin Limit\nNAME = bad\nUSERS = all\n"
+                         "RESOURCE = [os,2]\nEnd Limit\n"})
+    result = _migrated(tmp_path, lsf)
+    assert result.tree["limits"][0] == {"NAME": "tokens", "USERS": ["all"],
+                                        "RESOURCE": "[lic,2]"}
+    assert "RESOURCE" not in result.tree["limits"][1]
+    bad = [e for e in result.migration.entries
+           if e.label == "limit bad RESOURCE = [os,2]"]
+    assert [(e.status, str(e.origin), e.why) for e in bad] == [
+        (keys.NOT_CARRIED, "lsb.resources:10",
+         "os: no such numeric resource in resources")]
+    cfg = load(tmp_path / "etc")
+    assert limitconf_resources(cfg) == [{"lic": 2}, None]
+
+
+def limitconf_resources(cfg):
+    from xce.controller import limitconf
+    return [lim.resources for lim in limitconf.limits(cfg, 0)]
 
 
 def test_the_keys_xce_acts_on_still_load_beside_them(tmp_path):
@@ -131,11 +159,7 @@ def test_apps_limits_are_carried_when_their_profiles_are(tmp_path):
                          "SLOTS = 8\nEnd Limit\n\n"
                          "Begin Limit\nNAME = bad\nAPPS = nosuch\n"
                          "SLOTS = 2\nEnd Limit\n"})
-    src = tmp_path / "lsf"
-    src.mkdir()
-    for name, body in lsf.items():
-        (src / name).write_text(body)
-    result = migrate(str(src), str(tmp_path / "etc"))
+    result = _migrated(tmp_path, lsf)
     assert result.tree["limits"] == [
         {"NAME": "ok", "PER_APP": ["fluent"], "SLOTS": 8}]
     dropped = {e.label.split(" = ")[0]: e.why

@@ -125,7 +125,7 @@ def test_running_jobs_charged_by_the_caller_count():
     lim.charge("u", "normal", "default", {"a": 2})
     out = one_pass(_hosts(("a", 8)), [pending(1)], limits=lim)
     assert out.dispatch == []
-    assert lim.used[(0, "*", "*", "*", "*", "*")] == [2, 1, 0.0, 0.0, 0.0]
+    assert lim.used[(0, "*", "*", "*", "*", "*")] == [2, 1, 0.0, 0.0, 0.0, {}]
 
 
 def test_apps_limit_counts_the_jobs_of_its_profiles_only():
@@ -153,7 +153,7 @@ def test_running_jobs_of_a_profile_count_against_per_app():
                                       pending(2, app="ansys")], limits=lim)
     assert _started(out) == [2]
     assert lim.used[(0, "*", "*", "*", "*", "fluent")] == [2, 1, 0.0, 0.0,
-                                                           0.0]
+                                                           0.0, {}]
 
 
 def test_swp_and_tmp_limits_count_rusage_swp_and_tmp():
@@ -175,6 +175,43 @@ def test_swp_and_tmp_limits_count_rusage_swp_and_tmp():
     assert _text(out, 3).startswith("Resource (tmp) limit defined on host")
 
 
+def test_resource_limit_counts_rusage_of_a_site_resource():
+    # RESOURCE = [lic, 1] for user u: a second job reserving a licence
+    # pends with the resource's own reason, another user's job and a job
+    # reserving none start.
+    lim = Limit(resources={"lic": 1}, users=_users("u"))
+    jobs = [pending(1, rr="rusage[lic=1]"), pending(2, rr="rusage[lic=1]"),
+            pending(3, rr="rusage[lic=1]", user="v"), pending(4)]
+    out = _run([lim], jobs, hosts=[host("a", 4, lic=4)])
+    assert _started(out) == [1, 3, 4]
+    assert _text(out, 2) == ("Resource (lic) limit defined on user or user "
+                             "group has been reached")
+    # The count is the cap: two licences under [lic, 2] in one pass.
+    lim = Limit(resources={"lic": 2})
+    jobs = [pending(n, rr="rusage[lic=1]") for n in (1, 2, 3)]
+    out = _run([lim], jobs, hosts=[host("a", 4, lic=4)])
+    assert _started(out) == [1, 2]
+    assert _text(out, 3).startswith("Resource (lic) limit defined "
+                                    "cluster-wide")
+
+
+def test_a_shared_resource_is_charged_once_per_job():
+    from xce.scheduler import rusage_held
+    need = rusage_held.need({"lic": 1, "scratch": 2})
+    lim = Limits([Limit(resources={"lic": 1, "scratch": 4},
+                        shared=frozenset({"lic"}))])
+    lim.charge("u", "normal", "default", {"a": 1, "b": 1},
+               {"a": need, "b": need})
+    # lic once (a ResourceMap counter), scratch on each host.
+    assert lim.used[(0, "*", "*", "*", "*", "*")][5] == {"lic": 1,
+                                                         "scratch": 4}
+    copy = lim.copy()
+    copy.charge("u", "normal", "default", {"a": 1}, {"a": need})
+    assert lim.used[(0, "*", "*", "*", "*", "*")][5]["lic"] == 1
+    assert copy.job_room("u", "normal", "default", 1, need)[1] == \
+        "Resource (lic) limit defined cluster-wide has been reached"
+
+
 def test_slots_per_processor_caps_each_host_by_its_cpus():
     # PER_HOST with SLOTS_PER_PROCESSOR = 0.5: 2 slots on the 4-CPU host,
     # 1 on the 1-CPU host (rounded up), whatever their slot counts.
@@ -192,7 +229,7 @@ def test_per_task_swp_of_running_jobs_is_charged_per_slot():
     need = rusage_held.need({"swp": 30})
     lim.charge("u", "normal", "default", {"a": 3},
                {"a": rusage_held.times(need, 3)})
-    assert lim.used[(0, "*", "*", "*", "*", "*")] == [3, 1, 0.0, 90.0, 0.0]
+    assert lim.used[(0, "*", "*", "*", "*", "*")] == [3, 1, 0.0, 90.0, 0.0, {}]
     assert lim.job_room("u", "normal", "default", 1, need)[1] == \
         "Resource (swp) limit defined cluster-wide has been reached"
 
@@ -383,6 +420,33 @@ def test_bad_limits_users_and_fairshare_are_config_errors(tmp_path):
     assert "xce.yaml:10: SLOTZ: unknown limit key (did you mean SLOTS?)" \
         in text
     assert "xce.yaml:11: MEM: 12XB: bad MEM value" in text
+
+
+@pytest.mark.parametrize("value, problem", [
+    ("'[nolic, 1]'", "RESOURCE: nolic: no such numeric resource in "
+     "resources"),
+    ("'[os, 1]'", "RESOURCE: os: no such numeric resource"),
+    ("'[lic, -1]'", "RESOURCE: [lic, -1]: the count must be a number of 0 "
+     "or more"),
+    ("'[lic, many]'", "RESOURCE: [lic, many]: the count must be"),
+    ("'[lic 1]'", "RESOURCE: [lic 1]: expected [name, count] ..."),
+])
+def test_a_bad_resource_limit_is_a_config_error(tmp_path, value, problem):
+    with pytest.raises(ConfigError) as caught:
+        site(tmp_path,
+             "resources:\n  lic: {TYPE: Numeric, LOCATION: '(2@[all])'}\n"
+             "  os: {TYPE: String}\n"
+             f"limits:\n  - NAME: bad\n    RESOURCE: {value}\n")
+    assert f"xce.yaml:6: {problem}" in "\n".join(caught.value.errors)
+
+
+@pytest.mark.parametrize("value, pairs", [
+    ("[lic, 1]", {"lic": 1}), (["lic", 2], {"lic": 2}),
+    ("[lic, 1] [tok,3]", {"lic": 1, "tok": 3}),
+    ([["lic", 1], ["tok", 0.5]], {"lic": 1, "tok": 0.5}), ("-", {})])
+def test_resource_pairs_read_lsf_and_yaml_forms(value, pairs):
+    from xce.config.limitcheck import resource_pairs
+    assert resource_pairs(value) == pairs
 
 
 # ------------------------------------------------------------------ fairshare

@@ -484,9 +484,10 @@ _add("limit", ENFORCED, "SWP TMP")
 # SLOTS_PER_PROCESSOR with PER_HOST: slots per CPU of each host, as
 # lsb.users JL/P (xce.scheduler.limits).
 _add("limit", ENFORCED, "SLOTS_PER_PROCESSOR")
-_add("limit", NOT_CARRIED, "RESOURCE",
-     why="xce's limits count job slots (SLOTS, SLOTS_PER_PROCESSOR), jobs "
-     "and rusage[mem], [swp] and [tmp] only; not the shared resources")
+# RESOURCE = [name, count] ...: the rusage[] of a numeric resource of
+# ``resources:`` (licence tokens, a host resource) the consumers may hold
+# (xce.scheduler.limits).
+_add("limit", ENFORCED, "RESOURCE")
 _add("limit", NOT_CARRIED, "INELIGIBLE",
      why="xce does not count a job's eligible pending time apart "
      "(LSF's TRACK_ELIGIBLE_PENDINFO), which is all INELIGIBLE changes")

@@ -5,6 +5,8 @@ name file, line and key through the loader's checker; nothing here changes
 the configuration.  ``user_rows`` gives the ``users:`` rows in force, which
 the scheduler's limits, the pending thresholds and busers all read."""
 
+import re
+
 from xce.config import keys
 from xce.errors import about, text
 from xce.lang import timevalue, units
@@ -48,6 +50,7 @@ def check(cfg, raw, check_):
         check_.error(params, IGNORE_GROUPS,
                      text("CONFIG_NOT_YES_NO", value=params[IGNORE_GROUPS]))
     _limits(raw.get("limits"), check_)
+    _limit_resources(raw.get("limits"), raw.get("resources"), check_)
     _limit_apps(raw.get("limits"), raw.get("applications"), check_)
     _users(raw.get("users"), check_)
     for name, props in (raw.get("queues") or {}).items():
@@ -89,6 +92,67 @@ def _limits(sections, check_):
                 check_.error(section, key, text("CONFIG_TIME_BASED"))
             else:
                 _mem(section, section.get(key), check_, key)
+
+
+_PAIR = re.compile(r"\[\s*([^,\[\]\s]+)\s*,\s*([^,\[\]\s]+)\s*\]")
+
+
+def resource_pairs(value):
+    """RESOURCE = [name, count] ... of a Limit section -> {name: count}.
+    YAML may hand the value over as a list ([lic, 1]) or a list of them.
+    ValueError names what cannot be read: a count must be a number of 0
+    or more."""
+    if value is None or str(value).strip() in ("", "-"):
+        return {}
+    if isinstance(value, list):
+        pairs = value if value and all(isinstance(v, list) for v in value) \
+            else [value]
+        if any(len(p) != 2 for p in pairs):
+            raise ValueError(f"{value}: expected [name, count] ...")
+        found = [(str(n).strip(), str(c).strip()) for n, c in pairs]
+    else:
+        rest = str(value).strip()
+        if rest.startswith("(") and rest.endswith(")"):
+            rest = rest[1:-1]       # a Limit table's cell of several
+        found = _PAIR.findall(rest)
+        if not found or _PAIR.sub("", rest).strip():
+            raise ValueError(f"{value}: expected [name, count] ...")
+    out = {}
+    for name, count in found:
+        try:
+            amount = float(count)
+        except ValueError:
+            amount = -1
+        if amount < 0 or amount != amount or amount == float("inf"):
+            raise ValueError(f"[{name}, {count}]: the count must be a "
+                             "number of 0 or more")
+        out[name] = int(amount) if amount.is_integer() else amount
+    return out
+
+
+def resource_problem(value, resources):
+    """Why RESOURCE = *value* cannot be applied, or None: unreadable, or
+    naming no numeric resource of *resources* (the ``resources:`` table,
+    lsf.shared's Resource section)."""
+    try:
+        pairs = resource_pairs(value)
+    except ValueError as e:
+        return str(e)
+    for name in pairs:
+        props = (resources or {}).get(name) if isinstance(
+            resources, dict) else None
+        if not isinstance(props, dict) or \
+                str(props.get("TYPE", "")).lower() != "numeric":
+            return text("CONFIG_LIMIT_RESOURCE", name=name)
+    return None
+
+
+def _limit_resources(sections, resources, check_):
+    for section in sections if isinstance(sections, list) else ():
+        if isinstance(section, dict) and "RESOURCE" in section:
+            problem = resource_problem(section["RESOURCE"], resources)
+            if problem is not None:
+                check_.error(section, "RESOURCE", problem)
 
 
 def _limit_apps(sections, apps, check_):

@@ -172,9 +172,10 @@ def _convert(result, lsf):
     timebased.fold(lsf.get("lsb.resources"))
     # Profiles first: a limit's APPS must name profiles carried.
     batch.convert_applications(mig, lsf.get("lsb.applications"))
-    batch.convert_limits(mig, lsf.get("lsb.resources"))
     hosts.convert_shared(mig, lsf.get("lsf.shared"), result.cluster)
     hosts.convert_resource_map(mig, lsf.get("lsf.cluster"))
+    # Resources first: a limit's RESOURCE must name a numeric one.
+    batch.convert_limits(mig, lsf.get("lsb.resources"))
     batch.convert_modules(mig, lsf.get("lsb.modules"))
     stripdomain.apply(mig, lsf.get("lsf.conf"))
     for kind in discover.BATCH_FILES:

@@ -618,7 +618,7 @@ def publish_limit_usage(ctl, limits):
     """What running jobs use of each lsb.resources limit, kept in the
     store's meta table for blimits; written only when it changed."""
     rows = []
-    for counter, (slots, jobs, mem, swp, tmp) in sorted(
+    for counter, (slots, jobs, mem, swp, tmp, resources) in sorted(
             (limits.used if limits else {}).items()):
         lim = limits.limits[counter[0]]
         if lim.slot_reason:
@@ -627,7 +627,8 @@ def publish_limit_usage(ctl, limits):
                      "queues": counter[2], "projects": counter[3],
                      "hosts": counter[4], "apps": counter[5],
                      "slots": slots, "jobs": jobs,
-                     "mem": mem, "swp": swp, "tmp": tmp})
+                     "mem": mem, "swp": swp, "tmp": tmp,
+                     "resources": resources})
     text = json.dumps(rows)
     if ctl.passes.limit_usage != text:
         ctl.passes.limit_usage = text

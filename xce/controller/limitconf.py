@@ -123,6 +123,14 @@ def _limit(cfg, index, section, now):
     # Like MEM, as rusage[swp] and rusage[tmp] are counted; not time-based.
     lim.swp = _amount(section.get("SWP"), lambda v: _mem(cfg, v, "SWP"))
     lim.tmp = _amount(section.get("TMP"), lambda v: _mem(cfg, v, "TMP"))
+    # RESOURCE: rusage[] of site resources (load() checked the names);
+    # one with a LOCATION (ResourceMap) is reserved once per job.
+    lim.resources = limitcheck.resource_pairs(
+        section.get("RESOURCE")) or None
+    table = cfg.raw.get("resources") or {}
+    lim.shared = frozenset(
+        n for n in lim.resources or () if isinstance(table.get(n), dict)
+        and table[n].get("LOCATION") not in (None, ""))
     # Slots per CPU of each host of a PER_HOST limit (load() requires it).
     lim.slots_per_cpu = _amount(section.get("SLOTS_PER_PROCESSOR"), float)
     return lim

@@ -4,8 +4,9 @@ lsb.users MAX_JOBS column, as one pure mechanism.
 A limit names consumer kinds (users, queues, projects, hosts, application
 profiles), each as a
 set of names with exclusions, counted either as a sum over the set or for
-each member (the PER_ forms), and caps SLOTS, JOBS, MEM, SWP and TMP
-(rusage[mem], [swp] and [tmp]: the amounts riding on a rusage_held.Need).
+each member (the PER_ forms), and caps SLOTS, JOBS, MEM, SWP, TMP and
+RESOURCE (rusage[mem], [swp], [tmp] and of a site resource: the amounts
+riding on a rusage_held.Need).
 A kind the limit leaves out means every consumer of that kind, summed.
 
 Usage is kept per counter: (limit index, user key, queue key, project
@@ -91,6 +92,8 @@ class Limit:
     mem: float = None               # in LSF_UNIT_FOR_LIMITS
     swp: float = None               # in LSF_UNIT_FOR_LIMITS, as rusage[]
     tmp: float = None
+    resources: dict = None          # RESOURCE: {name: count}
+    shared: frozenset = frozenset()  # of those, reserved once per job
     # SLOTS_PER_PROCESSOR (with PER_HOST): slots per CPU of each host,
     # rounded up as LSF does.
     slots_per_cpu: float = None
@@ -142,7 +145,8 @@ class Limits:
 
     def __init__(self, limits=()):
         self.limits = list(limits)
-        self.used = {}          # counter -> [slots, jobs, mem, swp, tmp]
+        # counter -> [slots, jobs, mem, swp, tmp, {RESOURCE name: amount}]
+        self.used = {}
         self._split = {}    # (user, queue, project, app) -> limit indices
 
     def __bool__(self):
@@ -151,7 +155,7 @@ class Limits:
     def copy(self):
         out = Limits.__new__(Limits)
         out.limits = self.limits
-        out.used = {k: list(v) for k, v in self.used.items()}
+        out.used = {k: v[:5] + [dict(v[5])] for k, v in self.used.items()}
         out._split = self._split    # depends on the limits only
         return out
 
@@ -173,9 +177,15 @@ class Limits:
         mem = mem or {}
         job_l, host_l = self.split(user, queue, project, app)
         for i in job_l:
-            self._add(self.limits[i].counter(i, user, queue, project,
-                                             app=app),
-                      sum(per_host.values()), 1, *mem.values())
+            lim = self.limits[i]
+            c = lim.counter(i, user, queue, project, app=app)
+            self._add(c, sum(per_host.values()), 1, *mem.values())
+            for name in lim.shared.intersection(self.used[c][5]):
+                # A shared resource is reserved once, whatever the hosts.
+                self.used[c][5][name] -= sum(
+                    others(m).get(name, 0) for m in mem.values()) - max(
+                    (others(m).get(name, 0) for m in mem.values()),
+                    default=0)
         for i in host_l:
             lim, seen = self.limits[i], set()
             for host, n in per_host.items():
@@ -189,7 +199,7 @@ class Limits:
     def _add(self, counter, slots, jobs, *amounts):
         used = self.used.get(counter)
         if used is None:
-            used = self.used[counter] = [0, 0, 0.0, 0.0, 0.0]
+            used = self.used[counter] = [0, 0, 0.0, 0.0, 0.0, {}]
         used[0] += slots
         used[1] += jobs
         for amount in amounts:
@@ -197,6 +207,9 @@ class Limits:
             used[2] += amount
             used[3] += held.get("swp", 0)
             used[4] += held.get("tmp", 0)
+            for name, n in held.items():
+                if name not in ("swp", "tmp"):
+                    used[5][name] = used[5].get(name, 0) + n
 
     def job_room(self, user, queue, project, nslots, mem=0, app=""):
         """(slots the job-wide limits still allow, None: no cap; the reason
@@ -236,7 +249,7 @@ class Limits:
             if host != _ALL and not lim.hosts.matches(host):
                 continue
             used = self.used.get(
-                lim.counter(i, *who, host, app)) or (0, 0, 0.0, 0.0, 0.0)
+                lim.counter(i, *who, host, app)) or (0, 0, 0.0, 0.0, 0.0, {})
             slots = lim.slots
             if lim.slots_per_cpu is not None and host != _ALL:
                 per_cpu = math.ceil(lim.slots_per_cpu * (ncpus or 1))
@@ -256,6 +269,10 @@ class Limits:
                 cap = getattr(lim, what)
                 if why is None and held.get(what) and cap is not None and \
                         used[at] + held[what] > cap:
+                    why, room = lim.reason(what), 0
+            for what, cap in (lim.resources or {}).items():
+                if why is None and held.get(what) and \
+                        used[5].get(what, 0) + held[what] > cap:
                     why, room = lim.reason(what), 0
         return room, why
 

@@ -5,6 +5,7 @@ import time
 
 from xce.client.site import sections
 from xce.client.text.cells import cell, lcell, line, rcell
+from xce.config import limitcheck
 from xce.errors import XceError, text
 from xce.lang import timevalue
 from xce.model.projects import ancestors
@@ -44,6 +45,9 @@ def blimits_text(reader, names=(), wide=False, projects=()):
     rows = ["", "INTERNAL RESOURCE LIMITS:", "", head]
     text_cell = lcell if wide else cell      # -w: names and scopes never cut
     for i, lim in enumerate(limits):
+        if _resources(lim) and all(lim.get(c) in (None, "") for c in
+                                   LIMIT_COLUMNS + ("SLOTS_PER_PROCESSOR",)):
+            continue        # shown under EXTERNAL RESOURCE LIMITS only
         name = str(lim.get("NAME") or f"limit{i + 1}")
         for used in usage.get(name) or [None]:
             scope = [_scope(lim, keys, used) for _, keys in scopes]
@@ -54,7 +58,41 @@ def blimits_text(reader, names=(), wide=False, projects=()):
             rows.append(line(text_cell(name, 18),
                              *[text_cell(s, 12) for s in scope],
                              *[f"{v:>10} " for v in values]))
+    rows += _external(limits, usage, scopes, text_cell)
     return "\n".join(rows)
+
+
+def _resources(lim):
+    try:
+        return limitcheck.resource_pairs(lim.get("RESOURCE"))
+    except ValueError:
+        return {}
+
+
+def _external(limits, usage, scopes, text_cell):
+    """EXTERNAL RESOURCE LIMITS: a column per resource that a RESOURCE
+    names, ``used/limit`` in each row of a limit that caps it."""
+    names = sorted({n for lim in limits for n in _resources(lim)})
+    if not names:
+        return []
+    head = line(cell("NAME", 18), *[cell(c, 12) for c, _ in scopes],
+                *[rcell(c, 10) for c in names])
+    rows = ["", "EXTERNAL RESOURCE LIMITS:", "", head]
+    for i, lim in enumerate(limits):
+        caps = _resources(lim)
+        if not caps:
+            continue
+        name = str(lim.get("NAME") or f"limit{i + 1}")
+        for used in usage.get(name) or [None]:
+            scope = [_scope(lim, keys, used) for _, keys in scopes]
+            held = (used or {}).get("resources") or {}
+            values = ["-" if n not in caps else _limit_cell(
+                caps[n], None if used is None else {n: held.get(n, 0)}, n)
+                for n in names]
+            rows.append(line(text_cell(name, 18),
+                             *[text_cell(s, 12) for s in scope],
+                             *[f"{v:>10} " for v in values]))
+    return rows
 
 
 def _project_quotas(table):
@@ -117,9 +155,9 @@ _USED = {"SLOTS": "slots", "JOBS": "jobs", "MEM": "mem", "SWP": "swp",
 def _limit_cell(value, used=None, column=None):
     if value in (None, ""):
         return "-"
-    if used is None or column not in _USED:
+    if used is None or _USED.get(column, column) not in used:
         return f"-/{value}"
-    amount = used.get(_USED[column]) or 0
+    amount = used.get(_USED.get(column, column)) or 0
     if isinstance(amount, float):
         amount = int(amount) if amount.is_integer() else round(amount, 1)
     return f"{amount}/{value}"

@@ -5,7 +5,7 @@ lsb.modules -> xce.yaml ``parameters``, ``queues``, ``users``,
 
 import re
 
-from xce.config import keys, ranges
+from xce.config import keys, limitcheck, ranges
 from xce.config.lsf import cells, hostnames
 from xce.errors import text
 from xce.lang import (jobcontrols, loadthresh, preempt, rlimits, timevalue,
@@ -231,6 +231,13 @@ def _limit(mig, pairs, origin, unpack):
             name = _LIMIT_ALIASES[name.upper()]
         if name.upper() == "NAME":
             label = f"limit {value}"
+        problem = limitcheck.resource_problem(
+            value, mig.tree.get("resources")) \
+            if name.upper() == "RESOURCE" else None
+        if problem is not None:
+            mig.warn(where, f"{label} {name}: {problem}; not carried")
+            mig.drop(where, f"{label} {name} = {value}", problem)
+            continue
         carry_checked(mig, "limit", ("limits", index), name.upper(), value,
                       where, label)
     if len(limits[index]) == (1 if "NAME" in limits[index] else 0):
