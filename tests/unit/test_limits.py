@@ -205,6 +205,12 @@ def test_a_shared_resource_is_charged_once_per_job():
     # lic once (a ResourceMap counter), scratch on each host.
     assert lim.used[(0, "*", "*", "*", "*", "*")][5] == {"lic": 1,
                                                          "scratch": 4}
+    # Per task, a shared licence is held once per slot: three here.
+    per_task = Limits(lim.limits)
+    per_task.charge("u", "normal", "default", {"a": 2, "b": 1},
+                    {"a": rusage_held.times(need, 2), "b": need},
+                    per_task=True)
+    assert per_task.used[(0, "*", "*", "*", "*", "*")][5]["lic"] == 3
     copy = lim.copy()
     copy.charge("u", "normal", "default", {"a": 1}, {"a": need})
     assert lim.used[(0, "*", "*", "*", "*", "*")][5]["lic"] == 1

@@ -590,7 +590,7 @@ def _charge_limits(ctl, job, limits, per_task, held, per_host):
                   per_host, {n: rusage_held.times(held, k) if per_task
                              else held for n, k in per_host.items()}
                   if rusage_held.any_held(held) else None,
-                  job["spec"].get("app") or "")
+                  job["spec"].get("app") or "", per_task)
 
 
 def publish_started_usage(ctl, started):

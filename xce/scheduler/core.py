@@ -492,7 +492,7 @@ def _take(job, q, state, slots, mem):
         state.limits.charge(job.user, q.name, job.project, per_host, {
             n: (rusage_held.times(mem, k) if job.mem_per_task else mem)
             for n, k in per_host.items()} if rusage_held.any_held(mem)
-            else None, job.app)
+            else None, job.app, job.mem_per_task)
     if state.groups is not None and job.job_group is not None:
         for g in chain(job.job_group):
             if g in state.groups:

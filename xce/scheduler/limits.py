@@ -171,17 +171,22 @@ class Limits:
             found = self._split[key] = (tuple(job), tuple(host))
         return found
 
-    def charge(self, user, queue, project, per_host, mem=None, app=""):
+    def charge(self, user, queue, project, per_host, mem=None, app="",
+               per_task=False):
         """Count one job: per_host {host: slots}, mem {host: reserved} (a
-        rusage_held.Need carries the swp and tmp reserved there too)."""
+        rusage_held.Need carries the swp, tmp and site resources reserved
+        there too; *per_task*: those are per slot, already times the
+        host's slots)."""
         mem = mem or {}
         job_l, host_l = self.split(user, queue, project, app)
         for i in job_l:
             lim = self.limits[i]
             c = lim.counter(i, user, queue, project, app=app)
             self._add(c, sum(per_host.values()), 1, *mem.values())
-            for name in lim.shared.intersection(self.used[c][5]):
-                # A shared resource is reserved once, whatever the hosts.
+            for name in () if per_task else \
+                    lim.shared.intersection(self.used[c][5]):
+                # A shared resource is reserved once, whatever the hosts
+                # (per task: once per slot, the sum over the hosts).
                 self.used[c][5][name] -= sum(
                     others(m).get(name, 0) for m in mem.values()) - max(
                     (others(m).get(name, 0) for m in mem.values()),
