@@ -84,9 +84,9 @@ Begin Queue
 QUEUE_NAME = day
 PRIORITY   = 20
 #if time(8:00-18:00)
-UJOB_LIMIT = 4
+NICE = 4
 #else
-UJOB_LIMIT = 40
+NICE = 10
 #endif
 End Queue
 
@@ -109,10 +109,11 @@ End User
     result = migrate(str(src), str(tmp_path / "etc"))
     dropped = {e.label: e.why for e in result.migration.entries
                if e.status == "not carried"}
-    assert dropped["queue day UJOB_LIMIT = 4"].startswith(
+    assert dropped["queue day NICE = 4"].startswith(
         "set inside #if time(8:00-18:00), LSF's time-based configuration: "
-        "xce switches by time only a Limit's SLOTS, JOBS and MEM")
-    assert dropped["queue day UJOB_LIMIT = 40"].startswith(
+        "xce switches by time only a Limit's SLOTS, JOBS and MEM and a "
+        "queue's PRIORITY, QJOB_LIMIT")
+    assert dropped["queue day NICE = 10"].startswith(
         "set inside #else (of the #if at lsb.queues:19)")
     for label in ("queue express QUEUE_NAME = express",
                   "queue express PRIORITY = 40", "user bob MAX_JOBS = 20",
@@ -189,3 +190,45 @@ End Limit
     at = [time.mktime((2026, 12, 2, h, 30, 0, 0, 0, -1))
           for h in (9, 19, 23)]
     assert [timevalue.value_at(pairs, t) for t in at] == ["4", "6", "40"]
+
+
+def test_a_queues_priority_and_slot_limits_in_time_branches_are_carried(
+        tmp_path):
+    src = tmp_path / "lsf"
+    shutil.copytree(ODD, src)
+    with open(src / "lsb.queues", "a") as f:
+        f.write("""
+Begin Queue
+QUEUE_NAME = day
+PRIORITY   = 20
+#if time(8:00-18:00)
+PRIORITY   = 60
+UJOB_LIMIT = 4
+NICE = 5
+#else
+UJOB_LIMIT = 40
+#endif
+#if time(18:30-19:30 EDT)
+QJOB_LIMIT = 8
+#endif
+End Queue
+""")
+    result = migrate(str(src), str(tmp_path / "etc"))
+    day = result.tree["queues"]["day"]
+    assert day["PRIORITY"] == "[60 8:00-18:00] [20 ()]"
+    assert day["UJOB_LIMIT"] == "[4 8:00-18:00] [40 ()]"
+    assert "QJOB_LIMIT" not in day and "NICE" not in day
+    dropped = {e.label for e in result.migration.entries
+               if e.status == "not carried"}
+    assert {"queue day NICE = 5", "queue day QJOB_LIMIT = 8"} <= dropped
+    cfg = load.load(tmp_path / "etc")
+    q = cfg.queues["day"]
+    assert set(q.timed) == {"priority", "ujob_limit"}
+    from xce.config import queuetime
+    nine, night = (time.mktime((2026, 12, 2, h, 30, 0, 0, 0, -1))
+                   for h in (9, 23))
+    assert queuetime.apply(cfg, nine) == ["day"]
+    assert (q.priority, q.ujob_limit) == (60, 4)
+    assert queuetime.apply(cfg, nine + 60) == []
+    queuetime.apply(cfg, night)
+    assert (q.priority, q.ujob_limit) == (20, 40)

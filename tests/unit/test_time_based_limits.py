@@ -84,23 +84,44 @@ def test_the_migrator_carries_a_time_based_limit_and_the_result_loads(
     assert lims["daytime"].slots == 200 and lims["bad"].slots is None
 
 
-def test_a_queues_time_based_value_is_refused_with_its_reason(tmp_path):
-    """Time-based values are read for limits only: a queue's is left out
-    by the migrator with the reason (and the result loads), and refused
-    in xce.yaml with the same reason, not as a malformed number."""
+def test_a_queues_time_based_nice_is_refused_with_its_reason(tmp_path):
+    """Time-based values are read for limits and a queue's PRIORITY and
+    job-slot limits only: another queue key's is left out by the migrator
+    with the reason (and the result loads), and refused in xce.yaml with
+    the same reason, not as a malformed number."""
     why = ("a time-based value ([value time_window] ...) is not supported "
            "by xce for this key")
     (tmp_path / "m").mkdir()
     result = migrated_site(tmp_path / "m", {
         "lsb.queues": "Begin Queue\nQUEUE_NAME = normal\n"
-                      f"QJOB_LIMIT = {DAY_NIGHT}\nEnd Queue\n"})
+                      f"NICE = [2 8:00-18:00] [4 18:00-8:00]\nEnd Queue\n"})
     status = {e.label.split(" = ")[0]: (e.status, e.why, str(e.origin))
               for e in result.migration.entries}
-    assert status["queue normal QJOB_LIMIT"] == \
+    assert status["queue normal NICE"] == \
         ("not carried", why, "lsb.queues:3")
-    assert "QJOB_LIMIT" not in result.tree["queues"]["normal"]
+    assert "NICE" not in result.tree["queues"]["normal"]
     with pytest.raises(ConfigError) as info:
         site(tmp_path, "cluster: {name: c}\nqueues:\n  normal:\n"
-             f"    QJOB_LIMIT: \"{DAY_NIGHT}\"\n")
-    assert f"{tmp_path / 'xce.yaml'}:4: QJOB_LIMIT: {why}" in \
+             "    NICE: \"[2 8:00-18:00] [4 18:00-8:00]\"\n")
+    assert f"{tmp_path / 'xce.yaml'}:4: NICE: {why}" in \
         info.value.errors
+
+
+def test_a_queues_time_based_slot_limit_is_carried_and_checked(tmp_path):
+    """QJOB_LIMIT = [200 8:00-18:00] [400 18:00-8:00] is carried and
+    loaded (xce.config.queuetime); a value out of the key's range or not
+    a number is refused, naming it."""
+    (tmp_path / "m").mkdir()
+    result = migrated_site(tmp_path / "m", {
+        "lsb.queues": "Begin Queue\nQUEUE_NAME = normal\n"
+                      f"QJOB_LIMIT = {DAY_NIGHT}\nEnd Queue\n"})
+    assert result.tree["queues"]["normal"]["QJOB_LIMIT"] == DAY_NIGHT
+    cfg = site(tmp_path, "cluster: {name: c}\nqueues:\n  normal:\n"
+               f"    QJOB_LIMIT: \"{DAY_NIGHT}\"\n")
+    assert cfg.queues["normal"].timed["qjob_limit"][0][0] == 200
+    for bad in ("[-3 8:00-18:00]", "[x 8:00-18:00]", "[2 25:00-26:00]"):
+        with pytest.raises(ConfigError) as info:
+            site(tmp_path, "cluster: {name: c}\nqueues:\n  normal:\n"
+                 f"    PRIORITY: \"{bad}\"\n")
+        assert any(f"{tmp_path / 'xce.yaml'}:4: PRIORITY:" in e
+                   for e in info.value.errors), info.value.errors

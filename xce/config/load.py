@@ -13,7 +13,7 @@ from xce.config import appconf, execconf, keys, limitcheck, logcheck, ranges
 from xce.config import gpuconf, projectconf, queueaccept, rescheck
 from xce.config import controlconf, windowconf
 from xce.config.lsf import hostnames
-from xce.config import leftout, queuelimits
+from xce.config import leftout, queuelimits, queuetime
 from xce.config.queuelimits import check_host_spec, queue_limits
 from xce.config.model import Config, HostConf, QueueConf
 from xce.errors import about, text
@@ -371,14 +371,18 @@ def _queues(cfg, node, check):
         check.unknown_keys(props, QUEUE_KEYS, "queue")
         unit = cfg.params.get("LSF_UNIT_FOR_LIMITS", "KB")
         q = QueueConf(name=str(name), raw=dict(props))
-        q.priority = _int(props, "PRIORITY", check) or 1
+        timed = queuetime.read_queue(q, props, check)
+        if "PRIORITY" not in timed:
+            q.priority = _int(props, "PRIORITY", check) or 1
         q.description = " ".join(str(props.get("DESCRIPTION", "")).split())
         _queue_users(cfg, q, props.get("USERS"), props, check)
         q.admins = _queue_admins(cfg, props, check)
         q.hosts = _queue_hosts(cfg, props.get("HOSTS"), props, check)
         for key in ("UJOB_LIMIT", "QJOB_LIMIT", "HJOB_LIMIT"):
-            setattr(q, key.lower(), _int(props, key, check))
-        q.pjob_limit = _float(props, "PJOB_LIMIT", check)
+            if key not in timed:
+                setattr(q, key.lower(), _int(props, key, check))
+        if "PJOB_LIMIT" not in timed:
+            q.pjob_limit = _float(props, "PJOB_LIMIT", check)
         q.host_limit = _positive(props, "HOSTLIMIT_PER_JOB", check)
         q.exclusive = str(props.get("EXCLUSIVE", "N")).upper() in ("Y", "YES")
         if props.get("PREEMPTION"):

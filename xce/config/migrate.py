@@ -163,12 +163,14 @@ def _convert(result, lsf):
     hosts.convert_cluster_hosts(mig, lsf.get("lsf.cluster"))
     hosts.convert_batch_hosts(mig, lsf.get("lsb.hosts"), lsf.get("lsf.shared"))
     hosts.check_host_groups(mig)
+    # A queue's PRIORITY or job-slot limits in #if time() branches.
+    timebased.fold(lsf.get("lsb.queues"))
     batch.convert_queues(mig, lsf.get("lsb.queues"))
     _ensure_a_queue(mig)
     _check_default_queue(mig)
     _check_preemption(mig)
     batch.convert_users(mig, lsf.get("lsb.users"))
-    # A Limit's SLOTS, JOBS or MEM in #if time() branches: time-based.
+    # A Limit's SLOTS, JOBS or MEM in #if time() branches: time-based too.
     timebased.fold(lsf.get("lsb.resources"))
     # Profiles first: a limit's APPS must name profiles carried.
     batch.convert_applications(mig, lsf.get("lsb.applications"))

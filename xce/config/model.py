@@ -23,6 +23,9 @@ class QueueConf:
     qjob_limit: int = None      # QJOB_LIMIT: slots in the queue
     hjob_limit: int = None      # HJOB_LIMIT: slots per host
     pjob_limit: float = None    # PJOB_LIMIT: slots per processor
+    # attribute -> [(value, windows)] of a time-based PRIORITY or job-slot
+    # limit (xce.config.queuetime); the attribute holds the one in force.
+    timed: dict = field(default_factory=dict)
     host_limit: int = None      # HOSTLIMIT_PER_JOB: hosts one job may use
     runlimit: tuple = None      # (default, max) minutes
     # RUNLIMIT's normalising host or model of each (None: the default

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from xce.model.jobid import DEFAULT_MAX_JOBID
+from xce.config import queuetime
 
 # The largest count LSF's configuration reader accepts (INFINIT_INT - 1).
 COUNT_MAX = 2147483646
@@ -192,12 +193,14 @@ def ranged(scope):
 
 def problem(scope, name, value):
     """Why *value* is out of *name*'s range, or None; each value of a
-    time-based limit (``[value time_window] ...``) is in the range."""
+    time-based limit or queue key (``[value time_window] ...``,
+    xce.config.queuetime) is in the range."""
     found = range_of(scope, name)
     if found is None:
         return None
     text = str(value).strip() if isinstance(value, str) else ""
-    if scope == "limit" and text.startswith("["):
+    if text.startswith("[") and (scope == "limit" or scope == "queue" and
+                                 name in queuetime.KEYS):
         words = [w.split()[0] for w in text.strip("[] ").split("]")
                  if w.strip(" [")]
         return next((why for why in (found.problem(w.strip(" [")) for w in

@@ -94,7 +94,9 @@ def save_queue(ctl, name, seq=None):
     if seq is None:
         seq = list(ctl.cfg.queues).index(name)
     # The container is kept as written (in "lsf"), not as parsed.
-    conf = {k: v for k, v in vars(q).items() if k not in ("raw", "container")}
+    # Time-based values show as the value in force (q.priority, ...).
+    conf = {k: v for k, v in vars(q).items()
+            if k not in ("raw", "container", "timed")}
     conf["default"] = name in ctl.cfg.default_queues
     # bqueues -l shows these as configured (RES_REQ, USER_SHARES and
     # the weights of the queue's share priorities).

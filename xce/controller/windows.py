@@ -18,7 +18,8 @@ polling; loads are looked at when an agent reports them.
 
 from dataclasses import dataclass, field
 
-from xce.controller import jobactions, limitconf
+from xce.config import queuetime
+from xce.controller import configure, jobactions, limitconf
 from xce.lang import jobcontrols, loadthresh, timewindow
 from xce.model import states
 from xce.scheduler import suspending
@@ -73,6 +74,11 @@ def turn(ctl):
         if due:
             st.next_at = _next_change(ctl)
             ctl.dirty = True
+    if due:
+        # Time-based queue values (PRIORITY = [60 8:00-18:00] [20 ()]):
+        # the one in force from now, shown by bqueues.
+        for name in queuetime.apply(ctl.cfg, ctl.now):
+            configure.save_queue(ctl, name)
     # A bresume or a reconfig may have woken a job its window keeps
     # stopped: looked at whenever something changed (ctl.dirty) too.
     # A reconfig that lifts the last threshold or run window still frees
@@ -110,6 +116,7 @@ def _windows(cfg):
         yield hc.dispatch_window
     # lsb.resources values such as SLOTS = [200 8:00-18:00] [400 18:00-8:00]
     yield from limitconf.time_windows(cfg)
+    yield from queuetime.windows(cfg)
 
 
 def situation(ctl):

@@ -30,6 +30,9 @@ class _NoStore:
     def save_claim(self, *row):
         pass
 
+    def save_queue(self, row):
+        pass
+
     def delete_claim(self, claim_id):
         pass
 

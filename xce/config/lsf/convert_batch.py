@@ -5,7 +5,7 @@ lsb.modules -> xce.yaml ``parameters``, ``queues``, ``users``,
 
 import re
 
-from xce.config import keys, limitcheck, ranges
+from xce.config import keys, limitcheck, queuetime, ranges
 from xce.config.lsf import cells, hostnames
 from xce.errors import text
 from xce.lang import (jobcontrols, loadthresh, preempt, rlimits, timevalue,
@@ -310,7 +310,8 @@ def value_problem(scope, name, value):
     """Why *value* of key *name* is unreadable or out of its range
     (config/ranges.py, the table xce.yaml's loader uses), or None."""
     if _TIME_BASED.search(str(value)):
-        if scope != "limit" or name not in ("SLOTS", "JOBS", "MEM"):
+        if not (scope == "limit" and name in ("SLOTS", "JOBS", "MEM") or
+                scope == "queue" and name in queuetime.KEYS):
             return text("CONFIG_TIME_BASED")
         try:
             timevalue.parse(value)

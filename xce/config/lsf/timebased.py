@@ -3,9 +3,10 @@
 
 mbatchd switches to the branch whose time expression holds, looking every
 few minutes.  xce switches by time only the amounts of lsb.resources
-limits (SLOTS, JOBS, MEM: time-based values, xce.lang.timevalue), so a
-Limit's amount set in the branches of one ``#if time(windows)`` block
-becomes one such value (``fold``): ``[a 8:00-18:00] [b ()]`` for
+limits (SLOTS, JOBS, MEM) and a queue's PRIORITY and job-slot limits
+(QJOB_LIMIT, UJOB_LIMIT, HJOB_LIMIT, PJOB_LIMIT): time-based values,
+xce.lang.timevalue.  Such a key set in the branches of one
+``#if time(windows)`` block becomes one such value (``fold``): ``[a 8:00-18:00] [b ()]`` for
 ``#if time(8:00-18:00)`` a ``#else`` b, the first open window's value in
 force, the #else's (or the value set before the block) at all other
 times.  Every other value in a branch (and every section inside one) is
@@ -19,23 +20,26 @@ from xce.config.lsf.sections import Item
 from xce.lang import timewindow
 
 WHY = ("set inside {branch}, LSF's time-based configuration: xce switches "
-       "by time only a Limit's SLOTS, JOBS and MEM under time(windows) "
-       "with no time zone, so this is not carried; set in xce.yaml the "
-       "value that is to hold at all times")
+       "by time only a Limit's SLOTS, JOBS and MEM and a queue's PRIORITY, "
+       "QJOB_LIMIT, UJOB_LIMIT, HJOB_LIMIT and PJOB_LIMIT under "
+       "time(windows) with no time zone, so this is not carried; set in "
+       "xce.yaml the value that is to hold at all times")
 # The key whose value names a KEY = VALUE section in the report.
 _NAMES = ("QUEUE_NAME", "NAME")
-# The Limit amounts xce switches by time, and the one expression it reads.
-_AMOUNTS = ("SLOTS", "JOBS", "MEM")
+# The keys xce switches by time, by section kind (the queue's:
+# xce.config.queuetime), and the one expression it reads.
+_AMOUNTS = {"limit": ("SLOTS", "JOBS", "MEM"),
+            "queue": ("PRIORITY", "QJOB_LIMIT", "UJOB_LIMIT", "HJOB_LIMIT",
+                      "PJOB_LIMIT")}
 _TIME = re.compile(r"time\(([^()]*)\)\Z")
 
 
 def fold(lsf_file):
-    """lsb.resources: each Limit amount set in the branches of one
-    #if time() block becomes one time-based value, set for all times."""
+    """lsb.resources, lsb.queues: each Limit amount or queue key of
+    _AMOUNTS set in the branches of one #if time() block becomes one
+    time-based value, set for all times."""
     for section in lsf_file.sections if lsf_file else ():
-        if section.kind != "limit":
-            continue
-        for key in _AMOUNTS:
+        for key in _AMOUNTS.get(section.kind, ()):
             found = [(t, b) for t, b in section.conditional
                      if isinstance(t, Item) and t.key == key]
             value = _time_based(found, section.items.get(key)) \
