@@ -260,3 +260,37 @@ def test_a_time_based_limit_switches_its_value_at_the_window_edge(
              what="the slot limit reason at two")
     assert " 2/" in _blimits_row(cluster, "daytime")
     assert cluster.run("bkill", str(first), str(second), str(third)).rc == 0
+
+
+def _bqueues_row(cluster, queue):
+    r = cluster.run("bqueues", queue)
+    assert r.rc == 0 and r.err == "", r
+    return r.out.splitlines()[1].split()
+
+
+def test_a_queues_time_based_values_switch_at_the_window_edge(make_cluster):
+    """normal's PRIORITY = [50 window] [30 ()] and QJOB_LIMIT = [1 window]
+    [2 ()]: while the window is open bqueues shows 50 and 1 and a second
+    job pends on the queue's limit; when it closes, with no other event to
+    wake the scheduler, the second job starts and bqueues shows 30 and
+    2."""
+    zone = Zone(lead=8)
+    cluster = _zoned_cluster(make_cluster, zone, mxj=4)
+    closes = zone.next_minute(lead=10)
+    window = f"{zone.clock(closes - 3600)}-{zone.clock(closes)}"
+    _reconfig(cluster, "    PRIORITY: 30\n",
+              f"    PRIORITY: \"[50 {window}] [30 ()]\"\n"
+              f"    QJOB_LIMIT: \"[1 {window}] [2 ()]\"\n")
+    first = cluster.submit("sleep 300")
+    cluster.wait_stat(first, "RUN")
+    second = cluster.submit("sleep 300")
+    wait_for(lambda: "The queue has reached its job slot limit" in
+             _pending_reasons(cluster, second), what="the queue limit reason")
+    assert _bqueues_row(cluster, "normal")[1:4] == ["50", "Open:Active", "1"]
+    assert time.time() < closes
+    cluster.wait_stat(second, "RUN", timeout=closes - time.time() + 30)
+    assert cluster.stored_job(second)["start_time"] >= closes
+    assert _bqueues_row(cluster, "normal")[1:4] == ["30", "Open:Active", "2"]
+    r = cluster.run("bqueues", "-l", "normal")
+    assert r.rc == 0 and "PRIO" in r.out, r
+    assert cluster.run("bkill", str(first), str(second)).rc == 0
