@@ -58,6 +58,9 @@ _LIMITS = ("CPULIMIT SWAPLIMIT PROCESSLIMIT DATALIMIT STACKLIMIT FILELIMIT "
            "CORELIMIT THREADLIMIT PROCLIMIT TASKLIMIT")
 
 # --- lsb.queues -----------------------------------------------------------
+# PRIORITY and the *JOB_LIMIT keys may be time-based values, switched at
+# their windows' edges (xce.config.queuetime), from lsb.queues #if time()
+# branches too (xce.config.lsf.timebased).
 _add("queue", ENFORCED, "PRIORITY UJOB_LIMIT HJOB_LIMIT QJOB_LIMIT "
      "PJOB_LIMIT RUNLIMIT MEMLIMIT")
 # The most hosts one parallel job may use (placement never goes beyond).
