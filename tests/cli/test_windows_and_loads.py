@@ -5,7 +5,8 @@ dispatches when it opens; a closing run window suspends a running job
 (SSUSP) and its opening resumes it; a host out of its dispatch window is
 closed_Wind, one beyond a load threshold closed_Busy, a stopping
 threshold suspends a job, and a time-based lsb.resources limit value
-([value time_window] ... [value ()]) changes at its window's edge.  Windows are chosen relative to now, at the
+([value time_window] ... [value ()]) changes at its window's edge, as a
+queue's time-based PRIORITY and QJOB_LIMIT do.  Windows are chosen relative to now, at the
 next minute boundaries (the controller wakes up at them); a cluster may
 run in a time zone shifted by seconds so that its next minute boundary
 is a few seconds away rather than up to a minute."""

@@ -1,7 +1,8 @@
 """Time windows in the simulator: the same code as the controller on the
 virtual clock -- a dispatch window holds jobs until it opens, a run window
 suspends a running job at its close and resumes it at its opening, and the
-replay wakes up at those times by itself."""
+replay wakes up at those times by itself; a queue's time-based PRIORITY
+switches at its window's edge, changing the dispatch order."""
 
 import time
 
@@ -70,3 +71,40 @@ def test_a_job_that_would_outrun_the_run_window_never_starts(tmp_path,
     starts = {r.number: r.start for r in replay.records.values()}
     assert starts[2] == 0 and starts.get(1) is None
     assert [r.number for r in replay.unfinished()] == [1]
+
+
+def _starts(tmp_path, priority):
+    """One slot; job 1 (normal) holds it until 1000; jobs 2 (normal) and
+    3 (night) come at 10, job 3 runs until 3700; jobs 4 (normal) and 5
+    (night) come at 3650: {job: start}."""
+    etc = tmp_path / "etc"
+    etc.mkdir(parents=True)
+    write_site(etc, "cluster: {name: sim, spool: ../spool}\n"
+               "parameters: {DEFAULT_QUEUE: normal}\n"
+               "queues:\n  normal:\n    PRIORITY: 30\n"
+               f"  night:\n    PRIORITY: \"{priority}\"\n")
+    lines = [(1, 0, 1000, "normal"), (2, 10, 100, "normal"),
+             (3, 10, 2600, "night"), (4, 3650, 100, "normal"),
+             (5, 3650, 100, "night")]
+    path = tmp_path / "t.swf"
+    path.write_text("".join(
+        f"{n} {submit} -1 {run} 1 -1 -1 1 {run} -1 1 1 1 -1 -1 -1 -1 -1\n"
+        for n, submit, run, _ in lines))
+    jobs = swf.read(path).jobs
+    queues = {n: q for n, _, _, q in lines}
+    for tj in jobs:
+        tj.spec = {"command": "x", "name": None, "queue": queues[tj.number],
+                   "nslots": [1, 1], "resreq": [], "depend": None,
+                   "from_host": "", "cwd": "/", "subcwd": "/"}
+    replay = engine.Replay(VirtualCluster(site.load(etc, "1x1")), jobs).run()
+    return {r.number: r.start for r in replay.records.values()}
+
+
+def test_a_priority_that_switches_changes_the_dispatch_order(tmp_path,
+                                                             utc):
+    # night is 10 until 01:00 (3600 s), 50 from then until 02:00.
+    switched = _starts(tmp_path / "a", "[50 1:00-2:00] [10 ()]")
+    assert switched == {1: 0, 2: 1000, 3: 1100, 5: 3700, 4: 3800}
+    # With 10 at all times, normal's job goes first both times.
+    assert _starts(tmp_path / "b", "[10 ()]") == {
+        1: 0, 2: 1000, 3: 1100, 4: 3700, 5: 3800}

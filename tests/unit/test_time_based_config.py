@@ -196,23 +196,14 @@ def test_a_queues_priority_and_slot_limits_in_time_branches_are_carried(
         tmp_path):
     src = tmp_path / "lsf"
     shutil.copytree(ODD, src)
-    with open(src / "lsb.queues", "a") as f:
-        f.write("""
-Begin Queue
-QUEUE_NAME = day
-PRIORITY   = 20
-#if time(8:00-18:00)
-PRIORITY   = 60
-UJOB_LIMIT = 4
-NICE = 5
-#else
-UJOB_LIMIT = 40
-#endif
-#if time(18:30-19:30 EDT)
-QJOB_LIMIT = 8
-#endif
-End Queue
-""")
+    text = "\n".join((
+        "Begin Queue", "QUEUE_NAME = day", "PRIORITY = 20",
+        "#if time(8:00-18:00)", "PRIORITY = 60", "UJOB_LIMIT = 4", "NICE = 5",
+        "#else", "UJOB_LIMIT = 40", "#endif",
+        "#if time(18:30-19:30 EDT)", "QJOB_LIMIT = 8", "#endif",
+        "End Queue", ""))
+    (src / "lsb.queues").write_text((src / "lsb.queues").read_text() +
+                                    "\n" + text)
     result = migrate(str(src), str(tmp_path / "etc"))
     day = result.tree["queues"]["day"]
     assert day["PRIORITY"] == "[60 8:00-18:00] [20 ()]"
