@@ -191,3 +191,19 @@ def test_the_controller_and_simulator_read_pg_susp_it():
     assert windows.situation(ctl).pg_susp_it == 180.0
     ctl.cfg.params["PG_SUSP_IT"] = 45
     assert windows.situation(ctl).pg_susp_it == 45.0
+
+
+def test_a_running_job_switched_to_another_queue_is_looked_at_again():
+    """bswitch of a running job (same hosts, new queue) makes the next turn
+    enforce the new queue's run window and thresholds at once."""
+    from types import SimpleNamespace
+    from xce.controller import windows
+    ctl = SimpleNamespace(windows=windows.State(on_host={}))
+    job = {"jobid": 7, "idx": 0, "stat": "RUN", "exec_hosts": "h1",
+           "queue": "normal"}
+    windows.noted(ctl, job)
+    ctl.windows.changed = False
+    windows.noted(ctl, dict(job))               # nothing new
+    assert not ctl.windows.changed
+    windows.noted(ctl, dict(job, queue="night"))
+    assert ctl.windows.changed

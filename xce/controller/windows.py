@@ -38,6 +38,10 @@ class State:
     # ctl.jobs at the first look (after a start), then kept by ``noted``.
     on_host: dict = None
     hosts_of: dict = field(default_factory=dict)    # key -> its hosts
+    # key -> the queue of a started job, so that a job switched (bswitch)
+    # to a queue whose run window is closed or whose thresholds its host
+    # is beyond is looked at then, not at the next load report.
+    queue_of: dict = field(default_factory=dict)
     # A job started or left a host since the last look: look again (a
     # new job may be the one a stopping condition suspends).
     changed: bool = False
@@ -162,7 +166,7 @@ def _started(ctl):
     """Keys of the started jobs, host by host (each once)."""
     st = ctl.windows
     if st.on_host is None:
-        st.on_host, st.hosts_of = {}, {}
+        st.on_host, st.hosts_of, st.queue_of = {}, {}, {}
         for job in ctl.jobs.values():
             noted(ctl, job)
     seen = set()
@@ -181,6 +185,7 @@ def noted(ctl, job):
         return          # built at the first look
     key = (job["jobid"], job["idx"])
     was = st.hosts_of.pop(key, ())
+    was_queue = st.queue_of.pop(key, None)
     for host in was:
         keys = st.on_host.get(host)
         if keys is not None:
@@ -190,9 +195,11 @@ def noted(ctl, job):
     if job["stat"] in (states.RUN, states.SSUSP) and job.get("exec_hosts"):
         hosts = tuple(dict.fromkeys(job["exec_hosts"].split()))
         st.hosts_of[key] = hosts
+        st.queue_of[key] = job["queue"]
         for host in hosts:
             st.on_host.setdefault(host, set()).add(key)
-    if was != st.hosts_of.get(key, ()):
+    if was != st.hosts_of.get(key, ()) or \
+            was_queue != st.queue_of.get(key):
         st.changed = True
 
 
