@@ -1,11 +1,14 @@
 """A one-host site written in LSF's own files is migrated with xce-migrate,
 started, and the LSF commands show and enforce what those files say: host
-RESOURCES and lsf.shared resources in select[] and rusage[], an lsb.hosts
-row keyed by host model winning over the type's and default's rows, queue
-time windows, NICE and load thresholds, lsb.users MAX_PEND_JOBS, JL/P and
-USER_SHARES, MAX_JOB_ARRAY_SIZE, a time-based limit and an application's
-RUNLIMIT.  One migrated cluster serves the module; each test kills the
-jobs it leaves."""
+model, type and RESOURCES and lsf.shared resources in lshosts, select[] and
+rusage[] (a consumable); an lsb.hosts row keyed by host model winning over
+the type's and default's rows; queue RUN_WINDOW and DISPATCH_WINDOW (jobs
+pend, a running job switched in is suspended), NICE, INTERACTIVE,
+EXCLUSIVE, and mem thresholds (jobs pend, a running job switched in is
+suspended); lsb.users MAX_PEND_JOBS, JL/P (busers) and USER_SHARES;
+MAX_JOB_ARRAY_SIZE; a time-based (#if time()) limit; an application's
+RUNLIMIT and ENV_VARS.  One migrated cluster serves the module; each test
+kills the jobs it leaves."""
 
 import getpass
 import socket
@@ -107,6 +110,8 @@ Begin Queue
 QUEUE_NAME = nicer
 PRIORITY   = 20
 NICE       = 7
+INTERACTIVE = NO
+EXCLUSIVE  = Y
 End Queue
 
 Begin Queue
@@ -142,6 +147,7 @@ End Limit
 Begin Application
 NAME     = quick
 RUNLIMIT = 10
+ENV_VARS = "ENF_FRUIT='apple'"
 End Application
 """,
     }
@@ -197,8 +203,16 @@ def test_every_key_of_the_site_is_carried(site):
     assert "Accepted, not enforced (0)" in site.report, site.report
 
 
+def test_lshosts_shows_the_host_s_type_model_and_resources(cluster):
+    r = cluster.run("lshosts", "-w")
+    row = r.out.splitlines()[1].split()
+    assert row[:4] == [HOST, "LINUX64", "XEONE5", "10.0"], r
+    assert row[-1] == "(fastdisk)", r
+
+
 def test_host_resources_are_matched_by_select(cluster):
-    job = cluster.submit("-R", "select[fastdisk]", "true")
+    job = cluster.submit("-R", "select[fastdisk && type==LINUX64 && "
+                         "model==XEONE5]", "true")
     cluster.wait_stat(job, "DONE")
     job = cluster.submit("-R", "select[slowdisk]", "true")
     _wait_reason(cluster, job, "Job's resource requirements not satisfied")
@@ -242,6 +256,19 @@ def test_queue_nice_is_the_job_s_nice_value(cluster):
     assert out.read_text() == "7\n"
 
 
+def test_queue_interactive_and_exclusive_are_enforced_at_submit(cluster):
+    r = cluster.run("bsub", "-q", "nicer", "-I", "true")
+    assert (r.rc, r.out) == (255, ""), r
+    assert r.err == "nicer: Queue does not accept interactive jobs. " \
+        "Job not submitted.\n", r
+    r = cluster.run("bsub", "-q", "normal", "-x", "true")
+    assert (r.rc, r.out) == (255, ""), r
+    assert r.err == "normal: Queue does not accept EXCLUSIVE jobs. " \
+        "Job not submitted.\n", r
+    job = cluster.submit("-q", "nicer", "-x", "true")
+    cluster.wait_stat(job, "DONE")
+
+
 def test_a_queue_load_threshold_beyond_the_host_s_load_keeps_jobs_pending(
         cluster):
     job = cluster.submit("-q", "busy", "true")
@@ -283,8 +310,50 @@ def test_bqueues_shows_the_share_tree_of_user_shares(cluster):
     assert "SHARE_INFO_FOR: normal/" in r.out, r
 
 
+def test_the_application_profile_s_env_vars_are_in_the_job_s_environment(
+        cluster):
+    out = cluster.root / "fruit.out"
+    job = cluster.submit("-app", "quick", f"echo $ENF_FRUIT > {out}")
+    cluster.wait_stat(job, "DONE")
+    assert out.read_text() == "apple\n"
+
+
 def test_the_application_profile_s_runlimit_is_the_job_s(cluster):
     job = cluster.submit("-app", "quick", "sleep 60")
     cluster.wait_stat(job, "RUN")
     lines = [line.strip() for line in cluster.long(job).splitlines()]
     assert lines[lines.index("RUNLIMIT") + 1] == "10.0 min", lines
+
+
+
+def _susp_reasons(c, jobid):
+    """The SUSPENDING REASONS lines of bjobs -l."""
+    text = c.long(jobid)
+    return text.split("SUSPENDING REASONS:", 1)[1].strip().split("\n\n")[0]
+
+
+def test_a_running_job_switched_to_a_closed_run_window_is_suspended(
+        cluster):
+    job = cluster.submit("sleep 60")
+    cluster.wait_stat(job, "RUN")
+    r = cluster.run("bswitch", "night", str(job))
+    assert r.rc == 0, r
+    cluster.wait_stat(job, "SSUSP")
+    assert _susp_reasons(cluster, job) == \
+        "The run windows of the queue are closed;"
+
+
+def test_a_queue_stop_threshold_suspends_a_job_switched_to_it(cluster):
+    """Of two running jobs, the one switched to the queue whose loadStop
+    of mem the host is surely beyond is suspended (the other keeps the
+    host from being one with a lone job, which LSF leaves alone), and is
+    not resumed: the host is beyond the queue's loadSched too."""
+    jobs = [cluster.submit("sleep 60") for _ in range(2)]
+    for job in jobs:
+        cluster.wait_stat(job, "RUN")
+    r = cluster.run("bswitch", "busy", str(jobs[0]))
+    assert r.rc == 0, r
+    cluster.wait_stat(jobs[0], "SSUSP")
+    assert _susp_reasons(cluster, jobs[0]) == \
+        "Host load exceeded threshold: Available memory (mem)"
+    assert cluster.stat(jobs[1]) == "RUN"
