@@ -304,10 +304,19 @@ def test_blimits_shows_the_time_based_value_in_force(cluster):
     assert "shifts" in r.out and "1/9" in r.out, r
 
 
+def _share_rows(text, head):
+    """{account: shares} of one SHARE_INFO_FOR table of bqueues."""
+    block = text.split(f"SHARE_INFO_FOR: {head}\n", 1)[1].split("\n\n")[0]
+    return {line.split()[0]: line.split()[1]
+            for line in block.splitlines()[1:]}
+
+
 def test_bqueues_shows_the_share_tree_of_user_shares(cluster):
     r = cluster.run("bqueues", "-l", "normal")
     assert "USER_SHARES:  [big, 3] [default, 1]" in r.out.splitlines(), r
-    assert "SHARE_INFO_FOR: normal/" in r.out, r
+    assert _share_rows(r.out, "normal/") == {"big": "3"}, r
+    r = cluster.run("bqueues", "-r", "normal")
+    assert _share_rows(r.out, "normal/big/") == {ME: "3", "daemon": "1"}, r
 
 
 def test_the_application_profile_s_env_vars_are_in_the_job_s_environment(
