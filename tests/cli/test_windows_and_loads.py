@@ -238,7 +238,10 @@ def test_a_time_based_limit_switches_its_value_at_the_window_edge(
     one job runs and the next pends on the limit; when it closes the
     value of all other times (2) is in force: the pending job starts,
     with no other event to wake the scheduler, and a third pends."""
-    zone = Zone(lead=8)
+    # The edge is the zone's first minute boundary: far enough (25 s) for
+    # the set-up below to leave the 10 s the edge needs, so that the test
+    # does not wait for the next one, a minute later.
+    zone = Zone(lead=25)
     cluster = _zoned_cluster(make_cluster, zone, mxj=4, extra=(
         "limits:\n  - NAME: daytime\n    USERS: all\n    SLOTS: 1\n"))
     first = cluster.submit("sleep 300")
@@ -275,7 +278,7 @@ def test_a_queues_time_based_values_switch_at_the_window_edge(make_cluster):
     job pends on the queue's limit; when it closes, with no other event to
     wake the scheduler, the second job starts and bqueues shows 30 and
     2."""
-    zone = Zone(lead=8)
+    zone = Zone(lead=25)        # the first boundary is the edge, as above
     cluster = _zoned_cluster(make_cluster, zone, mxj=4)
     closes = zone.next_minute(lead=10)
     window = f"{zone.clock(closes - 3600)}-{zone.clock(closes)}"
