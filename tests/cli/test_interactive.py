@@ -60,13 +60,17 @@ def test_ctrl_c_interrupts_a_pty_shell_job(cluster):
     child, jobid = spawn(cluster, "-Is", "/bin/sh")
     child.sendline("echo $((6*7))")
     child.expect_exact("42")
-    child.sendline("sleep 30; echo not-interrupted")
+    # Ctrl-C once the list runs (its first word printed, not just echoed
+    # back by the terminal): sent earlier, it could be spent before the
+    # shell reads the line and the test would sit out the sleep.
+    child.sendline("echo list-$((2+2)); sleep 30; echo not-interrupted")
+    child.expect_exact("list-4")
     child.sendcontrol("c")
     child.sendline("echo back-$((1+1))")
     child.expect_exact("back-2")
+    assert "not-interrupted" not in child.before     # what came before it
     child.sendline("exit 5")
     assert finish(child) == (5, None)
-    assert "not-interrupted" not in child.before
 
 
 def test_ctrl_c_reaches_a_plain_interactive_job(cluster):
