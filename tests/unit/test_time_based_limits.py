@@ -94,7 +94,7 @@ def test_a_queues_time_based_nice_is_refused_with_its_reason(tmp_path):
     (tmp_path / "m").mkdir()
     result = migrated_site(tmp_path / "m", {
         "lsb.queues": "Begin Queue\nQUEUE_NAME = normal\n"
-                      f"NICE = [2 8:00-18:00] [4 18:00-8:00]\nEnd Queue\n"})
+                      "NICE = [2 8:00-18:00] [4 18:00-8:00]\nEnd Queue\n"})
     status = {e.label.split(" = ")[0]: (e.status, e.why, str(e.origin))
               for e in result.migration.entries}
     assert status["queue normal NICE"] == \

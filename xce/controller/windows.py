@@ -19,7 +19,7 @@ polling; loads are looked at when an agent reports them.
 from dataclasses import dataclass, field
 
 from xce.config import queuetime
-from xce.controller import configure, jobactions, limitconf
+from xce.controller import jobactions, limitconf
 from xce.lang import jobcontrols, loadthresh, timewindow
 from xce.model import states
 from xce.scheduler import suspending
@@ -80,9 +80,13 @@ def turn(ctl):
             ctl.dirty = True
     if due:
         # Time-based queue values (PRIORITY = [60 8:00-18:00] [20 ()]):
-        # the one in force from now, shown by bqueues.
-        for name in queuetime.apply(ctl.cfg, ctl.now):
-            configure.save_queue(ctl, name)
+        # the one in force from now, shown by bqueues.  configure is
+        # imported here: it imports the pass, which imports this module.
+        changed = queuetime.apply(ctl.cfg, ctl.now)
+        if changed:
+            from xce.controller import configure
+            for name in changed:
+                configure.save_queue(ctl, name)
     # A bresume or a reconfig may have woken a job its window keeps
     # stopped: looked at whenever something changed (ctl.dirty) too.
     # A reconfig that lifts the last threshold or run window still frees
