@@ -12,8 +12,6 @@ from xce.errors import text
 
 # xce.yaml section -> the key table scopes its owners' keys are looked up in.
 _SECTIONS = (("queues", ("queue",)), ("hosts", ("host", "cluster_host")))
-
-
 # The lsb.params, lsf.conf and lsf.cluster keys share one flat mapping.
 _PARAMETER_SCOPES = ("params", "lsf.conf", "lsf.cluster")
 

@@ -13,7 +13,6 @@ import re
 from xce.errors import text
 from xce.lang import timevalue
 
-# key -> (QueueConf attribute, the value when no window is open, reader)
 _WHOLE = re.compile(r"[+-]?\d+")
 
 
@@ -30,6 +29,7 @@ def _number(word):
         raise ValueError(text("CONFIG_NOT_NUMBER", value=word)) from None
 
 
+# key -> (QueueConf attribute, the value when no window is open, reader)
 KEYS = {"PRIORITY": ("priority", 1, _int),
         "QJOB_LIMIT": ("qjob_limit", None, _int),
         "UJOB_LIMIT": ("ujob_limit", None, _int),
