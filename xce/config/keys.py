@@ -364,8 +364,11 @@ _add("params", NOT_NEEDED, "MAX_CONCURRENT_QUERY NEWJOB_REFRESH", "omit",
      why="mbatchd query tuning; xce commands read the state store directly")
 _add("lsf.conf", NOT_NEEDED, "LSB_QUERY_ENH", "omit",
      why="mbatchd query tuning; xce commands read the state store directly")
-_add("params", NOT_CARRIED, "JOB_ARRAY_EVENTS_COMBINE ENABLE_EVENT_STREAM",
-     why="lsb.events file detail; xce keeps events in its state store")
+_add("params", NOT_CARRIED, "JOB_ARRAY_EVENTS_COMBINE",
+     why="xce writes lsb.events records of an array's elements one by one; "
+         "LSF's combined array records are not written")
+_add("params", NOT_CARRIED, "ENABLE_EVENT_STREAM",
+     why="xce writes no lsb.stream event stream")
 _add("params", NOT_CARRIED, "RC_*",
      why="resource connector (cloud hosts) has no xce equivalent")
 _add("params", NOT_CARRIED, "LSB_MANAGER MANAGER",
