@@ -8,7 +8,7 @@ import logging
 
 from xce.config import load as config_load
 from xce.config import restart as config_restart
-from xce.config import hostarch, unenforced
+from xce.config import hostarch, queuetime, unenforced
 from xce.config.lsfview import write_lsf_view
 from xce.controller import elimconf, hostloss, remerge, rlimits, schedpass
 from xce.controller import agents, limitconf, spoolspace
@@ -60,6 +60,10 @@ def apply_config(ctl, cfg, saved_q=None, saved_h=None, saved_comments=None):
             "max_slots": 0}
         update_slots(ctl, name)
         agents.keep_link(ctl.links, name, cfg, hc, ctl.link_for)
+    # Time-based queue values (PRIORITY = [60 8:00-18:00] [20 ()]) as in
+    # force now, so that the rows saved below show them; windows.turn
+    # switches them at the next window edge.
+    queuetime.apply(cfg, ctl.now)
     ctl.store.clear_queues()
     for seq, name in enumerate(cfg.queues):
         save_queue(ctl, name, seq)
