@@ -3,7 +3,7 @@ the threshold's precedence, and the keys' validation."""
 
 import pytest
 
-from xce.config import keys
+from xce.config import fixedkeys, keys
 from xce.config.load import ConfigError
 from xce.model import exitrate
 
@@ -55,9 +55,9 @@ def test_keys_are_enforced_and_exit_rate_type_takes_lsfs_default():
     for name in ("GLOBAL_EXIT_RATE", "JOB_EXIT_RATE_DURATION",
                  "EXIT_RATE_TYPE"):
         assert name in keys.enforced("params")
-    assert keys.fixed_problem("params", "EXIT_RATE_TYPE",
+    assert fixedkeys.fixed_problem("params", "EXIT_RATE_TYPE",
                               "JOBEXIT_NONLSF") is None
-    assert "JOBINIT is not" in keys.fixed_problem(
+    assert "JOBINIT is not" in fixedkeys.fixed_problem(
         "params", "EXIT_RATE_TYPE", "JOBINIT")
 
 

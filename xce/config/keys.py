@@ -25,11 +25,14 @@ xce.yaml, not written as a value).
 
 from dataclasses import dataclass
 
-ENFORCED = "enforced"
-ACCEPTED = "accepted"
-NOT_NEEDED = "not needed"
-NOT_CARRIED = "not carried"
-STATUSES = (ENFORCED, ACCEPTED, NOT_NEEDED, NOT_CARRIED)
+from xce.config import lsfconfkeys
+from xce.config.fixedkeys import FIXED
+from xce.config.keystatus import (ACCEPTED, ENFORCED, NOT_CARRIED,
+                                  NOT_NEEDED, STATUSES)
+
+# The statuses are xce.config.keystatus's, named here for the table's users.
+__all__ = ["ACCEPTED", "ENFORCED", "NOT_CARRIED", "NOT_NEEDED", "STATUSES",
+           "Key", "UNKNOWN_WHY", "lookup", "known", "enforced"]
 
 
 @dataclass(frozen=True)
@@ -54,8 +57,6 @@ def _add(scope, status, names, shape="auto", why=""):
 
 
 _LOAD = "r15s r1m r15m ut pg io ls it tmp swp mem"
-_LIMITS = ("CPULIMIT SWAPLIMIT PROCESSLIMIT DATALIMIT STACKLIMIT FILELIMIT "
-           "CORELIMIT THREADLIMIT PROCLIMIT TASKLIMIT")
 
 # --- lsb.queues -----------------------------------------------------------
 # PRIORITY and the *JOB_LIMIT keys may be time-based values, switched at
@@ -374,110 +375,9 @@ _add("params", NOT_CARRIED, "RC_*",
 _add("params", NOT_CARRIED, "LSB_MANAGER MANAGER",
      why="name cluster administrators in lsf.cluster ClusterAdmins")
 
-# --- lsf.conf (carried keys go to parameters) -----------------------------
-# The cluster's default project, above DEFAULT_PROJECT (as LSF's bsub
-# reads it); the environment variable of the same name is bsub -P.
-_add("lsf.conf", ENFORCED, "LSB_DEFAULTPROJECT", "text")
-_add("lsf.conf", ENFORCED, "LSF_UNIT_FOR_LIMITS")
-# Job mail: the agents send it (xce.agent.mail; bsub(1) JOB MAIL).
-_add("lsf.conf", ENFORCED, "LSB_MAILTO LSB_MAILPROG LSB_MAILSERVER")
-# bjobs condenses execution hosts (4*hostA); it reads the lsf.conf the
-# controller writes from xce.yaml.
-_add("lsf.conf", ENFORCED, "LSB_SHORT_HOSTLIST")
-# The queue of a bsub without -q when the environment has no
-# LSB_DEFAULTQUEUE (bsub reads the lsf.conf written from xce.yaml).
-_add("lsf.conf", ENFORCED, "LSB_DEFAULTQUEUE")
-# Y: the agent checks a job's CPU limit over the job as a whole only; N:
-# setrlimit per process only; unset: both (xce.controller.rlimits).
-_add("lsf.conf", ENFORCED, "LSB_JOB_CPULIMIT")
-_add("lsf.conf", NOT_CARRIED, "LSB_JOB_OUTPUT_LOGGING",
-     why="xce's jobs write no notification messages to a log file; job "
-     "mail and bjobs -l give them")
-_add("lsf.conf", NOT_NEEDED, "LSF_STRIP_DOMAIN", "omit",
-     why="xce shows host names as xce.yaml names them: the migrator names "
-     "the hosts without these domains (address keeps the full name)")
-_add("lsf.conf", NOT_CARRIED, "LSF_HPC_EXTENSIONS",
-     why="LSF HPC integration switches (CUMULATIVE_RUSAGE, "
-     "SHORT_EVENTFILE, ...) have no xce counterpart")
-# No LSF 10.1 description of this bjobs display switch could be found, so
-# xce cannot honour it; bjobs keeps LSF's fixed layouts (bjobs(1)).
-_add("lsf.conf", NOT_CARRIED, "LSB_BJOBS_DISPLAY_ENH",
-     why="bjobs display switch whose LSF 10.1 effect is not documented "
-     "where xce could confirm it; xce's bjobs keeps LSF's fixed layouts")
-# bsub -pack sends at most LSB_MAX_PACK_JOBS lines per request (0: -pack
-# is refused); it always goes on past a failing line, so only
-# LSB_PACK_SKIP_ERROR=Y loads (xce.client.submit.pack).
-_add("lsf.conf", ENFORCED, "LSB_MAX_PACK_JOBS LSB_PACK_SKIP_ERROR")
-# Y: bsub -K says <<Starting on host>> when its job starts
-# (xce.client.submit.wait); bjobs -p without a level uses this one.
-_add("lsf.conf", ENFORCED, "LSB_SUBK_SHOW_EXEC_HOST "
-     "LSB_BJOBS_PENDREASON_LEVEL")
-# -gpu, GPU_REQ and the default GPU requirement (xce.config.gpuconf).
-_add("lsf.conf", ENFORCED, "LSB_GPU_NEW_SYNTAX")
-_add("lsf.conf", ENFORCED, "LSB_GPU_REQ", "text")
-_add("lsf.conf", NOT_CARRIED, "LSB_RESOURCE_ENFORCE",
-     why="xce does not put jobs in cgroups; its agent enforces -M and -c "
-     "over the job's processes summed")
-# bsub runs LSF_SERVERDIR's esub/epsub (xce.client.submit.esub), the
-# agent its eexec; LSB_ESUB_METHOD names the mandatory esubs.
-_add("lsf.conf", ENFORCED, "LSF_SERVERDIR LSB_ESUB_METHOD")
-# How the agent runs LSF_SERVERDIR's elims (xce.agent.elim).
-_add("lsf.conf", ENFORCED, "LSF_ELIM_BLOCKTIME LSF_ELIM_RESTARTS "
-     "LSF_ELIM_DEBUG")
-# lsf.cluster's Parameters section: the elims' command line is carried to
-# parameters; the rest tunes LIM, which xce does not have.
-_add("lsf.cluster", ENFORCED, "ELIMARGS", "text")
-# LIM's load exchange interval: how often every agent reports its load.
-_add("lsf.cluster", ENFORCED, "EXINTERVAL")
-_add("lsf.cluster", NOT_CARRIED, "ELIM_POLL_INTERVAL",
-     why="the agent reports its elims' values with its load every "
-     "EXINTERVAL (15 s), and within a second when a resource appears or "
-     "goes unknown")
-_add("lsf.cluster", NOT_NEEDED, "ADJUST_DURATION "
-     "HOST_INACTIVITY_LIMIT MASTER_INACTIVITY_LIMIT PROBE_TIMEOUT "
-     "RETRY_LIMIT", "omit",
-     why="LIM timing; xce has no LIM: each agent reports its load itself "
-     "and the controller marks a host unavail when its agent is lost")
-_add("lsf.cluster", NOT_CARRIED, "LSF_HOST_ADDR_RANGE FLOAT_CLIENTS "
-     "FLOAT_CLIENTS_ADDR_RANGE",
-     why="dynamic and floating client hosts have no xce equivalent")
-# Keys that set up LSF's own daemons and installation: xce has other
-# daemons, so they mean nothing here.  Recorded as not needed (shape
-# "omit": listed in the report and at the end of xce.yaml, not written as
-# values, so the lsf.conf view never points tools at the old installation).
-_add("lsf.conf", NOT_NEEDED, "LSF_ENVDIR LSF_CONFDIR LSB_CONFDIR "
-     "LSF_BINDIR LSF_LIBDIR LSF_LOGDIR LSF_TOP LSF_INDEP "
-     "LSF_MACHDEP LSF_MANDIR LSF_INCLUDEDIR LSF_MISC XLSF_APPDIR LSB_SHAREDIR "
-     "LSF_LIVE_CONFDIR LSF_TMPDIR", "omit",
-     why="path of the LSF installation; xce derives its paths from its "
-     "envdir and spool")
-_add("lsf.conf", NOT_NEEDED, "LSF_LIM_PORT LSF_RES_PORT LSB_MBD_PORT "
-     "LSB_SBD_PORT LSB_QUERY_PORT", "omit",
-     why="LSF daemon port; xce's commands talk to the controller through "
-     "its spool and the controller reaches its agents over ssh")
-_add("lsf.conf", NOT_NEEDED, "LSF_AUTH LSF_RSH", "omit",
-     why="xce authenticates by spool file owner and reaches hosts over ssh")
-_add("lsf.conf", NOT_CARRIED, "LSF_MASTER_LIST LSF_SERVER_HOSTS",
-     why="xce runs one controller on the host where it is started "
-     "(no master candidates to fail over to)")
-_add("lsf.conf", NOT_CARRIED, "LSF_ENABLE_EGO LSF_EGO_* EGO_*",
-     why="EGO has no xce equivalent")
-_add("lsf.conf", NOT_NEEDED, "LSF_LOG_MASK LSB_DEBUG* LSF_DEBUG* "
-     "LSF_TIME_*", "omit",
-     why="log level and debug classes of LSF's daemons; xce's daemons "
-     "take their level from XCE_LOG_LEVEL in their environment")
-_add("lsf.conf", NOT_CARRIED, "LSB_RC_* EBROKERD_* LSF_MQ_* "
-     "LSF_DYNAMIC_HOST_* LSF_HOST_ADDR_RANGE",
-     why="resource connector / dynamic hosts have no xce equivalent")
-_add("lsf.conf", NOT_NEEDED, "LSF_PIM_* LSF_PROCESS_TRACKING "
-     "LSF_LINUX_CGROUP_ACCT LSF_RES_SYNCUP_INTERVAL LSF_DISABLE_LSRUN "
-     "LSB_DISABLE_LIMLOCK_EXCL LSB_ENABLE_HPC_ALLOCATION "
-     "LSF_EGO_DAEMON_CONTROL DAEMON_SHUTDOWN_DELAY", "omit",
-     why="internals of LSF's daemons (PIM, RES, LIM locks); xce's agent "
-     "tracks each job's processes itself")
-_add("lsf.conf", NOT_NEEDED, "LSF_LINK_PATH LSF_DEFAULT_INSTALL LSB_MODE "
-     "LSF_VERSION", "omit",
-     why="LSF installer setting; xce writes its own lsf.conf view")
+# --- lsf.conf and lsf.cluster Parameters (xce.config.lsfconfkeys) ------
+for _row in lsfconfkeys.ROWS:
+    _add(*_row)
 
 # --- lsb.resources Limit ----------------------------------------------------
 # SLOTS, JOBS, MEM, SWP and TMP (against rusage[]) over users, queues, hosts,
@@ -575,84 +475,10 @@ _add("resource", ENFORCED, "TYPE INTERVAL INCREASING RELEASE CONSUMABLE "
      "LOCATION")
 _add("resource", ENFORCED, "DESCRIPTION", "text")
 
-# Keys whose one value is what xce always does: that value is enforced by
-# being xce's behaviour, any other is refused by the loader with the
-# reason (so the migrator reports it not carried).  scope, name ->
-# (the values taken, in capitals, why the others are not).
-FIXED = {}
-
-
-def _fixed(scopes, names, values, why):
-    for scope in scopes.split():
-        for name in names.split():
-            FIXED[(scope, name)] = (tuple(values.split()), why)
-            _TABLE[(scope, name)] = Key(scope, name, ENFORCED)
-
-
-_fixed("params", "PARALLEL_SCHED_BY_SLOT", "Y YES",
-       "xce schedules parallel jobs by job slots (Y); by CPUs is not "
-       "supported")
-_fixed("params queue", "RELAX_JOB_DISPATCH_ORDER", "N NO",
-       "xce keeps the strict dispatch order of each pass (N); reusing a "
-       "finished job's slots for a like job out of order is not supported")
-_fixed("params", "EXIT_RATE_TYPE", "JOBEXIT_NONLSF",
-       "a host's exit rate counts the jobs that exit after they started, "
-       "but for LSF's own reasons such as bkill, limits and preemption "
-       "(JOBEXIT_NONLSF, LSF's default); counting other exits is not "
-       "supported")
-_fixed("lsf.conf", "LSB_MOD_ALL_JOBS", "Y YES",
-       "bmod changes a started job's -c, -M, -W, -o and -e (Y); refusing "
-       "every change to a started job is not supported")
-_fixed("lsf.conf", "LSF_STRICT_RESREQ", "Y YES",
-       "xce refuses an rusage[] of a resource that is not consumable, at "
-       "submission (Y, LSF's installed value); the lenient check (N) is "
-       "not supported")
-_fixed("lsf.conf", "LSF_GPU_AUTOCONFIG", "Y YES",
-       "xce's agents always detect their GPUs with nvidia-smi (Y); give a "
-       "host's gpus: in xce.yaml to set them by hand")
-
-_fixed("lsf.conf", "LSB_JOB_MEMLIMIT LSB_MEMLIMIT_ENFORCE", "Y YES",
-       "xce's agent kills a job whose processes' resident memory together "
-       "passes its -M or MEMLIMIT (Y); leaving the limit to setrlimit per "
-       "process, which Linux does not enforce, is not supported")
-_fixed("lsf.conf", "LSB_SUB_COMMANDNAME", "Y YES",
-       "xce's esub parameter file always holds LSB_SUB_COMMAND_LINE (Y); "
-       "leaving it out is not supported")
-_fixed("params", "FAIRSHARE_ADJUSTMENT_FACTOR", "0 0.0",
-       "its term of the fairshare priority comes from a site's "
-       "libfairshareadjust plug-in, which xce cannot load; 0 (no "
-       "adjustment) is what xce does")
-
-
-def fixed_problem(scope, name, value):
-    """Why *value* of a fixed-value key is refused, or None."""
-    found = FIXED.get((scope, name))
-    if found is None or value is None:
-        return None
-    text = str(value).strip().upper()
-    if value is True:
-        text = "Y"
-    elif value is False:
-        text = "N"
-    if text in found[0] or _same_number(text, found[0]):
-        return None
-    return f"{found[1]}; {value} is not"
-
-
-def _same_number(text, allowed):
-    """A number written another way (0.00 for 0) is the same value."""
-    try:
-        number = float(text)
-    except ValueError:
-        return False
-    return any(_number(a) == number for a in allowed)
-
-
-def _number(text):
-    try:
-        return float(text)
-    except ValueError:
-        return None
+# Keys whose one value is what xce always does (xce.config.fixedkeys) are
+# enforced; registered last, as each overrides any entry above.
+for _scope, _name in FIXED:
+    _TABLE[(_scope, _name)] = Key(_scope, _name, ENFORCED)
 
 
 UNKNOWN_WHY = "not a key xce knows"

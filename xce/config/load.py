@@ -9,7 +9,8 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from xce.config import appconf, execconf, keys, limitcheck, logcheck, ranges
+from xce.config import (appconf, execconf, fixedkeys, keys, limitcheck,
+                        logcheck, ranges)
 from xce.config import gpuconf, projectconf, queueaccept, rescheck
 from xce.config import controlconf, windowconf
 from xce.config.lsf import hostnames
@@ -408,7 +409,7 @@ def _queues(cfg, node, check):
 
 
 def _fixed_values(raw, check):
-    """A key whose one value is xce's behaviour (keys.FIXED) refuses the
+    """A key whose one value is xce's behaviour (fixedkeys.FIXED) refuses the
     others, with the reason."""
     params = raw.get("parameters") or {}
     owners = [(params, ("params", "lsf.conf"))] + [
@@ -417,7 +418,7 @@ def _fixed_values(raw, check):
     for node, scopes in owners if isinstance(params, dict) else ():
         for key, value in node.items():
             for scope in scopes:
-                why = keys.fixed_problem(scope, str(key), value)
+                why = fixedkeys.fixed_problem(scope, str(key), value)
                 if why is not None:
                     check.error(node, key, why)
 
