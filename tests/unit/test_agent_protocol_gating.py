@@ -6,7 +6,7 @@ import pytest
 
 from xce.agent import protocol
 from xce.config.load import load
-from xce.controller import dispatch, joblimits
+from xce.controller import joblimits, startmsg
 
 # What a start message carried at protocol 1 to 4 (agents of any version
 # act on them).
@@ -64,7 +64,7 @@ FULL = dict(outdir="/o/%J", cpulimit=10, pre_exec="true", post_exec="true",
 
 
 def test_every_field_of_a_start_message_is_base_or_versioned(cfg):
-    msg = dispatch.start_message(_Ctl(cfg, protocol.VERSION), _job(**FULL))
+    msg = startmsg.start_message(_Ctl(cfg, protocol.VERSION), _job(**FULL))
     assert set(msg) - BASE_FIELDS - set(protocol.START_FIELDS) == set()
     # the loaded job carries every versioned field but the terminal of
     # bsub -I and the copies of -f (their own tests)
@@ -76,7 +76,7 @@ def test_every_field_of_a_start_message_is_base_or_versioned(cfg):
 
 def test_an_older_agent_is_refused_a_job_it_would_run_without_a_field(cfg):
     with pytest.raises(RuntimeError) as e:
-        dispatch.start_message(_Ctl(cfg, 4), _job(**FULL))
+        startmsg.start_message(_Ctl(cfg, 4), _job(**FULL))
     said = str(e.value)
     assert said.startswith("the agent on h1 speaks protocol 4, too old "
                            "for this job's ")
@@ -87,7 +87,7 @@ def test_an_older_agent_is_refused_a_job_it_would_run_without_a_field(cfg):
                  "queue NICE value (protocol 6)", "eexec (protocol 7)"):
         assert what in said
     with pytest.raises(RuntimeError, match=r"protocol 6, .*eexec"):
-        dispatch.start_message(_Ctl(cfg, 6), _job(stdout="/o/out"))
+        startmsg.start_message(_Ctl(cfg, 6), _job(stdout="/o/out"))
 
 
 def test_fields_holding_nothing_are_left_out_for_an_older_agent():
@@ -106,7 +106,7 @@ def test_a_plain_job_reaches_a_version_1_agent_without_new_fields(tmp_path):
         "cluster:\n  name: c\nqueues:\n  normal:\n    PRIORITY: 30\n"
         "hosts:\n  h1: {}\n")
     # (-o given: with none, the output is mailed, which needs protocol 5)
-    msg = dispatch.start_message(_Ctl(load(tmp_path), 1),
+    msg = startmsg.start_message(_Ctl(load(tmp_path), 1),
                                  _job(stdout="/o/out"))
     assert set(msg) <= BASE_FIELDS
 

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 import pytest
 
 from xce.config.load import load
-from xce.controller import dispatch, hoststeps, prepost
+from xce.controller import hoststeps, prepost, startmsg
 from xce.controller.apply import apply
 
 YAML = """\
@@ -70,7 +70,7 @@ def cfg(tmp_path):
 def test_the_start_waits_for_the_other_hosts_host_pre_exec(cfg):
     ctl, job = _Ctl(cfg), _job()
     ctl.jobs[(3, 0)] = job
-    msg = dispatch.start_message(ctl, job)
+    msg = startmsg.start_message(ctl, job)
     hoststeps.start(ctl, job, msg)
     assert ctl.links["h1"].sent == []
     [steps] = ctl.links["h2"].sent
@@ -99,7 +99,7 @@ def test_host_post_exec_goes_to_the_other_hosts_when_the_job_ends(cfg):
 def test_an_agent_too_old_for_host_steps_is_refused_the_job(cfg):
     ctl, job = _Ctl(cfg, hoststeps.HOST_STEPS_VERSION - 1), _job()
     ctl.hosts["h1"]["protocol"] = hoststeps.HOST_STEPS_VERSION
-    msg = dispatch.start_message(ctl, job)
+    msg = startmsg.start_message(ctl, job)
     with pytest.raises(RuntimeError, match="the agent on h2 speaks "
                        "protocol 12, too old for this job's HOST_PRE_EXEC"):
         hoststeps.start(ctl, job, msg)
@@ -108,7 +108,7 @@ def test_an_agent_too_old_for_host_steps_is_refused_the_job(cfg):
 
 def test_a_job_on_one_host_starts_at_once(cfg):
     ctl, job = _Ctl(cfg), dict(_job(), exec_hosts="h1 h1")
-    msg = dispatch.start_message(ctl, job)
+    msg = startmsg.start_message(ctl, job)
     hoststeps.start(ctl, job, msg)
     assert ctl.links["h1"].sent == [msg] and ctl.host_pre_waiting == {}
 
@@ -119,7 +119,7 @@ def test_a_start_held_before_a_controller_restart_is_held_again(cfg):
     ctl, job = _Ctl(cfg, version=1), _job()
     ctl.hosts["h1"]["protocol"] = hoststeps.HOST_STEPS_VERSION
     ctl.jobs[(3, 0)] = job
-    msg = dispatch.start_message(ctl, job)
+    msg = startmsg.start_message(ctl, job)
     hoststeps.start(ctl, job, msg, again=True)
     assert ctl.links["h1"].sent == []
     [ask] = ctl.links["h2"].sent
@@ -129,7 +129,7 @@ def test_a_start_held_before_a_controller_restart_is_held_again(cfg):
 def test_a_host_back_while_a_start_waits_on_it_is_asked_again(cfg):
     ctl, job = _Ctl(cfg), _job()
     ctl.jobs[(3, 0)] = job
-    hoststeps.start(ctl, job, dispatch.start_message(ctl, job))
+    hoststeps.start(ctl, job, startmsg.start_message(ctl, job))
     [ask] = ctl.links["h2"].sent
     hoststeps.hello(ctl, "h2")          # still queued, unsent: not twice
     assert ctl.links["h2"].sent == [ask]

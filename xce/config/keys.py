@@ -415,7 +415,7 @@ _add("limit", NOT_CARRIED, "LIC_PROJECTS", "list",
 _add("application", ENFORCED, "DESCRIPTION RES_REQ", "text")
 _add("application", ENFORCED, "GPU_REQ", "text")
 # ENV_VARS: set in the job's environment when it starts (xce.controller.
-# dispatch); SUCCESS_EXIT_VALUES: those exits are DONE (reconcile).
+# startmsg); SUCCESS_EXIT_VALUES: those exits are DONE (reconcile).
 _add("application", ENFORCED, "ENV_VARS SUCCESS_EXIT_VALUES", "text")
 _add("application", ENFORCED, "ABS_RUNLIMIT")
 _add("application", ENFORCED, "PRE_EXEC POST_EXEC HOST_PRE_EXEC "

@@ -1,29 +1,24 @@
-"""From controller state to the scheduler's snapshot, and from a dispatch
-decision to the agent's start message."""
+"""From controller state to the scheduler's snapshot: pending jobs'
+views, hosts, queues, and what running jobs hold of them and of the
+allocation limits.  A started job's start message is xce.controller.
+startmsg's; the usage blimits and bhosts -s show, xce.controller.
+usagemeta's."""
 
-import json
 from dataclasses import dataclass, field
 
-from xce.agent import protocol
-from xce.controller import (accept, asked, claims, containercheck, execplan,
-                            interactive, isolate, jobprio, joblimits, jobreq,
-                            limitconf, mail, prepost, reserve, rlimits,
-                            sharehist, stage, submit, windows)
+from xce.controller import (accept, asked, claims, containercheck, isolate,
+                            jobprio, jobreq, limitconf, prepost, reserve,
+                            rlimits, sharehist, submit, windows)
 from xce.errors import text
 from xce.lang import depend, timewindow, units
 from xce.lang.resreq.common import LOAD_INDICES
 from xce.model import fairshare, states
-from xce.model.jobid import show
-from xce.model import outdir
 from xce.config import gpuconf, hostarch
 from xce.model import gpus as devices
 from xce.scheduler import exclusive, gpus, rusage_held
 from xce.scheduler.core import HostView, PendingJob, QueueView
 from xce.scheduler.order import PendingOrder
 from xce.scheduler.limits import Limits
-
-
-GPU_PROTOCOL = 11       # the first agent that gives a job its GPUs
 
 
 @dataclass
@@ -392,15 +387,6 @@ def _runtime(ctl, spec, queue):
     return box.needs if box is not None else None
 
 
-def _job_env(ctl, spec, env):
-    """The submission environment, with the ENV_VARS of the job's
-    application profile over it (they reach its pre/post-exec too)."""
-    app = ctl.cfg.apps.get(spec.get("app") or "")
-    if app is None or not app.env:
-        return env
-    return {**(env or {}), **app.env}
-
-
 def _profile_refused(ctl, job):
     """The pend reason of a job whose profile a reconfiguration took away,
     or whose task count its profile or queue no longer allows (the job
@@ -427,9 +413,9 @@ def _count_running(ctl, job, hosts, queues, per_task, limits):
     q = queues.get(job["queue"])
     held = rusage_held.need(reserved(ctl, job))
     mem = float(held)
-    per_host = _per_host(job)
+    per_host = slots_per_host(job)
     if limits:
-        _charge_limits(ctl, job, limits, per_task, held, per_host)
+        charge_limits(ctl, job, limits, per_task, held, per_host)
     rusage_held.charge_shared([hosts[n] for n in per_host if n in hosts],
                               held.others, job["nslots"], per_task,
                               job["user"])
@@ -501,82 +487,7 @@ def host_status(ctl, name):
     return closed or states.HOST_OK
 
 
-def expand(path, jobid, idx):
-    """LSF's %J and %I in file names."""
-    if path is None:
-        return None
-    return path.replace("%J", str(jobid)).replace("%I", str(idx))
-
-
-def start_message(ctl, job):
-    spec = job["spec"]
-    jobid, idx = job["jobid"], job["idx"]
-    data = ctl.job_data(job)
-    command_lines = (data["jobfile"] or spec["command"]).splitlines()
-    # A command-line job has no script: the agent runs it with sh -c.
-    jobfile = data["jobfile"]
-    out = outdir.directory(job)
-    wraps = execplan.start_fields(ctl.cfg, job)
-    queue = ctl.cfg.queues.get(job["queue"])
-    nice = queue.nice if queue else 0
-    host = (job["exec_hosts"] or "").split()[:1]
-    if spec.get("gpu_alloc") and host and \
-            ctl.hosts[host[0]].get("protocol", 1) < GPU_PROTOCOL:
-        raise RuntimeError(text("GPU_OLD_AGENT", host=host[0]))
-    env = _job_env(ctl, spec, data["env"])
-    msg = {
-        **wraps, **interactive.start_fields(ctl, job, host[0] if host
-                                            else None),
-        **containercheck.start_field(ctl.cfg, spec, job["queue"], env),
-        "op": "start", "job": jobid, "idx": idx, "attempt": job["attempt"],
-        "label": show(jobid, idx), "user": job["user"], "uid": spec["uid"],
-        "gid": spec["gid"], "queue": job["queue"], "name": job["name"],
-        "jobfile": jobfile, "command": spec["command"],
-        "command_lines": command_lines,
-        "cwd": expand(spec["cwd"], jobid, idx), "subcwd": spec["subcwd"],
-        "env": env,
-        "args": spec.get("args") or [],
-        "stdin": expand(spec.get("stdin"), jobid, idx),
-        "stdout": outdir.inside(expand(spec.get("stdout"), jobid, idx), out),
-        # No -o: each run's output alone, as LSF mails it (a requeued
-        # run leaves none behind).
-        "stdout_mode": spec.get("stdout_mode", "a") if spec.get("stdout")
-        else "w",
-        "stderr": outdir.inside(expand(spec.get("stderr"), jobid, idx), out),
-        "outdir": out,
-        "stderr_mode": spec.get("stderr_mode", "a"),
-        "hosts": (job["exec_hosts"] or "").split(),
-        **joblimits.agent_limits(ctl.cfg, job),     # runlimit, memlimit
-        # bsub -c -v -S -F -D -C -p -T (xce.controller.rlimits)
-        "rlimits": rlimits.agent_limits(
-            ctl.cfg, ctl.cfg.queues.get(job["queue"]), spec,
-            (job["exec_hosts"] or "").split()[0] if job["exec_hosts"]
-            else None),
-        "terminate_interval": ctl.cfg.param_int("JOB_TERMINATE_INTERVAL", 10),
-        "nice": nice,       # queue NICE (agent.spawn.nice_argv)
-        # The GPUs the job got on its first host (blaunch tasks get
-        # their own host's: xce.controller.blaunch).
-        "gpu_env": devices.job_env(spec.get("gpu_alloc"),
-                                   host[0] if host else None),
-        "from_host": job["from_host"], "submit_time": job["submit_time"],
-        "cluster": ctl.cfg.cluster_name, "restart": job["attempt"] > 1,
-        "exact_peak": ctl.cfg.param_flag("XCE_EXACT_JOB_PEAK"),
-        **mail.start_fields(ctl, job),      # mail, requeue_exit
-        **stage.start_fields(ctl, job, host[0] if host else None),  # -f
-    }
-    if not host:
-        return msg
-    # An older agent would run the job without what it does not know:
-    # such a field is left out when empty, else the job is not started.
-    version = ctl.hosts[host[0]].get("protocol", 1)
-    msg, missing = protocol.fit(msg, version)
-    if missing:
-        raise RuntimeError(text("OLD_AGENT", host=host[0], version=version,
-                                what=", ".join(missing)))
-    return msg
-
-
-def _per_host(job):
+def slots_per_host(job):
     """host -> the slots a started job has there."""
     per_host = {}
     for name in (job["exec_hosts"] or "").split():
@@ -584,7 +495,7 @@ def _per_host(job):
     return per_host
 
 
-def _charge_limits(ctl, job, limits, per_task, held, per_host):
+def charge_limits(ctl, job, limits, per_task, held, per_host):
     """What a running job uses of the allocation limits."""
     limits.charge(job["user"], job["queue"], _project(ctl, job["spec"]),
                   per_host, {n: rusage_held.times(held, k) if per_task
@@ -593,69 +504,3 @@ def _charge_limits(ctl, job, limits, per_task, held, per_host):
                   job["spec"].get("app") or "", per_task)
 
 
-def publish_started_usage(ctl, started):
-    """After a pass's jobs *started*: the limit usage counted again with
-    them, so blimits (reading the batch these starts commit in) never
-    shows a started job uncounted, even when no pass follows."""
-    if not started:
-        return
-    limits = Limits(limitconf.limits(ctl.cfg, ctl.now))
-    if not limits:
-        return
-    per_task = ctl.cfg.param_flag("RESOURCE_RESERVE_PER_TASK")
-    keys = set(ctl.passes.started)
-    keys.update((job["jobid"], job["idx"]) for job in started)
-    for key in keys:
-        job = ctl.jobs.get(key)
-        if job is None or job["stat"] not in states.RUNNING:
-            continue
-        _charge_limits(ctl, job, limits, per_task,
-                       rusage_held.need(reserved(ctl, job)), _per_host(job))
-    publish_limit_usage(ctl, limits)
-
-
-def publish_limit_usage(ctl, limits):
-    """What running jobs use of each lsb.resources limit, kept in the
-    store's meta table for blimits; written only when it changed."""
-    rows = []
-    for counter, (slots, jobs, mem, swp, tmp, resources) in sorted(
-            (limits.used if limits else {}).items()):
-        lim = limits.limits[counter[0]]
-        if lim.slot_reason:
-            continue        # lsb.users MAX_JOBS: busers shows those
-        rows.append({"name": lim.name, "users": counter[1],
-                     "queues": counter[2], "projects": counter[3],
-                     "hosts": counter[4], "apps": counter[5],
-                     "slots": slots, "jobs": jobs,
-                     "mem": mem, "swp": swp, "tmp": tmp,
-                     "resources": resources})
-    text = json.dumps(rows)
-    if ctl.passes.limit_usage != text:
-        ctl.passes.limit_usage = text
-        ctl.store.set_meta("limit_usage", text)
-
-
-def publish_shared_usage(ctl, hosts):
-    """The shared resources' totals and what running jobs hold of them
-    (the snapshot's counters), and what they hold of each host's own
-    site resources, kept in the store's meta table for bhosts -s, -l and
-    lsload -s; written only when it changed."""
-    rows, seen = [], set()
-    for h in hosts:
-        for name, counter in sorted(h.shared.items()):
-            if id(counter) in seen:
-                continue
-            seen.add(id(counter))
-            rows.append({"name": name, "total": counter.total,
-                         "held": round(counter.held, 3),
-                         "hosts": [v.name for v in counter.views]})
-    # What jobs hold of each host's own site resources (bhosts -l).
-    held = {h.name: {n: round(v[1], 3) for n, v in sorted(h.held.items())
-                     if n not in ("swp", "tmp")}
-            for h in hosts if h.held}
-    text = json.dumps({"shared": sorted(rows, key=lambda r: (r["name"],
-                                                             r["hosts"])),
-                       "hosts": held})
-    if getattr(ctl.passes, "shared_usage", None) != text:
-        ctl.passes.shared_usage = text
-        ctl.store.set_meta("shared_usage", text)

@@ -26,7 +26,7 @@ LIMIT_KEYS = ("runlimit", "runlimit_host", "memlimit") + CPU_KEYS
 def agent_limits(cfg, job):
     """{runlimit: seconds or None, memlimit: KB or None} of a job (its
     spec's runlimit is in minutes, normalised by xce.controller.rlimits to
-    its first execution host), as dispatch.start_message sends them."""
+    its first execution host), as startmsg.start_message sends them."""
     spec = job["spec"]
     hosts = (job["exec_hosts"] or "").split()
     return {"runlimit": rlimits.run_seconds(

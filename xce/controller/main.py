@@ -15,7 +15,7 @@ import time
 
 from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, configure, control
-from xce.controller import dispatch
+from xce.controller import dispatch, startmsg
 from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
 from xce.controller import claims, gangs, hoststeps, jobgroups, peek
@@ -383,7 +383,7 @@ class Controller:
             self.reasons_stale = True
         for job in schedpass.settle(self, decisions):
             try:
-                msg = dispatch.start_message(self, job)
+                msg = startmsg.start_message(self, job)
                 # held while other hosts run HOST_PRE_EXEC
                 hoststeps.start(self, job, msg)
             except Exception as e:      # a job that cannot start ends EXIT

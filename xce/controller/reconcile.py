@@ -10,9 +10,9 @@ import logging
 import signal
 
 from xce.config.load import LOAD_INDICES
-from xce.controller import (blaunch, configure, dispatch, elimconf,
-                            exitclose, hostloss, hoststeps, interactive,
-                            jobusage, peek, prepost, requeue, stage)
+from xce.controller import (blaunch, configure, elimconf, exitclose,
+                            hostloss, hoststeps, interactive, jobusage,
+                            peek, prepost, requeue, stage, startmsg)
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -111,7 +111,7 @@ def _hello(ctl, host, msg):
                 (job["jobid"], job["idx"], job["attempt"]) not in known and \
                 (job["jobid"], job["idx"]) not in ctl.host_pre_waiting:
             log.info("resending start of job %s to %s", ctl.label(job), host)
-            hoststeps.start(ctl, job, dispatch.start_message(ctl, job),
+            hoststeps.start(ctl, job, startmsg.start_message(ctl, job),
                             again=True)
     ctl.dirty = True
 

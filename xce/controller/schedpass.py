@@ -18,7 +18,7 @@ made one way live and another way in a replay.
 
 from xce.controller import (accept, claims, dispatch, gangs, jobgroups,
                             limitconf, preemption, reserve, rusagewake,
-                            sharehist, windows)
+                            sharehist, usagemeta, windows)
 from xce.model import fairshare, states
 from xce.scheduler import core as scheduler
 from xce.scheduler.trace import Tracer
@@ -30,8 +30,8 @@ def run(ctl, reasons=True):
     reasons: False lets the scheduler stop once no job can start (the
     controller refreshes every pend reason at most every second)."""
     queues, hosts, pending, arrays, limits = dispatch.snapshot(ctl)
-    dispatch.publish_limit_usage(ctl, limits)
-    dispatch.publish_shared_usage(ctl, hosts)
+    usagemeta.publish_limit_usage(ctl, limits)
+    usagemeta.publish_shared_usage(ctl, hosts)
     pre = preemption.view(ctl)
     if not pending and not preemption.waiting(pre):
         reserve.record(ctl, None)
@@ -87,7 +87,7 @@ def settle(ctl, decisions):
         started.append(job)
     accept.started(ctl, [name for _, placement in decisions.dispatch
                          for name in placement])
-    dispatch.publish_started_usage(ctl, started)    # blimits counts them
+    usagemeta.publish_started_usage(ctl, started)    # blimits counts them
     accept.after_pass(ctl)      # when a host held back takes jobs again
     rusagewake.after_pass(ctl)  # when a reservation next shrinks
     return started

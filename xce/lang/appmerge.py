@@ -17,7 +17,7 @@ The rules, each held by tests/unit/test_appmerge.py:
 - ENV_VARS: set in the job's environment when it starts, over the
   submission environment's value of the same name; SUCCESS_EXIT_VALUES:
   a job exiting with one of them is DONE.  Both are read from the profile
-  when the job starts and ends (xce.controller.dispatch, reconcile).
+  when the job starts and ends (xce.controller.startmsg, reconcile).
 - PRE_EXEC, POST_EXEC, HOST_PRE_EXEC, HOST_POST_EXEC, JOB_STARTER are not
   merged into the job: xce.controller.execplan reads the profile when the
   job starts, with the queue's and the job's steps in LSF's order.
