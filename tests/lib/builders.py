@@ -64,12 +64,14 @@ def site(directory, yaml_text):
     return load(directory)
 
 
-def site_yaml(name, hosts, queues=None, params=None, resources=None):
+def site_yaml(name, hosts, queues=None, params=None, resources=None,
+              limits=()):
     """xce.yaml text of a site run in process: cluster `name`, root its
     administrator, the spool beside the configuration's directory, and
     queue normal (PRIORITY 30) the default.  hosts, queues and resources
     are {name: {key: value}}; queues are added to normal (or replace
-    it); params are {key: value} beside DEFAULT_QUEUE."""
+    it); params are {key: value} beside DEFAULT_QUEUE; limits are the
+    lsb.resources Limit sections, each {key: value}."""
     sections = {
         "cluster": {"name": name, "admins": ["root"], "spool": "../spool"},
         "parameters": {"DEFAULT_QUEUE": NORMAL, **(params or {})},
@@ -81,6 +83,11 @@ def site_yaml(name, hosts, queues=None, params=None, resources=None):
         if members:
             lines.append(f"{section}:")
             lines += _yaml_members(members, "  ")
+    if limits:
+        lines.append("limits:")
+        for limit in limits:
+            first, *rest = _yaml_members(limit, "    ")
+            lines += ["  - " + first.lstrip()] + rest
     return "\n".join(lines) + "\n"
 
 
