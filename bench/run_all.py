@@ -13,7 +13,7 @@ import traceback
 
 # Order: quick ones first, so a partial run still says something.
 BENCHMARKS = ("schedule", "gang_schedule", "explain", "controller_sched",
-              "load_look", "spool_claim", "bsub", "start", "bjobs",
+              "load_look", "limit_usage", "spool_claim", "bsub", "start", "bjobs",
               "throughput", "bkill", "pack", "scale", "elim", "interactive")
 
 

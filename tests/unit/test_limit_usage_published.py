@@ -187,3 +187,19 @@ def test_a_pass_that_starts_nothing_leaves_the_snapshots_count(sim):
     assert _pass(sim) == []
     assert sim.passes.limit_usage == before
     assert _published(sim) == _recount(sim)
+
+
+def test_a_plain_pass_charges_only_the_jobs_it_started(sim, monkeypatch):
+    _submit(sim, "alice", 6, rusage="lic=1")
+    _pass(sim)
+    charged = []
+    charge = dispatch.charge_limits
+    monkeypatch.setattr(dispatch, "charge_limits",
+                        lambda ctl, job, *rest: charged.append(job["user"])
+                        or charge(ctl, job, *rest))
+    _submit(sim, "bob", 2)
+    _pass(sim)
+    # The snapshot counts alice's six; the publication after the starts,
+    # bob's two only.
+    assert charged == ["alice"] * 6 + ["bob"] * 2
+    assert _published(sim) == _recount(sim)

@@ -38,6 +38,9 @@ class PassState:
     # Hosts running an exclusive job: closed_Excl (see host_status).
     excl_hosts: set = field(default_factory=set)
     limit_usage: str = None     # what blimits was last given (meta)
+    # The snapshot's limit count: (Limits or None, cfg, now); the pass's
+    # starts are charged onto a copy of it (usagemeta).
+    limit_base: tuple = None
     shared_usage: str = None    # what bhosts -s was last given (meta)
     # (queue, view_epoch) -> slots of the queue's hosts (submit)
     capacity: dict = field(default_factory=dict)

@@ -13,17 +13,59 @@ from xce.scheduler.limits import Limits
 
 
 def publish_started_usage(ctl, started):
-    """After a pass's jobs *started*: the limit usage counted again with
-    them, so blimits (reading the batch these starts commit in) never
-    shows a started job uncounted, even when no pass follows."""
+    """After a pass's jobs *started*: the limit usage with them counted,
+    so blimits (reading the batch these starts commit in) never shows a
+    started job uncounted, even when no pass follows.  The started jobs
+    are charged onto a copy of what the pass's snapshot counted; only
+    when a job the snapshot saw changed during the pass (suspended by
+    preemption, ended) is every running job counted again."""
+    base, ctl.passes.limit_base = ctl.passes.limit_base, None
     if not started:
         return
+    limits = None
+    if base is not None and base[1] is ctl.cfg and base[2] == ctl.now:
+        if base[0] is None:
+            return      # no limits at this time of this configuration
+        limits = _with_started(ctl, base[0], started)
+    if limits is None:
+        limits = _recounted(ctl, started)
+    if limits:
+        _publish(ctl, limits)
+
+
+def _with_started(ctl, counted_usage, started):
+    """The snapshot's count (*counted_usage*) with the running jobs of
+    *started* charged, or None when that count no longer holds: a job it
+    counted (or one it did not that runs now) had an event since."""
+    counted = ctl.passes.started
+    keys = {(job["jobid"], job["idx"]) for job in started}
+    if not keys.isdisjoint(counted):
+        return None
+    for key in ctl.passes.changed:
+        if key in keys:
+            continue
+        job = ctl.jobs.get(key)
+        if key in counted or (job is not None and
+                              job["stat"] in states.RUNNING):
+            return None
+    limits = counted_usage.copy()
+    _charge(ctl, limits, keys)
+    return limits
+
+
+def _recounted(ctl, started):
+    """Every running job's use, counted from scratch."""
     limits = Limits(limitconf.limits(ctl.cfg, ctl.now))
-    if not limits:
-        return
+    if limits:
+        keys = set(ctl.passes.started)
+        keys.update((job["jobid"], job["idx"]) for job in started)
+        _charge(ctl, limits, keys)
+    return limits
+
+
+def _charge(ctl, limits, keys):
+    """Charge onto *limits* the jobs of *keys* that are running."""
     per_task = ctl.cfg.param_flag("RESOURCE_RESERVE_PER_TASK")
-    keys = set(ctl.passes.started)
-    keys.update((job["jobid"], job["idx"]) for job in started)
     for key in keys:
         job = ctl.jobs.get(key)
         if job is None or job["stat"] not in states.RUNNING:
@@ -32,12 +74,18 @@ def publish_started_usage(ctl, started):
             ctl, job, limits, per_task,
             rusage_held.need(dispatch.reserved(ctl, job)),
             dispatch.slots_per_host(job))
-    publish_limit_usage(ctl, limits)
 
 
 def publish_limit_usage(ctl, limits):
-    """What running jobs use of each lsb.resources limit, kept in the
-    store's meta table for blimits; written only when it changed."""
+    """What running jobs use of each lsb.resources limit as a pass's
+    snapshot counted it (*limits*, or None), kept in the store's meta
+    table for blimits; the pass's starts are charged onto it after."""
+    ctl.passes.limit_base = (limits, ctl.cfg, ctl.now)
+    _publish(ctl, limits)
+
+
+def _publish(ctl, limits):
+    """The rows of *limits*' usage, written only when they changed."""
     rows = []
     for counter, (slots, jobs, mem, swp, tmp, resources) in sorted(
             (limits.used if limits else {}).items()):
