@@ -10,6 +10,8 @@ from xce.config import keys, unenforced
 from xce.config.load import ConfigError, load
 from xce.config.migrate import migrate
 
+from tests.lib.builders import site, site_yaml
+
 QUEUE_KEYS = ("FAIRSHARE_QUEUES SLOT_MEMORY_RESERVE RESOURCE_RESERVE CHKPNT "
               "MIG ROUND_ROBIN_POLICY RUNTIME DISPATCH_ORDER JOB_IDLE "
               "JOB_OVERRUN JOB_UNDERRUN JOB_WARNING_ACTION PEND_TIME_LIMIT "
@@ -82,31 +84,23 @@ def test_the_migrator_leaves_them_out_with_why_and_the_result_loads(
         "acted on: " + keys.lookup("queue", "NEW_JOB_SCHED_DELAY").why]
 
 
-YAML = """\
-cluster:
-  name: c
-hosts:
-  h1:
-    launch: none
-{host}queues:
-  normal:
-    PRIORITY: 30
-{queue}{limits}"""
+def _hand_written(host=None, queue=None, limits=()):
+    """xce.yaml of one host and queue normal, with the keys given."""
+    return site_yaml("c", {"h1": {"launch": "none", **(host or {})}},
+                     queues={"normal": {"PRIORITY": 30, **(queue or {})}},
+                     limits=limits)
 
 
 @pytest.mark.parametrize("host, queue, limits, key", [
-    ("", "    JOB_IDLE: 0.1\n", "", "JOB_IDLE"),
-    ("", "    APS_PRIORITY: WEIGHT[[FS, 1]]\n", "", "APS_PRIORITY"),
-    ("    MIG: 30\n", "", "", "MIG"),
-    ("", "", "limits:\n  - LIC_PROJECTS: p1\n    SLOTS: 8\n",
-     "LIC_PROJECTS"),
+    (None, {"JOB_IDLE": 0.1}, (), "JOB_IDLE"),
+    (None, {"APS_PRIORITY": "WEIGHT[[FS, 1]]"}, (), "APS_PRIORITY"),
+    ({"MIG": 30}, None, (), "MIG"),
+    (None, None, [{"LIC_PROJECTS": "p1", "SLOTS": 8}], "LIC_PROJECTS"),
 ])
 def test_a_hand_written_key_xce_leaves_out_is_refused_with_why(
         tmp_path, host, queue, limits, key):
-    (tmp_path / "xce.yaml").write_text(
-        YAML.format(host=host, queue=queue, limits=limits))
     with pytest.raises(ConfigError) as e:
-        load(tmp_path)
+        site(tmp_path, _hand_written(host, queue, limits))
     scope = "host" if host else "limit" if limits else "queue"
     why = keys.lookup(scope, key).why
     assert any(f"{key}: not supported by xce: {why}" in str(err)
@@ -142,10 +136,9 @@ def limitconf_resources(cfg):
 
 
 def test_the_keys_xce_acts_on_still_load_beside_them(tmp_path):
-    (tmp_path / "xce.yaml").write_text(YAML.format(
-        host="    MXJ: 4\n", queue="    NEW_JOB_SCHED_DELAY: 0\n",
-        limits="limits:\n  - USERS: all\n    SLOTS: 8\n"))
-    cfg = load(tmp_path)
+    cfg = site(tmp_path, _hand_written(
+        {"MXJ": 4}, {"NEW_JOB_SCHED_DELAY": 0},
+        [{"USERS": "all", "SLOTS": 8}]))
     assert cfg.queues["normal"].priority == 30
 
 
@@ -179,18 +172,15 @@ def test_apps_limits_are_carried_when_their_profiles_are(tmp_path):
 
 
 def test_slots_per_processor_needs_per_host(tmp_path):
-    (tmp_path / "xce.yaml").write_text(YAML.format(
-        host="", queue="", limits="limits:\n  - USERS: all\n"
-        "    SLOTS_PER_PROCESSOR: 2\n"))
     with pytest.raises(ConfigError) as e:
-        load(tmp_path)
+        site(tmp_path, _hand_written(limits=[
+            {"USERS": "all", "SLOTS_PER_PROCESSOR": 2}]))
     assert any("SLOTS_PER_PROCESSOR: SLOTS_PER_PROCESSOR counts the "
                "processors of each host: the limit needs PER_HOST"
                in str(err) for err in e.value.errors), e.value.errors
-    (tmp_path / "xce.yaml").write_text(YAML.format(
-        host="", queue="", limits="limits:\n  - PER_HOST: all\n"
-        "    SLOTS_PER_PROCESSOR: 2\n"))
-    assert load(tmp_path).raw["limits"][0]["SLOTS_PER_PROCESSOR"] == 2
+    cfg = site(tmp_path, _hand_written(limits=[
+        {"PER_HOST": "all", "SLOTS_PER_PROCESSOR": 2}]))
+    assert cfg.raw["limits"][0]["SLOTS_PER_PROCESSOR"] == 2
 
 
 def test_no_key_of_the_table_is_accepted_and_not_acted_on():

@@ -7,19 +7,7 @@ import pytest
 from xce.config import keys
 from xce.config.load import ConfigError, load
 
-from tests.lib.builders import site
-
-BASE = """\
-cluster:
-  name: c
-queues:
-  normal:
-    PRIORITY: 30
-  short:
-    PRIORITY: 40
-parameters:
-  DEFAULT_QUEUE: normal
-"""
+from tests.lib.builders import site, site_yaml
 
 MINE = {
     "params": "ACCT_ARCHIVE_TIME MAX_ACCT_ARCHIVE_FILE MAX_SBD_FAIL "
@@ -32,13 +20,14 @@ MINE = {
     "LSB_SUB_COMMANDNAME LSB_DEFAULTQUEUE LSB_RESOURCE_ENFORCE"}
 
 
-def _load(tmp_path, text):
-    return site(tmp_path, BASE + text)
+def _load(tmp_path, **params):
+    return site(tmp_path, site_yaml(
+        "c", {}, queues={"short": {"PRIORITY": 40}}, params=params))
 
 
-def _refused(tmp_path, text):
+def _refused(tmp_path, **params):
     with pytest.raises(ConfigError) as e:
-        _load(tmp_path, text)
+        _load(tmp_path, **params)
     return str(e.value)
 
 
@@ -51,30 +40,31 @@ def test_no_key_stays_accepted_and_each_gives_a_reason(scope, name):
         assert key.why and key.why != keys.UNKNOWN_WHY
 
 
-@pytest.mark.parametrize("line, words", [
-    ("MAX_SBD_FAIL: 3", "MAX_SBD_FAIL: not supported by xce: xce counts "
+@pytest.mark.parametrize("key, value, words", [
+    ("MAX_SBD_FAIL", 3, "MAX_SBD_FAIL: not supported by xce: xce counts "
      "no failed contacts"),
-    ("LSF_HPC_EXTENSIONS: SHORT_EVENTFILE", "LSF_HPC_EXTENSIONS: not "
+    ("LSF_HPC_EXTENSIONS", "SHORT_EVENTFILE", "LSF_HPC_EXTENSIONS: not "
      "supported by xce: LSF HPC integration switches"),
-    ("LSB_RESOURCE_ENFORCE: memory cpu", "not put jobs in cgroups"),
-    ("LSB_JOB_MEMLIMIT: N", "kills a job whose processes' resident memory"),
-    ("LSB_MEMLIMIT_ENFORCE: n", "LSB_MEMLIMIT_ENFORCE"),
-    ("LSB_SUB_COMMANDNAME: N", "always holds LSB_SUB_COMMAND_LINE"),
-    ("FAIRSHARE_ADJUSTMENT_FACTOR: 0.5", "libfairshareadjust"),
-    ("LSB_JOB_CPULIMIT: maybe", "LSB_JOB_CPULIMIT"),
-    ("LSB_DEFAULTQUEUE: nosuch", "nosuch"),
+    ("LSB_RESOURCE_ENFORCE", "memory cpu", "not put jobs in cgroups"),
+    ("LSB_JOB_MEMLIMIT", "N", "kills a job whose processes' resident "
+     "memory"),
+    ("LSB_MEMLIMIT_ENFORCE", "n", "LSB_MEMLIMIT_ENFORCE"),
+    ("LSB_SUB_COMMANDNAME", "N", "always holds LSB_SUB_COMMAND_LINE"),
+    ("FAIRSHARE_ADJUSTMENT_FACTOR", 0.5, "libfairshareadjust"),
+    ("LSB_JOB_CPULIMIT", "maybe", "LSB_JOB_CPULIMIT"),
+    ("LSB_DEFAULTQUEUE", "nosuch", "nosuch"),
 ])
-def test_hand_written_values_xce_cannot_honour_are_refused(tmp_path, line,
-                                                           words):
-    assert words in _refused(tmp_path, f"  {line}\n")
+def test_hand_written_values_xce_cannot_honour_are_refused(tmp_path, key,
+                                                           value, words):
+    assert words in _refused(tmp_path, **{key: value})
 
 
 def test_values_xce_honours_load(tmp_path):
-    cfg = _load(tmp_path, "  LSB_JOB_MEMLIMIT: Y\n  LSB_MEMLIMIT_ENFORCE: y\n"
-                "  LSB_SUB_COMMANDNAME: Y\n  FAIRSHARE_ADJUSTMENT_FACTOR: 0\n"
-                "  LSB_JOB_CPULIMIT: N\n  LSB_DEFAULTQUEUE: short\n"
-                "  MAX_SCHED_STAY: 5\n  RESOURCE_RESERVE_PER_TASK: Y\n"
-                "  PG_SUSP_IT: 60\n")
+    cfg = _load(tmp_path, LSB_JOB_MEMLIMIT="Y", LSB_MEMLIMIT_ENFORCE="y",
+                LSB_SUB_COMMANDNAME="Y", FAIRSHARE_ADJUSTMENT_FACTOR=0,
+                LSB_JOB_CPULIMIT="N", LSB_DEFAULTQUEUE="short",
+                MAX_SCHED_STAY=5, RESOURCE_RESERVE_PER_TASK="Y",
+                PG_SUSP_IT=60)
     assert cfg.params["LSB_DEFAULTQUEUE"] == "short"
     assert cfg.param_flag("RESOURCE_RESERVE_PER_TASK")
 
@@ -82,7 +72,7 @@ def test_values_xce_honours_load(tmp_path):
 @pytest.mark.parametrize("zero", ["0.00", "-0", "0.000"])
 def test_a_fixed_number_written_another_way_is_the_same_value(tmp_path,
                                                               zero):
-    _load(tmp_path, f"  FAIRSHARE_ADJUSTMENT_FACTOR: '{zero}'\n")
+    _load(tmp_path, FAIRSHARE_ADJUSTMENT_FACTOR=zero)
 
 
 def test_the_migrator_carries_fixes_and_leaves_out_with_why(tmp_path):
