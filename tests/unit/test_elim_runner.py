@@ -278,3 +278,82 @@ def test_a_changed_value_asks_for_a_report_within_its_interval(runner):
     runner._line(e, "1 myres 2", runner.clock.t)
     assert runner.changed_within == 5     # myres's INTERVAL
     assert not runner.names_changed
+
+
+def test_builtin_indices_are_overrides_not_site_values(runner, caplog):
+    _elim(runner.serverdir_path, "elim.load",
+          'echo "5 r1m 3.5 ut 0.8 pg 40 it 0 myres 2"\nexec sleep 60\n')
+    caplog.set_level(logging.INFO, "xce.agent")
+    _configure(runner)
+    _turns(runner, lambda: runner.overrides() == {
+        "r1m": 3.5, "ut": 0.8, "pg": 40.0, "it": 0.0})
+    assert runner.values() == {"myres": 2.0}
+    assert runner.names_changed
+    assert "elim elim.load overrides the built-in load index pg" in \
+        caplog.text
+    # LIM's update interval: 15 s for pg, 30 s for it; three of them
+    # unrefreshed (and at least STALE_MIN) and the agent measures again.
+    runner.clock.t += elim.STALE_MIN + 1
+    assert runner.overrides() == {"it": 0.0}
+    runner.clock.t += 45
+    assert runner.overrides() == {}
+
+
+def test_the_builtin_indices_are_lsfs_load_indices():
+    from xce.config.load import LOAD_INDICES
+    assert tuple(elim.BUILTIN_INTERVALS) == LOAD_INDICES
+
+
+@pytest.mark.parametrize("raw, why", [
+    ("abc", "'abc' is not a number"), ("nan", "'nan' is not a number"),
+    ("-2", "'-2' is negative"), ("inf", "'inf' is not a number")])
+def test_a_bad_builtin_value_is_logged_and_the_hosts_own_is_used(
+        runner, caplog, raw, why):
+    _elim(runner.serverdir_path, "elim.load",
+          'echo "2 r1m 3 pg 9"\nwhile :; do read x; echo "$x"; done\n')
+    _configure(runner)
+    _turns(runner, lambda: runner.overrides() == {"r1m": 3.0, "pg": 9.0})
+    e = next(iter(runner.elims.values()))
+    runner.names_changed = False
+    runner._line(e, f"2 r1m {raw} pg 10", runner.clock.t)
+    # The bad value drops the override at once; the good one is kept.
+    assert runner.overrides() == {"pg": 10.0}
+    assert runner.names_changed
+    assert f"elim elim.load: built-in load index r1m: {why}; ignored, " \
+        "the host's own r1m is used" in caplog.text
+
+
+def test_ut_above_one_and_aliases_are_refused(runner, caplog):
+    _elim(runner.serverdir_path, "elim.load",
+          'echo "4 ut 85 cpu 2 swap 100 swp 100"\nexec sleep 60\n')
+    _configure(runner)
+    _turns(runner, lambda: "swap, an alias" in caplog.text)
+    assert runner.overrides() == {"swp": 100.0}
+    assert runner.values() == {}
+    assert "built-in load index ut: '85' is above 1 (ut is a fraction of " \
+        "the CPU time, 0 to 1)" in caplog.text
+    assert "reports cpu, an alias of the built-in load index r1m: an elim " \
+        "overrides an index by its formal name only; ignored" in caplog.text
+
+
+def test_an_unknown_builtin_value_gives_the_index_back(runner):
+    _elim(runner.serverdir_path, "elim.load",
+          'echo "1 mem 512"\nwhile :; do read x; echo "$x"; done\n')
+    _configure(runner)
+    _turns(runner, lambda: runner.overrides() == {"mem": 512.0})
+    e = next(iter(runner.elims.values()))
+    runner.names_changed = False
+    runner._line(e, "1 mem -", runner.clock.t)
+    assert runner.overrides() == {} and runner.names_changed
+    runner._line(e, "1 mem 600", runner.clock.t)
+    runner.changed_within = None
+    runner._line(e, "1 mem 700", runner.clock.t)
+    assert runner.changed_within == 15      # LIM updates mem every 15 s
+
+
+def test_an_ended_elims_overrides_go_with_it(runner):
+    _elim(runner.serverdir_path, "elim.load", 'echo "1 tmp 20"\nsleep 1\n')
+    _configure(runner)
+    _turns(runner, lambda: runner.overrides() == {"tmp": 20.0})
+    _turns(runner, lambda: not runner.by_pid)
+    assert runner.overrides() == {}

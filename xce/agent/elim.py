@@ -11,6 +11,15 @@ is killed, a crashed one is restarted no more than once every 90 seconds
 (LSF's limit), one that exits with ELIM_ABORT_VALUE is left stopped.
 Values go unknown when their elim ends or stops refreshing them.
 
+An elim may also report a built-in load index by its formal name (r15s,
+r1m, r15m, ut, pg, io, ls, it, tmp, swp, mem): as LSF's LIM does, the
+agent then reports that value instead of its own measurement
+(``overrides``), so lsload, bhosts -l, select[], order[] and the load
+thresholds all read it.  Such a value must be a number of the index's
+meaning: finite, not negative, ut a fraction from 0 to 1; anything else
+is logged and the host's own value is used.  The aliases cpu, idle,
+login and swap are refused (LSF overrides by formal name only).
+
 lsf.conf's LSF_ELIM_BLOCKTIME (how long an unfinished load update string
 may wait; set, an elim that overruns it is restarted), LSF_ELIM_DEBUG (log
 every string received; also restarts on the block time) and
@@ -41,6 +50,16 @@ DEFAULT_INTERVAL = 60.0  # a resource defined without an INTERVAL
 STALE_TIMES = 3         # unrefreshed for this many INTERVALs: unknown
 STALE_MIN = 45.0        # (and never sooner: three load reports)
 _WARN_EVERY = 60.0      # one garbage warning per elim per minute
+# The built-in load indices an elim may override, with how often LSF's
+# LIM updates each (seconds): an override not refreshed for STALE_TIMES
+# of them goes unknown, and the agent's own measurement is used again.
+BUILTIN_INTERVALS = {"r15s": 15, "r1m": 15, "r15m": 15, "ut": 15, "pg": 15,
+                     "io": 15, "ls": 30, "it": 30, "tmp": 120, "swp": 15,
+                     "mem": 15}
+# Names LSF accepts for an index in a resource requirement but not from an
+# elim: an override names the index by its formal name.
+BUILTIN_ALIASES = {"cpu": "r1m", "idle": "it", "login": "ls", "logins": "ls",
+                   "swap": "swp"}
 
 
 class _Elim:
@@ -58,7 +77,9 @@ class _Elim:
         self.aborted = False
         self.window = (0.0, 0)      # (start, bytes read since)
         self.values = {}            # name -> (value, time)
+        self.overrides = {}         # built-in index -> (value, time)
         self.warned = -_WARN_EVERY
+        self.warned_index = {}      # built-in index -> last bad-value log
         self.unknown_names = set()  # undefined names already logged
 
 
@@ -203,13 +224,22 @@ class ElimRunner:
         return True
 
     def values(self):
-        """The fresh values of every elim, the latest report winning."""
+        """The fresh values of every elim's site resources, the latest
+        report winning."""
+        return self._fresh("values", lambda name: self.defs.get(
+            name, {}).get("interval"))
+
+    def overrides(self):
+        """The fresh values elims report for built-in load indices: they
+        replace the agent's own measurements (LSF's override)."""
+        return self._fresh("overrides", BUILTIN_INTERVALS.get)
+
+    def _fresh(self, kind, interval_of):
         now = self.now()
         out, when = {}, {}
         for e in self.elims.values():
-            for name, (value, t) in e.values.items():
-                interval = self.defs.get(name, {}).get("interval") or \
-                    DEFAULT_INTERVAL
+            for name, (value, t) in getattr(e, kind).items():
+                interval = interval_of(name) or DEFAULT_INTERVAL
                 if now - t > max(STALE_MIN, STALE_TIMES * interval):
                     continue
                 if name not in when or t > when[name]:
@@ -341,7 +371,18 @@ class ElimRunner:
             return
         for i in range(count):
             name, raw = words[1 + 2 * i], words[2 + 2 * i]
+            if name in BUILTIN_INTERVALS:
+                self._override(e, name, raw, now)
+                continue
             definition = self.defs.get(name)
+            if definition is None and name in BUILTIN_ALIASES:
+                if name not in e.unknown_names:
+                    e.unknown_names.add(name)
+                    log.warning("elim %s reports %s, an alias of the "
+                                "built-in load index %s: an elim overrides "
+                                "an index by its formal name only; ignored",
+                                e.name, name, BUILTIN_ALIASES[name])
+                continue
             if definition is None:
                 if name not in e.unknown_names:
                     e.unknown_names.add(name)
@@ -364,6 +405,40 @@ class ElimRunner:
                 self.changed_within = interval if self.changed_within is \
                     None else min(self.changed_within, interval)
             e.values[name] = (value, now)
+
+    def _override(self, e, name, raw, now):
+        """A built-in load index in a load update string: kept if it is a
+        value of that index, else dropped (the host's own is used)."""
+        if raw == "-":                      # unknown: the agent measures
+            if e.overrides.pop(name, None) is not None:
+                self.names_changed = True
+            return
+        value = reported_value("Numeric", raw)
+        why = None if value is not None else "not a number"
+        if why is None and value < 0:
+            why = "negative"
+        if why is None and name == "ut" and value > 1:
+            why = "above 1 (ut is a fraction of the CPU time, 0 to 1)"
+        if why is not None:
+            if e.overrides.pop(name, None) is not None:
+                self.names_changed = True
+            if now - e.warned_index.get(name, -_WARN_EVERY) >= _WARN_EVERY:
+                e.warned_index[name] = now
+                log.warning("elim %s: built-in load index %s: %r is %s; "
+                            "ignored, the host's own %s is used", e.name,
+                            name, raw[:40], why, name)
+            return
+        old = e.overrides.get(name)
+        if old is None:
+            self.names_changed = True
+            log.info("elim %s overrides the built-in load index %s (the "
+                     "host's own value is not reported while it does)",
+                     e.name, name)
+        elif old[0] != value:
+            interval = BUILTIN_INTERVALS[name]
+            self.changed_within = interval if self.changed_within is \
+                None else min(self.changed_within, interval)
+        e.overrides[name] = (value, now)
 
     def _garbage(self, e, what, now):
         if now - e.warned >= _WARN_EVERY:
@@ -389,9 +464,9 @@ class ElimRunner:
         e.buf, e.partial_since = bytearray(), None
 
     def _forget(self, e):
-        if e.values:
+        if e.values or e.overrides:
             self.names_changed = True
-        e.values = {}
+        e.values, e.overrides = {}, {}
 
 
 _PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"

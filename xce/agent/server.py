@@ -165,8 +165,16 @@ class AgentServer:
             log.warning("cannot sample the load: %s", e)
             return
         if self.conn is not None:
-            self.table.outbox.append({"op": "load", "load": self.load,
+            self.table.outbox.append({"op": "load", "load": self._load_now(),
                                       "ext": self.elims.values()})
+
+    def _load_now(self):
+        """The last sample, with what the elims report for built-in
+        indices in place of the agent's own measurements (LSF's elim
+        override); None before the first sample."""
+        if self.load is None:
+            return None
+        return {**self.load, **self.elims.overrides()}
 
     def _other_child(self, pid, status, ru):
         """A child that is neither a job nor a step: an elim or a task."""
@@ -196,7 +204,7 @@ class AgentServer:
     def _hello(self):
         return {"op": "hello", "v": VERSION, "host": self.host,
                 "pid": os.getpid(), "facts": hostinfo.facts(),
-                "load": self.load, "ext": self.elims.values(),
+                "load": self._load_now(), "ext": self.elims.values(),
                 "jobs": self.table.hello_jobs(),
                 "tasks": self.tasks.hello_tasks(),
                 "task_exits": self.tasks.hello_exits()}
