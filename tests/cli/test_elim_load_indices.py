@@ -56,7 +56,7 @@ def _report(cluster, host, line, expected=None):
         _shown(cluster, {host: expected})
 
 
-def _stays(cluster, jobid, stat, seconds=3.0):
+def _stays(cluster, jobid, stat, seconds=2.0):
     """The job keeps *stat* for *seconds* (several load reports and
     passes): polled to the end, failing at the first change."""
     deadline = time.monotonic() + seconds

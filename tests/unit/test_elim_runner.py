@@ -301,7 +301,9 @@ def test_builtin_indices_are_overrides_not_site_values(runner, caplog):
 
 def test_the_builtin_indices_are_lsfs_load_indices():
     from xce.config.load import LOAD_INDICES
-    assert tuple(elim.BUILTIN_INTERVALS) == LOAD_INDICES
+    from xce.model import resources
+    assert tuple(elim.BUILTIN_INTERVALS) == LOAD_INDICES == \
+        resources.LOAD_INDICES
 
 
 @pytest.mark.parametrize("raw, why", [

@@ -182,3 +182,72 @@ def test_the_report_of_a_host_whose_agent_is_gone_is_not_used(cfg,
     assert total() == 7.0       # the next one that reports
     sim.links["h2"] = _Down()
     assert total() is None      # no value: a job reserving it waits
+
+
+# Built-in load indices an elim reports: the hosts' load in the replay.
+LOADS = """\
+h1 3 r1m 3 pg 50 it 0
+h2 2 r1m 0.5 pg 1
+h3 2 r1m 0.2 pg 2
+"""
+
+
+def test_builtin_indices_are_the_hosts_load_live_and_simulated(tmp_path):
+    cfg = site(tmp_path / "etc", site_yaml(
+        "elimload", {h: {"MXJ": 4} for h in ("h1", "h2", "h3")},
+        queues={"loaded": {"PRIORITY": 20, "r1m": "2.0/"}},
+        resources={"scratch": REPORTED}))
+    path = tmp_path / "values"
+    path.write_text(LOADS)
+    reports = elimvalues.read(str(path), cfg)
+    assert reports["h1"] == {"r1m": 3.0, "pg": 50.0, "it": 0.0}
+    sim = VirtualCluster(cfg, reported={h: FACTS for h in cfg.hosts},
+                         elim_values=reports)
+    assert sim.hosts["h2"]["facts"]["load"] == {"r1m": 0.5, "pg": 1.0}
+    ctl = started_controller(cfg, tmp_path / "etc")
+    try:
+        specs = [submission("job1", queue="loaded", runlimit=10),
+                 _spec(2, "select[pg>30]"),
+                 _spec(3, "order[r1m]"),
+                 submission("job4", queue="loaded", runlimit=10,
+                            resreq=["select[hname==h1]"])]
+        for spec in specs:
+            ctl.spool.put("submit", {"spec": dict(spec)})
+        loads = {h: dict(reports[h]) for h in reports}
+        ctl.run_once(1000.0, inbox=[
+            (h, [hello(h), {"op": "load", "load": loads[h]}])
+            for h in ("h1", "h2", "h3")])
+        ctl.run_once(1001.0, inbox=[])
+        user = pwd.getpwuid(os.getuid()).pw_name
+        sim.now = 1001.0
+        for spec in specs:
+            spec = dict(spec)
+            spec.pop("env")
+            sim.submit(spec, user)
+        decisions = schedpass.run(sim)
+        schedpass.settle(sim, decisions)
+        live = _live(ctl)
+        assert live == _simulated(sim, decisions)
+        hosts = {k[0]: v[1] for k, v in live.items()}
+        assert hosts[2] == "h1" and hosts[3] == "h3"
+        assert hosts[1] in ("h2", "h3")
+        # The queue's r1m threshold keeps job 4 off h1, with LSF's reason.
+        assert live[(4, 0)][0] == "PEND"
+        assert "The 1 min effective CPU queue length (r1m) is beyond " \
+            "threshold" in json.dumps(live[(4, 0)][2])
+    finally:
+        ctl.store.close()
+
+
+@pytest.mark.parametrize("line, says", [
+    ("h1 1 r1m busy", "built-in load index r1m: busy is not a number"),
+    ("h1 1 mem -5", "built-in load index mem: -5 is negative"),
+    ("h1 1 ut 85", "built-in load index ut: 85 is above 1"),
+])
+def test_a_bad_builtin_value_is_refused_with_its_place(cfg, tmp_path, line,
+                                                       says):
+    path = tmp_path / "values"
+    path.write_text(line + "\n")
+    with pytest.raises(elimvalues.ElimValuesError) as e:
+        elimvalues.read(str(path), cfg)
+    assert str(e.value).startswith(f"{path}, line 1: {says}")

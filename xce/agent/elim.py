@@ -35,7 +35,8 @@ import time
 
 from xce.agent import procs
 from xce.agent.spawn import DEFAULT_SIGNALS
-from xce.model.resources import reported_value
+from xce.model.resources import (LOAD_INDEX_ALIASES, load_index_value,
+                                 reported_value)
 
 log = logging.getLogger("xce.agent")
 
@@ -56,10 +57,6 @@ _WARN_EVERY = 60.0      # one garbage warning per elim per minute
 BUILTIN_INTERVALS = {"r15s": 15, "r1m": 15, "r15m": 15, "ut": 15, "pg": 15,
                      "io": 15, "ls": 30, "it": 30, "tmp": 120, "swp": 15,
                      "mem": 15}
-# Names LSF accepts for an index in a resource requirement but not from an
-# elim: an override names the index by its formal name.
-BUILTIN_ALIASES = {"cpu": "r1m", "idle": "it", "login": "ls", "logins": "ls",
-                   "swap": "swp"}
 
 
 class _Elim:
@@ -375,13 +372,13 @@ class ElimRunner:
                 self._override(e, name, raw, now)
                 continue
             definition = self.defs.get(name)
-            if definition is None and name in BUILTIN_ALIASES:
+            if definition is None and name in LOAD_INDEX_ALIASES:
                 if name not in e.unknown_names:
                     e.unknown_names.add(name)
                     log.warning("elim %s reports %s, an alias of the "
                                 "built-in load index %s: an elim overrides "
                                 "an index by its formal name only; ignored",
-                                e.name, name, BUILTIN_ALIASES[name])
+                                e.name, name, LOAD_INDEX_ALIASES[name])
                 continue
             if definition is None:
                 if name not in e.unknown_names:
@@ -413,12 +410,7 @@ class ElimRunner:
             if e.overrides.pop(name, None) is not None:
                 self.names_changed = True
             return
-        value = reported_value("Numeric", raw)
-        why = None if value is not None else "not a number"
-        if why is None and value < 0:
-            why = "negative"
-        if why is None and name == "ut" and value > 1:
-            why = "above 1 (ut is a fraction of the CPU time, 0 to 1)"
+        value, why = load_index_value(name, raw)
         if why is not None:
             if e.overrides.pop(name, None) is not None:
                 self.names_changed = True

@@ -60,6 +60,13 @@ _BUILT_IN = (
     ("hname", STRING, None, False, "Host name"),
     ("server", BOOLEAN, None, False, "LSF server host"),
 )
+# The built-in load indices, which an elim may report by these formal
+# names in place of the host's own measurement (LSF's override), and the
+# aliases a resource requirement may use for some but an elim may not.
+LOAD_INDICES = tuple(name for name, _, _, dynamic, _ in _BUILT_IN
+                     if dynamic)
+LOAD_INDEX_ALIASES = {"cpu": "r1m", "idle": "it", "login": "ls",
+                      "swap": "swp"}
 # Built-ins lsinfo does not list but select[] and order[] read.
 _HIDDEN = (
     ("slots", NUMERIC, False, True, "Free job slots"),
@@ -463,6 +470,20 @@ class Catalog:
 
 
 MAX_REPORTED_STRING = 256   # the longest String value an elim's report keeps
+
+
+def load_index_value(name, raw):
+    """(value, None) of an elim's value *raw* for the built-in load index
+    *name*, or (None, why it is not one): a finite number, not negative,
+    ut a fraction from 0 to 1 as the host's own measurement is."""
+    value = reported_value(NUMERIC, raw)
+    if value is None:
+        return None, "not a number"
+    if value < 0:
+        return None, "negative"
+    if name == "ut" and value > 1:
+        return None, "above 1 (ut is a fraction of the CPU time, 0 to 1)"
+    return value, None
 
 
 def reported_value(kind, raw):

@@ -14,6 +14,7 @@ from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
 from xce.model import states
 from xce.model.jobid import show
+from xce.model.resources import LOAD_INDICES
 
 
 class _Up:
@@ -61,9 +62,13 @@ class VirtualCluster:
         for name, hc in cfg.hosts.items():
             facts = dict((reported or {}).get(name) or
                          ({"ncpus": hc.ncpus} if hc.ncpus else {}))
-            ext = (elim_values or {}).get(name)
+            ext = dict((elim_values or {}).get(name) or {})
+            # Built-in load indices go where the agent's load puts them.
+            load = {k: ext.pop(k) for k in LOAD_INDICES if k in ext}
             if ext:
-                facts["load"] = {**(facts.get("load") or {}), "ext": ext}
+                load["ext"] = ext
+            if load:
+                facts["load"] = {**(facts.get("load") or {}), **load}
             self.hosts[name] = {"conf": hc, "facts": facts, "seen": True,
                                 "adm_closed": False,
                                 "max_slots": schedpass.max_slots(hc, facts)}

@@ -11,11 +11,16 @@ whole replay.
 
 Each value is kept as the controller keeps an agent's report
 (xce.controller.elimconf.values): a resource with no site definition,
-or a value not of its TYPE, is an error that names the line.
+or a value not of its TYPE, is an error that names the line.  A built-in
+load index (r1m, ut, pg, it, ...) is the host's load, as a live elim's
+value replaces the agent's own measurement: the load thresholds of hosts
+and queues, select[] and order[] read it (the simulator measures no
+load otherwise); a value a live agent would refuse is an error.
 """
 
 from xce.controller import elimconf
-from xce.model.resources import reported_value
+from xce.model.resources import (LOAD_INDICES, load_index_value,
+                                 reported_value)
 
 
 class ElimValuesError(ValueError):
@@ -56,9 +61,15 @@ def _values(words, cfg, where):
         raise ElimValuesError(f"{where}: not a load update string (n name1 "
                               "value1 ... namen valuen)")
     cat = cfg.catalog
-    typed = {}
+    typed, load = {}, {}
     for i in range(count):
         name, raw = words[1 + 2 * i], words[2 + 2 * i]
+        if name in LOAD_INDICES:
+            load[name], why = load_index_value(name, raw)
+            if why is not None:
+                raise ElimValuesError(f"{where}: built-in load index {name}: "
+                                      f"{raw} is {why}")
+            continue
         found = cat.get(name)
         if found is None or found.builtin:
             raise ElimValuesError(f"{where}: {name} is not a site resource "
@@ -68,4 +79,4 @@ def _values(words, cfg, where):
             raise ElimValuesError(f"{where}: {name}: {raw} is not a "
                                   f"{found.type} value")
         typed[name] = value
-    return elimconf.values(cfg, typed)
+    return {**elimconf.values(cfg, typed), **load}
