@@ -104,6 +104,25 @@ def _simulated(sim, decisions):
             for key, job in sorted(sim.jobs.items())}
 
 
+def _both(ctl, sim, specs, reports):
+    """The decisions of one pass over *specs*, live after the hosts'
+    *reports* ({host: load message}) and simulated: (live, simulated)."""
+    for spec in specs:
+        ctl.spool.put("submit", {"spec": dict(spec)})
+    ctl.run_once(1000.0, inbox=[(h, [hello(h), msg])
+                                for h, msg in reports.items()])
+    ctl.run_once(1001.0, inbox=[])
+    user = pwd.getpwuid(os.getuid()).pw_name
+    sim.now = 1001.0
+    for spec in specs:
+        spec = dict(spec)
+        spec.pop("env")
+        sim.submit(spec, user)
+    decisions = schedpass.run(sim)
+    schedpass.settle(sim, decisions)
+    return _live(ctl), _simulated(sim, decisions)
+
+
 def test_live_and_simulated_passes_agree_on_reported_values(cfg, tmp_path):
     path = tmp_path / "values"
     path.write_text(VALUES)
@@ -120,23 +139,10 @@ def test_live_and_simulated_passes_agree_on_reported_values(cfg, tmp_path):
                  # the elim says until it reports the jobs' use.
                  _spec(4, shared),
                  _spec(5, "select[os==rhel8 && scratch>5] order[scratch]")]
-        for spec in specs:
-            ctl.spool.put("submit", {"spec": dict(spec)})
-        ctl.run_once(1000.0, inbox=[
-            (h, [hello(h), {"op": "load", "load": {"r15s": 0.0},
-                            "ext": EXT[h]}]) for h in ("h1", "h2", "h3")])
-        ctl.run_once(1001.0, inbox=[])
-        user = pwd.getpwuid(os.getuid()).pw_name
-        sim.now = 1001.0
-        for spec in specs:
-            spec = dict(spec)
-            spec.pop("env")
-            sim.submit(spec, user)
-        sim.now = 1001.0
-        decisions = schedpass.run(sim)
-        schedpass.settle(sim, decisions)
-        live = _live(ctl)
-        assert live == _simulated(sim, decisions)
+        live, simulated = _both(ctl, sim, specs, {
+            h: {"op": "load", "load": {"r15s": 0.0}, "ext": EXT[h]}
+            for h in ("h1", "h2", "h3")})
+        assert live == simulated
         started = {k[0]: v[1] for k, v in live.items() if v[0] == "RUN"}
         assert started[1] == "h2" and started[5] == "h2"
         assert 2 in started and 3 in started and 4 not in started
@@ -211,23 +217,10 @@ def test_builtin_indices_are_the_hosts_load_live_and_simulated(tmp_path):
                  _spec(3, "order[r1m]"),
                  submission("job4", queue="loaded", runlimit=10,
                             resreq=["select[hname==h1]"])]
-        for spec in specs:
-            ctl.spool.put("submit", {"spec": dict(spec)})
-        loads = {h: dict(reports[h]) for h in reports}
-        ctl.run_once(1000.0, inbox=[
-            (h, [hello(h), {"op": "load", "load": loads[h]}])
-            for h in ("h1", "h2", "h3")])
-        ctl.run_once(1001.0, inbox=[])
-        user = pwd.getpwuid(os.getuid()).pw_name
-        sim.now = 1001.0
-        for spec in specs:
-            spec = dict(spec)
-            spec.pop("env")
-            sim.submit(spec, user)
-        decisions = schedpass.run(sim)
-        schedpass.settle(sim, decisions)
-        live = _live(ctl)
-        assert live == _simulated(sim, decisions)
+        # Live, the agents report the elims' values as their load.
+        live, simulated = _both(ctl, sim, specs, {
+            h: {"op": "load", "load": dict(reports[h])} for h in reports})
+        assert live == simulated
         hosts = {k[0]: v[1] for k, v in live.items()}
         assert hosts[2] == "h1" and hosts[3] == "h3"
         assert hosts[1] in ("h2", "h3")
