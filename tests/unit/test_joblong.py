@@ -62,6 +62,17 @@ def test_header_fields_in_lsf_order():
         " Status <PEND>, Queue <normal>, Job Priority <50>, Command <sleep 1>")
 
 
+def test_a_job_started_in_a_fairshare_queue_shows_its_charged_account():
+    # LSF: "Share group charged </top/.../user>" after the command.
+    r = row(spec={"user_group": "big", "share_group": "small",
+                  "share_path": ["small", "nosuchuser_xce"]}, **RUN)
+    assert lines_of(r)[1] == (
+        "Job <1>, User <nosuchuser_xce>, Project <default>, User Group <big>,"
+        " Status <RUN>, Queue <normal>, Command <sleep 1>, Share group "
+        "charged </small/nosuchuser_xce>")
+    assert "Share group charged" not in lines_of(row())[1]
+
+
 def _priority(r, params):
     line = unwrap(long_format([r], None, params, now=NOW)).splitlines()[1]
     found = re.search(r"Job Priority <(\d+)>", line)

@@ -175,6 +175,19 @@ def test_scheduler_charges_started_slots_by_group():
     assert [k[0] for k, _ in out.dispatch] == [2]
 
 
+def test_scheduler_charges_one_users_jobs_to_two_accounts_in_one_pass():
+    # The pass the controller and xce sim share: kim's two jobs without
+    # -G on two slots start through eng, then ops (eng's slot makes ops
+    # the higher), and each view keeps the account it started in.
+    q = QueueView("fair", 30, fairshare=_two_groups(), fair_slots={})
+    jobs = [pending(1, user="kim", queue="fair"),
+            pending(2, user="kim", queue="fair")]
+    out = schedule([q], [host("h", 2, ncpus=2, maxmem=1000, mem=1000)],
+                   jobs)
+    assert sorted(k[0] for k, _ in out.dispatch) == [1, 2]
+    assert [j.share_group for j in jobs] == ["eng", "ops"]
+
+
 # ------------------------------------- without -G: the highest priority account
 @pytest.mark.parametrize("usage, started, account", [
     # nothing used: eng and ops tie, eng by name.
@@ -190,11 +203,134 @@ def test_a_job_without_G_goes_to_its_users_highest_priority_account(
         usage, started, account):
     job, other = _gjob(1, "kim"), _gjob(2, "ann")
     order = Order(_two_groups(), usage, {}, [job, other], started)
+    # Before the walk: the account ranking first (for a job placed out
+    # of turn); it waits in both of kim's accounts.
     assert job.share_group == account
     assert other.share_group is None        # ann has one account only
-    # Ordered in that account: pending there, not in the other.
-    assert set(order.priorities()) >= {(account,)}
-    assert order.pending[(account,)] == 1 + (account == "eng")
+    assert (order.pending[("eng",)], order.pending[("ops",)]) == (2, 1)
+    out = [j for j in order if j is job]
+    assert out and job.share_group == account
+
+
+def _kim_and_carl():
+    """kim is in eng (dividing its shares: ann 1, kim 2) and in ops
+    (FCFS, with carl); eng and ops have 1 share each."""
+    return _two_groups()
+
+
+def _walk(order, start=lambda job: True):
+    """(job id, account group) as jobs come out, each starting (one slot
+    for its user) when start(job)."""
+    seen, running = [], order.user_used
+    for job in order:
+        seen.append((job.id, job.share_group))
+        if start(job):
+            running[job.user] = running.get(job.user, 0) + 1
+    return seen
+
+
+def test_one_users_jobs_go_to_different_accounts_within_one_pass():
+    # eng and ops tie: kim's first job through eng (by name); eng then
+    # holds a slot (1/6) and ops (1/3) wins: her second job goes there,
+    # before carl's (FCFS in ops); tie again: eng takes her third; then
+    # ops, carl's.
+    jobs = [_gjob(1, "kim"), _gjob(2, "kim"), _gjob(3, "kim"),
+            _gjob(4, "carl")]
+    assert _walk(Order(_kim_and_carl(), {}, {}, jobs, {})) == [
+        (1, "eng"), (2, "ops"), (3, "eng"), (4, None)]
+
+
+def test_a_job_that_does_not_start_charges_no_account():
+    # kim's first job (through eng) finds no room: eng keeps its
+    # priority and still ties ops, so her next job goes through eng too.
+    jobs = [_gjob(1, "kim"), _gjob(2, "kim"), _gjob(3, "carl")]
+    seen = _walk(Order(_kim_and_carl(), {}, {}, jobs, {}),
+                 start=lambda job: job.id != 1)
+    assert seen == [(1, "eng"), (2, "eng"), (3, None)]
+
+
+def test_several_users_in_several_groups_share_out_by_priority():
+    # kim in eng and ops, lee in ops and qa; ann only in eng, carl only
+    # in ops, and a use on eng that makes it last.
+    groups = {"eng": ["ann", "kim"], "ops": ["carl", "kim", "lee"],
+              "qa": ["lee"]}
+    policy = fairshare_policy([("eng", 1.0), ("ops", 1.0), ("qa", 1.0)],
+                              groups, members=groups)
+    jobs = [_gjob(1, "kim"), _gjob(2, "lee"), _gjob(3, "kim"),
+            _gjob(4, "lee"), _gjob(5, "ann"), _gjob(6, "carl")]
+    usage = {("ann", None): Usage(1.0, 0, 0)}
+    # ops and qa tie (1/3), eng 1/3.7: ops takes kim's 1; qa (1/3) lee's
+    # 2; eng (1/3.7) now beats ops and qa (1/6): kim's 3 goes to eng;
+    # then ops and qa tie: ops takes lee's 4 (FCFS there, before carl);
+    # qa, with none left, is out; eng (1/6.7) and ops (1/9): ann's 5;
+    # then carl's 6.
+    assert _walk(Order(policy, usage, {}, jobs, {})) == [
+        (1, "ops"), (2, "qa"), (3, "eng"), (4, "ops"), (5, None),
+        (6, None)]
+
+
+def test_own_share_and_a_group_both_take_the_users_jobs():
+    # LSF: a user with a share of her own and in a group with shares has
+    # her job considered when either is the highest priority account.
+    groups = {"eng": ["ann", "kim"]}
+    policy = fairshare_policy([("kim", 1.0), ("eng", 1.0)], groups,
+                              members=groups)
+    assert [tuple(n for n, _ in p) for p in policy.choices("kim")] == \
+        [("kim",), ("eng",)]
+    jobs = [_gjob(1, "kim"), _gjob(2, "kim"), _gjob(3, "ann")]
+    # eng and kim tie (eng by name): kim's 1 goes through eng; then her
+    # own account (1/3 against eng's 1/6): her 2; then eng: ann's.
+    assert _walk(Order(policy, {}, {}, jobs, {})) == [
+        (1, "eng"), (2, None), (3, None)]
+
+
+def test_accounts_below_a_shared_group_each_take_the_users_jobs():
+    # dept divides its shares between eng and ops, kim in both: her jobs
+    # alternate between /dept/eng/kim and /dept/ops; x (1 share at the
+    # top, sam's) comes in as dept's slots pile up.
+    direct = {"eng": ["ann", "kim"], "ops": ["carl", "kim"],
+              "dept": ["eng", "ops"], "x": ["sam"]}
+    groups = dict(direct, dept=["ann", "kim", "carl"])
+    shares = {"dept": [("eng", 1.0), ("ops", 1.0)],
+              "eng": [("ann", 1.0), ("kim", 1.0)]}
+    policy = fairshare_policy([("dept", 2.0), ("x", 1.0)], groups,
+                              group_shares=shares, members=direct)
+    jobs = [_gjob(n, "kim") for n in range(1, 5)] + [_gjob(5, "sam")]
+    seen = _walk(Order(policy, {}, {}, jobs, {}))
+    assert seen == [(1, "eng"), (2, "ops"), (5, None), (3, "eng"),
+                    (4, "ops")]
+    for _, group in seen[:2]:
+        assert policy.path("kim", group) in policy.choices("kim")
+
+
+_members = st.sets(st.sampled_from(["ann", "bob", "kim", "lee"]),
+                   min_size=1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["ann", "bob", "kim", "lee"]), min_size=1,
+                max_size=25),
+       st.lists(st.booleans(), min_size=25, max_size=25),
+       _members, _members, _members)
+def test_every_job_comes_out_once_charged_to_an_account_of_its_user(
+        users, starts, eng, ops, qa):
+    groups = {"eng": sorted(eng), "ops": sorted(ops), "qa": sorted(qa)}
+    policy = fairshare_policy(
+        [("ann", 1.0), ("eng", 2.0), ("ops", 1.0), ("qa", 3.0)], groups,
+        group_shares={"eng": [("kim", 1.0), ("default", 1.0)]},
+        members=groups)
+    jobs = [_gjob(n, u) for n, u in enumerate(users)]
+    seen = _walk(Order(policy, {}, {}, jobs, {}),
+                 start=lambda job: starts[job.id])
+    assert sorted(n for n, _ in seen) == list(range(len(jobs)))
+    through = {}
+    for n, group in seen:
+        user = jobs[n].user
+        path = policy.path(user, group)
+        assert path in policy.choices(user)
+        through.setdefault(path, []).append(n)
+    for ids in through.values():            # FCFS within each account
+        assert ids == sorted(ids)
 
 
 def test_a_started_job_stays_charged_to_the_account_chosen_for_it():

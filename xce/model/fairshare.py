@@ -1,12 +1,12 @@
 """Queue fairshare: FAIRSHARE = USER_SHARES[[user, n] [group, n] [default, n]].
 
 Each job belongs to a share account: with bsub -G (or DEFAULT_USER_GROUP),
-the account of that group where the user is in its subtree; else the
-user's own entry, else of the groups the user is in (their members share
-the account and take turns FCFS) the one the scheduler finds with the
-highest priority (xce.scheduler.share_order, kept with the job as it
-starts), else `default` (an account of the user's own with the default
-shares).  `group@` gives each member of the group its own account.
+the account of that group where the user is in its subtree; else, of the
+user's own entry and the groups the user is in (their members share the
+account and take turns FCFS), the one that has the highest priority when
+the job is dispatched (xce.scheduler.share_order, kept with the job as
+it starts), else `default` (an account of the user's own with the
+default shares).  `group@` gives each member of the group its own account.
 A user in no account has no shares and goes last.
 
 LSF's dynamic priority of an account (lsb.params defaults):
@@ -213,7 +213,8 @@ class Policy:
     def choices(self, user):
         """Every path (as path() gives them) a job of *user* without -G
         may be charged to: several when the user is in several groups of
-        the tree; the first is path(user)."""
+        the tree, or has an account of its own and is in a group, at one
+        level; the first is path(user)."""
         found = self._choices.get(user)
         if found is None:
             found = self._choices[user] = [tuple(p) for p in
@@ -298,14 +299,15 @@ class _Level:
         return [(user, self.default or 0.0)]
 
     def paths(self, user):
-        """All the user's paths from this level down, path() first."""
-        out = []
-        if user not in self.own:
-            for name, who, shares, below in self.shared:
-                if who is None or user in who:
-                    head = [(name, shares)]
-                    out += [head + rest for rest in below.paths(user)] \
-                        if below else [head]
+        """All the user's paths from this level down, path() first: its
+        own account, then each group's it is in (LSF considers its job
+        when any of them has the highest priority)."""
+        out = [[(user, self.own[user])]] if user in self.own else []
+        for name, who, shares, below in self.shared:
+            if who is None or user in who:
+                head = [(name, shares)]
+                out += [head + rest for rest in below.paths(user)] \
+                    if below else [head]
         return out or [self.path(user)]
 
     def through(self, user, group):

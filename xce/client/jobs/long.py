@@ -94,6 +94,9 @@ def header_line(row, spec, priority=None):
     items.append(f"Command <{command}>")
     if spec.get("description"):             # bsub -Jd
         items.append(f"Job Description <{spec['description']}>")
+    if spec.get("share_path"):      # the fairshare account it started in
+        path = "/".join(str(name) for name in spec["share_path"])
+        items.append(f"Share group charged </{path}>")
     return ", ".join(items)
 
 
