@@ -1,9 +1,13 @@
 """bsub -G in a fairshare queue end to end: a real user in two user groups
 of the queue's share tree submits jobs with -G to each; each job is charged
 to, and ordered in, its group's branch of the tree (bqueues -l/-r show the
-use there), and -G to a group the user is not in is refused."""
+use there), and -G to a group the user is not a direct member of is
+refused.  Without -G, each of the user's jobs goes to the account that
+wins when it is dispatched (bjobs -l: Share group charged)."""
 
 import pytest
+
+from xce.client.text.wrap import unwrap
 
 from tests.lib.realusers import user_names, users_fixture
 from tests.lib.xcecluster import shared_cluster, wait_for
@@ -16,7 +20,8 @@ users = users_fixture(NAMES)
 @pytest.fixture
 def two_groups(users):
     """Two slots; queue fair splits them big 1 : small 1; c is in both,
-    and big divides its shares between a and c."""
+    and big divides its shares between a and c; outer (not in the tree)
+    holds small as a subgroup."""
     a, b, c = users
     with shared_cluster("xce-fgrp-", mxj=2, extra_queues=(
             "  fair:\n    PRIORITY: 20\n"
@@ -24,7 +29,8 @@ def two_groups(users):
             extra=("user_groups:\n"
                    f"  big:\n    members: [{a.name}, {c.name}]\n"
                    f"    USER_SHARES: ([{a.name}, 1] [{c.name}, 1])\n"
-                   f"  small:\n    members: [{b.name}, {c.name}]\n")
+                   f"  small:\n    members: [{b.name}, {c.name}]\n"
+                   "  outer:\n    members: [small]\n")
     ) as cluster:
         yield cluster
 
@@ -81,8 +87,44 @@ def test_bsub_G_of_a_group_the_user_is_not_in_is_refused(two_groups, users):
     r = two_groups.run("bsub", "-q", "fair", "-G", "~big", "sleep 1",
                        user=c.name, cwd=c.home)
     assert r.rc == 255 and "~big: Bad user group name" in r.err, r
+    # b and c are in small, a subgroup of outer, not in outer itself.
+    r = two_groups.run("bsub", "-q", "fair", "-G", "outer", "sleep 1",
+                       user=c.name, cwd=c.home)
+    assert (r.rc, r.out) == (255, ""), r
+    assert r.err.strip() == ("outer: User not in the specified user group. "
+                             "Job not submitted."), r
     r = two_groups.run("bjobs", "-u", "all", "-a", "-noheader")
     assert r.out == "", r
+    # The controller goes on: c's -G small job is taken.
+    assert two_groups.stat(_submit(two_groups, c, "-G", "small")) in \
+        ("PEND", "RUN")
+
+
+def test_one_users_jobs_go_to_two_accounts_in_one_pass(two_groups, users):
+    """c (in big and small) submits two jobs without -G while the slots
+    are taken; when they free, one pass starts both: the first through
+    big (tied with small, first by name), the second through small
+    (big now holds a slot), as LSF charges each job to the account that
+    wins when it is dispatched -- not both to one account."""
+    a, b, c = users
+    blocker = two_groups.submit("-n", "2", "sleep 60")
+    two_groups.wait_stat(blocker, "RUN")
+    first = _submit(two_groups, c)
+    second = _submit(two_groups, c)
+    two_groups.run("bkill", str(blocker))
+    wait_for(lambda: two_groups.stat(first) == "RUN" and
+             two_groups.stat(second) == "RUN", what="c's two jobs to start")
+    r = two_groups.run("bqueues", "-r", "fair")
+    assert r.rc == 0 and r.err == "", r
+    assert _rows(r.out, "SHARE_INFO_FOR: fair/") == {"big": ("1", 1),
+                                                     "small": ("1", 1)}
+    assert _rows(r.out, "SHARE_INFO_FOR: fair/big/") == {
+        a.name: ("1", 0), c.name: ("1", 1)}
+    for job, path in ((first, f"/big/{c.name}"),
+                      (second, f"/small/{c.name}")):
+        r = two_groups.run("bjobs", "-l", str(job))
+        assert r.rc == 0, r
+        assert f"Share group charged <{path}>" in unwrap(r.out), r.out
 
 
 def test_default_user_group_takes_jobs_without_G(users):

@@ -145,6 +145,19 @@ def test_submit_refuses_what_the_configuration_lacks(spec, message):
     assert str(e.value) == message
 
 
+@pytest.mark.parametrize("group, user", [
+    ("g", "alice"),         # alice is in sub, a subgroup of g: not direct
+    ("most", "bob"),        # all but bob
+])
+def test_bsub_G_takes_only_a_group_the_user_is_a_direct_member_of(group,
+                                                                  user):
+    ctl = _ctl(groups={"g": ["sub", "carl"], "sub": ["alice"],
+                       "most": ["all", "~bob"]})
+    with pytest.raises(Rejected) as e:
+        check_profiles(ctl, {"user_group": group}, user)
+    assert str(e.value) == f"{group}: User not in the specified user group"
+
+
 def test_submit_refuses_an_unknown_profile_and_fills_from_a_known_one():
     cfg = Config(path=None, apps={"fluent": AppConf("fluent",
                                                     limits={"runlimit": 5})})
@@ -163,9 +176,12 @@ def test_submit_refuses_an_unknown_profile_and_fills_from_a_known_one():
 
 def test_submit_accepts_known_names_and_members():
     ctl = _ctl(apps=["fluent"], slas=["gold"],
-               groups={"g": ["sub"], "sub": ["alice"]})
-    check_profiles(ctl, {"app": "fluent", "user_group": "g",
+               groups={"g": ["sub"], "sub": ["alice"],
+                       "everyone": ["all"], "most": ["all", "~bob"]})
+    check_profiles(ctl, {"app": "fluent", "user_group": "sub",
                          "job_group": "/proj/run_1"}, "alice")
+    check_profiles(ctl, {"user_group": "everyone"}, "alice")
+    check_profiles(ctl, {"user_group": "most"}, "alice")
     # an administrator may charge any group
     check_profiles(_ctl(groups={"g": ["bob"]}, admins=["root"]),
                    {"user_group": "g"}, "root")

@@ -239,13 +239,22 @@ def check_profiles(ctl, spec, user):
     if group:
         if group not in ctl.cfg.user_groups:
             raise Rejected(text("BAD_UGROUP", group))
-        members = hostnames.expand([group], ctl.cfg.user_groups)
-        if user not in members and "all" not in members and \
+        if not direct_member(ctl.cfg.user_groups[group], user) and \
                 not ctl.is_admin(user):
             raise Rejected(text("UGROUP_MEMBER", group))
     jgroup = spec.get("job_group")
     if jgroup is not None and not _JOB_GROUP.fullmatch(jgroup):
         raise Rejected(text("BAD_JGROUP", jgroup))
+
+
+def direct_member(members, user):
+    """Whether *user* is a direct member of a user group whose members
+    (lsb.users GROUP_MEMBER) are *members*: named there, or the group
+    holds `all` and does not exclude the user (~user).  A member of a
+    subgroup only is not: LSF's bsub -G takes a group the user is a
+    direct member of."""
+    return user in members or ("all" in members and
+                               "~" + user not in members)
 
 
 def default_user_group(cfg, user):
