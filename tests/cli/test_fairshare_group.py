@@ -42,6 +42,17 @@ def _submit(cluster, user, *args):
     return int(r.out.split("<")[1].split(">")[0])
 
 
+def _one_slot_each(cluster, a, c):
+    """bqueues -r: big and small hold one started slot each, big's being
+    c's (a's none)."""
+    r = cluster.run("bqueues", "-r", "fair")
+    assert r.rc == 0 and r.err == "", r
+    assert _rows(r.out, "SHARE_INFO_FOR: fair/") == {"big": ("1", 1),
+                                                     "small": ("1", 1)}
+    assert _rows(r.out, "SHARE_INFO_FOR: fair/big/") == {
+        a.name: ("1", 0), c.name: ("1", 1)}
+
+
 def test_bsub_G_charges_and_orders_the_job_in_its_groups_branch(two_groups,
                                                                  users):
     a, b, c = users
@@ -59,12 +70,7 @@ def test_bsub_G_charges_and_orders_the_job_in_its_groups_branch(two_groups,
     # alone, c's second -G big job would have had the slot.
     assert [two_groups.stat(j) for j in (big1, big2, other)] == \
         ["RUN", "PEND", "PEND"]
-    r = two_groups.run("bqueues", "-r", "fair")
-    assert r.rc == 0 and r.err == "", r
-    assert _rows(r.out, "SHARE_INFO_FOR: fair/") == {"big": ("1", 1),
-                                                     "small": ("1", 1)}
-    assert _rows(r.out, "SHARE_INFO_FOR: fair/big/") == {
-        a.name: ("1", 0), c.name: ("1", 1)}
+    _one_slot_each(two_groups, a, c)
     r = two_groups.run("bjobs", "-o", "ugroup", "-noheader",
                        str(big1), str(small1))
     assert r.out.split() == ["big", "small"], r
@@ -114,12 +120,7 @@ def test_one_users_jobs_go_to_two_accounts_in_one_pass(two_groups, users):
     two_groups.run("bkill", str(blocker))
     wait_for(lambda: two_groups.stat(first) == "RUN" and
              two_groups.stat(second) == "RUN", what="c's two jobs to start")
-    r = two_groups.run("bqueues", "-r", "fair")
-    assert r.rc == 0 and r.err == "", r
-    assert _rows(r.out, "SHARE_INFO_FOR: fair/") == {"big": ("1", 1),
-                                                     "small": ("1", 1)}
-    assert _rows(r.out, "SHARE_INFO_FOR: fair/big/") == {
-        a.name: ("1", 0), c.name: ("1", 1)}
+    _one_slot_each(two_groups, a, c)
     for job, path in ((first, f"/big/{c.name}"),
                       (second, f"/small/{c.name}")):
         r = two_groups.run("bjobs", "-l", str(job))
