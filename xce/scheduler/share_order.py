@@ -42,7 +42,8 @@ class Order:
     def __init__(self, policy, usage, user_used, jobs, started=None):
         self.policy, self.user_used = policy, user_used
         self.jobs, self.shares, self.pending, self._paths = {}, {}, {}, {}
-        self.slots, self.usage, self._groups = {}, {}, {}
+        self.slots, self.usage = {}, {}
+        self._first, self._groups = {}, {}      # caches of _best, _group_of
         # id(job) -> the paths of a job waiting in several accounts.
         self.several = {}
         for key, n in (user_used if started is None else started).items():
@@ -87,11 +88,11 @@ class Order:
     def _best(self, user, paths):
         """The group of the user's path whose accounts rank first, level
         by level, when the pass begins."""
-        found = self._groups.get(user, False)
+        found = self._first.get(user, False)
         if found is False:
             best = min(paths, key=lambda path: [
                 self._key(path[:d]) for d in range(1, len(path) + 1)])
-            found = self._groups[user] = self._group_of(user, best)
+            found = self._first[user] = self._group_of(user, best)
         return found
 
     def _choices(self, user):
