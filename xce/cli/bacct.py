@@ -49,7 +49,7 @@ def bacct(o, ids):
         clause, more = project_clause(project)
         where += " AND " + clause
         args += more
-    with open_store() as reader:
+    with open_store(history=True) as reader:
         totals = acct.totals(reader, where, args)
         found = totals["done"] + totals["exited"]
         if ids and not found:

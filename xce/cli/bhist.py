@@ -55,7 +55,7 @@ def bhist(o, ids):
     selection = history.Selection(user=o["user"], queue=o["queue"],
                                   name=o["name"], ids=tuple(ids),
                                   stats=stats, windows=windows)
-    with open_store() as reader:
+    with open_store(history=True) as reader:
         rows = selection.rows(reader, None if o["long"] else
                               history.SUMMARY_COLUMNS)
         if not rows:

@@ -70,6 +70,7 @@ def _exit_rates(reader):
     from xce.model import exitrate
     now = time.time()
     span = exitrate.window(reader.params())
+    reader.with_history()       # exits older than CLEAN_PERIOD still count
     times = {}
     for row in reader.jobs("stat = 'EXIT' AND end_time >= ?", (now - span,),
                            ("exec_hosts", "end_time", "exit_reason"), True):

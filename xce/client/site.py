@@ -12,11 +12,11 @@ from xce.envdir import Site
 from xce.model import jsoncodec
 
 
-def _reader(path):
+def _reader(path, history=False):
     # Imported here, not at the top: the commands that only send requests
     # (bkill, bsub, ...) take Site from this module and never load sqlite3.
     from xce.store.reader import Reader
-    return Reader(path)
+    return Reader(path, history=history)
 
 
 def open_state():
@@ -25,10 +25,12 @@ def open_state():
     return site, _reader(site.store_file)
 
 
-def open_store(site=None):
+def open_store(site=None, history=False):
     """A read-only view of the store of *site* (found from the environment
-    when not given); usable in a ``with`` block."""
-    return _reader((site or Site()).store_file)
+    when not given); usable in a ``with`` block.  With *history* its jobs
+    and events are also those the controller moved out of the store
+    CLEAN_PERIOD after they finished (bhist, bacct)."""
+    return _reader((site or Site()).store_file, history)
 
 
 def store_at(path):

@@ -22,7 +22,7 @@ from xce.controller import claims, gangs, hoststeps, jobgroups, peek
 from xce.controller import exitclose, sharehist, stage
 from xce.controller import (accept, jobclock, messages, modify, prepost,
                             spoolspace)
-from xce.controller import rusagewake, windows
+from xce.controller import retention, rusagewake, windows
 from xce.controller.rusagewake import load_pass_every
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
@@ -113,6 +113,7 @@ class Controller:
         self.claims = claims.State()            # GPUs and counters held
         self.gangs = {}                         # path -> size, on_failure
         self.exit_rates = exitclose.State()     # host -> recent exits
+        self.retention = retention.State()      # old jobs to history.db
 
     # -- start-up ----------------------------------------------------------
     def start(self):
@@ -178,7 +179,7 @@ class Controller:
         jobid = jobids.allocate(
             self._next_jobid,
             self.cfg.param_int("MAX_JOBID", jobids.DEFAULT_MAX_JOBID),
-            self.index.ids)
+            _InUse(self.index.ids, self.store))
         if jobid is not None:
             self._next_jobid = jobid + 1
             self.store.set_meta("next_jobid", self._next_jobid)
@@ -211,7 +212,12 @@ class Controller:
             if idx is None else \
             [self.jobs[(jobid, idx)]] if (jobid, idx) in self.jobs else []
         if not found:
-            found = self.store.job_briefs(jobid, idx)
+            # A finished job the controller has forgotten (CLEAN_PERIOD)
+            # is not found, as in LSF, whether or not its row has left
+            # the store yet (retention).
+            found = [j for j in self.store.job_briefs(jobid, idx)
+                     if j["stat"] not in states.FINISHED or
+                     (j["jobid"], j["idx"]) in self.index.finished]
         return found
 
     def send_signal(self, job, sig, reason):
@@ -256,10 +262,9 @@ class Controller:
         self._host_rows()
         if self.now >= self._next_housekeeping:
             self._next_housekeeping = self.now + HOUSEKEEPING
-            self.store.forget_job_data(
-                self.index.expire(self.now - self.clean_period()))
             self.store.forget_requests(self.now - REQUEST_ID_KEEP)
             self.spool.prune(self.now)
+        retention.turn(self)
         if not spoolspace.commit(self):
             return RESCAN
         self._after_commit()
@@ -527,3 +532,18 @@ def _drain(fd):
             pass
     except BlockingIOError:
         pass
+
+
+class _InUse:
+    """The job ids a new job may not get: those the controller knows
+    (unfinished, or finished within CLEAN_PERIOD), and those whose rows
+    are still in the store, not yet moved to history.db (retention)."""
+
+    def __init__(self, known, store):
+        self.known, self.store = known, store
+
+    def __len__(self):
+        return len(self.known)
+
+    def __contains__(self, jobid):
+        return jobid in self.known or self.store.has_job(jobid)

@@ -38,7 +38,7 @@ def is_store(path):
 
 def read(path):
     trace = Trace()
-    with Reader(Path(path)) as reader:
+    with Reader(Path(path), history=True) as reader:
         rows = reader.jobs()
     for n, job in enumerate(rows, 1):
         start, end = job.get("start_time"), job.get("end_time")

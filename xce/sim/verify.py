@@ -52,7 +52,7 @@ class Verification:
 
 def verify(cfg, store_path):
     """Replay the run in the store at *store_path* under *cfg*."""
-    with Reader(store_path) as reader:
+    with Reader(store_path, history=True) as reader:
         hosts = {h["name"]: h for h in reader.hosts()}
         rows = {(j["jobid"], j["idx"]): j for j in reader.jobs()}
         events = list(reader.events())

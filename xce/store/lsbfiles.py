@@ -64,6 +64,13 @@ def after_commit(store, spool, cluster, params=None, now=None):
         log.warning("cannot append to lsb.events/lsb.acct: %s", e)
 
 
+def written(store):
+    """The seq of the last event appended to the files of *store*'s
+    controller, or None when they have not been opened."""
+    files = _logs.get(id(store))
+    return None if files is None else files.last
+
+
 class EventFiles:
     def __init__(self, directory, db, now=None):
         self.dir = Path(directory)

@@ -48,7 +48,7 @@ except ImportError:         # not CPython
 
 from xce.errors import XceError, text
 from xce.model import jsoncodec
-from xce.store.schema import JOB_COLUMNS
+from xce.store.schema import JOB_COLUMNS, with_history
 
 
 def open_ro(path):
@@ -63,6 +63,32 @@ def open_ro(path):
             return db
         except sqlite3.Error as e:
             last = e
+    raise XceError(text("STATE_UNREADABLE", reason=last))
+
+
+def attach_history(db, path):
+    """Attach history.db beside the store at *path* (when there is one)
+    and shadow ``jobs`` and ``events`` with views over both: the queries
+    of this module then read the jobs the controller moved there too.
+    Opened as the store is: ``mode=ro``, else ``immutable=1``."""
+    history = os.path.join(os.path.dirname(os.fspath(path)), "history.db")
+    if not os.path.exists(history):
+        return
+    last = None
+    for query in ("mode=ro", "immutable=1"):
+        try:
+            db.execute("ATTACH DATABASE ? AS hist",
+                       (f"file:{history}?{query}",))
+        except sqlite3.Error as e:
+            last = e
+            continue
+        try:
+            db.execute("SELECT 1 FROM hist.jobs LIMIT 1")
+            db.executescript(with_history())
+            return
+        except sqlite3.Error as e:
+            last = e
+            db.execute("DETACH DATABASE hist")
     raise XceError(text("STATE_UNREADABLE", reason=last))
 
 
@@ -94,8 +120,24 @@ DEPEND_COLUMNS = "jobid, idx, stat, name, user, exit_code, spec"
 
 
 class Reader:
-    def __init__(self, path):
+    def __init__(self, path, history=False):
+        """*history*: the jobs of history.db too (attach_history)."""
         self.db = open_ro(path)
+        self.path, self.historic = path, False
+        if history:
+            try:
+                self.with_history()
+            except BaseException:
+                self.db.close()
+                raise
+
+    def with_history(self):
+        """From now on, the jobs and events of history.db too: those the
+        controller moved out of the store CLEAN_PERIOD after they ended."""
+        if not self.historic:
+            attach_history(self.db, self.path)
+            self.historic = True
+        return self
 
     def close(self):
         self.db.close()

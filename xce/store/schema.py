@@ -15,6 +15,15 @@ JOB_COLUMNS = (
     "seq", "spec",
 )
 
+_JOBS_COLUMNS_SQL = """
+    jobid INTEGER NOT NULL, idx INTEGER NOT NULL DEFAULT 0,
+    stat TEXT NOT NULL, user TEXT, uid INTEGER, queue TEXT, name TEXT,
+    command TEXT, submit_time REAL, start_time REAL, end_time REAL,
+    from_host TEXT, exec_hosts TEXT, nslots INTEGER, attempt INTEGER,
+    exit_code INTEGER, exit_reason TEXT, pend_reason TEXT, cpu_time REAL,
+    max_mem INTEGER, avg_mem INTEGER, pids TEXT, pgid INTEGER,
+    outfile TEXT, errfile TEXT, seq INTEGER, spec TEXT"""
+
 _V1 = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE params(name TEXT PRIMARY KEY, value TEXT);
@@ -105,3 +114,38 @@ CREATE TABLE IF NOT EXISTS job_data(jobid INTEGER NOT NULL,
     idx INTEGER NOT NULL DEFAULT 0, env TEXT, jobfile TEXT,
     PRIMARY KEY(jobid, idx));
 """
+
+# The history database (history.db beside xce.db, mode 0644): the rows
+# and events of the jobs the controller forgot, CLEAN_PERIOD after they
+# finished (xce.controller.retention), for bhist, bacct and xce sim.  A
+# job id given again to a new job keeps the old job's row apart: its key
+# holds its submission order (seq).  Its own version, in its user_version.
+HISTORY_VERSION = 1
+HISTORY_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS jobs({_JOBS_COLUMNS_SQL},
+    PRIMARY KEY(jobid, idx, seq));
+CREATE INDEX IF NOT EXISTS jobs_by_end ON jobs(end_time);
+CREATE INDEX IF NOT EXISTS jobs_by_user ON jobs(user, seq);
+CREATE TABLE IF NOT EXISTS events(seq INTEGER PRIMARY KEY, time REAL,
+    kind TEXT, jobid INTEGER, idx INTEGER, data TEXT);
+CREATE INDEX IF NOT EXISTS events_by_job ON events(jobid, idx);
+PRAGMA user_version={HISTORY_VERSION};
+"""
+
+
+def with_history(live="main", old="hist", jobs="jobs", events="events"):
+    """SQL of the temporary views *jobs* and *events* that show the rows
+    of the store's schema *live* followed by those of the history
+    database attached as *old*.  A row copied there whose deletion from
+    the store is not committed yet (the controller copies first) shows
+    once."""
+    cols = ",".join(JOB_COLUMNS)
+    return (
+        f"CREATE TEMP VIEW IF NOT EXISTS {jobs} AS SELECT {cols} FROM "
+        f"{live}.jobs UNION ALL SELECT {cols} FROM {old}.jobs h WHERE NOT "
+        f"EXISTS (SELECT 1 FROM {live}.jobs m WHERE m.jobid = h.jobid AND "
+        f"m.idx = h.idx AND m.seq IS h.seq);"
+        f"CREATE TEMP VIEW IF NOT EXISTS {events} AS SELECT seq, time, kind, "
+        f"jobid, idx, data FROM {live}.events UNION ALL SELECT seq, time, "
+        f"kind, jobid, idx, data FROM {old}.events h WHERE NOT EXISTS "
+        f"(SELECT 1 FROM {live}.events m WHERE m.seq = h.seq);")

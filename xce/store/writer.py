@@ -8,8 +8,8 @@ import json
 import os
 import sqlite3
 
-from xce.store.schema import (JOB_COLUMNS, MIGRATIONS, PRIVATE_SCHEMA,
-                              SCHEMA_VERSION)
+from xce.store.schema import (HISTORY_SCHEMA, JOB_COLUMNS, MIGRATIONS,
+                              PRIVATE_SCHEMA, SCHEMA_VERSION, with_history)
 
 _SAVE_JOB = (f"INSERT OR REPLACE INTO jobs({','.join(JOB_COLUMNS)}) "
              f"VALUES({','.join('?' * len(JOB_COLUMNS))})")
@@ -58,6 +58,7 @@ class Store:
         self.private.executescript(PRIVATE_SCHEMA)
         self.db = _open(path, 0o644)        # commands read it as any user
         self._migrate()
+        self._attach_history(path.with_name("history.db"))
         self._events = []
         self._jobs = {}
         self._stmts = []
@@ -75,6 +76,19 @@ class Store:
                                   f"PRAGMA user_version={version + 1};COMMIT;")
             version += 1
 
+    def _attach_history(self, path):
+        """history.db (mode 0644, synced at each commit: a job's rows are
+        deleted from xce.db only after their copy there is on disk),
+        attached as ``hist``; the views all_jobs and all_events show the
+        jobs of both, each once (xce.store.schema.with_history)."""
+        history = _open(path, 0o644)
+        history.executescript(HISTORY_SCHEMA)
+        history.close()
+        self.db.execute("ATTACH DATABASE ? AS hist", (str(path),))
+        self.db.execute("PRAGMA hist.synchronous=FULL")
+        self.db.executescript(with_history(jobs="all_jobs",
+                                           events="all_events"))
+
     def _move_job_data(self):
         """Copy job_data rows of a store older than version 7 into the
         private database, committed and synced (a checkpoint syncs what
@@ -90,12 +104,14 @@ class Store:
     def close(self):
         # Fold the WAL into the database so readers find it whole, whether
         # or not SQLite removes the -wal file at close.
-        for db in (self.private, self.db):
+        for db, schema in ((self.private, "main"), (self.db, "hist"),
+                           (self.db, "main")):
             try:
-                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                db.execute(f"PRAGMA {schema}.wal_checkpoint(TRUNCATE)")
             except sqlite3.Error:
                 pass
-            db.close()
+        self.private.close()
+        self.db.close()
 
     # -- reads the controller needs at start -----------------------------
     def meta(self, key, default=None):
@@ -137,13 +153,13 @@ class Store:
 
     def finished_jobs(self, since=None):
         """The finished jobs that had started (and ended at or after
-        *since*), as rows with queue, user, stat, start_time, end_time,
+        *since*), the store's and history.db's, as rows with queue, user, stat, start_time, end_time,
         nslots, cpu_time and a spec holding only user_group and
         share_group (their fairshare use)."""
         cur = self.db.execute(
             "SELECT queue, user, stat, start_time, end_time, nslots, "
             "cpu_time, json_extract(spec, '$.user_group'), "
-            "json_extract(spec, '$.share_group') FROM jobs "
+            "json_extract(spec, '$.share_group') FROM all_jobs "
             "WHERE stat IN ('DONE', 'EXIT') AND start_time IS NOT NULL "
             "AND end_time >= ?", (since or 0,))
         return [{"queue": r[0], "user": r[1], "stat": r[2],
@@ -154,18 +170,23 @@ class Store:
 
     def exits_since(self, since):
         """(first execution hosts, end time, exit reason) of the jobs that
-        exited (EXIT) at or after *since* (a host's exit rate)."""
+        exited (EXIT) at or after *since* (a host's exit rate), the
+        store's and history.db's."""
         return self.db.execute(
-            "SELECT exec_hosts, end_time, exit_reason FROM jobs "
+            "SELECT exec_hosts, end_time, exit_reason FROM all_jobs "
             "WHERE stat = 'EXIT' AND end_time >= ? AND exec_hosts IS NOT "
             "NULL", (since,)).fetchall()
 
     def starts_since(self, since):
         """(execution hosts, start time) of the jobs, finished or not, that
-        were given their hosts at or after *since* (JOB_ACCEPT_INTERVAL)."""
+        were given their hosts at or after *since* (JOB_ACCEPT_INTERVAL);
+        those history.db holds ended after *since* too (its index)."""
         return self.db.execute(
             "SELECT exec_hosts, start_time FROM jobs WHERE start_time >= ? "
-            "AND exec_hosts IS NOT NULL", (since,)).fetchall()
+            "AND exec_hosts IS NOT NULL UNION ALL SELECT exec_hosts, "
+            "start_time FROM hist.jobs WHERE end_time >= ? AND start_time "
+            ">= ? AND exec_hosts IS NOT NULL",
+            (since, since, since)).fetchall()
 
     def saved_host_comments(self):
         """Host name -> the comment it was closed with (bhosts -l)."""
@@ -216,11 +237,54 @@ class Store:
             "json_extract(data, '$.n')=? LIMIT 1",
             (jobid, idx, task, n)).fetchone() is not None
 
-    def live_jobs_of_finished(self, clean_before):
-        """Finished jobs older than the clean period (for trimming)."""
+    def expired_jobs(self, before, limit):
+        """(jobid, idx, seq) of at most *limit* finished jobs that ended
+        before *before*, the oldest first (index jobs_by_end)."""
         return self.db.execute(
-            "SELECT COUNT(*) FROM jobs WHERE end_time < ?",
-            (clean_before,)).fetchone()[0]
+            "SELECT jobid, idx, seq FROM jobs WHERE end_time < ? AND stat "
+            "IN ('DONE', 'EXIT') ORDER BY end_time LIMIT ?",
+            (before, limit)).fetchall()
+
+    def last_event(self):
+        """The seq of the last committed event (0 when none)."""
+        return self.db.execute("SELECT MAX(seq) FROM events").fetchone()[0] \
+            or 0
+
+    def has_job(self, jobid):
+        """Does the store hold a row of job id *jobid*?"""
+        return self.db.execute("SELECT 1 FROM jobs WHERE jobid=? LIMIT 1",
+                               (jobid,)).fetchone() is not None
+
+    def retire_jobs(self, keys):
+        """Move the rows and events of the finished jobs *keys* ((jobid,
+        idx, seq)) to history.db: the copy is committed there now (a copy
+        made again after a crash replaces the first), their deletion from
+        xce.db, with their messages, goes into the open batch.  Each
+        statement looks the keys up by index (a join on a VALUES list)."""
+        if not keys:
+            return
+        args = [v for key in keys for v in key]
+        rows = f"(VALUES {','.join(['(?,?,?)'] * len(keys))}) k"
+        job = (f"{rows} JOIN main.jobs j ON j.jobid = k.column1 AND "
+               "j.idx = k.column2 AND j.seq IS k.column3")
+        events = (f"{rows} JOIN main.events e ON e.jobid = k.column1 AND "
+                  "e.idx = k.column2")
+        with _transaction(self.db):
+            self.db.execute(
+                "INSERT OR REPLACE INTO hist.jobs SELECT "
+                f"{','.join('j.' + c for c in JOB_COLUMNS)} FROM {job}",
+                args)
+            self.db.execute(
+                "INSERT OR REPLACE INTO hist.events SELECT e.seq, e.time, "
+                f"e.kind, e.jobid, e.idx, e.data FROM {events}", args)
+        self._stmts += [
+            ("DELETE FROM main.jobs WHERE rowid IN (SELECT j.rowid FROM "
+             f"{job} WHERE j.stat IN ('DONE', 'EXIT'))", args),
+            (f"DELETE FROM main.events WHERE seq IN (SELECT e.seq FROM "
+             f"{events})", args),
+            ("DELETE FROM main.job_messages WHERE rowid IN (SELECT m.rowid "
+             f"FROM {rows} JOIN main.job_messages m ON m.jobid = k.column1 "
+             "AND m.idx = k.column2)", args)]
 
     # -- the batch: collected, then written in one transaction -----------
     def event(self, now, kind, jobid=0, idx=0, **data):
@@ -345,7 +409,7 @@ class Store:
         the last job that finished in it (bgdel -d)."""
         return {r[0]: max(r[1] or 0, r[2] or 0) for r in self.db.execute(
             "SELECT g.path, g.created, MAX(j.end_time) FROM job_groups g "
-            "LEFT JOIN jobs j ON json_extract(j.spec, '$.job_group') = "
+            "LEFT JOIN all_jobs j ON json_extract(j.spec, '$.job_group') = "
             "g.path GROUP BY g.path")}
 
     def load_job_groups(self):

@@ -191,9 +191,11 @@ def _winsize():
 
 
 def _job_row(site, jobid):
-    rows = Reader(site.store_path).jobs(
-        "jobid=?", (jobid,), ("stat", "exec_hosts", "exit_code",
-                              "exit_reason"))
+    """The job's row, from history.db once it has left the store."""
+    columns = ("stat", "exec_hosts", "exit_code", "exit_reason")
+    with Reader(site.store_path) as reader:
+        rows = reader.jobs("jobid=?", (jobid,), columns) or \
+            reader.with_history().jobs("jobid=?", (jobid,), columns)
     return rows[0] if rows else None
 
 

@@ -15,8 +15,7 @@ def wait_for_job(site, jobid):
         print("<<Waiting for dispatch ...>>", file=sys.stderr, flush=True)
     started = False
     while True:
-        rows = Reader(site.store_path).jobs(
-            "jobid=?", (jobid,), ("stat", "exec_hosts", "exit_code"))
+        rows = _rows(site, jobid)
         stat = rows[0]["stat"] if rows else None
         if stat in ("RUN", "DONE", "EXIT") and not started and \
                 rows[0]["exec_hosts"]:
@@ -33,3 +32,15 @@ def wait_for_job(site, jobid):
             code = rows[0]["exit_code"]
             return 126 if not started else (code if code is not None else 1)
         time.sleep(POLL)
+
+
+def _rows(site, jobid):
+    """The job's row; once it has left the store (CLEAN_PERIOD after it
+    ended, before this bsub looked again), the one history.db holds."""
+    with Reader(site.store_path) as reader:
+        rows = reader.jobs("jobid=?", (jobid,),
+                           ("stat", "exec_hosts", "exit_code"))
+        if not rows:
+            rows = reader.with_history().jobs(
+                "jobid=?", (jobid,), ("stat", "exec_hosts", "exit_code"))
+    return rows

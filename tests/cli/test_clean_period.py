@@ -1,0 +1,64 @@
+"""CLEAN_PERIOD: a finished job leaves bjobs and the store after it, and
+is still known to bhist and bacct (history.db), as LSF's mbatchd forgets
+it while lsb.events and lsb.acct keep it."""
+
+import sqlite3
+
+from tests.lib.xcecluster import wait_for
+
+
+def _store_rows(cluster, table, jobid):
+    db = sqlite3.connect(f"file:{cluster.spool / 'store' / table[0]}"
+                         "?mode=ro", uri=True)
+    try:
+        return db.execute(f"SELECT COUNT(*) FROM {table[1]} WHERE jobid=?",
+                          (jobid,)).fetchone()[0]
+    finally:
+        db.close()
+
+
+def _records(cluster, name, jobid):
+    text = (cluster.spool / cluster.name / "logdir" / name).read_text()
+    return [line for line in text.splitlines()
+            if line.split()[3:4] == [str(jobid)]]
+
+
+def test_finished_job_leaves_store_after_clean_period(make_cluster):
+    cluster = make_cluster(extra_params="  CLEAN_PERIOD: 3")
+    old = cluster.submit("-J", "oldjob", "-o", "o.txt", "exit 3")
+    cluster.wait_stat(old, "EXIT")
+    hist_before = cluster.run("bhist", "-l", str(old))
+    acct_before = cluster.run("bacct", "-l", str(old))
+    assert hist_before.rc == 0 and acct_before.rc == 0
+    assert cluster.run("bjobs", "-a", "-noheader").out.split()[0] == str(old)
+    wait_for(lambda: _store_rows(cluster, ("xce.db", "jobs"), old) == 0,
+             timeout=30, what="the finished job's row to leave xce.db")
+    assert _store_rows(cluster, ("xce.db", "events"), old) == 0
+    assert _store_rows(cluster, ("history.db", "jobs"), old) == 1
+    # bjobs no longer knows it, by -a or by id (LSF's message).
+    r = cluster.run("bjobs", "-a")
+    assert str(old) not in r.out
+    r = cluster.run("bjobs", str(old))
+    assert (r.rc, r.out) == (255, "") and r.err == f"Job <{old}> is not found\n"
+    # bhist and bacct show it as before.
+    hist = cluster.run("bhist", "-l", str(old))
+    assert (hist.rc, hist.out, hist.err) == (0, hist_before.out, "")
+    acct = cluster.run("bacct", "-l", str(old))
+    assert (acct.rc, acct.err) == (0, "")
+    assert acct.out == acct_before.out
+    assert str(old) in cluster.run("bhist", "-a").out
+    assert _records(cluster, "lsb.acct", old)
+    # bkill: LSF's answer for a job mbatchd has cleaned.
+    r = cluster.run("bkill", str(old))
+    assert r.rc != 0 and r.err == f"Job <{old}>: No matching job found\n"
+    # A new dependency on it is refused as on a job LSF cannot find.
+    r = cluster.run("bsub", "-w", f"exit({old})", "true")
+    assert r.rc != 0 and "No matching job found" in r.err
+    # A restart after the deletion: still gone, still in the history.
+    cluster.stop()
+    cluster.start()
+    assert cluster.run("bjobs", str(old)).rc == 255
+    assert cluster.run("bhist", "-l", str(old)).out == hist_before.out
+    new = cluster.submit("true")
+    cluster.wait_stat(new, "DONE")
+    assert new > old

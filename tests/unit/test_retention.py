@@ -1,0 +1,153 @@
+"""Retention (xce.controller.retention): finished jobs leave xce.db for
+history.db CLEAN_PERIOD after they ended, a bounded batch per turn, and
+the readers that keep history (bhist, bacct, fairshare, xce sim) still
+see them, each once."""
+
+import sqlite3
+
+import pytest
+
+from xce.controller import retention
+from xce.controller.main import Controller
+from xce.store.reader import Reader
+from xce.store.writer import Store
+
+from tests.lib.builders import job_row, site, site_yaml
+from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+
+SITE = site_yaml("keep", {"h1": {"MXJ": 2}}, params={"CLEAN_PERIOD": 100})
+NOW = 1_000_000.0
+
+
+@pytest.fixture
+def controller(tmp_path):
+    etc = tmp_path / "etc"
+    ctl = Controller(site(etc, SITE), etc, spool=FakeSpool(),
+                     link_for=FakeAgentLink)
+    ctl.start()
+    yield ctl
+    ctl.store.close()
+
+
+def _plant(store, first, n, end):
+    """Jobs first..first+n-1, DONE at *end*, with two events each."""
+    for jobid in range(first, first + n):
+        store.save_job(job_row(jobid, "DONE", submit_time=end - 10,
+                               start_time=end - 5, end_time=end,
+                               exec_hosts="h1", nslots=1, seq=jobid))
+        store.event(end - 10, "SUBMIT", jobid, queue="normal", user="alice")
+        store.event(end, "FINISH", jobid, stat="DONE", end_time=end)
+    store.commit()
+
+
+def _count(path, table):
+    db = sqlite3.connect(path)
+    try:
+        return db.execute(f"SELECT COUNT(*) FROM {table} WHERE jobid > 0"
+                          ).fetchone()[0]
+    finally:
+        db.close()
+
+
+def _turns(ctl, now, n):
+    for i in range(n):
+        ctl.run_once(now + i)
+
+
+def test_old_jobs_move_in_bounded_batches(controller, monkeypatch):
+    ctl = controller
+    monkeypatch.setattr(retention, "BATCH", 40)
+    _plant(ctl.store, 1, 100, NOW - 500)        # long finished
+    _plant(ctl.store, 101, 5, NOW - 10)         # within CLEAN_PERIOD
+    ctl.index.load(ctl.store, NOW - 100)
+    live, old = ctl.store.path, ctl.store.path.with_name("history.db")
+    ctl.run_once(NOW)           # lsb.events is written from these rows
+    moved = []
+    for i in range(1, 5):
+        ctl.run_once(NOW + i)
+        moved.append(_count(old, "jobs"))
+    assert moved == [40, 80, 100, 100]
+    assert _count(live, "jobs") == 5
+    assert _count(old, "events") == 200 and _count(live, "events") == 10
+    with Reader(live, history=True) as reader:
+        rows = reader.jobs()
+        assert [r["jobid"] for r in rows] == list(range(1, 106))
+        assert len(list(reader.events())) == 210 + _count_job0(live)
+    with Reader(live) as reader:
+        assert [r["jobid"] for r in reader.jobs()] == list(range(101, 106))
+
+
+def _count_job0(path):
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("SELECT COUNT(*) FROM events WHERE jobid = 0"
+                          ).fetchone()[0]
+    finally:
+        db.close()
+
+
+def test_a_job_still_known_is_not_moved(controller):
+    """The index forgets first (CLEAN_PERIOD); a row it still holds
+    stays in xce.db."""
+    ctl = controller
+    _plant(ctl.store, 1, 3, NOW - 50)
+    ctl.index.load(ctl.store, NOW - 1000)
+    _turns(ctl, NOW, 3)
+    assert _count(ctl.store.path, "jobs") == 3
+    _turns(ctl, NOW + 100, 3)   # 150 s after: forgotten, then moved
+    assert _count(ctl.store.path, "jobs") == 0
+    assert ctl.find_jobs(1, None) == []
+
+
+def test_nothing_moves_while_lsb_events_lags(controller, monkeypatch):
+    ctl = controller
+    _plant(ctl.store, 1, 3, NOW - 500)
+    monkeypatch.setattr(retention.lsbfiles, "written", lambda store: None)
+    _turns(ctl, NOW, 3)
+    assert _count(ctl.store.path, "jobs") == 3
+    monkeypatch.undo()
+    _turns(ctl, NOW + 3, 3)
+    assert _count(ctl.store.path, "jobs") == 0
+
+
+def test_a_crash_between_copy_and_delete_shows_each_job_once(tmp_path):
+    path = tmp_path / "xce.db"
+    store = Store(path)
+    _plant(store, 1, 3, NOW - 500)
+    store.retire_jobs(store.expired_jobs(NOW, 10))
+    store.close()               # the batch holding the deletion is lost
+    with Reader(path, history=True) as reader:
+        assert [r["jobid"] for r in reader.jobs()] == [1, 2, 3]
+        assert len(list(reader.events())) == 6
+    store = Store(path)         # the next turn copies them again
+    assert [r["end_time"] for r in store.finished_jobs(0)] == [NOW - 500] * 3
+    store.retire_jobs(store.expired_jobs(NOW, 10))
+    store.commit()
+    store.close()
+    assert _count(path, "jobs") == 0
+    assert _count(tmp_path / "history.db", "jobs") == 3
+    with Reader(path, history=True) as reader:
+        assert [r["jobid"] for r in reader.jobs()] == [1, 2, 3]
+
+
+def test_controller_readers_of_old_jobs_read_history_db(tmp_path):
+    """Fairshare's reload, the exit rate and JOB_ACCEPT_INTERVAL look
+    further back than CLEAN_PERIOD may."""
+    path = tmp_path / "xce.db"
+    store = Store(path)
+    _plant(store, 1, 2, NOW - 500)
+    store.retire_jobs(store.expired_jobs(NOW, 1))
+    store.commit()
+    assert sorted(j["end_time"] for j in store.finished_jobs(NOW - 600)) \
+        == [NOW - 500] * 2
+    assert len(store.starts_since(NOW - 600)) == 2
+    assert store.starts_since(NOW - 400) == []
+    store.close()
+
+
+def test_a_job_id_whose_row_is_still_stored_is_not_given_again(controller):
+    ctl = controller
+    _plant(ctl.store, 5, 1, NOW - 500)      # forgotten, not yet moved
+    ctl.cfg.params["MAX_JOBID"] = "999999"
+    ctl._next_jobid = 5
+    assert ctl.next_jobid() == 6

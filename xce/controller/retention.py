@@ -1,0 +1,63 @@
+"""Finished jobs leave the store CLEAN_PERIOD after they ended.
+
+LSF's mbatchd keeps a finished job CLEAN_PERIOD seconds (lsb.params,
+default 3600); after that bjobs no longer knows it, bkill says "No
+matching job found", and a dependency on it is never satisfied; the job
+is known from the history alone.  xce's index of finished jobs
+(jobindex) already forgets it then; this step moves its row and its
+events out of xce.db into history.db (xce-store(5)), where bhist, bacct
+and xce sim still find it, so that xce.db holds the unfinished jobs and
+those of the last CLEAN_PERIOD only.
+
+Bounded work per turn: at most BATCH jobs, the oldest first; a backlog
+(a first start over a store of years of jobs, a CLEAN_PERIOD shortened)
+goes over the next turns.  Nothing is moved while lsb.events lags
+behind the store: its records are written from the rows and events
+(xce.store.lsbfiles), which must still be there.
+"""
+
+import logging
+
+from xce.store import lsbfiles
+
+log = logging.getLogger("xce.controller")
+
+BATCH = 500             # jobs moved per turn at most
+CHECK_EVERY = 60.0      # seconds between looks (at most CLEAN_PERIOD)
+LAG_RETRY = 1.0         # seconds to wait for lsb.events to catch up
+
+
+class State:
+    def __init__(self):
+        self.due = 0.0          # when to forget and look again
+        self.backlog = False    # jobs left to move: go on next turn
+        self.moved = 0          # jobs moved since the start
+
+
+def turn(ctl):
+    """Forget the jobs that finished more than CLEAN_PERIOD ago (their
+    private data goes), and move the rows of those the index has
+    forgotten to history.db, in the open batch.  Returns the number
+    moved."""
+    st = ctl.retention
+    period = ctl.clean_period()
+    before = ctl.now - period
+    if ctl.now >= st.due:
+        st.due = ctl.now + min(CHECK_EVERY, period)
+        ctl.store.forget_job_data(ctl.index.expire(before))
+    elif not st.backlog:
+        return 0
+    written = lsbfiles.written(ctl.store)
+    if written is None or written < ctl.store.last_event():
+        # lsb.events first: its records are made from these rows.
+        st.due = min(st.due, ctl.now + LAG_RETRY)
+        return 0
+    found = ctl.store.expired_jobs(before, BATCH)
+    keys = [k for k in found if (k[0], k[1]) not in ctl.index.finished
+            and (k[0], k[1]) not in ctl.jobs]
+    ctl.store.retire_jobs(keys)
+    st.moved += len(keys)
+    st.backlog = len(found) == BATCH and bool(keys)
+    if keys:
+        log.debug("moved %d finished jobs to history.db", len(keys))
+    return len(keys)
