@@ -10,8 +10,11 @@ controller then runs in process (no agent) turn after turn:
                               delete from xce.db with the turn)
   retention_turn_median ms    the median of those turns
   retention_drain s           all 100,000 moved (turns one after another)
-  idle_turn_after ms          a turn with nothing to move
-  xce_db_pages_after          xce.db's pages in use once drained
+  idle_turn_before ms         a turn before the first look (what every
+                              turn cost while nothing was ever moved)
+  idle_turn_after ms          a turn with nothing left to move
+  xce_db_pages_before         xce.db's pages in use with the 100,000
+  xce_db_pages_after          and once they moved (free pages aside)
   bhist_lookup_history ms     one moved job's events through the reader's
                               history views (bhist -l's query)
 """
@@ -74,6 +77,12 @@ def main():
         while ctl.store.last_event() > _written(ctl):
             ctl.run_once()
         note(f"{left(ctl)} jobs in xce.db before")
+        emit("xce_db_pages_before", _pages(ctl), "pages")
+        ctl.retention.due = float("inf")
+        t = time.perf_counter()
+        ctl.run_once()
+        emit("idle_turn_before", (time.perf_counter() - t) * 1000, "ms")
+        ctl.retention.due = 0.0
         turns = []
         t0 = time.perf_counter()
         while left(ctl):
@@ -87,9 +96,7 @@ def main():
         t = time.perf_counter()
         ctl.run_once()
         emit("idle_turn_after", (time.perf_counter() - t) * 1000, "ms")
-        pages = ctl.store.db.execute("PRAGMA main.page_count").fetchone()[0]
-        free = ctl.store.db.execute("PRAGMA main.freelist_count").fetchone()[0]
-        emit("xce_db_pages_after", pages - free, "pages")
+        emit("xce_db_pages_after", _pages(ctl), "pages")
         ctl.store.close()
         from xce.store.reader import Reader
         with Reader(path, history=True) as reader:
@@ -98,6 +105,13 @@ def main():
             emit("bhist_lookup_history", (time.perf_counter() - t) * 1000,
                  "ms")
             assert len(found[(N // 2, 0)]) == 4
+
+
+def _pages(ctl):
+    """Pages of xce.db in use (its free list aside)."""
+    db = ctl.store.db
+    return db.execute("PRAGMA main.page_count").fetchone()[0] - \
+        db.execute("PRAGMA main.freelist_count").fetchone()[0]
 
 
 def _written(ctl):

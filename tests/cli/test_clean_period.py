@@ -62,3 +62,33 @@ def test_finished_job_leaves_store_after_clean_period(make_cluster):
     new = cluster.submit("true")
     cluster.wait_stat(new, "DONE")
     assert new > old
+
+
+def test_array_elements_leave_one_by_one(make_cluster):
+    """Elements that ended at different times leave the store each
+    CLEAN_PERIOD after its own end; bhist and bacct show them all."""
+    cluster = make_cluster(extra_params="  CLEAN_PERIOD: 3")
+    gate = cluster.root / "go"
+    jobid = cluster.submit(
+        "-J", "arr[1-2]", "-o", "/dev/null",
+        f"if [ $LSB_JOBINDEX = 2 ]; then while [ ! -e {gate} ]; do "
+        "sleep 0.2; done; fi")
+    cluster.wait_stat(f"{jobid}[1]", "DONE")
+    wait_for(lambda: _store_rows(cluster, ("xce.db", "jobs"), jobid) == 1,
+             timeout=30, what="element 1 to leave xce.db")
+    r = cluster.run("bjobs", "-a", "-noheader", str(jobid))
+    assert r.rc == 0 and [line.split()[2] for line in
+                          r.out.splitlines()] == ["RUN"]
+    assert f"{jobid}[1]" not in r.out
+    assert cluster.run("bjobs", f"{jobid}[1]").rc == 255
+    hist = cluster.run("bhist", "-l", str(jobid))
+    assert hist.out.count("Job <") >= 2, hist.out
+    assert f"Job <{jobid}[1]>" in hist.out and f"Job <{jobid}[2]>" in \
+        hist.out
+    gate.write_text("")
+    cluster.wait_stat(f"{jobid}[2]", "DONE")
+    wait_for(lambda: _store_rows(cluster, ("xce.db", "jobs"), jobid) == 0,
+             timeout=30, what="element 2 to leave xce.db")
+    assert _store_rows(cluster, ("history.db", "jobs"), jobid) == 2
+    acct = cluster.run("bacct", str(jobid))
+    assert acct.rc == 0 and "Total number of done jobs:       2" in acct.out

@@ -60,6 +60,9 @@ def _errors(tmp_path, **parts):
      "65535"),
     ("params", "CLEAN_PERIOD: -1", "CLEAN_PERIOD: -1: must be a whole number "
      "from 1 to 2147483646 (seconds)"),
+    # 0 would forget (and move out of the store) a job as it ends.
+    ("params", "CLEAN_PERIOD: 0", "CLEAN_PERIOD: 0: must be a whole number "
+     "from 1 to 2147483646 (seconds)"),
     ("params", "MAX_JOB_ARRAY_SIZE: -1", "MAX_JOB_ARRAY_SIZE: -1: must be a "
      "whole number from 1 to 2147483646 (elements)"),
     ("params", "MAX_JOBID: 5", "MAX_JOBID: 5: must be a whole number from "
