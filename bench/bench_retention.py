@@ -9,6 +9,7 @@ controller then runs in process (no agent) turn after turn:
                               (one batch: copy to history.db, commit,
                               delete from xce.db with the turn)
   retention_turn_median ms    the median of those turns
+  retention_turn_p90 ms       and their 90th percentile
   retention_drain s           all 100,000 moved (turns one after another)
   idle_turn_before ms         a turn before the first look (what every
                               turn cost while nothing was ever moved)
@@ -92,7 +93,11 @@ def main():
         emit("retention_drain", time.perf_counter() - t0, "s")
         emit("retention_turn_max", max(turns), "ms")
         emit("retention_turn_median", statistics.median(turns), "ms")
-        note(f"{len(turns)} turns")
+        slow = sorted(range(len(turns)), key=turns.__getitem__)[-3:]
+        note(f"{len(turns)} turns; the slowest: " + ", ".join(
+            f"turn {i} {turns[i]:.0f} ms" for i in reversed(slow)))
+        emit("retention_turn_p90", statistics.quantiles(turns, n=10)[-1],
+             "ms")
         t = time.perf_counter()
         ctl.run_once()
         emit("idle_turn_after", (time.perf_counter() - t) * 1000, "ms")

@@ -56,6 +56,9 @@ def test_finished_job_leaves_store_after_clean_period(make_cluster):
     assert r.rc != 0 and "No matching job found" in r.err
     # A restart after the deletion: still gone, still in the history.
     cluster.stop()
+    # Read with the controller stopped (no -wal and -shm files).
+    assert cluster.run("bhist", "-l", str(old)).out == hist_before.out
+    assert cluster.run("bacct", "-l", str(old)).out == acct_before.out
     cluster.start()
     assert cluster.run("bjobs", str(old)).rc == 255
     assert cluster.run("bhist", "-l", str(old)).out == hist_before.out
