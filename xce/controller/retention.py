@@ -22,7 +22,7 @@ from xce.store import lsbfiles
 
 log = logging.getLogger("xce.controller")
 
-BATCH = 500             # jobs moved per turn at most
+BATCH = 250             # jobs moved per turn at most
 CHECK_EVERY = 60.0      # seconds between looks (at most CLEAN_PERIOD)
 LAG_RETRY = 1.0         # seconds to wait for lsb.events to catch up
 

@@ -15,6 +15,9 @@ JOB_COLUMNS = (
     "seq", "spec",
 )
 
+# The columns of the jobs table as version 1 made them (no migration has
+# changed them since); history.db's jobs table has the same.  Part of a
+# migration: never to be edited.
 _JOBS_COLUMNS_SQL = """
     jobid INTEGER NOT NULL, idx INTEGER NOT NULL DEFAULT 0,
     stat TEXT NOT NULL, user TEXT, uid INTEGER, queue TEXT, name TEXT,
@@ -24,7 +27,7 @@ _JOBS_COLUMNS_SQL = """
     max_mem INTEGER, avg_mem INTEGER, pids TEXT, pgid INTEGER,
     outfile TEXT, errfile TEXT, seq INTEGER, spec TEXT"""
 
-_V1 = """
+_V1 = f"""
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE params(name TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE queues(name TEXT PRIMARY KEY, seq INTEGER, priority INTEGER,
@@ -32,14 +35,7 @@ CREATE TABLE queues(name TEXT PRIMARY KEY, seq INTEGER, priority INTEGER,
 CREATE TABLE hosts(name TEXT PRIMARY KEY, seq INTEGER, status TEXT,
     adm_closed INTEGER, ncpus INTEGER, mxj INTEGER, maxmem INTEGER,
     maxswp INTEGER, type TEXT, model TEXT, conf TEXT, load TEXT);
-CREATE TABLE jobs(
-    jobid INTEGER NOT NULL, idx INTEGER NOT NULL DEFAULT 0,
-    stat TEXT NOT NULL, user TEXT, uid INTEGER, queue TEXT, name TEXT,
-    command TEXT, submit_time REAL, start_time REAL, end_time REAL,
-    from_host TEXT, exec_hosts TEXT, nslots INTEGER, attempt INTEGER,
-    exit_code INTEGER, exit_reason TEXT, pend_reason TEXT, cpu_time REAL,
-    max_mem INTEGER, avg_mem INTEGER, pids TEXT, pgid INTEGER,
-    outfile TEXT, errfile TEXT, seq INTEGER, spec TEXT,
+CREATE TABLE jobs({_JOBS_COLUMNS_SQL},
     PRIMARY KEY(jobid, idx));
 CREATE INDEX jobs_by_stat ON jobs(stat, user);
 CREATE INDEX jobs_by_end ON jobs(end_time);
