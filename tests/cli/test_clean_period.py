@@ -39,7 +39,7 @@ def test_finished_job_leaves_store_after_clean_period(make_cluster):
     r = cluster.run("bjobs", "-a")
     assert str(old) not in r.out
     r = cluster.run("bjobs", str(old))
-    assert (r.rc, r.out) == (255, "") and r.err == f"Job <{old}> is not found\n"
+    assert (r.rc, r.out, r.err) == (255, "", f"Job <{old}> is not found\n")
     # bhist and bacct show it as before.
     hist = cluster.run("bhist", "-l", str(old))
     assert (hist.rc, hist.out, hist.err) == (0, hist_before.out, "")

@@ -63,7 +63,7 @@ class Dying:
         rows = list(rows)
         found = self.db.executemany(sql, rows)
         if "INSERT INTO events" in sql and \
-                any(r[1] == "START" for r in rows):
+                any(r[2] == "START" for r in rows):
             os._exit(9)
         return found
 

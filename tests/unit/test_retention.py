@@ -151,3 +151,41 @@ def test_a_job_id_whose_row_is_still_stored_is_not_given_again(controller):
     ctl.cfg.params["MAX_JOBID"] = "999999"
     ctl._next_jobid = 5
     assert ctl.next_jobid() == 6
+
+
+def _max_seq(path):
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("SELECT MAX(seq) FROM events").fetchone()[0]
+    finally:
+        db.close()
+
+
+def test_an_event_seq_is_never_given_twice(tmp_path):
+    """The newest events may leave xce.db (an idle cluster); SQLite would
+    give their seqs again, which lsb.events, written from the last seq on,
+    would skip, and history.db would overwrite."""
+    path = tmp_path / "xce.db"
+    store = Store(path)
+    _plant(store, 1, 2, NOW - 500)
+    last = _max_seq(path)
+    store.retire_jobs(store.expired_jobs(NOW, 10))
+    store.commit()
+    assert _max_seq(path) is None
+    store.event(NOW, "SUBMIT", 3)
+    store.commit()
+    assert _max_seq(path) == last + 1
+    store.save_job(job_row(3, "DONE", end_time=NOW - 500, seq=3))
+    store.commit()
+    store.retire_jobs(store.expired_jobs(NOW, 10))
+    store.commit()
+    assert _max_seq(path) is None
+    store.close()
+    (tmp_path / "history.db").unlink()      # archived by the administrator
+    for suffix in ("-wal", "-shm"):
+        (tmp_path / f"history.db{suffix}").unlink(missing_ok=True)
+    store = Store(path)
+    store.event(NOW, "SUBMIT", 4)
+    store.commit()
+    assert _max_seq(path) == last + 2
+    store.close()

@@ -59,6 +59,7 @@ class Store:
         self.db = _open(path, 0o644)        # commands read it as any user
         self._migrate()
         self._attach_history(path.with_name("history.db"))
+        self._next_seq = self._last_seq() + 1
         self._events = []
         self._jobs = {}
         self._stmts = []
@@ -88,6 +89,17 @@ class Store:
         self.db.execute("PRAGMA hist.synchronous=FULL")
         self.db.executescript(with_history(jobs="all_jobs",
                                            events="all_events"))
+
+    def _last_seq(self):
+        """The highest event seq ever given: events leave xce.db for
+        history.db (retention), and SQLite would give a deleted highest
+        seq again, which lsb.events (written from seq onwards) and
+        history.db (one row per seq) must never see."""
+        seqs = [self.db.execute(f"SELECT MAX(seq) FROM {schema}.events"
+                                ).fetchone()[0] for schema in ("main", "hist")]
+        seqs.append(self.meta("last_event_seq"))
+        return max(int(s) for s in seqs if s is not None) if any(
+            s is not None for s in seqs) else 0
 
     def _move_job_data(self):
         """Copy job_data rows of a store older than version 7 into the
@@ -153,9 +165,9 @@ class Store:
 
     def finished_jobs(self, since=None):
         """The finished jobs that had started (and ended at or after
-        *since*), the store's and history.db's, as rows with queue, user, stat, start_time, end_time,
-        nslots, cpu_time and a spec holding only user_group and
-        share_group (their fairshare use)."""
+        *since*), the store's and history.db's, as rows with queue, user,
+        stat, start_time, end_time, nslots, cpu_time and a spec holding
+        only user_group and share_group (their fairshare use)."""
         cur = self.db.execute(
             "SELECT queue, user, stat, start_time, end_time, nslots, "
             "cpu_time, json_extract(spec, '$.user_group'), "
@@ -278,6 +290,8 @@ class Store:
                 "INSERT OR REPLACE INTO hist.events SELECT e.seq, e.time, "
                 f"e.kind, e.jobid, e.idx, e.data FROM {events}", args)
         self._stmts += [
+            ("INSERT OR REPLACE INTO meta SELECT 'last_event_seq', "
+             "MAX(seq) FROM main.events", ()),
             ("DELETE FROM main.jobs WHERE rowid IN (SELECT j.rowid FROM "
              f"{job} WHERE j.stat IN ('DONE', 'EXIT'))", args),
             (f"DELETE FROM main.events WHERE seq IN (SELECT e.seq FROM "
@@ -469,8 +483,11 @@ class Store:
             db.execute("BEGIN IMMEDIATE")
             for sql, args in self._stmts:
                 db.execute(sql, args)
-            db.executemany("INSERT INTO events(time,kind,jobid,idx,data) "
-                           "VALUES(?,?,?,?,?)", self._events)
+            first = self._next_seq
+            db.executemany(
+                "INSERT INTO events(seq,time,kind,jobid,idx,data) "
+                "VALUES(?,?,?,?,?,?)",
+                [(first + n,) + e for n, e in enumerate(self._events)])
             db.executemany(_SAVE_JOB, jobs)
             db.execute("COMMIT")
         except BaseException as e:
@@ -482,6 +499,7 @@ class Store:
             self._events, self._jobs, self._stmts, self._private = \
                 [], {}, [], []
             raise
+        self._next_seq += len(self._events)
         self._events, self._jobs, self._stmts, self._private = [], {}, [], []
 
 
