@@ -189,3 +189,19 @@ def test_an_event_seq_is_never_given_twice(tmp_path):
     store.commit()
     assert _max_seq(path) == last + 2
     store.close()
+
+
+def test_a_moved_jobs_messages_and_attached_files_go(controller):
+    ctl = controller
+    _plant(ctl.store, 1, 2, NOW - 500)
+    for jobid in (1, 2):
+        ctl.store.save_message(jobid, 0, 0, "alice", NOW - 600, "hi",
+                               "notes.txt" if jobid == 1 else None)
+    ctl.store.commit()
+    folder = ctl.cfg.spool / "attachments"
+    folder.mkdir(exist_ok=True)
+    (folder / "1.0.0").write_text("secret")
+    _turns(ctl, NOW, 3)
+    assert _count(ctl.store.path, "job_messages") == 0
+    assert not (folder / "1.0.0").exists()
+    assert ctl.retention.unlink == []

@@ -433,6 +433,7 @@ class Controller:
         after_commit(self.store, self.cfg.spool, self.cfg.cluster_name,
                      self.cfg.params, self.now)
         self.new_job_data.clear()
+        retention.after_commit(self)
         stage.start_copies(self)
         for req, reply in self.replies:
             try:

@@ -17,7 +17,9 @@ behind the store: its records are written from the rows and events
 """
 
 import logging
+import os
 
+from xce.spool.layout import attachment_name
 from xce.store import lsbfiles
 
 log = logging.getLogger("xce.controller")
@@ -32,6 +34,7 @@ class State:
         self.due = 0.0          # when to forget and look again
         self.backlog = False    # jobs left to move: go on next turn
         self.moved = 0          # jobs moved since the start
+        self.unlink = []        # their bpost -a files, gone after commit
 
 
 def turn(ctl):
@@ -55,9 +58,27 @@ def turn(ctl):
     found = ctl.store.expired_jobs(before, BATCH)
     keys = [k for k in found if (k[0], k[1]) not in ctl.index.finished
             and (k[0], k[1]) not in ctl.jobs]
+    st.unlink += [attachment_name(*m) for m in
+                  ctl.store.attachments_of(keys)]
     ctl.store.retire_jobs(keys)
     st.moved += len(keys)
     st.backlog = len(found) == BATCH and bool(keys)
     if keys:
         log.debug("moved %d finished jobs to history.db", len(keys))
     return len(keys)
+
+
+def after_commit(ctl):
+    """Remove the attached files of the messages of the jobs just moved
+    (their job_messages rows went with the commit).  A crash before it
+    leaves them behind, readable by their owner only."""
+    st = ctl.retention
+    folder = ctl.cfg.spool / "attachments"
+    for name in st.unlink:
+        try:
+            os.unlink(folder / name)
+        except FileNotFoundError:
+            pass
+        except OSError as e:
+            log.warning("cannot remove attachment %s: %s", name, e)
+    st.unlink.clear()

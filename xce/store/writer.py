@@ -267,6 +267,18 @@ class Store:
         return self.db.execute("SELECT 1 FROM jobs WHERE jobid=? LIMIT 1",
                                (jobid,)).fetchone() is not None
 
+    def attachments_of(self, keys):
+        """(jobid, idx, msg_id) of the messages of jobs *keys* ((jobid,
+        idx, seq)) that have an attached file (bpost -a)."""
+        if not keys:
+            return []
+        return self.db.execute(
+            "SELECT m.jobid, m.idx, m.msg_id FROM (VALUES "
+            f"{','.join(['(?,?)'] * len(keys))}) k JOIN main.job_messages m "
+            "ON m.jobid = k.column1 AND m.idx = k.column2 WHERE "
+            "m.attachment IS NOT NULL",
+            [v for jobid, idx, _ in keys for v in (jobid, idx)]).fetchall()
+
     def retire_jobs(self, keys):
         """Move the rows and events of the finished jobs *keys* ((jobid,
         idx, seq)) to history.db: the copy is committed there now (a copy
