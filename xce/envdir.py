@@ -10,8 +10,8 @@ cluster of the machine.  The controller writes an ``lsf.conf`` there
 parser is loaded on their path.
 """
 
-import os
 
+from xce import oslite
 from xce.errors import XceError, text
 
 LSF_CONF = "lsf.conf"
@@ -40,12 +40,12 @@ def envdir():
 def envdir_name():
     """The environment directory (see envdir) as a string."""
     for var in ("XCE_ENVDIR", "LSF_ENVDIR"):
-        value = os.environ.get(var)
+        value = oslite.getenv(var)
         if value:
-            return os.path.realpath(value)
-    here = os.path.dirname(os.path.realpath(__file__))
-    checkout = os.path.join(os.path.dirname(here), "etc")
-    if os.path.isfile(os.path.join(checkout, CONFIG_FILE)):
+            return oslite.realpath(value)
+    here = oslite.dirname(oslite.realpath(__file__))
+    checkout = oslite.join(oslite.dirname(here), "etc")
+    if oslite.isfile(oslite.join(checkout, CONFIG_FILE)):
         return checkout             # a checkout: its embedded cluster
     return system_envdir_name()
 
@@ -59,13 +59,13 @@ def system_envdir():
 
 def system_envdir_name():
     for directory in SYSTEM_DIRS:
-        if os.path.isfile(os.path.join(directory, LSF_CONF)) or \
-                os.path.isfile(os.path.join(directory, CONFIG_FILE)):
-            return os.fspath(directory)
-    if os.path.isfile(LSF_SYSTEM_CONF):
+        if oslite.isfile(oslite.join(directory, LSF_CONF)) or \
+                oslite.isfile(oslite.join(directory, CONFIG_FILE)):
+            return oslite.fspath(directory)
+    if oslite.isfile(LSF_SYSTEM_CONF):
         named = read_lsf_conf(LSF_SYSTEM_CONF).get("LSF_ENVDIR")
-        return named or os.path.dirname(os.fspath(LSF_SYSTEM_CONF))
-    return os.fspath(SYSTEM_DIRS[0])
+        return named or oslite.dirname(oslite.fspath(LSF_SYSTEM_CONF))
+    return oslite.fspath(SYSTEM_DIRS[0])
 
 
 def read_lsf_conf(path):
@@ -96,9 +96,9 @@ class Site:
     own paths, which need no pathlib."""
 
     def __init__(self, env_dir=None):
-        self.envdir_name = os.fspath(env_dir) if env_dir else envdir_name()
-        self.conf = read_lsf_conf(os.path.join(self.envdir_name, LSF_CONF))
-        spool = self.conf.get(SPOOL_KEY) or os.environ.get(SPOOL_KEY)
+        self.envdir_name = oslite.fspath(env_dir) if env_dir else envdir_name()
+        self.conf = read_lsf_conf(oslite.join(self.envdir_name, LSF_CONF))
+        spool = self.conf.get(SPOOL_KEY) or oslite.getenv(SPOOL_KEY)
         if not spool:
             conf = self.envdir / LSF_CONF
             key = "NO_CLUSTER_SPOOL" if conf.exists() else "NO_CLUSTER_CONF"
@@ -119,7 +119,7 @@ class Site:
 
     @property
     def store_file(self):
-        return os.path.join(self.spool_dir, "store", "xce.db")
+        return oslite.join(self.spool_dir, "store", "xce.db")
 
     def setting(self, key, default=None):
-        return os.environ.get(key) or self.conf.get(key, default)
+        return oslite.getenv(key) or self.conf.get(key, default)

@@ -27,7 +27,7 @@ def fsyncs(monkeypatch):
     def fsync(fd):
         done.append(os.fstat(fd).st_ino)
         real(fd)
-    monkeypatch.setattr(client.os, "fsync", fsync)
+    monkeypatch.setattr(client.oslite, "fsync", fsync)
     return done
 
 

@@ -5,9 +5,9 @@ Forms: ``bsub [options] command [args]``, ``bsub [options] < script`` and
 lines are options, and the command line wins over them).
 """
 
-import os
 import sys
 
+from xce import oslite
 from xce.cli.lsfargs import Opt, Parser, UsageError, run
 from xce.client.requests import call
 from xce.client.site import Site
@@ -153,7 +153,7 @@ def _job_text(opts):
         first = next(l for l in script.splitlines() if l.strip())
         return first.strip(), script, []
     script = sub.read_script_file(words[0]) if len(words) >= 1 and \
-        ("/" in words[0] or os.path.isfile(words[0])) else None
+        ("/" in words[0] or oslite.isfile(words[0])) else None
     command = " ".join(words)
     if not command.strip():
         raise sub.SubmitError(text("EMPTY_JOB"))  # bsub '' (LSBE_EMPTY_JOB)
@@ -182,9 +182,9 @@ def build_spec(opts, site):
         "memlimit": sub.parse_memlimit(opts["memlimit"], unit),
         **parse_limits(opts, unit, sub.fractional_runlimit(site)),
         "env_rule": opts["env"] or "all",
-        "env": sub.job_environment(opts["env"], os.environ),
+        "env": sub.job_environment(opts["env"], oslite.environ()),
         "resreq": list(opts["resreq"]), "project": opts["project"] or
-        os.environ.get("LSB_DEFAULTPROJECT") or None,   # None: the
+        oslite.getenv("LSB_DEFAULTPROJECT") or None,   # None: the
         # controller's default (the user's, then DEFAULT_PROJECT)
         "user_priority": sub.parse_priority(opts["priority"]),
         "hold": bool(opts["hold"]),
@@ -194,9 +194,9 @@ def build_spec(opts, site):
     for key in _NAMED:
         if opts.get(key):
             spec[key] = opts[key]
-    if not opts.get("job_group") and os.environ.get("LSB_DEFAULT_JOBGROUP"):
+    if not opts.get("job_group") and oslite.getenv("LSB_DEFAULT_JOBGROUP"):
         # In place of DEFAULT_JOBGROUP, %-substituted by the controller.
-        spec["default_jobgroup"] = os.environ["LSB_DEFAULT_JOBGROUP"]
+        spec["default_jobgroup"] = oslite.getenv("LSB_DEFAULT_JOBGROUP")
     if opts.get("xfiles"):
         spec["xfiles"] = _stage_files(opts["xfiles"], subcwd)
     if opts.get("hosts") is not None:
@@ -299,8 +299,8 @@ def submit(opts):
     jobid, queue = reply["jobid"], reply["queue"]
     where = "default queue" if reply.get("default") else "queue"
     line = f"Job <{jobid}> is submitted to {where} <{queue}>."
-    if not os.environ.get("BSUB_QUIET"):
-        print(line, file=sys.stderr if os.environ.get("BSUB_STDERR")
+    if not oslite.getenv("BSUB_QUIET"):
+        print(line, file=sys.stderr if oslite.getenv("BSUB_STDERR")
               else sys.stdout, flush=True)
     if esub is not None:
         esub.run_epsubs(site, opts, jobid, queue)

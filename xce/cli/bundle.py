@@ -22,19 +22,21 @@ of bsub's 35 together): so a launcher is a few lines, and it takes this
 module's code, compiled at install, from ``commands.<cache tag>.boot``
 next to the bundle (``boot_path``), falling back to importing it.
 
-Stdlib only, and no import a command does not already make.
+Stdlib only, and no import a command does not already make: ``posix``,
+not ``os`` (see xce.oslite, which this module does not import: the
+bundle finder is not in place yet when it loads).
 """
 
 import marshal
-import os
+import posix
 import sys
 from _frozen_importlib import ModuleSpec
 from _frozen_importlib_external import MAGIC_NUMBER, ExtensionFileLoader
 
 
 def path(libdir):
-    return os.path.join(libdir, "xce", "__pycache__",
-                        f"commands.{sys.implementation.cache_tag}.bundle")
+    return f"{libdir.rstrip('/')}/xce/__pycache__/" \
+        f"commands.{sys.implementation.cache_tag}.bundle"
 
 
 def boot_path(libdir):
@@ -69,7 +71,7 @@ class Bundle:
             return None
         is_package, source, mtime_ns, size = entry[:4]
         try:
-            st = os.stat(source)
+            st = posix.stat(source)
         except OSError:
             return None
         if st.st_mtime_ns != mtime_ns or st.st_size != size:
@@ -81,7 +83,7 @@ class Bundle:
             return spec
         spec = ModuleSpec(name, self, origin=source, is_package=is_package)
         if is_package:
-            spec.submodule_search_locations = [os.path.dirname(source)]
+            spec.submodule_search_locations = [source.rpartition("/")[0]]
         spec.has_location = True
         return spec
 
@@ -90,7 +92,7 @@ class Bundle:
 
     def exec_module(self, module):
         offset, length = self.index[module.__spec__.name][4:]
-        data = os.pread(self.fd, length, self.base + offset)
+        data = posix.pread(self.fd, length, self.base + offset)
         if len(data) != length:
             raise ImportError("the command bundle is truncated",
                               name=module.__name__)
@@ -101,19 +103,19 @@ def install(libdir):
     """Serve the bundle's modules from now on; None when there is no
     usable bundle (the usual finders then do it all)."""
     try:
-        fd = os.open(path(libdir), os.O_RDONLY | os.O_CLOEXEC)
+        fd = posix.open(path(libdir), posix.O_RDONLY | posix.O_CLOEXEC)
     except OSError:
         return None
     try:
-        head = os.read(fd, len(MAGIC_NUMBER) + _LENGTH)
+        head = posix.read(fd, len(MAGIC_NUMBER) + _LENGTH)
         if head[:len(MAGIC_NUMBER)] != MAGIC_NUMBER or len(head) < 8:
             raise ValueError("not this interpreter's bundle")
         length = int.from_bytes(head[len(MAGIC_NUMBER):], "little")
-        index = marshal.loads(os.read(fd, length))
+        index = marshal.loads(posix.read(fd, length))
         if type(index) is not dict:
             raise ValueError("no index")
     except (OSError, EOFError, ValueError, TypeError):
-        os.close(fd)
+        posix.close(fd)
         return None
     finder = Bundle(fd, index, len(head) + length)
     sys.meta_path.insert(0, finder)
@@ -157,7 +159,7 @@ def _exit(code):
             sys.stderr.flush()
         except BaseException:
             sys.exit(code)
-        os._exit(code or 0)
+        posix._exit(code or 0)
     sys.exit(code)
 
 
@@ -166,6 +168,7 @@ def write(libdir, names, extensions=None):
     bundle, with the files of the extension modules *extensions*
     ({name: file}), and this module into the launchers' boot file; the
     number of modules bundled."""
+    import os       # at install: a command does not load it
     index, blobs = {}, []
     for name in names:
         base = os.path.join(libdir, *name.split("."))
@@ -202,6 +205,7 @@ def write(libdir, names, extensions=None):
 
 
 def _write_boot(target, source):
+    import os
     try:
         with open(source, "rb") as f:
             code = compile(f.read(), source, "exec", dont_inherit=True)

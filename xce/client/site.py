@@ -6,8 +6,8 @@ the configuration sections the controller keeps in the store.  Commands
 reach the store through ``xce.client`` (this module), never ``xce.store``.
 """
 
-import os
 
+from xce import oslite
 from xce.envdir import Site
 from xce.model import jsoncodec
 
@@ -48,9 +48,9 @@ def store_error(error):
 def current_user():
     import pwd      # here: bsub, which needs no name, does not load it
     try:
-        return pwd.getpwuid(os.getuid()).pw_name
+        return pwd.getpwuid(oslite.getuid()).pw_name
     except KeyError:
-        return str(os.getuid())
+        return str(oslite.getuid())
 
 
 def sections(reader):

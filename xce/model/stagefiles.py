@@ -21,8 +21,6 @@ Pure and stdlib only: bsub, the controller and bjobs use it (bsub's
 reading of the argument is xce.client.submit.stagefiles).
 """
 
-import os
-
 # Stage-in and copy-back bytes of one job, each (all its -f files).
 STAGE_MAX = 8 * 1024 * 1024
 FILES_MAX = 64                  # -f options of one job
@@ -57,6 +55,7 @@ def local_path(name, subcwd, outdir=None):
     directory when there is one, else under the submission directory."""
     if name.startswith("/"):
         return name
+    import os       # here: bsub's way loads no os (xce.oslite)
     return os.path.normpath(os.path.join(outdir or subcwd or "/", name))
 
 

@@ -1,11 +1,10 @@
 """The command side of the spool: write a request atomically, wait for its reply."""
 
-import os
 import select
-import stat
 import sys
 import time
 
+from xce import oslite
 from xce.errors import XceError, text
 from xce.model import jsoncodec
 from xce.spool import layout
@@ -25,7 +24,7 @@ TIMEOUT_KEY = "XCE_REQUEST_TIMEOUT"
 
 def new_request_id():
     # Names sort in submission order: nanoseconds, then pid, then randomness.
-    return f"{time.time_ns():020d}-{os.getpid()}-{os.urandom(4).hex()}"
+    return f"{time.time_ns():020d}-{oslite.getpid()}-{oslite.urandom(4).hex()}"
 
 
 def write_request(spool, kind, body, req_id=None, durable=True):
@@ -47,23 +46,24 @@ def write_request(spool, kind, body, req_id=None, durable=True):
     if len(data) > layout.MAX_REQUEST_BYTES:
         raise XceError(text("REQUEST_TOO_BIG", size=len(data),
                             limit=layout.MAX_REQUEST_BYTES))
-    tmp = os.path.join(spool, "tmp", f"{req_id}.json")
+    tmp = oslite.join(spool, "tmp", f"{req_id}.json")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fd = oslite.open(tmp, oslite.O_WRONLY | oslite.O_CREAT |
+                         oslite.O_EXCL, 0o600)
         try:
             view = memoryview(data)
             while view:     # a nearly full disk takes part of a write
-                view = view[os.write(fd, view):]
+                view = view[oslite.write(fd, view):]
             if durable:
-                os.fsync(fd)
-            os.replace(tmp, _incoming(spool, req_id))
+                oslite.fsync(fd)
+            oslite.replace(tmp, _incoming(spool, req_id))
             if durable:
                 _fsync_renamed(fd)
         finally:
-            os.close(fd)
+            oslite.close(fd)
     except OSError as e:
         try:
-            os.unlink(tmp)      # no part left behind to fill the spool
+            oslite.unlink(tmp)      # no part left behind to fill the spool
         except OSError:
             pass
         import errno    # here, off the way of a request that is written
@@ -73,8 +73,13 @@ def write_request(spool, kind, body, req_id=None, durable=True):
     return req_id
 
 
+# A file in a directory others can write: no link followed, no FIFO
+# waited on.
+_READ_FLAGS = oslite.O_RDONLY | oslite.O_NOFOLLOW | oslite.O_NONBLOCK
+
+
 def _incoming(spool, req_id):
-    return os.path.join(spool, "incoming", f"{req_id}.json")
+    return oslite.join(spool, "incoming", f"{req_id}.json")
 
 
 def _fsync_renamed(fd):
@@ -82,31 +87,30 @@ def _fsync_renamed(fd):
     # its fsync is not theirs to make: the rename changed the file's
     # inode, and the file's fsync after it commits the journal that holds
     # the rename (ext4, XFS) along with the data.
-    os.fsync(fd)
+    oslite.fsync(fd)
 
 
 def make_durable(spool, req_id):
     """fsync a request still waiting in incoming/ (data and rename), so
     that it survives a crash; nothing when the controller has taken it."""
     try:
-        fd = os.open(_incoming(spool, req_id),
-                     os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        fd = oslite.open(_incoming(spool, req_id), _READ_FLAGS)
     except OSError:
         return
     try:
-        if stat.S_ISREG(os.fstat(fd).st_mode):
+        if oslite.S_ISREG(oslite.fstat(fd).st_mode):
             _fsync_renamed(fd)
     except OSError:
         pass        # it stays as safe as the file system keeps it
     finally:
-        os.close(fd)
+        oslite.close(fd)
 
 
 def ring(spool):
     """Wake the controller; False when nothing listens on the doorbell."""
     s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     try:
-        s.sendto(b"r", os.path.join(spool, layout.DOORBELL))
+        s.sendto(b"r", oslite.join(spool, layout.DOORBELL))
         return True
     except (ConnectionRefusedError, FileNotFoundError):
         return False
@@ -134,17 +138,17 @@ def _trusted_dir(path, owners, sticky_ok=False):
     """*path* is a directory (not a link) owned by one of *owners* that no
     one else can write (or, when *sticky_ok*, sticky: no one else can
     rename what the owners put in it)."""
-    st = os.lstat(path)
-    return stat.S_ISDIR(st.st_mode) and st.st_uid in owners and (
-        not st.st_mode & 0o022 or sticky_ok and st.st_mode & stat.S_ISVTX)
+    st = oslite.lstat(path)
+    return oslite.S_ISDIR(st.st_mode) and st.st_uid in owners and (
+        not st.st_mode & 0o022 or sticky_ok and st.st_mode & oslite.S_ISVTX)
 
 
 def controller_uid(spool):
     """The controller's uid: the owner of the replies/ directory it made,
     when neither it nor the spool can be written by anyone else."""
-    replies = os.path.join(spool, "replies")
+    replies = oslite.join(spool, "replies")
     try:
-        uid = os.lstat(replies).st_uid
+        uid = oslite.lstat(replies).st_uid
         if _trusted_dir(replies, (uid,)) and \
                 _trusted_dir(spool, (0, uid), sticky_ok=True):
             return uid
@@ -160,22 +164,22 @@ def read_reply(spool, req_id, ctl_uid):
     """The controller's reply document, or None while there is none.  Only
     a regular file of the controller's (or given by it to this user) in
     replies/ is believed; anything else is not the controller's."""
-    path = os.path.join(spool, "replies", f"{req_id}.json")
+    path = oslite.join(spool, "replies", f"{req_id}.json")
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        fd = oslite.open(path, _READ_FLAGS)
     except OSError:
         return None
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or \
-                st.st_uid not in (ctl_uid, os.getuid()) or \
+        st = oslite.fstat(fd)
+        if not oslite.S_ISREG(st.st_mode) or \
+                st.st_uid not in (ctl_uid, oslite.getuid()) or \
                 st.st_size > layout.MAX_REPLY_BYTES:
             return None
-        data = os.read(fd, layout.MAX_REPLY_BYTES + 1)
+        data = oslite.read(fd, layout.MAX_REPLY_BYTES + 1)
     finally:
-        os.close(fd)
+        oslite.close(fd)
     try:
-        os.unlink(path)     # when the controller runs as this user
+        oslite.unlink(path)     # when the controller runs as this user
     except OSError:
         pass                # else the controller prunes it
     try:

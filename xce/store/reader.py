@@ -5,7 +5,6 @@ controller is stopped they may be gone, so fall back to an immutable open,
 which is safe with no writer.
 """
 
-import os
 import sys
 
 
@@ -46,13 +45,14 @@ try:
 except ImportError:         # not CPython
     import sqlite3
 
+from xce import oslite
 from xce.errors import XceError, text
 from xce.model import jsoncodec
 from xce.store.schema import JOB_COLUMNS, with_history
 
 
 def open_ro(path):
-    if not os.path.exists(path):
+    if not oslite.exists(path):
         raise XceError(text("NO_STATE"))
     last = None
     for query in ("mode=ro", "immutable=1"):

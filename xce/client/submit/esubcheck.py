@@ -4,7 +4,7 @@ Kept apart from xce.client.submit.esub (subprocess, tempfile, shutil) so
 that bsub on a site without esub or epsub loads none of it.
 """
 
-import os
+from xce import oslite
 
 
 def wanted(site, asked):
@@ -16,7 +16,7 @@ def wanted(site, asked):
     if not serverdir:
         return False
     try:
-        names = os.listdir(serverdir)
+        names = oslite.listdir(serverdir)
     except OSError:
         return False
     return any(n in ("esub", "epsub") or n.startswith(("esub.", "epsub."))

@@ -5,9 +5,9 @@ What each means once the job is in the system: bsub(1); the scheduling
 rules live in xce.scheduler (jobtimes, hostfile).
 """
 
-import os
 import time
 
+from xce import oslite
 from xce.client.submit.options import SubmitError, parse_run_spec
 from xce.errors import about, text
 from xce.model import numbers
@@ -107,7 +107,7 @@ def _hostfile(spec, opts):
                       ("-nnodes", "nnodes")):
         if opts.get(key):
             raise SubmitError(text("HOSTFILE_CONFLICT", option=flag))
-    path = os.path.abspath(opts["hostfile"])
+    path = oslite.abspath(opts["hostfile"])
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             lines = f.read(1 << 20).splitlines()

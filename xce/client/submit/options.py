@@ -5,8 +5,8 @@
 a plain ``bsub command`` then starts without them.
 """
 
-import os
 
+from xce import oslite
 from xce.errors import XceError, about, text
 from xce.model import numbers
 
@@ -183,13 +183,13 @@ def check_job_name(name):
 
 
 def submission_cwd():
-    pwd = os.environ.get("PWD")
+    pwd = oslite.getenv("PWD")
     try:
-        if pwd and os.path.samefile(pwd, "."):
+        if pwd and oslite.samefile(pwd, "."):
             return pwd
     except OSError:
         pass
-    return os.getcwd()
+    return oslite.getcwd()
 
 
 def resolve_cwd(spec_cwd, subcwd):
@@ -197,9 +197,9 @@ def resolve_cwd(spec_cwd, subcwd):
         return subcwd
     if spec_cwd.startswith("/"):
         return spec_cwd
-    return os.path.normpath(os.path.join(subcwd, spec_cwd))
+    return oslite.normpath(oslite.join(subcwd, spec_cwd))
 
 
 def from_host():
     # What socket.gethostname() returns on Linux, without loading socket.py.
-    return os.uname().nodename
+    return oslite.uname().nodename
