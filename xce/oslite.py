@@ -16,12 +16,22 @@ through ``os.environ`` in the same process is seen here.
 """
 
 import posix
-from posix import (O_CLOEXEC, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK,  # noqa: F401
-                   O_RDONLY, O_WRONLY, _exit, close, fspath, fstat, fsync,
-                   getcwd, getpid, getuid, listdir, lstat, open, pread,
-                   read, readlink, replace, stat, uname, unlink, urandom,
-                   write)
-from _stat import S_ISDIR, S_ISLNK, S_ISREG, S_ISVTX  # noqa: F401
+from posix import (O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY,
+                   O_WRONLY, close, fspath, fstat, fsync, getcwd, getpid,
+                   getuid, listdir, lstat, open, read, readlink, replace,
+                   stat, uname, unlink, urandom, write)
+from _stat import S_ISDIR, S_ISLNK, S_ISREG, S_ISVTX
+
+__all__ = [
+    # posix's, as os has them
+    "O_CREAT", "O_EXCL", "O_NOFOLLOW", "O_NONBLOCK", "O_RDONLY", "O_WRONLY",
+    "close", "fspath", "fstat", "fsync", "getcwd", "getpid", "getuid",
+    "listdir", "lstat", "open", "read", "readlink", "replace", "stat",
+    "uname", "unlink", "urandom", "write",
+    "S_ISDIR", "S_ISLNK", "S_ISREG", "S_ISVTX",
+    # os's and os.path's, written here
+    "fsencode", "fsdecode", "getenv", "environ", "join", "dirname",
+    "exists", "isfile", "normpath", "abspath", "samefile", "realpath"]
 
 _ERRORS = "surrogateescape"     # what os.fsencode and os.fsdecode use
 # Symbolic links one realpath() follows before it gives up (the kernel's
