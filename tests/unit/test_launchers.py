@@ -235,3 +235,66 @@ def test_the_bundle_loads_extension_modules_without_searching_the_path(
     os.utime(copy, ns=(0, 0))
     out = subprocess.run(run, capture_output=True, text=True, cwd=tmp_path)
     assert out.stdout.startswith("ExtensionFileLoader False "), out.stderr
+
+
+def _probe_command(tmp_path, lib, modules):
+    """A launcher for xce.cli.probe over *modules* ({name: source})."""
+    for name, text in modules.items():
+        (lib / (name.replace(".", "/") + ".py")).write_text(text)
+    bindir = tmp_path / "bin"
+    bindir.mkdir(exist_ok=True)
+    (bindir / "probe").write_text(pip_wrapper(sys.executable,
+                                              "xce.cli.probe"))
+    (bindir / "probe").chmod(0o755)
+    launchers.rewrite(bindir, str(lib))
+    names = launchers.loaded_at_start(str(lib), ["xce.cli.probe"])
+    orders = launchers.import_orders(str(lib), ["xce.cli.probe"])
+    bundle.write(str(lib), names, None, orders)
+    return str(bindir / "probe"), orders
+
+
+# The probe command's main: which of its modules the import system loaded
+# (it leaves _initializing in their specs), whether xce.cli.a is an
+# attribute of its package, and a value they computed.
+_HOW = ("import sys\n"
+        "def how(n):\n"
+        "    return hasattr(sys.modules[n].__spec__, '_initializing')\n"
+        "def main():\n"
+        "    print(*(f\"{n}:{how(n)}\"\n"
+        "            for n in sorted(sys.modules) if n.startswith('xce.')\n"
+        "            and n != 'xce.cli.bundle'), 'a' in vars(sys.modules"
+        "['xce.cli']), LEAF)\n")
+
+
+def test_a_command_s_modules_run_in_the_order_recorded_at_install(tmp_path):
+    lib = _fake_lib(tmp_path)
+    probe, orders = _probe_command(tmp_path, lib, {
+        "xce.cli.a": "from xce.cli.b import LEAF\nB = LEAF + 1\n",
+        "xce.cli.b": "LEAF = 41\n",
+        "xce.cli.probe": "from xce.cli.a import B as LEAF\n" + _HOW})
+    assert orders == {"xce.cli.probe": ["xce", "xce.cli", "xce.cli.b",
+                                        "xce.cli.a", "xce.cli.probe"]}
+    # Loaded whole one after the other, none through the import system,
+    # each an attribute of its package as the import system leaves it.
+    assert _run([probe], tmp_path) == (0, "xce.cli:False xce.cli.a:False "
+                                       "xce.cli.b:False xce.cli.probe:False "
+                                       "True 42\n", "")
+    # A module changed since: it and what follows load the usual way.
+    source = lib / "xce/cli/a.py"
+    source.write_text(source.read_text() + "# changed\n")
+    assert _run([probe], tmp_path)[1] == (
+        "xce.cli:False xce.cli.a:True xce.cli.b:False xce.cli.probe:True "
+        "True 42\n")
+
+
+def test_a_command_whose_modules_import_one_still_loading_has_no_order(
+        tmp_path):
+    lib = _fake_lib(tmp_path)
+    probe, orders = _probe_command(tmp_path, lib, {
+        "xce.cli.a": "X = 1\nfrom xce.cli.b import LEAF\n",
+        "xce.cli.b": "from xce.cli.a import X\nLEAF = X + 41\n",
+        "xce.cli.probe": "from xce.cli.a import LEAF\n" + _HOW})
+    assert orders == {}
+    assert _run([probe], tmp_path) == (0, "xce.cli:True xce.cli.a:True "
+                                       "xce.cli.b:True xce.cli.probe:True "
+                                       "True 42\n", "")

@@ -141,7 +141,8 @@ def main(argv=None):
     modules = [command_module(_head(os.path.join(argv[0], name)))[1]
                for name in done]
     count = bundle.write(libdir, loaded_at_start(libdir, modules),
-                         extensions_at_start(libdir, modules))
+                         extensions_at_start(libdir, modules),
+                         import_orders(libdir, modules))
     record(libdir, bundle.path(libdir))
     record(libdir, bundle.boot_path(libdir))
     print(f"lean launchers for {len(done)} commands, {count} modules "
@@ -205,6 +206,78 @@ def loaded_at_start(libdir, modules):
                           *modules], capture_output=True, text=True,
                          check=True)
     return out.stdout.split()
+
+
+# Each command's import, in a fresh interpreter started as the launchers
+# start it: the xce modules it loads in the order their code completes,
+# or "-" when one of them, as it ran, imported a module still loading
+# (a cycle), or a module completed before its package: loading each
+# module whole before the next (xce.cli.bundle.preload) would not be
+# what the import system does then.
+_ORDERS = """
+import builtins, sys
+from importlib.machinery import PathFinder
+sys.path.append(sys.argv[1])
+loading, order, crossed = [], [], []
+
+class Loader:
+    def __init__(self, real):
+        self.real = real
+    def create_module(self, spec):
+        return self.real.create_module(spec)
+    def exec_module(self, module):
+        loading.append(module.__name__)
+        try:
+            self.real.exec_module(module)
+        finally:
+            loading.pop()
+        order.append(module.__name__)
+
+class Watch:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        spec = PathFinder.find_spec(name, path, target)
+        if spec is not None and spec.loader is not None \
+                and name.split(".")[0] == "xce":
+            spec.loader = Loader(spec.loader)
+        return spec
+
+real_import = builtins.__import__
+def watched(name, globals=None, locals=None, fromlist=(), level=0):
+    full = name
+    if level:
+        package = (globals or {}).get("__package__") or ""
+        base = package.rsplit(".", level - 1)[0] if level > 1 else package
+        full = f"{base}.{name}" if name else base
+    for target in (full, *(f"{full}.{n}" for n in fromlist or ())):
+        if target in loading:
+            crossed.append(target)
+    return real_import(name, globals, locals, fromlist, level)
+
+sys.meta_path.insert(0, Watch)
+builtins.__import__ = watched
+__import__(sys.argv[2], fromlist=["main"])
+done = set()
+for name in order:
+    if name.rpartition(".")[0] not in done | {""}:
+        crossed.append(name)
+    done.add(name)
+print("-" if crossed else " ".join(order))
+"""
+
+
+def import_orders(libdir, modules):
+    """{command module: the xce modules its import loads, in the order
+    they complete} for the commands *modules* installed in *libdir*,
+    leaving out those whose order would not do (see _ORDERS)."""
+    orders = {}
+    for module in modules:
+        out = subprocess.run([sys.executable, "-I", "-S", "-c", _ORDERS,
+                              libdir, module], capture_output=True,
+                             text=True, check=True)
+        if out.stdout.strip() not in ("", "-"):
+            orders[module] = out.stdout.split()
+    return orders
 
 
 # The C extension modules the commands load, found where the launchers'
