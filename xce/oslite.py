@@ -20,7 +20,14 @@ from posix import (O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY,
                    O_WRONLY, close, fspath, fstat, fsync, getcwd, getpid,
                    getuid, listdir, lstat, open, read, readlink, replace,
                    stat, uname, unlink, urandom, write)
-from _stat import S_ISDIR, S_ISLNK, S_ISREG, S_ISVTX
+
+# The file types and the sticky bit of st_mode (POSIX's values, which
+# the stat module has too: importing _stat costs more than these).
+S_IFMT = 0o170000
+S_IFDIR = 0o040000
+S_IFREG = 0o100000
+S_IFLNK = 0o120000
+S_ISVTX = 0o001000
 
 __all__ = [
     # posix's, as os has them
@@ -28,15 +35,27 @@ __all__ = [
     "close", "fspath", "fstat", "fsync", "getcwd", "getpid", "getuid",
     "listdir", "lstat", "open", "read", "readlink", "replace", "stat",
     "uname", "unlink", "urandom", "write",
-    "S_ISDIR", "S_ISLNK", "S_ISREG", "S_ISVTX",
-    # os's and os.path's, written here
-    "fsencode", "fsdecode", "getenv", "environ", "join", "dirname",
+    # os's, stat's and os.path's, written here
+    "S_ISVTX", "S_ISDIR", "S_ISLNK", "S_ISREG", "fsencode", "fsdecode",
+    "getenv", "environ", "join", "dirname",
     "exists", "isfile", "normpath", "abspath", "samefile", "realpath"]
 
 _ERRORS = "surrogateescape"     # what os.fsencode and os.fsdecode use
 # Symbolic links one realpath() follows before it gives up (the kernel's
 # limit, ELOOP).
 _MAX_LINKS = 40
+
+
+def S_ISDIR(mode):
+    return mode & S_IFMT == S_IFDIR
+
+
+def S_ISREG(mode):
+    return mode & S_IFMT == S_IFREG
+
+
+def S_ISLNK(mode):
+    return mode & S_IFMT == S_IFLNK
 
 
 def fsencode(name):

@@ -69,8 +69,11 @@ NOT_AT_START = ("re", "enum", "json", "pathlib", "fnmatch", "urllib",
                 "textwrap", "inspect", "tokenize", "ast", "contextlib",
                 "types", "errno")
 # os too (4 million: os.environ's _collections_abc above all, posixpath,
-# genericpath, stat): the commands' way uses xce.oslite, on posix alone.
-OS = ("os", "posixpath", "genericpath", "stat", "_collections_abc")
+# genericpath, stat): the commands' way uses xce.oslite, on posix alone,
+# which needs no _stat either (0.1 million); the spool client waits with
+# its socket's timeout, not select (0.15 million).
+OS = ("os", "posixpath", "genericpath", "stat", "_stat", "_collections_abc",
+      "select")
 LEAN = {"bsub": NOT_AT_START + OS + ("_sqlite3", "functools", "collections",
                                      "pwd"),
         "bjobs": NOT_AT_START + OS + ("functools", "collections")}

@@ -67,3 +67,13 @@ def test_the_environment_is_os_environ_as_it_is_now(monkeypatch):
 def test_paths_as_path_objects(tree):
     assert oslite.join(tree, "a") == os.path.join(tree, "a")
     assert oslite.realpath(tree / "lb") == os.path.realpath(tree / "lb")
+
+
+def test_file_types_as_the_stat_module_tells_them(tree):
+    import stat
+    for path in ("a", "lb", "a/b/c/file", "dangling", "/dev/null"):
+        mode = os.lstat(path).st_mode
+        for name in ("S_ISDIR", "S_ISREG", "S_ISLNK"):
+            assert getattr(oslite, name)(mode) == \
+                getattr(stat, name)(mode), (path, name)
+    assert oslite.S_ISVTX == stat.S_ISVTX

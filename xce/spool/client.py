@@ -1,6 +1,5 @@
 """The command side of the spool: write a request atomically, wait for its reply."""
 
-import select
 import sys
 import time
 
@@ -267,9 +266,11 @@ class Request:
                     print(f"The xce controller is not running: {START_HINT}.",
                           file=sys.stderr, flush=True)
                     warned = True
-                select.select([self.listener], [], [], min(0.5, deadline - now))
+                # A wake-up, or the time out (TimeoutError): the socket's
+                # own wait, which spares a command the select module.
+                self.listener.settimeout(min(0.5, deadline - now))
                 try:
-                    self.listener.recv(16, socket.MSG_DONTWAIT)
+                    self.listener.recv(16)
                 except OSError:
                     pass
                 if not up:
