@@ -59,7 +59,9 @@ def boot_path(libdir):
 # first module found that way).  A
 # command reads the index and then only the code of what it imports.
 # The index holds the commands' orders too, under the key ORDERS (no
-# module's name): {command module: (module, ...)}, see preload.
+# module's name): {command module: its modules' names, space-separated},
+# see preload (one string a command: a command reads its own only, and
+# a string costs the index's reading much less than a tuple of names).
 _LENGTH = 4
 ORDERS = ""
 
@@ -144,7 +146,7 @@ def preload(finder, module):
     whole before the next is what the import system does too.  A module
     gone or changed since the bundle was made stops it: the usual
     finders load it and what follows."""
-    for name in finder.orders.get(module, ()):
+    for name in finder.orders.get(module, "").split():
         if name in sys.modules:
             continue
         spec = finder.find_spec(name)
@@ -242,7 +244,7 @@ def write(libdir, names, extensions=None, orders=None):
         entry[4] = offset
         offset += entry[5]
     head = {name: tuple(entry) for name, entry in index.items()}
-    head[ORDERS] = {command: tuple(order) for command, order in
+    head[ORDERS] = {command: " ".join(order) for command, order in
                     (orders or {}).items() if set(order) <= set(names)}
     head = marshal.dumps(head)
     target = path(libdir)
