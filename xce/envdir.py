@@ -12,7 +12,7 @@ parser is loaded on their path.
 
 
 from xce import oslite
-from xce.errors import XceError, text
+from xce.errbase import XceError, text
 
 LSF_CONF = "lsf.conf"
 # lsf.conf key, written by the controller, naming the spool directory.

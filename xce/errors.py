@@ -9,8 +9,12 @@ Commands print ``str(err)`` on stderr at one boundary and exit with
 the text a user sees comes from this table whichever side found the problem.
 """
 
-# LSF commands exit(-1) on failure; the shell sees 255.
-EXIT_FAILURE = 255
+# The error classes and text() are xce.errbase's (the commands' way
+# loads them without this catalogue); they are this module's too.
+from xce.errbase import EXIT_FAILURE, UsageError, XceError, about, text
+
+__all__ = ["MESSAGES", "EXIT_FAILURE", "UsageError", "XceError", "about",
+           "text"]
 
 # key -> LSF text (lsb.err wording)
 MESSAGES = {
@@ -333,38 +337,6 @@ MESSAGES.update({
     "CONFIG_MAILSERVER": "LSB_MAILSERVER <{value}> is not "
                          "SMTP:host[:port]",
 })
-
-class XceError(Exception):
-    """An error a user sees: one line on stderr and an exit code."""
-
-    exit_code = EXIT_FAILURE
-
-    def __init__(self, message, exit_code=None):
-        super().__init__(message)
-        if exit_code is not None:
-            self.exit_code = exit_code
-
-
-class UsageError(XceError):
-    """Bad command line: message, then the usage text, exit 255."""
-
-    def __init__(self, message, usage=""):
-        super().__init__(message)
-        self.usage = usage
-
-
-def text(key, context=None, /, **fields):
-    """LSF's message for *key* with its *fields* filled in, prefixed with
-    ``context: `` when given."""
-    msg = MESSAGES.get(key, key)
-    if fields:
-        msg = msg.format(**fields)
-    return f"{context}: {msg}" if context else msg
-
-
-def about(subject, key, **fields):
-    """``subject: text``, the subject shown even when it is empty."""
-    return f"{subject}: {text(key, **fields)}"
 
 # bsub's time, estimate, output directory and host layout options
 # (-b -t -We -outdir -Jd -hostfile -nnodes).

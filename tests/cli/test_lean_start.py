@@ -49,6 +49,8 @@ def test_bsub_loads_nothing_costly(cluster, argv):
     assert (rc, err) == (0, "")
     assert out.startswith("Job <") and "is submitted" in out
     assert heavy_among(loaded, "bsub") == []
+    # A submission shows no message of the catalogue (xce.errbase).
+    assert "xce.errors" not in loaded
 
 
 def test_bjobs_loads_nothing_costly(cluster):

@@ -115,6 +115,15 @@ def test_the_launchers_bundle_finder_loads_nothing_costly():
     assert loaded - {"xce", "xce.cli", "xce.cli.bundle"} <= {"marshal"}
 
 
+@pytest.mark.parametrize("command", sorted(LEAN))
+def test_lean_commands_start_without_the_message_catalogue(command):
+    # xce.errors' few hundred messages cost almost a million instructions;
+    # the error classes and text() come from xce.errbase, which reads the
+    # catalogue when a message is shown.
+    loaded = loaded_by_import(f"xce.cli.{command}")
+    assert "xce.errbase" in loaded and "xce.errors" not in loaded
+
+
 def test_the_lean_probe_sees_a_costly_import():
     assert {"decimal", "enum", "re"} <= \
         set(heavy_among(loaded_by_import("xce.lang.units"), "bsub"))

@@ -17,8 +17,9 @@ XCE = Path(__file__).resolve().parents[2] / "xce"
 # The rooms of the tree.  A module belongs to the longest room naming it or
 # one of its packages.  Pure rooms import only the standard library.
 PURE = ("xce.lang", "xce.model")
-# version constants; the messages; the commands' os (on posix alone)
-_BASE = {"xce", "xce.errors", "xce.oslite"}
+# version constants; the messages and the error classes (without the
+# messages); the commands' os (on posix alone)
+_BASE = {"xce", "xce.errors", "xce.errbase", "xce.oslite"}
 _USER_COMMAND = _BASE | {"xce.envdir", "xce.client", "xce.lang", "xce.model"}
 # What every command's client code may reach outside xce.client.
 _CLIENT = _BASE | {"xce.envdir", "xce.lang", "xce.model", "xce.config",
@@ -27,20 +28,22 @@ _CLIENT = _BASE | {"xce.envdir", "xce.lang", "xce.model", "xce.config",
 # they import no subject package, so there is no cycle between them.
 _CLIENT_SHARED = {"xce.client.site", "xce.client.ids", "xce.client.requests",
                   "xce.client.text"}
-_SPOOL_SHARED = {"xce.errors", "xce.oslite", "xce.model",
+_SPOOL_SHARED = {"xce.errors", "xce.errbase", "xce.oslite", "xce.model",
                  "xce.spool.check", "xce.spool.fields", "xce.spool.layout"}
 _CLI_SHARED = {"xce.cli.common", "xce.cli.lsfargs"}
 # room: the rooms and modules it may import (its own room always).
 ALLOWED = {
     "xce": set(),
-    "xce.errors": set(),
+    "xce.errors": {"xce.errbase"},
+    # text() reads the catalogue when it is called
+    "xce.errbase": {"xce.errors"},
     "xce.oslite": set(),
     "xce.lang": set(),
     "xce.model": set(),
     "xce.daemon": set(),               # pid files and start-up of daemons
-    "xce.envdir": {"xce.errors", "xce.oslite"},
+    "xce.envdir": {"xce.errors", "xce.errbase", "xce.oslite"},
     "xce.scheduler": {"xce.lang", "xce.model"},
-    "xce.store": {"xce.errors", "xce.oslite", "xce.model"},
+    "xce.store": {"xce.errors", "xce.errbase", "xce.oslite", "xce.model"},
     # The spool's server side (schema, bounds, server) may use msgspec; its
     # client side (client, check) and what both read (fields, layout) not.
     "xce.spool": _SPOOL_SHARED,

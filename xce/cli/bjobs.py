@@ -7,7 +7,7 @@ from xce.client.jobs import table as jobfmt
 from xce.client.jobs.query import ALL_COLUMNS, Query
 from xce.client.jobs.filters import Filters
 from xce.client.site import open_state
-from xce.errors import EXIT_FAILURE, XceError, about, text
+from xce.errbase import EXIT_FAILURE, XceError, about, text
 
 # types.SimpleNamespace, as the types module itself defines it: importing
 # types (a search of sys.path and its own classes) would cost bjobs about

@@ -17,7 +17,7 @@ from xce.client.site import Site
 from xce.client.submit import esubcheck, execution, options as sub
 from xce.client.submit.execopts import exec_options, requeue_and_mail
 from xce.client.submit.limits import parse_limits
-from xce.errors import XceError, text
+from xce.errbase import XceError, text
 
 NOT_SUBMITTED = ". Job not submitted."
 

@@ -8,7 +8,7 @@ from xce.cli.lsfargs import Opt, Parser, UsageError
 from xce.client.control import control_request
 from xce.client.site import Site
 from xce.model import numbers
-from xce.errors import text
+from xce.errbase import text
 
 SELECTION = [
     Opt("-u", "user", metavar="user|all", help="Jobs of this user, or of all users."),

@@ -140,7 +140,8 @@ def main(argv=None):
     done = rewrite(argv[0], libdir)
     modules = [command_module(_head(os.path.join(argv[0], name)))[1]
                for name in done]
-    count = bundle.write(libdir, loaded_at_start(libdir, modules),
+    count = bundle.write(libdir, loaded_at_start(libdir, [*modules,
+                                                          *LATER]),
                          extensions_at_start(libdir, modules),
                          import_orders(libdir, modules))
     record(libdir, bundle.path(libdir))
@@ -185,6 +186,11 @@ def _head(path):
     with open(path, encoding="utf-8") as f:
         return f.read(4096)
 
+
+# xce modules the commands load as they run rather than at start, served
+# from the bundle all the same: the catalogue of messages, which a
+# command reads when it has one to show (xce.errbase).
+LATER = ("xce.errors",)
 
 # Run in a fresh interpreter started as the launchers start it (-I: a
 # checkout in the current directory does not come first).

@@ -25,7 +25,7 @@ nothing to import.
 
 import sys
 
-from xce.errors import EXIT_FAILURE, XceError, text
+from xce.errbase import EXIT_FAILURE, XceError, text
 
 
 class UsageError(Exception):

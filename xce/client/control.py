@@ -4,7 +4,7 @@ import signal as _signal
 
 from xce.client import ids as job_ids
 from xce.client.requests import NO_TARGET, print_results
-from xce.errors import XceError, about, text
+from xce.errbase import XceError, about, text
 from xce.model import numbers
 from xce.spool.client import call
 

@@ -8,7 +8,7 @@ integers could not even hold, and job ids above the cluster's MAX_JOBID,
 which the controller never gives.
 """
 
-from xce.errors import XceError
+from xce.errbase import XceError
 from xce.model import jobid as jobids
 
 # The word control commands take for "every job that matches".

@@ -7,7 +7,7 @@ client side), never through ``xce.spool`` themselves.
 
 import sys
 
-from xce.errors import EXIT_FAILURE, XceError, text
+from xce.errbase import EXIT_FAILURE, XceError, text
 from xce.spool.client import call
 
 NO_TARGET = "Job ID or one of '-m', '-u' '-q' and '-J' must be specified."

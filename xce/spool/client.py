@@ -4,7 +4,7 @@ import sys
 import time
 
 from xce import oslite
-from xce.errors import XceError, text
+from xce.errbase import XceError, text
 from xce.model import jsoncodec
 from xce.spool import layout
 from xce.spool.check import BadRequest, check_request

@@ -46,7 +46,7 @@ except ImportError:         # not CPython
     import sqlite3
 
 from xce import oslite
-from xce.errors import XceError, text
+from xce.errbase import XceError, text
 from xce.model import jsoncodec
 from xce.store.schema import JOB_COLUMNS, with_history
 

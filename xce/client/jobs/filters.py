@@ -5,7 +5,7 @@ message; the filter is then one more SQL clause over the jobs table
 (SQLite reads the submission's JSON and the host list itself).
 """
 
-from xce.errors import XceError, text
+from xce.errbase import XceError, text
 
 # spec key of each filter on the submission
 _SPEC_KEYS = (("user_group", "user_group"), ("app", "app"))

@@ -4,7 +4,7 @@
 from xce.client.text.units import short_time
 from xce.model import jsoncodec
 from xce.model.jobid import show
-from xce.errors import text as _text
+from xce.errbase import text as _text
 
 HEADER = ("JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   "
           "JOB_NAME   SUBMIT_TIME")

@@ -10,7 +10,7 @@ is joined to them at dispatch, in one place (xce.controller.execplan).
 """
 
 from xce.client.submit.options import SubmitError
-from xce.errors import text
+from xce.errbase import text
 
 
 def exec_options(opts):

@@ -9,7 +9,7 @@ import time
 
 from xce import oslite
 from xce.client.submit.options import SubmitError, parse_run_spec
-from xce.errors import about, text
+from xce.errbase import about, text
 from xce.model import numbers
 
 # LSF keeps the first 4094 characters of a longer -Jd description (the

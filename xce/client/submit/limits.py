@@ -1,7 +1,7 @@
 """bsub's limit options -c -v -S -F -D -C -p -T into the job spec
 (xce.lang.rlimits reads each value; this puts LSF's words on a refusal)."""
 
-from xce.errors import about
+from xce.errbase import about
 
 # The spec keys of rlimits.LIMITS (a unit test holds them together): a job
 # that sets no limit does not load rlimits, which loads re, typing and

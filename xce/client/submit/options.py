@@ -7,7 +7,7 @@ a plain ``bsub command`` then starts without them.
 
 
 from xce import oslite
-from xce.errors import XceError, about, text
+from xce.errbase import XceError, about, text
 from xce.model import numbers
 
 
