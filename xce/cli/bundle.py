@@ -12,11 +12,13 @@ it.  A module whose source is no longer the one compiled (its mtime or
 size changed) or a bundle of another interpreter is left to the usual
 finders, as Python does with a stale .pyc.
 
-Modules served from here are imported as usual otherwise: ``__file__``,
-``__spec__`` and ``python -X importtime`` see them as before;
-``__cached__``, the file their compiled code came from, is the bundle
-(which spares the import system working out a .pyc's name for each,
-about 16,000 instructions a module).
+Modules served from here are imported as usual otherwise: ``__file__``
+and ``__spec__`` are as before; ``__cached__``, the file their compiled
+code came from, is the bundle (which spares the import system working
+out a .pyc's name for each, about 16,000 instructions a module).  The
+modules a launcher runs before its command's import (``preload``) do
+not pass through the import system: ``python -X importtime`` does not
+list them (``-X importtime -c 'import xce.cli.bsub'`` does).
 
 The launchers start here (``run``).  Their own text is compiled on each
 run, as a script is, and finding this module with the usual finders
