@@ -71,8 +71,8 @@ def attach_history(db, path):
     and shadow ``jobs`` and ``events`` with views over both: the queries
     of this module then read the jobs the controller moved there too.
     Opened as the store is: ``mode=ro``, else ``immutable=1``."""
-    history = os.path.join(os.path.dirname(os.fspath(path)), "history.db")
-    if not os.path.exists(history):
+    history = oslite.join(oslite.dirname(oslite.fspath(path)), "history.db")
+    if not oslite.exists(history):
         return
     last = None
     for query in ("mode=ro", "immutable=1"):
