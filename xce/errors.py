@@ -219,6 +219,8 @@ MESSAGES.update({
     "CONFIG_PACK_SKIP_ERROR": "xce submits every line of a pack file and "
     "reports each one that fails (LSB_PACK_SKIP_ERROR=Y); {value} is not "
     "supported",
+    "CONFIG_CLEAN_PERIOD_DONE": "{done}: must be less than CLEAN_PERIOD "
+    "({clean}); LSF ignores a value that is not",
     "WAIT_NO_CONDITION": "The wait condition (-w) must be specified.",
     "UNKNOWN_CLUSTER": "Unknown cluster name",
     "ILLEGAL_OPTION": "{prog}: illegal option -- {option}",

@@ -95,3 +95,40 @@ def test_array_elements_leave_one_by_one(make_cluster):
     assert _store_rows(cluster, ("history.db", "jobs"), jobid) == 2
     acct = cluster.run("bacct", str(jobid))
     assert acct.rc == 0 and "Total number of done jobs:       2" in acct.out
+
+
+def _listed(cluster, *args):
+    r = cluster.run("bjobs", "-noheader", *args)
+    return {int(line.split()[0]) for line in r.out.splitlines()
+            if line.split() and line.split()[0].isdigit()}
+
+
+def test_done_and_exit_jobs_leave_at_their_own_times(make_cluster):
+    """CLEAN_PERIOD_DONE: 2 beside CLEAN_PERIOD: 20: the DONE job leaves
+    bjobs -a/-d and the store after 2 s, the EXIT job of the same moment
+    stays until 20 s; bparams -l shows both."""
+    cluster = make_cluster(
+        extra_params="  CLEAN_PERIOD: 20\n  CLEAN_PERIOD_DONE: 2")
+    done = cluster.submit("-o", "/dev/null", "true")
+    failed = cluster.submit("-o", "/dev/null", "exit 3")
+    cluster.wait_stat(done, "DONE")
+    cluster.wait_stat(failed, "EXIT")
+    wait_for(lambda: _store_rows(cluster, ("xce.db", "jobs"), done) == 0,
+             timeout=30, what="the DONE job's row to leave xce.db")
+    assert _store_rows(cluster, ("history.db", "jobs"), done) == 1
+    assert _store_rows(cluster, ("xce.db", "jobs"), failed) == 1
+    assert _listed(cluster, "-a") == {failed}
+    assert _listed(cluster, "-d") == {failed}
+    assert cluster.run("bjobs", str(done)).rc == 255
+    assert cluster.run("bjobs", str(failed)).rc == 0
+    r = cluster.run("bkill", str(done))
+    assert r.err == f"Job <{done}>: No matching job found\n"
+    params = cluster.run("bparams", "-l").out
+    assert "    CLEAN_PERIOD_DONE = 2 (seconds)" in params
+    assert "    CLEAN_PERIOD = 20 (seconds)" in params
+    wait_for(lambda: _store_rows(cluster, ("xce.db", "jobs"), failed) == 0,
+             timeout=40, what="the EXIT job's row to leave xce.db")
+    assert _listed(cluster, "-a") == set()
+    assert cluster.run("bhist", "-l", str(done)).rc == 0
+    assert cluster.run("bhist", "-l", str(failed)).rc == 0
+

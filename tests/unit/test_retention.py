@@ -205,3 +205,59 @@ def test_a_moved_jobs_messages_and_attached_files_go(controller):
     assert _count(ctl.store.path, "job_messages") == 0
     assert not (folder / "1.0.0").exists()
     assert ctl.retention.unlink == []
+
+
+# --- CLEAN_PERIOD_DONE: DONE jobs apart -----------------------------------
+
+def _plant_one(store, jobid, stat, end):
+    store.save_job(job_row(jobid, stat, submit_time=end - 10,
+                           start_time=end - 5, end_time=end,
+                           exit_code=0 if stat == "DONE" else 3,
+                           exec_hosts="h1", nslots=1, seq=jobid))
+    store.event(end, "FINISH", jobid, stat=stat, end_time=end)
+    store.commit()
+
+
+def test_done_jobs_leave_after_clean_period_done(controller):
+    """CLEAN_PERIOD_DONE: 20 beside CLEAN_PERIOD: 100: a DONE job is
+    forgotten and moved 20 s after its end, an EXIT job of the same end
+    stays until 100 s."""
+    ctl = controller
+    ctl.cfg.params["CLEAN_PERIOD_DONE"] = 20
+    _plant_one(ctl.store, 1, "DONE", NOW - 50)
+    _plant_one(ctl.store, 2, "EXIT", NOW - 50)
+    _plant_one(ctl.store, 3, "DONE", NOW - 5)
+    ctl.index.load(ctl.store, NOW - 20, NOW - 100)
+    assert set(ctl.index.finished) == {(2, 0), (3, 0)}
+    _turns(ctl, NOW, 3)
+    with Reader(ctl.store.path) as reader:
+        assert [r["jobid"] for r in reader.jobs()] == [2, 3]
+    assert ctl.find_jobs(1, None) == []
+    assert [j["jobid"] for j in ctl.find_jobs(2, None)] == [2]
+    _turns(ctl, NOW + 60, 3)    # job 3 is 65 s old, job 2 110 s
+    with Reader(ctl.store.path) as reader:
+        assert [r["jobid"] for r in reader.jobs()] == []
+    with Reader(ctl.store.path, history=True) as reader:
+        assert [r["jobid"] for r in reader.jobs()] == [1, 2, 3]
+
+
+def test_index_expires_done_and_exit_jobs_at_their_own_times(controller):
+    ctl = controller
+    _plant_one(ctl.store, 1, "DONE", NOW - 50)
+    _plant_one(ctl.store, 2, "EXIT", NOW - 50)
+    ctl.index.load(ctl.store, NOW - 1000)
+    assert sorted(ctl.index.expire(NOW - 100, NOW - 20)) == [1]
+    assert sorted(ctl.index.expire(NOW - 20)) == [2]
+
+
+def test_expired_jobs_take_each_state_by_its_own_cutoff(tmp_path):
+    store = Store(tmp_path / "xce.db")
+    _plant_one(store, 1, "EXIT", NOW - 50)
+    _plant_one(store, 2, "DONE", NOW - 40)
+    _plant_one(store, 3, "DONE", NOW - 5)
+    assert [k[0] for k in store.expired_jobs(NOW - 100, 10, NOW - 20)] \
+        == [2]
+    assert [k[0] for k in store.expired_jobs(NOW - 45, 10, NOW - 20)] \
+        == [1, 2]
+    assert [k[0] for k in store.expired_jobs(NOW - 45, 10)] == [1]
+    store.close()

@@ -5,7 +5,7 @@ import time
 
 from xce.errors import XceError, text
 from xce.model import jobgroups as jg
-from xce.model import states
+from xce.model import cleanperiod, states
 
 HEADER = ("GROUP_NAME", "NJOBS", "PEND", "RUN", "SSUSP", "USUSP", "FINISH",
           "SLA", "JLIMIT", "OWNER")
@@ -13,7 +13,6 @@ HEADER = ("GROUP_NAME", "NJOBS", "PEND", "RUN", "SSUSP", "USUSP", "FINISH",
 HEADER_SLOTS = ("GROUP_NAME", "NSLOTS", "PEND", "RUN", "SSUSP", "USUSP",
                 "RSV", "SLA", "OWNER")
 _STATS = ("PEND", "RUN", "SSUSP", "USUSP")
-CLEAN_PERIOD = 3600         # lsb.params default: finished jobs shown
 
 
 def request(site, op, path, limit=None, **sweep):
@@ -46,11 +45,8 @@ def show(reader, top=None, tree=False, slots=False, out=sys.stdout):
     if not rows:
         print("No job group found", file=sys.stderr)
         return 0 if top is None else 255
-    try:
-        clean = float(reader.params().get("CLEAN_PERIOD") or CLEAN_PERIOD)
-    except ValueError:
-        clean = CLEAN_PERIOD
-    counts = reader.group_counts(time.time() - clean)
+    counts = reader.group_counts(
+        *cleanperiod.cutoffs(reader.params(), time.time()))
     pick = 1 if slots else 0
     if tree:
         rows = sorted(rows, key=lambda r: r[0].split("/"))

@@ -252,7 +252,10 @@ _add("params", ENFORCED, "DEFAULT_USER_GROUP")
 
 # --- lsb.params -------------------------------------------------------------
 _add("params", ENFORCED, "DEFAULT_QUEUE", "list1")
-_add("params", ENFORCED, "CLEAN_PERIOD JOB_TERMINATE_INTERVAL")
+# How long finished jobs stay known, DONE ones apart when
+# CLEAN_PERIOD_DONE is set (xce.model.cleanperiod, xce.controller.retention).
+_add("params", ENFORCED, "CLEAN_PERIOD CLEAN_PERIOD_DONE "
+     "JOB_TERMINATE_INTERVAL")
 # Automatic requeues allowed, under a queue's and a profile's own
 # (xce.controller.requeue).
 _add("params", ENFORCED, "MAX_JOB_REQUEUE")

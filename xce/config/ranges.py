@@ -10,13 +10,16 @@ documented bounds.  Keys whose values have their own forms (RUNLIMIT and
 MEMLIMIT pairs, load thresholds, time windows) are checked where they
 are read.
 
-Stdlib and xce.model only: the loader, the migrator and the commands import it.
+Stdlib, xce.errors and xce.model only: the loader, the migrator and the
+commands import it.
 """
 
 import math
 import re
 from dataclasses import dataclass
 
+from xce.errors import text
+from xce.model import cleanperiod
 from xce.model.jobid import DEFAULT_MAX_JOBID
 from xce.config import queuetime
 
@@ -129,6 +132,8 @@ _add("limit", "SLOTS JOBS", 0)
 _fraction("limit", "SLOTS_PER_PROCESSOR", above_low=True)
 # --- parameters (lsb.params, lsf.conf and xce's own) ----------------------
 _add("params", "CLEAN_PERIOD", 1, unit="seconds")
+# LSF: limited to one week, and less than CLEAN_PERIOD (checked in check).
+_add("params", "CLEAN_PERIOD_DONE", 1, cleanperiod.DONE_MAX, unit="seconds")
 _add("params", "LOCAL_MAX_PREEXEC_RETRY", 1, unit="times")
 _add("params", "MAX_JOB_REQUEUE", 0, unit="times")
 _add("params", "JOB_TERMINATE_INTERVAL", 0, unit="seconds")
@@ -214,6 +219,7 @@ def check(raw, checker):
     params = raw.get("parameters")
     if isinstance(params, dict):
         _check_node(params, "params", checker)
+        _check_done_period(params, checker)
     for section, scope in SECTION_SCOPES.items():
         if section == "parameters" or not isinstance(raw.get(section), dict):
             continue
@@ -224,6 +230,19 @@ def check(raw, checker):
     for node in limits if isinstance(limits, list) else ():
         if isinstance(node, dict):
             _check_node(node, "limit", checker)
+
+
+def _check_done_period(params, checker):
+    """CLEAN_PERIOD_DONE less than CLEAN_PERIOD, as LSF requires (it
+    ignores a larger one; xce refuses it rather than run otherwise than
+    the file says)."""
+    pair = cleanperiod.problem(params)
+    if pair is not None and "CLEAN_PERIOD_DONE" in params and \
+            problem("params", "CLEAN_PERIOD_DONE",
+                    params["CLEAN_PERIOD_DONE"]) is None:
+        checker.error(params, "CLEAN_PERIOD_DONE",
+                      text("CONFIG_CLEAN_PERIOD_DONE", done=pair[0],
+                           clean=pair[1]))
 
 
 def _check_node(node, scope, checker):

@@ -1,7 +1,8 @@
 """What the controller knows about jobs by id and by name, for `-w`.
 
 Unfinished jobs live in `ctl.jobs`; finished ones leave it.  Dependencies
-still need their state and exit code until CLEAN_PERIOD has passed, so this
+still need their state and exit code until CLEAN_PERIOD (CLEAN_PERIOD_DONE
+for DONE jobs) has passed, so this
 index keeps a small record per finished job in memory (loaded from the
 store at start) and maps ids and names to job keys.  `note(job)` is called
 for every event the controller applies.
@@ -72,22 +73,33 @@ class JobIndex:
         if keys and key in keys:
             keys.remove(key)
 
-    def load(self, store, since):
+    def load(self, store, done_since, exit_since=None):
         """At start: the unfinished jobs (already in ctl.jobs) and, from the
-        store, the finished jobs that ended since `since` (CLEAN_PERIOD)."""
+        store, the finished jobs that ended since `done_since` (DONE jobs,
+        CLEAN_PERIOD_DONE) or `exit_since` (EXIT jobs, CLEAN_PERIOD; the
+        same as done_since when not given)."""
+        if exit_since is None:
+            exit_since = done_since
         for job in self.ctl.jobs.values():
             self.note(job)
-        cur = store.finished_since(since)
+        cur = store.finished_since(min(done_since, exit_since))
         for jobid, idx, stat, user, name, code, end, array, post in cur:
+            if end < (done_since if stat == states.DONE else exit_since):
+                continue
             self.note({"jobid": jobid, "idx": idx, "stat": stat,
                        "user": user, "name": name, "exit_code": code,
                        "end_time": end,
                        "spec": {"array_name": array, "post": post}})
 
-    def expire(self, before):
-        """Forget finished jobs that ended before `before`; the job ids
+    def expire(self, before, done_before=None):
+        """Forget finished jobs that ended before `before` (DONE ones:
+        before `done_before` when given, CLEAN_PERIOD_DONE); the job ids
         forgotten whole (every element) are returned."""
-        gone = {k for k, f in self.finished.items() if f.end_time < before}
+        if done_before is None:
+            done_before = before
+        gone = {k for k, f in self.finished.items()
+                if f.end_time < (done_before if f.state == states.DONE
+                                 else before)}
         if not gone:
             return []
         forgotten = []

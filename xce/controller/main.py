@@ -29,7 +29,7 @@ from xce.controller.jobindex import JobIndex
 from xce.controller import submit
 from xce.controller.submit import Rejected, user_of
 from xce.errors import about, text
-from xce.model import permissions, states
+from xce.model import cleanperiod, permissions, states
 from xce.model import jobid as jobids
 from xce.model.jobid import show
 from xce.spool.server import SpoolServer
@@ -127,7 +127,7 @@ class Controller:
         gangs.load(self)
         jobclock.load(self)
         stage.load(self)        # bsub -f copies back not yet written
-        self.index.load(self.store, self.now - self.clean_period())
+        self.index.load(self.store, *self.clean_cutoffs())
         # Private data of jobs forgotten while the controller was down.
         self.store.forget_job_data(self.store.job_data_ids() -
                                    set(self.index.ids))
@@ -185,8 +185,15 @@ class Controller:
             self.store.set_meta("next_jobid", self._next_jobid)
         return jobid
 
-    def clean_period(self):
-        return self.cfg.param_int("CLEAN_PERIOD", 3600)
+    def clean_periods(self):
+        """(DONE, EXIT): how long finished jobs stay known (CLEAN_PERIOD,
+        and CLEAN_PERIOD_DONE for DONE jobs)."""
+        return cleanperiod.periods(self.cfg.params)
+
+    def clean_cutoffs(self):
+        """(DONE, EXIT): the end times before which finished jobs are
+        forgotten now."""
+        return cleanperiod.cutoffs(self.cfg.params, self.now)
 
     def label(self, job):
         return show(job["jobid"], job["idx"])

@@ -1,7 +1,8 @@
 """Finished jobs leave the store CLEAN_PERIOD after they ended.
 
 LSF's mbatchd keeps a finished job CLEAN_PERIOD seconds (lsb.params,
-default 3600); after that bjobs no longer knows it, bkill says "No
+default 3600), a DONE one CLEAN_PERIOD_DONE seconds when that is set
+(xce.model.cleanperiod); after that bjobs no longer knows it, bkill says "No
 matching job found", and a dependency on it is never satisfied; the job
 is known from the history alone.  xce's index of finished jobs
 (jobindex) already forgets it then; this step moves its row and its
@@ -43,11 +44,10 @@ def turn(ctl):
     forgotten to history.db, in the open batch.  Returns the number
     moved."""
     st = ctl.retention
-    period = ctl.clean_period()
-    before = ctl.now - period
+    done_before, before = ctl.clean_cutoffs()
     if ctl.now >= st.due:
-        st.due = ctl.now + min(CHECK_EVERY, period)
-        ctl.store.forget_job_data(ctl.index.expire(before))
+        st.due = ctl.now + min(CHECK_EVERY, *ctl.clean_periods())
+        ctl.store.forget_job_data(ctl.index.expire(before, done_before))
     elif not st.backlog:
         return 0
     written = lsbfiles.written(ctl.store)
@@ -55,7 +55,7 @@ def turn(ctl):
         # lsb.events first: its records are made from these rows.
         st.due = min(st.due, ctl.now + LAG_RETRY)
         return 0
-    found = ctl.store.expired_jobs(before, BATCH)
+    found = ctl.store.expired_jobs(before, BATCH, done_before)
     keys = [k for k in found if (k[0], k[1]) not in ctl.index.finished
             and (k[0], k[1]) not in ctl.jobs]
     st.unlink += [attachment_name(*m) for m in

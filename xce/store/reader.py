@@ -206,14 +206,19 @@ class Reader:
             "SELECT path, size, on_failure FROM gangs ORDER BY path"
         ).fetchall()
 
-    def group_counts(self, finished_since):
+    def group_counts(self, finished_since, exited_since=None):
         """(job group, stat) -> (jobs, slots) over the jobs with a group:
-        the unfinished ones and those finished since *finished_since*."""
+        the unfinished ones and those finished since *finished_since*
+        (EXIT ones: since *exited_since* when given, CLEAN_PERIOD beside
+        CLEAN_PERIOD_DONE)."""
+        if exited_since is None:
+            exited_since = finished_since
         cur = self.db.execute(
             "SELECT json_extract(spec, '$.job_group') AS g, stat, COUNT(*), "
             "SUM(nslots) FROM jobs WHERE g IS NOT NULL AND "
-            "(stat NOT IN ('DONE','EXIT') OR end_time >= ?) GROUP BY g, stat",
-            (finished_since,))
+            "(stat NOT IN ('DONE','EXIT') OR stat = 'DONE' AND end_time >= ? "
+            "OR stat = 'EXIT' AND end_time >= ?) GROUP BY g, stat",
+            (finished_since, exited_since))
         return {(g, st): (n, slots or 0) for g, st, n, slots in cur}
 
     def user_counts(self):

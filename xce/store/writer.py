@@ -249,13 +249,16 @@ class Store:
             "json_extract(data, '$.n')=? LIMIT 1",
             (jobid, idx, task, n)).fetchone() is not None
 
-    def expired_jobs(self, before, limit):
+    def expired_jobs(self, before, limit, done_before=None):
         """(jobid, idx, seq) of at most *limit* finished jobs that ended
-        before *before*, the oldest first (index jobs_by_end)."""
+        before *before* (DONE jobs: before *done_before* when given, which
+        is the later), the oldest first (index jobs_by_end)."""
+        done_before = max(before, done_before or before)
         return self.db.execute(
-            "SELECT jobid, idx, seq FROM jobs WHERE end_time < ? AND stat "
-            "IN ('DONE', 'EXIT') ORDER BY end_time LIMIT ?",
-            (before, limit)).fetchall()
+            "SELECT jobid, idx, seq FROM jobs WHERE end_time < ? AND "
+            "(stat = 'DONE' OR stat = 'EXIT' AND end_time < ?) "
+            "ORDER BY end_time LIMIT ?",
+            (done_before, before, limit)).fetchall()
 
     def last_event(self):
         """The seq of the last committed event (0 when none)."""

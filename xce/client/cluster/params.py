@@ -38,6 +38,8 @@ _LONG = (
      "JOB_ACCEPT_INTERVAL", " (* MBD_SLEEP_TIME)"),
     ("The amount of time during which finished jobs are kept in core:",
      "CLEAN_PERIOD", " (seconds)"),
+    ("The amount of time during which successfully finished jobs are kept "
+     "in core:", "CLEAN_PERIOD_DONE", " (seconds)"),
     ("The maximum number of finished jobs that can be stored in current "
      "events file:", "MAX_JOB_NUM", ""),
     ("The maximum number of retries for reaching a slave batch daemon:",
@@ -87,6 +89,8 @@ def long_text(values):
     for text, key, unit in _LONG:
         if key == "MAX_JOBID":
             out += _priority_lines(values)
+        if key == "CLEAN_PERIOD_DONE" and not values.get(key):
+            continue        # shown when set only (no default)
         out += [text, f"    {key} = {values.get(key, '')}{unit}", ""]
     return "\n".join(out)
 

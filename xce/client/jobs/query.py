@@ -4,9 +4,10 @@ import time
 
 from xce.client.ids import parse as parse_id
 from xce.client.site import current_user
+from xce.model import cleanperiod
 from xce.store.reader import JOB_COLUMNS
 
-DEFAULT_CLEAN_PERIOD = 3600
+DEFAULT_CLEAN_PERIOD = cleanperiod.DEFAULT
 # Every column of a job row, for the layouts that read whole rows.
 ALL_COLUMNS = JOB_COLUMNS
 
@@ -55,12 +56,12 @@ class Query:
         if self.unfinished:
             parts.append("stat NOT IN ('DONE','EXIT')")
         if self.finished:
-            try:
-                period = int(params.get("CLEAN_PERIOD", DEFAULT_CLEAN_PERIOD))
-            except ValueError:
-                period = DEFAULT_CLEAN_PERIOD
-            parts.append("(stat IN ('DONE','EXIT') AND end_time >= ?)")
-            args.append((now or time.time()) - period)
+            # DONE jobs for CLEAN_PERIOD_DONE when set, EXIT ones for
+            # CLEAN_PERIOD, as the controller keeps them.
+            done, exited = cleanperiod.cutoffs(params, now or time.time())
+            parts.append("(stat = 'DONE' AND end_time >= ? OR "
+                         "stat = 'EXIT' AND end_time >= ?)")
+            args += [done, exited]
         return "(" + " OR ".join(parts) + ")"
 
     def filter_names(self, rows):

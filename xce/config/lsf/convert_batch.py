@@ -10,7 +10,7 @@ from xce.config.lsf import cells, hostnames
 from xce.errors import text
 from xce.lang import (jobcontrols, loadthresh, preempt, rlimits, timevalue,
                       timewindow, units)
-from xce.model import fairshare
+from xce.model import cleanperiod, fairshare
 
 # Old spelling seen in OpenLava's own stock lsb.resources (reference §14.13).
 _LIMIT_ALIASES = {"PER_PROJECTS": "PER_PROJECT"}
@@ -36,7 +36,22 @@ def convert_params(mig, lsb_params):
         for name, item in section.items.items():
             carry_checked(mig, "params", ("parameters",), name, item.value,
                           item.origin, "parameters")
+    _done_period(mig)
     _dialect_defaults(mig)
+
+
+def _done_period(mig):
+    """LSF ignores (with a warning) a CLEAN_PERIOD_DONE that is not less
+    than CLEAN_PERIOD, so DONE jobs keep CLEAN_PERIOD: it is left out,
+    which runs the same (xce's loader would refuse it)."""
+    path = ("parameters", "CLEAN_PERIOD_DONE")
+    pair = cleanperiod.problem(mig.tree.get("parameters") or {})
+    if pair is None or path not in mig.origins:
+        return
+    why = text("CONFIG_CLEAN_PERIOD_DONE", done=pair[0], clean=pair[1])
+    mig.warn(mig.origins[path],
+             f"parameters CLEAN_PERIOD_DONE: {why}; not carried")
+    mig.retract(path, why)
 
 
 # lsb.params keys whose default in the LSF dialects (OpenLava, volclava)
