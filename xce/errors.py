@@ -171,6 +171,9 @@ MESSAGES.update({
     "CONFIG_NOT_WHOLE": "{value!r} is not a whole number",
     "CONFIG_GROUP_SHARES": "user group {group}: {problems}",
     "CONFIG_DEFAULT_UGROUP": "{group}: not a user group (user_groups)",
+    "CONFIG_DEFAULT_UGROUP_ALL": "{group}: LSF has the default user group "
+    "hold all as a direct member; a user who is not a direct member submits "
+    "with no group",
     # Time-based values are read for the SLOTS, JOBS and MEM of limits only
     # (xce.lang.timevalue, xce.controller.limitconf).
     "CONFIG_TIME_BASED": "a time-based value ([value time_window] ...) is "

@@ -256,6 +256,26 @@ def test_default_user_group_takes_members_and_all(tmp_path):
     assert default_user_group(cfg, "u1") is None
 
 
+def test_default_user_group_takes_direct_members_only(tmp_path):
+    """LSF has DEFAULT_USER_GROUP hold `all` as a direct member, and
+    bsub -G takes a group its user is a direct member of: a member of a
+    subgroup only (u1, in ga under outer) submits with no group, as a
+    user outside it does; `all ~zed` leaves zed out."""
+    from xce.controller.submit import default_user_group
+    from tests.lib.builders import site
+    yaml = DEFAULT_GROUP_YAML.replace(
+        "  some: {members: [u1]}\n",
+        "  some: {members: [u1]}\n  outer: {members: [ga, u2]}\n"
+        "  allbut: {members: [all, ~zed]}\n")
+    cfg = site(tmp_path / "a", yaml % "outer")
+    assert default_user_group(cfg, "u2") == "outer"
+    assert default_user_group(cfg, "u1") is None
+    assert default_user_group(cfg, "zed") is None
+    cfg = site(tmp_path / "b", yaml % "allbut")
+    assert default_user_group(cfg, "u1") == "allbut"
+    assert default_user_group(cfg, "zed") is None
+
+
 def test_default_user_group_not_a_group_is_refused(tmp_path):
     from xce.config.load import ConfigError
     from tests.lib.builders import site
@@ -274,6 +294,10 @@ def test_migration_carries_default_user_group_enforced(tmp_path):
     assert result.tree["parameters"]["DEFAULT_USER_GROUP"] == "G1"
     assert [e.status for e in result.migration.entries
             if "DEFAULT_USER_GROUP" in e.label] == [keys.ENFORCED]
+    # G1 does not hold `all`: carried, with LSF's rule in a warning.
+    assert "lsb.params:2: G1: LSF has the default user group hold all as " \
+        "a direct member; a user who is not a direct member submits with " \
+        "no group" in [str(d) for d in result.diags.warnings]
     # Naming no group: a warning at its line, and it is not carried.
     (tmp_path / "lsb.params").write_text(
         "Begin Parameters\nDEFAULT_USER_GROUP = G9\nEnd Parameters\n")

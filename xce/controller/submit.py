@@ -260,14 +260,16 @@ def direct_member(members, user):
 def default_user_group(cfg, user):
     """lsb.params DEFAULT_USER_GROUP: the group a job submitted without -G
     is associated with (charged to in fairshare, shown by bjobs, its
-    administrators' under STRICT_UG_CONTROL), when *user* is in it (LSF
-    has it hold `all`; a user outside it submits with no group); or
-    None."""
+    administrators' under STRICT_UG_CONTROL), when *user* is a direct
+    member of it, as bsub -G needs (LSF has the group hold `all` as a
+    direct member, which makes every user one); a user who is not, a
+    member of one of its subgroups only included, submits with no group,
+    as without DEFAULT_USER_GROUP; or None."""
     group = cfg.params.get("DEFAULT_USER_GROUP")
     if not group or str(group) not in cfg.user_groups:
         return None
-    members = hostnames.expand([str(group)], cfg.user_groups)
-    return str(group) if user in members or "all" in members else None
+    return str(group) if direct_member(cfg.user_groups[str(group)], user) \
+        else None
 
 
 def check_project(ctl, spec, user):

@@ -179,6 +179,10 @@ def _check_user_groups(mig):
                                             group=group))
         mig.retract(default, "not a user group of lsb.users: jobs without "
                     "-G are associated with no group")
+    elif group not in (None, "") and default in mig.origins and \
+            "all" not in groups[str(group)]:
+        mig.warn(mig.origins[default], text("CONFIG_DEFAULT_UGROUP_ALL",
+                                            group=group))
 
 
 def convert_limits(mig, lsb_resources):
