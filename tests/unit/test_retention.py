@@ -4,6 +4,7 @@ the readers that keep history (bhist, bacct, fairshare, xce sim) still
 see them, each once."""
 
 import sqlite3
+import time
 
 import pytest
 
@@ -261,3 +262,64 @@ def test_expired_jobs_take_each_state_by_its_own_cutoff(tmp_path):
         == [1, 2]
     assert [k[0] for k in store.expired_jobs(NOW - 45, 10)] == [1]
     store.close()
+
+
+# --- events of no job (job id 0) ------------------------------------------
+
+def _job0_events(store, times):
+    for n, when in enumerate(times):
+        store.event(when, "RECONFIG" if n % 2 else "QUEUE_CTRL",
+                    queue="normal", op="qclose")
+    store.commit()
+
+
+def test_old_events_of_no_job_move_in_seq_order_each_shown_once(tmp_path):
+    path = tmp_path / "xce.db"
+    store = Store(path)
+    _job0_events(store, [NOW - 500, NOW - 400, NOW - 10, NOW - 300])
+    with Reader(path) as reader:
+        before = list(reader.events())
+    # The oldest first, up to the first one within the period: the
+    # fourth, older but after a recent one, waits for it.
+    assert store.retire_cluster_events(NOW - 100, 10) == 2
+    with Reader(path, history=True) as reader:
+        assert list(reader.events()) == before     # copied, not deleted yet
+    store.commit()
+    assert _count_job0(path) == 2
+    assert _count_job0(tmp_path / "history.db") == 2
+    with Reader(path, history=True) as reader:
+        assert list(reader.events()) == before
+    assert store.retire_cluster_events(NOW - 100, 10) == 0
+    assert store.retire_cluster_events(NOW, 1) == 1        # bounded
+    store.commit()
+    last = _max_seq(tmp_path / "history.db")
+    store.event(NOW, "RECONFIG")
+    store.commit()
+    assert _max_seq(path) == last + 1 + 1   # after NOW - 300's, kept
+    store.close()
+
+
+def test_the_controller_moves_old_events_of_no_job(controller, monkeypatch):
+    """CLEAN_PERIOD after they happened, the oldest first, bounded per
+    turn, and only once lsb.events has them."""
+    ctl = controller
+    monkeypatch.setattr(retention, "EVENT_BATCH", 3)
+    live, old = ctl.store.path, ctl.store.path.with_name("history.db")
+    later = time.time() + 10_000        # after the controller's start
+    _job0_events(ctl.store, [later - 500 + i for i in range(7)])
+    total = _count_job0(live)           # with the controller's start
+    monkeypatch.setattr(retention.lsbfiles, "written", lambda store: None)
+    _turns(ctl, later, 3)
+    assert _count_job0(live) == total
+    monkeypatch.setattr(retention.lsbfiles, "written",
+                        lambda store: store.last_event())
+    moved = []
+    for i in range(4):
+        ctl.run_once(later + 3 + i)
+        moved.append(_count_job0(old))
+    assert moved == [3, 6, total, total]
+    assert _count_job0(live) == 0
+    assert ctl.retention.events_moved == total
+    with Reader(live, history=True) as reader:
+        kinds = [e[1] for e in reader.events() if e[2] == 0]
+    assert kinds.count("QUEUE_CTRL") == 4 and len(kinds) == total

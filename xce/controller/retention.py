@@ -15,6 +15,12 @@ Bounded work per turn: at most BATCH jobs, the oldest first; a backlog
 goes over the next turns.  Nothing is moved while lsb.events lags
 behind the store: its records are written from the rows and events
 (xce.store.lsbfiles), which must still be there.
+
+The events of no job (job id 0: controller starts, reconfigurations,
+queue and host controls, claims, gangs) go the same way CLEAN_PERIOD
+after they happened, at most EVENT_BATCH a turn: their only readers are
+the lsb.events writer (which has written them by then) and xce sim
+--verify, which reads history.db too.
 """
 
 import logging
@@ -26,6 +32,7 @@ from xce.store import lsbfiles
 log = logging.getLogger("xce.controller")
 
 BATCH = 250             # jobs moved per turn at most
+EVENT_BATCH = 500       # events of no job moved per turn at most
 CHECK_EVERY = 60.0      # seconds between looks (at most CLEAN_PERIOD)
 LAG_RETRY = 1.0         # seconds to wait for lsb.events to catch up
 
@@ -35,14 +42,15 @@ class State:
         self.due = 0.0          # when to forget and look again
         self.backlog = False    # jobs left to move: go on next turn
         self.moved = 0          # jobs moved since the start
+        self.events_moved = 0   # events of no job moved since the start
         self.unlink = []        # their bpost -a files, gone after commit
 
 
 def turn(ctl):
     """Forget the jobs that finished more than CLEAN_PERIOD ago (their
     private data goes), and move the rows of those the index has
-    forgotten to history.db, in the open batch.  Returns the number
-    moved."""
+    forgotten, and the old events of no job, to history.db, in the open
+    batch.  Returns the number of jobs moved."""
     st = ctl.retention
     done_before, before = ctl.clean_cutoffs()
     if ctl.now >= st.due:
@@ -61,10 +69,13 @@ def turn(ctl):
     st.unlink += [attachment_name(*m) for m in
                   ctl.store.attachments_of(keys)]
     ctl.store.retire_jobs(keys)
+    events = ctl.store.retire_cluster_events(before, EVENT_BATCH)
     st.moved += len(keys)
-    st.backlog = len(found) == BATCH and bool(keys)
-    if keys:
-        log.debug("moved %d finished jobs to history.db", len(keys))
+    st.events_moved += events
+    st.backlog = len(found) == BATCH and bool(keys) or events == EVENT_BATCH
+    if keys or events:
+        log.debug("moved %d finished jobs and %d events of no job to "
+                  "history.db", len(keys), events)
     return len(keys)
 
 

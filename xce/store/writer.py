@@ -4,6 +4,7 @@ Only the controller opens the store through this module (invariant 1).
 """
 
 import errno
+import itertools
 import json
 import os
 import sqlite3
@@ -314,6 +315,26 @@ class Store:
             ("DELETE FROM main.job_messages WHERE rowid IN (SELECT m.rowid "
              f"FROM {rows} JOIN main.job_messages m ON m.jobid = k.column1 "
              "AND m.idx = k.column2)", args)]
+
+    def retire_cluster_events(self, before, limit):
+        """Move the oldest events of no job (job id 0: controller starts,
+        reconfigurations, queue and host controls, claims, gangs) that
+        happened before *before*, at most *limit*, to history.db as
+        retire_jobs moves a job's; how many."""
+        rows = self.db.execute("SELECT seq, time FROM main.events WHERE "
+                               "jobid = 0 ORDER BY seq LIMIT ?", (limit,))
+        seqs = list(itertools.takewhile(lambda r: r[1] < before, rows))
+        if not seqs:
+            return 0
+        span = "FROM main.events WHERE jobid = 0 AND seq BETWEEN ? AND ?"
+        args = (seqs[0][0], seqs[-1][0])
+        with _transaction(self.db):
+            self.db.execute("INSERT OR REPLACE INTO hist.events SELECT seq, "
+                            f"time, kind, jobid, idx, data {span}", args)
+        self._stmts += [("INSERT OR REPLACE INTO meta SELECT "
+                         "'last_event_seq', MAX(seq) FROM main.events", ()),
+                        (f"DELETE {span}", args)]
+        return len(seqs)
 
     # -- the batch: collected, then written in one transaction -----------
     def event(self, now, kind, jobid=0, idx=0, **data):
