@@ -10,7 +10,7 @@ documented bounds.  Keys whose values have their own forms (RUNLIMIT and
 MEMLIMIT pairs, load thresholds, time windows) are checked where they
 are read.
 
-Stdlib, xce.errors and xce.model only: the loader, the migrator and the
+Stdlib, xce.errbase and xce.model only: the loader, the migrator and the
 commands import it.
 """
 
@@ -18,7 +18,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from xce.errors import text
+from xce.errbase import text
 from xce.model import cleanperiod
 from xce.model.jobid import DEFAULT_MAX_JOBID
 from xce.config import queuetime
