@@ -152,6 +152,11 @@ class FakeAgentLink:
         self.out = []
         return True
 
+    def send(self, msgs):
+        """Messages sent ahead of the commit (a held start)."""
+        self.sent += msgs
+        return True
+
     def recv(self):
         return []
 

@@ -17,6 +17,7 @@ import time
 from xce.agent import (interactive, jobargv, jobfiles, mail as jobmail, procs,
                        rlimits, spawn, staging)
 from xce.agent.boxes import Boxes
+from xce.agent.held import Held
 from xce.agent.jobenv import job_environment
 from xce.agent.joboutput import default_output, moved_output
 from xce.agent.jobusage import Sampling, final_peak
@@ -33,7 +34,7 @@ ADOPTED_POLL = 0.5          # how often to look at jobs that are not our childre
 GROUP_RETRY = 0.02          # a signal before the job's session exists waits
 
 
-class JobTable(PrePost, Sampling, Recovery, Boxes):
+class JobTable(PrePost, Sampling, Recovery, Boxes, Held):
     def __init__(self, workdir, output_dir, now=time.time):
         self.dir = workdir
         self.jobs_dir = workdir / "jobs"
@@ -56,6 +57,7 @@ class JobTable(PrePost, Sampling, Recovery, Boxes):
         self._user_dirs = set()
         self._init_prepost()
         self._init_boxes(workdir)
+        self._init_held()
         self.mailer = jobmail.Mailer(self.peak_dir)    # bsub -B/-N, no -o
 
     # -- timers ------------------------------------------------------------
@@ -80,7 +82,12 @@ class JobTable(PrePost, Sampling, Recovery, Boxes):
             if key in self.journal.jobs:
                 self._restate(key)      # a resent start: say what we know
                 continue
+            if key in self.held:
+                continue                # already prepared, waits for go
             prefix = f"{self.user_dir(msg)}/{key[0]}.{key[1]}.{key[2]}"
+            if msg.get("hold"):         # protocol 14: prepare, wait for go
+                self.hold(key, msg, prefix)
+                continue
             self.journal.append("start", key, msg=msg, dir=prefix)
             fresh.append((key, msg, prefix))
         if fresh:
@@ -113,6 +120,13 @@ class JobTable(PrePost, Sampling, Recovery, Boxes):
         return path
 
     def _spawn(self, key, msg, prefix):
+        argv, env, exact, stdout, home = self._prepare(msg, prefix)
+        self._begin(key, msg, prefix, env, lambda: self._launch(
+            key, msg, prefix, argv, env, exact, stdout, home))
+
+    def _prepare(self, msg, prefix):
+        """Everything a start needs before its wrapper is spawned: the
+        job's files, environment and wrapper argv."""
         uid, gid = msg["uid"], msg["gid"]
         if os.geteuid() != 0 and uid != os.geteuid():
             raise PermissionError("the agent is not root and cannot run "
@@ -139,17 +153,26 @@ class JobTable(PrePost, Sampling, Recovery, Boxes):
         self.note_place(msg, env)   # a rootless container's user, if any
         exact = bool(msg.get("exact_peak"))     # see spawn.WRAPPER_EXACT_PEAK
         argv = jobargv.wrapper_argv(msg, prefix, env, stdout, fallback, exact)
-        self._begin(key, msg, prefix, env, lambda: self._launch(
-            key, msg, prefix, argv, env, exact, stdout, home))
+        return argv, env, exact, stdout, home
 
-    def _launch(self, key, msg, prefix, argv, env, exact, stdout, home):
-        """Spawn the job's wrapper (after its pre-exec steps, if any)."""
+    def _spawn_wrapper(self, key, msg, argv, env, exact, stdin_fd=None):
+        """posix_spawn the job's wrapper; with *stdin_fd* (a held start's
+        gate, xce.agent.held) it waits for a line there first."""
         measured = exact and spawn.MEASURED
         if measured:
             jobfiles.remove(self._peak_path(key))
         argv = jobargv.launch_argv(
             msg, argv, self._peak_path(key) if measured else None)
-        pid = spawn.spawn(argv, spawn.without_reserved(env))
+        return spawn.spawn(argv, spawn.without_reserved(env),
+                           stdin_fd=stdin_fd)
+
+    def _launch(self, key, msg, prefix, argv, env, exact, stdout, home,
+                pid=None):
+        """Spawn the job's wrapper (after its pre-exec steps, if any);
+        *pid*: the wrapper of a held start, spawned already."""
+        measured = exact and spawn.MEASURED
+        if pid is None:
+            pid = self._spawn_wrapper(key, msg, argv, env, exact)
         msg["start_time"] = self.now()
         job = Running(key, msg, prefix, pid, procs.start_ticks(pid), True,
                       measured)
@@ -302,8 +325,10 @@ class JobTable(PrePost, Sampling, Recovery, Boxes):
                     else 128 + os.WTERMSIG(status))
             key = self.by_pid.pop(pid, None)
             if key is None:
-                if self.step_exited(pid, code) or self.remover_exited(pid):
-                    continue    # a pre/post-exec step, a container's removal
+                if self.step_exited(pid, code) or \
+                        self.remover_exited(pid) or self.held_exited(pid):
+                    continue    # a pre/post-exec step, a container's
+                    # removal, a held start's wrapper that went
                 if self.other_child is not None:
                     self.other_child(pid, status, ru)
                 continue        # a report appender or an orphan we inherited
@@ -370,6 +395,9 @@ class JobTable(PrePost, Sampling, Recovery, Boxes):
         self.outbox.append(_finished_msg(key, result))
         if job is not None and job.msg.get("post"):
             self._after_job(key, job.msg, job.prefix, code)
+
+    def discard_files(self, prefix):
+        _remove_files(prefix)
 
     def acked(self, msg):
         key = job_key(msg)

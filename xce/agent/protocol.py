@@ -29,7 +29,12 @@ import json
 # 12: a "limits" message may carry "cpulimit" (bmod -c of a running job).
 # 13: "host_steps" (HOST_PRE_EXEC/HOST_POST_EXEC on a job's other hosts),
 #     answered by "host_steps_done".
-VERSION = 13
+# 14: a start may carry "hold": true; the agent prepares the job (and
+#     may spawn its wrapper, waiting) and runs it only on a "go" message
+#     (job, idx, attempt), sent once the controller's store holds the
+#     START; a held start is discarded when the connection drops first
+#     (xce.agent.held).
+VERSION = 14
 
 # The start message's fields that came after version 1, with the first
 # version that acts on each and what it holds.  "outdir", "rlimits",

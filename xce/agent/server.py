@@ -211,6 +211,7 @@ class AgentServer:
 
     def _drop(self, why):
         log.info("controller connection closed: %s", why)
+        self.table.discard_held(why)
         self.sel.unregister(self.conn)
         self.conn.close()
         self.conn = None
@@ -235,6 +236,9 @@ class AgentServer:
         starts = [m for m in msgs if m["op"] == "start"]
         if starts:
             self.table.start_batch(starts)
+        gos = [m for m in msgs if m["op"] == "go"]
+        if gos:     # protocol 14: held starts the controller committed
+            self.table.go_batch(gos)
         for msg in msgs:
             op = msg["op"]
             try:
@@ -267,7 +271,7 @@ class AgentServer:
                              else "shut down")
                     self.stopping = True
                     self.restart = bool(msg.get("restart"))
-                elif op != "start":
+                elif op not in ("start", "go"):
                     log.warning("unknown message op %r", op)
             except (KeyError, TypeError, ValueError) as e:
                 log.warning("bad %s message: %s", op, e)

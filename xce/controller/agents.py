@@ -164,10 +164,14 @@ class AgentLink:
             return False
         if not self.out or self.sock is None:
             return True
-        data = b"".join(encode(m) for m in self.out)
+        msgs = list(self.out)
         self.out.clear()
+        return self.send(msgs)
+
+    def send(self, msgs):
+        """Send *msgs* now, ahead of those queued; False if it failed."""
         try:
-            self.sock.sendall(data)
+            self.sock.sendall(b"".join(encode(m) for m in msgs))
             return True
         except OSError as e:
             log.warning("agent %s: send failed: %s", self.host, e)

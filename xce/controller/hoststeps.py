@@ -30,7 +30,7 @@ HOST_PRE_EXEC nor starts twice.
 import logging
 import signal
 
-from xce.controller import blaunch, execplan, prepost
+from xce.controller import blaunch, execplan, prepost, startgo
 from xce.errors import text
 from xce.model import states
 from xce.model.jobid import show
@@ -75,7 +75,7 @@ def start(ctl, job, msg, again=False):
     if others and not again and (steps or _host_steps(msg.get("post"))):
         _check_versions(ctl, others)
     if not others or not steps:
-        ctl.links[first].queue(msg)
+        startgo.send(ctl, first, msg)
         return
     ask = _message(job, msg, "pre", steps)
     ctl.host_pre_waiting[(job["jobid"], job["idx"])] = {
@@ -137,9 +137,8 @@ def reported(ctl, host, msg):
     elif not held["hosts"]:
         del ctl.host_pre_waiting[key]
         first = (job["exec_hosts"] or "").split()[0]
-        link = ctl.links.get(first)
-        if link is not None:
-            link.queue(held["msg"])
+        if first in ctl.links:
+            startgo.send(ctl, first, held["msg"])
 
 
 def signalled(ctl, job, sig, reason):

@@ -15,7 +15,7 @@ import time
 
 from xce.config.lsfview import write_lsf_view
 from xce.controller import admin, agentctl, agents, configure, control
-from xce.controller import dispatch, startmsg
+from xce.controller import dispatch, startgo, startmsg
 from xce.controller import preemption, reconcile, reserve, schedpass
 from xce.controller import blaunch, explain, hostloss, isolate, jobusage
 from xce.controller import claims, gangs, hoststeps, jobgroups, peek
@@ -79,6 +79,8 @@ class Controller:
         self.finish_held = {}
         self.retry_waiting = {}     # key -> when a failed pre-exec may retry
         self.host_pre_waiting = {}  # key -> start held for HOST_PRE_EXEC
+        # (host, start) sent ahead of the turn's commit, its go after it
+        self.held_starts = []
         self.dirty = True           # something changed: schedule again
         # Bumped when what every pending job's view is made of changes
         # (configuration, host facts): the views are then rebuilt.
@@ -272,6 +274,7 @@ class Controller:
             self.store.forget_requests(self.now - REQUEST_ID_KEEP)
             self.spool.prune(self.now)
         retention.turn(self)
+        startgo.send_held(self)     # the agents prepare during the commit
         if not spoolspace.commit(self):
             return RESCAN
         self._after_commit()
@@ -401,6 +404,7 @@ class Controller:
             except Exception as e:      # a job that cannot start ends EXIT
                 isolate.fail_job(self, job, "cannot be started: " +
                                  isolate.failure(e))
+        startgo.send_held(self)
         encoded = {}        # many jobs share one reasons list
         for key, reasons in decisions.reasons.items():
             job = self.jobs[key]

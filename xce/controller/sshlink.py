@@ -171,10 +171,15 @@ class SSHLink:
             return False
         if not self.out or self.chan is None:
             return True
-        data = b"".join(encode(m) for m in self.out)
+        msgs = list(self.out)
         self.out.clear()
+        return self.send(msgs)
+
+    def send(self, msgs):
+        """Send *msgs* now, ahead of those queued; False if it failed."""
         try:
-            self.chan.sendall(data)     # bounded by the channel timeout
+            # bounded by the channel timeout
+            self.chan.sendall(b"".join(encode(m) for m in msgs))
             return True
         except (OSError, paramiko.SSHException) as e:
             log.warning("agent %s: send failed: %s", self.host,
