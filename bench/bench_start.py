@@ -20,7 +20,9 @@ product keeps anyway, so nothing is instrumented):
   stage_turn_to_spawned      intake, scheduling pass, the store's commits,
                              the start message, the agent's preparation and
                              posix_spawn (the job's start_time is the
-                             agent's clock when posix_spawn returned)
+                             agent's clock when posix_spawn returned; for a
+                             held start, agent protocol 14, when the go let
+                             the wrapper spawned ahead run)
   stage_spawned_to_first     the job wrapper (a shell) until the job's
                              first instruction
   stage_bsub_exit_after_start  bsub's exit relative to the job's first
