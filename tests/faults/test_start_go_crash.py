@@ -60,6 +60,15 @@ if _SPEC and "xce-controller" in " ".join(getattr(sys, "orig_argv", [])):
 '''
 
 
+def _started(make_cluster, mode):
+    """A cluster whose controller strikes (*mode*) at its first held
+    start; its marker file; the file the test's job appends to."""
+    cluster = make_cluster(start=False)
+    marker = _armed(cluster, mode)
+    cluster.start()
+    return cluster, marker, cluster.root / "ran"
+
+
 def _armed(cluster, mode):
     hook = cluster.root / "hook"
     hook.mkdir()
@@ -89,13 +98,11 @@ def _gone(pid):
 
 def test_controller_killed_before_the_commit_leaves_no_job_run(
         make_cluster):
-    cluster = make_cluster(start=False)
-    marker = _armed(cluster, "kill")
-    cluster.start()
-    ran = cluster.root / "ran"
+    cluster, marker, ran = _started(make_cluster, "kill")
     bsub = subprocess.Popen(
-        [str(BIN / "bsub"), f"echo ran >> {ran}"], cwd=cluster.root, env=cluster.env,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [str(BIN / "bsub"), f"echo ran >> {ran}"], cwd=cluster.root,
+        env=cluster.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
     try:
         waited = _waited(marker)
         assert waited, "no wrapper was spawned ahead, waiting"
@@ -121,10 +128,7 @@ def test_controller_killed_before_the_commit_leaves_no_job_run(
 
 def test_a_link_dropped_before_the_go_discards_the_held_start(
         make_cluster):
-    cluster = make_cluster(start=False)
-    marker = _armed(cluster, "drop")
-    cluster.start()
-    ran = cluster.root / "ran"
+    cluster, marker, ran = _started(make_cluster, "drop")
     # The START is committed and the agent, back, does not have the job:
     # as for any start lost with its link, a job that may run again (-r)
     # is requeued, any other ends EXIT (TERM_ZOMBIE).
