@@ -69,8 +69,17 @@ deps:
 	@if [ -z "$(SKIP_DEPS)" ] && [ "$$(id -u)" = 0 ]; then \
 	  sh tests/install-deps.sh; fi
 
+# The suite runs on TEST_WORKERS pytest-xdist workers (make test
+# TEST_WORKERS=1 for one).  Its end-to-end tests mostly wait on daemons
+# and subprocesses, so there are more workers than cores.  Tests that need
+# the machine alone say so (tests/README.md); --dist loadgroup keeps them
+# on one worker.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+TEST_WORKERS ?= $(shell echo $$(( $(NPROC) + 1 )))
+
 test: deps $(TEST_STAMP)
-	$(PY) -m pytest -q -p no:cacheprovider --durations=20 tests
+	$(PY) -m pytest -q -p no:cacheprovider --durations=20 \
+	  -n $(TEST_WORKERS) --dist loadgroup tests
 
 bench: install
 	$(PY) bench/run_all.py

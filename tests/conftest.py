@@ -1,9 +1,13 @@
-"""Fixtures shared by the end-to-end tests, and the suite's wall time."""
+"""Fixtures shared by the end-to-end tests, the machine lock of tests that
+need the machine alone, and the suite's wall time."""
 
+import contextlib
+import fcntl
 import os
 import shutil
 import tempfile
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -66,6 +70,8 @@ SUITE_BUDGET_S = 20 * 60
 
 
 def pytest_unconfigure(config):
+    if hasattr(config, "workerinput"):
+        return      # an xdist worker: the controller (this run's process) reports
     # After pytest's own "N passed in ..." line, so it is the last line.
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is None:
@@ -74,3 +80,53 @@ def pytest_unconfigure(config):
     verdict = "within" if spent <= SUITE_BUDGET_S else "OVER"
     reporter.write_line(f"suite_wall_time {spent:.0f} s ({verdict} the "
                         f"budget of {SUITE_BUDGET_S} s for the whole suite)")
+
+
+# The suite runs in parallel (pytest-xdist, `make test`).  A test that needs
+# the machine alone (it changes something machine-wide that other tests
+# see, or looks at every process, user or namespace) is marked
+# ``@pytest.mark.xdist_group("machine")``: --dist loadgroup gives all of
+# them to one worker, one after the other, and while one runs it holds this
+# machine-wide lock exclusively; every other test holds it shared.  The
+# lock covers other test sessions on the machine too.  See tests/README.md.
+MACHINE_GROUP = "machine"
+
+
+def _lock_dir():
+    if os.geteuid() == 0:
+        d = Path("/run/xce-tests")
+    else:
+        d = Path(tempfile.gettempdir()) / f"xce-tests-{os.geteuid()}"
+    d.mkdir(mode=0o755, parents=True, exist_ok=True)
+    return d
+
+
+@contextlib.contextmanager
+def machine_lock(alone):
+    """Hold the machine lock, exclusively when *alone*.  A writer first
+    takes the gate, which new readers pass through, so that a stream of
+    tests holding it shared cannot keep an exclusive one waiting forever."""
+    d = _lock_dir()
+    with open(d / "machine.gate", "a") as gate, open(d / "machine", "a") as f:
+        fcntl.flock(gate, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        finally:
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def needs_machine_alone(item):
+    return any(m.args[:1] == (MACHINE_GROUP,) or m.kwargs.get("name") == MACHINE_GROUP
+               for m in item.iter_markers("xdist_group"))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    # Setup and teardown included: a module's fixtures are made and removed
+    # within the protocol of its first and last test.
+    with machine_lock(needs_machine_alone(item)):
+        yield

@@ -12,6 +12,9 @@ import pytest
 from tests.lib.xcecluster import BIN, wait_for
 
 SYSTEM_DIR = Path("/etc/xce")
+# The system location is the machine's: one test puts a cluster there that
+# another must not see, so these run with the machine alone.
+pytestmark = pytest.mark.xdist_group("machine")
 
 
 def cron(*argv, **env):

@@ -37,7 +37,8 @@ def state_dir():
 @contextlib.contextmanager
 def locked(name="lock"):
     """Machine-wide lock NAME: "lock" guards tag claims, subnet picks and
-    /etc/netns; "stale" guards the removal of leftovers (which takes "lock")."""
+    /etc/netns; "stale" guards the removal of leftovers (which takes "lock");
+    "users" makes each creation or removal of test users whole."""
     with open(state_dir() / name, "a") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         try:

@@ -10,7 +10,10 @@ user in GROUP is replaced, any other existing user is an error.  The comment
 field names the creating process (pid and start time); make_users first
 removes test users whose creator is gone.  Homes live
 under a world-traversable temp directory so jobs running as the user can
-reach them.
+reach them.  Test sessions and xdist workers create users at the same
+time: a machine-wide lock makes each make_users and remove_users whole
+(another's groupdel of an empty GROUP must not fall between our groupadd
+and useradd).
 """
 
 import grp
@@ -25,7 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.cluster import _procs
+from tests.cluster import _procs, _registry
 from tests.cluster._netns import SBIN_PATH
 
 GROUP = "xcetest"
@@ -79,11 +82,16 @@ def make_users(names, group=GROUP, home_root=None):
     bad = [n for n in names if not NAME_OK.match(n)]
     if bad:
         raise ValueError(f"bad user names: {bad}")
+    with _registry.locked("users"):
+        return _make_users(names, group, home_root)
+
+
+def _make_users(names, group, home_root):
     clash = [n for n in names if _exists(n) and not _in_group(n, group)]
     if clash:
         raise RuntimeError(f"users {clash} exist and are not test users (group {group})")
-    remove_stale_users(group)
-    remove_users([n for n in names if _exists(n)], group)   # leftovers of a crash
+    _remove_stale_users(group)
+    _remove_users([n for n in names if _exists(n)], group)   # leftovers of a crash
     if home_root is None:
         home_root = tempfile.mkdtemp(prefix=HOME_PREFIX)
     os.chmod(home_root, 0o755)
@@ -91,7 +99,7 @@ def make_users(names, group=GROUP, home_root=None):
         for name in names:
             _add_user(name, group, Path(home_root) / name)
     except BaseException:
-        remove_users([n for n in names if _exists(n)], group)
+        _remove_users([n for n in names if _exists(n)], group)
         if Path(home_root).name.startswith(HOME_PREFIX):
             shutil.rmtree(home_root, ignore_errors=True)
         raise
@@ -119,6 +127,11 @@ def _describe(name):
 def remove_users(names, group=GROUP):
     """Remove test users NAMES with their homes, then GROUP once it is empty.
     Users that are not in GROUP are left alone."""
+    with _registry.locked("users"):
+        _remove_users(names, group)
+
+
+def _remove_users(names, group):
     for name in names:
         if not _exists(name):
             continue
@@ -169,6 +182,11 @@ def _kill_user_processes(uid, timeout=5.0):
 
 def remove_stale_users(group=GROUP):
     """Remove test users in GROUP whose creating process is gone; their names."""
+    with _registry.locked("users"):
+        return _remove_stale_users(group)
+
+
+def _remove_stale_users(group):
     stale = []
     for name in _members(group):
         f = pwd.getpwnam(name).pw_gecos.split()
@@ -177,7 +195,7 @@ def remove_stale_users(group=GROUP):
         pid, start = int(f[3]), f[4]
         if not _procs.alive(pid) or str(_procs.start_time(pid)) != start:
             stale.append(name)
-    remove_users(stale, group)
+    _remove_users(stale, group)
     return stale
 
 
