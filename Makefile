@@ -73,13 +73,24 @@ deps:
 # TEST_WORKERS=1 for one).  Its end-to-end tests mostly wait on daemons
 # and subprocesses, so there are more workers than cores.  Tests that need
 # the machine alone say so (tests/README.md); --dist loadgroup keeps them
-# on one worker.
+# on one worker.  TESTS narrows the run (make test TESTS=tests/unit).
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 TEST_WORKERS ?= $(shell echo $$(( $(NPROC) + 1 )))
+TESTS ?= tests
+PYTEST_OPTS = -q -p no:cacheprovider --durations=20 -n $(TEST_WORKERS) --dist loadgroup
 
+# The tests' files go to a fresh short directory, kept only when pytest
+# failed: an agent's socket is <spool>/agents/<host>/agent.sock, and a
+# Unix socket path has at most 107 bytes (pytest's own directories with
+# a worker's are 42 bytes deep before the test's).  Any failure, and no
+# test collected (exit 5), fails make.
 test: deps $(TEST_STAMP)
-	$(PY) -m pytest -q -p no:cacheprovider --durations=20 \
-	  -n $(TEST_WORKERS) --dist loadgroup tests
+	@tmp=$$(mktemp -d /tmp/xt.XXXXXX) || exit 1; \
+	cmd="$(PY) -m pytest $(PYTEST_OPTS) --basetemp=$$tmp $(TESTS)"; \
+	echo "$$cmd"; $$cmd; rc=$$?; \
+	if [ $$rc = 0 ] || [ $$rc = 5 ]; then rm -rf $$tmp; \
+	else echo "make test: pytest exited $$rc; the tests' files are in $$tmp"; fi; \
+	exit $$rc
 
 bench: install
 	$(PY) bench/run_all.py

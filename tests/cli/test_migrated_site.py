@@ -153,14 +153,14 @@ def test_two_sites_migrated_side_by_side_keep_their_own_stores(tmp_path):
     for site in sites:
         conf = (site.envdir / "lsf.conf").read_text()
         assert f"XCE_SPOOL_DIR={site.envdir / 'spool'}\n" in conf
-    east.start()
     try:
+        east.start()     # inside: a start that fails leaves a controller
         jobid = east.submit("true")
         east.wait_stat(jobid, "DONE")
     finally:
         east.stop()
-    west.start()
     try:
+        west.start()
         r = west.run("bjobs", "-a")
         assert (r.out, r.err) == ("", "No job found\n"), r
         assert "My cluster name is west" in west.run("lsid").out
