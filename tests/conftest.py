@@ -7,11 +7,11 @@ import os
 import shutil
 import tempfile
 import time
-from pathlib import Path
 
 import psutil
 import pytest
 
+from tests.cluster import _registry
 from tests.lib.xcecluster import Cluster
 
 
@@ -92,21 +92,12 @@ def pytest_unconfigure(config):
 MACHINE_GROUP = "machine"
 
 
-def _lock_dir():
-    if os.geteuid() == 0:
-        d = Path("/run/xce-tests")
-    else:
-        d = Path(tempfile.gettempdir()) / f"xce-tests-{os.geteuid()}"
-    d.mkdir(mode=0o755, parents=True, exist_ok=True)
-    return d
-
-
 @contextlib.contextmanager
 def machine_lock(alone):
     """Hold the machine lock, exclusively when *alone*.  A writer first
     takes the gate, which new readers pass through, so that a stream of
     tests holding it shared cannot keep an exclusive one waiting forever."""
-    d = _lock_dir()
+    d = _registry.state_dir()     # with the test hosts' locks
     with open(d / "machine.gate", "a") as gate, open(d / "machine", "a") as f:
         fcntl.flock(gate, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
         try:
