@@ -167,7 +167,9 @@ def test_limits_are_in_lsb_events(cluster):
     def job_new():
         for line in events.read_text().splitlines() if events.exists() \
                 else []:
-            if line.startswith('"JOB_NEW"') and f" {jobid} " in line:
+            # The job id is the record's fourth field; the whole line holds
+            # other numbers, and the module's other jobs are in the file.
+            if line.startswith('"JOB_NEW"') and line.split()[3] == str(jobid):
                 return line
         return None
     line = wait_for(job_new, what="the JOB_NEW record")

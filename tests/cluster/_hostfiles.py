@@ -1,10 +1,15 @@
 """Files that make up a test host's identity and who may log in to it."""
 
+import json
 import os
 import pwd
+import shutil
+import subprocess
 from pathlib import Path
 
-from tests.cluster import _registry
+from tests.cluster import _netns, _registry
+
+ETC_FILES = ("passwd", "hosts")
 
 
 def write_etc(etc_dir, root_home, plan):
@@ -25,6 +30,35 @@ def write_etc(etc_dir, root_home, plan):
     (etc_dir / "passwd").write_text("\n".join(lines) + "\n")
     hosts = ["127.0.0.1 localhost"] + [f"{a} {x}" for x, (a, _) in plan.items()]
     (etc_dir / "hosts").write_text("\n".join(hosts) + "\n")
+
+
+def rebind_etc():
+    """Bind the /etc files of every running namespace host (of any test
+    session) again where they were lost.  A file renamed over or removed in
+    the root namespace takes the bind mounts on it away in every other mount
+    namespace (Linux 3.18 on): after a useradd or userdel anywhere, a host's
+    sshd would read the machine's /etc/passwd (root's home /root, with its
+    .bashrc).  Called after every change of test users."""
+    nsenter = shutil.which("nsenter", path=_netns.SBIN_PATH) or "nsenter"
+    for path in _registry.state_dir().glob("*.json"):
+        try:
+            rec = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        for h in rec.get("hosts", {}).values():
+            if h.get("netns") and h.get("etc") and _registry.is_our_sshd(h):
+                for name in ETC_FILES:
+                    _rebind(nsenter, h["sshd"], Path(h["etc"]) / name, name)
+
+
+def _rebind(nsenter, pid, mine, name):
+    try:
+        if Path(f"/proc/{pid}/root/etc/{name}").read_bytes() == mine.read_bytes():
+            return      # still ours
+    except OSError:
+        return          # the host is going away
+    subprocess.run([nsenter, "-t", str(pid), "-m", "mount", "--bind", str(mine),
+                    f"/etc/{name}"], capture_output=True, timeout=30)
 
 
 def write_client_files(hs):

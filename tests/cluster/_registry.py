@@ -119,12 +119,12 @@ def loopback_pids(rec):
         if len(conn) == 4 and (conn[2], conn[3]) in ends:
             pids.append(pid)
     for h in rec["hosts"].values():
-        if not h.get("netns") and _is_our_sshd(h):
+        if not h.get("netns") and is_our_sshd(h):
             pids += _procs.descendants(h["sshd"])
     return pids
 
 
-def _is_our_sshd(h):
+def is_our_sshd(h):
     """The recorded PID still runs the sshd with this host's own config."""
     pid, cfg = h.get("sshd"), h.get("cfg")
     # sshd rewrites its argv into one title string ("sshd: ... -f CFG [listener] ..."),
@@ -135,7 +135,7 @@ def _is_our_sshd(h):
 def _stop_sshd(h, popen):
     if popen is not None:
         _procs.stop_popen(popen)
-    elif _is_our_sshd(h):
+    elif is_our_sshd(h):
         _procs.kill_and_wait([h["sshd"]])
 
 
@@ -210,7 +210,7 @@ def leftovers(rec):
              if n in {h.get("netns") for h in hosts} | set(rec.get("extra_netns", []))]
     mine = {h.get("veth") for h in hosts} | {rec.get("bridge")} | set(rec.get("extra_links", []))
     found += [f"link {n}" for n in _netns.list_links() if n in mine]
-    found += [f"sshd {h['sshd']}" for h in hosts if _is_our_sshd(h)]
+    found += [f"sshd {h['sshd']}" for h in hosts if is_our_sshd(h)]
     found += [f"path {p}" for p in [rec.get("base")] + [h.get("etc") for h in hosts]
               if p and os.path.exists(p)]
     return found

@@ -101,6 +101,18 @@ def test_root_home_on_each_host_is_its_own_empty_directory(needs_netns):
     assert len(homes) == len(needs_netns.hosts)
 
 
+def test_hosts_keep_their_own_passwd_when_the_machines_users_change(needs_netns):
+    # useradd and userdel replace /etc/passwd, which takes the hosts' bind
+    # mounts of their own away; make_users and remove_users bind them again.
+    name = f"xu{os.getpid()}p"
+    users.make_users([name])
+    users.remove_users([name])
+    for host in needs_netns.hosts:
+        with sshclient.connect(needs_netns, host) as client:
+            rc, out, err = sshclient.run(client, 'echo "$HOME"')
+        assert (rc, out, err) == (0, f"{needs_netns.base / host / 'root'}\n", "")
+
+
 def test_openssh_client_reaches_hosts_through_the_generated_config(ssh_hosts):
     res = subprocess.run(["ssh", "-F", str(ssh_hosts.ssh_config), "xh3", "echo", "via-openssh"],
                          capture_output=True, text=True, timeout=30)

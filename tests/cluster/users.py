@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.cluster import _procs, _registry
+from tests.cluster import _hostfiles, _procs, _registry
 from tests.cluster._netns import SBIN_PATH
 
 GROUP = "xcetest"
@@ -83,7 +83,10 @@ def make_users(names, group=GROUP, home_root=None):
     if bad:
         raise ValueError(f"bad user names: {bad}")
     with _registry.locked("users"):
-        return _make_users(names, group, home_root)
+        try:
+            return _make_users(names, group, home_root)
+        finally:
+            _hostfiles.rebind_etc()     # useradd replaced /etc/passwd
 
 
 def _make_users(names, group, home_root):
@@ -128,7 +131,10 @@ def remove_users(names, group=GROUP):
     """Remove test users NAMES with their homes, then GROUP once it is empty.
     Users that are not in GROUP are left alone."""
     with _registry.locked("users"):
-        _remove_users(names, group)
+        try:
+            _remove_users(names, group)
+        finally:
+            _hostfiles.rebind_etc()
 
 
 def _remove_users(names, group):
@@ -183,7 +189,10 @@ def _kill_user_processes(uid, timeout=5.0):
 def remove_stale_users(group=GROUP):
     """Remove test users in GROUP whose creating process is gone; their names."""
     with _registry.locked("users"):
-        return _remove_stale_users(group)
+        try:
+            return _remove_stale_users(group)
+        finally:
+            _hostfiles.rebind_etc()
 
 
 def _remove_stale_users(group):
