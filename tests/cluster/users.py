@@ -13,7 +13,8 @@ under a world-traversable temp directory so jobs running as the user can
 reach them.  Test sessions and xdist workers create users at the same
 time: a machine-wide lock makes each make_users and remove_users whole
 (another's groupdel of an empty GROUP must not fall between our groupadd
-and useradd).
+and useradd), and each ends by binding the running namespace hosts' own
+/etc files again (a replaced /etc/passwd takes them away).
 """
 
 import grp
