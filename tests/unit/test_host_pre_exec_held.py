@@ -5,6 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from xce.agent import prepost as agent_prepost
 from xce.config.load import load
 from xce.controller import hoststeps, prepost, startmsg
 from xce.controller.apply import apply
@@ -187,3 +188,40 @@ def test_a_host_back_while_its_post_part_is_awaited_is_asked_again(cfg):
     assert [s["cmd"] for s in ask["steps"]] == ["/sbin/tidy"]
     hoststeps.hello(ctl, "h1")
     assert ctl.links["h1"].sent == []
+
+
+class _Agent(agent_prepost.PrePost):
+    """The agent's side of host steps, its spawns counted, not run."""
+
+    def __init__(self, monkeypatch):
+        self._init_prepost()
+        self.outbox, self.spawned = [], []
+        monkeypatch.setattr(agent_prepost.spawn, "spawn", self._spawn)
+
+    def _spawn(self, argv, env):
+        self.spawned.append(argv)
+        return 1000 + len(self.spawned)
+
+
+def test_host_pre_exec_asked_again_after_it_ended_is_not_run_again(
+        cfg, monkeypatch):
+    # The controller restarted (or the link dropped) before it had the
+    # steps' end: asked again for the same attempt, the agent says how
+    # they ended; it runs them once per start attempt, as LSF.
+    ctl, job = _Ctl(cfg), _job()
+    ctl.jobs[(3, 0)] = job
+    hoststeps.start(ctl, job, startmsg.start_message(ctl, job))
+    [ask] = ctl.links["h2"].sent
+    agent = _Agent(monkeypatch)
+    agent.host_steps(ask)
+    agent.host_steps(ask)           # still running: it goes on
+    assert len(agent.spawned) == 1 and agent.outbox == []
+    assert agent.step_exited(1001, 4)
+    done = {"op": "host_steps_done", "job": 3, "idx": 0, "attempt": 1,
+            "stage": "pre", "code": 4}
+    assert agent.outbox == [done]
+    agent.outbox.clear()            # lost with the link
+    agent.host_steps(ask)
+    assert len(agent.spawned) == 1 and agent.outbox == [done]
+    agent.host_steps(dict(ask, attempt=2))      # a new attempt runs them
+    assert len(agent.spawned) == 2

@@ -36,6 +36,10 @@ from xce.agent.protocol import job_key
 log = logging.getLogger("xce.agent")
 
 PATH = "/bin:/usr/bin:/sbin:/usr/sbin"      # LSF's PATH for these commands
+# How many ended host-step stages (of jobs whose first host is another
+# one) the agent remembers, to answer a repeated ask without running them
+# again: far more than a controller restart can leave unanswered.
+HOST_STEPS_KEPT = 4096
 
 # 1 working directory, 2 output file ("" = /dev/null), 3 error file ("" =
 # with the output), 4 the command line, 5 the restore text of the step's
@@ -165,6 +169,9 @@ class PrePost:
     def _init_prepost(self):
         self.chains = {}        # key -> Chain running now
         self.step_pids = {}     # pid of a step -> key
+        # (job, idx, attempt, "host_pre"/"host_post") -> the status its
+        # host steps ended with: the last HOST_STEPS_KEPT, oldest first
+        self.host_steps_ended = {}
 
     def _begin(self, key, msg, prefix, env, launch):
         """Run the job's pre-exec steps, then launch() the job."""
@@ -192,9 +199,17 @@ class PrePost:
         another one (protocol 13): run them, then say how they ended
         (``host_steps_done``; the first failing status, else 0).  Asked
         again while they still run (a controller restarted meanwhile):
-        they go on, and their end is said once."""
+        they go on, and their end is said once.  Asked again once they
+        have ended (the controller restarted, or its link came back,
+        before it had their end, which a dropped link loses): their end
+        is said again, they do not run twice for one start attempt."""
         key = (*job_key(msg), "host_" + msg["stage"])
         if key in self.chains:
+            return
+        if key in self.host_steps_ended:
+            log.info("job %s: %s steps asked again, ended already",
+                     key[:3], key[3])
+            self._say_host_steps(key, self.host_steps_ended[key])
             return
         start = dict(msg["start"], cwd="/")
         env, _ = job_environment(start, "", "")
@@ -258,10 +273,11 @@ class PrePost:
     def _stage_done(self, chain):
         self.chains.pop(chain.key, None)
         if chain.stage.startswith("host_"):
-            self.outbox.append({"op": "host_steps_done", "job": chain.key[0],
-                                "idx": chain.key[1], "attempt": chain.key[2],
-                                "stage": chain.stage[5:],
-                                "code": chain.failed or 0})
+            ended = self.host_steps_ended
+            ended[chain.key] = chain.failed or 0
+            while len(ended) > HOST_STEPS_KEPT:
+                del ended[next(iter(ended))]
+            self._say_host_steps(chain.key, chain.failed or 0)
         elif chain.stage == "pre":
             if chain.killed is not None:
                 self._finish(chain.key, 128 + signal.SIGKILL, {},
@@ -281,6 +297,11 @@ class PrePost:
             elif chain.acked:   # its record was kept for the clean-up
                 key = chain.key
                 self.acked({"job": key[0], "idx": key[1], "attempt": key[2]})
+
+    def _say_host_steps(self, key, code):
+        self.outbox.append({"op": "host_steps_done", "job": key[0],
+                            "idx": key[1], "attempt": key[2],
+                            "stage": key[3][5:], "code": code})
 
     def _say_post(self, key, state):
         self.journal.append("post", key, post_state=state)

@@ -21,9 +21,11 @@ A held start lives in memory and is re-derived, not stored: after a
 controller restart the first host's hello finds the job dispatched there
 and unknown to its agent (xce.controller.reconcile) and holds it again,
 asking the other hosts once more; an agent still running that job's steps
-goes on with them (xce.agent.prepost), one that lost them runs them
-again.  A host whose link came back while a start waits on it is asked
-again the same way.  So the job neither starts without its other hosts'
+goes on with them, one that ran them for this attempt already says again
+how they ended (xce.agent.prepost: a done said while no controller was
+connected is lost), one that lost them (restarted) runs them again.  A
+host whose link came back while a start waits on it is asked again the
+same way.  So the job neither starts without its other hosts'
 HOST_PRE_EXEC nor starts twice.
 """
 
