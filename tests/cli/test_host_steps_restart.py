@@ -1,7 +1,8 @@
 """HOST_PRE_EXEC and HOST_POST_EXEC on a parallel job's other host, on
 two virtual hosts (real agents on this machine under two names): a start
 held while the other host runs HOST_PRE_EXEC survives a controller kill
-(the job starts once, after it), and a HOST_POST_EXEC failing on the
+(the job starts once, after it, and HOST_PRE_EXEC runs once, even when
+it ended while the controller was down), and a HOST_POST_EXEC failing on the
 other host is the job's post-exec failure, as in LSF (bjobs -l, bhist -l,
 post_err())."""
 
@@ -86,6 +87,41 @@ def test_a_start_held_for_host_pre_exec_survives_a_controller_kill(
                          ["job", "x"]], lines
     assert [x for x in lines if x[0] in ("job", "pre")] == \
         [lines[0], *lines[2:4]]
+    assert cluster.stat(jobid) == "DONE"
+
+
+def _running(step):
+    """Is a process running *step* (a host step, through its shell)?"""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if str(step).encode() in f.read():
+                    return True
+        except OSError:
+            pass
+    return False
+
+
+def test_a_host_pre_exec_ended_while_the_controller_was_down_runs_once(
+        make_cluster, tmp_path):
+    cluster, log, gate = _cluster(make_cluster, tmp_path)
+    jobid = _submit(cluster, tmp_path, f"echo job x $LSB_JOBID >>{log}")
+    wait_for(lambda: _lines(log, jobid), timeout=20,
+             what="HOST_PRE_EXEC on the other host")
+    [[_, other]] = _lines(log, jobid)
+    first = ({*HOSTS} - {other}).pop()
+    cluster.kill_controller()
+    # Its end, said to no controller, is lost; asked again after the
+    # restart, the agent says it again and does not run it twice.
+    gate.touch()
+    wait_for(lambda: not _running(tmp_path / "step.sh"), timeout=20,
+             what="HOST_PRE_EXEC to end")
+    cluster.start()
+    cluster.wait_stat(jobid, "DONE", "EXIT", timeout=30)
+    wait_for(lambda: len(_lines(log, jobid)) >= 5, what="the post steps")
+    lines = _lines(log, jobid)
+    assert [x for x in lines if x[0] in ("job", "pre")] == \
+        [["pre", other], ["pre", first], ["job", "x"]], lines
     assert cluster.stat(jobid) == "DONE"
 
 
