@@ -48,8 +48,10 @@ if _SPEC and "xce-controller" in " ".join(getattr(sys, "orig_argv", [])):
         while not _waiting_wrappers(spool) and time.time() < deadline:
             time.sleep(0.02)
         time.sleep(0.5)     # long enough for a wrapper not held to run
-        with open(_MARKER + ".waiting", "w") as f:
+        # written whole, then renamed: the test waits for the name
+        with open(_MARKER + ".part", "w") as f:
             f.write(" ".join(_waiting_wrappers(spool)))
+        os.rename(_MARKER + ".part", _MARKER + ".waiting")
         if _MODE == "kill":
             os.kill(os.getpid(), signal.SIGKILL)
         for link in ctl.links.values():
@@ -82,7 +84,9 @@ def _armed(cluster, mode):
 
 
 def _waited(marker):
-    """The pids of the wrappers that waited when the hook struck."""
+    """The pids of the wrappers that waited when the hook struck (the
+    hook renames its file into place once written: an empty file read
+    while it was being written made this [] under load)."""
     path = marker.parent / (marker.name + ".waiting")
     wait_for(path.exists, what="the hook to strike")
     return [int(p) for p in path.read_text().split()]
