@@ -60,16 +60,23 @@ def _submit(cluster, tmp_path, command):
                           "-o", str(tmp_path / "%J.out"), command)
 
 
-def test_a_start_held_for_host_pre_exec_survives_a_controller_kill(
-        make_cluster, tmp_path):
+def _killed_while_held(make_cluster, tmp_path):
+    """A job whose start is held while its other host runs HOST_PRE_EXEC
+    (waiting for the gate), its controller killed then: the cluster, the
+    steps' log, the gate, the job, its other host and its first."""
     cluster, log, gate = _cluster(make_cluster, tmp_path)
     jobid = _submit(cluster, tmp_path, f"echo job x $LSB_JOBID >>{log}")
-    # The other host's HOST_PRE_EXEC runs (and waits): the start is held.
     wait_for(lambda: _lines(log, jobid), timeout=20,
              what="HOST_PRE_EXEC on the other host")
     [[_, other]] = _lines(log, jobid)
-    first = ({*HOSTS} - {other}).pop()
     cluster.kill_controller()
+    return cluster, log, gate, jobid, other, ({*HOSTS} - {other}).pop()
+
+
+def test_a_start_held_for_host_pre_exec_survives_a_controller_kill(
+        make_cluster, tmp_path):
+    cluster, log, gate, jobid, other, first = _killed_while_held(
+        make_cluster, tmp_path)
     cluster.start()
     # The first host's hello finds it dispatched there and holds it again.
     wait_for(lambda: f"job {jobid}: start held again for HOST_PRE_EXEC on "
@@ -104,13 +111,8 @@ def _running(step):
 
 def test_a_host_pre_exec_ended_while_the_controller_was_down_runs_once(
         make_cluster, tmp_path):
-    cluster, log, gate = _cluster(make_cluster, tmp_path)
-    jobid = _submit(cluster, tmp_path, f"echo job x $LSB_JOBID >>{log}")
-    wait_for(lambda: _lines(log, jobid), timeout=20,
-             what="HOST_PRE_EXEC on the other host")
-    [[_, other]] = _lines(log, jobid)
-    first = ({*HOSTS} - {other}).pop()
-    cluster.kill_controller()
+    cluster, log, gate, jobid, other, first = _killed_while_held(
+        make_cluster, tmp_path)
     # Its end, said to no controller, is lost; asked again after the
     # restart, the agent says it again and does not run it twice.
     gate.touch()
