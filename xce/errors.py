@@ -94,6 +94,22 @@ MESSAGES.update({
     "NOT_RUNNING": "the controller is not running",
 })
 
+# UNIX sockets whose path is longer than a socket address holds
+# (xce.unixsock): one line, in the daemon's log, bhosts -l and xce start.
+MESSAGES.update({
+    "SOCKET_PATH": "Cannot use the UNIX socket {path}: its path is {length} "
+                   "bytes, more than the {limit} a socket address holds, "
+                   "and {reason}",
+    "SOCKET_PATH_NAME": "its last name alone is too long",
+    "SOCKET_PATH_LINK": "its directory is a symbolic link (name the real "
+                        "directory)",
+    "SOCKET_PATH_NO_PROC": "/proc/self/fd cannot reach its directory (is "
+                           "/proc mounted?)",
+    # The controller's reason for a local agent launched again (bhosts -l).
+    "AGENT_DIED": "the agent ended without listening on its socket: {why}",
+    "SEE_LOG": "see {log}",
+})
+
 # Commands' own texts (LSF's where LSF has one).
 MESSAGES.update({
     "REQUEST_FAILED": "Request failed",

@@ -8,7 +8,8 @@ next attach, after a controller restart or a dropped link, finds it again.
 
 Exit status: 0 when the controller closed the channel, 1 when the agent
 closed the connection, 3 when no agent runs and none may be started
-(launch: none), 4 when a started agent did not listen in time.
+(launch: none), 4 when a started agent did not listen in time, 5 when the
+agent's socket cannot be reached (its path too long, see xce.unixsock).
 """
 
 import os
@@ -17,7 +18,7 @@ import socket
 import sys
 import time
 
-from xce import daemon
+from xce import daemon, unixsock
 
 LISTEN_WAIT = 15.0      # how long a starting agent may take to listen
 POLL = 0.05
@@ -28,6 +29,11 @@ HIGH_WATER = 4 << 20    # stop reading a side while this much waits for the othe
 def attach(spool, host, launch=True, stdin=0, stdout=1):
     """Pump STDIN/STDOUT to the agent of HOST under SPOOL; the exit status."""
     workdir = spool / "agents" / host
+    try:
+        unixsock.check(workdir / "agent.sock")
+    except unixsock.SocketPathError as e:
+        _say(str(e))        # the controller shows it: bhosts -l, its log
+        return 5
     conn = _connect(workdir / "agent.sock")
     if conn is None:
         if not launch:
@@ -52,7 +58,7 @@ def _say(message):
 def _connect(path):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        s.connect(str(path))
+        unixsock.connect(s, path)
     except OSError:
         s.close()
         return None

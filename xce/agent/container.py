@@ -33,6 +33,8 @@ import shlex
 import shutil
 import socket
 
+from xce import unixsock
+
 DOCKER_SOCKET = "/var/run/docker.sock"
 AGENT_LABEL = "xce.agent"
 # Runtimes whose containers live apart from the job's processes.
@@ -62,9 +64,10 @@ def _docker_answers():
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.settimeout(2)
     try:
-        s.connect(path)
+        # The site's path, which may pass through links (/var/run).
+        unixsock.connect(s, path, nofollow=False)
         return True
-    except OSError:
+    except (OSError, unixsock.SocketPathError):
         return False
     finally:
         s.close()

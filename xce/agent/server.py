@@ -20,6 +20,7 @@ from xce.agent.protocol import VERSION, LineReader, ProtocolError, encode
 from xce.agent import hostinfo, staging
 from xce.agent.load import LoadSampler
 from xce.agent.elim import ElimRunner
+from xce import unixsock
 
 log = logging.getLogger("xce.agent")
 
@@ -65,7 +66,7 @@ class AgentServer:
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old = os.umask(0o177)
         try:
-            self.listener.bind(str(path))
+            unixsock.bind(self.listener, path)
         finally:
             os.umask(old)
         self.listener.listen(8)

@@ -130,6 +130,7 @@ def _wait_hosts(cfg):
     from xce.client.site import store_at
     deadline = time.monotonic() + READY_TIMEOUT
     store = cfg.spool / "store" / "xce.db"
+    local = []
     while time.monotonic() < deadline:
         try:
             hosts = store_at(store).hosts()
@@ -142,6 +143,12 @@ def _wait_hosts(cfg):
             return
         time.sleep(0.1)
     print("warning: not every host is up yet; see bhosts", file=sys.stderr)
+    for h in local:
+        why = h["conf"].get("reason")
+        if h["status"] == states.HOST_UNAVAIL and why:
+            # The controller's reason, as bhosts -l shows it.
+            print(f"host {h['name']}: {h['status']}: {why}",
+                  file=sys.stderr)
 
 
 @cli.command(help="Stop the controller and the local agents (jobs keep running).")

@@ -12,13 +12,19 @@ import socket
 import sys
 import time
 
-from xce import daemon
+from xce import daemon, unixsock
 from xce.agent.protocol import LineReader, ProtocolError, encode
 from xce.controller import heartbeat
+from xce.errors import text
 
 log = logging.getLogger("xce.controller")
 
 RETRY = 0.2             # seconds between connection attempts
+# Between attempts on an agent socket whose path cannot be used (a
+# reconfiguration may change it; nothing else will).
+UNUSABLE_RETRY = 30.0
+# Bytes of an agent's log read for its last line.
+LOG_TAIL = 4096
 LAUNCH_GRACE = 5.0      # how long a launched agent may take to listen
 # A launched agent is tried more often during its grace: it listens a
 # fraction of a second after its start, and an attempt on a UNIX socket
@@ -102,7 +108,12 @@ class AgentLink:
         # blocking connect would then stall the controller.
         s.setblocking(False)
         try:
-            s.connect(str(self.dir / "agent.sock"))
+            unixsock.connect(s, self.dir / "agent.sock")
+        except unixsock.SocketPathError as e:
+            # No agent could listen there: none is launched to find out.
+            s.close()
+            self._give_up(str(e), now + UNUSABLE_RETRY)
+            return False
         except OSError:
             s.close()
             self._maybe_launch(now)
@@ -118,6 +129,14 @@ class AgentLink:
         log.info("connected to the agent on %s", self.host)
         return True
 
+    def _give_up(self, reason, next_try):
+        """The agent cannot be used, for REASON (bhosts -l shows it): said
+        once in the log, tried again at NEXT_TRY."""
+        if reason != self.reason:
+            log.error("agent %s: %s", self.host, reason)
+        self.reason = reason
+        self.next_try = next_try
+
     def _maybe_launch(self, now):
         if self.launch != "local":
             return
@@ -126,6 +145,12 @@ class AgentLink:
             return      # starting up, or restarting: wait for its socket
         if self.launched_at and now - self.launched_at < LAUNCH_GRACE:
             return
+        if self.launched_at is not None:
+            # The last one launched ended without listening: why, in its
+            # log's last line, before it is launched again.
+            self._give_up(text("AGENT_DIED",
+                               why=_last_line(self.dir / "agent.log")),
+                          self.next_try)
         self.dir.mkdir(parents=True, exist_ok=True)
         argv = [sys.executable, "-m", "xce.cli.xce_agent", "--spool",
                 str(self.spool), "--host", self.host, "--foreground"]
@@ -176,6 +201,18 @@ class AgentLink:
         except OSError as e:
             log.warning("agent %s: send failed: %s", self.host, e)
             return False
+
+
+def _last_line(path):
+    """The last line of the log at PATH (a few kilobytes read), or where
+    the log is when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(0, f.seek(0, 2) - LOG_TAIL))
+            lines = f.read().decode(errors="replace").strip().splitlines()
+    except OSError:
+        lines = []
+    return lines[-1].strip() if lines else text("SEE_LOG", log=path)
 
 
 def _readable(sock):

@@ -3,7 +3,7 @@
 import sys
 import time
 
-from xce import oslite
+from xce import oslite, unixsock
 from xce.errbase import XceError, text
 from xce.model import jsoncodec
 from xce.spool import layout
@@ -105,17 +105,22 @@ def make_durable(spool, req_id):
         oslite.close(fd)
 
 
+def doorbell(spool):
+    """The path of the controller's doorbell socket."""
+    return oslite.join(spool, layout.DOORBELL)
+
+
 def ring(spool):
     """Wake the controller; False when nothing listens on the doorbell."""
     s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     try:
-        s.sendto(b"r", oslite.join(spool, layout.DOORBELL))
+        unixsock.sendto(s, b"r", doorbell(spool))
         return True
     except (ConnectionRefusedError, FileNotFoundError):
         return False
     except BlockingIOError:
         return True     # doorbell queue full: the controller is busy, not down
-    except OSError:
+    except (OSError, unixsock.SocketPathError):
         return False
     finally:
         s.close()
@@ -229,10 +234,13 @@ class Request:
         # Before spooling: a request is not sent down a channel whose
         # replies could be forged.
         self.ctl_uid = controller_uid(self.spool)
+        # Nor where the doorbell cannot be rung (said, not taken for a
+        # controller that is down).
+        unixsock.check(doorbell(self.spool))
         # Listen before spooling so the controller's wake-up cannot be missed.
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         try:
-            self.listener.bind(layout.reply_socket_name(self.id))
+            unixsock.bind(self.listener, layout.reply_socket_name(self.id))
         except OSError:
             pass    # the reply file is polled as well
         # Not fsynced yet: wait() does it only when no reply comes.

@@ -13,6 +13,7 @@ import stat
 import time
 from dataclasses import dataclass, field
 
+from xce import unixsock
 from xce.spool import bounds, layout, schema
 
 log = logging.getLogger("xce.spool")
@@ -66,7 +67,7 @@ class SpoolServer:
         except FileNotFoundError:
             pass
         self.doorbell = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.doorbell.bind(str(bell))
+        unixsock.bind(self.doorbell, bell)
         os.chmod(bell, 0o666)
         self.doorbell.setblocking(False)
         return self.doorbell
@@ -208,7 +209,7 @@ class SpoolServer:
     def _notify(self, req_id):
         s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         try:
-            s.sendto(b"d", layout.reply_socket_name(req_id))
+            unixsock.sendto(s, b"d", layout.reply_socket_name(req_id))
         except OSError:
             pass    # the client polls the reply file too
         finally:
