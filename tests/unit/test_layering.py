@@ -18,8 +18,9 @@ XCE = Path(__file__).resolve().parents[2] / "xce"
 # one of its packages.  Pure rooms import only the standard library.
 PURE = ("xce.lang", "xce.model")
 # version constants; the messages and the error classes (without the
-# messages); the commands' os (on posix alone)
-_BASE = {"xce", "xce.errors", "xce.errbase", "xce.oslite"}
+# messages); the commands' os (on posix alone); UNIX socket paths of any
+# length
+_BASE = {"xce", "xce.errors", "xce.errbase", "xce.oslite", "xce.unixsock"}
 _USER_COMMAND = _BASE | {"xce.envdir", "xce.client", "xce.lang", "xce.model"}
 # What every command's client code may reach outside xce.client.
 _CLIENT = _BASE | {"xce.envdir", "xce.lang", "xce.model", "xce.config",
@@ -28,7 +29,8 @@ _CLIENT = _BASE | {"xce.envdir", "xce.lang", "xce.model", "xce.config",
 # they import no subject package, so there is no cycle between them.
 _CLIENT_SHARED = {"xce.client.site", "xce.client.ids", "xce.client.requests",
                   "xce.client.text"}
-_SPOOL_SHARED = {"xce.errors", "xce.errbase", "xce.oslite", "xce.model",
+_SPOOL_SHARED = {"xce.errors", "xce.errbase", "xce.oslite", "xce.unixsock",
+                 "xce.model",
                  "xce.spool.check", "xce.spool.fields", "xce.spool.layout"}
 _CLI_SHARED = {"xce.cli.common", "xce.cli.lsfargs"}
 # room: the rooms and modules it may import (its own room always).
@@ -38,6 +40,8 @@ ALLOWED = {
     # text() reads the catalogue when it is called
     "xce.errbase": {"xce.errors"},
     "xce.oslite": set(),
+    # its one-line error is a command's error (SocketPathError)
+    "xce.unixsock": {"xce.errbase"},
     "xce.lang": set(),
     "xce.model": set(),
     "xce.daemon": set(),               # pid files and start-up of daemons
@@ -60,7 +64,7 @@ ALLOWED = {
         # the store's writer side: everything but the commands' reader
         "xce.store.writer", "xce.store.schema", "xce.store.lsbfiles",
         "xce.store.lsbchanges", "xce.store.lsbfields", "xce.store.lsbrotate"},
-    "xce.agent": {"xce", "xce.daemon", "xce.model"},
+    "xce.agent": {"xce", "xce.daemon", "xce.model", "xce.unixsock"},
     # The simulator drives the controller's own scheduling pass (schedpass)
     # over controller-shaped state in virtual time: the pass's modules, and
     # nothing that talks to agents, the spool or the store.
