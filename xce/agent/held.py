@@ -19,6 +19,13 @@ restarted controller that finds the job not STARTed in its store
 schedules it again; one that finds it STARTed and this agent not knowing
 it sends its start again (xce.controller.reconcile).  The agent dying
 closes the pipe as well: the wrapper ends without running the job.
+
+Protocol 15: the discarded starts are remembered (in memory: an agent
+that restarts forgets them, and its held wrappers end with it) and
+listed in every hello until the controller acknowledges them
+(``discarded_ack``) or starts them again: a controller that stayed up
+cannot tell a go the agent never read from one it read just before the
+link dropped, and sends back to PEND only a job this list names.
 """
 
 import logging
@@ -28,6 +35,11 @@ import signal
 from xce.agent.protocol import job_key
 
 log = logging.getLogger("xce.agent")
+
+# Discarded starts kept for the controller's next hello at most: a link
+# that drops again and again with no controller to hear it does not
+# grow the agent without bound.
+DISCARDED_KEEP = 10000
 
 
 class _Held:
@@ -44,6 +56,9 @@ class Held:
     def _init_held(self):
         self.held = {}          # key -> _Held, until its go
         self.held_pids = {}     # pid of a waiting wrapper -> key
+        # keys of held starts discarded before their go, in order, until
+        # the controller acknowledges them (at most DISCARDED_KEEP)
+        self.discarded = {}
 
     def hold(self, key, msg, prefix):
         """Prepare the start *msg*; its job runs on go_batch."""
@@ -152,4 +167,17 @@ class Held:
                 except ProcessLookupError:
                     pass
             self.discard_files(held.prefix)
+            self.discarded[key] = None
         self.held.clear()
+        while len(self.discarded) > DISCARDED_KEEP:     # the oldest go
+            del self.discarded[next(iter(self.discarded))]
+
+    def hello_discarded(self):
+        """The held starts discarded unrun, for the controller's hello."""
+        return [{"job": k[0], "idx": k[1], "attempt": k[2]}
+                for k in self.discarded]
+
+    def discarded_ack(self, msg):
+        """The controller has recorded these discarded starts."""
+        for job, idx, attempt in msg["jobs"]:
+            self.discarded.pop((job, idx, attempt), None)

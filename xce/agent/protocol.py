@@ -34,7 +34,11 @@ import json
 #     (job, idx, attempt), sent once the controller's store holds the
 #     START; a held start is discarded when the connection drops first
 #     (xce.agent.held).
-VERSION = 14
+# 15: the hello lists "discarded", the held starts (job, idx, attempt)
+#     the agent discarded before their go, never run; the controller
+#     sends such a job back to PEND and answers "discarded_ack" (jobs:
+#     [[job, idx, attempt], ...]), after which the agent forgets them.
+VERSION = 15
 
 # The start message's fields that came after version 1, with the first
 # version that acts on each and what it holds.  "outdir", "rlimits",

@@ -207,6 +207,7 @@ class AgentServer:
                 "pid": os.getpid(), "facts": hostinfo.facts(),
                 "load": self._load_now(), "ext": self.elims.values(),
                 "jobs": self.table.hello_jobs(),
+                "discarded": self.table.hello_discarded(),
                 "tasks": self.tasks.hello_tasks(),
                 "task_exits": self.tasks.hello_exits()}
 
@@ -258,6 +259,8 @@ class AgentServer:
                     self.tasks.acked(msg)
                 elif op == "ack":
                     self.table.acked(msg)
+                elif op == "discarded_ack":     # protocol 15 (held.py)
+                    self.table.discarded_ack(msg)
                 elif op == "elim":
                     self.elims.configure(msg)
                     self._load_every(msg.get("exinterval"))
