@@ -279,6 +279,8 @@ MESSAGES.update({
     "LOGIN_SHELL_NOT_ABSOLUTE": "-L: {shell}: The login shell must be "
                                 "an absolute path",
     "PREEXEC_PEND": "The job's pre-exec command exited with non-zero status",
+    # LSF's PEND_JOB_START_FAIL: a start its host discarded, never run.
+    "START_FAILED_PEND": "Failed in talking to server to start the job",
     "CONFIG_EXEC_EMPTY": "{key}: the command is empty",
     "CONFIG_EXEC_USER": "PRE_POST_EXEC_USER: {value!r} is not one user name",
     "CONFIG_RETRY_ACTION": "LOCAL_MAX_PREEXEC_RETRY_ACTION: {value!r} is "

@@ -8,11 +8,15 @@ its PYTHONPATH (as bench/profhook does for profiling): it wraps
 xce.controller.startgo.send_held and, once the held start is sent, waits
 for the agent to prepare it (its wrapper spawned and waiting), notes the
 waiting wrappers, then kills the controller with SIGKILL or cuts its
-agent links.  It acts once: its marker file is removed first."""
+agent links.  It acts once: its marker file is removed first.  In mode
+``go`` it strikes later instead: after the commit whose messages carried
+the go, once the job has begun (the file the test's job appends to is
+there), it cuts the links."""
 
 import signal
 import subprocess
 
+from tests.lib.lsbevents_reader import read_file
 from tests.lib.xcecluster import BIN, wait_for
 
 HOOK = r'''
@@ -37,10 +41,24 @@ if _SPEC and "xce-controller" in " ".join(getattr(sys, "orig_argv", [])):
                 pids.append(pid)
         return pids
 
+    def _noted(pids):
+        # written whole, then renamed: the test waits for the name
+        with open(_MARKER + ".part", "w") as f:
+            f.write(" ".join(pids))
+        os.rename(_MARKER + ".part", _MARKER + ".waiting")
+
+    def _cut(ctl):
+        for link in ctl.links.values():
+            if link.sock is not None:
+                link.sock.shutdown(socket.SHUT_RDWR)
+
     def send_held(ctl):
         sent = bool(ctl.held_starts)
         _real(ctl)
         if not sent or not os.path.exists(_MARKER):
+            return
+        if _MODE == "go":       # strike after the go (_after_commit)
+            os.rename(_MARKER, _MARKER + ".go")
             return
         os.unlink(_MARKER)
         spool = str(ctl.cfg.spool).encode()
@@ -48,17 +66,29 @@ if _SPEC and "xce-controller" in " ".join(getattr(sys, "orig_argv", [])):
         while not _waiting_wrappers(spool) and time.time() < deadline:
             time.sleep(0.02)
         time.sleep(0.5)     # long enough for a wrapper not held to run
-        # written whole, then renamed: the test waits for the name
-        with open(_MARKER + ".part", "w") as f:
-            f.write(" ".join(_waiting_wrappers(spool)))
-        os.rename(_MARKER + ".part", _MARKER + ".waiting")
+        _noted(_waiting_wrappers(spool))
         if _MODE == "kill":
             os.kill(os.getpid(), signal.SIGKILL)
-        for link in ctl.links.values():
-            if link.sock is not None:
-                link.sock.shutdown(socket.SHUT_RDWR)
+        _cut(ctl)
 
     startgo.send_held = send_held
+
+    from xce.controller.main import Controller
+    _real_after = Controller._after_commit
+
+    def _after_commit(ctl):
+        _real_after(ctl)        # the go goes with this commit's messages
+        if not os.path.exists(_MARKER + ".go"):
+            return
+        os.unlink(_MARKER + ".go")
+        ran = os.path.join(os.path.dirname(_MARKER), "ran")
+        deadline = time.time() + 10
+        while not os.path.exists(ran) and time.time() < deadline:
+            time.sleep(0.02)
+        _noted([])
+        _cut(ctl)
+
+    Controller._after_commit = _after_commit
 '''
 
 
@@ -130,20 +160,71 @@ def test_controller_killed_before_the_commit_leaves_no_job_run(
     assert any("held start discarded" in p.read_text() for p in agent_log)
 
 
-def test_a_link_dropped_before_the_go_discards_the_held_start(
+def _events(cluster, jobid):
+    """The lsb.events records of *jobid*, in order (LSF's layouts)."""
+    path = cluster.spool / cluster.name / "logdir" / "lsb.events"
+    return [r for r in read_file(path) if r.get("jobId") == jobid]
+
+
+def _history(cluster, jobid):
+    from xce.client.text.wrap import unwrap
+    r = cluster.run("bhist", "-l", str(jobid))
+    assert r.rc == 0, r
+    return unwrap(r.out)
+
+
+def _agent_log(cluster):
+    return "".join(p.read_text() for p in
+                   (cluster.spool / "agents").glob("*/agent.log"))
+
+
+def test_a_start_discarded_before_the_go_goes_back_to_pend_and_runs_once(
         make_cluster):
     cluster, marker, ran = _started(make_cluster, "drop")
-    # The START is committed and the agent, back, does not have the job:
-    # as for any start lost with its link, a job that may run again (-r)
-    # is requeued, any other ends EXIT (TERM_ZOMBIE).
-    jobid = cluster.submit("-r", f"echo ran >> {ran}")
+    # Not rerunnable: a start lost with its link would end EXIT
+    # (TERM_ZOMBIE); the agent says it discarded this one unrun.
+    jobid = cluster.submit(f"echo ran >> {ran}")
     waited = _waited(marker)
     assert waited, "no wrapper was spawned ahead, waiting"
     wait_for(lambda: all(_gone(p) for p in waited),
              what="the held wrapper to be killed")
     assert cluster.wait_stat(jobid, "DONE", "EXIT") == "DONE"
     assert ran.read_text() == "ran\n"
-    log = "".join(p.read_text() for p in
-                  (cluster.spool / "agents").glob("*/agent.log"))
-    assert "held start discarded" in log
+    shown = cluster.run("bjobs", "-a", "-noheader", "-w", str(jobid))
+    assert shown.rc == 0 and shown.out.split()[2] == "DONE", shown
+    # Dispatched, back to pending (LSF's start failed), dispatched again.
+    history = _history(cluster, jobid)
+    failed = history.index(
+        "Pending: Failed in talking to server to start the job;")
+    assert history.count("Dispatched 1 Task(s)") == 2
+    assert history.index("Dispatched 1 Task(s)") < failed < \
+        history.rindex("Dispatched 1 Task(s)")
+    assert "Exited" not in history and "requeued" not in history
+    assert "auto_requeues" not in cluster.stored_job(jobid)["spec"]
+    kinds = [(r["type"], r.get("jStatus"), r.get("reason"))
+             for r in _events(cluster, jobid)]
+    assert ("JOB_STATUS", 1, 1603) in kinds         # PEND_JOB_START_FAIL
+    assert sum(k[0] == "JOB_START" for k in kinds) == 2
+    assert not [k for k in kinds if k[0] == "JOB_REQUEUE" or k[1] == 32]
+    assert "held start discarded" in _agent_log(cluster)
+    assert cluster.proc.poll() is None
+
+
+def test_a_link_dropped_after_the_go_leaves_the_job_running(make_cluster):
+    cluster, marker, ran = _started(make_cluster, "go")
+    release = cluster.root / "release"
+    jobid = cluster.submit(
+        f"echo ran >> {ran}; while [ ! -e {release} ]; do sleep 0.1; done")
+    _waited(marker)     # the links were cut after the job began
+    # The agent read the go: nothing was discarded; its hello says the
+    # job runs, and the job is reconciled, not sent back.
+    wait_for(lambda: cluster.stat(jobid) == "RUN" and "Unknown" in
+             _history(cluster, jobid), what="the job to be RUN again")
+    release.write_text("")
+    assert cluster.wait_stat(jobid, "DONE", "EXIT") == "DONE"
+    assert ran.read_text() == "ran\n"
+    history = _history(cluster, jobid)
+    assert history.count("Dispatched 1 Task(s)") == 1
+    assert "Failed in talking to server" not in history
+    assert "held start discarded" not in _agent_log(cluster)
     assert cluster.proc.poll() is None

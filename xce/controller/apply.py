@@ -154,7 +154,12 @@ def _status(job, data, now):
     """A state change by request: stop, resume, kill of a pending job or
     (ZOMBI) of a job whose host is lost; UNKWN when the host is lost (from
     what state, and since when, is kept in the spec so that it survives a
-    controller restart)."""
+    controller restart); PEND again when its host discarded its start
+    before running it (``start_failed``: its START undone, LSF's
+    PEND_JOB_START_FAIL)."""
+    if data.get("start_failed"):
+        _unstart(job, data)
+        return
     _set_stat(job, data["stat"])
     _preexec_tries(job, data)
     if data["stat"] == states.UNKWN and data.get("was"):
@@ -213,13 +218,18 @@ def _switch(job, data, now):
     job["queue"] = data["queue"]
 
 
-def _requeue(job, data, now):
-    """brequeue: back to PEND (or PSUSP), same job id; START makes a new attempt."""
+def _unstart(job, data):
+    """Back to pending: the columns of the run it had go."""
     _set_stat(job, data["stat"])
     for key in ("exec_hosts", "start_time", "end_time", "pids", "pgid",
                 "exit_code", "exit_reason", "cpu_time", "max_mem", "avg_mem"):
         job[key] = None
     job["pend_reason"] = data.get("reason")
+
+
+def _requeue(job, data, now):
+    """brequeue: back to PEND (or PSUSP), same job id; START makes a new attempt."""
+    _unstart(job, data)
     _preexec_tries(job, data)
     if data.get("seq") is not None:     # an automatic requeue: to the head
         job["seq"] = data["seq"]

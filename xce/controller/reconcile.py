@@ -12,7 +12,8 @@ import signal
 from xce.config.load import LOAD_INDICES
 from xce.controller import (blaunch, configure, elimconf, exitclose,
                             hostloss, hoststeps, interactive, jobusage,
-                            peek, prepost, requeue, stage, startmsg)
+                            peek, prepost, requeue, stage, startgo,
+                            startmsg)
 from xce.model import states
 
 log = logging.getLogger("xce.controller")
@@ -96,6 +97,7 @@ def _hello(ctl, host, msg):
                                       post_state=entry["post_state"]))
         elif entry["state"] == "running":
             _started(ctl, host, entry)
+    startgo.discarded(ctl, host, msg, known)     # never ran: PEND again
     hostloss.zombies_unknown_to(ctl, host, known)
     hostloss.unknown_to(ctl, host, known)
     blaunch.hello(ctl, host, msg)

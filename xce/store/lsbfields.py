@@ -101,6 +101,15 @@ def status_record(jobid, idx, stat, data, finished):
             f"{NO_CLUSTER} {code}")
 
 
+def with_reason(record, reason):
+    """A JOB_STATUS record (status_record) with LSF's pending reason
+    number *reason* in its reason field."""
+    name, fields = record
+    words = fields.split(" ")
+    words[2] = str(reason)
+    return name, " ".join(words)
+
+
 # LSF's option bits of an interactive job (bsub -I, -Ip, -Is), in the
 # options field of JOB_NEW and JOB_FINISH records.
 SUB_INTERACTIVE, SUB_PTY, SUB_PTY_SHELL = 0x4000000, 0x8000000, 0x10000000

@@ -24,7 +24,8 @@ from pathlib import Path
 from xce.model.states import CODES
 from xce.store import lsbacct, lsbchanges, lsbnew, lsbprepost, lsbrotate
 from xce.store.lsbfields import (NO_CLUSTER, VERSION, home, q, spec_of,
-                                 status_record, uid_of, wait_status)
+                                 status_record, uid_of, wait_status,
+                                 with_reason)
 from xce.store.lsbrotate import ACCT, EVENTS, LogState
 from xce.store.schema import JOB_COLUMNS
 
@@ -37,6 +38,8 @@ QUEUE_OPCODES = {"qopen": 1, "qclose": 2, "qact": 3, "qinact": 4}
 # LSF's opcodes (lsbatch.h): HOST_OPEN, HOST_CLOSE, HOST_REBOOT (badmin
 # hrestart), HOST_SHUTDOWN (hshutdown).
 HOST_OPCODES = {"hopen": 1, "hclose": 2, "hrestart": 3, "hshutdown": 4}
+# lsbatch.h: the pending reason of a job whose start its host discarded.
+PEND_JOB_START_FAIL = 1603
 
 _QUERY = (f"SELECT e.seq, e.time, e.kind, e.jobid, e.idx, e.data, "
           f"{', '.join('j.' + c for c in JOB_COLUMNS)} FROM events e "
@@ -273,6 +276,8 @@ def _job_status(job, data, jobid, idx, db):
         return []
     finished = stat in ("DONE", "EXIT")
     out = [status_record(jobid, idx, stat, data, finished)]
+    if data.get("start_failed"):        # its host discarded its start
+        out = [with_reason(out[0], PEND_JOB_START_FAIL)]
     if finished:
         out.append(lsbacct.job_finish(job, data, jobid, idx))
     return out

@@ -8,7 +8,7 @@ pending reason PEND_JOB_PRE_EXEC (6).
 
 from xce.model.states import CODES
 from xce.store import lsbchanges
-from xce.store.lsbfields import status_record
+from xce.store.lsbfields import status_record, with_reason
 
 JOB_STAT_PDONE = 0x80
 JOB_STAT_PERR = 0x100
@@ -30,14 +30,8 @@ def job_requeue(job, data, jobid, idx, db):
     out = lsbchanges.job_requeue(job, data, jobid, idx, db)
     if data.get("pre_failed") is None:
         return out
-    fixed = []
-    for name, fields in out:
-        if name == "JOB_STATUS":
-            words = fields.split(" ")
-            words[2] = str(PEND_JOB_PRE_EXEC)
-            fields = " ".join(words)
-        fixed.append((name, fields))
-    return fixed
+    return [with_reason(r, PEND_JOB_PRE_EXEC) if r[0] == "JOB_STATUS" else r
+            for r in out]
 
 
 RECORDS = {"POST": job_post, "REQUEUE": job_requeue}

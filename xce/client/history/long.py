@@ -141,6 +141,7 @@ def _post(row, spec, home, data):
 
 
 PREEXEC_FAILED = _text("PREEXEC_PEND")
+START_FAILED = _text("START_FAILED_PEND")
 REQUEUED = "Pending: Job has been requeued"
 
 
@@ -173,6 +174,8 @@ def _status_text(stat, data):
     if stat == "PSUSP":
         return f"Suspended by the user or administrator <{by}> while pending"
     if stat == "PEND":
+        if data.get("start_failed"):    # its host discarded its start
+            return f"Pending: {START_FAILED}"
         if data.get("by"):      # bresume of a job held while pending
             return "Pending: Waiting for scheduling after resumed by user"
         return REQUEUED
