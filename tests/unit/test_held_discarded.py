@@ -9,6 +9,7 @@ import json
 from xce.agent.held import DISCARDED_KEEP, Held, _Held
 from xce.agent.jobs import JobTable
 from xce.client.history.long import event_lines
+from xce.client.jobs.table import pend_reasons
 from xce.config.model import Config
 from xce.controller import hostloss, startgo
 from xce.controller.apply import apply
@@ -49,6 +50,7 @@ def test_a_discarded_start_goes_back_to_pend_as_never_dispatched():
     assert job["stat"] == states.PEND
     assert job["exec_hosts"] is job["start_time"] is job["exit_code"] is None
     assert json.loads(job["pend_reason"]) == [[FAILED, None]]
+    assert pend_reasons(job) == [f" {FAILED};"]        # bjobs -p
     assert "unkwn" not in job["spec"] and "auto_requeues" not in job["spec"]
     assert [k for k, _, _ in ctl.events] == ["STATUS", "STATUS"]
     assert ctl.events[-1][2]["start_failed"] is True

@@ -169,7 +169,7 @@ class Held:
             self.discard_files(held.prefix)
             self.discarded[key] = None
         self.held.clear()
-        while len(self.discarded) > DISCARDED_KEEP:     # the oldest go
+        while len(self.discarded) > DISCARDED_KEEP:     # the oldest first
             del self.discarded[next(iter(self.discarded))]
 
     def hello_discarded(self):
