@@ -2,11 +2,13 @@
 two virtual hosts (real agents on this machine under two names): a start
 held while the other host runs HOST_PRE_EXEC survives a controller kill
 (the job starts once, after it, and HOST_PRE_EXEC runs once, even when
-it ended while the controller was down), and a HOST_POST_EXEC failing on the
+it ended while the controller was down, and when the other host's agent
+was restarted after it ended), and a HOST_POST_EXEC failing on the
 other host is the job's post-exec failure, as in LSF (bjobs -l, bhist -l,
 post_err())."""
 
 import os
+import signal
 
 from tests.lib.xcecluster import wait_for
 
@@ -119,6 +121,42 @@ def test_a_host_pre_exec_ended_while_the_controller_was_down_runs_once(
     wait_for(lambda: not _running(tmp_path / "step.sh"), timeout=20,
              what="HOST_PRE_EXEC to end")
     cluster.start()
+    cluster.wait_stat(jobid, "DONE", "EXIT", timeout=30)
+    wait_for(lambda: len(_lines(log, jobid)) >= 5, what="the post steps")
+    lines = _lines(log, jobid)
+    assert [x for x in lines if x[0] in ("job", "pre")] == \
+        [["pre", other], ["pre", first], ["job", "x"]], lines
+    assert cluster.stat(jobid) == "DONE"
+
+
+def _journalled_end(cluster, host, jobid):
+    """Has *host*'s agent journalled the end of *jobid*'s HOST_PRE_EXEC
+    (xce-agent-journal(5): an hsteps record with its code)?"""
+    try:
+        text = (cluster.spool / "agents" / host / "journal").read_text()
+    except FileNotFoundError:
+        return False
+    return any(f'"key":[{jobid},' in line and '"t":"hsteps"' in line and
+               '"code":' in line for line in text.splitlines())
+
+
+def test_a_host_pre_exec_ended_before_its_agent_restarted_runs_once(
+        make_cluster, tmp_path):
+    cluster, log, gate, jobid, other, first = _killed_while_held(
+        make_cluster, tmp_path)
+    gate.touch()
+    wait_for(lambda: _journalled_end(cluster, other, jobid), timeout=20,
+             what="the other host's agent to journal HOST_PRE_EXEC's end")
+    # Its agent killed between the step's end and the job's start: the
+    # restarted controller launches it again, asks it again, and it says
+    # how the step ended from its journal rather than running it again.
+    pidfile = cluster.spool / "agents" / other / "agent.pid"
+    agent = int(pidfile.read_text())
+    os.kill(agent, signal.SIGKILL)
+    cluster.start()
+    wait_for(lambda: agent not in cluster.agent_pids() and
+             len(cluster.agent_pids()) == 2,
+             what="the controller to launch the other host's agent again")
     cluster.wait_stat(jobid, "DONE", "EXIT", timeout=30)
     wait_for(lambda: len(_lines(log, jobid)) >= 5, what="the post steps")
     lines = _lines(log, jobid)

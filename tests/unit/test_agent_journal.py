@@ -37,3 +37,30 @@ def test_fsync_is_owed_after_flush_and_paid_by_sync(tmp_path):
     j.sync()
     assert j.fsync_deadline() is None
     assert Journal(tmp_path / "journal").jobs[KEY]["result"] == {"code": 0}
+
+
+def test_host_steps_are_bounded_and_replayed_the_same(tmp_path, monkeypatch):
+    from xce.agent import journal
+    monkeypatch.setattr(journal, "HOST_STEPS_KEPT", 3)
+    j = Journal(tmp_path / "journal")
+    for attempt in range(1, 6):
+        j.host_steps_record((9, 0, attempt, "host_pre"))
+        j.host_steps_record((9, 0, attempt, "host_pre"), attempt)
+    j.drop_host_steps((9, 0, 4, "host_pre"))
+    j.flush()
+    kept = {(9, 0, 3, "host_pre"): 3, (9, 0, 5, "host_pre"): 5}
+    assert j.host_steps == kept
+    assert Journal(tmp_path / "journal").host_steps == kept
+
+
+def test_compaction_keeps_host_steps(tmp_path):
+    j = Journal(tmp_path / "journal")
+    j.host_steps_record((9, 0, 1, "host_post"))     # begun, still running
+    j.host_steps_record((9, 0, 2, "host_pre"), 0)
+    for n in range(1000):       # enough acknowledged jobs to compact
+        j.append("start", (n, 0, 1), msg={}, dir="x")
+        j.append("ack", (n, 0, 1))
+    j.compact()
+    assert len((tmp_path / "journal").read_text().splitlines()) == 2
+    assert Journal(tmp_path / "journal").host_steps == {
+        (9, 0, 1, "host_post"): None, (9, 0, 2, "host_pre"): 0}

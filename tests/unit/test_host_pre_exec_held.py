@@ -6,6 +6,7 @@ from types import SimpleNamespace
 import pytest
 
 from xce.agent import prepost as agent_prepost
+from xce.agent.journal import Journal
 from xce.config.load import load
 from xce.controller import hoststeps, prepost, startmsg
 from xce.controller.apply import apply
@@ -193,8 +194,9 @@ def test_a_host_back_while_its_post_part_is_awaited_is_asked_again(cfg):
 class _Agent(agent_prepost.PrePost):
     """The agent's side of host steps, its spawns counted, not run."""
 
-    def __init__(self, monkeypatch):
+    def __init__(self, monkeypatch, path):
         self._init_prepost()
+        self.journal = Journal(path)
         self.outbox, self.spawned = [], []
         monkeypatch.setattr(agent_prepost.spawn, "spawn", self._spawn)
 
@@ -203,25 +205,74 @@ class _Agent(agent_prepost.PrePost):
         return 1000 + len(self.spawned)
 
 
-def test_host_pre_exec_asked_again_after_it_ended_is_not_run_again(
-        cfg, monkeypatch):
-    # The controller restarted (or the link dropped) before it had the
-    # steps' end: asked again for the same attempt, the agent says how
-    # they ended; it runs them once per start attempt, as LSF.
+def _asked(cfg):
+    """The controller's host_steps ask of job 3's other host, h2."""
     ctl, job = _Ctl(cfg), _job()
     ctl.jobs[(3, 0)] = job
     hoststeps.start(ctl, job, startmsg.start_message(ctl, job))
     [ask] = ctl.links["h2"].sent
-    agent = _Agent(monkeypatch)
+    return ask
+
+
+DONE = {"op": "host_steps_done", "job": 3, "idx": 0, "attempt": 1,
+        "stage": "pre", "code": 4}
+
+
+def test_host_pre_exec_asked_again_after_it_ended_is_not_run_again(
+        cfg, monkeypatch, tmp_path):
+    # The controller restarted (or the link dropped) before it had the
+    # steps' end: asked again for the same attempt, the agent says how
+    # they ended; it runs them once per start attempt, as LSF.
+    ask = _asked(cfg)
+    agent = _Agent(monkeypatch, tmp_path / "journal")
     agent.host_steps(ask)
     agent.host_steps(ask)           # still running: it goes on
     assert len(agent.spawned) == 1 and agent.outbox == []
     assert agent.step_exited(1001, 4)
-    done = {"op": "host_steps_done", "job": 3, "idx": 0, "attempt": 1,
-            "stage": "pre", "code": 4}
-    assert agent.outbox == [done]
+    assert agent.outbox == [DONE]
     agent.outbox.clear()            # lost with the link
     agent.host_steps(ask)
-    assert len(agent.spawned) == 1 and agent.outbox == [done]
+    assert len(agent.spawned) == 1 and agent.outbox == [DONE]
     agent.host_steps(dict(ask, attempt=2))      # a new attempt runs them
     assert len(agent.spawned) == 2
+    # ... and the first attempt's end is past asking: forgotten.
+    assert list(agent.journal.host_steps) == [(3, 0, 2, "host_pre")]
+
+
+def test_a_restarted_agent_says_how_host_pre_exec_ended_not_run_again(
+        cfg, monkeypatch, tmp_path):
+    ask = _asked(cfg)
+    agent = _Agent(monkeypatch, tmp_path / "journal")
+    agent.host_steps(ask)
+    agent.step_exited(1001, 4)
+    agent.journal.flush()           # as the agent's turn does; no sync
+    again = _Agent(monkeypatch, tmp_path / "journal")
+    again.recover_host_steps()
+    again.host_steps(ask)
+    assert again.spawned == [] and again.outbox == [DONE]
+
+
+def test_host_steps_cut_short_by_a_restart_failed(
+        cfg, monkeypatch, tmp_path):
+    """Their status went with the agent: they failed (the job tries
+    again), as a job's own pre-exec cut short by a restart does."""
+    ask = _asked(cfg)
+    _Agent(monkeypatch, tmp_path / "journal").host_steps(ask)
+    again = _Agent(monkeypatch, tmp_path / "journal")
+    again.recover_host_steps()
+    again.host_steps(ask)
+    assert again.spawned == [] and again.outbox == [dict(DONE, code=1)]
+
+
+def test_host_post_exec_ended_forgets_the_attempts_pre_exec(
+        cfg, monkeypatch, tmp_path):
+    ask = _asked(cfg)
+    agent = _Agent(monkeypatch, tmp_path / "journal")
+    agent.host_steps(ask)
+    agent.step_exited(1001, 0)
+    agent.host_steps(dict(ask, stage="post"))
+    agent.step_exited(1002, 0)
+    assert agent.journal.host_steps == {(3, 0, 1, "host_post"): 0}
+    agent.journal.flush()
+    assert Journal(tmp_path / "journal").host_steps == \
+        {(3, 0, 1, "host_post"): 0}

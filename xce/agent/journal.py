@@ -8,6 +8,13 @@ running here have records too (``task``, ``task_end``, ``task_ack``), so
 that a restarted agent re-adopts them and no task's exit is lost before the
 controller has it.
 
+Host steps (HOST_PRE_EXEC/HOST_POST_EXEC run here for a job whose first
+host is another one, xce.agent.prepost) have records too: ``hsteps``
+without ``code`` when they begin, with it when they end, ``hsteps_drop``
+when no question about them can come any more.  So a restarted agent,
+asked again, says how they ended rather than running them twice.  The
+last HOST_STEPS_KEPT are kept, oldest dropped first (at replay too).
+
 Why flush and not fsync on that path: the page cache survives the agent's
 own crash (kill -9), which is what invariant 4 is about.  An fsync guards
 only against the host going down, and then its jobs die with it and the
@@ -22,6 +29,9 @@ import os
 import time
 
 FSYNC_INTERVAL = 1.0
+# How many host-step stages the journal remembers (begun or ended): far
+# more than a controller restart can leave unanswered.
+HOST_STEPS_KEPT = 4096
 
 
 class Journal:
@@ -32,6 +42,9 @@ class Journal:
         # Ended tasks whose exit the controller has not acknowledged yet:
         # task id (xce.agent.tasks.tid) -> task_end record.
         self.task_done = {}
+        # (job, idx, attempt, "host_pre"/"host_post") -> how its host
+        # steps ended (None while they run), oldest first.
+        self.host_steps = {}
         self._dead = 0
         self._dirty = False         # records not yet handed to the kernel
         self.unsynced_since = None  # first record not yet fsynced (monotonic)
@@ -64,6 +77,9 @@ class Journal:
         if kind == "task_ack":
             self.task_done.pop(rec["tid"], None)
             return
+        if kind in ("hsteps", "hsteps_drop"):
+            self._apply_host_steps(kind, (*key, rec["stage"]), rec)
+            return
         if kind == "start":
             self.jobs[key] = {"msg": rec["msg"], "dir": rec["dir"]}
         elif key not in self.jobs:
@@ -92,6 +108,27 @@ class Journal:
     def ack_task(self, tid):
         if tid in self.task_done:
             self.append("task_ack", (0, 0, 0), tid=tid)
+
+    def _apply_host_steps(self, kind, key4, rec):
+        steps = self.host_steps
+        if key4 in steps:
+            self._dead += 1         # its earlier record is superseded
+        if kind == "hsteps_drop":
+            steps.pop(key4, None)
+            return
+        steps[key4] = rec.get("code")
+        while len(steps) > HOST_STEPS_KEPT:
+            del steps[next(iter(steps))]
+            self._dead += 1
+
+    def host_steps_record(self, key4, code=None):
+        """Host steps of *key4* begun (*code* None) or ended with *code*."""
+        fields = {} if code is None else {"code": code}
+        self.append("hsteps", key4[:3], stage=key4[3], **fields)
+
+    def drop_host_steps(self, key4):
+        if key4 in self.host_steps:
+            self.append("hsteps_drop", key4[:3], stage=key4[3])
 
     def flush(self):
         """Hand every record so far to the kernel: they survive the
@@ -134,6 +171,11 @@ class Journal:
                     f.write(json.dumps(dict(rest, t="pid", key=list(key)))
                             + "\n")
             for rec in [*self.tasks.values(), *self.task_done.values()]:
+                f.write(json.dumps(rec) + "\n")
+            for (*key, stage), code in self.host_steps.items():
+                rec = {"t": "hsteps", "key": key, "stage": stage}
+                if code is not None:
+                    rec["code"] = code
                 f.write(json.dumps(rec) + "\n")
             f.flush()
             os.fsync(f.fileno())

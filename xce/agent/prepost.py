@@ -36,10 +36,6 @@ from xce.agent.protocol import job_key
 log = logging.getLogger("xce.agent")
 
 PATH = "/bin:/usr/bin:/sbin:/usr/sbin"      # LSF's PATH for these commands
-# How many ended host-step stages (of jobs whose first host is another
-# one) the agent remembers, to answer a repeated ask without running them
-# again: far more than a controller restart can leave unanswered.
-HOST_STEPS_KEPT = 4096
 
 # 1 working directory, 2 output file ("" = /dev/null), 3 error file ("" =
 # with the output), 4 the command line, 5 the restore text of the step's
@@ -169,9 +165,6 @@ class PrePost:
     def _init_prepost(self):
         self.chains = {}        # key -> Chain running now
         self.step_pids = {}     # pid of a step -> key
-        # (job, idx, attempt, "host_pre"/"host_post") -> the status its
-        # host steps ended with: the last HOST_STEPS_KEPT, oldest first
-        self.host_steps_ended = {}
 
     def _begin(self, key, msg, prefix, env, launch):
         """Run the job's pre-exec steps, then launch() the job."""
@@ -202,15 +195,23 @@ class PrePost:
         they go on, and their end is said once.  Asked again once they
         have ended (the controller restarted, or its link came back,
         before it had their end, which a dropped link loses): their end
-        is said again, they do not run twice for one start attempt."""
+        is said again, they do not run twice for one start attempt, even
+        when this agent restarted meanwhile: the journal keeps their end
+        (xce.agent.journal)."""
         key = (*job_key(msg), "host_" + msg["stage"])
         if key in self.chains:
             return
-        if key in self.host_steps_ended:
+        ended = self.journal.host_steps
+        if ended.get(key) is not None:
             log.info("job %s: %s steps asked again, ended already",
                      key[:3], key[3])
-            self._say_host_steps(key, self.host_steps_ended[key])
+            self._say_host_steps(key, ended[key])
             return
+        # Asked for a new attempt: the earlier ones' are past asking.
+        for old in [k for k in ended if k[:2] == key[:2] and k[2] < key[2]]:
+            self.journal.drop_host_steps(old)
+        self.journal.host_steps_record(key)
+        self.journal.flush()        # before they run
         start = dict(msg["start"], cwd="/")
         env, _ = job_environment(start, "", "")
         # No job file or host file here; no output file after the job.
@@ -273,11 +274,7 @@ class PrePost:
     def _stage_done(self, chain):
         self.chains.pop(chain.key, None)
         if chain.stage.startswith("host_"):
-            ended = self.host_steps_ended
-            ended[chain.key] = chain.failed or 0
-            while len(ended) > HOST_STEPS_KEPT:
-                del ended[next(iter(ended))]
-            self._say_host_steps(chain.key, chain.failed or 0)
+            self._host_steps_ended(chain.key, chain.failed or 0)
         elif chain.stage == "pre":
             if chain.killed is not None:
                 self._finish(chain.key, 128 + signal.SIGKILL, {},
@@ -297,6 +294,27 @@ class PrePost:
             elif chain.acked:   # its record was kept for the clean-up
                 key = chain.key
                 self.acked({"job": key[0], "idx": key[1], "attempt": key[2]})
+
+    def _host_steps_ended(self, key, code):
+        """Journalled before it is said (xce.agent.journal).  Once the
+        post steps of an attempt have ended, its pre steps' end is past
+        asking: the job has left its hosts."""
+        self.journal.host_steps_record(key, code)
+        if key[3] == "host_post":
+            self.journal.drop_host_steps((*key[:3], "host_pre"))
+        self.journal.compact()
+        self._say_host_steps(key, code)
+
+    def recover_host_steps(self):
+        """After a restart: host steps the agent was running when it
+        stopped cannot be finished (their status went with it).  They
+        failed, as a job's own pre-exec cut short does (the job tries
+        again), and that is said when the controller asks again."""
+        for key, code in list(self.journal.host_steps.items()):
+            if code is None:
+                log.warning("job %s: %s steps interrupted by a restart",
+                            key[:3], key[3])
+                self.journal.host_steps_record(key, 1)
 
     def _say_host_steps(self, key, code):
         self.outbox.append({"op": "host_steps_done", "job": key[0],
