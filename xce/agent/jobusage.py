@@ -1,11 +1,15 @@
 """What running jobs use, sampled from /proc, and the limits checked on it
 (bsub -M -c -v -p -T); a job's peak memory at its end."""
 
+import logging
+
 from xce.agent import procs, rlimits
 from xce.agent.joboutput import moved_output
 
 SAMPLE_INTERVAL = 2.0       # seconds between usage samples of running jobs
 OUTPUT_SETTLE = 1.0         # the wrapper has opened -o/-e well within this
+
+log = logging.getLogger("xce.agent")
 
 
 class Sampling:
@@ -55,11 +59,29 @@ class Sampling:
             if job.output_noted or now - job.start_time < OUTPUT_SETTLE:
                 continue
             job.output_noted = True
-            moved = moved_output(job.prefix, self.output_dir, job.msg)
+            moved = self._say_output(job)
             if moved:
-                self.outbox.append({"op": "output", "job": job.key[0],
-                                    "idx": job.key[1], "attempt": job.key[2],
-                                    "output_fallback": moved})
+                log.info("job %s: output went to %s, not to %s", job.key,
+                         moved["to"], ", ".join(
+                             moved[s]["file"] for s in ("stdout", "stderr")
+                             if s in moved))
+
+    def resay_outputs(self):
+        """A controller has just connected: each running job's -o/-e
+        fallback said before, which the hello does not carry, is said
+        again (what was said to no controller, or to one that stopped
+        before it read it, is lost)."""
+        for job in self.running.values():
+            if job.output_noted:
+                self._say_output(job)
+
+    def _say_output(self, job):
+        moved = moved_output(job.prefix, self.output_dir, job.msg)
+        if moved:
+            self.outbox.append({"op": "output", "job": job.key[0],
+                                "idx": job.key[1], "attempt": job.key[2],
+                                "output_fallback": moved})
+        return moved
 
 
 def final_peak(job, usage, measured_path):

@@ -2,6 +2,22 @@
 
 The controller connects to a UNIX socket only root (or the agent's own
 user) can open, and the peer's uid is checked again with SO_PEERCRED.
+
+Messages for the controller are sent at the end of each turn; with no
+controller connected they are dropped, and one that stops before it
+reads them loses them too.  What the controller must not lose is said
+again after the next connection's hello:
+  - started, finished, post, task_exit: the hello carries them, from the
+    journal (jobs running, results and post-exec states not yet
+    acknowledged, task exits not yet acknowledged), and the held starts
+    discarded before their go (xce.agent.held, in memory);
+  - host_steps_done: the controller asks again for the steps it still
+    waits on (xce.controller.hoststeps.hello), and the journal keeps
+    their end (xce.agent.prepost);
+  - output (a running job's -o/-e fallback): said again after the hello
+    (xce.agent.jobusage.resay_outputs);
+  - usage, task_usage, load: periodic, the next one says it; peeked and
+    pong answer a request of the connection that is gone.
 """
 
 import gc
@@ -201,6 +217,7 @@ class AgentServer:
         self.conn, self.reader = conn, LineReader()
         self.sel.register(conn, selectors.EVENT_READ, "conn")
         self.table.outbox.insert(0, self._hello())
+        self.table.resay_outputs()
 
     def _hello(self):
         return {"op": "hello", "v": VERSION, "host": self.host,
@@ -286,7 +303,7 @@ class AgentServer:
         if not self.table.outbox:
             return
         if self.conn is None:
-            # Nothing is lost: the journal re-reports at the next hello.
+            # Said again after the next hello (see the top of this file).
             self.table.outbox.clear()
             return
         data = b"".join(encode(m) for m in self.table.outbox)
