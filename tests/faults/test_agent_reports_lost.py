@@ -14,8 +14,9 @@ from tests.lib.xcecluster import wait_for
 MISSING = "/nonexistent-xce-test-dir/out"
 
 
-def _agent_log(cluster):
-    [path] = cluster.spool.glob("agents/*/agent.log")
+def _agent_file(cluster, name):
+    """The text of the agent's *name* (agent.log, journal)."""
+    [path] = cluster.spool.glob(f"agents/*/{name}")
     return path.read_text()
 
 
@@ -31,7 +32,7 @@ def test_a_fallback_said_to_a_controller_that_never_read_it_is_said_again(
     cluster.proc.send_signal(signal.SIGSTOP)
     gate.touch()
     wait_for(lambda: f"job ({jobid}, 0, 1): output went to " in
-             _agent_log(cluster), what="the agent to say the fallback")
+             _agent_file(cluster, "agent.log"), what="the agent to say the fallback")
     cluster.kill_controller()
     said = f"Output file <{MISSING}> could not be opened"
     assert said not in cluster.long(jobid)
@@ -45,11 +46,6 @@ def test_a_fallback_said_to_a_controller_that_never_read_it_is_said_again(
     assert cluster.long(jobid).count(said) == 1
 
 
-def _journal(cluster):
-    [path] = cluster.spool.glob("agents/*/journal")
-    return path.read_text()
-
-
 def test_an_exit_and_post_exec_said_to_a_controller_that_never_read_them(
         cluster, tmp_path):
     gate = tmp_path / "gate"
@@ -59,7 +55,8 @@ def test_an_exit_and_post_exec_said_to_a_controller_that_never_read_them(
     cluster.wait_stat(jobid, "RUN")
     cluster.proc.send_signal(signal.SIGSTOP)
     gate.touch()
-    wait_for(lambda: '"post_state":"POST_DONE"' in _journal(cluster),
+    wait_for(lambda: '"post_state":"POST_DONE"' in
+             _agent_file(cluster, "journal"),
              what="the job's exit and post-exec to be journalled")
     cluster.kill_controller()
     assert cluster.stat(jobid) == "RUN"

@@ -239,16 +239,27 @@ def test_host_pre_exec_asked_again_after_it_ended_is_not_run_again(
     assert list(agent.journal.host_steps) == [(3, 0, 2, "host_pre")]
 
 
-def test_a_restarted_agent_says_how_host_pre_exec_ended_not_run_again(
-        cfg, monkeypatch, tmp_path):
-    ask = _asked(cfg)
+def _ran(monkeypatch, tmp_path, ask, code):
+    """An agent that ran the steps of *ask*, ended with *code*."""
     agent = _Agent(monkeypatch, tmp_path / "journal")
     agent.host_steps(ask)
-    agent.step_exited(1001, 4)
-    agent.journal.flush()           # as the agent's turn does; no sync
+    agent.step_exited(1001, code)
+    return agent
+
+
+def _restarted(monkeypatch, tmp_path, ask):
+    """A new agent on the same journal, recovered, then asked *ask*."""
     again = _Agent(monkeypatch, tmp_path / "journal")
     again.recover_host_steps()
     again.host_steps(ask)
+    return again
+
+
+def test_a_restarted_agent_says_how_host_pre_exec_ended_not_run_again(
+        cfg, monkeypatch, tmp_path):
+    ask = _asked(cfg)
+    _ran(monkeypatch, tmp_path, ask, 4).journal.flush()    # no sync
+    again = _restarted(monkeypatch, tmp_path, ask)
     assert again.spawned == [] and again.outbox == [DONE]
 
 
@@ -258,18 +269,14 @@ def test_host_steps_cut_short_by_a_restart_failed(
     again), as a job's own pre-exec cut short by a restart does."""
     ask = _asked(cfg)
     _Agent(monkeypatch, tmp_path / "journal").host_steps(ask)
-    again = _Agent(monkeypatch, tmp_path / "journal")
-    again.recover_host_steps()
-    again.host_steps(ask)
+    again = _restarted(monkeypatch, tmp_path, ask)
     assert again.spawned == [] and again.outbox == [dict(DONE, code=1)]
 
 
 def test_host_post_exec_ended_forgets_the_attempts_pre_exec(
         cfg, monkeypatch, tmp_path):
     ask = _asked(cfg)
-    agent = _Agent(monkeypatch, tmp_path / "journal")
-    agent.host_steps(ask)
-    agent.step_exited(1001, 0)
+    agent = _ran(monkeypatch, tmp_path, ask, 0)
     agent.host_steps(dict(ask, stage="post"))
     agent.step_exited(1002, 0)
     assert agent.journal.host_steps == {(3, 0, 1, "host_post"): 0}
