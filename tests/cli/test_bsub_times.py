@@ -151,6 +151,17 @@ def test_oo_and_eo_overwrite_and_jd_is_not_read_as_j(cluster):
     assert "JobName" not in text
     assert _squeeze("Output File (overwrite) <w.out>") in text
     assert _squeeze("Error File (overwrite) <w.err>") in text
+    for command in ("bjobs", "bhist"):
+        assert _squeeze("Command <echo new; echo bad >&2>, Job Description "
+                        "<a b>") in _long(cluster, jobid, command), command
+
+
+def test_bhist_l_shows_the_mail_address_as_bjobs_l_does(cluster):
+    jobid = cluster.submit("-H", "-u", "ann@example.org", "true")
+    for command in ("bjobs", "bhist"):
+        assert _squeeze("Project <default>, Mail <ann@example.org>") in \
+            _long(cluster, jobid, command), command
+    assert cluster.run("bkill", str(jobid)).rc == 0
 
 
 def test_the_queue_estimate_is_shown_for_a_job_without_we(make_cluster):

@@ -493,3 +493,45 @@ def test_bmod_w_and_wn_change_the_dependency_and_are_logged(make_cluster):
     assert recs[1]["delOptions"] & 0x20000 and not recs[1]["options"]
     assert "dependCond" not in recs[1]
     assert cluster.proc.poll() is None
+
+
+def test_bmod_overwrite_forms_and_the_other_removals_act_on_the_job(
+        make_cluster):
+    """-oo/-eo and the -Xn forms no other test drives: the job runs as
+    though bsub had never been given the removed options."""
+    # -sp needs MAX_USER_PRIORITY (else "Job priority control undefined").
+    cluster = make_cluster(mxj=2, extra_params="  MAX_USER_PRIORITY: 10\n")
+    blocker = cluster.submit("-n", "2", "sleep 60")
+    cluster.wait_stat(blocker, "RUN")
+    (cluster.root / "o2").write_text("old out\n")
+    limits = ("-S", "1000", "-T", "50", "-C", "0", "-v", "100000", "-p",
+              "10", "-D", "100000")
+    jobid = cluster.submit("-q", "short", "-n", "2", "-R", "rusage[mem=1]",
+                           "-P", "proj", "-sp", "5", "-o", "o1", "-e", "e1",
+                           *limits, "echo out; echo err >&2")
+    r = cmd(cluster, "bmod", "-oo", "o2", "-eo", "e2", str(jobid))
+    assert r.rc == 0, r
+    spec = cluster.stored_job(jobid)["spec"]
+    assert (spec["stdout"], spec["stdout_mode"], spec["stderr"],
+            spec["stderr_mode"]) == ("o2", "w", "e2", "w")
+    removals = ("-qn", "-nn", "-Rn", "-Pn", "-spn", "-en", "-Sn", "-Tn",
+                "-Cn", "-vn", "-pn", "-Dn")
+    r = cmd(cluster, "bmod", *removals, str(jobid))
+    assert (r.rc, r.out, r.err) == (
+        0, f"Parameters of job <{jobid}> are being changed\n", ""), r
+    spec = cluster.stored_job(jobid)["spec"]
+    for key in ("nslots", "resreq", "user_priority", "stderr",
+                "stacklimit", "threadlimit", "corelimit", "swaplimit",
+                "processlimit", "datalimit"):
+        assert not spec.get(key), (key, spec.get(key))
+    r = cluster.run("bjobs", "-noheader", "-o", "queue nreq_slot proj_name",
+                    str(jobid))
+    assert r.out.split() == ["normal", "1", "default"], r
+    long = cluster.long(jobid)
+    assert "STACKLIMIT" not in long and "THREADLIMIT" not in long, long
+    cluster.run("bkill", str(blocker))
+    cluster.wait_stat(jobid, "DONE")
+    # -oo replaced the old output; -en sent the errors to it, not to e1.
+    assert (cluster.root / "o2").read_text().startswith("out\nerr\n")
+    assert not (cluster.root / "e1").exists()
+    assert not (cluster.root / "e2").exists()

@@ -50,9 +50,13 @@ def header_line(row, spec):
     command = (row.get("command") or "").replace("\n", "; ")
     items += [f"User <{row.get('user')}>",
               f"Project <{spec.get('project') or 'default'}>"]
+    if spec.get("mail_user"):               # bsub -u, as bjobs -l shows it
+        items.append(f"Mail <{spec['mail_user']}>")
     if jv.interactive_mode(spec):
         items.append(jv.interactive_mode(spec))
     items.append(f"Command <{command}>")
+    if spec.get("description"):             # bsub -Jd, as bjobs -l
+        items.append(f"Job Description <{spec['description']}>")
     return ", ".join(items)
 
 
