@@ -44,3 +44,10 @@ def test_bpeek_by_name_takes_wildcards_and_element_names(make_cluster):
     assert r.out == "<< output from stdout >>\nhello 1\n"
     r = cluster.run("bpeek", "-J", "other*")
     assert (r.rc, r.out, r.err) == (255, "", "Job <other*> is not found\n")
+    # -m: the latest job on the host, the array's last element again.
+    host = cluster.run("bhosts", "-w").out.splitlines()[1].split()[0]
+    r = _peek(cluster, "-m", host)
+    assert (r.rc, r.out) == (0, "<< output from stdout >>\nhello 2\n"), r
+    r = cluster.run("bpeek", "-m", "otherhost")
+    assert (r.rc, r.out, r.err) == (
+        255, "", "No unfinished job found on host/group <otherhost>\n"), r

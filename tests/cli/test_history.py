@@ -208,6 +208,13 @@ def test_bacct_filters(cluster):
     assert "Total number of done jobs:       1" in r.out
     r = cluster.run("bacct", "999999")
     assert r.rc == 255 and r.err == "No matching job found\n"
+    # -m: the jobs that ran on the host, said in the header.
+    host = cluster.run("bhosts", "-w").out.splitlines()[1].split()[0]
+    for name, done in ((host, 1), ("otherhost", 0)):
+        r = cluster.run("bacct", "-m", name)
+        assert r.rc == 0, r
+        assert f"  - executed on hosts {name},\n" in r.out, r
+        assert f"Total number of done jobs:       {done}" in r.out, r
 
 
 def test_bad_time_window_is_refused(cluster):

@@ -137,3 +137,29 @@ def test_killing_a_stopped_job_works(cluster):
     cluster.run("bstop", str(jobid))
     cluster.run("bkill", str(jobid))
     cluster.wait_stat(jobid, "EXIT")
+
+
+def test_bstop_and_bresume_pick_jobs_by_host_queue_name_and_user(cluster):
+    a = cluster.submit("-J", "alpha", "-q", "short", "sleep 60")
+    b = cluster.submit("-J", "beta", "sleep 60")
+    for j in (a, b):
+        cluster.wait_stat(j, "RUN")
+    host = cluster.run("bhosts", "-w").out.splitlines()[1].split()[0]
+    user = cluster.run("id", "-un").out.strip()
+    r = cluster.run("bstop", "-m", "otherhost", "0")
+    assert (r.rc, r.out) == (255, ""), r
+    r = cluster.run("bstop", "-m", host, "0")
+    assert (r.rc, sorted(r.out.splitlines())) == (0, sorted(
+        [f"Job <{a}> is being stopped", f"Job <{b}> is being stopped"])), r
+    r = cluster.run("bresume", "-q", "short", "0")
+    assert (r.rc, r.out) == (0, f"Job <{a}> is being resumed\n"), r
+    assert (cluster.stat(a), cluster.stat(b)) == ("RUN", "USUSP")
+    r = cluster.run("bresume", "-u", user, "-J", "beta")
+    assert (r.rc, r.out) == (0, f"Job <{b}> is being resumed\n"), r
+    r = cluster.run("bstop", "-u", user, "-q", "short", "-J", "alpha")
+    assert (r.rc, r.out) == (0, f"Job <{a}> is being stopped\n"), r
+    r = cluster.run("bresume", "-m", host, "-J", "alpha")
+    assert (r.rc, r.out) == (0, f"Job <{a}> is being resumed\n"), r
+    cluster.run("bkill", "0")
+    for j in (a, b):
+        cluster.wait_stat(j, "EXIT")

@@ -168,3 +168,17 @@ def test_bgdel_sweeps_empty_groups_0_c_d_and_u(make_cluster):
                  ("bgdel", "-d", "soon")):
         r = cluster.run(*argv)
         assert r.rc == 255 and r.out == "", (argv, r)
+
+
+def test_bjgroup_N_counts_slots_not_jobs(make_cluster):
+    cluster = make_cluster(mxj=4)
+    jobid = cluster.submit("-g", "/wide", "-n", "3", "sleep 60")
+    cluster.wait_stat(jobid, "RUN")
+    r = cluster.run("bjgroup", "-N", "-s", "/wide")
+    assert r.rc == 0, r
+    header, row = [line.split() for line in r.out.splitlines()]
+    assert header == ["GROUP_NAME", "NSLOTS", "PEND", "RUN", "SSUSP", "USUSP",
+                      "RSV", "SLA", "OWNER"]
+    assert row[:4] == ["/wide", "3", "0", "3"], r
+    assert _groups(cluster, "-s", "/wide")[0]["/wide"][:3] == ["1", "0", "1"]
+    cluster.run("bkill", str(jobid))

@@ -77,8 +77,8 @@ def test_lsf_subcommands_xce_lacks_are_refused_by_name(shared):
         255, "", "lsadmin: limdebug is not supported by xce\n")
 
 
-@pytest.mark.parametrize("command", ["bjobs", "bkill", "bqueues", "lsid",
-                                     "badmin"])
+@pytest.mark.parametrize("command", ["bsub", "bjobs", "bkill", "bqueues",
+                                     "lsid", "badmin"])
 def test_every_command_prints_its_version(shared, command):
     r = shared.run(command, "-V")
     assert r.rc == 0 and r.out == ""

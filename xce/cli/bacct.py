@@ -56,7 +56,7 @@ def bacct(o, ids):
             print("No matching job found", file=sys.stderr)
             return EXIT_FAILURE
         users = "all" if ids else (user or current_user())
-        out = [acct.header(users, queue, project)]
+        out = [acct.header(users, queue, project, host)]
         if o["long"]:
             out += [acct.job_block(row) for row in reader.jobs(where, args)]
         out.append("\n" + acct.summary(totals))

@@ -43,7 +43,7 @@ def totals(reader, where, args):
     return {k: (v or 0) for k, v in zip(_KEYS, row)}
 
 
-def header(users, queue=None, project=None):
+def header(users, queue=None, project=None, host=None):
     if users == "all":
         who = "  - submitted by all users."
     else:
@@ -54,6 +54,7 @@ def header(users, queue=None, project=None):
         "Accounting information about jobs that are: ", who,
         f"  - accounted on projects {project}," if project else
         "  - accounted on all projects.", "  - completed normally or exited",
+        f"  - executed on hosts {host}," if host else
         "  - executed on all hosts.", where,
         "  - accounted on all service classes.", SEPARATOR]) + "\n"
 
