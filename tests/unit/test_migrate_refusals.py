@@ -107,8 +107,10 @@ def test_multicluster_preexec_retry_limits_are_reported_with_why():
     # not carried with that reason, while LOCAL_MAX_PREEXEC_RETRY is acted
     # on (xce.controller.prepost).
     from xce.config import keys
-    for name in ("MAX_PREEXEC_RETRY", "REMOTE_MAX_PREEXEC_RETRY"):
-        key = keys.lookup("params", name)
-        assert key.status == keys.NOT_CARRIED and "MultiCluster" in key.why
+    for scope in ("params", "queue", "application"):
+        for name in ("MAX_PREEXEC_RETRY", "REMOTE_MAX_PREEXEC_RETRY"):
+            key = keys.lookup(scope, name)
+            assert key.status == keys.NOT_CARRIED and \
+                "MultiCluster" in key.why, (scope, name)
     for name in ("LOCAL_MAX_PREEXEC_RETRY", "LOCAL_MAX_PREEXEC_RETRY_ACTION"):
         assert keys.lookup("params", name).status == keys.ENFORCED

@@ -275,6 +275,8 @@ _REMOTE_RETRY_WHY = ("LSF 10.1 applies it to jobs forwarded from a remote "
                      "cluster only (MultiCluster); xce has one cluster")
 _add("params", NOT_CARRIED, "MAX_PREEXEC_RETRY REMOTE_MAX_PREEXEC_RETRY",
      why=_REMOTE_RETRY_WHY)
+_add("queue", NOT_CARRIED, "MAX_PREEXEC_RETRY REMOTE_MAX_PREEXEC_RETRY",
+     why=_REMOTE_RETRY_WHY)
 # The unit of SLOT_RESERVE's MAX_RESERVE_TIME (xce.controller.reserve) and
 # of JOB_ACCEPT_INTERVAL; xce schedules when something changes, not every
 # MBD_SLEEP_TIME seconds.
