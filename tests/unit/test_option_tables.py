@@ -274,6 +274,51 @@ def test_bmod_refuses_the_same_values(flag, value, message):
     _one_line(str(e.value), message)
 
 
+# bmod's own values LSF refuses, in bmod's words (bmod adds ". Job not
+# modified."), and the values checked against the configuration, each
+# shown through the real command.
+BMOD_ONLY = [
+    ("-L", "bash", "-L: bash: The login shell must be an absolute path"),
+    ("-E", " ", "-E: Bad argument: the command is empty"),
+    ("-Ep", "", "-Ep: Bad argument: the command is empty"),
+    ("-Q", "EXCLUDE(", None), ("-u", "a b", "a b: Bad mail address"),
+    ("-b", "x", "x: Bad time specification"),
+    ("-t", "x", "x: Bad time specification"),
+    ("-We", "x", "x: Bad runtime estimation specification"),
+    ("-hostfile", "/nonexistent/h", None), ("-f", "a b c d", None),
+    ("-c", "x", "x: Bad CPULIMIT specification"),
+    *[(flag, "x", f"x: {name} value should be a positive integer")
+      for flag, name in (("-v", "SWAPLIMIT"), ("-S", "STACKLIMIT"),
+                         ("-F", "FILELIMIT"), ("-D", "DATALIMIT"),
+                         ("-C", "CORELIMIT"), ("-p", "PROCESSLIMIT"),
+                         ("-T", "THREADLIMIT"))],
+]
+BMOD_CHECKED_ELSEWHERE = {
+    "-q": "tests/cli/test_modify.py::test_bmod_bad_input",
+    "-w": "tests/cli/test_modify.py::"
+          "test_bmod_w_and_wn_change_the_dependency_and_are_logged",
+    "-app": "tests/cli/test_live_merge.py",
+    "-g": "tests/cli/test_live_merge.py",
+}
+
+
+def test_every_bmod_value_has_its_refusal_shown():
+    shown = {f for f, _, _ in BAD_SUBMIT_VALUES + BMOD_ONLY} | \
+        set(BMOD_CHECKED_ELSEWHERE) | ANY_VALUE
+    takes = {opt.flags[0] for opt in bmod.OPTIONS if opt.takes}
+    assert sorted(takes - shown) == [], \
+        "add a value LSF refuses to BMOD_ONLY, or the test that shows it " \
+        "to BMOD_CHECKED_ELSEWHERE"
+
+
+@pytest.mark.parametrize("flag, value, message", BMOD_ONLY)
+def test_bmod_refuses_its_own_bad_values(flag, value, message):
+    values, _ = bmod.PARSER.parse([flag, value, "1"])
+    with pytest.raises(sub.SubmitError) as e:
+        modify_spec(values, "KB")
+    _one_line(str(e.value), message)
+
+
 def _one_line(text, message):
     assert text and "\n" not in text
     if message is not None:
