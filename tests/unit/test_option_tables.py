@@ -245,11 +245,16 @@ CHECKED_ELSEWHERE = {
 ANY_VALUE = {"-o", "-oo", "-e", "-eo", "-i", "-cwd", "-outdir", "-Jd", "-P"}
 
 
+def _without_a_refusal(options, cases, elsewhere):
+    """The options taking a value that neither CASES nor ELSEWHERE show a
+    refusal of (ANY_VALUE: LSF takes any word)."""
+    shown = {flag for flag, _, _ in cases} | set(elsewhere) | ANY_VALUE
+    return sorted({opt.flags[0] for opt in options if opt.takes} - shown)
+
+
 def test_every_bsub_value_has_its_refusal_shown():
-    shown = {f for f, _, _ in BAD_SUBMIT_VALUES + BSUB_ONLY} | \
-        set(CHECKED_ELSEWHERE) | ANY_VALUE
-    takes = {opt.flags[0] for opt in bsub.OPTIONS if opt.takes}
-    assert sorted(takes - shown) == [], \
+    assert _without_a_refusal(bsub.OPTIONS, BAD_SUBMIT_VALUES + BSUB_ONLY,
+                              CHECKED_ELSEWHERE) == [], \
         "add a value LSF refuses to BAD_SUBMIT_VALUES or BSUB_ONLY, or the " \
         "test that shows it to CHECKED_ELSEWHERE (ANY_VALUE when LSF " \
         "takes any word)"
@@ -303,10 +308,8 @@ BMOD_CHECKED_ELSEWHERE = {
 
 
 def test_every_bmod_value_has_its_refusal_shown():
-    shown = {f for f, _, _ in BAD_SUBMIT_VALUES + BMOD_ONLY} | \
-        set(BMOD_CHECKED_ELSEWHERE) | ANY_VALUE
-    takes = {opt.flags[0] for opt in bmod.OPTIONS if opt.takes}
-    assert sorted(takes - shown) == [], \
+    assert _without_a_refusal(bmod.OPTIONS, BAD_SUBMIT_VALUES + BMOD_ONLY,
+                              BMOD_CHECKED_ELSEWHERE) == [], \
         "add a value LSF refuses to BMOD_ONLY, or the test that shows it " \
         "to BMOD_CHECKED_ELSEWHERE"
 
