@@ -5,7 +5,9 @@ the value of the option before it; only the first plain word starts the
 command.  Vectors are built from bsub's own table (implemented and
 refused options), the same words glued to a value or cut short (the
 issue's -outdir, -Jd, -ext and -gpu), words that look like options, and
-plain words.  derandomize=True: every run tries the same vectors."""
+plain words.  A word "--" ends the options, as bsub(1) says: the command
+is then the words after it, whatever they look like.  derandomize=True:
+every run tries the same vectors."""
 
 import os
 import random
@@ -26,7 +28,7 @@ FLAGS = sorted(bsub.PARSER.flags())
 TAKEN = {flag for opt in bsub.OPTIONS for flag in opt.flags}
 PLAIN = ["true", "echo", "hi", "sleep", "1", "a b", "", "x", "name",
          "num=1", "/x", "nightly run", "foo", "utdir", "%J", "[1-3]"]
-TRICKY = ["-", "-Z", "-zz", "-\uff4c", "-W=", "-1", "---", "-h9"]
+TRICKY = ["-", "-Z", "-zz", "-\uff4c", "-W=", "-1", "---", "-h9", "--"]
 
 
 def _glued(rnd):
@@ -80,26 +82,32 @@ def _check(argv):
     command = opts["command"]
     if not command:
         return                  # read from stdin: no word of argv
-    first = command[0]
-    assert first not in FLAGS, (argv, command)
-    assert first == "-" or not first.startswith("-"), (argv, command)
     # The command is what follows the options, word for word.
     assert tuple(argv[len(argv) - len(command):]) == command
     # Every option word before it was taken as an option or its value.
     before = argv[:len(argv) - len(command)]
-    _options_consumed(before, opts)
+    if _options_consumed(before, opts):
+        return      # "--" ended the options: the rest is the user's own
+    first = command[0]
+    assert first not in FLAGS, (argv, command)
+    assert first == "-" or not first.startswith("-"), (argv, command)
 
 
 def _options_consumed(before, opts):
+    """True when the options were ended by a word "--" (bsub(1))."""
     words = list(before)
     while words:
         word = words.pop(0)
+        if word == "--":
+            assert words == [], (before, word)
+            return True
         opt = bsub.PARSER.by_flag.get(word)
         assert opt is not None, (before, word)
         if opt.takes:
             value = words.pop(0)
             got = opts[opt.dest]
             assert value in got if opt.multiple else got is not None
+    return False
 
 
 def test_the_issue_vectors_are_refused_whole():
