@@ -12,7 +12,8 @@ OPTIONS = [
         help="Wide format: names and scopes are not truncated."),
 ]
 # The rest of LSF 10.1's blimits options.
-UNSUPPORTED = ("-a", "-c", "-fwd", "-gl", "-Lp", "-m", "-q", "-u")
+UNSUPPORTED = ("-A", "-a", "-C", "-c", "-fwd", "-gl", "-Lp", "-m", "-o",
+               "-q", "-u")
 PARSER = Parser("blimits", OPTIONS,
                 help_text="Show the configured resource allocation limits.",
                 refused=UNSUPPORTED, nargs=(0, 0))
