@@ -272,7 +272,7 @@ def test_job_new_carries_bsubs_execution_options(cluster, tmp_path):
                     "-L", "/bin/sh", "-u", "ann@example.org", "-B", "-N",
                     "-We", "5", "-oo", str(tmp_path / "o"), "-eo",
                     str(tmp_path / "e"), "-Q", "3 4", "-r", "-Jd", "nightly",
-                    "true")
+                    "-outdir", str(tmp_path / "od_%J"), "true")
     assert r.rc == 0, r
     jobid = int(r.out.split("<", 1)[1].split(">", 1)[0])
     events = _logdir(cluster) / "lsb.events"
@@ -287,6 +287,7 @@ def test_job_new_carries_bsubs_execution_options(cluster, tmp_path):
             job["runtimeEstimation"]) == (
         "echo pre", "echo post", "/bin/sh", "ann@example.org", "3 4",
         "nightly", 300)
+    assert job["outdir"] == str(tmp_path / "od_%J")
     assert job["beginTime"] > 0 and job["termTime"] > job["beginTime"]
     # SUB_NOTIFY_END|BEGIN, SUB_RERUNNABLE, SUB_PRE_EXEC, SUB_LOGIN_SHELL,
     # SUB_MAIL_USER, SUB_OUT_FILE, SUB_ERR_FILE
