@@ -153,3 +153,21 @@ def test_a_run_time_estimate_lets_a_job_without_run_limit_backfill(
     (cluster.root / "long.go").touch()
     for jobid in (long, wide, plain):
         cluster.wait_stat(jobid, "DONE", timeout=30)
+
+
+def test_the_queues_estimated_runtime_lets_a_short_job_backfill(
+        make_cluster):
+    # The long job says nothing of its length: the queue's
+    # ESTIMATED_RUNTIME (3 min) predicts when the wide job starts, so a job
+    # of -We 1 fits before it; one that takes the queue's 3 min does not.
+    cluster = make_cluster(mxj=4, extra_queues=QUEUE.format(cycles=1000) +
+                           "    ESTIMATED_RUNTIME: 3\n")
+    long, wide = _long_then_wide(cluster)
+    plain = cluster.submit("-q", "resv", "true")
+    short = cluster.submit("-q", "resv", "-We", "1", "true")
+    cluster.wait_stat(short, "DONE")
+    assert cluster.stat(plain) == "PEND"
+    assert cluster.stat(wide) == "PEND"
+    (cluster.root / "long.go").touch()
+    for jobid in (long, wide, plain):
+        cluster.wait_stat(jobid, "DONE", timeout=30)
