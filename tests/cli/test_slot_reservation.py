@@ -138,13 +138,11 @@ def test_a_stopped_pending_job_gives_its_slots_back(make_cluster):
     cluster.wait_stat(wide, "DONE")
 
 
-def test_a_run_time_estimate_lets_a_job_without_run_limit_backfill(
-        make_cluster):
-    # -We (and the queue's ESTIMATED_RUNTIME) is what backfill takes for a
-    # job with no run limit: the long job's estimate predicts when the wide
-    # job starts, and a short estimate fits before it; no estimate, no fit.
-    cluster = _cluster(make_cluster)
-    long, wide = _long_then_wide(cluster, "-We", "3")
+def _only_the_short_estimate_backfills(cluster, *long_estimate):
+    """The long job (of that estimate, or the queue's) predicts when the
+    wide job starts: a job of -We 1 fits before it, one without -We (no
+    estimate, or the queue's 3 minutes) does not."""
+    long, wide = _long_then_wide(cluster, *long_estimate)
     plain = cluster.submit("-q", "resv", "true")
     short = cluster.submit("-q", "resv", "-We", "1", "true")
     cluster.wait_stat(short, "DONE")
@@ -153,21 +151,19 @@ def test_a_run_time_estimate_lets_a_job_without_run_limit_backfill(
     (cluster.root / "long.go").touch()
     for jobid in (long, wide, plain):
         cluster.wait_stat(jobid, "DONE", timeout=30)
+
+
+def test_a_run_time_estimate_lets_a_job_without_run_limit_backfill(
+        make_cluster):
+    # -We is what backfill takes for a job with no run limit.
+    _only_the_short_estimate_backfills(_cluster(make_cluster), "-We", "3")
 
 
 def test_the_queues_estimated_runtime_lets_a_short_job_backfill(
         make_cluster):
     # The long job says nothing of its length: the queue's
-    # ESTIMATED_RUNTIME (3 min) predicts when the wide job starts, so a job
-    # of -We 1 fits before it; one that takes the queue's 3 min does not.
+    # ESTIMATED_RUNTIME (3 min) stands for it (without the key, the short
+    # job waits too).
     cluster = make_cluster(mxj=4, extra_queues=QUEUE.format(cycles=1000) +
                            "    ESTIMATED_RUNTIME: 3\n")
-    long, wide = _long_then_wide(cluster)
-    plain = cluster.submit("-q", "resv", "true")
-    short = cluster.submit("-q", "resv", "-We", "1", "true")
-    cluster.wait_stat(short, "DONE")
-    assert cluster.stat(plain) == "PEND"
-    assert cluster.stat(wide) == "PEND"
-    (cluster.root / "long.go").touch()
-    for jobid in (long, wide, plain):
-        cluster.wait_stat(jobid, "DONE", timeout=30)
+    _only_the_short_estimate_backfills(cluster)

@@ -128,6 +128,11 @@ def test_an_lsf_configuration_directory_is_migrated_on_the_fly(tmp_path):
     assert (code, out) == (255, "")
     assert err.endswith("no LSF configuration files (lsf.conf, lsf.shared, "
                         "lsf.cluster.<name>, lsb.*) found\n")
+    # A directory name too long to look at: one line, no traceback.
+    long = str(tmp_path / ("a" * 300))
+    code, out, err = sim("--workload", _trace(tmp_path), "--envdir", long)
+    assert (code, out, err) == (255, "", f"xce sim: {long}/xce.yaml: cannot "
+                                "read: File name too long\n")
 
 
 def test_a_host_whose_jobs_fail_fast_is_closed_in_the_summary(tmp_path):

@@ -46,6 +46,9 @@ def _load_envdir(envdir):
         return config_load.load(envdir)
     except config_load.ConfigError as e:
         raise SiteError("\n".join(str(x) for x in e.errors))
+    except OSError as e:        # a name too long to look at, a loop, ...
+        raise SiteError(f"{envdir / config_load.CONFIG_FILE}: " + text(
+            "CONFIG_UNREADABLE", reason=e.strerror))
 
 
 def load(envdir=None, hosts=None):
