@@ -58,7 +58,7 @@ def _limits(cluster, tmp_path, *argv):
     table = {line[:26].strip(): line[26:].split()[:2]
              for line in out.read_text().splitlines()
              if line.startswith("Max ")}
-    return table, cluster.run("bjobs", "-l", str(jobid)).out
+    return table, cluster.run("bjobs", "-l", str(jobid)).joined
 
 
 def _row(long):

@@ -64,7 +64,7 @@ def test_profile_runlimit_ends_the_job(apps):
     cluster.wait_stat(jobid, "EXIT", timeout=40)
     assert "TERM_RUNLIMIT" in (cluster.root / "rl.out").read_text()
     r = cluster.run("bjobs", "-l", str(jobid))
-    assert "Application <quick>" in r.out, r
+    assert "Application <quick>" in r.joined, r
     # The job's own -W wins over the profile's.
     own = cluster.submit("-app", "quick", "-W", "5", "true")
     cluster.wait_stat(own, "DONE")
@@ -80,7 +80,7 @@ def test_profile_cpu_and_memory_limits_apply_to_its_jobs(apps, tmp_path):
     cluster.wait_stat(jobid, "EXIT", timeout=40)
     assert "TERM_CPULIMIT: job killed after reaching LSF CPU usage limit" \
         in out.read_text()
-    long = cluster.run("bjobs", "-l", str(jobid)).out
+    long = cluster.run("bjobs", "-l", str(jobid)).joined
     assert " CPULIMIT\n 0.05 min" in long, long     # not rounded
     assert "MEMLIMIT" in long and "390.6 M" in long, long
 
@@ -101,7 +101,7 @@ def test_profile_select_keeps_the_job_off_a_host_without_it(apps):
     cluster, _ = apps
     jobid = cluster.submit("-app", "big", "true")
     wait_for(lambda: "PENDING REASONS" in
-             cluster.run("bjobs", "-l", str(jobid)).out,
+             cluster.run("bjobs", "-l", str(jobid)).joined,
              what="a pending reason")
     assert cluster.stat(jobid) == "PEND"
     plain = cluster.submit("true")
@@ -131,7 +131,7 @@ def test_default_application_applies(make_cluster, tmp_path):
     cluster.wait_stat(jobid, "EXIT", timeout=40)
     assert "TERM_RUNLIMIT" in (cluster.root / "d.out").read_text()
     r = cluster.run("bjobs", "-l", str(jobid))
-    assert "Application <quick>" in r.out, r
+    assert "Application <quick>" in r.joined, r
 
 
 def test_unknown_profile_is_refused(apps):
@@ -222,13 +222,13 @@ def test_profile_runtime_is_the_jobs_estimate(apps):
     jobid = cluster.submit("-app", "estimated", "sleep 60")
     assert cluster.stored_job(jobid)["spec"]["estimate"] == 90
     r = cluster.run("bjobs", "-l", str(jobid))
-    assert " ESTIMATED_RUNTIME:" in r.out, r
-    assert "90.0 min of" in r.out and \
-        "based on application configured runtime estimation." in r.out, r
+    assert " ESTIMATED_RUNTIME:" in r.joined, r
+    assert "90.0 min of" in r.joined and \
+        "based on application configured runtime estimation." in r.joined, r
     own = cluster.submit("-app", "estimated", "-We", "5", "true")
     assert cluster.stored_job(own)["spec"]["estimate"] == 5
     r = cluster.run("bjobs", "-l", str(own))
-    assert "user provided runtime estimation." in r.out, r
+    assert "user provided runtime estimation." in r.joined, r
     r = cluster.run("bapp", "-l", "estimated")
     assert "RUNTIME = 1:30\n" in r.out, r
     cluster.run("bkill", str(jobid))

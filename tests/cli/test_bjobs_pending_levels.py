@@ -30,8 +30,8 @@ def test_bjobs_UF_is_long_format_without_wrapping(cluster):
     # Held, so that nothing about it changes between the two reads (a job
     # starting in between, or its run time ticking, made this flaky).
     jobid = cluster.submit("-H", "-J", "x" * 100, "sleep 30")
-    long = cluster.run("bjobs", "-l", str(jobid)).out
+    long = cluster.run("bjobs", "-l", str(jobid)).joined
     uf = cluster.run("bjobs", "-UF", str(jobid))
     assert uf.rc == 0
-    assert uf.out == long.replace("\n" + " " * 21, "")
+    assert uf.out == long
     assert "x" * 100 in uf.out.splitlines()[1]

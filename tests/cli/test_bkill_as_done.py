@@ -24,13 +24,13 @@ def test_bkill_d_records_a_running_job_done(cluster):
     assert cluster.stat(jobid) == "DONE"
     hist = cluster.run("bhist", "-l", str(jobid))
     assert hist.rc == 0
-    assert "Signal <KILL> requested by user or administrator" in hist.out
-    assert "Done successfully." in hist.out
-    assert "Completed <exit>" not in hist.out
+    assert "Signal <KILL> requested by user or administrator" in hist.joined
+    assert "Done successfully." in hist.joined
+    assert "Completed <exit>" not in hist.joined
     acct = cluster.run("bacct", "-l", str(jobid))
-    assert acct.rc == 0 and ": Completed <done>." in acct.out, acct
+    assert acct.rc == 0 and ": Completed <done>." in acct.joined, acct
     assert ("Total number of done jobs:       1      "
-            "Total number of exited jobs:     0") in acct.out
+            "Total number of exited jobs:     0") in acct.joined
     wait_for(lambda: any(r[3] == str(jobid) for r in
                          _records(cluster, "lsb.acct", "JOB_FINISH")),
              what="the JOB_FINISH record")

@@ -36,8 +36,7 @@ def _pend(cluster, jobid, *args):
 def _long(cluster, jobid):
     r = cluster.run("bjobs", "-l", str(jobid))
     assert r.rc == 0 and r.err == "", r
-    # bjobs -l folds its lines at 80 columns, continuing after 21 blanks.
-    return r.out.replace("\n" + " " * 21, "")
+    return r.joined
 
 
 def test_job_runs_only_on_listed_hosts_preferred_first(three):

@@ -19,8 +19,7 @@ def test_outdir_is_created_with_patterns_and_takes_relative_output(cluster):
         f"{outdir}\n")
     assert _out(cluster, f"runs/{user}/{jobid}_0/e.txt") == "err\n"
     r = cluster.run("bjobs", "-l", str(jobid))
-    assert "Output Directory <runs/%U/%J_%I>" in "".join(
-        line.strip() for line in r.out.splitlines())
+    assert "Output Directory <runs/%U/%J_%I>" in r.joined, r
 
 
 def test_hostfile_places_the_slots_in_the_file_order(make_cluster):
@@ -32,8 +31,7 @@ def test_hostfile_places_the_slots_in_the_file_order(make_cluster):
     assert _out(cluster, "h.out").startswith(
         "vh001 vh000 vh000\nvh001\nvh000\nvh000\n")
     r = cluster.run("bjobs", "-l", str(jobid))
-    assert f"Host file <{cluster.root / 'hosts'}>" in "".join(
-        line.strip() for line in r.out.splitlines())
+    assert f"Host file <{cluster.root / 'hosts'}>" in r.joined, r
 
 
 def test_hostfile_refusals(make_cluster):
@@ -72,7 +70,7 @@ def test_nnodes_takes_whole_hosts_exclusively(make_cluster):
     assert cluster.stat(other) == "PEND"
     for command in ("bjobs", "bhist"):
         r = cluster.run(command, "-l", str(jobid))
-        assert "2 Nodes Requested" in r.out.replace("\n" + " " * 21, ""), r
+        assert "2 Nodes Requested" in r.joined, r
     cluster.run("bkill", str(jobid))
     cluster.wait_stat(other, "DONE")
     assert _out(cluster, "n.out").startswith("vh000 vh001\n")

@@ -44,7 +44,7 @@ def test_W_is_minutes_or_hours_and_minutes(make_cluster, value, minutes):
     jobid = cluster.submit("-W", value, "true")
     assert cluster.stored_job(jobid)["spec"]["runlimit"] == minutes
     r = cluster.run("bjobs", "-l", str(jobid))
-    assert f" {float(minutes):.1f} min" in r.out
+    assert f" {float(minutes):.1f} min" in r.joined
 
 
 @pytest.mark.parametrize("cwd_arg", [".", "./"])

@@ -36,15 +36,15 @@ def _job_new(cluster, jobid):
 
 
 def _long(cluster, jobid, command="bjobs"):
-    """The -l text with its lines joined and all blanks out (LSF wraps
-    at 79 columns, inside words)."""
+    """The -l text with its folded lines joined (LSF folds at 79 columns,
+    inside words) and one blank between words."""
     r = cluster.run(command, "-l", str(jobid))
     assert r.rc == 0 and r.err == "", r
-    return _squeeze(r.out)
+    return _squeeze(r.joined)
 
 
 def _squeeze(text):
-    return "".join(text.split())
+    return " ".join(text.split())
 
 
 def test_a_future_begin_time_keeps_the_job_pending_with_lsf_reason(cluster):
@@ -54,7 +54,7 @@ def test_a_future_begin_time_keeps_the_job_pending_with_lsf_reason(cluster):
     jobid = int(r.out.split("<", 1)[1].split(">", 1)[0])
     assert r.err == f"Job will be scheduled after {times.shown(later)}\n"
     r = cluster.run("bjobs", "-l", str(jobid))
-    assert " The job has a specified start time;" in r.out.splitlines()
+    assert " The job has a specified start time;" in r.joined.splitlines()
     text = _long(cluster, jobid)
     assert _squeeze(f"Specified Start Time <{long_time(later)}>") in text
     assert cluster.stat(jobid) == "PEND"
@@ -148,7 +148,7 @@ def test_oo_and_eo_overwrite_and_jd_is_not_read_as_j(cluster):
     assert (cluster.root / "w.out").read_text().startswith("new\n")
     assert (cluster.root / "w.err").read_text() == "bad\n"
     text = _long(cluster, jobid)
-    assert "JobName" not in text
+    assert "Job Name" not in text
     assert _squeeze("Output File (overwrite) <w.out>") in text
     assert _squeeze("Error File (overwrite) <w.err>") in text
     for command in ("bjobs", "bhist"):
@@ -203,6 +203,6 @@ def test_bmod_changes_and_removes_the_times_estimate_and_description(
     assert r.rc == 0, r
     cluster.wait_stat(jobid, "DONE")        # no begin time any more
     text = _long(cluster, jobid)
-    for gone in ("SpecifiedStartTime", "SpecifiedTermination",
-                 "JobDescription", "ESTIMATED_RUNTIME"):
+    for gone in ("Specified Start Time", "Specified Termination",
+                 "Job Description", "ESTIMATED_RUNTIME"):
         assert gone not in text

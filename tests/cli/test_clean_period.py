@@ -85,9 +85,9 @@ def test_array_elements_leave_one_by_one(make_cluster):
     assert f"{jobid}[1]" not in r.out
     assert cluster.run("bjobs", f"{jobid}[1]").rc == 255
     hist = cluster.run("bhist", "-l", str(jobid))
-    assert hist.out.count("Job <") >= 2, hist.out
-    assert f"Job <{jobid}[1]>" in hist.out and f"Job <{jobid}[2]>" in \
-        hist.out
+    assert hist.joined.count("Job <") >= 2, hist.out
+    assert f"Job <{jobid}[1]>" in hist.joined and \
+        f"Job <{jobid}[2]>" in hist.joined
     gate.write_text("")
     cluster.wait_stat(f"{jobid}[2]", "DONE")
     wait_for(lambda: _store_rows(cluster, ("xce.db", "jobs"), jobid) == 0,

@@ -67,7 +67,7 @@ def test_nothing_refused_was_submitted_and_good_values_are_taken(shared):
 def test_minutes_with_decimals_need_the_fractional_setting(shared):
     jobid = shared.submit("-W", "0.5", "-H", "true",
                           env={"XCE_FRACTIONAL_RUNLIMIT": "Y"})
-    assert "RUNLIMIT" in shared.run("bjobs", "-l", str(jobid)).out
+    assert "RUNLIMIT" in shared.run("bjobs", "-l", str(jobid)).joined
     assert shared.run("bkill", str(jobid)).rc == 0
 
 
@@ -83,7 +83,7 @@ def test_bmod_refuses_the_same_values_and_changes_nothing(shared, argv, err):
     jobid = shared.submit("-H", "-W", "10", "true")
     _refused(shared, ["bmod", *argv, str(jobid)],
              err + ". Job not modified.\n")
-    long = shared.run("bjobs", "-l", str(jobid)).out
+    long = shared.run("bjobs", "-l", str(jobid)).joined
     assert "10.0 min" in long, long
     assert shared.run("bkill", str(jobid)).rc == 0
 

@@ -7,8 +7,6 @@ wins when it is dispatched (bjobs -l: Share group charged)."""
 
 import pytest
 
-from xce.client.text.wrap import unwrap
-
 from tests.lib.realusers import user_names, users_fixture
 from tests.lib.xcecluster import shared_cluster, wait_for
 from tests.cli.test_fairshare_tree import _rows
@@ -125,7 +123,7 @@ def test_one_users_jobs_go_to_two_accounts_in_one_pass(two_groups, users):
                       (second, f"/small/{c.name}")):
         r = two_groups.run("bjobs", "-l", str(job))
         assert r.rc == 0, r
-        assert f"Share group charged <{path}>" in unwrap(r.out), r.out
+        assert f"Share group charged <{path}>" in r.joined, r.out
 
 
 def test_default_user_group_takes_jobs_without_G(users):
@@ -150,7 +148,7 @@ def test_default_user_group_takes_jobs_without_G(users):
                         str(theirs))
         assert r.out.split() == ["small", "-"], r
         r = cluster.run("bjobs", "-l", str(mine))
-        assert "User Group <small>" in r.out, r
+        assert "User Group <small>" in r.joined, r
         r = cluster.run("bqueues", "-r", "fair")
         assert r.rc == 0 and r.err == "", r
         assert _rows(r.out, "SHARE_INFO_FOR: fair/") == {"big": ("1", 1),

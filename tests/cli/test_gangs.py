@@ -12,14 +12,16 @@ GANG = "/train"
 
 
 def _squash(text):
-    """bjobs -l and bhist -l wrap lines anywhere: compare without spaces."""
-    return "".join(text.split())
+    """One blank between words: a reason may follow its heading on the
+    next line."""
+    return " ".join(text.split())
 
 
 def _long(cluster, jobid, command="bjobs"):
+    """bjobs -l or bhist -l, its folded lines joined, blanks squeezed."""
     r = cluster.run(command, "-l", str(jobid))
     assert r.rc == 0, r
-    return _squash(r.out)
+    return _squash(r.joined)
 
 
 def _dispatch_times(cluster, jobids):

@@ -160,7 +160,7 @@ def test_gpu_views_of_hosts_and_jobs(make_cluster, tmp_path):
         ["vh001", "ok", "2", "-", "-", "2"]]
     r = cluster.run("bjobs", "-l", "-gpu", str(jobid))
     assert r.rc == 0 and r.err == "", r
-    section = r.out[r.out.index("GPU_ALLOCATION:"):].splitlines()
+    section = r.joined[r.joined.index("GPU_ALLOCATION:"):].splitlines()
     assert section[1].split()[:3] == ["HOST", "TASK", "GPU_ID"]
     assert section[2].split()[:5] == ["vh001", "0", "0", "TeslaV100",
                                       "16.0G"]

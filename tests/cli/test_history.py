@@ -61,7 +61,7 @@ def test_bhist_long_done_job(cluster):
     _finished(cluster, jobid)
     r = cluster.run("bhist", "-l", str(jobid))
     assert r.rc == 0 and r.err == ""
-    text = r.out.replace("\n" + " " * 21, "")
+    text = r.joined
     assert text.startswith(f"\nJob <{jobid}>, User <root>, Project <proj1>, "
                            "Command <sleep 1>\n")
     stamp = r"\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d: "
@@ -77,7 +77,7 @@ def test_bhist_long_done_job(cluster):
         assert re.search("^" + stamp + pattern + "$", text, re.M), pattern
     assert re.search(r"^Summary of time in seconds spent in various states "
                      r"by  \w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d$", text, re.M)
-    numbers = _time_row(r.out)
+    numbers = _time_row(text)
     assert numbers[2] >= 1
 
 
@@ -89,7 +89,7 @@ def test_bhist_long_exit_and_killed_jobs(cluster):
     _finished(cluster, failed, killed)
     r = cluster.run("bhist", "-l", str(failed), str(killed))
     assert r.rc == 0
-    text = r.out.replace("\n" + " " * 21, "")
+    text = r.joined
     assert "-" * 78 in text
     assert "Exited with exit code 3. The CPU time used is" in text
     assert re.search(r": Completed <exit>\.$", text, re.M)
@@ -109,13 +109,13 @@ def test_bhist_long_stopped_and_resumed_job(cluster):
     cluster.wait_stat(jobid, "RUN")
     r = cluster.run("bhist", "-l", str(jobid))
     assert re.search(r": Suspended by the user or administrator <root>;$",
-                     r.out, re.M)
-    assert re.search(r": Running;$", r.out, re.M)
-    _time_row(r.out)
+                     r.joined, re.M)
+    assert re.search(r": Running;$", r.joined, re.M)
+    _time_row(r.joined)
     pending = cluster.submit("-H", "true")
     r = cluster.run("bhist", "-l", str(pending))
-    assert "with hold" in r.out
-    numbers = _time_row(r.out)
+    assert "with hold" in r.joined
+    numbers = _time_row(r.joined)
     assert numbers[0] == 0
     cluster.run("bkill", str(jobid), str(pending))
 
@@ -132,7 +132,7 @@ def test_bhist_long_says_a_requeued_job_was_requeued(cluster):
     _finished(cluster, held)
     r = cluster.run("bhist", "-l", str(jobid), str(held))
     assert (r.rc, r.err) == (0, "")
-    text = r.out.replace("\n" + " " * 21, "")
+    text = r.joined
     requeued, resumed = text.split("-" * 78)
     # Between the first run and the second dispatch.
     assert re.search(r"Execution Pid <\d+>;\n.*: Pending: Job has been "
@@ -180,7 +180,7 @@ def test_bacct_summary_counts_and_long_blocks(cluster):
     assert re.match(r" Average turnaround time:\s+\d+ \(seconds/job\)$",
                     lines[16])
     r = cluster.run("bacct", "-l", str(ok), str(bad), str(held))
-    text = r.out.replace("\n" + " " * 21, "")
+    text = r.joined
     assert text.count("Accounting information about this job:") == 3
     assert re.search(r": Completed <done>\.$", text, re.M)
     assert re.search(r": Completed <exit>\.$", text, re.M)
@@ -258,16 +258,15 @@ def test_help(cluster):
         assert r.rc == 0 and r.out.startswith(f"Usage: {cmd} ")
 
 
-def _changes(out):
-    """The indented lines under each "Parameters of Job are changed:"."""
-    blocks, lines = [], out.splitlines()
+def _changes(r):
+    """The indented lines under each "Parameters of Job are changed:" of
+    bhist -l's result R (its folded lines joined)."""
+    blocks, lines = [], r.joined.splitlines()
     for i, line in enumerate(lines):
         if line.endswith(": Parameters of Job are changed:"):
             block = []
             for nxt in lines[i + 1:]:
-                if nxt.startswith(" " * 21) and block:     # wrapped at 79
-                    block[-1] += nxt[21:]
-                elif nxt.startswith("    "):
+                if nxt.startswith("    "):
                     block.append(nxt.strip())
                 else:
                     break
@@ -292,7 +291,7 @@ def test_bhist_long_shows_each_bmod_change_and_reset_in_order(make_cluster):
     assert r.rc == 255 and r.err
     r = cluster.run("bhist", "-l", str(jobid))
     assert r.rc == 0 and r.err == ""
-    assert _changes(r.out) == [
+    assert _changes(r) == [
         ["Job queue changes to : short;", "Output file change to : out.txt;",
          "Job will send mail to user when job ends;",
          "Job will send mail to user when job begins;",
@@ -333,7 +332,7 @@ def test_bhist_long_shows_bmod_execution_options_and_their_removal(
         assert r.rc == 255 and "Job not modified" in r.err, r
     r = cluster.run("bhist", "-l", str(jobid))
     assert r.rc == 0 and r.err == ""
-    assert _changes(r.out) == [
+    assert _changes(r) == [
         [f"Output directory changes to : {outdir};",
          "Post exec command changes to : echo post;",
          "CPU limit changes to : 5 (minutes);",

@@ -178,8 +178,8 @@ def test_host_post_exec_failing_on_another_host_is_the_jobs_post_err(
     posts = sorted(h for stage, h in _lines(log, jobid) if stage == "post")
     assert posts == sorted(HOSTS), _lines(log, jobid)
     r = cluster.run("bjobs", "-l", str(jobid))
-    assert r.rc == 0 and "Post job process failed." in r.out, r
+    assert r.rc == 0 and "Post job process failed." in r.joined, r
     r = cluster.run("bhist", "-l", str(jobid))
-    text = r.out.replace("\n" + " " * 21, "")
+    text = r.joined
     assert r.rc == 0 and "Post job process failed;" in text, r
     assert "Post job process done" not in text, r

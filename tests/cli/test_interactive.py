@@ -131,14 +131,12 @@ def test_bjobs_bhist_and_lsb_acct_show_the_job_as_interactive(cluster):
     assert finish(child) == (0, None)
     cluster.wait_stat(jobid, "DONE")
     r = cluster.run("bjobs", "-l", str(jobid))
-    assert "Interactive pseudo-terminal shell mode" in \
-        r.out.replace("\n                     ", ""), r
+    assert "Interactive pseudo-terminal shell mode" in r.joined, r
     r = cluster.run("bjobs", "-o", "jobid interactive", "-noheader",
                     str(jobid))
     assert r.out.split() == [str(jobid), "Y"], r
     r = cluster.run("bhist", "-l", str(jobid))
-    assert "Interactive pseudo-terminal shell mode" in \
-        r.out.replace("\n                     ", ""), r
+    assert "Interactive pseudo-terminal shell mode" in r.joined, r
     acct = cluster.spool / cluster.name / "logdir" / "lsb.acct"
     wait_for(lambda: acct.exists() and str(jobid) in acct.read_text(),
              what="the job's lsb.acct record")

@@ -114,7 +114,7 @@ def test_default_jobgroup_substitutes_the_user(make_cluster):
     cluster = make_cluster(extra_params="  DEFAULT_JOBGROUP: /def/%u\n")
     jobid = cluster.submit("sleep 30")
     r = cluster.run("bjobs", "-l", str(jobid))
-    assert "Job Group </def/root>" in r.out.replace("\n                     ", "")
+    assert "Job Group </def/root>" in r.joined, r
     rows, _ = _groups(cluster)
     assert "/def/root" in rows
     # The submitter's LSB_DEFAULT_JOBGROUP wins over DEFAULT_JOBGROUP;

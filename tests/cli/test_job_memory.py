@@ -16,7 +16,7 @@ def _max_mem_mb(cluster, jobid):
     r = cluster.run("bjobs", "-l", str(jobid))
     assert r.rc == 0 and r.err == "", r
     m = re.search(r"MAX MEM: ([\d.]+) (\w)bytes; AVG MEM: ([\d.]+) \wbytes",
-                  " ".join(r.out.split()))
+                  " ".join(r.joined.split()))
     assert m, r.out
     value, unit = float(m.group(1)), m.group(2)
     return value * {"K": 1 / 1024, "M": 1, "G": 1024}[unit]
@@ -73,7 +73,8 @@ def test_a_running_jobs_pgid_is_its_own_process_group(exact):
 
     def pgid_line():
         r = cluster.run("bjobs", "-l", str(jobid))
-        lines = [x for x in r.out.splitlines() if "PGID:" in x]
+        # joined: a long list of PIDs is folded, even inside a number
+        lines = [x for x in r.joined.splitlines() if "PGID:" in x]
         return lines and lines[0]
     line = wait_for(lambda: pgid_line() and
                     f"PGID: {leader};" in pgid_line() and pgid_line(),

@@ -4,8 +4,6 @@ instruction, whole-job limits end the job with LSF's reason, queue defaults
 fill what the job does not say, and a value above the queue's maximum or a
 bad value is refused with LSF's message, exit 255, nothing submitted."""
 
-import re
-
 import pytest
 
 from tests.lib.xcecluster import shared_cluster, wait_for
@@ -30,13 +28,9 @@ def cluster():
 
 
 def _ended(cluster, jobid):
-    """bjobs -l of the ended job, its wrapped lines joined again."""
+    """bjobs -l of the ended job, its folded lines joined again."""
     cluster.wait_stat(jobid, "DONE", "EXIT", timeout=40)
-    return _unwrapped(cluster.run("bjobs", "-l", str(jobid)).out)
-
-
-def _unwrapped(text):
-    return re.sub(r"\n {21}", "", text)
+    return cluster.long(jobid)
 
 
 def _refused(cluster, *argv):
@@ -56,9 +50,9 @@ def test_cpu_limit_ends_the_job_with_term_cpulimit(cluster, tmp_path):
     assert "TERM_CPULIMIT: job killed after reaching LSF CPU usage limit" \
         in long
     assert " CPULIMIT\n 0.05 min" in long      # its decimals kept
-    hist = _unwrapped(cluster.run("bhist", "-l", str(jobid)).out)
+    hist = cluster.run("bhist", "-l", str(jobid)).joined
     assert "TERM_CPULIMIT" in hist
-    acct = cluster.run("bacct", "-l", str(jobid)).out
+    acct = cluster.run("bacct", "-l", str(jobid)).joined
     assert "TERM_CPULIMIT" in acct
     assert "TERM_CPULIMIT: job killed after reaching LSF CPU usage limit." \
         in (tmp_path / "out").read_text()
@@ -95,7 +89,7 @@ def test_per_process_limits_are_soft_under_the_queue_hard_limit(
 
 def test_queue_defaults_show_in_bjobs_and_bqueues(cluster):
     jobid = cluster.submit("-q", "lim", "-H", "true")
-    long = cluster.run("bjobs", "-l", str(jobid)).out
+    long = cluster.long(jobid)
     assert " CPULIMIT\n 10.0 min\n" in long
     assert "FILELIMIT DATALIMIT PROCESSLIMIT THREADLIMIT\n" in long
     assert "     200 K    97.7 M            5          50\n" in long

@@ -8,7 +8,6 @@ import datetime
 import pytest
 
 from tests.lib.xcecluster import wait_for
-from xce.client.text.wrap import CONTINUATION
 
 APPS = """
 applications:
@@ -37,9 +36,8 @@ def _later():
 
 
 def _details(cluster, jobid):
-    out = cluster.run("bjobs", "-l", str(jobid)).out
+    out = cluster.long(jobid)
     block = out.split(" RESOURCE REQUIREMENT DETAILS:\n", 1)[1]
-    block = block.replace("\n" + CONTINUATION, "")     # bjobs -l wraps
     lines = block.splitlines()
     return lines[0], lines[1]
 

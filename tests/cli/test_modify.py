@@ -138,8 +138,8 @@ def test_bmod_execution_options_of_a_pending_job_take_effect(make_cluster,
     assert (spec["requeue_exit"], spec["mail_user"], spec["mail_begin"],
             spec["mail_notify"]) == ("3 EXCLUDE(4)", "ann@example.org",
                                      True, True)
-    long = cluster.run("bjobs", "-l", str(jobid)).out
-    assert "Output Directory" in long.replace("\n" + " " * 21, "")
+    long = cluster.run("bjobs", "-l", str(jobid)).joined
+    assert "Output Directory" in long
     r = cmd(cluster, "bmod", "-Qn", "-un", "-Bn", "-Nn", "-Epn", str(jobid))
     assert r.rc == 0, r
     spec = cluster.stored_job(jobid)["spec"]
@@ -413,15 +413,13 @@ def test_bmod_r_rn_and_L_are_taken_shown_and_logged(make_cluster):
     assert (r.rc, r.err) == (0, ""), r
     spec = cluster.stored_job(jobid)["spec"]
     assert (spec["rerunnable"], spec["login_shell"]) == (True, "/bin/sh")
-    long = cluster.run("bjobs", "-l", str(jobid)).out.replace(
-        "\n" + " " * 21, "")
+    long = cluster.run("bjobs", "-l", str(jobid)).joined
     assert "Re-runnable" in long and "Login Shell </bin/sh>" in long, long
     r = cmd(cluster, "bmod", "-rn", "-Ln", str(jobid))
     assert r.rc == 0, r
     spec = cluster.stored_job(jobid)["spec"]
     assert spec["rerunnable"] is False and "login_shell" not in spec
-    long = cluster.run("bjobs", "-l", str(jobid)).out.replace(
-        "\n" + " " * 21, "")
+    long = cluster.run("bjobs", "-l", str(jobid)).joined
     assert "Re-runnable" not in long and "Login Shell" not in long, long
     r = cmd(cluster, "bmod", "-r", "-rn", str(jobid))
     assert r.rc == 255 and "-r and -rn cannot be used together" in r.err, r
@@ -435,8 +433,7 @@ def test_bmod_r_rn_and_L_are_taken_shown_and_logged(make_cluster):
     assert r.rc == 255 and r.err.endswith(
         "Only the following parameters can be used to modify a running "
         "job: -c, -M, -W, -o, -e, -r. Job not modified.\n"), r
-    hist = cluster.run("bhist", "-l", str(jobid)).out.replace(
-        "\n" + " " * 21, "")
+    hist = cluster.run("bhist", "-l", str(jobid)).joined
     for line in ("Job changes to be re-runnable;", "Log shell changes to : "
                  "/bin/sh;", "Job changes to be not re-runnable;",
                  "Log shell changes to default;"):
@@ -482,8 +479,7 @@ def test_bmod_w_and_wn_change_the_dependency_and_are_logged(make_cluster):
     assert (r.rc, r.err) == (0, ""), r
     cluster.wait_stat(jobid, "DONE")
     assert "depend" not in cluster.stored_job(jobid)["spec"]
-    hist = cluster.run("bhist", "-l", str(jobid)).out.replace(
-        "\n" + " " * 21, "")
+    hist = cluster.run("bhist", "-l", str(jobid)).joined
     assert f"Dependency condition changes to: done({other});" in hist, hist
     assert "Dependency condition is removed;" in hist, hist
     recs = wait_for(lambda: len(_modify_records(cluster, jobid)) == 2 and

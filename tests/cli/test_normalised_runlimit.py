@@ -63,7 +63,7 @@ def test_run_limit_is_normalised_to_the_execution_host(cluster, tmp_path):
     jobid, elapsed = _killed_by_run_limit(cluster, tmp_path, "-W",
                                           "0.2/slowm")
     assert elapsed < 11, elapsed        # not the 12 s the number says
-    long = cluster.run("bjobs", "-l", str(jobid)).out
+    long = cluster.long(jobid)
     assert " RUNLIMIT" in long and " 0.2 min of slowm" in long, long
 
 
@@ -95,7 +95,7 @@ def test_cpu_limit_is_normalised_to_the_execution_host(cluster, tmp_path):
     jobid = cluster.submit("-c", "4/slowm", "-o", str(out), "ulimit -t")
     cluster.wait_stat(jobid, "DONE", timeout=30)
     assert out.read_text().split()[0] == "60", out.read_text()
-    long = cluster.run("bjobs", "-l", str(jobid)).out
+    long = cluster.long(jobid)
     assert " CPULIMIT" in long and "4.0 min of slowm" in long, long
 
 
@@ -133,7 +133,7 @@ def test_a_run_time_estimate_takes_a_host_spec(cluster):
     one naming nothing is refused as -W's is."""
     jobid = cluster.submit("-We", "10/slowm", "sleep 30")
     try:
-        long = cluster.run("bjobs", "-l", str(jobid)).out
+        long = cluster.long(jobid)
         assert " 10.0 min of slowm based on user provided" in long, long
     finally:
         cluster.run("bkill", str(jobid))

@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 
 import pytest
-from xce.client.text.wrap import unwrap
 
 from tests.lib.realusers import user_names, users_fixture
 from tests.lib.xcecluster import shared_cluster, wait_for
@@ -48,7 +47,7 @@ def _fallback_file(shared, user, jobid):
 def _long(shared, user, cmd, jobid):
     r = shared.run(cmd, "-l", str(jobid), user=user.name, cwd=user.home)
     assert (r.rc, r.err) == (0, ""), r
-    return unwrap(r.out)
+    return r.joined
 
 
 def _report_in(path):

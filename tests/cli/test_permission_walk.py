@@ -124,11 +124,12 @@ def _done(text):
 
 
 def _read_ok(prefix, naming=""):
-    """The check of a report: it starts with *prefix* and names *naming*."""
+    """The check of a report: it starts with *prefix* and names *naming*
+    (its folded lines joined: bjobs -l, bhist -l and bacct -l fold)."""
     def check(w, a, j, r):
         assert (r.rc, r.err) == (0, ""), r
-        assert r.out.startswith(prefix.format(j=j)), r
-        assert naming.format(j=j) in r.out, r
+        assert r.joined.startswith(prefix.format(j=j)), r
+        assert naming.format(j=j) in r.joined, r
     return check
 
 

@@ -60,7 +60,9 @@ def test_high_job_preempts_a_low_job_which_resumes_and_keeps_its_status(
 
     r = c.run("bjobs", "-l", str(victim))
     assert r.rc == 0 and r.err == ""
-    text = " ".join(r.out.split())
+    # Folded lines joined (a fold may cut a word), then one blank
+    # between words: the reason follows its heading on the next line.
+    text = " ".join(r.joined.split())
     assert "Status <SSUSP>" in text
     assert "SUSPENDING REASONS: The job was preempted by a higher priority " \
         "job;" in text
@@ -80,7 +82,7 @@ def test_high_job_preempts_a_low_job_which_resumes_and_keeps_its_status(
     c.wait_stat(failing, "EXIT", timeout=40)
     r = c.run("bjobs", "-l", str(failing))
     assert r.rc == 0 and r.err == ""
-    assert "Exited with exit code 3." in r.out
+    assert "Exited with exit code 3." in r.joined
 
 
 def test_bqueues_l_shows_preemption(preempt_cluster):

@@ -6,11 +6,6 @@ controller and agent."""
 from tests.lib.xcecluster import wait_for
 
 
-def _flat(r):
-    """bjobs -l and bhist -l fold at 80 columns, going on after 21 blanks."""
-    return r.out.replace("\n" + " " * 21, "")
-
-
 def _queues(log, **extra):
     keys = "".join(f"    {k}: {v!r}\n" for k, v in extra.items())
     return (f"  wrapped:\n    PRIORITY: 35\n"
@@ -41,15 +36,15 @@ def test_steps_run_in_lsf_order_around_the_job(make_cluster, tmp_path):
     # The job's own pre-exec writes to the job's output file.
     assert "pre_says_hi" in out.read_text()
     r = cluster.run("bjobs", "-l", str(jobid))
-    flat = _flat(r)
+    flat = r.joined
     assert f"Pre-execution Command <echo job_pre >> {log}; echo " \
         "pre_says_hi>" in flat, r
     assert f"Post-execution Command <echo job_post >> {log}>" in flat, r
     wait_for(lambda: "Post job process done successfully." in
-             cluster.run("bjobs", "-l", str(jobid)).out,
+             cluster.run("bjobs", "-l", str(jobid)).joined,
              what="the post-exec status in bjobs -l")
     r = cluster.run("bhist", "-l", str(jobid))
-    assert "Post job process done successfully;" in r.out, r
+    assert "Post job process done successfully;" in r.joined, r
 
 
 def test_post_done_and_post_err_dependencies_are_met(make_cluster, tmp_path):
@@ -65,7 +60,7 @@ def test_post_done_and_post_err_dependencies_are_met(make_cluster, tmp_path):
         cluster.wait_stat(jobid, "DONE")
     assert cluster.stat(never) == "PEND"
     r = cluster.run("bjobs", "-l", str(bad))
-    assert "Post job process failed." in r.out, r
+    assert "Post job process failed." in r.joined, r
     # lsb.events: JOB_STATUS with JOB_STAT_PDONE (0x80) / JOB_STAT_PERR
     # (0x100) or'ed into the finished state, as LSF logs them.
     events = cluster.spool / cluster.name / "logdir" / "lsb.events"
@@ -92,9 +87,9 @@ def test_failing_pre_exec_pends_and_stops_at_the_retry_limit(
     assert len(_lines(count)) == 2
     r = cluster.run("bjobs", "-l", str(jobid))
     assert "The job's pre-exec command exited with non-zero status;" \
-        in r.out, r
+        in r.joined, r
     r = cluster.run("bhist", "-l", str(jobid))
-    assert _flat(r).count("Pending: The job's pre-exec command exited with "
+    assert r.joined.count("Pending: The job's pre-exec command exited with "
                           "non-zero status;") == 1, r
     # Exit 99: the job ends at once, without retrying.
     gone = cluster.submit("-E", "exit 99", "echo", "ran")
@@ -187,7 +182,7 @@ def test_login_shell_initialises_the_environment(make_cluster, tmp_path):
     cluster.wait_stat(jobid, "DONE")
     assert "login" in out.read_text().split()
     r = cluster.run("bjobs", "-l", str(jobid))
-    assert "Login Shell </bin/bash>" in _flat(r), r
+    assert "Login Shell </bin/bash>" in r.joined, r
 
 
 def test_bad_exec_options_are_refused(cluster):
@@ -216,7 +211,7 @@ def test_a_post_exec_cut_short_by_an_agent_restart_counts_as_failed(
     cluster.wait_stat(waiting, "DONE")
     gate.write_text("")
     r = cluster.run("bjobs", "-l", str(jobid))
-    assert "Post job process failed." in r.out, r
+    assert "Post job process failed." in r.joined, r
 
 
 def test_the_slot_of_a_failed_pre_exec_serves_others_while_it_waits(

@@ -80,8 +80,8 @@ def test_a_users_pre_exec_never_gets_root(shared, users, where):
     assert r.rc == 0, r
     jobid = r.out.split("<", 1)[1].split(">", 1)[0]
     wait_for(lambda: "pre-exec command exited with non-zero" in
-             shared.run("bhist", "-l", jobid).out.replace(
-                 "\n" + " " * 21, ""), what="the failed pre-exec")
+             shared.run("bhist", "-l", jobid).joined,
+             what="the failed pre-exec")
     assert not os.path.exists(probe)
     assert shared.run("bkill", jobid, user=owner.name).rc == 0
 

@@ -60,7 +60,7 @@ def test_stop_and_resume_conditions_use_the_queues_signals(make_cluster):
     wait_for(lambda: "USR1" in _signals(cluster, stopped),
              what="the SUSPEND signal")
     assert " STOP_COND is true with current host load;" in \
-        _long(cluster, "bjobs", "-l", str(stopped))
+        cluster.long(stopped)
     out = _long(cluster, "bqueues", "-l", "ctl")
     assert "RESUME_COND:  select[r15s < 0]\nSTOP_COND:  select[r15s >= 0]" \
         "\n\nJOB_CONTROLS:\n    SUSPEND:     [SIGUSR1]\n" \

@@ -4,8 +4,6 @@ lsb.events records, LSB_EXIT_REQUEUE in the job), EXCLUDE() values keep it
 off the host it exited on, and bad lists are refused with nothing
 submitted."""
 
-from xce.client.text.wrap import unwrap
-
 from tests.lib.xcecluster import wait_for
 
 REQUEUED = "Pending: Requeued job is waiting for rescheduling;(exit code 3)"
@@ -17,7 +15,7 @@ TWICE = ('n=$(cat runs 2>/dev/null || echo 0); n=$((n+1)); echo $n >runs; '
 def _long(cluster, cmd, jobid):
     r = cluster.run(cmd, "-l", str(jobid))
     assert (r.rc, r.err) == (0, ""), r
-    return unwrap(r.out)
+    return r.joined
 
 
 def _events(cluster, kind, jobid):
@@ -81,7 +79,7 @@ def test_exclude_value_never_runs_the_job_on_that_host_again(make_cluster,
         == ["vh000", "vh001"]
     r = cluster.run("bjobs", "-l", "-p3", str(jobid))
     assert "The job was requeued with an EXCLUDE exit value on this host" \
-        in unwrap(r.out), r
+        in r.joined, r
     # Still pending, with nowhere to run: other jobs run as usual.
     other = cluster.submit("true", cwd=tmp_path)
     cluster.wait_stat(other, "DONE")

@@ -19,7 +19,7 @@ def test_one_licence_one_job_at_a_time(lic_cluster):
     r = c.run("bjobs", "-l", str(second))
     assert r.rc == 0 and r.err == ""
     assert "Job's requirements for reserving resource (lic) not satisfied" \
-        in " ".join(r.out.split())
+        in " ".join(r.joined.split())
     c.wait_stat(first, "DONE")
     c.wait_stat(second, "DONE")
 

@@ -41,7 +41,7 @@ def test_select_no_host_satisfies_pends_with_host_reason(cluster):
                  " Job's resource requirements not satisfied: 1 host;")
     assert cluster.stat(jobid) == "PEND"
     r = cluster.run("bjobs", "-l", str(jobid))
-    assert "Job's resource requirements not satisfied" in r.out
+    assert "Job's resource requirements not satisfied" in r.joined
 
 
 def test_select_on_host_facts_runs_where_satisfied(cluster):
@@ -164,8 +164,7 @@ def test_done_dependency_waits_then_runs(make_cluster):
     second = cluster.submit("-w", f"done({first})", "true")
     _wait_reason(cluster, second, " Job dependency condition not satisfied;")
     r = cluster.run("bjobs", "-l", str(second))
-    assert f"Dependency Condition <done({first})>" in r.out.replace(
-        "\n                     ", "")
+    assert f"Dependency Condition <done({first})>" in r.joined, r
     cluster.wait_stat(second, "DONE")
 
 

@@ -71,7 +71,7 @@ def test_licence_tokens_are_shared_by_two_hosts_and_given_back(site):
     c.wait_stat(third, "PEND")
     wait_for(lambda: "Job's requirements for reserving resource (lic) not "
              "satisfied" in " ".join(c.run("bjobs", "-l", str(third))
-                                     .out.split()),
+                                     .joined.split()),
              what="the token pend reason")
     r = wait_for(lambda: (lambda r: "2.0" in r.out and r)(
         c.run("bhosts", "-s")), what="bhosts -s to show the tokens held")
@@ -161,7 +161,7 @@ def test_a_claim_keeps_licence_tokens_for_one_user(site):
     both = c.submit("-R", "rusage[lic=2]", "true")
     wait_for(lambda: "Job's requirements for reserving resource (lic) not "
              "satisfied" in " ".join(c.run("bjobs", "-l", str(both))
-                                     .out.split()),
+                                     .joined.split()),
              what="the token pend reason")
     assert c.stat(both) == "PEND"
     r = c.run("xce", "claim", "remove", "1")

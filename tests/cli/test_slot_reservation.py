@@ -37,7 +37,7 @@ def _rsv(cluster):
 def _long(cluster, jobid):
     r = cluster.run("bjobs", "-l", str(jobid))
     assert r.rc == 0 and r.err == "", r
-    return " ".join(r.out.split())     # unwrapped
+    return r.joined
 
 
 def _long_then_wide(cluster, *limit):

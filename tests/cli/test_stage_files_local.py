@@ -2,13 +2,11 @@
 -outdir, and bad input (the SSH-host tests show the same across hosts
 that share no file system: tests/cluster/test_stage_files.py)."""
 
-from xce.client.text.wrap import unwrap
-
 
 def _bjobs_l(cluster, jobid, command="bjobs"):
     r = cluster.run(command, "-l", str(jobid))
     assert r.rc == 0 and r.err == "", r
-    return unwrap(r.out)
+    return r.joined
 
 
 def test_files_go_in_before_and_come_back_after(make_cluster, tmp_path):

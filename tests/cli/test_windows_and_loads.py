@@ -42,7 +42,7 @@ def _reconfig(cluster, old, new):
 def _pending_reasons(cluster, jobid):
     r = cluster.run("bjobs", "-l", str(jobid))
     assert r.rc == 0, r
-    return r.out
+    return r.joined
 
 
 def _queue_status(cluster, queue):

@@ -28,8 +28,8 @@ def test_a_gang_of_four_starts_on_four_ssh_hosts_at_once(four_hosts,
         # Three members first: nothing starts while the gang is short.
         members = [c.submit("-g", GANG, "-o", f"{tmp_path}/%J",
                             "hostname; sleep 1") for _ in range(3)]
-        wait_for(lambda: "3of4membersready" in "".join(
-            c.run("bjobs", "-l", str(members[0])).out.split()),
+        wait_for(lambda: "3 of 4 members ready" in " ".join(
+            c.run("bjobs", "-l", str(members[0])).joined.split()),
             timeout=20, what="the gang's reason")
         assert [c.stat(j) for j in members] == ["PEND"] * 3
         members.append(c.submit("-g", GANG, "-o", f"{tmp_path}/%J",

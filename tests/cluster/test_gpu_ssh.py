@@ -109,7 +109,7 @@ def test_licence_tokens_and_a_claim_on_them_across_ssh_hosts(
         gpuclu.wait_stat(first, "RUN")
         # The other token is kept for the claim's user.
         wait_for(lambda: "reserving resource (lic)" in
-                 gpuclu.run("bjobs", "-l", str(second)).out,
+                 gpuclu.run("bjobs", "-l", str(second)).joined,
                  what="the token pend reason")
         assert gpuclu.stat(second) == "PEND"
         r = gpuclu.run("bhosts", "-s")

@@ -15,7 +15,6 @@ import pytest
 
 from tests.cluster import sshclient
 from tests.lib.xcecluster import BIN, shared_cluster, wait_for
-from xce.client.text.wrap import unwrap
 
 HOST = "xh1"
 
@@ -70,7 +69,7 @@ def _submit(clu, user, sub, *argv):
 def _long(clu, jobid, command="bjobs"):
     r = clu.run(command, "-l", str(jobid))
     assert r.rc == 0 and r.err == "", r
-    return unwrap(r.out)
+    return r.joined
 
 
 def test_files_travel_both_ways_between_hosts_that_share_nothing(

@@ -12,7 +12,6 @@ import sqlite3
 import pytest
 
 from tests.lib.xcecluster import wait_for
-from xce.client.text.wrap import unwrap
 from xce.spool.client import new_request_id
 
 SPEC = {"command": "true", "cwd": "/tmp", "nslots": [1, 1]}
@@ -83,7 +82,7 @@ def test_request_nested_a_thousand_levels_is_rejected_even_at_start(cluster):
 
 def _long(cluster, command, jobid):
     r = cluster.run(command, "-l", str(jobid))
-    return " ".join(unwrap(r.out).split())
+    return " ".join(r.joined.split())
 
 
 def _pending_jobs(cluster, count):

@@ -169,10 +169,9 @@ def _events(cluster, jobid):
 
 
 def _history(cluster, jobid):
-    from xce.client.text.wrap import unwrap
     r = cluster.run("bhist", "-l", str(jobid))
     assert r.rc == 0, r
-    return unwrap(r.out)
+    return r.joined
 
 
 def _running_again(history):

@@ -98,6 +98,16 @@ class Result:
         self.out = proc.stdout
         self.err = proc.stderr
 
+    @property
+    def joined(self):
+        """stdout with the lines LSF folds in its long formats (bjobs -l,
+        bhist -l, bacct -l: cut at 79 columns, even inside a word, and
+        continued after 21 blanks) joined again.  Search this, not
+        ``out``: where the cut falls depends on the lengths of paths,
+        names and times, so a word in ``out`` can be split at random."""
+        from xce.client.text.wrap import unwrap
+        return unwrap(self.out)
+
     def __repr__(self):
         return f"Result(rc={self.rc}, out={self.out!r}, err={self.err!r})"
 
@@ -250,9 +260,8 @@ class Cluster:
         return r.out.split()[2] if r.rc == 0 and r.out.strip() else None
 
     def long(self, jobid, user=None):
-        """bjobs -l of the job with its wrapped lines joined again."""
-        from xce.client.text.wrap import unwrap
-        return unwrap(self.run("bjobs", "-l", str(jobid), user=user).out)
+        """bjobs -l of the job with its folded lines joined again."""
+        return self.run("bjobs", "-l", str(jobid), user=user).joined
 
     def wait_stat(self, jobid, *stats, timeout=30):
         return wait_for(lambda: self.stat(jobid) in stats and
