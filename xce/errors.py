@@ -253,6 +253,10 @@ MESSAGES.update({
     "CONTROLLER_EXITED": "xce-controller (pid {pid}) exited during start-up",
     "CONTROLLER_SILENT": "xce-controller (pid {pid}) has not answered "
                          "within {timeout:g} seconds",
+    # xce start, once the controller answers (see xce(1))
+    "HOST_UP": "host {host}: {status}, {slots} slots",
+    "HOST_UNUSABLE": "host {host}: {status}: {why}",
+    "HOSTS_NOT_UP": "warning: not every host is up yet; see bhosts",
 })
 
 # The LSF option tables of the commands (xce.cli.lsfargs).

@@ -2,9 +2,11 @@
 
 import re
 import shutil
+import socket
 import sqlite3
 
-from tests.lib.xcecluster import BIN, Cluster, wait_for
+from tests.lib.xcecluster import (BIN, Cluster, add_refused_ssh_host,
+                                  wait_for)
 
 REPO_ETC = BIN.parent.parent / "etc"
 
@@ -69,3 +71,46 @@ def test_xce_start_says_so_when_the_controller_dies_at_start_up(tmp_path):
                for line in tail), r.err
     r = c.run("xce", "status", "--envdir", str(c.envdir))
     assert r.rc == 1
+
+
+def test_xce_start_says_at_once_why_a_hosts_agent_cannot_start(tmp_path):
+    # deadhost's agent is started over SSH, and its sshd refuses.
+    c = Cluster(tmp_path, mxj=2)
+    add_refused_ssh_host(c, "deadhost")
+    try:
+        r = c.run("xce", "start", "--envdir", str(c.envdir))
+        status = c.run("xce", "status", "--envdir", str(c.envdir))
+        bhosts = c.run("bhosts", "-l", "deadhost")
+    finally:
+        c.run("xce", "stop", "--envdir", str(c.envdir))
+        c.stop()
+    # The controller runs (exit 0); the host that works is listed, the
+    # one that does not is named with the controller's reason, and no
+    # "not up yet" warning: nothing was left to wait for.
+    assert r.rc == 0, r
+    assert f"host {socket.gethostname()}: ok, 2 slots\n" in r.out, r
+    assert r.err == "host deadhost: unavail: [Errno 111] Connection " \
+        "refused\n", r
+    assert status.rc == 0 and status.out.startswith("xce-controller: running")
+    assert "LINK FAILURE: [Errno 111] Connection refused" in bhosts.out, \
+        bhosts
+
+
+def test_xce_start_says_why_the_local_agent_ended_at_start_up(tmp_path):
+    # The agent's lock file is a directory: the agent cannot take it and
+    # ends at once, saying why in its log.
+    c = Cluster(tmp_path, mxj=2)
+    host = socket.gethostname()
+    (c.spool / "agents" / host / "agent.lock").mkdir(parents=True)
+    try:
+        r = c.run("xce", "start", "--envdir", str(c.envdir))
+        status = c.run("xce", "status", "--envdir", str(c.envdir))
+    finally:
+        c.run("xce", "stop", "--envdir", str(c.envdir))
+        c.stop()
+    assert r.rc == 0, r
+    line, = r.err.splitlines()
+    assert line.startswith(f"host {host}: unavail: the agent ended without "
+                           "listening on its socket: "), r
+    assert "agent.lock" in line, r
+    assert status.rc == 0 and status.out.startswith("xce-controller: running")

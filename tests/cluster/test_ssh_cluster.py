@@ -335,6 +335,31 @@ def test_launch_none_attaches_but_never_starts_an_agent(ssh_hosts, tmp_path):
         shutil.rmtree(root, ignore_errors=True)
 
 
+def test_xce_start_says_at_once_why_an_agent_cannot_start_over_ssh(
+        ssh_hosts):
+    """xh1's python does not exist: its sshd answers, its agent cannot
+    start.  xce start names xh1 with what the attach said (bhosts -l's
+    LINK FAILURE) as soon as the controller knows it, lists the others,
+    and exits 0: the controller runs."""
+    root = Path(tempfile.mkdtemp(prefix="xcebadpy-"))
+    c = Cluster(root, ssh_hosts=ssh_hosts, mxj=SLOTS,
+                ssh_per_host={"xh1": "python: /nonexistent/python3"})
+    try:
+        r = c.run("xce", "start", "--envdir", str(c.envdir))
+        long = c.run("bhosts", "-l", "xh1")
+    finally:
+        c.run("xce", "stop", "--envdir", str(c.envdir))
+        c.stop()
+        shutil.rmtree(root, ignore_errors=True)
+    assert r.rc == 0, r
+    assert sorted(x for x in r.out.splitlines() if x.startswith("host ")) \
+        == [f"host {h}: ok, {SLOTS} slots" for h in ("xh2", "xh3")], r
+    line, = r.err.splitlines()
+    assert line.startswith("host xh1: unreach: "), r
+    assert "/nonexistent/python3" in line, r
+    assert line.split(": ", 2)[2] in long.out, long
+
+
 def _comm(pid):
     try:
         return Path(f"/proc/{pid}/comm").read_text().strip()

@@ -76,6 +76,21 @@ def virtual_hosts_yaml(names, mxj=None, extra=""):
     return "\n".join(lines) + "\n"
 
 
+def add_refused_ssh_host(cluster, name="deadhost"):
+    """Add host NAME to CLUSTER's configuration, its agent started over
+    SSH at a local port nothing listens on: the connection is refused."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    known = cluster.root / "known_hosts"
+    known.write_text("")
+    yaml = cluster.envdir / "xce.yaml"
+    yaml.write_text(yaml.read_text().replace("hosts:\n", (
+        f"hosts:\n  {name}:\n    launch: ssh\n    address: 127.0.0.1\n"
+        f"    port: {port}\n    known_hosts: {known}\n"), 1))
+
+
 def virtual_names(n, prefix="vh"):
     return [f"{prefix}{i:03d}" for i in range(n)]
 

@@ -1,6 +1,7 @@
 """xce start|stop|status: bring up or down the controller and local agents;
 xce claim, explain and sim."""
 
+import json
 import os
 import signal
 import sys
@@ -125,30 +126,73 @@ def _run_wait(argv):
     return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
 
 
-def _wait_hosts(cfg):
-    """Wait until every local agent has said hello (its host is usable)."""
+def _wait_hosts(cfg, read=None, clock=time.monotonic, pause=time.sleep):
+    """Wait until every configured host has an agent, or the controller
+    knows why it has none (it records why as soon as an agent's launch or
+    its SSH connection fails): each such reason is printed the moment it
+    is known.  Hosts that neither answer nor fail are waited for at most
+    READY_TIMEOUT seconds.  READ (tests: a stand-in) returns the store's
+    host rows."""
+    read = read or _store_hosts(cfg.spool / "store" / "xce.db")
+    deadline = clock() + READY_TIMEOUT
+    told = set()
+    while True:
+        ready, failed, waiting = _host_verdicts(read())
+        for h in failed:
+            if h["name"] not in told:
+                told.add(h["name"])
+                # The controller's reason, as bhosts -l shows it.
+                print(text("HOST_UNUSABLE", host=h["name"],
+                           status=h["status"], why=_reason(h)),
+                      file=sys.stderr, flush=True)
+        if ready + failed and not waiting or clock() > deadline:
+            break
+        pause(0.1)
+    for h in ready:
+        print(text("HOST_UP", host=h["name"], status=h["status"],
+                   slots=h["mxj"]))
+    if waiting or not ready + failed:
+        print(text("HOSTS_NOT_UP"), file=sys.stderr)
+
+
+def _store_hosts(path):
+    """A reader of the host rows in the store at PATH (none while the
+    store cannot be opened), each with "held": its agent was stopped by
+    badmin hshutdown and is not started again until hstartup."""
     from xce.client.site import store_at
-    deadline = time.monotonic() + READY_TIMEOUT
-    store = cfg.spool / "store" / "xce.db"
-    local = []
-    while time.monotonic() < deadline:
+
+    def read():
         try:
-            hosts = store_at(store).hosts()
+            with store_at(path) as store:
+                hosts, meta = store.hosts(), store.meta()
         except XceError:
-            hosts = []
-        local = [h for h in hosts if h["conf"] is not None]
-        if local and all(h["status"] != states.HOST_UNAVAIL for h in local):
-            for h in local:
-                print(f"host {h['name']}: {h['status']}, {h['mxj']} slots")
-            return
-        time.sleep(0.1)
-    print("warning: not every host is up yet; see bhosts", file=sys.stderr)
-    for h in local:
-        why = h["conf"].get("reason")
-        if h["status"] == states.HOST_UNAVAIL and why:
-            # The controller's reason, as bhosts -l shows it.
-            print(f"host {h['name']}: {h['status']}: {why}",
-                  file=sys.stderr)
+            return []
+        try:
+            held = set(json.loads(meta.get("agents_down") or "[]"))
+        except ValueError:
+            held = set()
+        return [dict(h, held=h["name"] in held) for h in hosts]
+    return read
+
+
+def _host_verdicts(hosts):
+    """HOSTS split into (ready, failed, waiting): failed are those the
+    controller cannot use and says why; waiting, those still down with
+    no reason yet (a host held down is not waited for)."""
+    ready, failed, waiting = [], [], []
+    for h in hosts:
+        if h["status"] in states.HOST_DOWN and _reason(h):
+            failed.append(h)
+        elif h["status"] in states.HOST_DOWN and not h.get("held"):
+            waiting.append(h)
+        else:
+            ready.append(h)
+    return ready, failed, waiting
+
+
+def _reason(host):
+    """Why the controller cannot use HOST (None: no failure known)."""
+    return (host["conf"] or {}).get("reason")
 
 
 @cli.command(help="Stop the controller and the local agents (jobs keep running).")
