@@ -15,7 +15,7 @@ import traceback
 BENCHMARKS = ("schedule", "gang_schedule", "explain", "controller_sched",
               "load_look", "limit_usage", "spool_claim", "bsub", "start",
               "bjobs", "throughput", "bkill", "pack", "scale", "elim",
-              "interactive", "retention")
+              "interactive", "retention", "xce_start")
 
 
 def main(argv=None):

@@ -2,12 +2,14 @@
 tried again soon while they start."""
 
 import os
+import subprocess
 
 from pytest import approx
 
 from xce.config.model import HostConf
 from xce.controller import agentctl, agents
 from xce.controller.agents import AgentLink
+from xce.errors import text
 from xce.store.writer import Store
 
 
@@ -21,7 +23,7 @@ def test_a_launched_agent_is_tried_again_within_its_start_time(tmp_path):
     link = _link(tmp_path, "h1")
     # Its agent is starting (its pid is alive) and was launched just now.
     (link.dir / "agent.pid").write_text(f"{os.getpid()}\n")
-    link.launched_at = 100.0
+    link.launched_at, link.launched_pid = 100.0, os.getpid()
     assert not link.try_connect(100.0)
     assert agents.retry_wait({"h1": link}, set(), 100.0) == \
         approx(agents.LAUNCHED_RETRY)
@@ -61,3 +63,25 @@ def test_the_hosts_held_down_are_read_before_the_store_is_opened(tmp_path):
     assert agentctl.saved_held(db) == {"h1", "h2"}
     db.write_bytes(b"not a database" * 100)
     assert agentctl.saved_held(db) is None           # then: launch later
+
+
+def test_an_agent_that_ends_in_its_grace_is_said_dead_at_once(
+        tmp_path, monkeypatch):
+    link = _link(tmp_path, "h4")
+    (link.dir / "agent.log").write_text("starting\nOSError: no room\n")
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    link.launched_at, link.launched_pid = 100.0, ended.pid
+    launched = []
+    monkeypatch.setattr(agents.daemon, "detach",
+                        lambda argv, log: launched.append(argv) or 4242)
+    # Half a second in: why it ended is known (bhosts -l, xce start)...
+    assert not link.try_connect(100.5)
+    assert link.reason == text("AGENT_DIED", why="OSError: no room")
+    # ...and it is launched again when its grace is over, not before.
+    assert launched == []
+    assert link.retry_in(100.5) == approx(agents.LAUNCH_GRACE - 0.5)
+    assert not link.try_connect(100.0 + agents.LAUNCH_GRACE)
+    assert len(launched) == 1 and link.launched_pid == 4242
+    assert link.retry_in(100.0 + agents.LAUNCH_GRACE) == \
+        approx(agents.LAUNCHED_RETRY)

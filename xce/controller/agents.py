@@ -83,6 +83,7 @@ class AgentLink:
         self.reader = None
         self.next_try = 0.0
         self.launched_at = None
+        self.launched_pid = None    # of the agent launched last
         self.out = []
         self.reason = None          # why the agent was last given up on
         self.beat = heartbeat.Heartbeat(0.0)
@@ -117,7 +118,8 @@ class AgentLink:
         except OSError:
             s.close()
             self._maybe_launch(now)
-            if self.launched_at and now - self.launched_at < LAUNCH_GRACE:
+            if self.launched_pid and now - self.launched_at < LAUNCH_GRACE:
+                # launched and not known to have ended: listening soon
                 self.next_try = now + LAUNCHED_RETRY
             return False
         # A send blocked this long means the agent did not read for the
@@ -125,7 +127,7 @@ class AgentLink:
         s.settimeout(self.agent_timeout)
         self.sock, self.reader = s, LineReader()
         self.beat = heartbeat.Heartbeat(time.monotonic())
-        self.launched_at = None
+        self.launched_at = self.launched_pid = None
         log.info("connected to the agent on %s", self.host)
         return True
 
@@ -143,20 +145,27 @@ class AgentLink:
         pid = daemon.read_pid(self.dir / "agent.pid")
         if pid and daemon.pid_alive(pid):
             return      # starting up, or restarting: wait for its socket
-        if self.launched_at and now - self.launched_at < LAUNCH_GRACE:
-            return
-        if self.launched_at is not None:
+        if self.launched_at is not None and (
+                now - self.launched_at >= LAUNCH_GRACE or
+                self.launched_pid and not daemon.pid_alive(
+                    self.launched_pid)):
             # The last one launched ended without listening: why, in its
-            # log's last line, before it is launched again.
+            # log's last line, said as soon as it ended (bhosts -l, xce
+            # start); it is launched again once its grace is over.
+            self.launched_pid = None
             self._give_up(text("AGENT_DIED",
                                why=_last_line(self.dir / "agent.log")),
-                          self.next_try)
+                          max(self.next_try,
+                              self.launched_at + LAUNCH_GRACE))
+        if self.launched_at and now - self.launched_at < LAUNCH_GRACE:
+            return
         self.dir.mkdir(parents=True, exist_ok=True)
         argv = [sys.executable, "-m", "xce.cli.xce_agent", "--spool",
                 str(self.spool), "--host", self.host, "--foreground"]
-        pid = daemon.detach(argv, self.dir / "agent.log")
+        self.launched_pid = daemon.detach(argv, self.dir / "agent.log")
         self.launched_at = now
-        log.info("launched the agent for %s (pid %d)", self.host, pid)
+        log.info("launched the agent for %s (pid %d)", self.host,
+                 self.launched_pid)
 
     def close(self):
         if self.sock is not None:
