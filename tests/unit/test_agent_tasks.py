@@ -102,3 +102,30 @@ def test_an_exit_is_kept_until_the_controller_acknowledges_it(tmp_path):
     again.journal.flush()
     assert TaskTable([], lambda: 0.0,
                      Journal(tmp_path / "journal")).hello_exits() == []
+
+
+def test_acknowledged_task_exits_keep_the_journal_bounded(tmp_path,
+                                                          monkeypatch):
+    """A host that only runs blaunch tasks: each acknowledged exit counts
+    towards compaction as an acknowledged job does, so the file does not
+    grow with the number of tasks."""
+    from xce.agent import journal
+    monkeypatch.setattr(journal, "COMPACT_AFTER", 50)
+    path = tmp_path / "journal"
+    table = TaskTable([], lambda: 0.0, Journal(path))
+    j = table.journal
+    _journal_task(j, 4242, tmp_path / "running")   # one still running
+    lines = []
+    for n in range(1000):
+        key = (100 + n, 0, 1)
+        msg = {"job": key[0], "idx": 0, "attempt": 1, "task": "t", "n": 0}
+        j.append_task(5000 + n, key, msg=msg, ptime=None, status="s")
+        report = {"op": "task_exit", **msg, "exit_code": 0}
+        j.end_task(5000 + n, key, f"{key[0]}.0.1.t.0", report)
+        table.acked(report)
+        j.flush()
+        lines.append(len(path.read_text().splitlines()))
+    # Three records a task, compacted every 50 acknowledgements.
+    assert max(lines) <= 1 + 3 * 50
+    again = Journal(path)
+    assert list(again.tasks) == [4242] and again.task_done == {}

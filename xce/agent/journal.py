@@ -2,8 +2,9 @@
 
 Append-only JSON lines, handed to the kernel (flush) before a job is
 spawned and before its exit is reported, so a restarted agent neither starts
-a job twice nor loses an exit status.  Records of jobs the controller has
-acknowledged are dropped when the file is compacted.  The blaunch tasks
+a job twice nor loses an exit status.  Records of jobs, and of blaunch task
+exits, the controller has acknowledged are dropped when the file is
+compacted (each acknowledgement counts towards it).  The blaunch tasks
 running here have records too (``task``, ``task_end``, ``task_ack``), so
 that a restarted agent re-adopts them and no task's exit is lost before the
 controller has it.
@@ -29,6 +30,9 @@ import os
 import time
 
 FSYNC_INTERVAL = 1.0
+# Compaction comes once this many records are useless: acknowledged jobs
+# and blaunch task exits, host-step records replaced or dropped.
+COMPACT_AFTER = 1000
 # How many host-step stages the journal remembers (begun or ended): far
 # more than a controller restart can leave unanswered.
 HOST_STEPS_KEPT = 4096
@@ -75,7 +79,8 @@ class Journal:
             self.task_done[rec["tid"]] = rec
             return
         if kind == "task_ack":
-            self.task_done.pop(rec["tid"], None)
+            if self.task_done.pop(rec["tid"], None) is not None:
+                self._dead += 1     # as a job's ack: its records are dead
             return
         if kind in ("hsteps", "hsteps_drop"):
             self._apply_host_steps(kind, (*key, rec["stage"]), rec)
@@ -156,7 +161,7 @@ class Journal:
 
     def compact(self):
         """Rewrite the file with the live records only."""
-        if self._dead < 1000:
+        if self._dead < COMPACT_AFTER:
             return
         tmp = f"{self.path}.tmp"
         with open(tmp, "w", encoding="utf-8") as f:

@@ -138,6 +138,7 @@ class TaskTable:
         """The controller has recorded a task's exit."""
         if self.journal is not None:
             self.journal.ack_task(tid(msg))
+            self.journal.compact()      # counted as a job's ack is
 
     # -- after a restart ---------------------------------------------------
     def recover(self):
