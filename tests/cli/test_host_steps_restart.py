@@ -15,9 +15,8 @@ from tests.lib.xcecluster import wait_for
 HOSTS = ["vh000", "vh001"]
 
 # Which virtual host runs this step: the --host of the agent it descends
-# from.  On the job's other host the step waits for the gate file (pre) or
-# fails (post); on its first host it passes.
-STEP = """\
+# from.
+WHICH_HOST = """\
 #!/bin/sh
 stage=$1 p=$$ host=
 while [ -z "$host" ] && [ "$p" -gt 1 ]; do
@@ -25,6 +24,11 @@ while [ -z "$host" ] && [ "$p" -gt 1 ]; do
     while [ $# -gt 1 ]; do [ "$1" = --host ] && host=$2; shift; done
     p=$(sed 's/.*) //' /proc/$p/stat | cut -d' ' -f2)
 done
+"""
+
+# On the job's other host the step waits for the gate file (pre) or
+# fails (post); on its first host it passes.
+STEP = WHICH_HOST + """\
 echo "$stage $host $LSB_JOBID" >>{log}
 [ "$host" = "${{LSB_HOSTS%% *}}" ] && exit 0
 if [ "$stage" = pre ]; then
@@ -183,3 +187,69 @@ def test_host_post_exec_failing_on_another_host_is_the_jobs_post_err(
     text = r.joined
     assert r.rc == 0 and "Post job process failed;" in text, r
     assert "Post job process done" not in text, r
+
+
+# HOST_PRE_EXEC that says its host and pid ($$) on the job's other host,
+# and sleeps there the first time.
+SLEEPS = WHICH_HOST + """\
+[ "$host" = "${{LSB_HOSTS%% *}}" ] && exit 0
+echo "$host $$" >>{said}
+[ -e {once} ] && exit 0
+: >{once}
+sleep 600
+"""
+
+
+def _said(path):
+    try:
+        return [(h, int(p)) for h, p in
+                (x.split() for x in path.read_text().splitlines())]
+    except FileNotFoundError:
+        return []
+
+
+def _gone(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1].startswith("Z")
+    except OSError:
+        return True
+
+
+def test_a_host_pre_exec_left_by_a_killed_agent_is_killed_and_run_again(
+        make_cluster, tmp_path):
+    said, step = tmp_path / "said", tmp_path / "sleeps.sh"
+    step.write_text(SLEEPS.format(said=said, once=tmp_path / "once"))
+    step.chmod(0o755)
+    os.chmod(tmp_path, 0o755)
+    cluster = make_cluster(
+        virtual_hosts=HOSTS, mxj=1, extra_params="  MBD_SLEEP_TIME: 1",
+        extra_queues=f"  sleepy:\n    PRIORITY: 20\n"
+                     f"    HOST_PRE_EXEC: {step} pre\n")
+    jobid = cluster.submit("-q", "sleepy", "-n", "2", "-R", "span[ptile=1]",
+                           "-o", str(tmp_path / "%J.out"), "true")
+    wait_for(lambda: _said(said), timeout=20,
+             what="HOST_PRE_EXEC to sleep on the other host")
+    [(other, pid)] = _said(said)
+    agent = int((cluster.spool / "agents" / other / "agent.pid").read_text())
+    os.kill(agent, signal.SIGKILL)
+    try:
+        # The relaunched agent kills the step its predecessor left (its
+        # pid and start time are journalled), which failed with it.
+        wait_for(lambda: agent not in cluster.agent_pids() and
+                 len(cluster.agent_pids()) == 2,
+                 what="the controller to launch the other agent again")
+        wait_for(lambda: _gone(pid), what="the step left running to go")
+        # A failed HOST_PRE_EXEC: back to PEND, then run once, after the
+        # step ran again (and passed) for the next attempt.
+        assert cluster.wait_stat(jobid, "DONE", "EXIT", timeout=30) == \
+            "DONE"
+    finally:
+        if not _gone(pid):
+            os.killpg(pid, signal.SIGKILL)
+    assert len(_said(said)) == 2
+    r = cluster.run("bhist", "-l", str(jobid))
+    text = r.out.replace("\n" + " " * 21, "")
+    assert r.rc == 0 and "The job's pre-exec command exited with " \
+        "non-zero status;" in text, r
+    assert text.count("Dispatched 2 Task(s)") == 2, r

@@ -200,7 +200,7 @@ class _Agent(agent_prepost.PrePost):
         self.outbox, self.spawned = [], []
         monkeypatch.setattr(agent_prepost.spawn, "spawn", self._spawn)
 
-    def _spawn(self, argv, env):
+    def _spawn(self, argv, env, stdin_fd=None):
         self.spawned.append(argv)
         return 1000 + len(self.spawned)
 

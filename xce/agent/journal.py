@@ -15,6 +15,10 @@ without ``code`` when they begin, with it when they end, ``hsteps_drop``
 when no question about them can come any more.  So a restarted agent,
 asked again, says how they ended rather than running them twice.  The
 last HOST_STEPS_KEPT are kept, oldest dropped first (at replay too).
+Each step process of a stage, a job's own pre/post-exec or host steps,
+has a ``step`` record (its pid and start time), written before the step
+may run and over with its stage: a restarted agent, for which such a step
+has failed, kills what is left of it.
 
 Why flush and not fsync on that path: the page cache survives the agent's
 own crash (kill -9), which is what invariant 4 is about.  An fsync guards
@@ -36,6 +40,11 @@ COMPACT_AFTER = 1000
 # How many host-step stages the journal remembers (begun or ended): far
 # more than a controller restart can leave unanswered.
 HOST_STEPS_KEPT = 4096
+# A job's records that end its pre or post stage, and so the step record
+# of that stage (the job launched or ended, its post-exec ended, the job
+# forgotten).
+_STEPS_OVER = {"pid": ("pre",), "exit": ("pre",), "post": ("post",),
+               "ack": ("pre", "post")}
 
 
 class Journal:
@@ -49,6 +58,10 @@ class Journal:
         # (job, idx, attempt, "host_pre"/"host_post") -> how its host
         # steps ended (None while they run), oldest first.
         self.host_steps = {}
+        # (job, idx, attempt, stage) -> (pid, ptime) of the pre/post or
+        # host step running now, until its stage is over: a restarted
+        # agent kills what is left of it (xce.agent.prepost).
+        self.steps = {}
         self._dead = 0
         self._dirty = False         # records not yet handed to the kernel
         self.unsynced_since = None  # first record not yet fsynced (monotonic)
@@ -85,6 +98,12 @@ class Journal:
         if kind in ("hsteps", "hsteps_drop"):
             self._apply_host_steps(kind, (*key, rec["stage"]), rec)
             return
+        if kind == "step":
+            self._step_over((*key, rec["stage"]))   # the one before it
+            self.steps[(*key, rec["stage"])] = (rec["pid"], rec.get("ptime"))
+            return
+        for stage in _STEPS_OVER.get(kind, ()):
+            self._step_over((*key, stage))
         if kind == "start":
             self.jobs[key] = {"msg": rec["msg"], "dir": rec["dir"]}
         elif key not in self.jobs:
@@ -118,13 +137,26 @@ class Journal:
         steps = self.host_steps
         if key4 in steps:
             self._dead += 1         # its earlier record is superseded
+        if kind == "hsteps_drop" or rec.get("code") is not None:
+            self._step_over(key4)
         if kind == "hsteps_drop":
             steps.pop(key4, None)
             return
         steps[key4] = rec.get("code")
         while len(steps) > HOST_STEPS_KEPT:
-            del steps[next(iter(steps))]
+            oldest = next(iter(steps))
+            del steps[oldest]
+            self._step_over(oldest)
             self._dead += 1
+
+    def _step_over(self, key4):
+        if self.steps.pop(key4, None) is not None:
+            self._dead += 1
+
+    def step_record(self, key4, pid, ptime):
+        """A pre/post or host step of *key4* (its stage last) spawned as
+        *pid*, started at *ptime* (clock ticks since boot)."""
+        self.append("step", key4[:3], stage=key4[3], pid=pid, ptime=ptime)
 
     def host_steps_record(self, key4, code=None):
         """Host steps of *key4* begun (*code* None) or ended with *code*."""
@@ -182,6 +214,10 @@ class Journal:
                 if code is not None:
                     rec["code"] = code
                 f.write(json.dumps(rec) + "\n")
+            # Last: a job's pid or exit record would end its pre stage.
+            for (*key, stage), (pid, ptime) in self.steps.items():
+                f.write(json.dumps({"t": "step", "key": key, "stage": stage,
+                                    "pid": pid, "ptime": ptime}) + "\n")
             f.flush()
             os.fsync(f.fileno())
         self.f.close()

@@ -29,7 +29,7 @@ import pwd
 import shlex
 import signal
 
-from xce.agent import container, spawn
+from xce.agent import container, procs, spawn
 from xce.agent.jobenv import job_environment
 from xce.agent.protocol import job_key
 
@@ -43,8 +43,12 @@ PATH = "/bin:/usr/bin:/sbin:/usr/sbin"      # LSF's PATH for these commands
 # that cd changes, as the job wrapper does: xce.agent.spawn).  A directory given as -o/-e gets
 # <jobid>.out/err, as the job's wrapper does.  A job's own step (it has an
 # output file) makes bsub -outdir's directory as the wrapper does: the
-# job's pre-exec runs before the wrapper and writes inside it.
+# job's pre-exec runs before the wrapper and writes inside it.  The first
+# line waits for the agent's line on the pipe that is the step's stdin,
+# sent once the step's pid is journalled (PrePost._spawn_step); a pipe closed
+# without it (the agent died) ends the step before it has done anything.
 STEP = r"""
+read -r xce_g || exit 1
 xce_op=${OLDPWD-}; xce_os=${OLDPWD+1}
 cd "$1" 2>/dev/null || exit 1
 [ -n "$xce_os" ] && OLDPWD=$xce_op || unset OLDPWD
@@ -229,8 +233,9 @@ class PrePost:
             step = chain.steps.pop(0)
             try:
                 env = step_env(step, chain.env)
-                chain.pid = spawn.spawn(step_argv(step, chain.msg, env),
-                                        spawn.without_reserved(env))
+                chain.pid = self._spawn_step(
+                    (*chain.key[:3], chain.stage),
+                    step_argv(step, chain.msg, env), env)
             except OSError as e:
                 log.error("job %s: %s step %r not started: %s", chain.key,
                           chain.stage, step["cmd"], e)
@@ -240,6 +245,44 @@ class PrePost:
             self.step_pids[chain.pid] = chain.key
             return
         self._stage_done(chain)
+
+    def _spawn_step(self, key4, argv, env):
+        """Spawn a step, journal its pid and start time, then let it run
+        (STEP's first line): a step an agent restarted after kill -9 can
+        no longer wait for is always known to it, and killed."""
+        rfd, wfd = os.pipe()
+        try:
+            pid = spawn.spawn(argv, spawn.without_reserved(env), stdin_fd=rfd)
+        except OSError:
+            os.close(wfd)
+            raise
+        finally:
+            os.close(rfd)
+        try:
+            self.journal.step_record(key4, pid, procs.start_ticks(pid))
+            self.journal.flush()
+            os.write(wfd, b"\n")
+        except BrokenPipeError:
+            pass        # ended already; it is reaped as any step
+        finally:
+            os.close(wfd)
+        return pid
+
+    def kill_leftover_steps(self):
+        """After a restart: the steps the agent was running when it
+        stopped are no children of this one, their status is lost, and
+        they are taken as failed (recover_host_steps; recovery for a job's
+        own).  So none may go on working for a job sent back to the queue
+        meanwhile: each still running, the same process (its start time),
+        is killed with its process group."""
+        for key4, (pid, ptime) in list(self.journal.steps.items()):
+            if procs.alive(pid, ptime):
+                log.warning("job %s: %s step %s left by a restart killed",
+                            key4[:3], key4[3], pid)
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
 
     def _step_failed(self, chain, code):
         """Note a failed step; True when the stage ends here."""

@@ -17,7 +17,8 @@ class Recovery:
 
     def recover(self):
         """Re-adopt jobs still running; finish those that ended meanwhile."""
-        self.recover_host_steps()       # xce.agent.prepost
+        self.kill_leftover_steps()      # xce.agent.prepost
+        self.recover_host_steps()
         for key, rec in list(self.journal.jobs.items()):
             if "result" in rec:
                 self.post_cut_short(key, rec)
