@@ -10,7 +10,9 @@ its PYTHONPATH (as bench/profhook does for profiling): it wraps
 xce.controller.startgo.send_held and, once the held start is sent, waits
 for the agent to prepare it (its wrapper spawned and waiting), notes the
 waiting wrappers, then kills the controller with SIGKILL or cuts its
-agent links.  It acts once: its marker file is removed first.  In mode
+agent links (and, in mode ``dropkill``, kills its agents -9 once they
+have journalled the discard, before they can say hello again).  It acts
+once: its marker file is removed first.  In mode
 ``go`` it strikes later instead: after the commit whose messages carried
 the go, once the job has begun (the file the test's job appends to is
 there), it cuts the links."""
@@ -54,6 +56,23 @@ if _SPEC and "xce-controller" in " ".join(getattr(sys, "orig_argv", [])):
             if link.sock is not None:
                 link.sock.shutdown(socket.SHUT_RDWR)
 
+    def _kill_agents_once_discarded(ctl):
+        # each agent killed -9 once its journal has the discard, before
+        # this controller can connect again for its hello
+        for host in ctl.links:
+            d = os.path.join(str(ctl.cfg.spool), "agents", host)
+            deadline = time.time() + 10
+            while time.time() < deadline:
+                try:
+                    with open(os.path.join(d, "journal")) as f:
+                        if '"t":"discard"' in f.read():
+                            break
+                except OSError:
+                    pass
+                time.sleep(0.02)
+            with open(os.path.join(d, "agent.pid")) as f:
+                os.kill(int(f.read()), signal.SIGKILL)
+
     def send_held(ctl):
         sent = bool(ctl.held_starts)
         _real(ctl)
@@ -72,6 +91,8 @@ if _SPEC and "xce-controller" in " ".join(getattr(sys, "orig_argv", [])):
         if _MODE == "kill":
             os.kill(os.getpid(), signal.SIGKILL)
         _cut(ctl)
+        if _MODE == "dropkill":
+            _kill_agents_once_discarded(ctl)
 
     startgo.send_held = send_held
 
@@ -214,6 +235,31 @@ def test_a_start_discarded_before_the_go_goes_back_to_pend_and_runs_once(
     assert sum(k[0] == "JOB_START" for k in kinds) == 2
     assert not [k for k in kinds if k[0] == "JOB_REQUEUE" or k[1] == 32]
     assert "held start discarded" in _agent_log(cluster)
+    assert cluster.proc.poll() is None
+
+
+def test_a_start_discarded_by_an_agent_killed_before_its_hello_runs_once(
+        make_cluster):
+    cluster, marker, ran = _started(make_cluster, "dropkill")
+    agent = cluster.agent_pid()
+    # Not rerunnable: a start lost with its link would end EXIT
+    # (TERM_ZOMBIE).  The agent discarded it, journalled that, and was
+    # killed -9 before any hello could list it; the agent launched again
+    # lists it from its journal.
+    jobid = cluster.submit(f"echo ran >> {ran}")
+    waited = _waited(marker)
+    assert waited, "no wrapper was spawned ahead, waiting"
+    wait_for(lambda: all(_gone(p) for p in waited),
+             what="the held wrapper to be killed")
+    assert cluster.wait_stat(jobid, "DONE", "EXIT") == "DONE"
+    assert ran.read_text() == "ran\n"
+    assert agent not in cluster.agent_pids()
+    history = _history(cluster, jobid)
+    failed = history.index(
+        "Pending: Failed in talking to server to start the job;")
+    assert history.count("Dispatched 1 Task(s)") == 2
+    assert history.index("Dispatched 1 Task(s)") < failed
+    assert "Exited" not in history and "requeued" not in history
     assert cluster.proc.poll() is None
 
 

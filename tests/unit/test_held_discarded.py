@@ -6,8 +6,9 @@ requeue; a job the agent does not list is left to host loss."""
 
 import json
 
-from xce.agent.held import DISCARDED_KEEP, Held, _Held
+from xce.agent.held import Held, _Held
 from xce.agent.jobs import JobTable
+from xce.agent.journal import DISCARDED_KEEP, Journal
 from xce.client.history.long import event_lines
 from xce.client.jobs.table import pend_reasons
 from xce.config.model import Config
@@ -106,16 +107,17 @@ def test_bhist_says_the_start_failed():
 
 
 class _Table(Held):
-    def __init__(self):
+    def __init__(self, path):
         self._init_held()
+        self.journal = Journal(path)
         self.removed = []
 
     def discard_files(self, prefix):
         self.removed.append(prefix)
 
 
-def test_the_agent_lists_discarded_starts_until_acknowledged():
-    table = _Table()
+def test_the_agent_lists_discarded_starts_until_acknowledged(tmp_path):
+    table = _Table(tmp_path / "journal")
     for key in ((1, 0, 1), (2, 0, 1)):
         table.held[key] = _Held({"job": key[0]}, f"/x/{key[0]}")
     table.discard_held("end of stream")
@@ -124,22 +126,67 @@ def test_the_agent_lists_discarded_starts_until_acknowledged():
         {"job": 1, "idx": 0, "attempt": 1}, {"job": 2, "idx": 0, "attempt": 1}]
     table.discarded_ack({"op": "discarded_ack", "jobs": [[1, 0, 1]]})
     assert table.hello_discarded() == [{"job": 2, "idx": 0, "attempt": 1}]
+    # Journalled (handed to the kernel): an agent restarted after kill -9
+    # still lists them.
+    table.journal.flush()       # as the agent's turn ends
+    assert _Table(tmp_path / "journal").hello_discarded() == [
+        {"job": 2, "idx": 0, "attempt": 1}]
 
 
-def test_the_agent_keeps_a_bounded_list():
-    table = _Table()
+def test_the_agent_keeps_a_bounded_list(tmp_path):
+    table = _Table(tmp_path / "journal")
     for n in range(DISCARDED_KEEP + 5):
         table.held[(n, 0, 1)] = _Held({"job": n}, f"/x/{n}")
         table.discard_held("again")
     listed = table.hello_discarded()
     assert len(listed) == DISCARDED_KEEP and listed[0]["job"] == 5
+    again = _Table(tmp_path / "journal").hello_discarded()
+    assert again == listed      # the same at replay
 
 
-def test_a_start_sent_again_is_no_longer_listed_as_discarded(tmp_path):
+def _discarded_then_held_again(tmp_path, key):
     table = JobTable(tmp_path / "agent", tmp_path / "out", lambda: 0.0)
-    key = (1, 0, 2)
-    table.discarded[key] = None
+    table.journal.append("discard", key)
+    table.journal.flush()
     table.held[key] = _Held({}, "/x")       # already prepared again
     table.start_batch([{"op": "start", "job": 1, "idx": 0, "attempt": 2,
                         "hold": True}])
+    return table
+
+
+def test_a_start_journalled_again_is_no_longer_listed_as_discarded(
+        tmp_path, monkeypatch):
+    key = (1, 0, 2)
+    table = _discarded_then_held_again(tmp_path, key)
+    # Held again, it has not run: still true, still listed (the link
+    # dropping again would discard it again anyway).
+    assert table.hello_discarded() == [{"job": 1, "idx": 0, "attempt": 2}]
+    monkeypatch.setattr(table, "_go", lambda key, held: None)
+    synced = []
+    real_sync = table.journal.sync
+    monkeypatch.setattr(table.journal, "sync",
+                        lambda: synced.append(1) or real_sync())
+    table.go_batch([{"op": "go", "job": 1, "idx": 0, "attempt": 2}])
     assert table.hello_discarded() == []
+    # The start that supersedes the discard is on disk before the job
+    # may run: a host crash cannot leave the discard without it.
+    assert synced and table.journal.fsync_deadline() is None
+    assert Journal(tmp_path / "agent" / "journal").discarded == {}
+
+
+def test_a_start_of_a_later_attempt_supersedes_a_discard(tmp_path):
+    j = Journal(tmp_path / "journal")
+    j.append("discard", (1, 0, 2))
+    j.append("discard", (5, 0, 1))
+    j.append("start", (1, 0, 1), msg={}, dir="x")   # an earlier one
+    assert j.discarded == {(1, 0): 2, (5, 0): 1}
+    j.append("start", (1, 0, 3), msg={}, dir="x")
+    j.append("discard_ack", (5, 0, 7))          # not the attempt listed
+    j.flush()
+    assert Journal(tmp_path / "journal").discarded == {(5, 0): 1}
+    j._dead = 10 ** 6
+    j.compact()
+    assert Journal(tmp_path / "journal").discarded == {(5, 0): 1}
+    j.append("discard_ack", (5, 0, 1))
+    j.flush()
+    assert Journal(tmp_path / "journal").discarded == {}

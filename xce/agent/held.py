@@ -20,12 +20,31 @@ schedules it again; one that finds it STARTed and this agent not knowing
 it sends its start again (xce.controller.reconcile).  The agent dying
 closes the pipe as well: the wrapper ends without running the job.
 
-Protocol 15: the discarded starts are remembered (in memory: an agent
-that restarts forgets them, and its held wrappers end with it) and
-listed in every hello until the controller acknowledges them
-(``discarded_ack``) or starts them again: a controller that stayed up
-cannot tell a go the agent never read from one it read just before the
-link dropped, and sends back to PEND only a job this list names.
+Protocol 15: the discarded starts are remembered and listed in every
+hello until the controller acknowledges them (``discarded_ack``) or a
+start of that attempt (or a later one) is journalled: a controller that
+stayed up cannot tell a go the agent never read from one it read just
+before the link dropped, and sends back to PEND only a job this list
+names.
+
+They are journalled (``discard``, handed to the kernel at once), so that
+an agent restarted meanwhile still lists them rather than leaving their
+jobs to end as starts lost with the link.  A ``discard`` record claims
+"this attempt never ran here", and the claim must hold after a host
+crash too, when the journal keeps only what reached the disk:
+  - before the record nothing of that attempt ran: a held start is held
+    only when its key has no start record, and its wrapper, killed at the
+    discard, never had its line;
+  - after it, the attempt runs only from a start record (a start sent
+    again, or a go), and a start record that supersedes a discard is
+    fsynced (Journal.flush) before the job may run.  So a disk that has
+    the discard but not that start record has a job that never ran; one
+    that has both replays the start after the discard, which drops it.
+A discard of an earlier attempt than a start's is dropped by it too
+(the controller would ignore it: it matches only the job's current
+attempt, UNKWN, first host here, unknown to the agent).  The disk losing
+the discard itself loses nothing that was claimed: the job is then a
+start lost with its link, as before protocol 15.
 """
 
 import logging
@@ -36,10 +55,6 @@ from xce.agent.protocol import job_key
 
 log = logging.getLogger("xce.agent")
 
-# Discarded starts kept for the controller's next hello at most: a link
-# that drops again and again with no controller to hear it does not
-# grow the agent without bound.
-DISCARDED_KEEP = 10000
 
 
 class _Held:
@@ -56,9 +71,6 @@ class Held:
     def _init_held(self):
         self.held = {}          # key -> _Held, until its go
         self.held_pids = {}     # pid of a waiting wrapper -> key
-        # keys of held starts discarded before their go, in order, until
-        # the controller acknowledges them (at most DISCARDED_KEEP)
-        self.discarded = {}
 
     def hold(self, key, msg, prefix):
         """Prepare the start *msg*; its job runs on go_batch."""
@@ -167,17 +179,24 @@ class Held:
                 except ProcessLookupError:
                     pass
             self.discard_files(held.prefix)
-            self.discarded[key] = None
+            self.journal.append("discard", key)
         self.held.clear()
-        while len(self.discarded) > DISCARDED_KEEP:     # the oldest first
-            del self.discarded[next(iter(self.discarded))]
+        self.journal.flush()
+
+    @property
+    def discarded(self):
+        """(job, idx) -> attempt of each held start discarded unrun and
+        not yet acknowledged, oldest first (xce.agent.journal)."""
+        return self.journal.discarded
 
     def hello_discarded(self):
         """The held starts discarded unrun, for the controller's hello."""
-        return [{"job": k[0], "idx": k[1], "attempt": k[2]}
-                for k in self.discarded]
+        return [{"job": job, "idx": idx, "attempt": attempt}
+                for (job, idx), attempt in self.discarded.items()]
 
     def discarded_ack(self, msg):
         """The controller has recorded these discarded starts."""
         for job, idx, attempt in msg["jobs"]:
-            self.discarded.pop((job, idx, attempt), None)
+            if self.discarded.get((job, idx)) == attempt:
+                self.journal.append("discard_ack", (job, idx, attempt))
+        self.journal.compact()

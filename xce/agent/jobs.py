@@ -79,7 +79,6 @@ class JobTable(PrePost, Sampling, Recovery, Boxes, Held):
         fresh = []
         for msg in msgs:
             key = job_key(msg)
-            self.discarded.pop(key, None)   # started again: not unrun
             if key in self.journal.jobs:
                 self._restate(key)      # a resent start: say what we know
                 continue

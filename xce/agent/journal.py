@@ -43,6 +43,10 @@ HOST_STEPS_KEPT = 4096
 # A job's records that end its pre or post stage, and so the step record
 # of that stage (the job launched or ended, its post-exec ended, the job
 # forgotten).
+# Held starts discarded before their go (xce.agent.held) kept for the
+# controller's hellos at most: a link that drops again and again with no
+# controller to hear it does not grow the agent without bound.
+DISCARDED_KEEP = 10000
 _STEPS_OVER = {"pid": ("pre",), "exit": ("pre",), "post": ("post",),
                "ack": ("pre", "post")}
 
@@ -62,10 +66,16 @@ class Journal:
         # host step running now, until its stage is over: a restarted
         # agent kills what is left of it (xce.agent.prepost).
         self.steps = {}
+        # (job, idx) -> the attempt whose held start was discarded before
+        # its go (xce.agent.held), oldest first, until the controller
+        # acknowledges it or a start of that attempt or a later one comes.
+        self.discarded = {}
+        self._sync_owed = False     # flush must fsync (a start after a discard)
         self._dead = 0
         self._dirty = False         # records not yet handed to the kernel
         self.unsynced_since = None  # first record not yet fsynced (monotonic)
         self._load()
+        self._sync_owed = False
         self.f = open(path, "a", encoding="utf-8")
 
     def _load(self):
@@ -102,10 +112,18 @@ class Journal:
             self._step_over((*key, rec["stage"]))   # the one before it
             self.steps[(*key, rec["stage"])] = (rec["pid"], rec.get("ptime"))
             return
+        if kind in ("discard", "discard_ack"):
+            self._apply_discard(kind, key)
+            return
         for stage in _STEPS_OVER.get(kind, ()):
             self._step_over((*key, stage))
         if kind == "start":
             self.jobs[key] = {"msg": rec["msg"], "dir": rec["dir"]}
+            if self.discarded.get(key[:2], key[2] + 1) <= key[2]:
+                # Superseded; on disk before the job may run (held.py).
+                del self.discarded[key[:2]]
+                self._dead += 1
+                self._sync_owed = True
         elif key not in self.jobs:
             return
         elif kind == "ack":
@@ -149,6 +167,20 @@ class Journal:
             self._step_over(oldest)
             self._dead += 1
 
+    def _apply_discard(self, kind, key):
+        ours = self.discarded.get(key[:2]) == key[2]
+        if kind == "discard_ack":
+            if ours:
+                del self.discarded[key[:2]]
+                self._dead += 2     # the discard and its ack
+            return
+        if self.discarded.pop(key[:2], None) is not None:
+            self._dead += 1         # an earlier attempt's
+        self.discarded[key[:2]] = key[2]
+        while len(self.discarded) > DISCARDED_KEEP:     # the oldest first
+            del self.discarded[next(iter(self.discarded))]
+            self._dead += 1
+
     def _step_over(self, key4):
         if self.steps.pop(key4, None) is not None:
             self._dead += 1
@@ -169,13 +201,17 @@ class Journal:
 
     def flush(self):
         """Hand every record so far to the kernel: they survive the
-        agent's crash from here on.  One write however many."""
-        if not self._dirty:
-            return
-        self.f.flush()
-        self._dirty = False
-        if self.unsynced_since is None:
-            self.unsynced_since = time.monotonic()
+        agent's crash from here on.  One write however many.  When a
+        start record supersedes a discarded held start, on disk too: see
+        xce.agent.held."""
+        if self._dirty:
+            self.f.flush()
+            self._dirty = False
+            if self.unsynced_since is None:
+                self.unsynced_since = time.monotonic()
+        if self._sync_owed:     # a start that supersedes a discard
+            self._sync_owed = False
+            self.sync()
 
     def fsync_deadline(self):
         """When the waiting records are due on disk; None if none wait."""
@@ -214,6 +250,9 @@ class Journal:
                 if code is not None:
                     rec["code"] = code
                 f.write(json.dumps(rec) + "\n")
+            for (job, idx), attempt in self.discarded.items():
+                f.write(json.dumps({"t": "discard",
+                                    "key": [job, idx, attempt]}) + "\n")
             # Last: a job's pid or exit record would end its pre stage.
             for (*key, stage), (pid, ptime) in self.steps.items():
                 f.write(json.dumps({"t": "step", "key": key, "stage": stage,

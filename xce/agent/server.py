@@ -10,7 +10,7 @@ again after the next connection's hello:
   - started, finished, post, task_exit: the hello carries them, from the
     journal (jobs running, results and post-exec states not yet
     acknowledged, task exits not yet acknowledged), and the held starts
-    discarded before their go (xce.agent.held, in memory);
+    discarded before their go (xce.agent.held, journalled too);
   - host_steps_done: the controller asks again for the steps it still
     waits on (xce.controller.hoststeps.hello), and the journal keeps
     their end (xce.agent.prepost);
