@@ -10,7 +10,7 @@ post_err())."""
 import os
 import signal
 
-from tests.lib.xcecluster import wait_for
+from tests.lib.xcecluster import _alive, wait_for
 
 HOSTS = ["vh000", "vh001"]
 
@@ -208,14 +208,6 @@ def _said(path):
         return []
 
 
-def _gone(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(") ", 1)[1].startswith("Z")
-    except OSError:
-        return True
-
-
 def test_a_host_pre_exec_left_by_a_killed_agent_is_killed_and_run_again(
         make_cluster, tmp_path):
     said, step = tmp_path / "said", tmp_path / "sleeps.sh"
@@ -239,13 +231,13 @@ def test_a_host_pre_exec_left_by_a_killed_agent_is_killed_and_run_again(
         wait_for(lambda: agent not in cluster.agent_pids() and
                  len(cluster.agent_pids()) == 2,
                  what="the controller to launch the other agent again")
-        wait_for(lambda: _gone(pid), what="the step left running to go")
+        wait_for(lambda: not _alive(pid), what="the step left running to go")
         # A failed HOST_PRE_EXEC: back to PEND, then run once, after the
         # step ran again (and passed) for the next attempt.
         assert cluster.wait_stat(jobid, "DONE", "EXIT", timeout=30) == \
             "DONE"
     finally:
-        if not _gone(pid):
+        if _alive(pid):
             os.killpg(pid, signal.SIGKILL)
     assert len(_said(said)) == 2
     r = cluster.run("bhist", "-l", str(jobid))

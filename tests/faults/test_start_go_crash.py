@@ -21,7 +21,7 @@ import signal
 import subprocess
 
 from tests.lib.lsbevents_reader import read_file
-from tests.lib.xcecluster import BIN, wait_for
+from tests.lib.xcecluster import BIN, _alive, wait_for
 
 HOOK = r'''
 import os, sys
@@ -146,11 +146,7 @@ def _waited(marker):
 
 
 def _gone(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(") ", 1)[1].startswith("Z")
-    except OSError:
-        return True
+    return not _alive(pid)
 
 
 def test_controller_killed_before_the_commit_leaves_no_job_run(
@@ -206,9 +202,12 @@ def _agent_log(cluster):
                    (cluster.spool / "agents").glob("*/agent.log"))
 
 
-def test_a_start_discarded_before_the_go_goes_back_to_pend_and_runs_once(
-        make_cluster):
-    cluster, marker, ran = _started(make_cluster, "drop")
+def _discarded_and_run_once(make_cluster, mode):
+    """A job whose held start its agent discarded (the hook in *mode*):
+    back to PEND (LSF's start failed), dispatched again, run once.  The
+    cluster, the job, the agent's pid before."""
+    cluster, marker, ran = _started(make_cluster, mode)
+    agent = cluster.agent_pid()
     # Not rerunnable: a start lost with its link would end EXIT
     # (TERM_ZOMBIE); the agent says it discarded this one unrun.
     jobid = cluster.submit(f"echo ran >> {ran}")
@@ -218,8 +217,6 @@ def test_a_start_discarded_before_the_go_goes_back_to_pend_and_runs_once(
              what="the held wrapper to be killed")
     assert cluster.wait_stat(jobid, "DONE", "EXIT") == "DONE"
     assert ran.read_text() == "ran\n"
-    shown = cluster.run("bjobs", "-a", "-noheader", "-w", str(jobid))
-    assert shown.rc == 0 and shown.out.split()[2] == "DONE", shown
     # Dispatched, back to pending (LSF's start failed), dispatched again.
     history = _history(cluster, jobid)
     failed = history.index(
@@ -228,6 +225,14 @@ def test_a_start_discarded_before_the_go_goes_back_to_pend_and_runs_once(
     assert history.index("Dispatched 1 Task(s)") < failed < \
         history.rindex("Dispatched 1 Task(s)")
     assert "Exited" not in history and "requeued" not in history
+    return cluster, jobid, agent
+
+
+def test_a_start_discarded_before_the_go_goes_back_to_pend_and_runs_once(
+        make_cluster):
+    cluster, jobid, _ = _discarded_and_run_once(make_cluster, "drop")
+    shown = cluster.run("bjobs", "-a", "-noheader", "-w", str(jobid))
+    assert shown.rc == 0 and shown.out.split()[2] == "DONE", shown
     assert "auto_requeues" not in cluster.stored_job(jobid)["spec"]
     kinds = [(r["type"], r.get("jStatus"), r.get("reason"))
              for r in _events(cluster, jobid)]
@@ -240,26 +245,12 @@ def test_a_start_discarded_before_the_go_goes_back_to_pend_and_runs_once(
 
 def test_a_start_discarded_by_an_agent_killed_before_its_hello_runs_once(
         make_cluster):
-    cluster, marker, ran = _started(make_cluster, "dropkill")
-    agent = cluster.agent_pid()
-    # Not rerunnable: a start lost with its link would end EXIT
-    # (TERM_ZOMBIE).  The agent discarded it, journalled that, and was
-    # killed -9 before any hello could list it; the agent launched again
-    # lists it from its journal.
-    jobid = cluster.submit(f"echo ran >> {ran}")
-    waited = _waited(marker)
-    assert waited, "no wrapper was spawned ahead, waiting"
-    wait_for(lambda: all(_gone(p) for p in waited),
-             what="the held wrapper to be killed")
-    assert cluster.wait_stat(jobid, "DONE", "EXIT") == "DONE"
-    assert ran.read_text() == "ran\n"
+    # The agent discarded it, journalled that, and was killed -9 before
+    # any hello could list it; the agent launched again lists it from its
+    # journal.
+    cluster, jobid, agent = _discarded_and_run_once(make_cluster,
+                                                    "dropkill")
     assert agent not in cluster.agent_pids()
-    history = _history(cluster, jobid)
-    failed = history.index(
-        "Pending: Failed in talking to server to start the job;")
-    assert history.count("Dispatched 1 Task(s)") == 2
-    assert history.index("Dispatched 1 Task(s)") < failed
-    assert "Exited" not in history and "requeued" not in history
     assert cluster.proc.poll() is None
 
 

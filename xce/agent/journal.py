@@ -20,6 +20,11 @@ has a ``step`` record (its pid and start time), written before the step
 may run and over with its stage: a restarted agent, for which such a step
 has failed, kills what is left of it.
 
+Held starts discarded before their go have ``discard`` records, kept
+until the controller acknowledges them (xce.agent.held says why they
+hold after a host crash too: a start record that supersedes one is
+fsynced before its job may run).
+
 Why flush and not fsync on that path: the page cache survives the agent's
 own crash (kill -9), which is what invariant 4 is about.  An fsync guards
 only against the host going down, and then its jobs die with it and the
@@ -70,7 +75,8 @@ class Journal:
         # its go (xce.agent.held), oldest first, until the controller
         # acknowledges it or a start of that attempt or a later one comes.
         self.discarded = {}
-        self._sync_owed = False     # flush must fsync (a start after a discard)
+        # flush must fsync: a start record superseded a discard
+        self._sync_owed = False
         self._dead = 0
         self._dirty = False         # records not yet handed to the kernel
         self.unsynced_since = None  # first record not yet fsynced (monotonic)
