@@ -8,6 +8,7 @@ import json
 
 from xce.agent.held import Held, _Held
 from xce.agent.jobs import JobTable
+from xce.agent import journal
 from xce.agent.journal import DISCARDED_KEEP, Journal
 from xce.client.history.long import event_lines
 from xce.client.jobs.table import pend_reasons
@@ -126,9 +127,10 @@ def test_the_agent_lists_discarded_starts_until_acknowledged(tmp_path):
         {"job": 1, "idx": 0, "attempt": 1}, {"job": 2, "idx": 0, "attempt": 1}]
     table.discarded_ack({"op": "discarded_ack", "jobs": [[1, 0, 1]]})
     assert table.hello_discarded() == [{"job": 2, "idx": 0, "attempt": 1}]
-    # Journalled (handed to the kernel): an agent restarted after kill -9
-    # still lists them.
-    table.journal.flush()       # as the agent's turn ends
+    # The ack is on disk at once: after it a restarted controller may
+    # send that attempt's start again, which then is not synced first.
+    assert table.journal.fsync_deadline() is None
+    # Journalled: an agent restarted after kill -9 still lists them.
     assert _Table(tmp_path / "journal").hello_discarded() == [
         {"job": 2, "idx": 0, "attempt": 1}]
 
@@ -142,6 +144,9 @@ def test_the_agent_keeps_a_bounded_list(tmp_path):
     assert len(listed) == DISCARDED_KEEP and listed[0]["job"] == 5
     again = _Table(tmp_path / "journal").hello_discarded()
     assert again == listed      # the same at replay
+    # Pushed out, the oldest is no longer listed: synced, so that a disk
+    # that lost the newer discards does not list it again.
+    assert table.journal.fsync_deadline() is None
 
 
 def _discarded_then_held_again(tmp_path, key):
@@ -174,7 +179,8 @@ def test_a_start_journalled_again_is_no_longer_listed_as_discarded(
     assert Journal(tmp_path / "agent" / "journal").discarded == {}
 
 
-def test_a_start_of_a_later_attempt_supersedes_a_discard(tmp_path):
+def test_a_start_of_a_later_attempt_supersedes_a_discard(tmp_path,
+                                                        monkeypatch):
     j = Journal(tmp_path / "journal")
     j.append("discard", (1, 0, 2))
     j.append("discard", (5, 0, 1))
@@ -185,7 +191,12 @@ def test_a_start_of_a_later_attempt_supersedes_a_discard(tmp_path):
     j.flush()
     assert Journal(tmp_path / "journal").discarded == {(5, 0): 1}
     j._dead = 10 ** 6
+    synced = []
+    monkeypatch.setattr(journal, "_sync_dir", synced.append)
     j.compact()
+    # Its rename on disk: the older file, with discards it had ended,
+    # cannot come back after a host crash.
+    assert synced == [str(tmp_path)]
     assert Journal(tmp_path / "journal").discarded == {(5, 0): 1}
     j.append("discard_ack", (5, 0, 1))
     j.flush()

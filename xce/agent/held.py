@@ -36,15 +36,25 @@ crash too, when the journal keeps only what reached the disk:
     only when its key has no start record, and its wrapper, killed at the
     discard, never had its line;
   - after it, the attempt runs only from a start record (a start sent
-    again, or a go), and a start record that supersedes a discard is
-    fsynced (Journal.flush) before the job may run.  So a disk that has
-    the discard but not that start record has a job that never ran; one
-    that has both replays the start after the discard, which drops it.
+    again, or a go), and while the discard is listed such a record
+    supersedes it and is fsynced (Journal.flush) before the job may run.
+    So a disk that has the discard but not that start record has a job
+    that never ran; one that has both replays the start after the
+    discard, which drops it;
+  - a discard stops being listed otherwise only through a record synced
+    the same way before the agent reads its next message: the
+    controller's ack (after which a restarted controller may send that
+    very attempt's start again, unguarded), or a newer discard pushing
+    the oldest out of the list.  And compaction syncs the directory
+    after its rename, so that an older file holding a discard without
+    its end cannot come back.
 A discard of an earlier attempt than a start's is dropped by it too
 (the controller would ignore it: it matches only the job's current
-attempt, UNKWN, first host here, unknown to the agent).  The disk losing
-the discard itself loses nothing that was claimed: the job is then a
-start lost with its link, as before protocol 15.
+attempt, UNKWN, first host here, unknown to the agent; and a job's
+attempt only grows: a job sent back to PEND is dispatched again as a new
+attempt).  The disk losing the discard itself loses nothing that was
+claimed: the job is then a start lost with its link, as before
+protocol 15.
 """
 
 import logging
@@ -199,4 +209,5 @@ class Held:
         for job, idx, attempt in msg["jobs"]:
             if self.discarded.get((job, idx)) == attempt:
                 self.journal.append("discard_ack", (job, idx, attempt))
+        self.journal.flush()        # synced: see above
         self.journal.compact()

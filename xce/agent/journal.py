@@ -126,8 +126,7 @@ class Journal:
         if kind == "start":
             self.jobs[key] = {"msg": rec["msg"], "dir": rec["dir"]}
             if self.discarded.get(key[:2], key[2] + 1) <= key[2]:
-                # Superseded; on disk before the job may run (held.py).
-                del self.discarded[key[:2]]
+                del self.discarded[key[:2]]     # superseded
                 self._dead += 1
                 self._sync_owed = True
         elif key not in self.jobs:
@@ -174,11 +173,16 @@ class Journal:
             self._dead += 1
 
     def _apply_discard(self, kind, key):
+        """A discard leaves the list only through a record that the next
+        flush syncs to disk (_sync_owed: a start, an ack, a newer discard
+        that pushes the oldest out), before anything acts on its going:
+        see xce.agent.held."""
         ours = self.discarded.get(key[:2]) == key[2]
         if kind == "discard_ack":
             if ours:
                 del self.discarded[key[:2]]
                 self._dead += 2     # the discard and its ack
+                self._sync_owed = True
             return
         if self.discarded.pop(key[:2], None) is not None:
             self._dead += 1         # an earlier attempt's
@@ -186,6 +190,7 @@ class Journal:
         while len(self.discarded) > DISCARDED_KEEP:     # the oldest first
             del self.discarded[next(iter(self.discarded))]
             self._dead += 1
+            self._sync_owed = True
 
     def _step_over(self, key4):
         if self.steps.pop(key4, None) is not None:
@@ -267,6 +272,15 @@ class Journal:
             os.fsync(f.fileno())
         self.f.close()
         os.replace(tmp, self.path)
+        _sync_dir(os.path.dirname(self.path))   # else the old file may return
         self.f = open(self.path, "a", encoding="utf-8")
         self._dead = 0
         self._dirty, self.unsynced_since = False, None
+
+
+def _sync_dir(path):
+    fd = os.open(path or ".", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
