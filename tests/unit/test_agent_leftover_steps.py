@@ -4,7 +4,6 @@ which the step has failed, kills what is left of it rather than letting
 it work on for a job sent back to the queue."""
 
 import os
-import signal
 import subprocess
 
 from xce.agent import prepost, procs
