@@ -241,7 +241,7 @@ def test_a_host_pre_exec_left_by_a_killed_agent_is_killed_and_run_again(
             os.killpg(pid, signal.SIGKILL)
     assert len(_said(said)) == 2
     r = cluster.run("bhist", "-l", str(jobid))
-    text = r.out.replace("\n" + " " * 21, "")
+    text = r.joined
     assert r.rc == 0 and "The job's pre-exec command exited with " \
         "non-zero status;" in text, r
     assert text.count("Dispatched 2 Task(s)") == 2, r
