@@ -45,6 +45,13 @@ _QUERY = (f"SELECT e.seq, e.time, e.kind, e.jobid, e.idx, e.data, "
           f"{', '.join('j.' + c for c in JOB_COLUMNS)} FROM events e "
           f"LEFT JOIN jobs j ON j.jobid = e.jobid AND j.idx = e.idx "
           f"WHERE e.seq > ? ORDER BY e.seq LIMIT {BATCH}")
+# A log written again from the start (a new log directory) reads the
+# events the controller moved to history.db too (xce.store.schema
+# with_history: the writer's views all_events and all_jobs).
+_HISTORY_EVENTS = ("SELECT seq, time, kind, jobid, idx, data FROM all_events "
+                   f"WHERE seq > ? ORDER BY seq LIMIT {BATCH}")
+_HISTORY_JOBS = (f"SELECT {', '.join(JOB_COLUMNS)} FROM all_jobs "
+                 "WHERE jobid IN ({}) ORDER BY submit_time")
 
 _logs = {}
 
@@ -119,7 +126,8 @@ class EventFiles:
         without a position goes on from the newest event."""
         state = LogState(acct_begun=int(now))
         if not fresh:
-            row = self.db.execute("SELECT MAX(seq) FROM events").fetchone()
+            row = self.db.execute("SELECT MAX(seq) FROM all_events"
+                                  ).fetchone()
             state.seq = row[0] or 0
             state.finished = lsbrotate.count_finished(self.dir / EVENTS)
         return state
@@ -141,7 +149,7 @@ class EventFiles:
             # Full, but not switched: a crash came before the switch was
             # begun, or MAX_JOB_NUM was lowered.
             self._rotate(EVENTS, now)
-        rows = self.db.execute(_QUERY, (self.state.seq,)).fetchall()
+        rows = _new_rows(self.db, self.state.seq)
         events, acct = [], []
         for row in rows:
             before = len(acct)
@@ -192,6 +200,43 @@ class EventFiles:
             lsbrotate.prune_archives(str(self.dir), ACCT,
                                      self.limits.max_acct_files)
         state.rotating, state.ino = "-", 0
+
+
+def _new_rows(db, after):
+    """The events after seq *after*, each with its job's row.  Live, they
+    are all in xce.db (retention moves none that lsb.events lacks): one
+    join.  Catching up over history.db, a job id may have served several
+    jobs (MAX_JOBID wrapped): an event goes with the row of the job
+    submitted last at or before it."""
+    if db.execute("SELECT 1 FROM hist.events WHERE seq > ? LIMIT 1",
+                  (after,)).fetchone() is None:
+        return db.execute(_QUERY, (after,)).fetchall()
+    events = db.execute(_HISTORY_EVENTS, (after,)).fetchall()
+    jobs = {}
+    ids = sorted({e[3] for e in events if e[3]})
+    for i in range(0, len(ids), 500):
+        part = ids[i:i + 500]
+        for job in db.execute(_HISTORY_JOBS.format(",".join("?" * len(part))),
+                              part):
+            jobs.setdefault((job[0], job[1]), []).append(job)
+    empty = (None,) * len(JOB_COLUMNS)
+    return [event + _job_at(jobs.get((event[3], event[4])), event[1], empty)
+            for event in events]
+
+
+_SUBMIT_TIME = JOB_COLUMNS.index("submit_time")
+
+
+def _job_at(rows, when, empty):
+    """Of the rows of one job id and index (by submit time), the one
+    submitted last at or before *when* (else the first)."""
+    if not rows:
+        return empty
+    chosen = rows[0]
+    for row in rows[1:]:
+        if row[_SUBMIT_TIME] is not None and row[_SUBMIT_TIME] <= when:
+            chosen = row
+    return tuple(chosen)
 
 
 def _open_append(path):
