@@ -296,25 +296,28 @@ def _pending(ctl, job, per_task, hosts, epoch):
 def _depend_state(ctl, job):
     """None when the job has no -w or it is satisfied; "wait"; "never".
 
-    A result stands until some job changes state (the index's generation);
-    "never" stands for good, as depend.evaluate's NEVER is final."""
+    A result stands until some job changes state (the index's generation)
+    or a finished job it looked at is forgotten (CLEAN_PERIOD, to the
+    second: bjdepinfo applies the same rule); "never" stands for good,
+    as depend.evaluate's NEVER is final."""
     text = job["spec"].get("depend")
     if not text:
         return None
     cached = job.get("_depend")
     if cached is not None and cached[0] == text and (
-            cached[2] == "never" or cached[1] == ctl.index.generation):
+            cached[2] == "never" or cached[1] == ctl.index.generation
+            and ctl.now < cached[3]):
         return cached[2]
+    lookup = ctl.index.lookup(job["user"], ctl.is_admin(job["user"]),
+                              job["idx"], ctl.clean_cutoffs())
     try:
-        tree = jobreq.parse_depend(text)
-        lookup = ctl.index.lookup(job["user"], ctl.is_admin(job["user"]),
-                                  job["idx"])
-        result = depend.evaluate(tree, lookup)
+        result = depend.evaluate(jobreq.parse_depend(text), lookup)
     except depend.DependError:
         result = depend.NEVER
     state = None if result is True else \
         "never" if result is depend.NEVER else "wait"
-    job["_depend"] = (text, ctl.index.generation, state)
+    job["_depend"] = (text, ctl.index.generation, state,
+                      ctl.now + lookup.margin)
     return state
 
 

@@ -10,7 +10,7 @@ for every event the controller applies.
 
 from collections import namedtuple
 
-from xce.model import states
+from xce.model import cleanperiod, states
 from xce.lang import depend
 
 Finished = namedtuple("Finished", "state exit_code end_time user post")
@@ -120,13 +120,19 @@ class JobIndex:
         return forgotten
 
     # -- lookups -------------------------------------------------------------
-    def keys(self, ref, user, admin, own_idx=None):
-        """The job keys a reference names, as the user `user` sees them."""
+    def keys(self, ref, user, admin, own_idx=None, cutoffs=None):
+        """The job keys a reference names, as the user `user` sees them.
+        With *cutoffs* ((DONE, EXIT) end times, xce.model.cleanperiod)
+        a finished job that ended before them is forgotten already, to
+        the second, whenever expire() runs next."""
         if ref.job_id is not None:
             found = [(ref.job_id, i) for i in sorted(self.ids.get(ref.job_id,
                                                                    ()))]
         else:
             found = self._by_name(ref)
+        if cutoffs is not None:
+            found = [k for k in found if not self._margin(k, cutoffs) < 0]
+        if ref.job_id is None:
             if not admin:
                 found = [k for k in found if self._user(k) == user]
             if self.last_sub and found:
@@ -138,6 +144,13 @@ class JobIndex:
         elif ref.index is not None:
             found = [k for k in found if k[1] == ref.index]
         return found
+
+    def _margin(self, key, cutoffs):
+        """cleanperiod.margin of a finished job (inf: not finished)."""
+        done = self.finished.get(key)
+        if done is None:
+            return float("inf")
+        return cleanperiod.margin(done.state, done.end_time, cutoffs)
 
     def _by_name(self, ref):
         if not ref.is_pattern:
@@ -169,10 +182,17 @@ class JobIndex:
             self.last_sub = last
             self.generation += 1
 
-    def lookup(self, user, admin, own_idx=None):
-        """A `lookup(ref)` for depend.evaluate / check_references."""
+    def lookup(self, user, admin, own_idx=None, cutoffs=None):
+        """A `lookup(ref)` for depend.evaluate / check_references (see
+        keys() for *cutoffs*).  Its `margin` is the least time, from the
+        cutoffs, until a finished job it found is forgotten: how long its
+        answers stand if no job changes state."""
         def find(ref):
-            found = (self.facts(k) for k in
-                     self.keys(ref, user, admin, own_idx))
+            keys = self.keys(ref, user, admin, own_idx, cutoffs)
+            if cutoffs is not None:
+                find.margin = min([find.margin] + [
+                    self._margin(k, cutoffs) for k in keys])
+            found = (self.facts(k) for k in keys)
             return [f for f in found if f is not None]
+        find.margin = float("inf")
         return find

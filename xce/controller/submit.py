@@ -349,7 +349,8 @@ def check_depend(ctl, spec, user, indices=()):
     try:
         tree = jobreq.parse_depend(expr)
         ctl.index.configure(ctl.cfg.params)
-        lookup = ctl.index.lookup(user, ctl.is_admin(user))
+        lookup = ctl.index.lookup(user, ctl.is_admin(user),
+                                  cutoffs=ctl.clean_cutoffs())
         depend.check_references(tree, lookup)
         _check_array_sizes(ctl, tree, user, len(indices))
     except depend.DependError as e:
@@ -365,7 +366,8 @@ def _check_array_sizes(ctl, tree, user, size):
         if ref.index != "*" or not size:
             continue
         counts = {}
-        for jobid, _ in ctl.index.keys(ref, user, admin):
+        for jobid, _ in ctl.index.keys(ref, user, admin,
+                                       cutoffs=ctl.clean_cutoffs()):
             counts[jobid] = counts.get(jobid, 0) + 1
         if any(n != size for n in counts.values()):
             raise depend.DependError(

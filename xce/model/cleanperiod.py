@@ -45,6 +45,16 @@ def cutoffs(params, now):
     return now - done, now - clean
 
 
+def margin(stat, end_time, cutoffs):
+    """How long after the *cutoffs* of now a job of state *stat* that
+    ended at *end_time* is still known (negative: forgotten); None for a
+    job that has not finished.  The controller's dependency lookups and
+    bjdepinfo apply this one rule, to the second."""
+    if stat not in ("DONE", "EXIT"):
+        return None
+    return (end_time or 0) - cutoffs[0 if stat == "DONE" else 1]
+
+
 def problem(params):
     """The (CLEAN_PERIOD_DONE, CLEAN_PERIOD) pair when CLEAN_PERIOD_DONE
     is set but not less than CLEAN_PERIOD (its own range is checked with

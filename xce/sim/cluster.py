@@ -12,7 +12,7 @@ from xce.controller import dispatch, preemption, reserve, schedpass, submit
 from xce.controller import claims, exitclose, gangs, windows
 from xce.controller.apply import apply
 from xce.controller.jobindex import JobIndex
-from xce.model import states
+from xce.model import cleanperiod, states
 from xce.model.jobid import show
 from xce.model.resources import LOAD_INDICES
 
@@ -97,6 +97,11 @@ class VirtualCluster:
 
     def is_admin(self, user):
         return user == "root" or user in self.cfg.admins
+
+    def clean_cutoffs(self):
+        """The controller's: finished jobs are forgotten CLEAN_PERIOD
+        after they ended, for the dependencies on them too."""
+        return cleanperiod.cutoffs(self.cfg.params, self.now)
 
     def label(self, job):
         return show(job["jobid"], job["idx"])

@@ -117,6 +117,10 @@ _HAS_STATE = ("(kind IN ('SUBMIT', 'START', 'FINISH') "
 
 # The columns of the rows bjdepinfo reads, in this order.
 DEPEND_COLUMNS = "jobid, idx, stat, name, user, exit_code, spec"
+# The jobs the controller still knows, given the (DONE, EXIT) end-time
+# cutoffs of now (xce.model.cleanperiod): unfinished, or finished since.
+KNOWN = ("(stat NOT IN ('DONE','EXIT') OR stat = 'DONE' AND end_time >= ? "
+         "OR stat = 'EXIT' AND end_time >= ?)")
 
 
 class Reader:
@@ -286,26 +290,29 @@ class Reader:
             "kind='TASK_EXIT' AND seq>?", (jobid, idx, after_seq)).fetchall()
 
     # -- dependencies (bjdepinfo): rows of DEPEND_COLUMNS --------------------
-    def depend_rows(self, jobid, idx=None):
+    # Only the jobs the controller knows (KNOWN, *cutoffs* (DONE, EXIT)):
+    # one forgotten but not yet moved to history.db is no job.
+    def depend_rows(self, jobid, idx, cutoffs):
         """The job (every element unless *idx*), by index."""
-        sql = f"SELECT {DEPEND_COLUMNS} FROM jobs WHERE jobid=?"
-        args = [jobid]
+        sql = f"SELECT {DEPEND_COLUMNS} FROM jobs WHERE jobid=? AND {KNOWN}"
+        args = [jobid, *cutoffs]
         if idx is not None:
             sql += " AND idx=?"
             args.append(idx)
         return self.db.execute(sql + " ORDER BY idx", args).fetchall()
 
-    def depend_rows_of(self, user):
+    def depend_rows_of(self, user, cutoffs):
         """Every job of *user* (a -w condition may name one by name)."""
         return self.db.execute(
-            f"SELECT {DEPEND_COLUMNS} FROM jobs WHERE user=?",
-            (user,)).fetchall()
+            f"SELECT {DEPEND_COLUMNS} FROM jobs WHERE user=? AND {KNOWN}",
+            (user, *cutoffs)).fetchall()
 
-    def dependent_rows(self):
+    def dependent_rows(self, cutoffs):
         """The jobs that may have a -w expression, in submission order."""
         return self.db.execute(
             f"SELECT {DEPEND_COLUMNS} FROM jobs WHERE spec LIKE "
-            "'%\"depend\"%' ORDER BY seq, idx").fetchall()
+            f"'%\"depend\"%' AND {KNOWN} ORDER BY seq, idx",
+            cutoffs).fetchall()
 
     def gpu_jobs(self):
         """(jobid, idx, stat, gpu_alloc) of the unfinished jobs holding

@@ -28,8 +28,11 @@ def _parents(reader, row, pending_only):
     return notes, found
 
 
-def report(reader, word, jobid, idx, level, child, pending_only, long_out):
-    """The lines bjdepinfo prints, walking up to LEVEL levels."""
+def report(reader, word, jobid, idx, level, child, pending_only, long_out,
+           now=None):
+    """The lines bjdepinfo prints, walking up to LEVEL levels, as the
+    controller knows the jobs at *now* (tree.Known)."""
+    reader = tree.Known(reader, now)
     start = tree._row(reader, jobid, idx)
     if not start:
         raise XceError(text("JOB_ERROR", job=word, error=text("NO_JOB")))

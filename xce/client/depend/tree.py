@@ -6,10 +6,34 @@ the expressions of the other jobs, so both directions need no index.
 """
 
 import json
+import time
 
 from xce.lang import depend
+from xce.model import cleanperiod
 
 COLUMNS = "{:<14} {:<14} {:<14} {:<12} {}"
+
+
+class Known:
+    """The store's jobs as the controller knows them now: a finished job
+    is forgotten CLEAN_PERIOD (DONE: CLEAN_PERIOD_DONE) after it ended,
+    to the second, as the controller's dependency lookups forget it
+    (xce.controller.jobindex), whether or not its row has moved to
+    history.db yet; a condition on it is never satisfied."""
+
+    def __init__(self, reader, now=None):
+        self.reader = reader
+        self.cutoffs = cleanperiod.cutoffs(
+            reader.params(), time.time() if now is None else now)
+
+    def depend_rows(self, jobid, idx=None):
+        return self.reader.depend_rows(jobid, idx, self.cutoffs)
+
+    def depend_rows_of(self, user):
+        return self.reader.depend_rows_of(user, self.cutoffs)
+
+    def dependent_rows(self):
+        return self.reader.dependent_rows(self.cutoffs)
 
 
 def _label(jobid, idx):
