@@ -221,6 +221,9 @@ MESSAGES.update({
               "reconfig, or xce-agent on the host",
     "BHIST_LOGFILES": "bhist: The number of event log files must be a "
                       "positive integer.",
+    "BHIST_LOGRANGE": "bhist: {range}: The range of event log files must "
+                      "be min_logfile,max_logfile with 1 <= min <= max.",
+    "BHIST_NO_LOG": "bhist: {path}: {reason}",
     "NO_ELIGIBLE_HOST": "Not enough host(s) currently eligible",
     "JSON_WITHOUT_FORMAT": "bjobs: -json must be used with -o",
     "BLAUNCH_USAGE": "a host and a command must be specified",

@@ -4,8 +4,7 @@ import gc
 import sys
 
 from xce.cli.lsfargs import Opt, Parser, run
-from xce.errors import EXIT_FAILURE, XceError, text
-from xce.model import numbers
+from xce.errors import EXIT_FAILURE
 
 OPTIONS = [
     Opt("-a", "all_jobs", takes=False, help="Finished and unfinished jobs."),
@@ -15,11 +14,12 @@ OPTIONS = [
     Opt("-s", "suspended", takes=False, help="Suspended jobs only."),
     Opt("-l", "long", takes=False, help="Long format: every event."),
     Opt("-w", "wide", takes=False, help="Wide format: nothing truncated."),
-    # LSF searches the last N lsb.events files (0: all of them); xce's
-    # history is one store, never split into files: every N searches it all.
-    Opt("-n", "logfiles", metavar="N",
-        help="Event log files to search (LSF); xce's history is one store, "
-        "searched whole whatever N is (as LSF's -n 0)."),
+    # LSF searches lsb.events and the N-1 newest archives (0: all of
+    # them); xce shows the jobs submitted in those files, their histories
+    # read from the store (xce.client.history.logfiles).
+    Opt("-n", "logfiles", metavar="N|min,max",
+        help="The jobs submitted in the N newest event log files (0: all), "
+        "or in lsb.events.min to lsb.events.max."),
     Opt("-C", "completed", metavar="time0,time1", help="Jobs that finished in this window."),
     Opt("-S", "submitted", metavar="time0,time1", help="Jobs submitted in this window."),
     Opt("-D", "dispatched", metavar="time0,time1", help="Jobs dispatched in this window."),
@@ -40,14 +40,14 @@ PARSER = Parser("bhist", OPTIONS, args_metavar="[job_ID ...]",
 def bhist(o, ids):
     from xce.client.history import windows as time_windows
     from xce.client.history import events as history
-    from xce.client.site import open_store
+    from xce.client.history import logfiles as log
+    from xce.client.site import Site, open_store
     # A history of every job is hundreds of thousands of small objects, none
     # in a cycle, built once before exit: the cyclic collector would scan
     # them over and over for nothing (about 2 s of bhist -l -a at 100,000).
     gc.disable()
-    logfiles, completed = o["logfiles"], o["completed"]
-    if logfiles is not None and not numbers.digits(logfiles.replace(",", "")):
-        raise XceError(text("BHIST_LOGFILES"))
+    completed = o["completed"]
+    files = None if o["logfiles"] is None else log.numbers_of(o["logfiles"])
     windows = time_windows.windows(completed, o["submitted"],
                                    o["dispatched"])
     stats = _stats(o["all_jobs"], o["done"] or completed is not None,
@@ -55,9 +55,11 @@ def bhist(o, ids):
     selection = history.Selection(user=o["user"], queue=o["queue"],
                                   name=o["name"], ids=tuple(ids),
                                   stats=stats, windows=windows)
-    with open_store(history=True) as reader:
-        rows = selection.rows(reader, None if o["long"] else
-                              history.SUMMARY_COLUMNS)
+    site = Site()
+    with open_store(site, history=True) as reader:
+        rows = log.select(selection.rows(reader, None if o["long"] else
+                                         history.SUMMARY_COLUMNS),
+                          files, site, reader)
         if not rows:
             print("No matching job found")
             return EXIT_FAILURE
