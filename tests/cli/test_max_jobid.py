@@ -29,7 +29,8 @@ def test_job_ids_wrap_after_max_jobid_skipping_ids_in_use(cluster):
     r = cluster.run("bjobs", "-noheader", "-o", "jobid stat", "1", "2",
                     "999999")
     assert (r.rc, r.err) == (0, "")
-    assert r.out.split() == ["1", "PSUSP", "2", "PSUSP", "999999", "PSUSP"]
+    # In submission order: 2 came after 999999 (its seq is later).
+    assert r.out.split() == ["1", "PSUSP", "999999", "PSUSP", "2", "PSUSP"]
 
 
 @pytest.fixture(scope="module")

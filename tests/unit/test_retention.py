@@ -154,6 +154,30 @@ def test_a_job_id_whose_row_is_still_stored_is_not_given_again(controller):
     assert ctl.next_jobid() == 6
 
 
+def test_a_job_id_given_again_gets_a_later_seq(controller):
+    """seq is the job id until the ids wrap, then goes on from the
+    highest: the new job queues after the older ones, and its row stays
+    apart from the old job's in history.db (key jobid, idx, seq)."""
+    ctl = controller
+    assert [ctl.job_seq(j) for j in (7, 8, 999999)] == [7, 8, 999999]
+    assert ctl.job_seq(1) == 1000000
+    ctl.store.commit()
+    path = ctl.store.path
+    ctl.store.close()
+    store = Store(path)
+    assert store.next_job_seq() == 1000001
+    store.close()
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("DELETE FROM meta WHERE key = 'next_seq'")
+    db.close()
+    store = Store(path)         # a store of before: after its highest seq
+    _plant(store, 3, 1, NOW)
+    assert store.next_job_seq() == 4
+    store.close()
+    ctl.store = Store(path)
+
+
 def _max_seq(path):
     db = sqlite3.connect(path)
     try:

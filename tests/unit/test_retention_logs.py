@@ -11,12 +11,12 @@ from tests.lib.builders import job_row
 NOW = 1_000_000.0
 
 
-def _run_job(store, files, jobid, end, submitted=None):
+def _run_job(store, files, jobid, end, seq=None):
     """Job *jobid* submitted, started and DONE at *end*, one commit (and
     one append to the files) per step, as the controller does."""
-    submitted = end - 10 if submitted is None else submitted
-    row = job_row(jobid, "PEND", submit_time=submitted, seq=jobid,
-                  name=f"job{jobid}")
+    submitted = end - 10
+    row = job_row(jobid, "PEND", submit_time=submitted, seq=seq or jobid,
+                  name=f"job{jobid}-{seq or jobid}")
     steps = [("SUBMIT", submitted, {"queue": "normal", "user": "alice"}, {}),
              ("START", end - 5, {"hosts": ["h1"], "attempt": 1},
               {"stat": "RUN", "start_time": end - 5, "exec_hosts": "h1",
@@ -37,9 +37,10 @@ def _files(logdir):
 
 
 def test_a_new_log_directory_gets_the_moved_jobs_too(tmp_path):
-    """Jobs moved to history.db, events of no job moved, lsb.events
-    switched twice: the files written again from the start hold the same
-    records, in the same files, as those written as it happened."""
+    """Jobs moved to history.db, events of no job moved, job id 1 given
+    again, lsb.events switched twice: the files written again from the
+    start hold the same records, in the same files, as those written as
+    it happened."""
     store = Store(tmp_path / "xce.db")
     logdir = tmp_path / "logdir"
     files = EventFiles(logdir, store.db, now=NOW - 1000)
@@ -52,12 +53,14 @@ def test_a_new_log_directory_gets_the_moved_jobs_too(tmp_path):
     store.retire_jobs(store.expired_jobs(NOW - 100, 10))
     assert store.retire_cluster_events(NOW - 100, 10) == 1
     store.commit()
+    _run_job(store, files, 1, NOW - 2, seq=5)          # the id again
     assert store.db.execute("SELECT COUNT(*) FROM main.jobs").fetchone() \
-        == (1,)
+        == (2,)
     before = _files(logdir)
     assert set(before) == {"lsb.events", "lsb.events.1", "lsb.events.2",
                            "lsb.acct"}
-    assert before["lsb.acct"].count('"JOB_FINISH"') == 4
+    assert before["lsb.acct"].count('"JOB_FINISH"') == 5
+    assert before["lsb.events"].count('"job1-5"') == 1
     files.close()
     for path in logdir.iterdir():
         path.unlink()

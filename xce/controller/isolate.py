@@ -28,6 +28,7 @@ class Undo:
         self.ctl = ctl
         self.mark = ctl.store.mark()
         self.next_jobid = ctl._next_jobid
+        self.next_seq = ctl._next_seq
         self.job_data = set(ctl.new_job_data)
         self.outboxes = {name: len(link.out)
                          for name, link in ctl.links.items()}
@@ -46,6 +47,7 @@ class Undo:
         ctl = self.ctl
         ctl.store.rollback_to(self.mark)
         ctl._next_jobid = self.next_jobid
+        ctl._next_seq = self.next_seq
         for key in [k for k in ctl.new_job_data if k not in self.job_data]:
             del ctl.new_job_data[key]
         for name, link in ctl.links.items():

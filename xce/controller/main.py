@@ -99,6 +99,7 @@ class Controller:
         self.undo = None            # the request being handled (isolate)
         self.now = time.time()
         self._next_jobid = 1
+        self._next_seq = 1
         self._next_housekeeping = 0.0
 
     def declare_parts(self):
@@ -122,6 +123,7 @@ class Controller:
         self.spool.setup()
         self.store = Store(self.cfg.spool / "store" / "xce.db")
         self._next_jobid = int(self.store.meta("next_jobid", 1))
+        self._next_seq = self.store.next_job_seq()
         agentctl.load(self)
         isolate.load_jobs(self)
         jobgroups.load(self)
@@ -186,6 +188,17 @@ class Controller:
             self._next_jobid = jobid + 1
             self.store.set_meta("next_jobid", self._next_jobid)
         return jobid
+
+    def job_seq(self, jobid):
+        """The new job's place in submission order (its row's seq): its
+        job id until the ids wrap at MAX_JOBID, then on from the highest
+        given, so that the queue's first-come order stays that of
+        submission and a job id given again keeps the old job's row in
+        history.db apart (its key is (jobid, idx, seq))."""
+        seq = max(jobid, self._next_seq)
+        self._next_seq = seq + 1
+        self.store.set_meta("next_seq", self._next_seq)
+        return seq
 
     def clean_periods(self):
         """(DONE, EXIT): how long finished jobs stay known (CLEAN_PERIOD,

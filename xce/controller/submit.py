@@ -504,6 +504,6 @@ def admit(ctl, spec, user, req_uid, gid, env=None):
         "command": spec["command"], "from_host": spec.get("from_host", ""),
         "nslots": spec["nslots"][0], "attempt": 0,
         "outfile": spec.get("stdout"), "errfile": spec.get("stderr"),
-        "seq": jobid, "spec": spec,
+        "seq": ctl.job_seq(jobid), "spec": spec,
     })
     return job, explicit

@@ -132,6 +132,11 @@ class VirtualCluster:
                   hold=bool(spec.get("hold")))
         return job
 
+    def job_seq(self, jobid):
+        """The trace's job ids only grow: the job id, as the controller
+        gives it until MAX_JOBID wraps."""
+        return jobid
+
     def next_jobid(self):
         """The trace's own job number when it still grows, else the next."""
         want = self._want

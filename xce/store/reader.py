@@ -123,6 +123,28 @@ KNOWN = ("(stat NOT IN ('DONE','EXIT') OR stat = 'DONE' AND end_time >= ? "
          "OR stat = 'EXIT' AND end_time >= ?)")
 
 
+class Several(list):
+    """The events of one job id and index that served several jobs (the
+    id given again once MAX_JOBID wrapped): one list per job, each from
+    its SUBMIT, oldest first (Reader.job_events)."""
+
+    def __init__(self, events):
+        super().__init__()
+        for event in events:
+            if event[1] == "SUBMIT" or not self:
+                self.append([])
+            self[-1].append(event)
+
+    def of(self, submit_time):
+        """The events of the job submitted at *submit_time* (a row's):
+        those from the last SUBMIT at or before it."""
+        chosen = self[0]
+        for events in self[1:]:
+            if events[0][0] <= (submit_time or 0):
+                chosen = events
+        return chosen
+
+
 class Reader:
     def __init__(self, path, history=False):
         """*history*: the jobs of history.db too (attach_history)."""
@@ -378,7 +400,8 @@ class Reader:
 
     def job_events(self, keys):
         """The events of the jobs *keys* ((jobid, idx) pairs), oldest first:
-        {key: [(time, kind, data_json), ...]}."""
+        {key: [(time, kind, data_json), ...]}; a Several where the id
+        served several jobs."""
         return self._per_job(keys, "time, kind, data")
 
     def job_state_steps(self, keys):
@@ -407,10 +430,16 @@ class Reader:
             cur = self.db.execute(base + f"WHERE jobid > 0 AND {only} "
                                   "ORDER BY jobid, idx, seq")
         get = found.get
+        several = []
         for row in cur:
             events = get((row[0], row[1]))
             if events is not None:
+                if row[3] == "SUBMIT" and events:
+                    several.append((row[0], row[1]))
                 events.append(row[2:])
+        for key in several:
+            if type(found[key]) is list:
+                found[key] = Several(found[key])
         return found
 
     def job_totals(self, expressions, where="", args=()):

@@ -132,6 +132,16 @@ class Store:
                               (key,)).fetchone()
         return row[0] if row else default
 
+    def next_job_seq(self):
+        """The seq after the highest a job was given (Controller.job_seq):
+        the one recorded, or, in a store written before it was, after
+        the highest of its jobs' and history.db's."""
+        recorded = self.meta("next_seq")
+        if recorded is not None:
+            return int(recorded)
+        top = self.db.execute("SELECT MAX(seq) FROM all_jobs").fetchone()[0]
+        return int(top or 0) + 1
+
     def load_jobs(self, unfinished_only=True):
         cur = self.db.execute(
             f"SELECT {','.join(JOB_COLUMNS)} FROM jobs" +

@@ -14,6 +14,7 @@ from xce.client.history.windows import sql_clause
 from xce.client.jobs.table import cut_name, job_label
 from xce.client.jobs.query import Query
 from xce.client.site import current_user
+from xce.store.reader import Several
 
 PENDING = ("PEND", "PSUSP")
 FINISHED = ("DONE", "EXIT")
@@ -90,15 +91,20 @@ SUMMARY_COLUMNS = ("jobid", "idx", "stat", "user", "queue", "name",
 def histories(reader, rows):
     """[(row, [(time, kind, data), ...])] with each job's events, oldest first."""
     found = reader.job_events((r["jobid"], r["idx"]) for r in rows)
-    datas = iter(_decode_all([data for raw in found.values()
+    own = [_own(found, row) for row in rows]
+    datas = iter(_decode_all([data for raw in own if raw
                               for _, _, data in raw]))
-    decoded = {key: [(t, kind, next(datas)) for t, kind, _ in raw]
-               for key, raw in found.items()}
-    out = []
-    for row in rows:
-        events = decoded.get((row["jobid"], row["idx"]))
-        out.append((row, events or rebuilt_events(row)))
-    return out
+    return [(row, [(t, kind, next(datas)) for t, kind, _ in raw] if raw
+             else rebuilt_events(row)) for row, raw in zip(rows, own)]
+
+
+def _own(found, row):
+    """The events of *row*'s job: of the job submitted when it was,
+    where its id served several jobs (MAX_JOBID wrapped)."""
+    events = found.get((row["jobid"], row["idx"]))
+    if type(events) is Several:
+        return events.of(row["submit_time"])
+    return events
 
 
 def _decode_all(texts):
@@ -221,7 +227,7 @@ def summary_of_rows(reader, rows, wide=False, now=None):
     found = reader.job_state_steps((r["jobid"], r["idx"]) for r in rows)
     lines = [SUMMARY_TITLE, SUMMARY_HEADER]
     for row in rows:
-        raw = found.get((row["jobid"], row["idx"]))
+        raw = _own(found, row)
         steps = state_steps(raw) if raw else \
             transitions(rebuilt_events(row))
         spent, _ = spent_in_states(steps, now)
