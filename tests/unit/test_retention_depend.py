@@ -7,11 +7,10 @@ import pytest
 
 from xce.client.depend import report
 from xce.controller import dispatch, submit
-from xce.controller.main import Controller
 from xce.store.reader import Reader
 
 from tests.lib.builders import job_row, site, site_yaml
-from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+from tests.lib.fake_controller import started_controller
 
 SITE = site_yaml("deps", {"h1": {"MXJ": 2}}, params={"CLEAN_PERIOD": 100})
 NOW = 2_000_000.0
@@ -19,10 +18,7 @@ NOW = 2_000_000.0
 
 @pytest.fixture
 def controller(tmp_path):
-    etc = tmp_path / "etc"
-    ctl = Controller(site(etc, SITE), etc, spool=FakeSpool(),
-                     link_for=FakeAgentLink)
-    ctl.start()
+    ctl = started_controller(site(tmp_path / "etc", SITE), tmp_path / "etc")
     yield ctl
     ctl.store.close()
 
