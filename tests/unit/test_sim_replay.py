@@ -153,3 +153,40 @@ def test_the_stepper_changes_no_decision(tmp_path):
     _, stepped = _transcript(tmp_path, "trace on\nstep 3\ninfo job 2\n"
                              "break event end\ncontinue\ntrace off\n")
     assert quiet == stepped
+
+
+def test_verify_replays_a_job_id_given_again_as_its_own_job():
+    """xce sim --verify: a SUBMIT takes the row of the job submitted
+    then, and the seq the controller gave it (on from the highest once
+    the ids wrapped; one per submission, an array's elements share it)."""
+    from xce.sim import verify
+    from xce.sim.cluster import VirtualCluster
+
+    class Replay:
+        job_seq = VirtualCluster.job_seq
+
+        def __init__(self):
+            self.jobs, self._next_seq, self.now = {}, 1, 0.0
+
+        def emit(self, kind, job, **data):
+            self.jobs[(job["jobid"], job["idx"])] = job
+
+    def row(jobid, idx, submitted, name):
+        return {"jobid": jobid, "idx": idx, "user": "u", "uid": 1,
+                "name": name, "command": "true", "from_host": "h",
+                "outfile": None, "errfile": None, "queue": "normal",
+                "submit_time": submitted, "spec": {}}
+
+    rows = {(1, 0): [row(1, 0, 10.0, "old"), row(1, 0, 50.0, "new")],
+            (999999, 1): [row(999999, 1, 40.0, "a[1]")],
+            (999999, 2): [row(999999, 2, 40.0, "a[2]")]}
+    cl, seqs = Replay(), {}
+    for when, key in ((10.0, (1, 0)), (40.0, (999999, 1)),
+                      (40.0, (999999, 2)), (50.0, (1, 0))):
+        cl.now = when
+        verify._apply(cl, rows, "SUBMIT", key, {}, seqs)
+        got = cl.jobs[key]
+        assert got["name"] == rows[key][-1 if when == 50.0 else 0]["name"]
+    assert cl.jobs[(1, 0)]["seq"] == 1000000
+    assert cl.jobs[(999999, 1)]["seq"] == cl.jobs[(999999, 2)]["seq"] \
+        == 999999

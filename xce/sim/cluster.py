@@ -90,6 +90,7 @@ class VirtualCluster:
         self.gangs = {}             # gang groups, as controller.gangs keeps
         self.exit_rates = exitclose.State()     # host -> recent exits
         self._last_jobid = 0
+        self._next_seq = 1
 
     @property
     def slots(self):
@@ -133,9 +134,11 @@ class VirtualCluster:
         return job
 
     def job_seq(self, jobid):
-        """The trace's job ids only grow: the job id, as the controller
-        gives it until MAX_JOBID wraps."""
-        return jobid
+        """The controller's rule (Controller.job_seq): the job id, or on
+        from the highest given once the ids wrapped."""
+        seq = max(jobid, self._next_seq)
+        self._next_seq = seq + 1
+        return seq
 
     def next_jobid(self):
         """The trace's own job number when it still grows, else the next."""

@@ -54,7 +54,9 @@ def verify(cfg, store_path):
     """Replay the run in the store at *store_path* under *cfg*."""
     with Reader(store_path, history=True) as reader:
         hosts = {h["name"]: h for h in reader.hosts()}
-        rows = {(j["jobid"], j["idx"]): j for j in reader.jobs()}
+        rows = {}
+        for j in reader.jobs():
+            rows.setdefault((j["jobid"], j["idx"]), []).append(j)
         events = list(reader.events())
         now_gangs = reader.gangs()
     reported = {name: {k: h[k] for k in ("ncpus", "maxmem", "maxswp",
@@ -63,6 +65,7 @@ def verify(cfg, store_path):
     cl = VirtualCluster(cfg, reported)
     cl.gangs = _first_gangs(now_gangs, events)
     out = Verification()
+    seqs = {}
     for when, turn in _turns(events):
         cl.now = when
         live = []
@@ -73,7 +76,7 @@ def verify(cfg, store_path):
                 _admin(cl, kind, data, out)
             elif kind in _APPLIED:
                 try:
-                    _apply(cl, rows, kind, key, data)
+                    _apply(cl, rows, kind, key, data, seqs)
                 except states.IllegalTransition as e:
                     # The replay's own decisions rule the live event out.
                     out.differences.append((
@@ -150,13 +153,30 @@ def _decision(kind, key, data):
     return ("preempt" if data["stat"] == states.SSUSP else "resume", key, "")
 
 
-def _apply(cl, rows, kind, key, data):
+def _apply(cl, rows, kind, key, data, seqs):
     job = cl.jobs.get(key)
     if kind == "SUBMIT":
-        job = _new_row(rows[key], data)
+        job = _new_row(_submitted(rows[key], cl.now), data)
+        # One seq per submission (an array's elements share it), given
+        # as the controller gave it (*seqs*: (jobid, time) -> seq).
+        mark = (key[0], cl.now)
+        if mark not in seqs:
+            seqs[mark] = cl.job_seq(key[0])
+        job["seq"] = seqs[mark]
     elif job is None:
         return              # ended here already
     cl.emit(kind, job, **data)
+
+
+def _submitted(found, when):
+    """Of the rows of one job id and index (several when the id was
+    given again), the job submitted last at or before *when*."""
+    found = sorted(found, key=lambda r: r["submit_time"] or 0)
+    chosen = found[0]
+    for row in found[1:]:
+        if (row["submit_time"] or 0) <= when:
+            chosen = row
+    return chosen
 
 
 def _new_row(row, data):
