@@ -4,6 +4,7 @@ it while lsb.events and lsb.acct keep it."""
 
 import sqlite3
 
+from tests.lib.lsbevents_reader import read_file
 from tests.lib.xcecluster import wait_for
 
 
@@ -132,3 +133,37 @@ def test_done_and_exit_jobs_leave_at_their_own_times(make_cluster):
     assert cluster.run("bhist", "-l", str(done)).rc == 0
     assert cluster.run("bhist", "-l", str(failed)).rc == 0
 
+
+
+def test_a_new_log_directory_is_written_with_the_moved_jobs(make_cluster,
+                                                            tmp_path):
+    """lsb.events and lsb.acct removed while the controller is stopped:
+    written again at its start, the jobs moved to history.db included,
+    as they were."""
+    cluster = make_cluster(extra_params="  CLEAN_PERIOD: 3")
+    old = cluster.submit("-J", "oldjob", "exit 3")
+    cluster.wait_stat(old, "EXIT")
+    wait_for(lambda: _store_rows(cluster, ("xce.db", "jobs"), old) == 0,
+             timeout=30, what="the finished job's row to leave xce.db")
+    cluster.stop()
+    logdir = cluster.spool / cluster.name / "logdir"
+    before = {p.name: p.read_text() for p in logdir.iterdir()}
+    assert _records(cluster, "lsb.acct", old)
+    for path in logdir.iterdir():
+        path.unlink()
+    cluster.start()
+    acct = logdir / "lsb.acct"
+    wait_for(lambda: acct.exists() and _records(cluster, "lsb.acct", old),
+             timeout=30, what="lsb.acct written again")
+    (tmp_path / "lsb.events").write_text(before["lsb.events"])
+    was = _masked(read_file(tmp_path / "lsb.events"))
+    assert _masked(read_file(logdir / "lsb.events"))[:len(was)] == was
+    acct = before["lsb.acct"].splitlines()
+    assert (logdir / "lsb.acct").read_text().splitlines()[:len(acct)] == acct
+
+
+def _masked(records):
+    """The records, JOB_NEW's schedHostType left out: it is the type
+    the submission host's agent reported, which a log written again at
+    the controller's start, before the agent's hello, does not know."""
+    return [dict(r, schedHostType=None) for r in records]
