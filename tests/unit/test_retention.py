@@ -174,6 +174,10 @@ def test_a_job_id_given_again_gets_a_later_seq(controller):
     store = Store(path)         # a store of before: after its highest seq
     _plant(store, 3, 1, NOW)
     assert store.next_job_seq() == 4
+    store.commit()              # recorded: not looked up again
+    store.set_meta("next_jobid", 999999)    # no wrap since: the job id
+    store.commit()
+    assert store.next_job_seq() == 999999
     store.close()
     ctl.store = Store(path)
 

@@ -197,7 +197,8 @@ class Controller:
         history.db apart (its key is (jobid, idx, seq))."""
         seq = max(jobid, self._next_seq)
         self._next_seq = seq + 1
-        self.store.set_meta("next_seq", self._next_seq)
+        if seq != jobid:        # else next_jobid says it (next_job_seq)
+            self.store.set_meta("next_seq", self._next_seq)
         return seq
 
     def clean_periods(self):

@@ -133,14 +133,14 @@ class Store:
         return row[0] if row else default
 
     def next_job_seq(self):
-        """The seq after the highest a job was given (Controller.job_seq):
-        the one recorded, or, in a store written before it was, after
-        the highest of its jobs' and history.db's."""
+        """The least seq of the next job (Controller.job_seq): next_jobid
+        until ids wrap, then next_seq (an older store's highest, recorded)."""
         recorded = self.meta("next_seq")
-        if recorded is not None:
-            return int(recorded)
-        top = self.db.execute("SELECT MAX(seq) FROM all_jobs").fetchone()[0]
-        return int(top or 0) + 1
+        if recorded is None:
+            top = self.db.execute("SELECT MAX(seq) FROM all_jobs").fetchone()
+            recorded = int(top[0] or 0) + 1
+            self.set_meta("next_seq", recorded)
+        return max(int(recorded), int(self.meta("next_jobid", 1)))
 
     def load_jobs(self, unfinished_only=True):
         cur = self.db.execute(
