@@ -44,3 +44,16 @@ def allocate(counter, max_jobid, in_use):
     while jobid in in_use:
         jobid = jobid + 1 if jobid < max_jobid else 1
     return jobid
+
+
+def submitted_by(candidates, when, submitted):
+    """Of *candidates* of one job id (and index), oldest first, the job
+    submitted last at or before *when* (else the first): the job an event
+    or a row of that time belongs to, when MAX_JOBID wrapped and the id
+    served several jobs.  *submitted* gives a candidate's submit time."""
+    chosen = candidates[0]
+    for candidate in candidates[1:]:
+        at = submitted(candidate)
+        if at is not None and at <= when:
+            chosen = candidate
+    return chosen

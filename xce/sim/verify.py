@@ -25,7 +25,7 @@ from xce.controller import (admin, claims, gangs, prepost, reserve,
                             schedpass)
 from xce.controller.apply import PREEMPTED
 from xce.model import states
-from xce.model.jobid import show
+from xce.model.jobid import show, submitted_by
 from xce.sim import history
 from xce.sim.cluster import VirtualCluster
 from xce.store.reader import Reader
@@ -171,12 +171,8 @@ def _apply(cl, rows, kind, key, data, seqs):
 def _submitted(found, when):
     """Of the rows of one job id and index (several when the id was
     given again), the job submitted last at or before *when*."""
-    found = sorted(found, key=lambda r: r["submit_time"] or 0)
-    chosen = found[0]
-    for row in found[1:]:
-        if (row["submit_time"] or 0) <= when:
-            chosen = row
-    return chosen
+    return submitted_by(sorted(found, key=lambda r: r["submit_time"] or 0),
+                        when, lambda r: r["submit_time"])
 
 
 def _new_row(row, data):

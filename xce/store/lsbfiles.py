@@ -21,6 +21,7 @@ import signal
 import time
 from pathlib import Path
 
+from xce.model.jobid import submitted_by
 from xce.model.states import CODES
 from xce.store import lsbacct, lsbchanges, lsbnew, lsbprepost, lsbrotate
 from xce.store.lsbfields import (NO_CLUSTER, VERSION, home, q, spec_of,
@@ -228,15 +229,11 @@ _SUBMIT_TIME = JOB_COLUMNS.index("submit_time")
 
 
 def _job_at(rows, when, empty):
-    """Of the rows of one job id and index (by submit time), the one
-    submitted last at or before *when* (else the first)."""
+    """Of the rows of one job id and index (by submit time), the one of
+    the job submitted last at or before *when*."""
     if not rows:
         return empty
-    chosen = rows[0]
-    for row in rows[1:]:
-        if row[_SUBMIT_TIME] is not None and row[_SUBMIT_TIME] <= when:
-            chosen = row
-    return tuple(chosen)
+    return tuple(submitted_by(rows, when, lambda r: r[_SUBMIT_TIME]))
 
 
 def _open_append(path):

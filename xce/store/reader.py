@@ -48,6 +48,7 @@ except ImportError:         # not CPython
 from xce import oslite
 from xce.errbase import XceError, text
 from xce.model import jsoncodec
+from xce.model.jobid import submitted_by
 from xce.store.schema import JOB_COLUMNS, with_history
 
 
@@ -138,11 +139,7 @@ class Several(list):
     def of(self, submit_time):
         """The events of the job submitted at *submit_time* (a row's):
         those from the last SUBMIT at or before it."""
-        chosen = self[0]
-        for events in self[1:]:
-            if events[0][0] <= (submit_time or 0):
-                chosen = events
-        return chosen
+        return submitted_by(self, submit_time or 0, lambda e: e[0][0])
 
 
 class Reader:
