@@ -24,6 +24,26 @@ def store_path(clu):
     return clu.spool / "store" / "xce.db"
 
 
+def marks_of(clu, jobids):
+    """jobid -> (request time, submit_time, start_time) from the store."""
+    from xce.store.reader import Reader
+    reader = Reader(store_path(clu))
+    try:
+        marks = ",".join("?" * len(jobids))
+        times = {row[0]: row[1:] for row in reader.db.execute(
+            f"SELECT jobid, submit_time, start_time FROM jobs "
+            f"WHERE jobid IN ({marks})", list(jobids))}
+        asked = {}
+        for req_id, jobid in reader.db.execute(
+                "SELECT id, json_extract(reply, '$.jobid') FROM requests "
+                "WHERE kind='submit'"):
+            # <nanoseconds>-<pid>-<random>: bsub's clock as it named it
+            asked[jobid] = int(req_id.split("-", 1)[0]) / 1e9
+        return {j: (asked[j],) + times[j] for j in jobids}
+    finally:
+        reader.db.close()
+
+
 def count_jobs(clu, where="1", args=()):
     from xce.store.reader import Reader
     reader = Reader(store_path(clu))

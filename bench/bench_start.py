@@ -25,6 +25,9 @@ product keeps anyway, so nothing is instrumented):
                              the wrapper spawned ahead run)
   stage_spawned_to_first     the job wrapper (a shell) until the job's
                              first instruction
+  stage_turn_to_bsub_exit    from that turn to bsub's exit: the commit,
+                             the agents' messages, the reply, bsub's
+                             reading it and its exit
   stage_bsub_exit_after_start  bsub's exit relative to the job's first
                              instruction (negative: bsub was out first)
 """
@@ -33,7 +36,7 @@ import sys
 import time
 
 from _common import cluster, emit, median_ms, note, timed, wait_for
-from _jobs import store_path
+from _jobs import marks_of
 
 RUNS = 30
 WARMUP = 2
@@ -58,26 +61,6 @@ def _read_clock(path):
     return float(text) if text else None
 
 
-def marks_of(clu, jobids):
-    """jobid -> (request time, submit_time, start_time) from the store."""
-    from xce.store.reader import Reader
-    reader = Reader(store_path(clu))
-    try:
-        marks = ",".join("?" * len(jobids))
-        times = {row[0]: row[1:] for row in reader.db.execute(
-            f"SELECT jobid, submit_time, start_time FROM jobs "
-            f"WHERE jobid IN ({marks})", list(jobids))}
-        asked = {}
-        for req_id, jobid in reader.db.execute(
-                "SELECT id, json_extract(reply, '$.jobid') FROM requests "
-                "WHERE kind='submit'"):
-            # <nanoseconds>-<pid>-<random>: bsub's clock as it named it
-            asked[jobid] = int(req_id.split("-", 1)[0]) / 1e9
-        return {j: (asked[j],) + times[j] for j in jobids}
-    finally:
-        reader.db.close()
-
-
 def main():
     with cluster() as clu:
         for _ in range(WARMUP):
@@ -97,6 +80,7 @@ def main():
         "stage_request_to_turn": lambda t0, m, first, out: m[1] - m[0],
         "stage_turn_to_spawned": lambda t0, m, first, out: m[2] - m[1],
         "stage_spawned_to_first": lambda t0, m, first, out: first - m[2],
+        "stage_turn_to_bsub_exit": lambda t0, m, first, out: out - m[1],
         "stage_bsub_exit_after_start":
             lambda t0, m, first, out: out - first,
     }

@@ -40,10 +40,13 @@ def test_job_exiting_with_a_Q_value_is_requeued_then_runs_again(
     assert "Done successfully." in hist
     assert "Requeue Exit Values <3 7>" in _long(cluster, "bjobs", jobid)
     # lsb.events: JOB_REQUEUE, then a JOB_STATUS back to PEND (1) with
-    # the exit value as a wait status (3 << 8).
-    assert _events(cluster, "JOB_REQUEUE", jobid)
-    pend = [w for w in _events(cluster, "JOB_STATUS", jobid) if w[4] == "1"]
-    assert pend and pend[0][11] == str(3 << 8), pend   # exitStatus
+    # the exit value as a wait status (3 << 8).  The files follow the
+    # commit that the store shows: polled.
+    wait_for(lambda: _events(cluster, "JOB_REQUEUE", jobid),
+             what="the JOB_REQUEUE record")
+    pend = wait_for(lambda: [w for w in _events(cluster, "JOB_STATUS", jobid)
+                             if w[4] == "1"], what="the JOB_STATUS to PEND")
+    assert pend[0][11] == str(3 << 8), pend   # exitStatus
 
 
 def test_queue_requeue_exit_values_all_but_the_tilde_ones(make_cluster,

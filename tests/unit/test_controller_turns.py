@@ -89,3 +89,25 @@ def test_no_turn_adds_an_attribute_to_the_controller(controller):
 
 def _added(ctl, declared):
     return sorted(set(vars(ctl)) - declared)
+
+
+def test_the_reply_is_written_after_the_agents_flush_and_before_lsb_events(
+        controller, monkeypatch):
+    """A command waits on its reply; the agents' messages (a job that
+    starts) and the commit come before it, the lsb.events/lsb.acct lines
+    after it (lsb.events(5)), so writing them does not delay the answer."""
+    from xce.store import lsbfiles
+    ctl, _ = controller
+    seen = []
+    real = lsbfiles.after_commit
+
+    def appending(*args, **kw):
+        seen.append((dict(ctl.spool.replies), list(ctl.links["h1"].sent)))
+        return real(*args, **kw)
+    monkeypatch.setattr(lsbfiles, "after_commit", appending)
+    req = ctl.spool.put("submit", {"spec": _spec()})
+    ctl.run_once(1000.0, inbox=[("h1", [HELLO])])
+    replies, sent = seen[0]
+    assert replies[req]["jobid"] == 1
+    assert [m["op"] for m in sent if m["op"] == "start"] == ["start"]
+    assert lsbfiles.written(ctl.store) is not None     # the files follow

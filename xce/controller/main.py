@@ -449,17 +449,15 @@ class Controller:
 
     def _after_commit(self):
         # The agents' messages first: a job dispatched in this turn
-        # starts while the lsb.events lines and the replies are written
+        # starts while the replies and the lsb.events lines are written
         # (about a tenth of a submission's way from bsub to its job).
         for name, link in self.links.items():
             if not link.flush():
                 self.link_lost(name)
-        from xce.store.lsbfiles import after_commit     # lsb.events/lsb.acct
-        after_commit(self.store, self.cfg.spool, self.cfg.cluster_name,
-                     self.cfg.params, self.now)
-        self.new_job_data.clear()
-        retention.after_commit(self)
-        stage.start_copies(self)
+        # Then the replies: the commit is what a reply stands for, and a
+        # command waits on it; the files below wait on nobody (a reader
+        # of lsb.events after a reply polls for its line, see
+        # lsb.events(5)).
         for req, reply in self.replies:
             try:
                 self.spool.reply(req, reply)
@@ -467,6 +465,12 @@ class Controller:
                 log.error("cannot reply to %s: %s", req.id, e)
             self.spool.remove(req)
         self.replies.clear()
+        from xce.store.lsbfiles import after_commit     # lsb.events/lsb.acct
+        after_commit(self.store, self.cfg.spool, self.cfg.cluster_name,
+                     self.cfg.params, self.now)
+        self.new_job_data.clear()
+        retention.after_commit(self)
+        stage.start_copies(self)
 
     def link_lost(self, name):
         link = self.links[name]
