@@ -109,3 +109,28 @@ def test_an_argument_that_is_no_text_is_one_line_exit_255(capsys):
     assert e.value.code == 255
     assert capsys.readouterr().err == \
         "bacct: an argument is not valid UTF-8 text\n"
+
+
+def test_a_line_without_help_or_version_is_parsed_once(capsys, monkeypatch):
+    """Where a command's options end is looked for (a second parse) only
+    when -h, --help or -V is among the words; a job's own -h stays its."""
+    from xce.cli.lsfargs import run
+    parser = _parser(stop=True)
+    parses = []
+    real = Parser.parse
+
+    def counted(self, argv):
+        parses.append(list(argv))
+        return real(self, argv)
+    monkeypatch.setattr(Parser, "parse", counted)
+    seen = []
+    for argv, calls in ((["-J", "n", "ls", "-l"], 1),
+                        (["-J", "n", "ls", "-h"], 2)):
+        parses.clear()
+        with pytest.raises(SystemExit) as e:
+            run(parser, lambda values, args: seen.append(args), argv)
+        assert e.value.code == 0 and len(parses) == calls, parses
+    assert seen == [["ls", "-l"], ["ls", "-h"]]
+    with pytest.raises(SystemExit) as e:
+        run(parser, lambda values, args: seen.append(args), ["-J", "n", "-h"])
+    assert e.value.code == 0 and capsys.readouterr().out.startswith("Usage:")

@@ -39,6 +39,11 @@ class NotSupported(UsageError):
 class Opt:
     """One option: its spellings, where its value goes, what it takes."""
 
+    # A command builds its whole table at each start: slots make each of
+    # its options cheaper to make (no instance dictionary).
+    __slots__ = ("flags", "dest", "takes", "multiple", "type", "metavar",
+                 "help", "const", "_default", "sample")
+
     def __init__(self, flags, dest, takes=True, multiple=False, type=str,
                  metavar="value", help="", const=True, default=None,
                  sample=None):
@@ -236,18 +241,24 @@ class Commands:
         return "\n".join(lines)
 
 
+_HELP_OR_VERSION = frozenset(("-h", "--help", "-V"))
+
+
 def run(parser, action, argv=None):
     """Parse, act, exit: LSF's one-line errors and exit codes."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if isinstance(parser, Commands):
         parser, action, argv = _subcommand(parser, argv)
-    options = argv[:_first_arg(parser, argv)]
-    if any(a in ("-h", "--help") for a in options):
-        print(parser.help())
-        sys.exit(0)
-    if parser.version and "-V" in options:
-        print_version()
-        sys.exit(0)
+    # Where the options end matters only when a help or version flag is
+    # among the words (finding it parses the line once more).
+    if any(a in _HELP_OR_VERSION for a in argv):
+        options = argv[:_first_arg(parser, argv)]
+        if any(a in ("-h", "--help") for a in options):
+            print(parser.help())
+            sys.exit(0)
+        if parser.version and "-V" in options:
+            print_version()
+            sys.exit(0)
     try:
         values, args = parser.parse(argv)
         code = action(values, args)
