@@ -107,8 +107,7 @@ CONFLICTS = [(a, b) for i, a in enumerate(INTERACTIVE)
 PARSER = Parser("bsub", OPTIONS, args_metavar="command [arguments]",
                 help_text="Submit a job to the batch system.",
                 stop_at_first_arg=True, conflicts=CONFLICTS,
-                refused=UNSUPPORTED + tuple(f for f in OTHER_LSF
-                                            if f not in UNSUPPORTED))
+                refused=UNSUPPORTED + OTHER_LSF)     # a set: once each
 
 
 def _parse(words):

@@ -42,7 +42,7 @@ class Opt:
     # A command builds its whole table at each start: slots make each of
     # its options cheaper to make (no instance dictionary).
     __slots__ = ("flags", "dest", "takes", "multiple", "type", "metavar",
-                 "help", "const", "_default", "sample")
+                 "help", "const", "sample", "initial")
 
     def __init__(self, flags, dest, takes=True, multiple=False, type=str,
                  metavar="value", help="", const=True, default=None,
@@ -53,17 +53,12 @@ class Opt:
         # What a flag stores: True, or its own value when several flags
         # share one destination (bjobs -p0 .. -p3).
         self.const = const
-        self._default = default
         # A value the table test gives the option to show it parses (the
         # metavar's words are not always a value).
         self.sample = sample
-
-    def default(self):
-        if self.multiple:
-            return ()
-        if self._default is not None:
-            return self._default
-        return None if self.takes or self.const is not True else False
+        # Its value when the line does not give it.
+        self.initial = () if multiple else default if default is not None \
+            else None if takes or const is not True else False
 
 
 def whole(low=0):
@@ -109,7 +104,7 @@ class Parser:
     # -- parsing -------------------------------------------------------------
     def parse(self, argv):
         """(values by dest, positional words); raises UsageError."""
-        values = {o.dest: o.default() for o in self.opts}
+        values = {o.dest: o.initial for o in self.opts}
         args, words, given = [], list(argv), []
         while words:
             word = words.pop(0)
