@@ -13,9 +13,9 @@ import traceback
 
 # Order: quick ones first, so a partial run still says something.
 BENCHMARKS = ("schedule", "gang_schedule", "explain", "controller_sched",
-              "load_look", "limit_usage", "spool_claim", "bsub", "start",
-              "bjobs", "throughput", "bkill", "pack", "scale", "elim",
-              "interactive", "retention", "xce_start")
+              "load_look", "limit_usage", "spool_claim", "reply", "bsub",
+              "start", "bjobs", "throughput", "bkill", "pack", "scale",
+              "elim", "interactive", "retention", "xce_start")
 
 
 def main(argv=None):
