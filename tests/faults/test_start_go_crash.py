@@ -185,6 +185,11 @@ def _events(cluster, jobid):
     return [r for r in read_file(path) if r.get("jobId") == jobid]
 
 
+def _done_logged(kinds):
+    """*kinds* once they hold the job's JOB_STATUS to DONE, else None."""
+    return kinds if ("JOB_STATUS", 64) in [k[:2] for k in kinds] else None
+
+
 def _history(cluster, jobid):
     r = cluster.run("bhist", "-l", str(jobid))
     assert r.rc == 0, r
@@ -234,8 +239,11 @@ def test_a_start_discarded_before_the_go_goes_back_to_pend_and_runs_once(
     shown = cluster.run("bjobs", "-a", "-noheader", "-w", str(jobid))
     assert shown.rc == 0 and shown.out.split()[2] == "DONE", shown
     assert "auto_requeues" not in cluster.stored_job(jobid)["spec"]
-    kinds = [(r["type"], r.get("jStatus"), r.get("reason"))
-             for r in _events(cluster, jobid)]
+    # lsb.events follows the commits the store shows: polled up to the
+    # job's DONE (JOB_STAT_DONE, 64).
+    kinds = wait_for(lambda: _done_logged(
+        [(r["type"], r.get("jStatus"), r.get("reason"))
+         for r in _events(cluster, jobid)]), what="the DONE record")
     assert ("JOB_STATUS", 1, 1603) in kinds         # PEND_JOB_START_FAIL
     assert sum(k[0] == "JOB_START" for k in kinds) == 2
     assert not [k for k in kinds if k[0] == "JOB_REQUEUE" or k[1] == 32]
