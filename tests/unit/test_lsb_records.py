@@ -384,6 +384,29 @@ def test_a_rerunnable_job_carries_sub_rerunnable_and_rn_does_not():
     assert not submit_options({}) & 0x4000
 
 
+def test_rn_sets_sub3_not_rerunnable_in_job_new_and_job_modify2():
+    """bsub -rn: SUB3_NOT_RERUNNABLE (0x100) in JOB_NEW's options3, as
+    LSF's lsbatch.h numbers it; -r and no option leave it clear, and so
+    does an application profile's RERUNNABLE=N (the profile's, not a
+    bsub option).  bmod -rn sets it in JOB_MODIFY2 beside delOptions'
+    SUB_RERUNNABLE."""
+    from tests.lib.lsbevents_reader import read_record
+
+    def opts3(spec):
+        return read_record(_job_new(spec))["options3"]
+    assert opts3({"rerunnable": False}) & 0x100
+    assert not opts3({"rerunnable": True}) & 0x100
+    assert not opts3({}) & 0x100
+    assert not opts3({"rerunnable": False,
+                      "app_filled": ["rerunnable"]}) & 0x100
+    r = _modify2(_lines("MODIFY", {"set": {"rerunnable": False},
+                                   "unset": []})[0])
+    assert int(r["options3"]) & 0x100 and r["delOptions"] & 0x4000
+    r = _modify2(_lines("MODIFY", {"set": {"rerunnable": True},
+                                   "unset": []})[0])
+    assert not int(r["options3"]) & 0x100 and r["options"] & 0x4000
+
+
 def test_job_execute_has_the_fields_lsf_writes_after_idx():
     """After idx: additionalInfo, SLAscaledRunLimit (-1 unset), then
     execRusage, a string, where jobExecuteLog has position, a number;

@@ -25,6 +25,7 @@ SUB2_JOB_PRIORITY, SUB2_JOB_GROUP = 0x200, 0x40000
 SUB2_OVERWRITE_OUT_FILE, SUB2_OVERWRITE_ERR_FILE = 0x400000, 0x800000
 SUB3_APP, SUB3_POST_EXEC = 0x01, 0x10
 SUB3_RUNTIME_ESTIMATION, SUB3_JOB_REQUEUE = 0x80, 0x200
+SUB3_NOT_RERUNNABLE = 0x100                 # bsub -rn
 SUB3_JOB_DESCRIPTION = 0x2000000            # bsub/bmod -Jd
 _BITS = {"name": SUB_JOB_NAME, "queue": SUB_QUEUE,
          "asked_hosts": SUB_HOST, "stdout": SUB_OUT_FILE,
@@ -107,10 +108,13 @@ def job_modify(job, data, jobid, idx, db):
     exit values, job description)."""
     new, gone = data.get("set") or {}, data.get("unset") or []
     options, options2 = _bits(_BITS, new), _bits(_BITS2, new)
-    # -r sets SUB_RERUNNABLE; -rn removes it (LSF's delOptions).
+    # -r sets SUB_RERUNNABLE; -rn removes it (LSF's delOptions) and sets
+    # SUB3_NOT_RERUNNABLE, as bsub -rn does.
     rerun = new.get("rerunnable")
     options |= SUB_RERUNNABLE if rerun else 0
     del_rerun = SUB_RERUNNABLE if rerun is False else 0
+    options3 = _bits(_BITS3, new) | (SUB3_NOT_RERUNNABLE if rerun is False
+                                     else 0)
     if new.get("stdout_mode") == "w":           # -oo
         options2 |= SUB2_OVERWRITE_OUT_FILE
     if new.get("stderr_mode") == "w":           # -eo
@@ -160,7 +164,7 @@ def job_modify(job, data, jobid, idx, db):
         fields.append(str(int(new["user_priority"])))
     fields += [q(""), q(""), "0", q(""),        # rsvId extsched wt wa
                q(text_of(new.get("job_group"))), q(""), q(""),  # SLA licProj
-               str(_bits(_BITS3, new)), str(_bits(_BITS3, gone)),
+               str(options3), str(_bits(_BITS3, gone)),
                q(text_of(new.get("app"))), q(""),  # apsString
                q(text_of(new.get("post_exec"))),
                str(int(float(new["estimate"]) * 60)

@@ -30,6 +30,7 @@ from xce.store.lsbchanges import (SUB2_JOB_GROUP, SUB2_JOB_PRIORITY,
                                   SUB2_OVERWRITE_ERR_FILE,
                                   SUB2_OVERWRITE_OUT_FILE, SUB3_APP,
                                   SUB3_JOB_DESCRIPTION, SUB3_JOB_REQUEUE,
+                                  SUB3_NOT_RERUNNABLE,
                                   SUB3_POST_EXEC, SUB3_RUNTIME_ESTIMATION,
                                   text_of, xfiles)
 from xce.store.lsbfields import (NO_CLUSTER, SUB_INTERACTIVE, home, limits,
@@ -79,6 +80,11 @@ def options3(spec):
                      ("description", SUB3_JOB_DESCRIPTION)):
         if spec.get(key) not in (None, "", []):
             value |= bit
+    # -rn: not rerunnable, whatever the queue says (an application
+    # profile's RERUNNABLE=N is the profile's, not the job's option).
+    if spec.get("rerunnable") is False and \
+            "rerunnable" not in (spec.get("app_filled") or ()):
+        value |= SUB3_NOT_RERUNNABLE
     return value
 
 
