@@ -81,6 +81,33 @@ def test_bhist_long_done_job(cluster):
     assert numbers[2] >= 1
 
 
+def test_bhist_long_shows_the_jobs_limits_after_its_submission(cluster):
+    """bsub's limits and -We estimate, in bjobs -l's blocks, between the
+    submission line and the dispatch; bjobs -l shows the same blocks."""
+    from xce.client.text.wrap import unwrap
+    jobid = cluster.submit("-W", "10", "-c", "5", "-M", "4096", "-F", "100",
+                           "-p", "4", "-T", "8", "-We", "7", "sleep 1")
+    _finished(cluster, jobid)
+    r = cluster.run("bhist", "-l", str(jobid))
+    assert r.rc == 0 and r.err == ""
+    lines = unwrap(r.out).splitlines()
+    at = next(i for i, x in enumerate(lines) if "Submitted from host" in x)
+    end = next(i for i, x in enumerate(lines) if "Dispatched" in x)
+    block = [x.strip() for x in lines[at + 1:end] if x.strip()]
+    assert block[:9] == ["CPULIMIT", "5.0 min", "RUNLIMIT", "10.0 min",
+                         "MEMLIMIT", "4 M",
+                         "FILELIMIT PROCESSLIMIT THREADLIMIT",
+                         "100 K            4           8",
+                         "ESTIMATED_RUNTIME:"]
+    assert block[9].startswith("7.0 min of ")
+    assert len(block) == 10
+    b = cluster.run("bjobs", "-l", str(jobid))
+    assert b.rc == 0
+    shown = [x.strip() for x in unwrap(b.out).splitlines() if x.strip()]
+    at = shown.index("CPULIMIT")
+    assert shown[at:at + 10] == block
+
+
 def test_bhist_long_exit_and_killed_jobs(cluster):
     failed = cluster.submit("exit 3")
     killed = cluster.submit("sleep 60")

@@ -65,7 +65,9 @@ def bhist(o, ids):
             return EXIT_FAILURE
         if o["long"]:
             from xce.client.history.long import long_history
-            report = long_history(history.histories(reader, rows))
+            queues = {q["name"]: q["conf"] for q in reader.queues()}
+            report = long_history(history.histories(reader, rows),
+                                  queues=queues)
         else:
             report = history.summary_of_rows(reader, rows, o["wide"])
     sys.stdout.write(report)

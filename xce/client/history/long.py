@@ -11,7 +11,7 @@ import time
 from xce.client.history.changes import modify_lines
 from xce.client.history.events import FINISHED, STATES, durations
 from xce.client.jobs import values as jv
-from xce.client.jobs.long import SEPARATOR, submitted_line
+from xce.client.jobs.long import SEPARATOR, limits_section, submitted_line
 from xce.client.jobs.table import job_label
 from xce.client.text import units
 from xce.client.text.wrap import wrap
@@ -22,19 +22,29 @@ SUMMARY_BY = "Summary of time in seconds spent in various states by"
 STATE_HEADER = "  PEND     PSUSP    RUN      USUSP    SSUSP    UNKWN    TOTAL"
 
 
-def long_history(items, now=None):
-    """The whole ``bhist -l`` text for [(row, events)]."""
+def long_history(items, now=None, queues=None):
+    """The whole ``bhist -l`` text for [(row, events)]; *queues*: each
+    queue's configuration by name (its RUNLIMIT and ESTIMATED_RUNTIME
+    show among a job's limits, as in bjobs -l)."""
     now = time.time() if now is None else now
-    return ("\n" + SEPARATOR + "\n").join(job_history(row, events, now)
-                                          for row, events in items)
+    queues = queues or {}
+    return ("\n" + SEPARATOR + "\n").join(
+        job_history(row, events, now, queues.get(row.get("queue")))
+        for row, events in items)
 
 
-def job_history(row, events, now):
+def job_history(row, events, now, queue_conf=None):
     spec = jv.spec(row)
     home = jv.home_of(row.get("user"))
     lines = [header_line(row, spec)]
     for t, kind, data in events:
         lines += event_lines(row, spec, home, t, kind, data)
+        if kind == "SUBMIT":
+            # LSF's place for the job's limits: after its submission, in
+            # bjobs -l's blocks; as they now stand (each bmod of one is
+            # said in its own "Parameters of Job are changed" lines).
+            block = limits_section(row, spec, queue_conf)
+            lines += block + [""] if block else []
     spent, until = durations(events, now)
     values = [spent[s] for s in STATES]
     numbers = "".join(f"{v:<9d}" for v in values) + f"{sum(values):<12d}"

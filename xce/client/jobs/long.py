@@ -62,8 +62,7 @@ def job_record(row, queue_conf=None, now=None, held=None, unit=None,
         lines.append(reserved_line(held))
     lines += state_lines(row, now)
     lines += [f"{e};" for e in spec.get("stage_errors") or ()]  # bsub -f
-    lines += limit_lines(spec, jv.runlimit_minutes(row, spec, queue_conf))
-    lines += estimate_lines(row, spec, queue_conf)
+    lines += limits_section(row, spec, queue_conf)
     lines += memory_lines(row)
     lines += resreq_lines(row, spec, queue_conf, unit)
     return "\n" + "\n".join(wrap(line) for line in lines)
@@ -305,6 +304,15 @@ def post_lines(row):
 
 POST_TEXT = {"POST_DONE": "Post job process done successfully",
              "POST_ERR": "Post job process failed"}
+
+
+def limits_section(row, spec, queue_conf=None):
+    """The job's limits (CPULIMIT, RUNLIMIT, its own or its queue's,
+    MEMLIMIT, the row of size and count limits) and its ESTIMATED_RUNTIME,
+    each a block after a blank line: bjobs -l shows them after the job's
+    events, bhist -l after its submission."""
+    return (limit_lines(spec, jv.runlimit_minutes(row, spec, queue_conf)) +
+            estimate_lines(row, spec, queue_conf))
 
 
 def estimate_lines(row, spec, queue_conf):
