@@ -249,6 +249,8 @@ MESSAGES.update({
     "OPTION_NEEDS_ARGUMENT": "{prog}: option requires an argument -- "
                              "{option}",
     "BAD_OPTION_VALUE": "{prog}: {flag}: bad value {value!r}",
+    "EMPTY_OPTION_VALUE": "{prog}: {flag}: Bad argument: the value is "
+                          "empty",
     "EXPLAIN_ONE_JOB": "xce explain: exactly one job ID is needed",
     "ALREADY_RUNNING": "{daemon}: {error}",
     "CONTROLLER_NOT_STARTED": "xce-controller did not start",

@@ -171,6 +171,25 @@ def test_bad_input_is_refused_with_lsf_messages(cluster, argv, err):
     assert cluster.proc.poll() is None
 
 
+def test_an_empty_option_value_is_refused_and_nothing_is_submitted(
+        cluster):
+    """bsub -q "", -outdir "", -Jd "" (and a #BSUB line's -q ""): one
+    line naming the option, exit 255, no job; the controller runs on."""
+    before = cluster.run("bjobs", "-a", "-noheader", "-u", "all").out
+    for argv, script in (((
+            "-q", "", "true"), None), (("-outdir", "", "true"), None),
+            (("-Jd", "", "-J", "x", "true"), None),
+            ((), '#!/bin/sh\n#BSUB -q ""\ntrue\n')):
+        r = cluster.run("bsub", *argv, input=script)
+        flag = argv[0] if argv else "-q"
+        assert (r.rc, r.out) == (255, ""), (argv, r)
+        assert r.err == f"bsub: {flag}: Bad argument: the value is empty\n"
+    assert cluster.run("bjobs", "-a", "-noheader", "-u", "all").out == before
+    assert cluster.proc.poll() is None
+    r = cluster.run("bsub", "-q", "normal", "true")
+    assert r.rc == 0, r
+
+
 def test_empty_stdin_script_is_refused(cluster):
     r = cluster.run("bsub", input="#!/bin/sh\n# nothing\n")
     assert (r.rc, r.out) == (255, "")

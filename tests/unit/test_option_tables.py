@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from xce.cli import bmod, bsub
-from xce.cli.lsfargs import Commands, Parser, UsageError
+from xce.cli.lsfargs import Commands, EmptyValue, Opt, Parser, UsageError
 from xce.client.modify import modify_spec
 from xce.client.submit import options as sub
 
@@ -265,10 +265,51 @@ def test_every_bsub_value_has_its_refusal_shown():
 def test_bsub_refuses_values_lsf_refuses(flag, value, message):
     if flag not in bsub.PARSER.by_flag:
         pytest.skip(f"bsub {flag} is refused whole (not implemented)")
+    if value == "" and not bsub.PARSER.by_flag[flag].empty:
+        with pytest.raises(EmptyValue):     # before anything else
+            bsub._parse([flag, value, "true"])
+        return
     opts = bsub._parse([flag, value, "true"])
     with pytest.raises(sub.SubmitError) as e:
         bsub.build_spec(opts, _Site())
     _one_line(str(e.value), message)
+
+
+BSUB_VALUE_FLAGS = [f for o in bsub.OPTIONS if o.takes for f in o.flags]
+
+
+@pytest.mark.parametrize("flag", BSUB_VALUE_FLAGS)
+def test_bsub_refuses_an_empty_value_of_each_option(flag):
+    """Honour or refuse: LSF documents no empty value of a bsub option, so
+    "" is refused in one line naming the option (exit 255, nothing sent,
+    as tests/cli/test_bsub_options.py shows), never read as the option
+    not given (-q "" was the default queue, -outdir "" none).  An option
+    whose own check refuses "" in LSF's words (-J: Bad job name) keeps
+    them; a #BSUB line is read by the same parser."""
+    opt = bsub.PARSER.by_flag[flag]
+    if opt.empty:
+        opts = bsub._parse([flag, "", "true"])
+        with pytest.raises(sub.SubmitError) as e:
+            bsub.build_spec(opts, _Site())
+        _one_line(str(e.value), None)
+        return
+    for argv in ([flag, "", "true"], ["-J", "x", flag, "", "true"]):
+        with pytest.raises(EmptyValue) as e:
+            bsub._parse(argv)
+        assert str(e.value) == f"bsub: {flag}: Bad argument: the value " \
+            "is empty"
+    # A word that is no option is still a value: " " is not "".
+    assert bsub._parse([flag, " ", "true"])["command"] == ("true",)
+
+
+def test_bsub_empty_values_are_the_parsers_one_rule():
+    """Only bsub's table refuses "" (others, such as badmin's -C comment,
+    take it); within it, -J alone lets its own check answer."""
+    assert bsub.PARSER.empty_values is False
+    assert [o.flags[0] for o in bsub.OPTIONS if o.takes and o.empty] == \
+        ["-J"]
+    values, _ = Parser("bx", [Opt("-C", "comment")]).parse(["-C", ""])
+    assert values["comment"] == ""
 
 
 @pytest.mark.parametrize("flag, value, message", BAD_SUBMIT_VALUES)

@@ -23,7 +23,8 @@ NOT_SUBMITTED = ". Job not submitted."
 
 
 OPTIONS = [
-    Opt("-J", "name", metavar="job_name", help="Job name."),
+    # -J "": LSF's own words (Bad job name), from the name's check.
+    Opt("-J", "name", metavar="job_name", help="Job name.", empty=True),
     Opt("-q", "queue", metavar="queue_name", help="Queue(s)."),
     Opt("-n", "slots", metavar="min[,max]", help="Number of slots."),
     Opt("-o", "stdout", metavar="file", help="Append stdout (and stderr) to file."),
@@ -107,6 +108,7 @@ CONFLICTS = [(a, b) for i, a in enumerate(INTERACTIVE)
 PARSER = Parser("bsub", OPTIONS, args_metavar="command [arguments]",
                 help_text="Submit a job to the batch system.",
                 stop_at_first_arg=True, conflicts=CONFLICTS,
+                empty_values=False,
                 refused=UNSUPPORTED + OTHER_LSF)     # a set: once each
 
 

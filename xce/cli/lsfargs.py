@@ -32,8 +32,16 @@ class UsageError(Exception):
     pass
 
 
-class NotSupported(UsageError):
+class Refused(UsageError):
+    """A refusal that needs no usage line: one line, exit 255."""
+
+
+class NotSupported(Refused):
     """An LSF option xce does not implement: one line, no usage."""
+
+
+class EmptyValue(Refused):
+    """An empty value ("") given to an option that takes none."""
 
 
 class Opt:
@@ -42,11 +50,11 @@ class Opt:
     # A command builds its whole table at each start: slots make each of
     # its options cheaper to make (no instance dictionary).
     __slots__ = ("flags", "dest", "takes", "multiple", "type", "metavar",
-                 "help", "const", "sample", "initial")
+                 "help", "const", "sample", "initial", "empty")
 
     def __init__(self, flags, dest, takes=True, multiple=False, type=str,
                  metavar="value", help="", const=True, default=None,
-                 sample=None):
+                 sample=None, empty=False):
         self.flags = flags.split() if isinstance(flags, str) else list(flags)
         self.dest, self.takes, self.multiple = dest, takes, multiple
         self.type, self.metavar, self.help = type, metavar, help
@@ -59,6 +67,9 @@ class Opt:
         # Its value when the line does not give it.
         self.initial = () if multiple else default if default is not None \
             else None if takes or const is not True else False
+        # The option takes "" (a parser that refuses empty values still
+        # lets this one have it).
+        self.empty = empty
 
 
 def whole(low=0):
@@ -78,7 +89,7 @@ class Parser:
     def __init__(self, prog, opts, args_metavar="", help_text="",
                  stop_at_first_arg=False, refused=(), conflicts=(),
                  bundle=False, version=True, usage_name=None,
-                 nargs=(0, None)):
+                 nargs=(0, None), empty_values=True):
         self.prog, self.opts = prog, opts
         # The name the usage line shows (badmin qopen) when errors name
         # the command alone (badmin: illegal option -- Z).
@@ -96,6 +107,10 @@ class Parser:
         # -V (version, to stderr) is every LSF command's unless the table
         # gives it a meaning of its own.
         self.version = version and "-V" not in self.by_flag
+        # empty_values=False: "" is refused for every option that takes a
+        # value, unless its Opt says empty=True (honour or refuse: an
+        # empty queue, file or name would otherwise read as not given).
+        self.empty_values = empty_values
 
     def flags(self):
         """Every LSF option of the table: implemented and refused."""
@@ -167,6 +182,9 @@ class Parser:
                 raise UsageError(text("OPTION_NEEDS_ARGUMENT",
                                       prog=self.prog, option=flag[1:]))
             attached = words.pop(0)
+        if attached == "" and not (self.empty_values or opt.empty):
+            raise EmptyValue(text("EMPTY_OPTION_VALUE", prog=self.prog,
+                                  flag=flag))
         try:
             value = opt.type(attached)
         except ValueError:
@@ -257,7 +275,7 @@ def run(parser, action, argv=None):
     try:
         values, args = parser.parse(argv)
         code = action(values, args)
-    except NotSupported as e:
+    except Refused as e:
         print(e, file=sys.stderr)
         sys.exit(EXIT_FAILURE)
     except UsageError as e:
