@@ -183,7 +183,8 @@ def test_an_empty_option_value_is_refused_and_nothing_is_submitted(
         r = cluster.run("bsub", *argv, input=script)
         flag = argv[0] if argv else "-q"
         assert (r.rc, r.out) == (255, ""), (argv, r)
-        assert r.err == f"bsub: {flag}: Bad argument: the value is empty\n"
+        assert r.err == (f"bsub: {flag}: Bad argument: the value is empty. "
+                         "Job not submitted.\n")
     assert cluster.run("bjobs", "-a", "-noheader", "-u", "all").out == before
     assert cluster.proc.poll() is None
     r = cluster.run("bsub", "-q", "normal", "true")

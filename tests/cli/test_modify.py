@@ -98,6 +98,11 @@ def test_bmod_bad_input(make_cluster):
          "Job <99999>: No matching job found. Job not modified.\n"),
         (("-W", "5", "1x"), "1x: Illegal job ID.\n"),
         ((str(jobid),), "No modification is specified. Job not modified.\n"),
+        # "" is no value (removing is -Wn, -qn): refused, not ignored.
+        (("-W", "", str(jobid)),
+         "bmod: -W: Bad argument: the value is empty. Job not modified.\n"),
+        (("-q", "", str(jobid)),
+         "bmod: -q: Bad argument: the value is empty. Job not modified.\n"),
     ]
     for argv, err in cases:
         r = cmd(cluster, "bmod", *argv)

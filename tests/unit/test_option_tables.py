@@ -265,10 +265,8 @@ def test_every_bsub_value_has_its_refusal_shown():
 def test_bsub_refuses_values_lsf_refuses(flag, value, message):
     if flag not in bsub.PARSER.by_flag:
         pytest.skip(f"bsub {flag} is refused whole (not implemented)")
-    if value == "" and not bsub.PARSER.by_flag[flag].empty:
-        with pytest.raises(EmptyValue):     # before anything else
-            bsub._parse([flag, value, "true"])
-        return
+    if _refused_empty(bsub.PARSER, flag, value, [flag, value, "true"]):
+        return                              # before anything else
     opts = bsub._parse([flag, value, "true"])
     with pytest.raises(sub.SubmitError) as e:
         bsub.build_spec(opts, _Site())
@@ -297,23 +295,42 @@ def test_bsub_refuses_an_empty_value_of_each_option(flag):
         with pytest.raises(EmptyValue) as e:
             bsub._parse(argv)
         assert str(e.value) == f"bsub: {flag}: Bad argument: the value " \
-            "is empty"
+            "is empty. Job not submitted."
     # A word that is no option is still a value: " " is not "".
     assert bsub._parse([flag, " ", "true"])["command"] == ("true",)
 
 
+BMOD_VALUE_FLAGS = [f for o in bmod.OPTIONS if o.takes for f in o.flags]
+
+
+@pytest.mark.parametrize("flag", BMOD_VALUE_FLAGS)
+def test_bmod_refuses_an_empty_value_of_each_option(flag):
+    """bmod as bsub: "" is no value (bmod -W "" changed nothing and said
+    nothing); a removal is its -Xn form."""
+    if bmod.PARSER.by_flag[flag].empty:
+        values, _ = bmod.PARSER.parse([flag, "", "1"])
+        with pytest.raises(sub.SubmitError):
+            modify_spec(values, "KB")
+        return
+    assert _refused_empty(bmod.PARSER, flag, "", [flag, "", "1"])
+
+
 def test_bsub_empty_values_are_the_parsers_one_rule():
-    """Only bsub's table refuses "" (others, such as badmin's -C comment,
-    take it); within it, -J alone lets its own check answer."""
-    assert bsub.PARSER.empty_values is False
-    assert [o.flags[0] for o in bsub.OPTIONS if o.takes and o.empty] == \
-        ["-J"]
+    """Only bsub's and bmod's tables refuse "" (others, such as badmin's
+    -C comment, take it); within them, -J alone lets its own check
+    answer."""
+    for module in (bsub, bmod):
+        assert module.PARSER.empty_values is False
+        assert [o.flags[0] for o in module.OPTIONS
+                if o.takes and o.empty] == ["-J"]
     values, _ = Parser("bx", [Opt("-C", "comment")]).parse(["-C", ""])
     assert values["comment"] == ""
 
 
 @pytest.mark.parametrize("flag, value, message", BAD_SUBMIT_VALUES)
 def test_bmod_refuses_the_same_values(flag, value, message):
+    if _refused_empty(bmod.PARSER, flag, value, [flag, value, "1"]):
+        return
     values, _ = bmod.PARSER.parse([flag, value, "1"])
     with pytest.raises(sub.SubmitError) as e:
         modify_spec(values, "KB")
@@ -357,10 +374,24 @@ def test_every_bmod_value_has_its_refusal_shown():
 
 @pytest.mark.parametrize("flag, value, message", BMOD_ONLY)
 def test_bmod_refuses_its_own_bad_values(flag, value, message):
+    if _refused_empty(bmod.PARSER, flag, value, [flag, value, "1"]):
+        return
     values, _ = bmod.PARSER.parse([flag, value, "1"])
     with pytest.raises(sub.SubmitError) as e:
         modify_spec(values, "KB")
     _one_line(str(e.value), message)
+
+
+def _refused_empty(parser, flag, value, argv):
+    """True when *parser* refuses *value* ("" for an option without
+    empty=True) as it parses *argv*, in its one line."""
+    if value != "" or parser.by_flag[flag].empty:
+        return False
+    with pytest.raises(EmptyValue) as e:
+        parser.parse(argv)
+    assert str(e.value) == f"{parser.prog}: {flag}: Bad argument: the " \
+        f"value is empty{parser.not_done}"
+    return True
 
 
 def _one_line(text, message):

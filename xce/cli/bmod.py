@@ -1,7 +1,7 @@
 """bmod: change the options of a submitted job."""
 
 from xce.cli.lsfargs import Opt, Parser, UsageError, run
-from xce.client.modify import bmod
+from xce.client.modify import NOT_MODIFIED, bmod
 from xce.client.site import Site
 from xce.errors import text
 from xce.lang import rlimits
@@ -20,7 +20,8 @@ OPTIONS = [
         help="Resource requirement (replaces the old one)."),
     Opt("-m", "hosts", metavar="host_list",
         help="Run only on these hosts or host groups (replaces -m)."),
-    Opt("-J", "name", metavar="job_name", help="Job name."),
+    # -J "": LSF's own words (Bad job name), from the name's check.
+    Opt("-J", "name", metavar="job_name", help="Job name.", empty=True),
     Opt("-o", "stdout", metavar="file", help="Append stdout to file."),
     Opt("-oo", "stdout_over", metavar="file", help="Write stdout to file."),
     Opt("-e", "stderr", metavar="file", help="Append stderr to file."),
@@ -122,7 +123,9 @@ CONFLICTS = [(o.flags[0], o.flags[0] + "n") for o in OPTIONS
 PARSER = Parser("bmod", OPTIONS, args_metavar="job_ID | \"job_ID[index]\"",
                 help_text="Modify a pending job (any option below) or a "
                 "running one (-c, -W, -M, -o, -e only).",
-                refused=UNSUPPORTED, conflicts=CONFLICTS)
+                refused=UNSUPPORTED, conflicts=CONFLICTS,
+                empty_values=False,     # as bsub: "" is no value
+                not_done=NOT_MODIFIED)
 
 
 def _action(opts, args):

@@ -108,7 +108,7 @@ CONFLICTS = [(a, b) for i, a in enumerate(INTERACTIVE)
 PARSER = Parser("bsub", OPTIONS, args_metavar="command [arguments]",
                 help_text="Submit a job to the batch system.",
                 stop_at_first_arg=True, conflicts=CONFLICTS,
-                empty_values=False,
+                empty_values=False, not_done=NOT_SUBMITTED,
                 refused=UNSUPPORTED + OTHER_LSF)     # a set: once each
 
 

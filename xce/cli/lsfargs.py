@@ -89,7 +89,7 @@ class Parser:
     def __init__(self, prog, opts, args_metavar="", help_text="",
                  stop_at_first_arg=False, refused=(), conflicts=(),
                  bundle=False, version=True, usage_name=None,
-                 nargs=(0, None), empty_values=True):
+                 nargs=(0, None), empty_values=True, not_done=""):
         self.prog, self.opts = prog, opts
         # The name the usage line shows (badmin qopen) when errors name
         # the command alone (badmin: illegal option -- Z).
@@ -111,6 +111,8 @@ class Parser:
         # value, unless its Opt says empty=True (honour or refuse: an
         # empty queue, file or name would otherwise read as not given).
         self.empty_values = empty_values
+        # How a refused value's line ends (". Job not submitted.").
+        self.not_done = not_done
 
     def flags(self):
         """Every LSF option of the table: implemented and refused."""
@@ -184,7 +186,7 @@ class Parser:
             attached = words.pop(0)
         if attached == "" and not (self.empty_values or opt.empty):
             raise EmptyValue(text("EMPTY_OPTION_VALUE", prog=self.prog,
-                                  flag=flag))
+                                  flag=flag) + self.not_done)
         try:
             value = opt.type(attached)
         except ValueError:
