@@ -300,4 +300,12 @@ def test_job_new_carries_bsubs_execution_options(cluster, tmp_path):
     # SUB3_POST_EXEC, SUB3_RUNTIME_ESTIMATION, SUB3_JOB_REQUEUE
     for bit in (0x10, 0x80, 0x200):
         assert job["options3"] & bit, hex(bit)
+    assert not job["options3"] & 0x100         # -r: not SUB3_NOT_RERUNNABLE
+    assert cluster.run("bkill", str(jobid)).rc == 0
+    # -rn: SUB3_NOT_RERUNNABLE, and no SUB_RERUNNABLE.
+    r = cluster.run("bsub", "-H", "-rn", "true")
+    assert r.rc == 0, r
+    jobid = int(r.out.split("<", 1)[1].split(">", 1)[0])
+    job = wait_for(new, what="JOB_NEW of -rn")
+    assert job["options3"] & 0x100 and not job["options"] & 0x4000
     assert cluster.run("bkill", str(jobid)).rc == 0
