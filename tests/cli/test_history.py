@@ -84,13 +84,12 @@ def test_bhist_long_done_job(cluster):
 def test_bhist_long_shows_the_jobs_limits_after_its_submission(cluster):
     """bsub's limits and -We estimate, in bjobs -l's blocks, between the
     submission line and the dispatch; bjobs -l shows the same blocks."""
-    from xce.client.text.wrap import unwrap
     jobid = cluster.submit("-W", "10", "-c", "5", "-M", "4096", "-F", "100",
                            "-p", "4", "-T", "8", "-We", "7", "sleep 1")
     _finished(cluster, jobid)
     r = cluster.run("bhist", "-l", str(jobid))
     assert r.rc == 0 and r.err == ""
-    lines = unwrap(r.out).splitlines()
+    lines = r.joined.splitlines()
     at = next(i for i, x in enumerate(lines) if "Submitted from host" in x)
     end = next(i for i, x in enumerate(lines) if "Dispatched" in x)
     block = [x.strip() for x in lines[at + 1:end] if x.strip()]
@@ -103,7 +102,7 @@ def test_bhist_long_shows_the_jobs_limits_after_its_submission(cluster):
     assert len(block) == 10
     b = cluster.run("bjobs", "-l", str(jobid))
     assert b.rc == 0
-    shown = [x.strip() for x in unwrap(b.out).splitlines() if x.strip()]
+    shown = [x.strip() for x in b.joined.splitlines() if x.strip()]
     at = shown.index("CPULIMIT")
     assert shown[at:at + 10] == block
 
