@@ -189,6 +189,11 @@ def test_an_empty_option_value_is_refused_and_nothing_is_submitted(
     assert cluster.proc.poll() is None
     r = cluster.run("bsub", "-q", "normal", "true")
     assert r.rc == 0, r
+    # -R "" alone is a job with no resource requirement: it runs.
+    r = cluster.run("bsub", "-R", "", "true")
+    assert r.rc == 0, r
+    jobid = int(r.out.split("<")[1].split(">")[0])
+    assert cluster.wait_stat(jobid, "DONE", "EXIT") == "DONE"
 
 
 def test_empty_stdin_script_is_refused(cluster):

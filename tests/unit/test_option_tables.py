@@ -285,6 +285,8 @@ def test_bsub_refuses_an_empty_value_of_each_option(flag):
     whose own check refuses "" in LSF's words (-J: Bad job name) keeps
     them; a #BSUB line is read by the same parser."""
     opt = bsub.PARSER.by_flag[flag]
+    if flag == "-R":
+        return      # "" is no requirement: test_bsub_R_empty_is_no_requirement
     if opt.empty:
         opts = bsub._parse([flag, "", "true"])
         with pytest.raises(sub.SubmitError) as e:
@@ -298,6 +300,24 @@ def test_bsub_refuses_an_empty_value_of_each_option(flag):
             "is empty. Job not submitted."
     # A word that is no option is still a value: " " is not "".
     assert bsub._parse([flag, " ", "true"])["command"] == ("true",)
+
+
+def test_bsub_R_empty_is_no_requirement():
+    """bsub -R "" is a job with no resource requirement, as a script that
+    writes -R "$REQ" with REQ unset means (the one value option whose
+    empty value has a meaning of its own); a blank -R among others adds
+    nothing to them."""
+    site = _Site()
+    plain = bsub.build_spec(bsub._parse(["true"]), site)
+    empty = bsub.build_spec(bsub._parse(["-R", "", "true"]), site)
+    assert not any(empty.get("resreq") or [])
+    assert not empty.get("resreq_merged")
+    req = ("resreq", "resreq_merged")
+    assert {k: v for k, v in empty.items() if k not in req} == \
+        {k: v for k, v in plain.items() if k not in req}
+    both = bsub.build_spec(bsub._parse(["-R", "", "-R", "span[hosts=1]",
+                                        "true"]), site)
+    assert [r for r in both["resreq"] if r] == ["span[hosts=1]"]
 
 
 BMOD_VALUE_FLAGS = [f for o in bmod.OPTIONS if o.takes for f in o.flags]
@@ -319,10 +339,10 @@ def test_bsub_empty_values_are_the_parsers_one_rule():
     """Only bsub's and bmod's tables refuse "" (others, such as badmin's
     -C comment, take it); within them, -J alone lets its own check
     answer."""
-    for module in (bsub, bmod):
+    for module, empty in ((bsub, ["-J", "-R"]), (bmod, ["-J"])):
         assert module.PARSER.empty_values is False
-        assert [o.flags[0] for o in module.OPTIONS
-                if o.takes and o.empty] == ["-J"]
+        assert sorted(o.flags[0] for o in module.OPTIONS
+                      if o.takes and o.empty) == empty
     values, _ = Parser("bx", [Opt("-C", "comment")]).parse(["-C", ""])
     assert values["comment"] == ""
 

@@ -50,7 +50,7 @@ OPTIONS = [
     Opt("-w", "depend", metavar="'dependency_expression'", help="Dependency condition."),
     Opt("-m", "hosts", metavar='"host_name[+[pref_level]] ..."',
         help="Run only on these hosts or host groups; +N prefers them (higher first)."),
-    Opt("-R", "resreq", multiple=True, metavar="res_req", help="Resource requirement (repeatable)."),
+    Opt("-R", "resreq", multiple=True, metavar="res_req", empty=True, help="Resource requirement (repeatable)."),
     Opt("-P", "project", metavar="project", help="Project name."),
     Opt("-G", "user_group", metavar="user_group", help="User group the job is charged to."),
     Opt("-g", "job_group", metavar="job_group_name", help="Job group (an absolute path such as /proj/run)."),
