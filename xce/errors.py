@@ -63,6 +63,13 @@ MESSAGES = {
     "SLA_NULL": "Service class does not exist",
     "BAD_UGROUP": "Bad user group name",
     "UGROUP_MEMBER": "User not in the specified user group",
+    # bsub -G "group ~group": LSF refuses the two forms together.
+    "UGROUP_MIXED": "A job cannot be both associated with a user group and "
+                    "excluded from user groups",
+    # bsub -G "~group ...": every account of the user in the queue's
+    # share tree goes through an excluded group.
+    "UGROUP_EXCLUDED_ALL": "Queue <{queue}>: the excluded user groups leave "
+                           "the job no fairshare account",
     "BAD_JGROUP": "Bad job group name",
     "BAD_REQUEST": "Bad request",
     "INTERNAL": "Internal error in the batch system",

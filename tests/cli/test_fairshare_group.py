@@ -88,9 +88,6 @@ def test_bsub_G_of_a_group_the_user_is_not_in_is_refused(two_groups, users):
     assert (r.rc, r.out) == (255, ""), r
     assert r.err.strip() == ("small: User not in the specified user group. "
                              "Job not submitted."), r
-    r = two_groups.run("bsub", "-q", "fair", "-G", "~big", "sleep 1",
-                       user=c.name, cwd=c.home)
-    assert r.rc == 255 and "~big: Bad user group name" in r.err, r
     # b and c are in small, a subgroup of outer, not in outer itself.
     r = two_groups.run("bsub", "-q", "fair", "-G", "outer", "sleep 1",
                        user=c.name, cwd=c.home)
@@ -171,3 +168,43 @@ def test_a_job_without_G_is_charged_to_the_less_used_group(two_groups,
                                                      "small": ("1", 1)}
     r = two_groups.run("bjobs", "-o", "ugroup", "-noheader", str(mine))
     assert r.out.split() == ["-"], r    # charged there, not submitted so
+
+
+def test_G_tilde_excludes_a_group_from_the_jobs_accounts(two_groups, users):
+    """c is in big (listed first, tied with small: it wins) and small;
+    with -G "~big" c's job is charged through small only; bjobs -l shows
+    the -G value as given."""
+    a, b, c = users
+    job = _submit(two_groups, c, "-G", "~big")
+    two_groups.wait_stat(job, "RUN")
+    r = two_groups.run("bjobs", "-l", str(job))
+    assert r.rc == 0, r
+    assert "User Group <~big>" in r.joined, r.out
+    assert f"Share group charged </small/{c.name}>" in r.joined, r.out
+    r = two_groups.run("bjobs", "-o", "ugroup", "-noheader", str(job))
+    assert r.out.split() == ["~big"], r
+    r = two_groups.run("bqueues", "-r", "fair")
+    assert _rows(r.out, "SHARE_INFO_FOR: fair/") == {"big": ("1", 0),
+                                                     "small": ("1", 1)}
+
+
+@pytest.mark.parametrize("who, value, message", [
+    (2, "big ~small", "big ~small: A job cannot be both associated with a "
+     "user group and excluded from user groups"),
+    (2, "~small big", "~small big: A job cannot be both associated with a "
+     "user group and excluded from user groups"),
+    (2, "~nosuch", "~nosuch: Bad user group name"),
+    (0, "~small", "~small: User not in the specified user group"),
+    (2, "~big ~small", "Queue <fair>: the excluded user groups leave the "
+     "job no fairshare account"),
+])
+def test_G_tilde_bad_input_is_refused_and_nothing_is_submitted(
+        two_groups, users, who, value, message):
+    user = users[who]
+    r = two_groups.run("bsub", "-q", "fair", "-G", value, "sleep 1",
+                       user=user.name, cwd=user.home)
+    assert (r.rc, r.out) == (255, ""), r
+    assert r.err.strip() == message + ". Job not submitted.", r
+    r = two_groups.run("bjobs", "-u", "all", "-a", "-noheader")
+    assert r.out == "", r
+    assert two_groups.stat(_submit(two_groups, user)) in ("PEND", "RUN")

@@ -287,7 +287,9 @@ def _pending(ctl, job, per_task, hosts, epoch):
             gpu=gpuconf.effective(ctl.cfg, spec, job["queue"]),
             container=_runtime(ctl, spec, job["queue"]),
             jl_p=limitconf.jl_p(ctl.cfg, job["user"]),
-            user_group=spec.get("user_group"))
+            user_group=spec.get("user_group"),
+            excluded_groups=tuple(spec.get("user_group_exclude") or ())
+            or None)
         job["_pending"] = (stamp, spec, pj, epoch)
     pj.depend = _depend_state(ctl, job)
     return pj

@@ -9,6 +9,8 @@ from xce.config import queueaccept
 from xce.config.model import QueueConf
 from xce.config.lsf import hostnames
 from xce.controller import containercheck, gpucheck, interactive, jobclock, jobgroups
+from xce.controller import ugroupcheck
+from xce.controller.ugroupcheck import direct_member
 from xce.controller import (asked, jobprio, jobreq, limitconf, pendlimit, rlimits,
                             stage)
 from xce.errors import text
@@ -235,26 +237,10 @@ def check_profiles(ctl, spec, user):
     and a request from an older client must not slip through."""
     if spec.get("sla"):
         raise Rejected(text("SLA_UNSUPPORTED"))
-    group = spec.get("user_group")
-    if group:
-        if group not in ctl.cfg.user_groups:
-            raise Rejected(text("BAD_UGROUP", group))
-        if not direct_member(ctl.cfg.user_groups[group], user) and \
-                not ctl.is_admin(user):
-            raise Rejected(text("UGROUP_MEMBER", group))
+    ugroupcheck.check(ctl, spec, user, Rejected)
     jgroup = spec.get("job_group")
     if jgroup is not None and not _JOB_GROUP.fullmatch(jgroup):
         raise Rejected(text("BAD_JGROUP", jgroup))
-
-
-def direct_member(members, user):
-    """Whether *user* is a direct member of a user group whose members
-    (lsb.users GROUP_MEMBER) are *members*: named there, or the group
-    holds `all` and does not exclude the user (~user).  A member of a
-    subgroup only is not: LSF's bsub -G takes a group the user is a
-    direct member of."""
-    return user in members or ("all" in members and
-                               "~" + user not in members)
 
 
 def default_user_group(cfg, user):
@@ -486,7 +472,9 @@ def admit(ctl, spec, user, req_uid, gid, env=None):
     check_slots(ctl, q, spec)
     check_hosts(ctl, q, spec)
     check_project_quota(ctl, q, spec, user)
-    if not spec.get("user_group"):       # DEFAULT_USER_GROUP
+    ugroupcheck.check_queue(ctl.cfg, q, spec, user, Rejected)
+    if not spec.get("user_group") and \
+            not spec.get("user_group_exclude"):     # DEFAULT_USER_GROUP
         spec.pop("user_group", None)
         group = default_user_group(ctl.cfg, user)
         if group:

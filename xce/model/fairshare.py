@@ -205,10 +205,24 @@ class Policy:
         is in its subtree, else the user's usual one."""
         found = self._of.get((user, group))
         if found is None:
-            steps = self.top.through(user, group) if group else None
+            steps = self._through(user, group) if group else None
             found = self._of[(user, group)] = tuple(
                 steps or self.top.path(user))
         return found
+
+    def _through(self, user, group):
+        """The user's path that passes through *group*'s account nearest
+        the top (the first listed among those as near), or None.  Nearest
+        first, so that each of a user's paths is named by one of its
+        groups (share_order's share_group): with /groupA/groupB/u and
+        /groupB/u, groupB names /groupB/u and groupA the other."""
+        best = None
+        for steps in self.choices(user):
+            names = [name for name, _ in steps if name != user]
+            if group in names and (best is None or
+                                   names.index(group) < best[0]):
+                best = (names.index(group), steps)
+        return best[1] if best else None
 
     def choices(self, user):
         """Every path (as path() gives them) a job of *user* without -G
@@ -223,7 +237,27 @@ class Policy:
 
     def reaches(self, user, group):
         """Whether a path of *user* passes through *group*'s account."""
-        return bool(group) and self.top.through(user, group) is not None
+        return bool(group) and self._through(user, group) is not None
+
+    def candidates(self, user, excluded):
+        """The paths of choices(user) that pass through none of the
+        *excluded* groups' accounts (bsub -G "~group ..."): excluding a
+        group whose account is a middle node excludes the paths under it
+        only, not the user's other paths to the same groups below it."""
+        excluded = frozenset(excluded)
+        return [steps for steps in self.choices(user)
+                if not excluded.intersection(name for name, _ in steps)
+                and self._named(user, steps)]
+
+    def _named(self, user, steps):
+        """Whether one of the groups on path *steps* names it back
+        (path(user, group) is *steps*; none on it: the user's first
+        path), so a job charged there (account_group) is charged there
+        and nowhere else."""
+        names = [name for name, _ in steps if name != user]
+        if not names:
+            return self.path(user) == steps
+        return any(self.path(user, name) == steps for name in names)
 
     def account(self, user):
         """(account name, shares) of a user at the top level."""
@@ -309,20 +343,6 @@ class _Level:
                 out += [head + rest for rest in below.paths(user)] \
                     if below else [head]
         return out or [self.path(user)]
-
-    def through(self, user, group):
-        """The user's path that passes through *group*'s account, or
-        None: the first such, in the order the accounts are listed."""
-        for name, who, shares, below in self.shared:
-            if who is not None and user not in who:
-                continue
-            if name == group:
-                return [(name, shares)] + (below.path(user) if below
-                                           else [])
-            rest = below.through(user, group) if below else None
-            if rest:
-                return [(name, shares)] + rest
-        return None
 
     def levels(self, path=()):
         yield path, self.listed

@@ -28,7 +28,7 @@ from xce.scheduler.views import (
     R_HOST_FULL, R_HOST_CLOSED, R_HOST_UNAVAIL, R_HOST_QUEUE, R_HOST_QUEUE_LIMIT,
     R_HOST_PJOB_LIMIT, R_HOST_USER_LIMIT, R_RESREQ, R_QUEUE_RESREQ,
     R_RESERVE_MEM, R_HOST_LIMIT, R_BEGIN_TIME, R_QUEUE_WINDOW,
-    R_WINDOW_WILL_CLOSE)
+    R_WINDOW_WILL_CLOSE, R_NO_SHARE_ACCOUNT)
 
 __all__ = ["schedule", "R_NOT_ASKED", "DYNAMIC_RESOURCES", "Decisions",
            "HostView", "PendingJob", "QueueView", "R_NEW",
@@ -37,7 +37,8 @@ __all__ = ["schedule", "R_NOT_ASKED", "DYNAMIC_RESOURCES", "Decisions",
            "R_HOST_FULL", "R_HOST_CLOSED", "R_HOST_UNAVAIL", "R_HOST_QUEUE",
            "R_HOST_QUEUE_LIMIT", "R_HOST_PJOB_LIMIT", "R_HOST_USER_LIMIT",
            "R_RESREQ", "R_QUEUE_RESREQ", "R_RESERVE_MEM", "R_HOST_LIMIT",
-           "R_BEGIN_TIME", "R_QUEUE_WINDOW", "R_WINDOW_WILL_CLOSE"]
+           "R_BEGIN_TIME", "R_QUEUE_WINDOW", "R_WINDOW_WILL_CLOSE",
+           "R_NO_SHARE_ACCOUNT"]
 
 
 class _Pass:
@@ -308,6 +309,8 @@ def _job_reason(job, q, state):
         why = job.refused
     elif job.held:
         why = R_HELD
+    elif job.share_none and q.fairshare is not None:
+        why = R_NO_SHARE_ACCOUNT
     elif job.begin_time is not None and jobtimes.waiting(job, state.now):
         why = R_BEGIN_TIME
     elif job.depend is not None:

@@ -46,6 +46,7 @@ class Order:
         self._first, self._groups = {}, {}      # caches of _best, _group_of
         # id(job) -> the paths of a job waiting in several accounts.
         self.several = {}
+        self.none = []          # jobs whose -G "~group" leaves no account
         for key, n in (user_used if started is None else started).items():
             for node in self._nodes(key):
                 self.slots[node] = self.slots.get(node, 0) + n
@@ -54,8 +55,9 @@ class Order:
                 self.usage[node] = add(self.usage.get(node, NO_USAGE), u)
         self.count = 0
         for job in jobs:                    # already FCFS
-            self.count += 1
-            for path in self._accounts(job):
+            paths = self._accounts(job)
+            self.count += bool(paths)
+            for path in paths:
                 waiting = self.jobs.get(path)
                 if waiting is None:
                     waiting = self.jobs[path] = deque()
@@ -70,7 +72,10 @@ class Order:
         """The account paths *job* waits in; sets its share_group."""
         policy, user = self.policy, job.user
         group = getattr(job, "user_group", None)
-        job.share_group = None
+        job.share_group, job.share_none = None, False
+        excluded = getattr(job, "excluded_groups", None)
+        if excluded:
+            return self._candidates(job, excluded)
         if policy.reaches(user, group):
             return (self._path(user, group),)
         default = policy.default_group
@@ -85,14 +90,36 @@ class Order:
             job.share_group = self._best(user, paths)
         return paths
 
+    def _candidates(self, job, excluded):
+        """The account paths a job submitted with bsub -G "~group ..."
+        waits in (Policy.candidates): its user's that pass through no
+        excluded group; none left, it waits in none and is yielded after
+        the walk with share_none set."""
+        user = job.user
+        key = (user, tuple(sorted(excluded)))
+        paths = self._paths.get(key)
+        if paths is None:
+            paths = self._paths[key] = tuple(dict.fromkeys(
+                self._record(steps) for steps in
+                self.policy.candidates(user, excluded)))
+        if not paths:
+            job.share_none = True
+            self.none.append(job)
+        elif len(paths) > 1:
+            self.several[id(job)] = paths
+            job.share_group = self._best(user, paths)
+        else:
+            job.share_group = self._group_of(user, paths[0])
+        return paths
+
     def _best(self, user, paths):
-        """The group of the user's path whose accounts rank first, level
-        by level, when the pass begins."""
-        found = self._first.get(user, False)
+        """The group of the path among *paths* (the user's) whose
+        accounts rank first, level by level, when the pass begins."""
+        found = self._first.get((user, paths), False)
         if found is False:
             best = min(paths, key=lambda path: [
                 self._key(path[:d]) for d in range(1, len(path) + 1)])
-            found = self._first[user] = self._group_of(user, best)
+            found = self._first[(user, paths)] = self._group_of(user, best)
         return found
 
     def _choices(self, user):
@@ -183,6 +210,7 @@ class Order:
             for other in paths or ():
                 if other != node:
                     self._withdraw(other, version)
+        yield from self.none
 
     def _withdraw(self, path, version):
         """A job waiting in account *path* too went from another: one job

@@ -19,6 +19,10 @@ R_DEPEND = "Job dependency condition not satisfied"
 R_DEPEND_NEVER = "Dependency condition invalid or never satisfied"
 R_ARRAY_LIMIT = "The job array has reached its running element limit"
 R_JGROUP_LIMIT = "The job group has reached its job limit"
+# bsub -G "~group ...": every account of the user in the queue's share
+# tree passes through an excluded group (LSF documents no text).
+R_NO_SHARE_ACCOUNT = ("The job's excluded user groups (bsub -G) leave it "
+                      "no fairshare account in the queue")
 R_SPAN = "Not enough hosts to meet the job's spanning requirement"
 # HOSTLIMIT_PER_JOB: the job would fit now, but only on more hosts than
 # the queue lets one job use.
@@ -199,6 +203,12 @@ class PendingJob:
     # Set by the fairshare order (share_order) for a job without a -G
     # group in the tree: the group whose account it is charged to.
     share_group: str = None
+    # bsub -G "~group ...": the groups whose accounts the job is not
+    # charged through (a tuple), or None.
+    excluded_groups: tuple = None
+    # Set by the fairshare order when the exclusion leaves the job no
+    # account in its queue's share tree: it waits (R_NO_SHARE_ACCOUNT).
+    share_none: bool = False
 
 
 @dataclass

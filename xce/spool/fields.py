@@ -187,6 +187,8 @@ def _spec():
         "depend": Field(ARG, modifiable=True),     # bmod -w, -wn
         "from_host": Field(NAME),
         "user_group": Field(NAME),
+        # bsub -G "~group ...": the groups the job is not charged through.
+        "user_group_exclude": Field(NAMES),
         "job_group": Field(NAME, modifiable=True),
         "default_jobgroup": Field(NAME),    # LSB_DEFAULT_JOBGROUP
         "app": Field(NAME, modifiable=True),

@@ -26,6 +26,7 @@ string, 0 for a number, -65535 for sigValue, -1 where LSF writes -1
 migThreshold, srcJobId, dstJobId), a count of 0 for a list.
 """
 
+from xce.model import ugroupsel
 from xce.store.lsbchanges import (SUB2_JOB_GROUP, SUB2_JOB_PRIORITY,
                                   SUB2_OVERWRITE_ERR_FILE,
                                   SUB2_OVERWRITE_OUT_FILE, SUB3_APP,
@@ -144,7 +145,8 @@ def job_new(job, data, jobid, idx, db):
         *([0] if options & SUB_INTERACTIVE else []),        # niosPort
         hi, q(host_type(db, job.get("from_host"))),     # schedHostType
         q(spec.get("login_shell")),
-        _EMPTY, q(spec.get("user_group")), _EMPTY,  # timeEvent, exceptList
+        _EMPTY, q(ugroupsel.shown(spec) or None), _EMPTY,  # timeEvent,
+        # userGroup (-G as given), exceptList
         opts2, idx,
         _EMPTY, _EMPTY, _EMPTY,     # inFileSpool, commandSpool, jobSpoolDir
         UNSET if priority is None else int(priority),

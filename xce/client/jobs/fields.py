@@ -11,6 +11,7 @@ import functools
 from xce.client.jobs import table
 from xce.client.jobs import values as jv
 from xce.client.text import units
+from xce.model import ugroupsel
 
 
 class Job:
@@ -218,7 +219,7 @@ FIELDS = {
     "jobindex": (8, (), lambda j: str(j.row.get("idx") or 0)),
     "stat": (5, (), _row("stat")),
     "user": (7, (), _row("user")),
-    "user_group": (15, ("ugroup",), _spec("user_group")),
+    "user_group": (15, ("ugroup",), lambda j: ugroupsel.shown(j.spec)),
     "queue": (10, (), _row("queue")),
     "job_name": (10, ("name",), lambda j: jobfmt_name(j.row)),
     "job_description": (17, ("description",), _spec("description")),

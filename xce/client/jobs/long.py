@@ -15,7 +15,7 @@ from xce.client.jobs import values as jv
 from xce.client.text import limits, units
 from xce.client.text.wrap import CONTINUATION, wrap
 from xce.lang import loadthresh
-from xce.model import userprio
+from xce.model import ugroupsel, userprio
 from xce.model.joboutput import fallback_sentences
 
 SEPARATOR = "-" * 78
@@ -79,8 +79,10 @@ def header_line(row, spec, priority=None):
     items += [f"User <{row.get('user')}>",
               f"Project <{spec.get('project') or 'default'}>"]
     # What the job is filed under, when it names it (bsub -app/-G/-g).
-    items += [f"{label} <{spec[key]}>" for key, label in _FILED_UNDER
-              if spec.get(key)]
+    # -G "~group ...": the excluded groups as given (ugroupsel.shown).
+    filed = dict(spec, user_group=ugroupsel.shown(spec))
+    items += [f"{label} <{filed[key]}>" for key, label in _FILED_UNDER
+              if filed.get(key)]
     if spec.get("mail_user"):             # bsub -u
         items.append(f"Mail <{spec['mail_user']}>")
     items += [f"Status <{row.get('stat')}>", f"Queue <{row.get('queue')}>"]
