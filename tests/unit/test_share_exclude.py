@@ -163,3 +163,40 @@ def test_bjobs_shows_the_G_value_as_given():
     assert ugroupsel.shown({"user_group_exclude": ["a", "b"]}) == "~a ~b"
     assert ugroupsel.shown({"user_group": "eng"}) == "eng"
     assert ugroupsel.shown({}) == ""
+
+
+class _Refused(Exception):
+    pass
+
+
+def _ctl():
+    cfg = SimpleNamespace(user_groups={"big": ["ann", "kim"],
+                                       "small": ["kim"],
+                                       "outer": ["small"]})
+    return SimpleNamespace(cfg=cfg, is_admin=lambda user: False)
+
+
+@pytest.mark.parametrize("spec, message", [
+    # A request that sends both fields (not bsub: it never does).
+    ({"user_group": "big", "user_group_exclude": ["small"]},
+     "~small big: A job cannot be both associated with a user group and "
+     "excluded from user groups"),
+    # A user_group holding tildes (an esub's LSB_SUB_USER_GROUP).
+    ({"user_group": "big ~small"}, "big ~small: A job cannot be both "
+     "associated with a user group and excluded from user groups"),
+    ({"user_group_exclude": ["nosuch"]}, "~nosuch: Bad user group name"),
+    ({"user_group_exclude": ["small"]},
+     "~small: User not in the specified user group"),
+])
+def test_controller_refuses_what_bsub_refuses(spec, message):
+    from xce.controller import ugroupcheck
+    with pytest.raises(_Refused) as e:
+        ugroupcheck.check(_ctl(), spec, "ann", _Refused)
+    assert str(e.value) == message
+
+
+def test_controller_reads_tildes_in_user_group_and_takes_a_middle_node():
+    from xce.controller import ugroupcheck
+    spec = {"user_group": "~outer ~small"}
+    ugroupcheck.check(_ctl(), spec, "kim", _Refused)   # outer: via small
+    assert spec == {"user_group_exclude": ["outer", "small"]}
