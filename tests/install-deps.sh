@@ -8,9 +8,11 @@ set -eu
 # msmtp: a real sendmail-compatible program for LSB_MAILPROG's tests.
 # podman, runc, busybox-static: a real container runtime and a root file
 # system to run in it, for application profiles' CONTAINER (no image
-# registry is needed).
+# registry is needed); catatonit: the small init `podman run --init`
+# starts as the container's process 1 (only recommended by podman, so
+# --no-install-recommends leaves it out).
 PKGS="openssh-server iproute2 util-linux procps passwd groff-base time msmtp
-      podman runc busybox-static"
+      podman runc busybox-static catatonit"
 
 missing=""
 for p in $PKGS; do
