@@ -1,7 +1,9 @@
 """Job ids as users type them to any command, read in one place.
 
-``123`` names a job (every element of an array), ``123[7]`` one element;
-anything else gets LSF's ``<word>: Illegal job ID.`` (exit 255) -- as do
+``123`` names a job (every element of an array), ``123[7]`` one element,
+and in the commands that take several jobs an index list ``123[1-10:2,15]``
+names each of those elements (LSF's ``"job_ID[index_list]"``: an index the
+array does not have is reported like any unknown job); anything else gets LSF's ``<word>: Illegal job ID.`` (exit 255) -- as do
 numbers past LSF's range (the largest MAX_JOBID and MAX_JOB_ARRAY_SIZE
 LSF accepts), which no job can have and which the store's 64-bit
 integers could not even hold, and job ids above the cluster's MAX_JOBID,
@@ -10,6 +12,7 @@ which the controller never gives.
 
 from xce.errbase import XceError
 from xce.model import jobid as jobids
+from xce.model.numbers import digits
 
 # The word control commands take for "every job that matches".
 ALL_JOBS = "0"
@@ -17,6 +20,9 @@ ALL_JOBS = "0"
 # MAX_JOB_ARRAY_SIZE both stop at 2147483646).
 LSF_MAX_JOBID = 2147483646
 LSF_MAX_INDEX = 2147483646
+# The most elements one index list may name (a request's list of ids holds
+# no more: xce.spool.fields LIST_MAX).
+MAX_LISTED = 100_000
 
 
 def illegal(word):
@@ -64,12 +70,31 @@ def configured_max():
     return _configured[0]
 
 
+def expand(word):
+    """``"123"`` -> [("123", 123, None)]; ``"123[1-5:2]"`` ->
+    [("123[1]", 123, 1), ("123[3]", 123, 3), ("123[5]", 123, 5)]."""
+    head, bracket, rest = word.strip().partition("[")
+    inside = rest[:-1] if rest.endswith("]") else ""
+    if not bracket or not any(c in inside for c in ",-:"):
+        return [(word, *parse(word))]
+    # Index lists are rare: their parser (and its re) is loaded for them.
+    from xce.model import arrayspec
+    try:
+        indices = arrayspec.parse_index_list(inside, MAX_LISTED)
+    except arrayspec.ArraySpecError:
+        raise illegal(word)
+    if not digits(head) or not in_range(int(head)):
+        raise illegal(word)
+    return [(jobids.show(int(head), idx), int(head), idx) for idx in indices]
+
+
 def parse_list(words):
-    """``[label, jobid, idx]`` triples and whether ``0`` (all) was given."""
+    """``[label, jobid, idx]`` triples, index lists expanded, and whether
+    ``0`` (all) was given."""
     out, every = [], False
     for word in words:
         if word == ALL_JOBS:
             every = True
             continue
-        out.append([word, *parse(word)])
+        out += [list(one) for one in expand(word)]
     return out, every

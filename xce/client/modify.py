@@ -117,7 +117,7 @@ def _merged_resreq(words):
 def bmod(site, label, opts):
     if label == ids.ALL_JOBS:
         raise ids.illegal(label)
-    parsed, _ = ids.parse_list([label])
+    parsed = [[label, *ids.parse(label)]]   # one job: no index lists
     try:
         new, gone = modify_spec(
             opts, site.setting("LSF_UNIT_FOR_LIMITS", "KB"),
@@ -141,7 +141,7 @@ def bmod(site, label, opts):
 def move(site, where, label, position):
     if label == ids.ALL_JOBS:
         raise ids.illegal(label)
-    parsed, _ = ids.parse_list([label])
+    parsed = [[label, *ids.parse(label)]]   # one job: no index lists
     reply = call(site, "move", {"ids": parsed, "position": position,
                                 "where": where})
     if not reply.get("ok"):

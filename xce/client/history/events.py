@@ -12,7 +12,7 @@ import time
 
 from xce.client.history.windows import sql_clause
 from xce.client.jobs.table import cut_name, job_label
-from xce.client.jobs.query import Query
+from xce.client.jobs.query import Query, ids_clause
 from xce.client.site import current_user
 from xce.store.reader import Several
 
@@ -47,11 +47,7 @@ class Selection:
     def where(self):
         clauses, args = [], []
         if self.ids:
-            ors = []
-            for _, jobid, idx in self.ids:
-                ors.append("jobid=?" if idx is None else "(jobid=? AND idx=?)")
-                args += [jobid] if idx is None else [jobid, idx]
-            clauses.append("(" + " OR ".join(ors) + ")")
+            clauses.append(ids_clause(self.ids, args))
             if self.stats not in (None, "all"):
                 marks = ",".join("?" * len(self.stats))
                 clauses.append(f"stat IN ({marks})")

@@ -2,7 +2,7 @@
 
 import time
 
-from xce.client.ids import parse as parse_id
+from xce.client.ids import expand as expand_id
 from xce.client.site import current_user
 from xce.model import cleanperiod
 from xce.store.reader import JOB_COLUMNS
@@ -21,22 +21,14 @@ class Query:
         self.user = user                # None: the caller; "all": everyone
         self.queue = queue
         self.name = name
-        self.ids = [(word, *parse_id(word)) for word in ids]
+        self.ids = [one for word in ids for one in expand_id(word)]
         self.finished = finished        # include recently finished jobs
         self.unfinished = unfinished
 
     def where(self, params, now=None):
         clauses, args = [], []
         if self.ids:
-            ors = []
-            for _, jobid, idx in self.ids:
-                if idx is None:
-                    ors.append("jobid=?")
-                    args.append(jobid)
-                else:
-                    ors.append("(jobid=? AND idx=?)")
-                    args += [jobid, idx]
-            clauses.append("(" + " OR ".join(ors) + ")")
+            clauses.append(ids_clause(self.ids, args))
         else:
             user = self.user or current_user()
             if user != "all":
@@ -69,3 +61,23 @@ class Query:
             return rows
         from xce.model.arrayspec import name_matches
         return [r for r in rows if name_matches(r["name"], self.name)]
+
+
+def ids_clause(ids, args):
+    """The SQL that selects the jobs (label, jobid, idx) name, its
+    arguments appended to *args*: one JSON list per kind of id (of
+    integers: written here, without the json package's start-up), so that
+    thousands of ids make neither an expression too deep for SQLite nor
+    more arguments than it takes."""
+    whole = [jobid for _, jobid, idx in ids if idx is None]
+    elements = [[jobid, idx] for _, jobid, idx in ids if idx is not None]
+    ors = []
+    if whole:
+        ors.append("jobid IN (SELECT value FROM json_each(?))")
+        args.append("[%s]" % ",".join(map(str, whole)))
+    if elements:
+        ors.append("(jobid, idx) IN (SELECT json_extract(value, '$[0]'), "
+                   "json_extract(value, '$[1]') FROM json_each(?))")
+        args.append("[%s]" % ",".join("[%d,%d]" % (jobid, idx)
+                                      for jobid, idx in elements))
+    return "(" + " OR ".join(ors) + ")"
