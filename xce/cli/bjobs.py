@@ -147,12 +147,24 @@ def _print_list(o, rows, reader, site):
             first, *rest = (jobwide.w_line(job) if o.wide_usage else
                             jobfmt.default_line(job.row, o.wide)).split("\n")
             lines.append(first + jobwide.extra_values(job, o.extra))
-            lines += rest
+            lines += rest + _why_suspended(o, job.row)
         print("\n".join(lines))
         return
     if not o.noheader:
         print(jobfmt.HEADER)
-    print("\n".join(jobfmt.default_line(r, o.wide) for r in rows))
+    print("\n".join("\n".join([jobfmt.default_line(r, o.wide)] +
+                              _why_suspended(o, r)) for r in rows))
+
+
+def _why_suspended(o, row):
+    """bjobs -s: under each job its suspending reasons (a job held while
+    pending: its pending reason), as LSF prints them."""
+    if not o.suspended:
+        return []
+    if row["stat"] == "PSUSP":
+        return jobfmt.pend_reasons(row)
+    from xce.client.jobs.long import suspend_reasons
+    return suspend_reasons(dict(row))
 
 
 def _print_arrays(o, rows, reader, query):

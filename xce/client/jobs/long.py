@@ -232,14 +232,20 @@ def state_lines(row, now):
     if stat in ("DONE", "EXIT"):
         return finish_lines(row)
     lines = usage_lines(row, now)
+    why = suspend_reasons(row)
+    return lines + [" SUSPENDING REASONS:"] + why if why else lines
+
+
+def suspend_reasons(row):
+    """Why a started job is suspended, LSF's lines (bjobs -l and -s)."""
+    stat = row.get("stat")
     if stat == "USUSP":
-        lines += [" SUSPENDING REASONS:", " The job was suspended by user;"]
-    elif stat == "SSUSP" and jv.spec(row).get("preempted"):
-        lines += [" SUSPENDING REASONS:", f" {PREEMPTED_REASON};"]
-    elif stat == "SSUSP" and jv.spec(row).get("sys_susp"):
-        lines += [" SUSPENDING REASONS:",
-                  system_suspend_reason(jv.spec(row)["sys_susp"])]
-    return lines
+        return [" The job was suspended by user;"]
+    if stat == "SSUSP" and jv.spec(row).get("preempted"):
+        return [f" {PREEMPTED_REASON};"]
+    if stat == "SSUSP" and jv.spec(row).get("sys_susp"):
+        return [system_suspend_reason(jv.spec(row)["sys_susp"])]
+    return []
 
 
 def system_suspend_reason(why):
