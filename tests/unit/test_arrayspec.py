@@ -3,7 +3,8 @@
 import pytest
 
 from xce.model.arrayspec import (
-    MAX_JOB_ARRAY_SIZE, ArraySpec, ArraySpecError, format_index_ranges,
+    MAX_JOB_ARRAY_SIZE, ArraySpec, ArraySpecError, end_and_step,
+    format_index_ranges,
     parse_index_list, parse_job_name,
 )
 
@@ -124,3 +125,10 @@ def test_spec_is_immutable():
     spec = ArraySpec("a", (1, 2), 1)
     with pytest.raises(AttributeError):
         spec.limit = 3
+
+
+@pytest.mark.parametrize("name, bounds", [
+    ("sim[2-8:3]", (8, 3)), ("sim[1-10:4]", (9, 4)), ("sim[1-5]", (5, 1)),
+    ("sim[1,5,7-8]", (8, 1)), ("sim[3]%2", (3, 1)), ("plain", None)])
+def test_end_and_step_are_the_largest_index_and_the_ranges_step(name, bounds):
+    assert end_and_step(name) == bounds

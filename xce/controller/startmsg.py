@@ -6,6 +6,7 @@ from xce.agent import protocol
 from xce.controller import (containercheck, execplan, interactive,
                             joblimits, mail, rlimits, stage)
 from xce.errors import text
+from xce.model import arrayspec
 from xce.model import gpus as devices
 from xce.model import outdir
 from xce.model.jobid import show
@@ -35,7 +36,7 @@ def start_message(ctl, job):
     if spec.get("gpu_alloc") and host and \
             ctl.hosts[host[0]].get("protocol", 1) < GPU_PROTOCOL:
         raise RuntimeError(text("GPU_OLD_AGENT", host=host[0]))
-    env = _job_env(ctl, spec, data["env"])
+    env = _array_env(spec, _job_env(ctl, spec, data["env"]))
     msg = {
         **wraps, **interactive.start_fields(ctl, job, host[0] if host
                                             else None),
@@ -95,3 +96,18 @@ def _job_env(ctl, spec, env):
     if app is None or not app.env:
         return env
     return {**(env or {}), **app.env}
+
+
+def _array_env(spec, env):
+    """LSB_JOBINDEX_END and LSB_JOBINDEX_STEP for an array's element (the
+    agent sets LSB_JOBINDEX); a job that is not an array has neither, even
+    when its submitter ran inside an array element."""
+    env = {k: v for k, v in (env or {}).items()
+           if k not in ("LSB_JOBINDEX_END", "LSB_JOBINDEX_STEP")}
+    if spec.get("array_spec"):
+        try:
+            end, step = arrayspec.end_and_step(spec.get("name"))
+        except (TypeError, arrayspec.ArraySpecError):
+            return env
+        env.update(LSB_JOBINDEX_END=str(end), LSB_JOBINDEX_STEP=str(step))
+    return env

@@ -103,6 +103,19 @@ def parse_index_list(spec, max_size=MAX_JOB_ARRAY_SIZE):
     return tuple(sorted(found))
 
 
+def end_and_step(text):
+    """An array's LSB_JOBINDEX_END and LSB_JOBINDEX_STEP from its `-J`
+    value: its largest index, and the step of a single stepped range
+    (`sim[2-8:3]` -> (8, 3)); a list steps by 1 (`sim[1,5]` -> (5, 1))."""
+    match = _SPEC.match(text or "")
+    if match is None:
+        return None
+    items = [_item_bounds(item) for item in match.group("spec").split(",")]
+    ends = [start + (end - start) // step * step
+            for start, end, step in items]
+    return max(ends), (items[0][2] if len(items) == 1 else 1)
+
+
 def _item_bounds(item):
     """`1-10:2` -> (1, 10, 2); a single index `7` -> (7, 7, 1)."""
     match = _ITEM.match(item.strip())
