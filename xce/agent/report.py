@@ -31,7 +31,9 @@ EXIT_REASON_TEXT = {
 
 
 def ctime(t):
-    return time.strftime("%a %b %d %H:%M:%S %Y", time.localtime(t))
+    """C's ctime() without its newline, as LSF dates the report: the day
+    padded with a space (``Mon Jan  6 14:22:28 2025``), English names."""
+    return time.ctime(t)
 
 
 def _mem(kb):

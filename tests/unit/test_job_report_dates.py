@@ -1,0 +1,37 @@
+"""The dates of the job report appended to a job's -o file are C's
+ctime(), as LSF writes them: the day of the month padded with a space
+(`Mon Jan  6 14:22:28 2025`), English names whatever the locale."""
+
+import re
+import time
+
+from xce.agent.report import job_report
+
+JOB = {"user": "alice", "hosts": ["hostA"], "label": "7", "name": "sleeper",
+       "cluster": "c1", "from_host": "login", "queue": "normal"}
+
+
+def _at(year, month, day, hour=14, minute=22, second=28):
+    return time.mktime((year, month, day, hour, minute, second, 0, 0, -1))
+
+
+def test_report_dates_pad_the_day_with_a_space():
+    start = _at(2025, 1, 6)
+    job = {**JOB, "submit_time": _at(2025, 1, 6, second=26)}
+    result = {"stat": "DONE", "start_time": start, "end_time": start + 60}
+    text = job_report(job, result, ["/bin/sleep 60"], "/home/alice",
+                      "/home/alice")
+    assert "Started at Mon Jan  6 14:22:28 2025\n" in text
+    assert "Terminated at Mon Jan  6 14:23:28 2025\n" in text
+    assert "Results reported at Mon Jan  6 14:23:28 2025\n" in text
+    assert text.count(" at Mon Jan  6 14:22:2") == 3
+    assert not re.search(r"Jan 06", text)
+
+
+def test_two_digit_days_are_unchanged():
+    start = _at(2025, 3, 18, 2, 6, 32)
+    job = {**JOB, "submit_time": start}
+    result = {"stat": "EXIT", "start_time": start, "end_time": start,
+              "exit_code": 1}
+    text = job_report(job, result, ["false"], "/h", "/h")
+    assert "Started at Tue Mar 18 02:06:32 2025\n" in text
