@@ -58,3 +58,18 @@ def test_cwd_dot_is_the_submission_directory(cluster, tmp_path, cwd_arg):
     assert str(work) in out.read_text().splitlines()
     r = cluster.run("bjobs", "-noheader", "-o", "exec_cwd", str(jobid))
     assert r.out.strip() == str(work)
+
+
+def test_bsub_lines_with_trailing_comments_keep_the_lines_after(make_cluster):
+    cluster = make_cluster()
+    script = ("#!/bin/sh\n#BSUB -J commented   # the job's name\n"
+              "#BSUB -o out.%J        # its output\n#BSUB -q short\n"
+              "echo hello\n")
+    r = cluster.run("bsub", input=script)
+    assert r.rc == 0 and "is submitted to queue <short>." in r.out, r
+    job = int(r.out.split("<", 1)[1].split(">", 1)[0])
+    cluster.wait_stat(job, "DONE")
+    r = cluster.run("bjobs", "-noheader", "-o", "name queue output_file",
+                    str(job))
+    assert r.out.split() == ["commented", "short", "out.%J"], r
+    assert (cluster.root / f"out.{job}").read_text().startswith("hello\n")

@@ -22,10 +22,36 @@ def bsub_lines(script):
     for line in script.splitlines():
         if line.startswith("#BSUB"):
             try:
-                words += shlex.split(line[5:], comments=False)
+                words += shlex.split(_uncommented(line[5:]), comments=False)
             except ValueError:
                 raise SubmitError(about(line.strip(), "BAD_ARGUMENT"))
     return words
+
+
+def _uncommented(text):
+    """*text* up to its comment: as LSF reads a #BSUB line, a word that
+    begins with ``#`` ends it (``-W 10  # minutes``); a ``#`` inside a
+    word, inside quotes or after a backslash does not."""
+    quote, escaped, word_start = None, False, True
+    for i, ch in enumerate(text):
+        blank = False
+        if escaped:
+            escaped = False
+        elif quote:
+            if ch == quote:
+                quote = None
+            elif ch == "\\" and quote == '"':
+                escaped = True
+        elif ch == "\\":
+            escaped = True
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and word_start:
+            return text[:i]
+        else:
+            blank = ch in " \t"
+        word_start = blank
+    return text
 
 
 def read_script_file(word):
