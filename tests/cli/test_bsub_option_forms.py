@@ -73,3 +73,13 @@ def test_bsub_lines_with_trailing_comments_keep_the_lines_after(make_cluster):
                     str(job))
     assert r.out.split() == ["commented", "short", "out.%J"], r
     assert (cluster.root / f"out.{job}").read_text().startswith("hello\n")
+
+
+def test_a_stray_word_in_a_bsub_line_is_refused(make_cluster):
+    cluster = make_cluster()
+    script = "#!/bin/sh\n#BSUB -n 1 stray\n#BSUB -q short\necho hi\n"
+    r = cluster.run("bsub", input=script)
+    assert (r.rc, r.out, r.err) == (
+        255, "", "stray: Bad argument. Job not submitted.\n"), r
+    r = cluster.run("bjobs", "-a")
+    assert r.out == "", r

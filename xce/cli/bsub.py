@@ -17,7 +17,7 @@ from xce.client.site import Site
 from xce.client.submit import esubcheck, execution, options as sub
 from xce.client.submit.execopts import exec_options, requeue_and_mail
 from xce.client.submit.limits import parse_limits
-from xce.errbase import XceError, text
+from xce.errbase import XceError, about, text
 
 NOT_SUBMITTED = ". Job not submitted."
 
@@ -166,7 +166,13 @@ def _job_text(opts):
 def build_spec(opts, site):
     command, script, script_args = _job_text(opts)
     if script is not None:
-        opts = _merge(opts, _parse(sub.bsub_lines(script)))
+        embedded = _parse(sub.bsub_lines(script))
+        if embedded["command"]:
+            # A word that is no option would end the options and drop
+            # every #BSUB line after it.
+            raise sub.SubmitError(about(embedded["command"][0],
+                                        "BAD_ARGUMENT"))
+        opts = _merge(opts, embedded)
     _check_job_name(opts["name"])
     unit = site.setting("LSF_UNIT_FOR_LIMITS", "KB")
     subcwd = sub.submission_cwd()
