@@ -56,7 +56,7 @@ UNSUPPORTED = ("-aff", "-aps", "-cname", "-data", "-env", "-fwd",
                "-prio", "-rusage", "-script", "-sla", "-ss", "-sum", "-U", "-x")
 # bjobs reads its words as getopt does: single letters may be clustered
 # (-aw, -aJ name), as users of LSF's bjobs type them.
-PARSER = Parser("bjobs", OPTIONS, args_metavar="[jobid | \"jobid[index]\"] ...",
+PARSER = Parser("bjobs", OPTIONS, args_metavar="[jobid | \"jobid[index_list]\"] ...",
                 help_text="Display information about jobs.",
                 refused=UNSUPPORTED, bundle=True)
 
