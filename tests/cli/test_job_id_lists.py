@@ -62,3 +62,18 @@ def test_thousands_of_job_ids_are_answered(make_cluster):
     assert r.err.count("is not found") == 2999
     r = cluster.run("bhist", "-a", *ids)
     assert r.rc == 0 and r.out.splitlines()[2].split()[0] == str(job), r
+
+
+def test_job_names_with_index_lists_select_those_elements(make_cluster):
+    cluster = make_cluster(mxj=1)
+    job = cluster.submit("-J", "nm[1-5]", "sleep 60")
+    cluster.wait_stat(f"{job}[1]", "RUN")
+    r = cluster.run("bjobs", "-w", "-J", "nm[2-3]")
+    assert (r.rc, r.err) == (0, ""), r
+    assert _table_ids(r.out) == [f"{job}[2]", f"{job}[3]"]
+    r = cluster.run("bkill", "-J", "nm[4,5]", "0")
+    assert (r.rc, r.err) == (0, ""), r
+    assert r.out == f"Job <{job}[4]> is being terminated\n" \
+                    f"Job <{job}[5]> is being terminated\n"
+    r = cluster.run("bjobs", "-J", "nm[7-9]")
+    assert (r.rc, r.out, r.err) == (0, "", "No job found\n"), r

@@ -4,7 +4,7 @@ import pytest
 
 from xce.model.arrayspec import (
     MAX_JOB_ARRAY_SIZE, ArraySpec, ArraySpecError, end_and_step,
-    format_index_ranges,
+    format_index_ranges, name_matches,
     parse_index_list, parse_job_name,
 )
 
@@ -132,3 +132,15 @@ def test_spec_is_immutable():
     ("sim[1,5,7-8]", (8, 1)), ("sim[3]%2", (3, 1)), ("plain", None)])
 def test_end_and_step_are_the_largest_index_and_the_ranges_step(name, bounds):
     assert end_and_step(name) == bounds
+
+
+@pytest.mark.parametrize("job_name, pattern, matched", [
+    ("sim[2]", "sim[1-3]", True), ("sim[4]", "sim[1-3]", False),
+    ("sim[7]", "sim[1,7-9:2]", True), ("sim[8]", "sim[1,7-9:2]", False),
+    ("sim[2]", "s*[1-3]", True), ("other[2]", "sim[1-3]", False),
+    ("sim", "sim[1-3]", False), ("sim[1-3]", "sim[1-3]", False),
+    ("sim[3]", "sim[3]", True), ("sim[30]", "sim[3]", False),
+])
+def test_a_name_with_an_index_list_names_those_elements(job_name, pattern,
+                                                         matched):
+    assert name_matches(job_name, pattern) is matched

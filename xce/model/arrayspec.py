@@ -160,18 +160,49 @@ def _run(start, end):
 
 def name_matches(job_name, pattern):
     """`bjobs -J` / `bkill -J`: `*` is a wildcard, brackets are literal
-    (`sim[3]` names one element), and an array's elements (`sim[3]`) also
-    answer to the array's name (`sim`, `si*`)."""
+    (`sim[3]` names one element), an array's elements (`sim[3]`) also
+    answer to the array's name (`sim`, `si*`), and an index list
+    (`sim[1-3,7]`) names those elements."""
     job_name = job_name or ""
+    match = _ELEMENT.match(job_name)
+    listed = _listed(pattern)
+    if listed is not None:
+        base, items = listed
+        return bool(match) and _in_items(int(match.group(2)), items) and \
+            _name_regex(base).fullmatch(match.group(1)) is not None
     regex = _name_regex(pattern)
     if regex.fullmatch(job_name):
         return True
-    match = _ELEMENT.match(job_name)
     return bool(match) and regex.fullmatch(match.group(1)) is not None
 
 
-_ELEMENT = re.compile(r"(.*)\[\d+\]\Z", re.DOTALL | re.ASCII)
+_ELEMENT = re.compile(r"(.*)\[(\d+)\]\Z", re.DOTALL | re.ASCII)
+_LIST = re.compile(r"(.*)\[([\d\s,:\-]*[,:\-][\d\s,:\-]*)\]\Z",
+                   re.DOTALL | re.ASCII)
 _REGEXES = {}
+_LISTS = {}
+
+
+def _listed(pattern):
+    """``("sim", ((1, 3, 1),))`` for a name ending in an index list
+    (``sim[1-3]``), its (start, end, step) items unexpanded; None for any
+    other name (``sim[3]`` is literal)."""
+    if pattern not in _LISTS:
+        if len(_LISTS) > 256:
+            _LISTS.clear()
+        match = _LIST.match(pattern)
+        try:
+            _LISTS[pattern] = None if match is None else (
+                match.group(1), tuple(_item_bounds(item) for item in
+                                      match.group(2).split(",")))
+        except ArraySpecError:
+            _LISTS[pattern] = None
+    return _LISTS[pattern]
+
+
+def _in_items(index, items):
+    return any(start <= index <= end and (index - start) % step == 0
+               for start, end, step in items)
 
 
 def _name_regex(pattern):
