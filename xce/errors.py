@@ -166,6 +166,10 @@ MESSAGES.update({
     "NO_LAUNCH_HOST": "No host to launch tasks on",
     "NO_LAUNCH_COMMAND": "No command to launch",
     "HOST_NOT_ALLOCATED": "Host <{host}> is not allocated to job <{job}>",
+    "SSH_NO_KNOWN_HOSTS": "no known_hosts file {path} to check the host key "
+                          "of {host} against: add it (ssh-keyscan {host} "
+                          ">> {path}) or name another in the host's "
+                          "known_hosts",
     "ATTACHMENT_TOO_LARGE": "Attached file is too large",
     "ARRAY_QUEUE_CHANGE": "Options -q and -O cannot be applied on job array",
 })

@@ -34,6 +34,7 @@ import paramiko
 
 from xce.agent.protocol import LineReader, ProtocolError, encode
 from xce.controller import heartbeat
+from xce.errors import text
 
 log = logging.getLogger("xce.controller")
 
@@ -251,8 +252,13 @@ def connect(conf):
     """An authenticated SSHClient to host CONF.name at CONF.address."""
     timeout = conf.ssh_timeout
     client = paramiko.SSHClient()
-    client.load_host_keys(conf.known_hosts or
-                          os.path.expanduser("~/.ssh/known_hosts"))
+    known = conf.known_hosts or os.path.expanduser("~/.ssh/known_hosts")
+    try:
+        client.load_host_keys(known)
+    except FileNotFoundError:
+        # Without it every host key is refused: say so, and the way out.
+        raise paramiko.SSHException(text("SSH_NO_KNOWN_HOSTS", path=known,
+                                         host=conf.name))
     client.set_missing_host_key_policy(paramiko.RejectPolicy())
     sock = socket.create_connection((conf.address, conf.port), timeout=timeout)
     try:
