@@ -530,3 +530,10 @@ def test_corpus_detected_type_and_model_and_architectures_are_carried():
     text = azure.yaml_text
     assert "# Not needed in xce (recorded, no value written):" in text
     assert "LSF_LIM_PORT = 7869: LSF daemon port" in text
+
+
+def test_bjobs_consistent_exit_code_is_carried(tmp_path):
+    (tmp_path / "lsf.conf").write_text("LSB_BJOBS_CONSISTENT_EXIT_CODE=Y\n")
+    result = migrate(str(tmp_path), check=True)
+    assert result.tree["parameters"]["LSB_BJOBS_CONSISTENT_EXIT_CODE"] == "Y"
+    assert entries(result, "not carried") == []

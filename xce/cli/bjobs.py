@@ -72,6 +72,8 @@ def bjobs(o, ids):
     site, reader = open_state()
     if o.plevel is None:
         o.plevel = _default_plevel(site)
+    o.consistent = str(site.setting("LSB_BJOBS_CONSISTENT_EXIT_CODE",
+                                    "")).strip().upper() == "Y"
     params = reader.params()
     if o.queue and o.queue not in {q["name"] for q in reader.queues()}:
         raise XceError(about(o.queue, "BAD_QUEUE"))
@@ -104,11 +106,11 @@ def bjobs(o, ids):
             print(out)
         if not rows and not missing and not o.as_json:
             print(_nothing_found(o, query, filters), file=sys.stderr)
-        return _exit(query, rows, missing)
+        return _exit(o, query, rows, missing)
     if not rows:
         if not missing:
             print(_nothing_found(o, query, filters), file=sys.stderr)
-        return _exit(query, rows, missing)
+        return _exit(o, query, rows, missing)
     return _show(o, rows, reader, params, site, query, missing)
 
 
@@ -130,7 +132,7 @@ def _show(o, rows, reader, params, site, query, missing):
         _print_pending(rows, o.wide, o.noheader, o.plevel, reader)
     else:
         _print_list(o, rows, reader, site)
-    return _exit(query, rows, missing)
+    return _exit(o, query, rows, missing)
 
 
 def _print_list(o, rows, reader, site):
@@ -251,8 +253,12 @@ def _missing_ids(query, rows):
             if (jobid, idx) not in found]
 
 
-def _exit(query, rows, missing):
-    # LSF exits 255 only when every requested job id is unknown.
+def _exit(o, query, rows, missing):
+    # LSF exits 255 only when every requested job id is unknown; with
+    # LSB_BJOBS_CONSISTENT_EXIT_CODE=Y also when no job is shown or any
+    # requested id is unknown.
+    if o.consistent and (not rows or missing):
+        return EXIT_FAILURE
     if query.ids and len(missing) == len(query.ids):
         return EXIT_FAILURE
     return 0

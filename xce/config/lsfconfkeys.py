@@ -51,6 +51,8 @@ _add("lsf.conf", ENFORCED, "LSB_MAX_PACK_JOBS LSB_PACK_SKIP_ERROR")
 # (xce.client.submit.wait); bjobs -p without a level uses this one.
 _add("lsf.conf", ENFORCED, "LSB_SUBK_SHOW_EXEC_HOST "
      "LSB_BJOBS_PENDREASON_LEVEL")
+# Y: bjobs exits 255 when it shows no job or an id asked for is unknown.
+_add("lsf.conf", ENFORCED, "LSB_BJOBS_CONSISTENT_EXIT_CODE")
 # -gpu, GPU_REQ and the default GPU requirement (xce.config.gpuconf).
 _add("lsf.conf", ENFORCED, "LSB_GPU_NEW_SYNTAX")
 _add("lsf.conf", ENFORCED, "LSB_GPU_REQ", "text")
