@@ -139,7 +139,8 @@ def test_bwait_never_timeout_and_bad_input(cluster):
     r = cmd(cluster, "bwait", "-w", "done(99999)")
     assert (r.rc, r.err) == (255, "99999: No matching job found\n")
     r = cmd(cluster, "bwait", "-w", "done(")
-    assert r.rc == 255 and r.err.startswith("done(: ")
+    assert (r.rc, r.err) == (255,
+                             "done(: Dependency condition syntax error\n")
     r = cmd(cluster, "bwait")
     assert r.rc == 255 and "(-w) must be specified" in r.err
 

@@ -19,7 +19,7 @@ def parse(expr):
     try:
         return depend.parse(expr)
     except depend.DependError as e:
-        raise XceError(f"{expr}: {e.message}")
+        raise XceError(e.message)       # it names the part it refuses
 
 
 def parse_timeout(text):
