@@ -21,7 +21,7 @@ def test_long_format_of_a_done_job(cluster):
     text = unwrap(out)
     assert "Project <default>, Status <DONE>, Queue <normal>, " \
         "Command <echo hi>" in text
-    assert re.search(r"\n\w{3} \w{3} \d\d \d\d:\d\d:\d\d: Submitted from "
+    assert re.search(r"\n\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d: Submitted from "
                      r"host <[^>]+>, CWD <[^>]+>, Output File <out.%J>;\n",
                      text)
     assert re.search(r": Started 1 Task\(s\) on Host\(s\) <[^>]+>, Allocated "

@@ -1,4 +1,5 @@
-"""The dates of the job report appended to a job's -o file are C's
+"""The dates of the job report appended to a job's -o file, and the
+stamps of the long formats (bjobs -l, bhist -l, bacct -l), are C's
 ctime(), as LSF writes them: the day of the month padded with a space
 (`Mon Jan  6 14:22:28 2025`), English names whatever the locale."""
 
@@ -35,3 +36,11 @@ def test_two_digit_days_are_unchanged():
               "exit_code": 1}
     text = job_report(job, result, ["false"], "/h", "/h")
     assert "Started at Tue Mar 18 02:06:32 2025\n" in text
+
+
+def test_long_format_stamps_pad_the_day_with_a_space():
+    # bjobs -l, bhist -l and bacct -l, as LSF prints them
+    # ("Wed May  1 22:42:23: Submitted from host <...>").
+    from xce.client.text.units import long_time
+    assert long_time(_at(2024, 5, 1, 22, 42, 23)) == "Wed May  1 22:42:23"
+    assert long_time(_at(2024, 4, 18, 22, 32, 1)) == "Thu Apr 18 22:32:01"

@@ -117,8 +117,10 @@ def short_time(t):
 
 
 def long_time(t):
-    """``Thu Mar 18 02:06:32``, the stamp of bjobs -l and history lines."""
-    return time.strftime("%a %b %d %H:%M:%S", time.localtime(t))
+    """``Thu Mar 18 02:06:32``, the stamp of bjobs -l and history lines:
+    ctime()'s, as LSF prints it, the day padded with a space
+    (``Wed May  1 22:42:23``)."""
+    return time.ctime(t)[:19]
 
 
 def hms(seconds):
