@@ -44,3 +44,12 @@ def test_long_format_stamps_pad_the_day_with_a_space():
     from xce.client.text.units import long_time
     assert long_time(_at(2024, 5, 1, 22, 42, 23)) == "Wed May  1 22:42:23"
     assert long_time(_at(2024, 4, 18, 22, 32, 1)) == "Thu Apr 18 22:32:01"
+
+
+def test_other_full_stamps_are_ctime_too():
+    # bsub -b/-t's "Job will be scheduled after ...", bhist's changes,
+    # badmin showstatus, lsadmin showconf: LSF's _i18n_ctime cuts ctime().
+    from xce.client.history.changes import _ctime
+    from xce.client.submit.times import shown
+    t = _at(2026, 12, 2, 23, 59, 0)
+    assert shown(t) == _ctime(t) == "Wed Dec  2 23:59:00 2026"

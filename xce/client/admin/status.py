@@ -12,7 +12,6 @@ import time
 from xce.model import states
 
 
-_STAMP = "%a %b %d %H:%M:%S %Y"
 
 
 def _kv(label, value, indent=2, width=24):
@@ -67,13 +66,12 @@ def showstatus_text(reader):
     lines += _hosts_part(reader.hosts()) + _jobs_part(reader)
     lines += _users_part(reader, meta)
     started = float(meta.get("started") or 0)
-    lines += [_kv("Latest mbatchd start", time.strftime(
-        _STAMP, time.localtime(started)) if started else "-"),
+    lines += [_kv("Latest mbatchd start", time.ctime(started)
+                  if started else "-"),
         _kv("Active mbatchd PID", meta.get("controller_pid", "-"))]
     last = reader.last_reconfig(started)
     if last:
-        lines += ["", _kv("Latest mbatchd reconfig", time.strftime(
-            _STAMP, time.localtime(last)))]
+        lines += ["", _kv("Latest mbatchd reconfig", time.ctime(last))]
     return "\n".join(lines)
 
 

@@ -129,7 +129,7 @@ def all_text(values, lsf_conf):
 
 def showconf_text(daemon, values, lsf_conf, now=None):
     """badmin showconf mbd: one header line, then ``KEY = VALUE`` lines."""
-    stamp = time.strftime("%a %b %d %H:%M:%S %Y", time.localtime(now))
+    stamp = time.ctime(now)
     merged = dict(lsf_conf)
     for key, value in values.items():
         merged.setdefault(key, value)

@@ -19,7 +19,7 @@ _QUIET = frozenset({"stdout_mode", "stderr_mode", "resreq_merged",
 
 
 def _ctime(t):
-    return time.strftime("%a %b %d %H:%M:%S %Y", time.localtime(int(t)))
+    return time.ctime(int(t))     # LSF's: the day padded with a space
 
 
 def _minutes(v):

@@ -68,7 +68,7 @@ def summary(rows, cluster, now=None):
         for text, n in per_host.items():
             occurrences[text] = occurrences.get(text, 0) + n
     lines = [f"Pending reason summary: published "
-             f"{time.strftime('%a %b %d %H:%M:%S %Y', time.localtime(now))}",
+             f"{time.ctime(now)}",
              f"Summarizing {len(rows)} pending job{_s(len(rows))} in cluster "
              f"({cluster}):"]
     top = sorted(jobs.items(), key=lambda kv: -kv[1])

@@ -53,8 +53,9 @@ def check_order(begin, term):
 
 
 def shown(t):
-    """``Tue Dec 01 20:00:00 2026``: how bsub and bmod echo a time."""
-    return time.strftime("%a %b %d %H:%M:%S %Y", time.localtime(t))
+    """``Tue Dec  1 20:00:00 2026``: how bsub and bmod echo a time (C's
+    ctime(), as LSF's, the day padded with a space)."""
+    return time.ctime(t)
 
 
 def _fields(value):
