@@ -62,7 +62,8 @@ def test_cwd_dot_is_the_submission_directory(cluster, tmp_path, cwd_arg):
 
 def test_bsub_lines_with_trailing_comments_keep_the_lines_after(make_cluster):
     cluster = make_cluster()
-    script = ("#!/bin/sh\n#BSUB -J commented   # the job's name\n"
+    script = ("#!/bin/sh\n#BSUB options of the nightly run:\n"
+              "#BSUB -J commented   # the job's name\n"
               "#BSUB -o out.%J        # its output\n#BSUB -q short\n"
               "echo hello\n")
     r = cluster.run("bsub", input=script)

@@ -16,6 +16,10 @@ from xce.client.submit.options import bsub_lines
     (r"#BSUB -J a\ #b", ["-J", "a #b"]),
     ("#BSUB #-q short", []),
     ("#BSUB -q short", ["-q", "short"]),
+    # A line whose text does not begin with an option is prose to LSF.
+    ("#BSUB jobs of the nightly run", []),
+    ("#BSUBMIT -q short", []),
+    ("#BSUB-q short", ["-q", "short"]),
 ])
 def test_a_word_that_begins_with_a_hash_ends_the_line(line, words):
     assert bsub_lines(line) == words

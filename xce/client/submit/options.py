@@ -20,7 +20,9 @@ def bsub_lines(script):
     import shlex
     words = []
     for line in script.splitlines():
-        if line.startswith("#BSUB"):
+        # As LSF: the text after #BSUB must begin with an option, else the
+        # line is prose and skipped.
+        if line.startswith("#BSUB") and line[5:].lstrip().startswith("-"):
             try:
                 words += shlex.split(_uncommented(line[5:]), comments=False)
             except ValueError:
