@@ -43,6 +43,21 @@ def test_input_file_and_cwd(cluster):
     assert lines[:2] == ["from input", str(cluster.root / "sub")]
 
 
+def test_cwd_patterns_are_filled_in_as_outdir_s(cluster):
+    # LSF's -cwd takes -outdir's patterns: %U user, %P project, %J, %I ...
+    import getpass
+    me = getpass.getuser()
+    (cluster.root / f"w_{me}_pp").mkdir()
+    jobid = cluster.submit("-P", "pp", "-cwd", "w_%U_%P", "-o",
+                           str(cluster.root / "cwdp.out"), "pwd")
+    cluster.wait_stat(jobid, "DONE")
+    where = str(cluster.root / f"w_{me}_pp")
+    assert _out(cluster, "cwdp.out").splitlines()[0] == where
+    r = cluster.run("bjobs", "-noheader", "-o", "exec_cwd", str(jobid))
+    assert r.out == where + "\n", r
+    assert f"Execution CWD <{where}>" in cluster.long(jobid)
+
+
 def test_missing_cwd_ends_the_job_with_cwd_reason(cluster):
     jobid = cluster.submit("-cwd", "/nonexistent-dir", "-o",
                            str(cluster.root / "cwd.out"), "true")

@@ -46,7 +46,7 @@ def start_message(ctl, job):
         "gid": spec["gid"], "queue": job["queue"], "name": job["name"],
         "jobfile": jobfile, "command": spec["command"],
         "command_lines": command_lines,
-        "cwd": expand(spec["cwd"], jobid, idx), "subcwd": spec["subcwd"],
+        "cwd": outdir.working_directory(job), "subcwd": spec["subcwd"],
         "env": env,
         "args": spec.get("args") or [],
         "stdin": expand(spec.get("stdin"), jobid, idx),

@@ -24,15 +24,33 @@ def directory(job, spec=None):
     value = spec.get("outdir")
     if not value:
         return None
-    hosts = (job.get("exec_hosts") or "").split()
+    return os.path.normpath(os.path.join(spec.get("subcwd") or "/",
+                                         filled(value, job, spec)))
+
+
+def working_directory(job, spec=None):
+    """The job's working directory: its -cwd with the same patterns
+    filled in (LSF's -cwd takes -outdir's); the submission directory of
+    a job without -cwd as it is (a '%' there is the directory's own)."""
+    spec = job["spec"] if spec is None else spec
+    value = spec.get("cwd")
+    return filled(value, job, spec) if value and spec.get("specified_cwd") \
+        else value
+
+
+def filled(value, job, spec):
+    """*value* with LSF's %J %I %EJ %EI %U %P %G %H %JG filled in."""
+    if "%" not in value:
+        return value
+    hosts = (dict(job).get("exec_hosts") or "").split()   # a dict or a Row
     fill = {"J": job["jobid"], "EJ": job["jobid"], "I": job["idx"],
             "EI": job["idx"], "U": job["user"],
             "P": spec.get("project") or "default",
             "G": spec.get("user_group") or "",
             "H": hosts[0] if hosts else "",
             "JG": (spec.get("job_group") or "").strip("/")}
-    path = _PATTERN.sub(lambda m: str(fill[m.group(1)]), value)
-    return os.path.normpath(os.path.join(spec.get("subcwd") or "/", path))
+    return _PATTERN.sub(lambda m: str(fill[m.group(1)]), value)
+
 
 
 def inside(path, outdir):

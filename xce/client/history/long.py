@@ -100,8 +100,10 @@ def _start(row, spec, home, data):
 
 
 def _running(row, spec, home, data):
+    from xce.model.outdir import working_directory
     pid = data.get("pid")
-    cwd = spec.get("cwd") or home or ""
+    cwd = (working_directory(row, spec) if spec.get("cwd") else None) or \
+        home or ""
     return [f"Starting (Pid {pid});",
             f"Running with execution home <{home or ''}>, Execution CWD "
             f"<{cwd}>, Execution Pid <{pid}>;"]

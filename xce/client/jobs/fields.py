@@ -162,7 +162,9 @@ def _exec_home(j):
 
 
 def _exec_cwd(j):
-    return (j.spec.get("cwd") or "") if jv.started(j.row) else ""
+    from xce.model.outdir import working_directory
+    return (working_directory(j.row, j.spec) or "") if jv.started(j.row) \
+        else ""
 
 
 def _combined(j):

@@ -199,7 +199,8 @@ def started_line(row, spec, home):
     if home:
         items.append(f"Execution Home <{home}>")
     if spec.get("cwd"):
-        items.append(f"Execution CWD <{spec['cwd']}>")
+        from xce.model.outdir import working_directory
+        items.append(f"Execution CWD <{working_directory(row, spec)}>")
     if not spec.get("stdout") and row.get("outfile"):
         # No -o: the output is kept under the spool; say where.
         items.append(f"Output File (spool) <{row['outfile']}>")
