@@ -99,6 +99,7 @@ MESSAGES.update({
     "NOT_ANSWERED": "the controller has not answered within {timeout:g} "
                     "seconds",
     "NOT_RUNNING": "the controller is not running",
+    "INTERRUPTED": "the command was interrupted",
 })
 
 # UNIX sockets whose path is longer than a socket address holds

@@ -75,3 +75,37 @@ def test_a_second_controller_on_the_same_spool_is_refused(cluster):
     assert r.rc == 255
     assert r.err.startswith("xce-controller: another instance holds ")
     assert cluster.proc.poll() is None
+
+
+def test_bsub_interrupted_while_waiting_says_its_request_stays(cluster):
+    """^C on a bsub that waits for a stopped controller: the request stays
+    spooled and will run, so bsub says so (exit 3), not nothing."""
+    import signal
+    cluster.kill_controller()
+    proc = _bsub_background(cluster, "-J", "interrupted", "-o", "i.out",
+                            "echo ran")
+    wait_for(lambda: any((cluster.spool / "incoming").iterdir()),
+             what="the request to be spooled")
+    wait_for(lambda: proc.poll() is None and _waiting(proc),
+             what="bsub to wait")
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert (proc.returncode, out) == (3, "")
+    last = err.splitlines()[-1]
+    assert last.startswith("Request <") and last.endswith(
+        "> is accepted and spooled: the command was interrupted; it takes "
+        "effect when the controller processes it. Do not submit it "
+        "again."), err
+    cluster.start()
+    wait_for(lambda: _jobs_named(cluster, "interrupted"),
+             what="the interrupted job")
+    assert len(_jobs_named(cluster, "interrupted")) == 1
+
+
+def _waiting(proc):
+    """Whether bsub sleeps in its wait (its state in /proc is S)."""
+    try:
+        with open(f"/proc/{proc.pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "S"
+    except OSError:
+        return False

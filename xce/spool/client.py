@@ -283,6 +283,11 @@ class Request:
                     pass
                 if not up:
                     up = ring(self.spool)
+        except KeyboardInterrupt:
+            # ^C: the request stays spooled and takes effect; say so, or
+            # the user submits it again.
+            raise Spooled(text("SPOOLED", request=self.id,
+                               why=text("INTERRUPTED")))
         finally:
             self.listener.close()
             if reply is None:
