@@ -471,6 +471,9 @@ class Controller:
         self.new_job_data.clear()
         retention.after_commit(self)
         stage.start_copies(self)
+        # Last: the WAL's checkpoint, off the way of this turn's replies
+        # (xce.store.walfile).
+        self.store.checkpoints.run()
 
     def link_lost(self, name):
         link = self.links[name]

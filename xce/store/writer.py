@@ -11,6 +11,7 @@ import sqlite3
 
 from xce.store.schema import (HISTORY_SCHEMA, JOB_COLUMNS, MIGRATIONS,
                               PRIVATE_SCHEMA, SCHEMA_VERSION, with_history)
+from xce.store.walfile import Checkpoints, open_wal as _open
 
 _SAVE_JOB = (f"INSERT OR REPLACE INTO jobs({','.join(JOB_COLUMNS)}) "
              f"VALUES({','.join('?' * len(JOB_COLUMNS))})")
@@ -60,6 +61,7 @@ class Store:
         self.db = _open(path, 0o644)        # commands read it as any user
         self._migrate()
         self._attach_history(path.with_name("history.db"))
+        self.checkpoints = Checkpoints(self.private, self.db)
         self._next_seq = self._last_seq() + 1
         self._events = []
         self._jobs = {}
@@ -536,6 +538,8 @@ class Store:
                 [(first + n,) + e for n, e in enumerate(self._events)])
             db.executemany(_SAVE_JOB, jobs)
             db.execute("COMMIT")
+            self.checkpoints.committed(len(jobs) + len(self._stmts) +
+                                       len(self._events) + len(self._private))
         except BaseException as e:
             # SQLite may have rolled back already (a full disk does).
             if db.in_transaction:
@@ -547,24 +551,6 @@ class Store:
             raise
         self._next_seq += len(self._events)
         self._events, self._jobs, self._stmts, self._private = [], {}, [], []
-
-
-def _open(path, mode, synchronous="FULL"):
-    """A WAL database file of *mode*; SQLite gives its -wal and -shm files
-    the database file's mode.  *synchronous*: FULL syncs the WAL at each
-    commit; NORMAL only at checkpoints (the file stays whole, the last
-    commits may go with a power loss)."""
-    os.close(os.open(path, os.O_RDWR | os.O_CREAT, mode))
-    for suffix in ("", "-wal", "-shm"):
-        try:
-            os.chmod(f"{path}{suffix}", mode)
-        except FileNotFoundError:
-            pass
-    db = sqlite3.connect(str(path), isolation_level=None,
-                         check_same_thread=False)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute(f"PRAGMA synchronous={synchronous}")
-    return db
 
 
 class _transaction:

@@ -1,0 +1,74 @@
+"""WAL checkpoints taken after the replies, not inside a commit.
+
+SQLite's automatic checkpoint runs in the COMMIT that makes the WAL pass
+its threshold: that commit copies the WAL's pages into the database file
+and syncs it (two more syncs and every page written since the last
+checkpoint) before the controller can reply to the requests of its turn.
+A checkpoint adds nothing to durability (the WAL is synced at each commit
+of xce.db and history.db), so the controller takes it itself, after the
+turn's replies, every EVERY_COMMITS commits or EVERY_ROWS rows written;
+the automatic one stays as a net at NET_PAGES for a turn that writes more
+than that alone (a bulk submission).  PASSIVE: a checkpoint never waits
+for a reader (a command holding an old snapshot); what it leaves is taken
+by the next one.
+"""
+
+import logging
+import os
+import sqlite3
+
+log = logging.getLogger("xce.store")
+
+EVERY_COMMITS = 32
+EVERY_ROWS = 2000
+NET_PAGES = 10000       # 40 MB of WAL with 4 KiB pages
+
+
+def open_wal(path, mode, synchronous="FULL"):
+    """A WAL database file of *mode*; SQLite gives its -wal and -shm files
+    the database file's mode.  *synchronous*: FULL syncs the WAL at each
+    commit; NORMAL only at checkpoints (the file stays whole, the last
+    commits may go with a power loss)."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, mode))
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.chmod(f"{path}{suffix}", mode)
+        except FileNotFoundError:
+            pass
+    db = sqlite3.connect(str(path), isolation_level=None,
+                         check_same_thread=False)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute(f"PRAGMA synchronous={synchronous}")
+    # The automatic checkpoint as a net only (see above).
+    db.execute(f"PRAGMA wal_autocheckpoint={NET_PAGES}")
+    return db
+
+
+class Checkpoints:
+    """Counts the commits of *dbs* (connections) and checkpoints every WAL
+    they hold, attached databases included, when due."""
+
+    def __init__(self, *dbs):
+        self.dbs = dbs
+        self.commits = self.rows = 0
+
+    def committed(self, rows):
+        self.commits += 1
+        self.rows += rows
+
+    def due(self):
+        return self.commits >= EVERY_COMMITS or self.rows >= EVERY_ROWS
+
+    def run(self):
+        """Checkpoint when due; True when one was taken.  A failure (a
+        full disk) is logged and tried again at the next due point: the
+        WAL keeps every commit meanwhile."""
+        if not self.due():
+            return False
+        self.commits = self.rows = 0
+        for db in self.dbs:
+            try:
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.Error as e:
+                log.warning("store checkpoint failed: %s", e)
+        return True
