@@ -67,16 +67,35 @@ def test_the_automatic_checkpoint_is_only_a_net(controller):
 def test_a_checkpoint_is_due_after_enough_commits_or_rows(monkeypatch):
     monkeypatch.setattr(walfile, "EVERY_COMMITS", 2)
     monkeypatch.setattr(walfile, "EVERY_ROWS", 100)
-    taken = []
-
-    class Db:
-        def execute(self, sql):
-            taken.append(sql)
-    ck = Checkpoints(Db())
+    ck = Checkpoints()
     ck.committed(1)
-    assert not ck.run() and taken == []
-    ck.committed(1)
-    assert ck.run() and taken == ["PRAGMA wal_checkpoint(PASSIVE)"]
-    ck.committed(100)
-    assert ck.run() and len(taken) == 2
     assert not ck.run()
+    ck.committed(1)
+    assert ck.run()
+    ck.committed(100)
+    assert ck.run()
+    assert not ck.run()
+
+
+def _frames(db):
+    return db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
+
+
+def test_a_whole_checkpoint_starts_the_wal_again_at_once(tmp_path,
+                                                         monkeypatch):
+    """The commit that starts the WAL from its head (and syncs its new
+    header) is the checkpoint's own, not the next turn's."""
+    monkeypatch.setattr(walfile, "EVERY_COMMITS", 1)
+    db = walfile.open_wal(tmp_path / "t.db", 0o600)
+    db.execute("CREATE TABLE t(x)")
+    for n in range(5):
+        db.execute("INSERT INTO t VALUES(?)", (n,))
+    ck = Checkpoints(db)
+    ck.committed(5)
+    assert ck.run()
+    assert _frames(db) == 1         # its own commit, at the WAL's head
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 0
+    ck.committed(0)
+    assert ck.run()
+    assert _frames(db) == 1         # nothing written since: no new commit
+    db.close()

@@ -10,7 +10,8 @@ turn's replies, every EVERY_COMMITS commits or EVERY_ROWS rows written;
 the automatic one stays as a net at NET_PAGES for a turn that writes more
 than that alone (a bulk submission).  PASSIVE: a checkpoint never waits
 for a reader (a command holding an old snapshot); what it leaves is taken
-by the next one.
+by the next one, and a WAL that went in whole starts again from its
+head at once (see _checkpoint).
 """
 
 import logging
@@ -19,7 +20,7 @@ import sqlite3
 
 log = logging.getLogger("xce.store")
 
-EVERY_COMMITS = 32
+EVERY_COMMITS = 128
 EVERY_ROWS = 2000
 NET_PAGES = 10000       # 40 MB of WAL with 4 KiB pages
 
@@ -67,8 +68,24 @@ class Checkpoints:
             return False
         self.commits = self.rows = 0
         for db in self.dbs:
-            try:
-                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            except sqlite3.Error as e:
-                log.warning("store checkpoint failed: %s", e)
+            for schema in [row[1] for row in
+                           db.execute("PRAGMA database_list")]:
+                try:
+                    _checkpoint(db, schema)
+                except sqlite3.Error as e:
+                    log.warning("store checkpoint failed: %s", e)
         return True
+
+
+def _checkpoint(db, schema):
+    """Checkpoint one database; when every frame went in, the next commit
+    starts the WAL again from its head and syncs the new header on its
+    own: a commit of the unchanged user_version takes that sync here,
+    after the replies, instead of in the next turn's commit.  Not for a
+    WAL of one frame: that one is the last such commit's, in a database
+    nobody wrote since (history.db between retention turns)."""
+    _, frames, done = db.execute(
+        f"PRAGMA {schema}.wal_checkpoint(PASSIVE)").fetchone()
+    if frames > 1 and frames == done:
+        version = db.execute(f"PRAGMA {schema}.user_version").fetchone()[0]
+        db.execute(f"PRAGMA {schema}.user_version={int(version)}")
