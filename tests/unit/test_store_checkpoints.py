@@ -4,12 +4,11 @@ checkpoint is only a net for a turn that writes a great deal alone."""
 
 import pytest
 
-from xce.controller.main import Controller
 from xce.store import walfile
 from xce.store.walfile import Checkpoints
 
 from tests.lib.builders import hello, site, site_yaml, submission
-from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+from tests.lib.fake_controller import started_controller
 
 SITE = site_yaml("ckpt", {"h1": {"MXJ": 1}})
 
@@ -17,9 +16,7 @@ SITE = site_yaml("ckpt", {"h1": {"MXJ": 1}})
 @pytest.fixture
 def controller(tmp_path):
     etc = tmp_path / "etc"
-    ctl = Controller(site(etc, SITE), etc, spool=FakeSpool(),
-                     link_for=FakeAgentLink)
-    ctl.start()
+    ctl = started_controller(site(etc, SITE), etc)
     yield ctl
     ctl.store.close()
 
