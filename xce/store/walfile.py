@@ -4,9 +4,10 @@ SQLite's automatic checkpoint runs in the COMMIT that makes the WAL pass
 its threshold: that commit copies the WAL's pages into the database file
 and syncs it (two more syncs and every page written since the last
 checkpoint) before the controller can reply to the requests of its turn.
-A checkpoint adds nothing to durability (the WAL is synced at each commit
-of xce.db and history.db), so the controller takes it itself, after the
-turn's replies, every EVERY_COMMITS commits or EVERY_ROWS rows written;
+A checkpoint adds nothing to the durability of xce.db and history.db
+(their WAL is synced at each commit; private.db's rows, synced only at
+checkpoints, are by no reply's account), so the controller takes it
+itself, after the turn's replies, every EVERY_COMMITS commits or EVERY_ROWS rows written;
 the automatic one stays as a net at NET_PAGES for a turn that writes more
 than that alone (a bulk submission).  PASSIVE: a checkpoint never waits
 for a reader (a command holding an old snapshot); what it leaves is taken
