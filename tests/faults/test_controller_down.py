@@ -2,6 +2,8 @@
 
 import subprocess
 
+import pytest
+
 from tests.lib.xcecluster import BIN, wait_for
 
 START_LINE = ("The xce controller is not running: start it with 'xce start' "
@@ -77,9 +79,12 @@ def test_a_second_controller_on_the_same_spool_is_refused(cluster):
     assert cluster.proc.poll() is None
 
 
-def test_bsub_interrupted_while_waiting_says_its_request_stays(cluster):
-    """^C on a bsub that waits for a stopped controller: the request stays
-    spooled and will run, so bsub says so (exit 3), not nothing."""
+@pytest.mark.parametrize("signame", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_bsub_interrupted_while_waiting_says_its_request_stays(cluster,
+                                                               signame):
+    """^C, timeout(1)'s SIGTERM or a hang-up on a bsub that waits for a
+    stopped controller: the request stays spooled and will run, so bsub
+    says so (exit 3), not nothing."""
     import signal
     cluster.kill_controller()
     proc = _bsub_background(cluster, "-J", "interrupted", "-o", "i.out",
@@ -88,7 +93,7 @@ def test_bsub_interrupted_while_waiting_says_its_request_stays(cluster):
              what="the request to be spooled")
     wait_for(lambda: proc.poll() is None and _waiting(proc),
              what="bsub to wait")
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(getattr(signal, signame))
     out, err = proc.communicate(timeout=30)
     assert (proc.returncode, out) == (3, "")
     last = err.splitlines()[-1]

@@ -15,6 +15,9 @@ try:
     import _socket as socket
 except ImportError:         # not CPython
     import socket
+# The C module Python loads at start: signal.py's enum classes would cost
+# a command its start-up.
+import _signal
 
 DEFAULT_TIMEOUT = 120.0
 # lsf.conf / environment key: how long a command waits for the controller.
@@ -224,7 +227,7 @@ def _spool_of(site):
 class Request:
     """One request in flight; ``wait()`` returns the controller's reply."""
 
-    def __init__(self, site, kind, body):
+    def __init__(self, site, kind, body, hold=False):
         self.site = site
         self.spool = _spool_of(site)
         # Read before spooling: a bad setting refuses the request, it does
@@ -243,8 +246,16 @@ class Request:
             unixsock.bind(self.listener, layout.reply_socket_name(self.id))
         except OSError:
             pass    # the reply file is polled as well
-        # Not fsynced yet: wait() does it only when no reply comes.
-        write_request(self.spool, kind, body, self.id, durable=False)
+        # From here until wait() listens, a signal that ends the command
+        # waits: it must not come between the spooling and the words that
+        # say the request stays (see _hold).
+        self._held = _hold() if hold else None
+        try:
+            # Not fsynced yet: wait() does it only when no reply comes.
+            write_request(self.spool, kind, body, self.id, durable=False)
+        except BaseException:
+            _release(self._held)
+            raise
 
     def wait(self, timeout=None):
         """Wait for the reply; say once on stderr if the controller is down.
@@ -255,10 +266,11 @@ class Request:
         if timeout is None:
             timeout = self.timeout
         deadline = time.monotonic() + timeout
-        up = ring(self.spool)
         warned = False
         reply = None
         try:
+            _unblock(self._held)    # a signal held since spooling ends here
+            up = ring(self.spool)
             if not up:
                 make_durable(self.spool, self.id)
             while True:
@@ -284,14 +296,16 @@ class Request:
                 if not up:
                     up = ring(self.spool)
         except KeyboardInterrupt:
-            # ^C: the request stays spooled and takes effect; say so, or
-            # the user submits it again.
+            # ^C, SIGTERM (timeout(1)), SIGHUP (a closed terminal): the
+            # request stays spooled and takes effect; say so, or the user
+            # submits it again.
             raise Spooled(text("SPOOLED", request=self.id,
                                why=text("INTERRUPTED")))
         finally:
             self.listener.close()
             if reply is None:
                 make_durable(self.spool, self.id)
+            _release(self._held)
 
     def _spooled_message(self, up, timeout):
         why = text("NOT_ANSWERED", timeout=timeout) if up else \
@@ -301,4 +315,42 @@ class Request:
 
 def call(site, kind, body, timeout=None):
     """Spool a request and return the controller's reply document."""
-    return Request(site, kind, body).wait(timeout)
+    return Request(site, kind, body, hold=True).wait(timeout)
+
+
+# Signals that end a command waiting for its reply: ^C, and SIGTERM and
+# SIGHUP, which end it as KeyboardInterrupt does while it waits (unless
+# they were ignored, as nohup ignores SIGHUP).
+_ENDING = (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP)
+
+
+def _interrupted(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _hold():
+    """Block the ending signals and make SIGTERM and SIGHUP interrupt:
+    (the old signal mask, the old handlers); None off the main thread,
+    where handlers cannot be set."""
+    handlers = {}
+    try:
+        for signum in _ENDING[1:]:
+            if _signal.getsignal(signum) == _signal.SIG_DFL:
+                handlers[signum] = _signal.signal(signum, _interrupted)
+    except ValueError:          # not the main thread
+        return None
+    return _signal.pthread_sigmask(_signal.SIG_BLOCK, _ENDING), handlers
+
+
+def _unblock(held):
+    """Let the held signals in: one that came meanwhile is raised now."""
+    if held is not None:
+        _signal.pthread_sigmask(_signal.SIG_SETMASK, held[0])
+
+
+def _release(held):
+    """The signal mask and handlers as they were before _hold."""
+    if held is not None:
+        _signal.pthread_sigmask(_signal.SIG_SETMASK, held[0])
+        for signum, handler in held[1].items():
+            _signal.signal(signum, handler)
