@@ -545,6 +545,10 @@ MESSAGES.update({
 # GPUs (bsub -gpu, GPU_REQ, LSB_GPU_REQ; xce.lang.gpureq, xce.model.gpus).
 MESSAGES.update({
     "BJOBS_GPU_NEEDS_LONG": "-gpu: use only with the -l or -UF option",
+    # bjobs -A summarises whole arrays: LSF takes their ids without an
+    # index list then.
+    "BJOBS_A_INDEX": "{word}: -A takes job array IDs without an index "
+                     "list",
     "CONFIG_GPU_SYNTAX": "expected Y, N or extend",
     "CONFIG_GPU_OFF": "{key} needs LSB_GPU_NEW_SYNTAX=Y or extend",
     "GPU_OLD_AGENT": "the agent on {host} is too old to give a job its "

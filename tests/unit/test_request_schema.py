@@ -207,3 +207,12 @@ def test_unknown_kinds_and_names_of_the_lazy_tables():
         fields.NO_SUCH_TABLE
     with pytest.raises(check.BadRequest, match="unknown request kind"):
         check.check_request("no_such_kind", {})
+
+
+def test_modify_names_one_or_more_jobs_and_move_exactly_one():
+    """bmod sends the elements of an index list in one request; btop and
+    bbot send one job each."""
+    two = [["5[1]", 5, 1], ["5[3]", 5, 3]]
+    assert _decode(_doc("modify", ids=two, set={"runlimit": 5}))["ids"] == two
+    _refused(_doc("modify", ids=[], set={"runlimit": 5}), "$.ids")
+    _refused(_doc("move", ids=two), "$.ids")

@@ -6,6 +6,7 @@ from xce.cli.lsfargs import Opt, Parser, run
 from xce.client.jobs import table as jobfmt
 from xce.client.jobs.query import ALL_COLUMNS, Query
 from xce.client.jobs.filters import Filters
+from xce.client.ids import ALL_JOBS
 from xce.client.site import open_state
 from xce.errbase import EXIT_FAILURE, XceError, about, text
 
@@ -67,6 +68,14 @@ def bjobs(o, ids):
     o.long = o.long or o.unformatted
     if o.gpu and not o.long:
         raise XceError(text("BJOBS_GPU_NEEDS_LONG"))
+    if ALL_JOBS in ids:
+        # Job id 0: every job the other options select, as with no id
+        # (the caller's own unless -u; unfinished ones unless -a, -d).
+        ids = ()
+    if o.array:
+        for word in ids:
+            if "[" in word:
+                raise XceError(text("BJOBS_A_INDEX", word=word))
     o.extra = {f for f, on in (("WL", o.time_left), ("WF", o.finish_time),
                                ("WP", o.percent)) if on}
     site, reader = open_state()

@@ -120,7 +120,7 @@ UNSUPPORTED = (
 # A setting and its removal in one command line.
 CONFLICTS = [(o.flags[0], o.flags[0] + "n") for o in OPTIONS
              if o.flags[0] + "n" in {f for x in OPTIONS for f in x.flags}]
-PARSER = Parser("bmod", OPTIONS, args_metavar="job_ID | \"job_ID[index]\"",
+PARSER = Parser("bmod", OPTIONS, args_metavar="job_ID | \"job_ID[index_list]\"",
                 help_text="Modify a pending job (any option below) or a "
                 "running one (-c, -W, -M, -o, -e only).",
                 refused=UNSUPPORTED, conflicts=CONFLICTS,

@@ -37,7 +37,8 @@ def control_action(action):
 
 def move_parser(prog, help_text):
     """btop/bbot: a job and a position; LSF's have no other option."""
-    return Parser(prog, [], args_metavar="job_ID [position]",
+    return Parser(prog, [],
+                  args_metavar="job_ID | \"job_ID[index_list]\" [position]",
                   help_text=help_text)
 
 

@@ -10,7 +10,7 @@ from xce.client import ids
 from xce.client.submit import execution, options as sub
 from xce.client.submit.execopts import exec_options, requeue_and_mail
 from xce.client.submit.limits import parse_limits
-from xce.errors import XceError, text
+from xce.errors import EXIT_FAILURE, XceError, text
 from xce.lang import rlimits
 from xce.spool.client import call
 
@@ -115,9 +115,11 @@ def _merged_resreq(words):
 
 
 def bmod(site, label, opts):
+    """bmod of one job, one element, or the elements of an index list
+    (``"123[1-10:2,15]"``): one request, changed for all or for none."""
     if label == ids.ALL_JOBS:
         raise ids.illegal(label)
-    parsed = [[label, *ids.parse(label)]]   # one job: no index lists
+    parsed = [list(one) for one in ids.expand(label)]
     try:
         new, gone = modify_spec(
             opts, site.setting("LSF_UNIT_FOR_LIMITS", "KB"),
@@ -127,26 +129,44 @@ def bmod(site, label, opts):
     if not new and not gone:
         raise XceError(text("NO_MODIFICATION") + NOT_MODIFIED)
     reply = call(site, "modify", {"ids": parsed, "set": new, "unset": gone})
-    if not reply.get("ok"):
-        err = reply.get("error") or "Request failed"
-        prefix = "" if reply.get("plain") or not reply.get("job") else \
-            f"Job <{reply['job']}>: "
-        raise XceError(f"{prefix}{err}{NOT_MODIFIED}")
-    print(reply["text"])
-    execution.announce(new)         # -b/-t: as bsub, what LSF's bmod says
-    return 0
+    if "results" not in reply:
+        raise XceError(f"{reply.get('error') or text('REQUEST_FAILED')}"
+                       f"{NOT_MODIFIED}")
+    changed = False
+    for r in reply["results"]:
+        if r.get("ok"):
+            print(r["text"])
+            changed = True
+        else:
+            prefix = "" if r.get("plain") or not r.get("job") else \
+                f"Job <{r['job']}>: "
+            print(f"{prefix}{r.get('error')}{NOT_MODIFIED}", file=sys.stderr)
+    if changed:
+        execution.announce(new)     # -b/-t: as bsub, what LSF's bmod says
+    return 0 if reply.get("ok") else EXIT_FAILURE
 
 
 # -- btop / bbot --------------------------------------------------------------
 def move(site, where, label, position):
+    """btop/bbot of a job, an element, or each element of an index list
+    (as LSF's btop and bbot take ``"job_ID[index_list]"``), one after the
+    other, in the list's order."""
     if label == ids.ALL_JOBS:
         raise ids.illegal(label)
-    parsed = [[label, *ids.parse(label)]]   # one job: no index lists
-    reply = call(site, "move", {"ids": parsed, "position": position,
+    failed = False
+    for one in ids.expand(label):
+        failed |= not _move_one(site, where, list(one), position)
+    return EXIT_FAILURE if failed else 0
+
+
+def _move_one(site, where, parsed, position):
+    label = parsed[0]
+    reply = call(site, "move", {"ids": [parsed], "position": position,
                                 "where": where})
     if not reply.get("ok"):
-        raise XceError(f"{label}: "
-                       f"{reply.get('error') or text('REQUEST_FAILED')}")
+        print(f"{label}: {reply.get('error') or text('REQUEST_FAILED')}",
+              file=sys.stderr)
+        return False
     # The clones print both lines on stderr.
     if reply.get("beyond"):
         print(f"Warning: position value <{position}> is beyond movable "
@@ -154,4 +174,4 @@ def move(site, where, label, position):
     side = "top" if where == "top" else "bottom"
     print(f"Job <{label}> has been moved to position {reply['position']} "
           f"from {side}.", file=sys.stderr)
-    return 0
+    return True

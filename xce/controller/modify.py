@@ -72,23 +72,26 @@ def _one_job(ctl, user, body, action):
 
 # -- bmod ---------------------------------------------------------------------
 def bmod(ctl, user, body):
-    label, jobs, err = _one_job(ctl, user, body, "bmod")
-    if err:
-        return {"ok": False, "job": label, "error": err}
-    if len(jobs) > 1 and ("queue" in (body.get("set") or {}) or
-                          "queue" in (body.get("unset") or [])):
-        return {"ok": False, "job": label, "plain": True,
-                "error": text("ARRAY_QUEUE_CHANGE")}
-    changes = []
-    for job in jobs:
-        try:
-            _check_priority(ctl, user, job, body)
-            changes.append((job, _bmod_changes(ctl, job, body)))
-        except Rejected as e:
-            return {"ok": False, "job": label, "error": str(e),
-                    "plain": True}
-        except _JobError as e:
-            return {"ok": False, "job": label, "error": str(e)}
+    """One change for every job the request names (an index list names
+    several elements): checked for all of them first, then made for all
+    or, if one is refused, for none.  An element the array does not have
+    is reported alone, as bkill reports it."""
+    results, changes, refused = [], [], False
+    for label, jobid, idx in body["ids"]:
+        jobs = ctl.find_jobs(jobid, idx)
+        if not jobs:
+            results.append({"job": label, "error": text("NO_JOB")})
+            continue
+        err = _bmod_checks(ctl, user, body, label, jobs, changes)
+        if err:
+            refused = True
+            results.append(err)
+        else:
+            results.append({"job": label, "ok": True, "text":
+                            f"Parameters of job <{label}> are being changed"})
+    if refused:         # none changed: only the refusals are said
+        results = [r for r in results if not r.get("ok")]
+        return {"ok": False, "results": results}
     for job, (new, gone) in changes:
         ctl.emit("MODIFY", job, set=new, unset=gone, by=user)
         jobclock.note(ctl, job)         # a new -b or -t to wake for
@@ -96,8 +99,29 @@ def bmod(ctl, user, body):
         if job["stat"] in states.RUNNING and \
                 set(joblimits.LIMIT_KEYS) & (set(new) | set(gone)):
             joblimits.push(ctl, job, set(new) | set(gone))    # from now on
-    return {"ok": True, "job": label,
-            "text": f"Parameters of job <{label}> are being changed"}
+    return {"ok": all(r.get("ok") for r in results), "results": results}
+
+
+def _bmod_checks(ctl, user, body, label, jobs, changes):
+    """None when bmod may change *jobs* (what one id names; their changes
+    appended to *changes*), else the refusal as a result."""
+    for job in jobs:
+        err = _allowed(ctl, user, job, "bmod")
+        if err:
+            return {"job": label, "error": err}
+    if len(jobs) > 1 and ("queue" in (body.get("set") or {}) or
+                          "queue" in (body.get("unset") or [])):
+        return {"job": label, "plain": True,
+                "error": text("ARRAY_QUEUE_CHANGE")}
+    for job in jobs:
+        try:
+            _check_priority(ctl, user, job, body)
+            changes.append((job, _bmod_changes(ctl, job, body)))
+        except Rejected as e:
+            return {"job": label, "error": str(e), "plain": True}
+        except _JobError as e:
+            return {"job": label, "error": str(e)}
+    return None
 
 
 class _JobError(Exception):

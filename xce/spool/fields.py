@@ -133,7 +133,8 @@ INDEX = Int(0, JOBID_MAX)
 # [label as typed, job id, array index or null]
 _JOB_ID = Tuple(Str(NAME_MAX, null=False), JOBID, INDEX, null=False)
 JOB_IDS = ListOf(_JOB_ID, LIST_MAX, null=False)
-ONE_JOB = ListOf(_JOB_ID, 1, min=1, null=False)     # bmod, btop, bbot
+ONE_JOB = ListOf(_JOB_ID, 1, min=1, null=False)     # btop, bbot
+SOME_JOBS = ListOf(_JOB_ID, LIST_MAX, min=1, null=False)    # bmod
 NAMES = ListOf(Str(NAME_MAX, null=False), LIST_MAX)
 
 # The tables below are built when first asked for, each request kind's
@@ -308,7 +309,7 @@ _KINDS = {
         # bkill -d: record the killed job as DONE once it exits
         "as_done": Field(Bool())},
     "modify": lambda: {
-        "ids": Field(ONE_JOB, required=True),
+        "ids": Field(SOME_JOBS, required=True),
         "set": Field(Ref("changes", null=True)),
         "unset": Field(ListOf(OneOf(*_get("CHANGES"), null=False),
                               len(_get("CHANGES"))))},
