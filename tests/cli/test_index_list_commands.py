@@ -51,6 +51,11 @@ def test_bmod_of_an_index_list_changes_all_elements_or_none(make_cluster):
     assert _runlimits(cluster, job) == {1: None, 2: None, 3: None}
     r = cluster.run("bjobs", "-noheader", "-o", "stat", f"{job}[1,3]")
     assert r.out.split() == ["PEND", "PEND"]
+    # A refusal about the queue, not the jobs, is said once.
+    r = cluster.run("bmod", "-q", "nosuch", f"{job}[1,3]")
+    assert (r.rc, r.out) == (255, ""), r
+    assert len(r.err.splitlines()) == 1 and "nosuch" in r.err, r
+    assert r.err == cluster.run("bmod", "-q", "nosuch", f"{job}[1]").err
 
 
 def test_bmod_refuses_a_malformed_index_list(make_cluster):

@@ -76,7 +76,7 @@ def bmod(ctl, user, body):
     several elements): checked for all of them first, then made for all
     or, if one is refused, for none.  An element the array does not have
     is reported alone, as bkill reports it."""
-    results, changes, refused = [], [], False
+    results, changes, refused, said = [], [], False, set()
     for label, jobid, idx in body["ids"]:
         jobs = ctl.find_jobs(jobid, idx)
         if not jobs:
@@ -85,6 +85,10 @@ def bmod(ctl, user, body):
         err = _bmod_checks(ctl, user, body, label, jobs, changes)
         if err:
             refused = True
+            if err.get("plain"):        # a queue's refusal: said once
+                if err["error"] in said:
+                    continue
+                said.add(err["error"])
             results.append(err)
         else:
             results.append({"job": label, "ok": True, "text":
@@ -111,14 +115,15 @@ def _bmod_checks(ctl, user, body, label, jobs, changes):
             return {"job": label, "error": err}
     if len(jobs) > 1 and ("queue" in (body.get("set") or {}) or
                           "queue" in (body.get("unset") or [])):
-        return {"job": label, "plain": True,
+        return {"job": "", "plain": True,
                 "error": text("ARRAY_QUEUE_CHANGE")}
     for job in jobs:
         try:
             _check_priority(ctl, user, job, body)
             changes.append((job, _bmod_changes(ctl, job, body)))
         except Rejected as e:
-            return {"job": label, "error": str(e), "plain": True}
+            # about the queue, not the job: said without its id
+            return {"job": "", "error": str(e), "plain": True}
         except _JobError as e:
             return {"job": label, "error": str(e)}
     return None
