@@ -8,17 +8,10 @@ from types import SimpleNamespace
 
 import pytest
 
+from tests.unit.test_request_durability import spool  # noqa: F401
 from xce.spool import client
 
 ENDING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-
-@pytest.fixture
-def spool(tmp_path):
-    for name in ("tmp", "incoming", "replies"):
-        (tmp_path / name).mkdir(mode=0o700)
-    tmp_path.chmod(0o700)
-    return tmp_path
 
 
 @pytest.fixture
