@@ -2,22 +2,26 @@
 says that the request stays (exit 3), whenever the signal comes: while it
 waits, or between the spooling and the wait."""
 
-import os
 import signal
+import threading
 from types import SimpleNamespace
 
 import pytest
 
-from tests.unit.test_request_durability import spool  # noqa: F401
+from tests.unit import test_request_durability
 from xce.spool import client
 
 ENDING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+spool = test_request_durability.spool     # a spool directory, the fixture
 
 
 @pytest.fixture
 def default_handlers():
-    """SIGTERM and SIGHUP end the process by default, as in a command."""
+    """The handlers of a command: ^C raises KeyboardInterrupt, SIGTERM and
+    SIGHUP end the process (a test runner's worker may have others)."""
     old = {s: signal.signal(s, signal.SIG_DFL) for s in ENDING[1:]}
+    old[signal.SIGINT] = signal.signal(signal.SIGINT,
+                                       signal.default_int_handler)
     yield
     for signum, handler in old.items():
         signal.signal(signum, handler)
@@ -30,7 +34,9 @@ def test_a_signal_just_after_spooling_says_the_request_stays(
 
     def write_then_signal(*args, **kwargs):
         req_id = real(*args, **kwargs)
-        os.kill(os.getpid(), signum)      # before the wait has begun
+        # To this thread (a test runner has others, which do not hold it),
+        # before the wait has begun.
+        signal.pthread_kill(threading.get_ident(), signum)
         return req_id
     monkeypatch.setattr(client, "write_request", write_then_signal)
     with pytest.raises(client.Spooled) as caught:
@@ -52,7 +58,7 @@ def test_an_ignored_sighup_stays_ignored(spool, monkeypatch,
 
     def write_then_hangup(*args, **kwargs):
         req_id = real(*args, **kwargs)
-        os.kill(os.getpid(), signal.SIGHUP)
+        signal.pthread_kill(threading.get_ident(), signal.SIGHUP)
         return req_id
     monkeypatch.setattr(client, "write_request", write_then_hangup)
     with pytest.raises(client.Spooled) as caught:
