@@ -4,7 +4,7 @@ import signal as _signal
 
 from xce.cli.jobcmd import SELECTION
 from xce.cli.lsfargs import Opt, Parser, run
-from xce.client.control import control_request, parse_signal
+from xce.client.control import control_request, kill_stat, parse_signal
 from xce.client.site import Site
 
 OPTIONS = [
@@ -14,17 +14,21 @@ OPTIONS = [
     Opt("-r", "force", takes=False, help="Remove the job at once."),
     Opt("-d", "as_done", takes=False,
         help="Kill a started job and record it as DONE once it exits."),
+    Opt("-stat", "stat", metavar="run|pend|susp", type=kill_stat,
+        sample="run", help="Kill every job of yours (or the other "
+        "options') in this status; skip silently those that cannot be."),
 ]
 # LSF 10.1's other bkill options.  -b (bulk kill: skip jobs that cannot be
 # killed without a word, no lsb.acct record) would hide failures xce
 # reports, so it is refused rather than taken as a plain kill.
-UNSUPPORTED = ("-app", "-b", "-C", "-sla", "-stat")
+UNSUPPORTED = ("-app", "-b", "-C", "-sla")
 PARSER = Parser("bkill", OPTIONS, args_metavar="[job_ID ... | 0]",
                 help_text="Send a signal to jobs; by default kill them "
                 "(SIGINT, SIGTERM, then SIGKILL).",
                 refused=UNSUPPORTED,
-                # LSF: [-r | -s signal | -d]
-                conflicts=[("-r", "-s"), ("-r", "-d"), ("-s", "-d")])
+                # LSF: [-r | -s signal | -d]; -stat kills, so no -s.
+                conflicts=[("-r", "-s"), ("-r", "-d"), ("-s", "-d"),
+                           ("-stat", "-s")])
 
 
 def bkill(o, ids):
@@ -40,7 +44,8 @@ def bkill(o, ids):
         num, action = None, "kill"
     return control_request(Site(), action, ids, o["user"], o["queue"],
                            o["name"], o["host"], sig=num, force=o["force"],
-                           as_done=o["as_done"], job_group=o["job_group"])
+                           as_done=o["as_done"], job_group=o["job_group"],
+                           stat=o["stat"])
 
 
 def main(argv=None):

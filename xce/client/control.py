@@ -24,9 +24,20 @@ def parse_signal(value):
     raise XceError(about(value, "ILLEGAL_SIGNAL"))
 
 
+# bkill -stat's words (the jobs of each: xce.controller.control.KILL_STAT).
+KILL_STATS = ("run", "pend", "susp")
+
+
+def kill_stat(value):
+    """bkill -stat's value: run, pend or susp, as LSF spells them."""
+    if value not in KILL_STATS:
+        raise ValueError(value)
+    return value
+
+
 def control_request(site, action, ids, user=None, queue=None, name=None,
                     host=None, sig=None, force=False, as_done=False,
-                    job_group=None):
+                    job_group=None, stat=None):
     """Send one control request; print LSF's line per job; return the exit code."""
     parsed, every = job_ids.parse_list(ids)
     body = {"action": action, "user": user, "queue": queue, "name": name,
@@ -38,8 +49,12 @@ def control_request(site, action, ids, user=None, queue=None, name=None,
         if not jobgroups.valid(job_group):
             raise XceError(text("BAD_JGROUP_NAME", path=job_group))
         body["job_group"] = jobgroups.normal(job_group)
+    if stat:
+        # bkill -stat: every job in that status, with or without 0.
+        body["stat"] = stat
+        every = every or not ids
     if every:
         body["all"] = True
-    if not ids and not any((user, queue, name, host, job_group)):
+    if not ids and not any((user, queue, name, host, job_group, stat)):
         raise XceError(NO_TARGET)
     return print_results(call(site, "control", body))

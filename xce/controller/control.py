@@ -16,6 +16,9 @@ COMMAND = {"kill": "bkill", "signal": "bkill", "stop": "bstop",
 TERMINATING = {_signal.SIGKILL, _signal.SIGTERM, _signal.SIGINT}
 # The states in which bkill -d acts (LSF 10.1: started jobs).
 AS_DONE_STATES = (states.RUN, states.USUSP, states.SSUSP)
+# bkill -stat's words and the states of each (those of bjobs -r, -p, -s).
+KILL_STAT = {"run": frozenset({states.RUN}), "pend": states.PENDING,
+             "susp": states.SUSPENDED}
 
 
 def select_jobs(ctl, req_user, body):
@@ -30,6 +33,8 @@ def select_jobs(ctl, req_user, body):
         array = len(jobs) > 1 and idx is None and all(j["idx"] for j in jobs)
         targets += [(label if len(jobs) == 1 or array else None, j)
                     for j in jobs]
+    if body.get("stat"):
+        return _in_stat(ctl, req_user, body, targets), errors
     if body.get("all") or (not body.get("ids") and _has_filter(body)):
         matched = [j for j in ctl.jobs.values()
                    if j["stat"] in states.UNFINISHED and
@@ -41,6 +46,20 @@ def select_jobs(ctl, req_user, body):
             errors.append((None, text("NO_JOB")))
         targets += [(None, j) for j in matched]
     return targets, errors
+
+
+def _in_stat(ctl, req_user, body, named):
+    """bkill -stat: of the jobs named, or else of those the filters match,
+    those in the status that the user may kill; the rest are skipped
+    without a word, as LSF does."""
+    if not body.get("ids"):
+        named = [(None, j) for j in ctl.jobs.values()
+                 if j["stat"] in states.UNFINISHED and
+                 _matches(j, req_user, body)]
+        named.sort(key=lambda t: (t[1]["seq"], t[1]["idx"]))
+    wanted = KILL_STAT[body["stat"]]
+    return [(label, j) for label, j in named if j["stat"] in wanted and
+            ctl.may("bkill", req_user, j)]
 
 
 def _has_filter(body):
@@ -71,6 +90,8 @@ def control(ctl, req_user, body, now):
         return {"ok": False, "error": text("BAD_REQUEST")}
     sig = body.get("signal")
     targets, errors = select_jobs(ctl, req_user, body)
+    if body.get("stat") and not targets and not errors:
+        errors = [(None, text("NO_JOB"))]
     results = [{"job": label or "", "error": err} for label, err in errors]
     admin = ctl.is_admin(req_user)
     for label, job in targets:

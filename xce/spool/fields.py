@@ -307,7 +307,10 @@ _KINDS = {
         "signal": Field(Int(1, 64)),
         "force": Field(Bool()),
         # bkill -d: record the killed job as DONE once it exits
-        "as_done": Field(Bool())},
+        "as_done": Field(Bool()),
+        # bkill -stat: only jobs in this status, skipping silently those
+        # that cannot be killed
+        "stat": Field(OneOf("run", "pend", "susp"))},
     "modify": lambda: {
         "ids": Field(SOME_JOBS, required=True),
         "set": Field(Ref("changes", null=True)),
