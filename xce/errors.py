@@ -236,6 +236,8 @@ MESSAGES.update({
     "BHIST_LOGRANGE": "bhist: {range}: The range of event log files must "
                       "be min_logfile,max_logfile with 1 <= min <= max.",
     "BHIST_NO_LOG": "bhist: {path}: {reason}",
+    "BHIST_LOG_STDIN": "bhist: -f -: reading the event log from standard "
+                       "input is not supported by xce",
     "NO_ELIGIBLE_HOST": "Not enough host(s) currently eligible",
     "JSON_WITHOUT_FORMAT": "bjobs: -json must be used with -o",
     "BLAUNCH_USAGE": "a host and a command must be specified",

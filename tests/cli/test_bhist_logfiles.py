@@ -63,3 +63,35 @@ def test_bhist_n_searches_the_newest_files(make_cluster):
     assert r.err == ("bhist: 2,1: The range of event log files must be "
                      "min_logfile,max_logfile with 1 <= min <= max.\n")
     cluster.run("bkill", str(c))
+
+
+def test_bhist_f_shows_the_jobs_submitted_in_that_file(cluster, tmp_path):
+    a = cluster.submit("true")
+    wait_for(lambda: _job_new_in(cluster, "lsb.events", a),
+             what="job a's JOB_NEW in lsb.events")
+    copy = tmp_path / "old.events"
+    copy.write_text((_logdir(cluster) / "lsb.events").read_text())
+    b = cluster.submit("true")
+    wait_for(lambda: _job_new_in(cluster, "lsb.events", b),
+             what="job b's JOB_NEW in lsb.events")
+    r = cluster.run("bhist", "-a", "-w", "-f", "old.events", cwd=tmp_path)
+    assert r.rc == 0, r
+    assert [int(x.split()[0]) for x in r.out.splitlines()[2:] if x] == [a]
+    assert _ids(cluster, "-f", str(_logdir(cluster) / "lsb.events")) == \
+        [a, b]
+    r = cluster.run("bhist", "-a", "-f", str(copy), str(b))
+    assert (r.rc, r.out) == (255, "No matching job found\n")
+
+
+def test_bhist_f_bad_file_or_with_n_is_refused(cluster, tmp_path):
+    missing = tmp_path / "nosuch"
+    r = cluster.run("bhist", "-a", "-f", str(missing))
+    assert (r.rc, r.out) == (255, "")
+    assert r.err == f"bhist: {missing}: No such file or directory\n"
+    r = cluster.run("bhist", "-f", str(missing), "-n", "1")
+    assert (r.rc, r.out) == (255, "")
+    assert r.err.splitlines()[0] == "bhist: -f and -n cannot be used together"
+    r = cluster.run("bhist", "-f", "-")
+    assert (r.rc, r.out) == (255, "")
+    assert r.err == ("bhist: -f -: reading the event log from standard "
+                     "input is not supported by xce\n")

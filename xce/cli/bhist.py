@@ -4,7 +4,7 @@ import gc
 import sys
 
 from xce.cli.lsfargs import Opt, Parser, run
-from xce.errors import EXIT_FAILURE
+from xce.errors import EXIT_FAILURE, XceError, text
 
 OPTIONS = [
     Opt("-a", "all_jobs", takes=False, help="Finished and unfinished jobs."),
@@ -20,6 +20,8 @@ OPTIONS = [
     Opt("-n", "logfiles", metavar="N|min,max",
         help="The jobs submitted in the N newest event log files (0: all), "
         "or in lsb.events.min to lsb.events.max."),
+    Opt("-f", "logfile", metavar="logfile_name",
+        help="The jobs submitted in this event log file."),
     Opt("-C", "completed", metavar="time0,time1", help="Jobs that finished in this window."),
     Opt("-S", "submitted", metavar="time0,time1", help="Jobs submitted in this window."),
     Opt("-D", "dispatched", metavar="time0,time1", help="Jobs dispatched in this window."),
@@ -29,12 +31,12 @@ OPTIONS = [
 ]
 # The rest of LSF 10.1's bhist options.  -b is LSF's brief format (each
 # job's events condensed into a paragraph), which xce does not print.
-UNSUPPORTED = ("-aff", "-app", "-b", "-cname", "-data", "-e", "-f", "-G", "-g",
+UNSUPPORTED = ("-aff", "-app", "-b", "-cname", "-data", "-e", "-G", "-g",
                "-gpu", "-hostfile", "-Jd", "-Lp", "-m", "-N", "-P", "-t",
                "-T", "-UF")
 PARSER = Parser("bhist", OPTIONS, args_metavar="[job_ID ...]",
                 help_text="Display the history of jobs.",
-                refused=UNSUPPORTED)
+                refused=UNSUPPORTED, conflicts=[("-f", "-n")])
 
 
 def bhist(o, ids):
@@ -47,6 +49,8 @@ def bhist(o, ids):
     # them over and over for nothing (about 2 s of bhist -l -a at 100,000).
     gc.disable()
     completed = o["completed"]
+    if o["logfile"] == "-":
+        raise XceError(text("BHIST_LOG_STDIN"))
     files = None if o["logfiles"] is None else log.numbers_of(o["logfiles"])
     windows = time_windows.windows(completed, o["submitted"],
                                    o["dispatched"])
@@ -59,7 +63,7 @@ def bhist(o, ids):
     with open_store(site, history=True) as reader:
         rows = log.select(selection.rows(reader, None if o["long"] else
                                          history.SUMMARY_COLUMNS),
-                          files, site, reader)
+                          files, site, reader, o["logfile"])
         if not rows:
             print("No matching job found")
             return EXIT_FAILURE

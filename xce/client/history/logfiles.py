@@ -42,9 +42,12 @@ def logdir(spool, cluster):
     return oslite.join(oslite.fspath(spool), cluster or "", "logdir")
 
 
-def select(rows, files, site, reader):
+def select(rows, files, site, reader, path=None):
     """*rows* narrowed to the jobs submitted in *files* (numbers_of()),
-    read from the log directory of *site*'s cluster."""
+    read from the log directory of *site*'s cluster, or in the file
+    *path* (``-f``)."""
+    if path is not None:
+        return in_files(rows, file_submissions(path))
     if files is None:
         return rows
     cluster = reader.meta().get("cluster")
@@ -68,17 +71,23 @@ def submissions(directory, first, last):
     found = set()
     for name in sorted(there):
         n = _number(name)
-        if n is None or not first <= n <= last:
-            continue
-        path = oslite.join(directory, name)
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                for line in f:
-                    if line.startswith(_RECORD):
-                        _add(found, line)
-        except OSError as e:
-            raise XceError(text("BHIST_NO_LOG", path=path,
-                                reason=e.strerror))
+        if n is not None and first <= n <= last:
+            found |= file_submissions(oslite.join(directory, name))
+    return found
+
+
+def file_submissions(path):
+    """``bhist -f``: {(job id, submission time)} of the JOB_NEW records of
+    the event log file *path*; a file that cannot be read is bhist's
+    error."""
+    found = set()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith(_RECORD):
+                    _add(found, line)
+    except OSError as e:
+        raise XceError(text("BHIST_NO_LOG", path=path, reason=e.strerror))
     return found
 
 
