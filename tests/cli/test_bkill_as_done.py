@@ -61,8 +61,8 @@ def test_bkill_d_with_r_or_s_is_refused(cluster):
         assert r.rc == 255 and r.out == ""
         assert r.err.splitlines()[0] == (f"bkill: {other[0]} and -d cannot "
                                          "be used together")
-    r = cluster.run("bkill", "-b", str(jobid))
+    r = cluster.run("bkill", "-C", "why", str(jobid))
     assert (r.rc, r.out) == (255, "")
-    assert r.err == "bkill: option -b is not supported by xce\n"
+    assert r.err == "bkill: option -C is not supported by xce\n"
     assert cluster.stat(jobid) == "RUN"         # nothing happened to it
     assert cluster.run("bjobs").rc == 0         # the controller still answers

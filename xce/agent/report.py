@@ -26,6 +26,7 @@ EXIT_REASON_TEXT = {
     "TERM_PROCESSLIMIT": "TERM_PROCESSLIMIT: job killed after reaching LSF process limit.",
     "TERM_THREADLIMIT": "TERM_THREADLIMIT: job killed after reaching LSF thread limit.",
     "TERM_GANG": "TERM_GANG: job killed because another member of its gang group failed.",
+    "TERM_BUCKET_KILL": "TERM_BUCKET_KILL: job killed with bkill -b.",
     "TERM_CWD_NOTEXIST": "TERM_CWD_NOTEXIST: job killed because the current working directory does not exist.",
 }
 

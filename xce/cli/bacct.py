@@ -42,6 +42,8 @@ def bacct(o, ids):
     selection = history.Selection(user=user, queue=queue, ids=tuple(ids),
                                   stats=stats, windows=windows)
     where, args = selection.where()
+    # bkill -b leaves no lsb.acct record: LSF's bacct never sees those jobs.
+    where += " AND COALESCE(exit_reason, '') != 'TERM_BUCKET_KILL'"
     if host:
         where += " AND (' ' || exec_hosts || ' ') LIKE ?"
         args.append(f"% {host} %")

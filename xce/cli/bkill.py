@@ -14,21 +14,23 @@ OPTIONS = [
     Opt("-r", "force", takes=False, help="Remove the job at once."),
     Opt("-d", "as_done", takes=False,
         help="Kill a started job and record it as DONE once it exits."),
+    Opt("-b", "bulk", takes=False,
+        help="Bulk kill: with 0, skip without a word the jobs that cannot "
+        "be killed; the jobs killed leave no lsb.acct record."),
     Opt("-stat", "stat", metavar="run|pend|susp", type=kill_stat,
         sample="run", help="Kill every job of yours (or the other "
         "options') in this status; skip silently those that cannot be."),
 ]
-# LSF 10.1's other bkill options.  -b (bulk kill: skip jobs that cannot be
-# killed without a word, no lsb.acct record) would hide failures xce
-# reports, so it is refused rather than taken as a plain kill.
-UNSUPPORTED = ("-app", "-b", "-C", "-sla")
+# LSF 10.1's other bkill options.
+UNSUPPORTED = ("-app", "-C", "-sla")
 PARSER = Parser("bkill", OPTIONS, args_metavar="[job_ID ... | 0]",
                 help_text="Send a signal to jobs; by default kill them "
                 "(SIGINT, SIGTERM, then SIGKILL).",
                 refused=UNSUPPORTED,
                 # LSF: [-r | -s signal | -d]; -stat kills, so no -s.
                 conflicts=[("-r", "-s"), ("-r", "-d"), ("-s", "-d"),
-                           ("-stat", "-s")])
+                           ("-stat", "-s"), ("-b", "-stat"),
+                           ("-b", "-d")])
 
 
 def bkill(o, ids):
@@ -45,7 +47,10 @@ def bkill(o, ids):
     return control_request(Site(), action, ids, o["user"], o["queue"],
                            o["name"], o["host"], sig=num, force=o["force"],
                            as_done=o["as_done"], job_group=o["job_group"],
-                           stat=o["stat"])
+                           stat=o["stat"],
+                           # LSF ignores -b with -r or -s.
+                           bulk=o["bulk"] and not (o["force"] or
+                                                   o["sig"] is not None))
 
 
 def main(argv=None):

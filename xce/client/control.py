@@ -37,7 +37,7 @@ def kill_stat(value):
 
 def control_request(site, action, ids, user=None, queue=None, name=None,
                     host=None, sig=None, force=False, as_done=False,
-                    job_group=None, stat=None):
+                    job_group=None, stat=None, bulk=False):
     """Send one control request; print LSF's line per job; return the exit code."""
     parsed, every = job_ids.parse_list(ids)
     body = {"action": action, "user": user, "queue": queue, "name": name,
@@ -49,6 +49,8 @@ def control_request(site, action, ids, user=None, queue=None, name=None,
         if not jobgroups.valid(job_group):
             raise XceError(text("BAD_JGROUP_NAME", path=job_group))
         body["job_group"] = jobgroups.normal(job_group)
+    if bulk:
+        body["bulk"] = True
     if stat:
         # bkill -stat: every job in that status, with or without 0.
         body["stat"] = stat

@@ -16,6 +16,8 @@ COMMAND = {"kill": "bkill", "signal": "bkill", "stop": "bstop",
 TERMINATING = {_signal.SIGKILL, _signal.SIGTERM, _signal.SIGINT}
 # The states in which bkill -d acts (LSF 10.1: started jobs).
 AS_DONE_STATES = (states.RUN, states.USUSP, states.SSUSP)
+# bkill -b's exit reason; such a job leaves no lsb.acct record.
+BULK_REASON = "TERM_BUCKET_KILL"
 # bkill -stat's words and the states of each (those of bjobs -r, -p, -s).
 KILL_STAT = {"run": frozenset({states.RUN}), "pend": states.PENDING,
              "susp": states.SUSPENDED}
@@ -102,6 +104,9 @@ def control(ctl, req_user, body, now):
             err = text("JOB_FINISHED")
         else:
             err = _act(ctl, job, action, sig, req_user, admin, body, now)
+        if err is not None and label is None and body.get("bulk") and \
+                body.get("all"):
+            continue        # bkill -b 0: LSF skips these without a word
         results.append({"job": shown, "error": err,
                         "ok": err is None,
                         "array": shown if label and job["idx"] and
@@ -129,6 +134,8 @@ def _one_per_array(results):
 def _act(ctl, job, action, sig, req_user, admin, body, now):
     stat = job["stat"]
     reason = "TERM_OWNER" if job["user"] == req_user else "TERM_ADMIN"
+    if body.get("bulk"):
+        reason = BULK_REASON
     if action == "kill" or (action == "signal" and stat in states.PENDING
                             and sig in TERMINATING):
         if stat in states.PENDING or body.get("force"):

@@ -310,7 +310,10 @@ _KINDS = {
         "as_done": Field(Bool()),
         # bkill -stat: only jobs in this status, skipping silently those
         # that cannot be killed
-        "stat": Field(OneOf("run", "pend", "susp"))},
+        "stat": Field(OneOf("run", "pend", "susp")),
+        # bkill -b: with all, skip the jobs that cannot be killed; the
+        # jobs killed end TERM_BUCKET_KILL, with no lsb.acct record
+        "bulk": Field(Bool())},
     "modify": lambda: {
         "ids": Field(SOME_JOBS, required=True),
         "set": Field(Ref("changes", null=True)),

@@ -30,6 +30,9 @@ from xce.store.lsbfields import (NO_CLUSTER, VERSION, home, q, spec_of,
 from xce.store.lsbrotate import ACCT, EVENTS, LogState
 from xce.store.schema import JOB_COLUMNS
 
+# The exit reason of the jobs bkill -b kills.
+BULK_KILLED = "TERM_BUCKET_KILL"
+
 __all__ = ["after_commit", "EventFiles", "q", "wait_status", "records"]
 
 log = logging.getLogger("xce.controller")
@@ -153,9 +156,7 @@ class EventFiles:
         rows = _new_rows(self.db, self.state.seq)
         events, acct = [], []
         for row in rows:
-            before = len(acct)
-            records(row, events, acct, self.db)
-            self.state.finished += len(acct) - before
+            self.state.finished += records(row, events, acct, self.db)
             self.state.seq, self.state.stamp = row[0], int(row[1])
             if self.state.finished >= self.limits.max_job_num:
                 self._flush(events, acct)
@@ -254,7 +255,8 @@ def _cut(path, size):
 
 
 def records(row, events, acct, db=None):
-    """Add the lsb.events (and lsb.acct) lines of one event row."""
+    """Add the lsb.events (and lsb.acct) lines of one event row; return
+    the number of jobs it finishes."""
     _, t, kind, jobid, idx, data = row[:6]
     job = dict(zip(JOB_COLUMNS, row[6:]))
     try:
@@ -263,15 +265,21 @@ def records(row, events, acct, db=None):
         data = {}
     fn = _RECORDS.get(kind)
     if fn is None:
-        return
+        return 0
     if kind == "STATUS":
         data.setdefault("end_time", t)
     elif kind == "JOB_MSG":
         data.setdefault("time", t)          # bpost's postTime
     head = f'"{{}}" "{VERSION}" {int(t)}'
+    finished = 0
     for name, fields in fn(job, data, jobid, idx or 0, db):
+        if name == "JOB_FINISH":
+            finished += 1
+            if data.get("reason") == BULK_KILLED:
+                continue        # bkill -b: LSF writes no lsb.acct record
         line = head.format(name) + " " + fields + "\n"
         (acct if name == "JOB_FINISH" else events).append(line)
+    return finished
 
 
 def _job_start(job, data, jobid, idx, db):

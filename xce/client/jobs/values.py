@@ -32,6 +32,7 @@ EXIT_REASONS = {
     "TERM_GANG": "job killed because another member of its gang group "
                  "failed",
     "TERM_EXTERNAL_SIGNAL": "job killed by a signal external to LSF",
+    "TERM_BUCKET_KILL": "job killed with bkill -b",
     "TERM_CWD_NOTEXIST": "current working directory is not accessible or "
                          "does not exist on the execution host",
     "TERM_UNKNOWN": "LSF cannot determine a termination reason",

@@ -359,7 +359,7 @@ def finish(site, jobid, end):
 
 
 _KILLED_BY_USER = ("TERM_OWNER", "TERM_ADMIN", "TERM_FORCE_OWNER",
-                   "TERM_FORCE_ADMIN")
+                   "TERM_FORCE_ADMIN", "TERM_BUCKET_KILL")
 FINISH_WAIT = 5.0
 
 
