@@ -4,16 +4,6 @@ in bjobs, bhist, bacct and lsb.events/lsb.acct alike."""
 from tests.lib.xcecluster import wait_for
 
 
-def _records(cluster, name, kind):
-    path = cluster.spool / cluster.name / "logdir" / name
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        return []
-    return [line.split() for line in text.splitlines()
-            if line.startswith(f'"{kind}" ')]
-
-
 def test_bkill_d_records_a_running_job_done(cluster):
     jobid = cluster.submit("-o", "d.out", "sleep 60")
     cluster.wait_stat(jobid, "RUN")
@@ -32,9 +22,9 @@ def test_bkill_d_records_a_running_job_done(cluster):
     assert ("Total number of done jobs:       1      "
             "Total number of exited jobs:     0") in acct.joined
     wait_for(lambda: any(r[3] == str(jobid) for r in
-                         _records(cluster, "lsb.acct", "JOB_FINISH")),
+                         cluster.lsb_records("lsb.acct", "JOB_FINISH")),
              what="the JOB_FINISH record")
-    status = [(r[3], r[4]) for r in _records(cluster, "lsb.events",
+    status = [(r[3], r[4]) for r in cluster.lsb_records("lsb.events",
                                               "JOB_STATUS")]
     assert (str(jobid), "64") in status          # 64: DONE
     assert (str(jobid), "32") not in status      # never EXIT

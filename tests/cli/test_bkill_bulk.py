@@ -6,13 +6,8 @@ from tests.lib.xcecluster import wait_for
 
 
 def _records(cluster, name, kind):
-    path = cluster.spool / cluster.name / "logdir" / name
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        return []
-    return [line.split()[3] for line in text.splitlines()
-            if line.startswith(f'"{kind}" ')]
+    """The job ids of the records *kind* of *name*."""
+    return [r[3] for r in cluster.lsb_records(name, kind)]
 
 
 def test_bkill_b_kills_with_term_bucket_kill_and_no_acct_record(

@@ -283,6 +283,17 @@ class Cluster:
                         self.stat(jobid), timeout=timeout,
                         what=f"job {jobid} to reach {stats}")
 
+    def lsb_records(self, name, kind):
+        """The records *kind* of the log file *name* (lsb.events,
+        lsb.acct) as lists of words; none while the file is missing."""
+        path = self.spool / self.name / "logdir" / name
+        try:
+            text = path.read_text()
+        except FileNotFoundError:
+            return []
+        return [line.split() for line in text.splitlines()
+                if line.startswith(f'"{kind}" ')]
+
 
 def _read_pid(path):
     try:
