@@ -38,10 +38,7 @@ def select_jobs(ctl, req_user, body):
     if body.get("stat"):
         return _in_stat(ctl, req_user, body, targets), errors
     if body.get("all") or (not body.get("ids") and _has_filter(body)):
-        matched = [j for j in ctl.jobs.values()
-                   if j["stat"] in states.UNFINISHED and
-                   _matches(j, req_user, body)]
-        matched.sort(key=lambda j: (j["seq"], j["idx"]))
+        matched = _matching(ctl, req_user, body)
         if not body.get("all"):
             matched = matched[-1:]
         if not matched:
@@ -55,13 +52,19 @@ def _in_stat(ctl, req_user, body, named):
     those in the status that the user may kill; the rest are skipped
     without a word, as LSF does."""
     if not body.get("ids"):
-        named = [(None, j) for j in ctl.jobs.values()
-                 if j["stat"] in states.UNFINISHED and
-                 _matches(j, req_user, body)]
-        named.sort(key=lambda t: (t[1]["seq"], t[1]["idx"]))
+        named = [(None, j) for j in _matching(ctl, req_user, body)]
     wanted = KILL_STAT[body["stat"]]
     return [(label, j) for label, j in named if j["stat"] in wanted and
             ctl.may("bkill", req_user, j)]
+
+
+def _matching(ctl, req_user, body):
+    """The unfinished jobs the filters select, oldest first."""
+    matched = [j for j in ctl.jobs.values()
+               if j["stat"] in states.UNFINISHED and
+               _matches(j, req_user, body)]
+    matched.sort(key=lambda j: (j["seq"], j["idx"]))
+    return matched
 
 
 def _has_filter(body):
@@ -134,7 +137,7 @@ def _one_per_array(results):
 def _act(ctl, job, action, sig, req_user, admin, body, now):
     stat = job["stat"]
     reason = "TERM_OWNER" if job["user"] == req_user else "TERM_ADMIN"
-    if body.get("bulk"):
+    if body.get("bulk") and action == "kill":
         reason = BULK_REASON
     if action == "kill" or (action == "signal" and stat in states.PENDING
                             and sig in TERMINATING):
