@@ -337,9 +337,10 @@ def test_bmod_refuses_an_empty_value_of_each_option(flag):
 
 def test_bsub_empty_values_are_the_parsers_one_rule():
     """Only bsub's and bmod's tables refuse "" (others, such as badmin's
-    -C comment, take it); within them, -J alone lets its own check
-    answer."""
-    for module, empty in ((bsub, ["-J", "-R"]), (bmod, ["-J"])):
+    -C comment, take it); within them, -J, -Q and -u let their own
+    checks answer ("Bad job name", "Bad requeue exit value list", "Bad
+    mail address"), and bsub -R "" is no requirement."""
+    for module, empty in ((bsub, ["-J", "-Q", "-R", "-u"]), (bmod, ["-J"])):
         assert module.PARSER.empty_values is False
         assert sorted(o.flags[0] for o in module.OPTIONS
                       if o.takes and o.empty) == empty
