@@ -41,7 +41,7 @@ def test_bkill_b_kills_with_term_bucket_kill_and_no_acct_record(
     r = cluster.run("bacct", str(running), str(pending))
     assert (r.rc, r.err) == (255, "No matching job found\n")
     r = cluster.run("bacct", "-l", str(plain))
-    assert r.rc == 0 and "TERM_OWNER" in r.out
+    assert r.rc == 0 and "TERM_OWNER" in r.joined
 
 
 def test_bkill_b_is_ignored_with_r_or_s(cluster):

@@ -28,7 +28,7 @@ def _jobs(cluster):
     ["bsub", "-IS", "bash"],
     ["bsub", "-clusters", "c2", "true"],
     ["bjobs", "-sum"],
-    ["bkill", "-stat", "run", "0"],
+    ["bkill", "-C", "why", "0"],
     ["bqueues", "-o", "queue_name"],
     ["lsload", "-I", "r15s"],
 ], ids=lambda argv: " ".join(argv[:2]))
