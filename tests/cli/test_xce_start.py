@@ -114,3 +114,44 @@ def test_xce_start_says_why_the_local_agent_ended_at_start_up(tmp_path):
                            "listening on its socket: "), r
     assert "agent.lock" in line, r
     assert status.rc == 0 and status.out.startswith("xce-controller: running")
+
+
+def test_xce_start_stops_waiting_for_hosts_when_the_controller_dies(
+        tmp_path):
+    # hungssh's sshd accepts the connection and never says anything, so
+    # xce start waits for that host; the controller is killed meanwhile.
+    import os
+    import signal
+    import subprocess
+    from xce import daemon
+    c = Cluster(tmp_path, mxj=2)
+    hung = socket.socket()
+    hung.bind(("127.0.0.1", 0))
+    hung.listen(4)
+    add_refused_ssh_host(c, "hungssh")
+    yaml = c.envdir / "xce.yaml"
+    port = hung.getsockname()[1]
+    text = re.sub(r"(  hungssh:\n(?:    .*\n)*?    port: )\d+",
+                  rf"\g<1>{port}\n    ssh_timeout: 120", yaml.read_text())
+    yaml.write_text(text)
+    start = subprocess.Popen([str(BIN / "xce"), "start", "--envdir",
+                              str(c.envdir)], env=c.env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        host = socket.gethostname()
+        wait_for(lambda: " ok " in c.run("bhosts", host).out,
+                 what="the local host to be up")
+        pid = daemon.read_pid(c.spool / "store" / "controller.pid")
+        os.kill(pid, signal.SIGKILL)
+        out, err = start.communicate(timeout=15)
+    finally:
+        if start.poll() is None:
+            start.kill()
+            start.communicate()
+        c.stop()
+        hung.close()
+    assert start.returncode == 255, (out, err)
+    first = err.splitlines()[0]
+    assert first.startswith(f"xce-controller (pid {pid}) exited during "
+                            "start-up; "), err
+    assert "host " not in out, out

@@ -101,3 +101,24 @@ def test_no_host_row_yet_is_waited_for(capsys):
     assert clock.now > xcecli.READY_TIMEOUT
     assert capsys.readouterr().err == \
         "warning: not every host is up yet; see bhosts\n"
+
+
+def test_a_controller_that_exits_ends_the_wait_with_an_error(tmp_path,
+                                                              capsys):
+    import pytest
+    from types import SimpleNamespace
+    from xce.errors import XceError
+    clock = _Clock()
+    looks = []
+
+    def read():
+        looks.append(clock.now)
+        return [_host("a", "ok"), _host("b", "unavail")]
+    with pytest.raises(XceError) as e:
+        xcecli._wait_hosts(SimpleNamespace(spool=tmp_path), pid=4321,
+                           read=read, clock=clock, pause=clock.pause,
+                           alive=lambda pid: len(looks) < 3)
+    assert len(looks) == 3 and clock.now < xcecli.READY_TIMEOUT
+    assert str(e.value).startswith(
+        "xce-controller (pid 4321) exited during start-up; see ")
+    assert capsys.readouterr().out == ""

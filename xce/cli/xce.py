@@ -69,7 +69,7 @@ def start(envdir):
     if code or not pid:
         raise XceError(text("CONTROLLER_NOT_STARTED") + _log_tail(cfg))
     _wait_answer(cfg, pid)
-    _wait_hosts(cfg)
+    _wait_hosts(cfg, pid)
     return 0
 
 
@@ -126,17 +126,22 @@ def _run_wait(argv):
     return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
 
 
-def _wait_hosts(cfg, read=None, clock=time.monotonic, pause=time.sleep):
+def _wait_hosts(cfg, pid=None, read=None, clock=time.monotonic,
+                pause=time.sleep, alive=daemon.pid_alive):
     """Wait until every configured host has an agent, or the controller
     knows why it has none (it records why as soon as an agent's launch or
     its SSH connection fails): each such reason is printed the moment it
     is known.  Hosts that neither answer nor fail are waited for at most
-    READY_TIMEOUT seconds.  READ (tests: a stand-in) returns the store's
-    host rows."""
+    READY_TIMEOUT seconds.  A controller PID that exits meanwhile ends the
+    wait with an error: nobody is left to start the hosts.  READ (tests:
+    a stand-in) returns the store's host rows."""
     read = read or _store_hosts(cfg.spool / "store" / "xce.db")
     deadline = clock() + READY_TIMEOUT
     told = set()
     while True:
+        if pid is not None and not alive(pid):
+            raise XceError(text("CONTROLLER_EXITED", pid=pid) +
+                           _log_tail(cfg))
         ready, failed, waiting = _host_verdicts(read())
         for h in failed:
             if h["name"] not in told:
