@@ -291,6 +291,11 @@ _add("params", ENFORCED, "JOB_ACCEPT_INTERVAL")
 # key is absent): it also limits each user group without a row, as a
 # whole (xce.config.limitcheck.user_rows).
 _add("params", ENFORCED, "DEFAULT_LIMIT_IGNORE_USER_GROUP")
+# Y: a job associated with a user group (bsub -G, DEFAULT_USER_GROUP) is
+# under that group's limits only (and those of the groups holding it);
+# bsub -G "~group" leaves out the excluded groups' limits
+# (xce.scheduler.ugchoice).  N: every group of the user's.
+_add("params", ENFORCED, "ENFORCE_ONE_UG_LIMITS")
 # Host exceptions: the EXIT_RATE of hosts without one, and the minutes the
 # rate is averaged over (xce.model.exitrate).
 _add("params", ENFORCED, "GLOBAL_EXIT_RATE JOB_EXIT_RATE_DURATION")

@@ -110,7 +110,8 @@ def load(envdir):
     _fixed_values(raw, check)
     leftout.check(raw, check)
     if isinstance(raw.get("parameters"), dict):
-        for key in ("STRICT_UG_CONTROL", "LSB_JOB_CPULIMIT"):
+        for key in ("STRICT_UG_CONTROL", "LSB_JOB_CPULIMIT",
+                    "ENFORCE_ONE_UG_LIMITS"):
             _yes_no(raw["parameters"], key, check)
     _hosts(cfg, raw.get("hosts") or {}, check)
     _groups(cfg, raw, check)

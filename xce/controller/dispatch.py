@@ -289,7 +289,7 @@ def _pending(ctl, job, per_task, hosts, epoch):
             jl_p=limitconf.jl_p(ctl.cfg, job["user"]),
             user_group=spec.get("user_group"),
             excluded_groups=tuple(spec.get("user_group_exclude") or ())
-            or None)
+            or None, limit_groups=limitconf.limit_groups(ctl.cfg, spec))
         job["_pending"] = (stamp, spec, pj, epoch)
     pj.depend = _depend_state(ctl, job)
     return pj
@@ -509,6 +509,7 @@ def charge_limits(ctl, job, limits, per_task, held, per_host):
                   per_host, {n: rusage_held.times(held, k) if per_task
                              else held for n, k in per_host.items()}
                   if rusage_held.any_held(held) else None,
-                  job["spec"].get("app") or "", per_task)
+                  job["spec"].get("app") or "", per_task,
+                  limitconf.limit_groups(ctl.cfg, job["spec"]))
 
 

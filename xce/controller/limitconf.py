@@ -12,6 +12,7 @@ from xce.lang import timevalue, units
 from xce.config import limitcheck
 from xce.config.lsf import hostnames
 from xce.model import fairshare
+from xce.scheduler import ugchoice
 from xce.scheduler.limits import (R_UGROUP_LIMIT, R_USER_LIMIT, Consumer,
                                   Limit)
 
@@ -91,7 +92,15 @@ def _consumer(cfg, kind, words, per):
     excluded = frozenset(n[1:] for n in names if n.startswith("~"))
     names = [n for n in names if not n.startswith("~")]
     members = None if "all" in names else frozenset(names)
-    return Consumer(members, excluded, per, tree=kind == "projects")
+    named, direct = (), frozenset()
+    if groups and members is not None:
+        # For ENFORCE_ONE_UG_LIMITS: the groups this limit is placed on.
+        named = tuple((w, frozenset(hostnames.expand([w], groups)))
+                      for w in words if w in groups)
+        direct = frozenset(w for w in words
+                           if w not in groups and not w.startswith("~"))
+    return Consumer(members, excluded, per, tree=kind == "projects",
+                    groups=named, direct=direct)
 
 
 def _limit_sections(cfg, now):
@@ -226,6 +235,38 @@ def _jl_p(cfg, user):
         elif name == user or (name == "default" and user not in users):
             found.append((per_cpu, None))
     return tuple(found) or None
+
+
+def limit_groups(cfg, spec):
+    """The ugchoice.GroupChoice of a job with submission *spec* under
+    lsb.params ENFORCE_ONE_UG_LIMITS, or None (every group's limits)."""
+    if not cfg.param_flag("ENFORCE_ONE_UG_LIMITS"):
+        return None
+    group = spec.get("user_group")
+    return ugchoice.choice(True, group,
+                           spec.get("user_group_exclude") or (),
+                           _holders(cfg).get(group, ()))
+
+
+def _holders(cfg):
+    """group -> the groups holding it as a subgroup, at any depth
+    (cached on cfg)."""
+    found = getattr(cfg, "_xce_ug_holders", None)
+    if found is None:
+        found = {}
+        for outer in cfg.user_groups:
+            for inner in _subgroups(cfg.user_groups, outer, (outer,)):
+                found.setdefault(inner, set()).add(outer)
+        cfg._xce_ug_holders = found
+    return found
+
+
+def _subgroups(groups, name, seen):
+    for member in groups.get(name) or ():
+        member = str(member)
+        if member in groups and member not in seen:
+            yield member
+            yield from _subgroups(groups, member, seen + (member,))
 
 
 def _project_quotas(cfg):

@@ -300,7 +300,8 @@ def check_project_quota(ctl, q, spec, user):
         mem_per_task=ctl.cfg.param_flag("RESOURCE_RESERVE_PER_TASK")))
     never = Limits(found).never_met(user, q.name, spec.get("project") or
                                     ctl.cfg.projects.cluster_default,
-                                    nslots, mem, spec.get("app") or "")
+                                    nslots, mem, spec.get("app") or "",
+                                    limitconf.limit_groups(ctl.cfg, spec))
     if never is not None:
         project, what, limit, asked_ = never
         raise Rejected(text("PROJECT_QUOTA_NEVER", project=project,

@@ -335,7 +335,7 @@ def _job_reason(job, q, state):
     elif state.limits is not None:
         why = state.limits.job_room(job.user, q.name, job.project,
                                     job.nslots, hostfit.job_mem(job),
-                                    job.app)[1]
+                                    job.app, job.limit_groups)[1]
     if why is None:
         return None
     shared = state.job_reasons.get(why)
@@ -397,7 +397,8 @@ def _simple(job, q, state, hi, select):
             (job.asked is not None and job.asked.ranked):
         return False
     if state.limits is not None and \
-            state.limits.split(job.user, q.name, job.project, job.app)[1]:
+            state.limits.split(job.user, q.name, job.project, job.app,
+                               job.limit_groups)[1]:
         return False        # per-host limits cut the free slots
     return rr is None or (rr.order is None and rr.span is None and
                           rr.same is None and rr.rusage is None and
@@ -452,7 +453,7 @@ def _slot_cap(job, q, limits=None):
         hi = min(hi, q.ujob_limit - q.user_used.get(job.user, 0))
     if limits is not None:
         room = limits.job_room(job.user, q.name, job.project, job.nslots,
-                               app=job.app)[0]
+                               app=job.app, ug=job.limit_groups)[0]
         if room is not None:
             hi = min(hi, room)
     return max(hi, job.nslots)
@@ -495,7 +496,7 @@ def _take(job, q, state, slots, mem):
         state.limits.charge(job.user, q.name, job.project, per_host, {
             n: (rusage_held.times(mem, k) if job.mem_per_task else mem)
             for n, k in per_host.items()} if rusage_held.any_held(mem)
-            else None, job.app, job.mem_per_task)
+            else None, job.app, job.mem_per_task, job.limit_groups)
     if state.groups is not None and job.job_group is not None:
         for g in chain(job.job_group):
             if g in state.groups:

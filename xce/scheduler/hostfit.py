@@ -131,7 +131,8 @@ def free_slots(job, q, hosts, mem, cands, select, limits=None, now=None):
     free, blocked, host_max = {}, {}, {}
     dynamic = cands.dynamic
     if limits is not None and \
-            not limits.split(job.user, q.name, job.project, job.app)[1]:
+            not limits.split(job.user, q.name, job.project, job.app,
+                             job.limit_groups)[1]:
         limits = None       # no per-host limit applies to this job
     waits = accept_wait(q, hosts, now)
     full = 0
@@ -195,7 +196,8 @@ def accept_wait(q, hosts, now):
 def limit_room(n, job, q, h, mem, limits):
     """Free slots on a host cut by the per-host allocation limits."""
     room, why = limits.host_room(job.user, q.name, job.project, h.name, mem,
-                                 job.app, h.resources.get("ncpus"))
+                                 job.app, h.resources.get("ncpus"),
+                                 job.limit_groups)
     if why is None and room is not None:
         n = min(n, room)
     return n, why

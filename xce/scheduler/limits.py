@@ -19,13 +19,18 @@ projects it names and every project below them, so a quota on /physics
 counts the jobs of /physics/cms/run3 too (rolled up).  For a PER_PROJECT
 limit naming projects, each named project (with its subtree) is counted
 apart.
+
+A job's user-group choice (ugchoice.GroupChoice, ENFORCE_ONE_UG_LIMITS)
+leaves out the limits placed on groups it is not associated with: they
+neither hold the job nor count it.
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xce.model.projects import ancestors
 from xce.scheduler.rusage_held import others
+from xce.scheduler.ugchoice import under
 
 # LSF 10.1 texts (lsbatch.h pending reasons PEND_GENERAL_LIMIT_*).
 _RESOURCE_TEXT = {
@@ -62,6 +67,10 @@ class Consumer:
     per: bool = False
 
     tree: bool = False              # projects: a name covers its subtree
+    # users: the user groups named, ((name, expanded members), ...), and
+    # the users named themselves (ugchoice.under).
+    groups: tuple = field(default=(), compare=False)
+    direct: frozenset = field(default=frozenset(), compare=False)
 
     def matches(self, name):
         if not self.tree:
@@ -114,8 +123,11 @@ class Limit:
                 return kind[:-1]
         return "cluster"
 
-    def applies(self, user, queue, project, app=""):
+    def applies(self, user, queue, project, app="", ug=None):
         if self.apps is not None and not app:
+            return False
+        if self.users is not None and not under(
+                self.users.groups, self.users.direct, user, ug):
             return False
         return all(c is None or c.matches(v) for c, v in (
             (self.users, user), (self.queues, queue),
@@ -147,7 +159,7 @@ class Limits:
         self.limits = list(limits)
         # counter -> [slots, jobs, mem, swp, tmp, {RESOURCE name: amount}]
         self.used = {}
-        self._split = {}    # (user, queue, project, app) -> limit indices
+        self._split = {}    # (user, queue, project, app, ug) -> indices
 
     def __bool__(self):
         return bool(self.limits)
@@ -159,26 +171,27 @@ class Limits:
         out._split = self._split    # depends on the limits only
         return out
 
-    def split(self, user, queue, project, app=""):
-        """Indices of the limits that apply: (job-wide, per-host)."""
-        key = (user, queue, project, app)
+    def split(self, user, queue, project, app="", ug=None):
+        """Indices of the limits that apply: (job-wide, per-host); *ug*:
+        the job's ugchoice.GroupChoice, or None."""
+        key = (user, queue, project, app, ug)
         found = self._split.get(key)
         if found is None:
             job, host = [], []
             for i, lim in enumerate(self.limits):
-                if lim.applies(user, queue, project, app):
+                if lim.applies(user, queue, project, app, ug):
                     (host if lim.hosts is not None else job).append(i)
             found = self._split[key] = (tuple(job), tuple(host))
         return found
 
     def charge(self, user, queue, project, per_host, mem=None, app="",
-               per_task=False):
+               per_task=False, ug=None):
         """Count one job: per_host {host: slots}, mem {host: reserved} (a
         rusage_held.Need carries the swp, tmp and site resources reserved
         there too; *per_task*: those are per slot, already times the
         host's slots)."""
         mem = mem or {}
-        job_l, host_l = self.split(user, queue, project, app)
+        job_l, host_l = self.split(user, queue, project, app, ug)
         for i in job_l:
             lim = self.limits[i]
             c = lim.counter(i, user, queue, project, app=app)
@@ -216,25 +229,27 @@ class Limits:
                 if name not in ("swp", "tmp"):
                     used[5][name] = used[5].get(name, 0) + n
 
-    def job_room(self, user, queue, project, nslots, mem=0, app=""):
+    def job_room(self, user, queue, project, nslots, mem=0, app="",
+                 ug=None):
         """(slots the job-wide limits still allow, None: no cap; the reason
         when the job cannot start under them, else None)."""
-        return self._room(self.split(user, queue, project, app)[0],
+        return self._room(self.split(user, queue, project, app, ug)[0],
                           (user, queue, project), _ALL, nslots, mem, app)
 
     def host_room(self, user, queue, project, host, mem=0, app="",
-                  ncpus=None):
+                  ncpus=None, ug=None):
         """Like job_room for one host (of *ncpus* CPUs), under the
         per-host limits."""
-        return self._room(self.split(user, queue, project, app)[1],
+        return self._room(self.split(user, queue, project, app, ug)[1],
                           (user, queue, project), host, 1, mem, app, ncpus)
 
-    def never_met(self, user, queue, project, nslots, mem=0, app=""):
+    def never_met(self, user, queue, project, nslots, mem=0, app="",
+                  ug=None):
         """A project quota the job alone is above, so that it could never
         start: (project, what, limit, asked), else None.  Only limits
         that name projects refuse a job at submit; the others let it
         pend, as LSF does."""
-        for i in self.split(user, queue, project, app)[0]:
+        for i in self.split(user, queue, project, app, ug)[0]:
             lim = self.limits[i]
             if lim.projects is None or lim.slot_reason:
                 continue

@@ -206,6 +206,9 @@ class PendingJob:
     # bsub -G "~group ...": the groups whose accounts the job is not
     # charged through (a tuple), or None.
     excluded_groups: tuple = None
+    # ENFORCE_ONE_UG_LIMITS: the user groups whose limits hold the job
+    # (ugchoice.GroupChoice), or None: every group of its user.
+    limit_groups: object = None
     # Set by the fairshare order when the exclusion leaves the job no
     # account in its queue's share tree: it waits (R_NO_SHARE_ACCOUNT).
     share_none: bool = False

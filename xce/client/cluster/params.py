@@ -24,6 +24,7 @@ DEFAULTS = {
     "JOB_TERMINATE_INTERVAL": "10",
     "MAX_JOB_ARRAY_SIZE": "1000",
     "MAX_JOBID": str(DEFAULT_MAX_JOBID),
+    "ENFORCE_ONE_UG_LIMITS": "N",
 }
 
 # bparams -l: (explanation, parameter, unit shown after the value)
