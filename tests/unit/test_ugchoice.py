@@ -154,3 +154,13 @@ def test_bparams_a_shows_the_key_with_lsfs_default():
     set_ = params.all_text(params.effective(
         {"ENFORCE_ONE_UG_LIMITS": "Y"}, []), {}).splitlines()
     assert "    ENFORCE_ONE_UG_LIMITS = Y" in set_
+
+
+def test_with_y_jl_p_rows_of_left_out_groups_do_not_apply():
+    cfg = _site("Y", users={"chem": {"JL/P": 2}, "phys@": {"JL/P": 1}})
+    chem = limitconf.limit_groups(cfg, {"user_group": "chem"})
+    phys = limitconf.limit_groups(cfg, {"user_group": "phys"})
+    members = frozenset(["alice", "bob"])
+    assert limitconf.jl_p(cfg, "alice", chem) == ((2.0, members),)
+    assert limitconf.jl_p(cfg, "alice", phys) == ((1.0, None),)
+    assert limitconf.jl_p(cfg, "alice") == ((2.0, members), (1.0, None))

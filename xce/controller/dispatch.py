@@ -268,6 +268,7 @@ def _pending(ctl, job, per_task, hosts, epoch):
     else:
         lo, hi = spec.get("nslots") or [job["nslots"], job["nslots"]]
         times = reserve.normal_times(ctl, job)
+        limit_groups = limitconf.limit_groups(ctl.cfg, spec)
         pj = PendingJob(
             (job["jobid"], job["idx"]), job["queue"], job["user"], lo,
             job["seq"], jobprio.rank(ctl.cfg, job), max_slots=hi,
@@ -286,10 +287,10 @@ def _pending(ctl, job, per_task, hosts, epoch):
             if spec.get("hostfile_hosts") else None,
             gpu=gpuconf.effective(ctl.cfg, spec, job["queue"]),
             container=_runtime(ctl, spec, job["queue"]),
-            jl_p=limitconf.jl_p(ctl.cfg, job["user"]),
+            jl_p=limitconf.jl_p(ctl.cfg, job["user"], limit_groups),
             user_group=spec.get("user_group"),
             excluded_groups=tuple(spec.get("user_group_exclude") or ())
-            or None, limit_groups=limitconf.limit_groups(ctl.cfg, spec))
+            or None, limit_groups=limit_groups)
         job["_pending"] = (stamp, spec, pj, epoch)
     pj.depend = _depend_state(ctl, job)
     return pj

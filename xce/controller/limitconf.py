@@ -202,21 +202,23 @@ def _user_limits(cfg):
     return out
 
 
-def jl_p(cfg, user):
+def jl_p(cfg, user, ug=None):
     """The lsb.users JL/P that apply to *user* (PendingJob.jl_p): its own
     row, each `group@` row of a group it is in and, without a row of its
     own, `default` count its own slots; a group's row counts the slots of
-    all the group's members together.  None when none applies.  Cached on
-    cfg per user (one tuple that the user's jobs share)."""
+    all the group's members together.  With a GroupChoice *ug*
+    (limit_groups), the rows of groups it leaves out do not apply.  None
+    when none applies.  Cached on cfg per user and choice (one tuple that
+    such jobs share)."""
     cache = getattr(cfg, "_xce_jl_p", None)
     if cache is None:
         cache = cfg._xce_jl_p = {}
-    if user not in cache:
-        cache[user] = _jl_p(cfg, user)
-    return cache[user]
+    if (user, ug) not in cache:
+        cache[user, ug] = _jl_p(cfg, user, ug)
+    return cache[user, ug]
 
 
-def _jl_p(cfg, user):
+def _jl_p(cfg, user, ug):
     users = user_rows(cfg)
     found = []
     for name, row in users.items():
@@ -230,7 +232,7 @@ def _jl_p(cfg, user):
         group = name[:-1] if name.endswith("@") else name
         if group in cfg.user_groups:
             members = frozenset(hostnames.expand([group], cfg.user_groups))
-            if user in members:
+            if user in members and (ug is None or ug.allows(group)):
                 found.append((per_cpu, None if group != name else members))
         elif name == user or (name == "default" and user not in users):
             found.append((per_cpu, None))
