@@ -117,6 +117,7 @@ LAYOUTS = {
         ("?", "options", 0x10000, "hostSpec", S),
         ("?", "options", 0x20000, "dependCond", S),
         ("subHomeDir", S),
+        ("?", "options", 0x8, "inFile", S),
         ("?", "options", 0x10, "outFile", S),
         ("?", "options", 0x20, "errFile", S),
         ("?", "options", 0x80000, "#nxf", [("subFn", S), ("execFn", S),

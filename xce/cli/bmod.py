@@ -59,6 +59,12 @@ OPTIONS = [
         help="Hosts to run on, one line per slot (replaces -n and -m)."),
     Opt("-L", "login_shell", metavar="login_shell",
         help="Initialise the job's environment with this login shell."),
+    Opt("-cwd", "cwd", metavar='"current_working_directory"',
+        help="Working directory (a relative one: under the submission "
+        "directory)."),
+    Opt("-i", "stdin", metavar="input_file", help="Read stdin from file."),
+    Opt("-x", "exclusive", takes=False,
+        help="Exclusive execution (the queue must be EXCLUSIVE)."),
     Opt("-r", "rerunnable", takes=False,
         help="Rerunnable: requeue the job if its host is lost."),
     Opt("-rn", "not_rerunnable", takes=False,
@@ -75,6 +81,9 @@ OPTIONS = [
     _removes("-outdirn", "no_outdir", "the output directory"),
     _removes("-hostfilen", "no_hostfile", "the host file"),
     _removes("-Ln", "no_login_shell", "the login shell"),
+    _removes("-cwdn", "no_cwd", "-cwd: the submission directory again"),
+    _removes("-in", "no_stdin", "the input file"),
+    _removes("-xn", "no_exclusive", "exclusive execution (-x)"),
     _removes("-bn", "no_begin_time", "the begin time"),
     _removes("-tn", "no_term_time", "the termination time"),
     _removes("-Wen", "no_estimate", "the run-time estimate"),
@@ -108,14 +117,14 @@ OPTIONS += [_removes(limit.option + "n", "no_" + limit.key,
 # The rest of LSF 10.1's bmod options, each with its -Xn cancel form where
 # LSF has one.
 UNSUPPORTED = (
-    "-ar", "-arn", "-a", "-aps", "-apsn", "-clusters", "-clustersn", "-cwd",
-    "-cwdn", "-data", "-datan", "-datagrp", "-datagrpn", "-eptl", "-eptln",
+    "-ar", "-arn", "-a", "-aps", "-apsn", "-clusters", "-clustersn",
+    "-data", "-datan", "-datagrp", "-datagrpn", "-eptl", "-eptln",
     "-ext", "-extsched", "-freq", "-freqn", "-G", "-Gn", "-gpu", "-gpun",
-    "-i", "-in", "-is", "-isn", "-k", "-kn", "-Lp", "-mig",
+    "-is", "-isn", "-k", "-kn", "-Lp", "-mig",
     "-mign", "-Ne", "-network", "-networkn", "-notify", "-notifyn", "-ptl",
     "-ptln", "-rnc", "-rncn", "-s", "-sn", "-sla", "-slan",
     "-smt", "-smtn", "-stage", "-stagen", "-ti", "-tin", "-U", "-Un", "-Wep",
-    "-We+", "-wa", "-wan", "-wt", "-wtn", "-x", "-Z", "-Zs",
+    "-We+", "-wa", "-wan", "-wt", "-wtn", "-Z", "-Zs",
     "-Zsn")
 # A setting and its removal in one command line.
 CONFLICTS = [(o.flags[0], o.flags[0] + "n") for o in OPTIONS

@@ -41,6 +41,12 @@ def modify_spec(opts, unit, fractions=False):
         new["user_priority"] = sub.parse_priority(opts["priority"])
     if opts.get("project"):
         new["project"] = opts["project"]
+    if opts.get("cwd"):         # the controller resolves it, as at submit
+        new["specified_cwd"] = opts["cwd"]
+    if opts.get("stdin"):
+        new["stdin"] = opts["stdin"]
+    if opts.get("exclusive"):
+        new["exclusive"] = True
     if opts.get("depend"):
         new["depend"] = opts["depend"]
     for key in ("app", "job_group"):
@@ -96,6 +102,8 @@ REMOVALS = {"no_queue": ("queue",), "no_slots": ("nslots",),
             "no_mail_user": ("mail_user",), "no_mail_begin": ("mail_begin",),
             "no_mail_notify": ("mail_notify",), "no_outdir": ("outdir",),
             "no_login_shell": ("login_shell",),
+            "no_cwd": ("specified_cwd",), "no_stdin": ("stdin",),
+            "no_exclusive": ("exclusive",),
             # the job keeps its number of slots, on any hosts
             "no_hostfile": ("hostfile", "hostfile_hosts", "asked_hosts"),
             **{"no_" + limit.key: (limit.key,) for limit in rlimits.LIMITS},

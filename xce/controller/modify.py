@@ -7,6 +7,7 @@ the commit, as for bkill.
 """
 
 import json
+import posixpath
 
 from xce.controller import (containercheck, jobclock, jobgroups, jobprio,
                             joblimits, remerge, rlimits, stage)
@@ -170,6 +171,10 @@ def _bmod_changes(ctl, job, body):
         spec.pop(key, None)
     spec.update(new)
     _owned(spec, new)
+    if "specified_cwd" in new or "specified_cwd" in gone:
+        # -cwd as bsub -cwd: a relative one is under the submission
+        # directory; -cwdn: the job runs there again.
+        spec["cwd"] = new["cwd"] = _working_directory(spec)
     if "job_group" in new or "job_group" in gone:
         _regroup(ctl, job, spec)
         gone = [key for key in gone if key != "job_group"]
@@ -217,6 +222,9 @@ def _bmod_changes(ctl, job, body):
             check_slots(ctl, q, spec)
         if "asked_hosts" in new or "queue" in new:
             check_hosts(ctl, q, spec)
+        if {"exclusive", "queue"} & set(new) and spec.get("exclusive") \
+                and not q.exclusive:        # -x as bsub -x
+            raise Rejected(text("QUEUE_EXCLUSIVE", q.name))
         if {"app", "queue"} & (set(new) | set(gone)):
             # A container's runtime and image (the profile's, else the
             # queue's), as at submit.
@@ -230,6 +238,14 @@ def _bmod_changes(ctl, job, body):
         if {"project", "nslots", "resreq", "queue"} & set(new):
             check_project_quota(ctl, q, spec, job["user"])
     return new, gone
+
+
+def _working_directory(spec):
+    subcwd = spec.get("subcwd") or "/"
+    asked = spec.get("specified_cwd")
+    if not asked:
+        return subcwd
+    return posixpath.normpath(posixpath.join(subcwd, asked))
 
 
 def _owned(spec, new):

@@ -160,8 +160,8 @@ def _spec():
         "stdout_mode": Field(OneOf("a", "w"), modifiable=True),
         "stderr": Field(PATH, modifiable=True),
         "stderr_mode": Field(OneOf("a", "w"), modifiable=True),
-        "stdin": Field(PATH),
-        "specified_cwd": Field(PATH),
+        "stdin": Field(PATH, modifiable=True),        # bmod -i, -in
+        "specified_cwd": Field(PATH, modifiable=True),    # bmod -cwd, -cwdn
         "subcwd": Field(PATH),
         "runlimit": Field(Num(0, INT32_MAX), modifiable=True),     # minutes
         "runlimit_host": Field(NAME, modifiable=True),      # -W 10/hostA
@@ -196,7 +196,7 @@ def _spec():
         "sla": Field(NAME),
         "asked_hosts": Field(ListOf(Str(NAME_MAX, null=False), LIST_MAX),
                              modifiable=True),
-        "exclusive": Field(Bool()),
+        "exclusive": Field(Bool(), modifiable=True),   # bmod -x, -xn
         "rerunnable": Field(Bool(), modifiable=True),   # bsub/bmod -r, -rn
         "pre_exec": Field(ARG, modifiable=True),        # bsub -E
         "post_exec": Field(ARG, modifiable=True),       # bsub -Ep

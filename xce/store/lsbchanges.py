@@ -14,7 +14,7 @@ from xce.store.lsbfields import (NO_CLUSTER, RLIMIT_RSS, RLIMIT_RUN,
 # options says the field is given, in delOptions that it is removed (-Jn,
 # -qn, ...).
 SUB_JOB_NAME, SUB_QUEUE, SUB_HOST = 0x01, 0x02, 0x04
-SUB_OUT_FILE, SUB_ERR_FILE = 0x10, 0x20
+SUB_IN_FILE, SUB_OUT_FILE, SUB_ERR_FILE, SUB_EXCLUSIVE = 0x08, 0x10, 0x20, 0x40
 SUB_NOTIFY_END, SUB_NOTIFY_BEGIN = 0x80, 0x100
 SUB_RERUNNABLE = 0x4000
 SUB_HOST_SPEC, SUB_DEPEND_COND = 0x10000, 0x20000
@@ -28,7 +28,8 @@ SUB3_RUNTIME_ESTIMATION, SUB3_JOB_REQUEUE = 0x80, 0x200
 SUB3_NOT_RERUNNABLE = 0x100                 # bsub -rn
 SUB3_JOB_DESCRIPTION = 0x2000000            # bsub/bmod -Jd
 _BITS = {"name": SUB_JOB_NAME, "queue": SUB_QUEUE,
-         "asked_hosts": SUB_HOST, "stdout": SUB_OUT_FILE,
+         "asked_hosts": SUB_HOST, "stdin": SUB_IN_FILE,
+         "stdout": SUB_OUT_FILE, "exclusive": SUB_EXCLUSIVE,
          "stderr": SUB_ERR_FILE, "mail_notify": SUB_NOTIFY_END,
          "mail_begin": SUB_NOTIFY_BEGIN, "runlimit_host": SUB_HOST_SPEC,
          "cpulimit_host": SUB_HOST_SPEC, "depend": SUB_DEPEND_COND,
@@ -143,13 +144,17 @@ def job_modify(job, data, jobid, idx, db):
     if options & SUB_DEPEND_COND:               # bmod -w
         fields.append(q(new["depend"]))
     fields.append(q(home(job.get("user"))))
+    if options & SUB_IN_FILE:
+        fields.append(q(new["stdin"]))
     if options & SUB_OUT_FILE:
         fields.append(q(new["stdout"]))
     if options & SUB_ERR_FILE:
         fields.append(q(new["stderr"]))
     if options & SUB_OTHER_FILES:
         fields += xfiles(new["xfiles"])
-    fields += [q(""), q(""), q("")]             # jobFile, fromHost, cwd
+    # jobFile, fromHost, cwd (bmod -cwd's directory; -cwdn: the
+    # submission directory again)
+    fields += [q(""), q(""), q(text_of(new.get("cwd")))]
     if options & SUB_PRE_EXEC:
         fields.append(q(new["pre_exec"]))
     if options & SUB_MAIL_USER:

@@ -14,7 +14,7 @@ from xce.client.text import limits
 HEADER = "Parameters of Job are changed:"
 INDENT = "    "
 # Keys a change carries along with the one that is shown.
-_QUIET = frozenset({"stdout_mode", "stderr_mode", "resreq_merged",
+_QUIET = frozenset({"cwd", "stdout_mode", "stderr_mode", "resreq_merged",
                     "hostfile_hosts", "app_filled", "user_priority_time"})
 
 
@@ -75,8 +75,13 @@ TABLE = [
     ("asked_hosts", _said("Hosts change to : {}", _words),
      "Host changes to default"),
     ("hostfile", _said("Host file changes to : {}"), "Host file is removed"),
+    ("stdin", _said("Input file change to : {}"), "Input file is disabled"),
     ("stdout", _said("Output file change to : {}"), "Output file is disabled"),
     ("stderr", _said("Error file change to : {}"), "Error file is disabled"),
+    ("exclusive", _fixed("Job changes to exclusive"),
+     "Job changes to nonexclusive"),
+    ("specified_cwd", _said("Current working directory changes to : {}"),
+     "Current working directory changes to default"),
     ("outdir", _said("Output directory changes to : {}"),
      "Output directory is removed"),
     ("mail_notify", _fixed("Job will send mail to user when job ends"),
