@@ -208,3 +208,29 @@ def test_G_tilde_bad_input_is_refused_and_nothing_is_submitted(
     r = two_groups.run("bjobs", "-u", "all", "-a", "-noheader")
     assert r.out == "", r
     assert two_groups.stat(_submit(two_groups, user)) in ("PEND", "RUN")
+
+
+def test_bmod_G_charges_a_pending_job_to_its_new_group(two_groups, users):
+    """c's job submitted with -G big is moved to small by bmod -G before it
+    starts: it is charged through small; a, not in small, is refused
+    as bsub -G refuses it, and a's job keeps its group."""
+    a, b, c = users
+    blocker = two_groups.submit("-n", "2", "sleep 60")
+    two_groups.wait_stat(blocker, "RUN")
+    mine = _submit(two_groups, c, "-G", "big")
+    theirs = _submit(two_groups, a, "-G", "big")
+    r = two_groups.run("bmod", "-G", "small", str(mine), user=c.name,
+                       cwd=c.home)
+    assert (r.rc, r.err) == (0, ""), r
+    r = two_groups.run("bmod", "-G", "small", str(theirs), user=a.name,
+                       cwd=a.home)
+    assert (r.rc, r.out, r.err) == (
+        255, "", "small: User not in the specified user group. "
+        "Job not modified.\n"), r
+    two_groups.run("bkill", str(blocker))
+    wait_for(lambda: two_groups.stat(mine) == "RUN", what="c's job to run")
+    r = two_groups.run("bjobs", "-l", str(mine))
+    assert f"Share group charged </small/{c.name}>" in r.joined, r.out
+    assert "User Group <small>" in r.joined, r.out
+    r = two_groups.run("bjobs", "-o", "ugroup", "-noheader", str(theirs))
+    assert r.out.split() == ["big"], r

@@ -370,6 +370,7 @@ BMOD_ONLY = [
     ("-t", "x", "x: Bad time specification"),
     ("-We", "x", "x: Bad runtime estimation specification"),
     ("-hostfile", "/nonexistent/h", None), ("-f", "a b c d", None),
+    ("-G", "a b", "a b: Bad user group name"), ("-G", "a ~b", None),
     ("-c", "x", "x: Bad CPULIMIT specification"),
     *[(flag, "x", f"x: {name} value should be a positive integer")
       for flag, name in (("-v", "SWAPLIMIT"), ("-S", "STACKLIMIT"),
@@ -383,6 +384,8 @@ BMOD_CHECKED_ELSEWHERE = {
           "test_bmod_w_and_wn_change_the_dependency_and_are_logged",
     "-app": "tests/cli/test_live_merge.py",
     "-g": "tests/cli/test_live_merge.py",
+    "-G": "tests/cli/test_modify_run_setup.py::test_bmod_G_files_a_"
+          "pending_job_under_another_group_and_Gn_removes_it",
 }
 
 

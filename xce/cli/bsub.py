@@ -202,7 +202,8 @@ def build_spec(opts, site):
         if opts.get(key):
             spec[key] = opts[key]
     if opts.get("user_group"):
-        _user_group(spec, opts["user_group"])
+        del spec["user_group"]
+        spec.update(sub.user_group_fields(opts["user_group"]))
     if not opts.get("job_group") and oslite.getenv("LSB_DEFAULT_JOBGROUP"):
         # In place of DEFAULT_JOBGROUP, %-substituted by the controller.
         spec["default_jobgroup"] = oslite.getenv("LSB_DEFAULT_JOBGROUP")
@@ -230,21 +231,6 @@ def build_spec(opts, site):
 # Names a job is filed under; the controller checks them against the
 # configuration (application profiles, user groups).
 _NAMED = ("user_group", "job_group", "app")
-
-
-def _user_group(spec, value):
-    """-G group, or -G "~group ..." (the groups the job is excluded from,
-    xce.model.ugroupsel); both forms at once are refused here."""
-    from xce.model import ugroupsel
-    try:
-        group, excluded = ugroupsel.parse(value)
-    except ugroupsel.BadGroupOption as e:
-        raise sub.SubmitError(text(e.key, str(e)))
-    if excluded:
-        del spec["user_group"]
-        spec["user_group_exclude"] = list(excluded)
-    else:
-        spec["user_group"] = group
 
 
 def _stage_files(args, subcwd):

@@ -47,6 +47,10 @@ def modify_spec(opts, unit, fractions=False):
         new["stdin"] = opts["stdin"]
     if opts.get("exclusive"):
         new["exclusive"] = True
+    if opts.get("user_group"):      # a group, or "~group ..." (one or other)
+        new.update(sub.user_group_fields(opts["user_group"]))
+        gone += [k for k in ("user_group", "user_group_exclude")
+                 if k not in new]
     if opts.get("depend"):
         new["depend"] = opts["depend"]
     for key in ("app", "job_group"):
@@ -104,6 +108,7 @@ REMOVALS = {"no_queue": ("queue",), "no_slots": ("nslots",),
             "no_login_shell": ("login_shell",),
             "no_cwd": ("specified_cwd",), "no_stdin": ("stdin",),
             "no_exclusive": ("exclusive",),
+            "no_user_group": ("user_group", "user_group_exclude"),
             # the job keeps its number of slots, on any hosts
             "no_hostfile": ("hostfile", "hostfile_hosts", "asked_hosts"),
             **{"no_" + limit.key: (limit.key,) for limit in rlimits.LIMITS},

@@ -10,10 +10,12 @@ import json
 import posixpath
 
 from xce.controller import (containercheck, jobclock, jobgroups, jobprio,
-                            joblimits, remerge, rlimits, stage)
+                            joblimits, remerge, rlimits, stage,
+                            ugroupcheck)
 from xce.controller.control import select_jobs
 from xce.controller.submit import (Rejected, check_depend, check_hosts,
                                    check_limits, check_project,
+                                   default_user_group,
                                    check_project_quota,
                                    check_slots, choose_queue,
                                    tasks_refusal)
@@ -198,6 +200,8 @@ def _bmod_changes(ctl, job, body):
         check_project(ctl, spec, job["user"])
         new["project"] = spec["project"]
         gone = [key for key in gone if key != "project"]
+    if {"user_group", "user_group_exclude"} & (set(new) | set(gone)):
+        _regroup_user(ctl, job, spec, new, gone)
     if "depend" in new:
         # -w as bsub -w: it must parse and name jobs that exist.
         check_depend(ctl, spec, job["user"])
@@ -222,6 +226,8 @@ def _bmod_changes(ctl, job, body):
             check_slots(ctl, q, spec)
         if "asked_hosts" in new or "queue" in new:
             check_hosts(ctl, q, spec)
+        if {"user_group_exclude", "queue"} & set(new):
+            ugroupcheck.check_queue(ctl.cfg, q, spec, job["user"], Rejected)
         if {"exclusive", "queue"} & set(new) and spec.get("exclusive") \
                 and not q.exclusive:        # -x as bsub -x
             raise Rejected(text("QUEUE_EXCLUSIVE", q.name))
@@ -238,6 +244,19 @@ def _bmod_changes(ctl, job, body):
         if {"project", "nslots", "resreq", "queue"} & set(new):
             check_project_quota(ctl, q, spec, job["user"])
     return new, gone
+
+
+def _regroup_user(ctl, job, spec, new, gone):
+    """-G as bsub -G (a group the job's owner is a direct member of, or
+    groups to be excluded from); -Gn: the job is as submitted without
+    -G, so lsb.params DEFAULT_USER_GROUP applies again."""
+    ugroupcheck.check(ctl, spec, job["user"], Rejected)
+    if spec.get("user_group") or spec.get("user_group_exclude"):
+        return
+    group = default_user_group(ctl.cfg, job["user"])
+    if group:
+        spec["user_group"] = new["user_group"] = group
+        gone.remove("user_group")
 
 
 def _working_directory(spec):

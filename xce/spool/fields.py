@@ -187,9 +187,9 @@ def _spec():
         "hold": Field(Bool()),
         "depend": Field(ARG, modifiable=True),     # bmod -w, -wn
         "from_host": Field(NAME),
-        "user_group": Field(NAME),
+        "user_group": Field(NAME, modifiable=True),     # bmod -G, -Gn
         # bsub -G "~group ...": the groups the job is not charged through.
-        "user_group_exclude": Field(NAMES),
+        "user_group_exclude": Field(NAMES, modifiable=True),
         "job_group": Field(NAME, modifiable=True),
         "default_jobgroup": Field(NAME),    # LSB_DEFAULT_JOBGROUP
         "app": Field(NAME, modifiable=True),

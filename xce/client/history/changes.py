@@ -43,6 +43,11 @@ def _words(v):
     return str(v)
 
 
+def _tilded(v):
+    """-G "~a ~b": the groups the job is excluded from, as given."""
+    return " ".join("~" + str(w) for w in v)
+
+
 def _slots(v):
     lo, hi = (list(v) + [0, 0])[:2]
     lines = [f"New minimal num of processors is : {lo}"]
@@ -82,6 +87,10 @@ TABLE = [
      "Job changes to nonexclusive"),
     ("specified_cwd", _said("Current working directory changes to : {}"),
      "Current working directory changes to default"),
+    ("user_group", _said("User group changes to : {}"),
+     "User group changes to default"),
+    ("user_group_exclude", _said("User group changes to : {}", _tilded),
+     "User group changes to default"),
     ("outdir", _said("Output directory changes to : {}"),
      "Output directory is removed"),
     ("mail_notify", _fixed("Job will send mail to user when job ends"),

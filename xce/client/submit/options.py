@@ -210,6 +210,20 @@ def check_job_name(name):
         raise SubmitError(text("BAD_JOB_NAME"))
 
 
+def user_group_fields(value):
+    """bsub/bmod -G: {"user_group": group}, or {"user_group_exclude":
+    [group, ...]} for -G "~group ..." (xce.model.ugroupsel); both forms
+    at once are refused here."""
+    from xce.model import ugroupsel
+    try:
+        group, excluded = ugroupsel.parse(value)
+    except ugroupsel.BadGroupOption as e:
+        raise SubmitError(text(e.key, str(e)))
+    if excluded:
+        return {"user_group_exclude": list(excluded)}
+    return {"user_group": group}
+
+
 def submission_cwd():
     pwd = oslite.getenv("PWD")
     try:

@@ -1,8 +1,11 @@
-"""bmod -cwd/-cwdn, -i/-in and -x/-xn: a pending job changed, then run,
-and the change seen where it acts (the directory the job runs in, the
-input it reads, the host it has alone); bjobs -l, bhist -l and
-JOB_MODIFY2 show it; a running job and bad input are refused in LSF's
-words, exit 255, nothing changed."""
+"""bmod -cwd/-cwdn, -i/-in, -x/-xn and -G/-Gn: a pending job changed,
+then run, and the change seen where it acts (the directory the job runs
+in, the input it reads, the host it has alone, the group it is filed
+under; tests/cli/test_fairshare_group.py shows the group charged); bjobs
+-l, bhist -l and JOB_MODIFY2 show it; a running job and bad input are
+refused in LSF's words, exit 255, nothing changed."""
+
+import getpass
 
 from tests.lib.lsbevents_reader import read_file
 from tests.lib.xcecluster import blocked, wait_for
@@ -152,4 +155,60 @@ def test_bmod_x_makes_a_pending_job_exclusive_and_xn_undoes_it(
                     _records(cluster, jobid), what="JOB_MODIFY2")
     assert recs[0]["options"] & 0x40 and recs[1]["delOptions"] & 0x40
     cluster.run("bkill", "0")
+    assert cluster.proc.poll() is None
+
+
+def test_bmod_G_files_a_pending_job_under_another_group_and_Gn_removes_it(
+        make_cluster):
+    me = getpass.getuser()
+    groups = (f"user_groups:\n  devs:\n    members: [{me}]\n"
+              f"  ops:\n    members: [{me}]\n")
+    cluster = make_cluster(mxj=1, extra_queues=groups)
+    blocker = cluster.submit("sleep 60")
+    cluster.wait_stat(blocker, "RUN")
+    jobid = cluster.submit("-G", "devs", "true")
+    _changed(cluster, "-G", "ops", str(jobid))
+    assert cluster.stored_job(jobid)["spec"]["user_group"] == "ops"
+    assert "User Group <ops>" in cluster.long(jobid)
+    r = cluster.run("bjobs", "-noheader", "-o", "jobid", "-G", "ops")
+    assert r.out.split() == [str(jobid)], r
+    # Bad input, in bsub -G's words: nothing changes.
+    # (Membership is not checked here: the test's user administers the
+    # cluster, whom bsub -G lets use any group too.)
+    for group, why in (("nope", "nope: Bad user group name"),
+                       ("a ~b", None), ("~nope", None)):
+        r = cluster.run("bmod", "-G", group, str(jobid))
+        assert (r.rc, r.out) == (255, ""), r
+        assert r.err.endswith(". Job not modified.\n"), r
+        assert why is None or r.err.startswith(why), r
+    r = cluster.run("bmod", "-G", "ops", "-Gn", str(jobid))
+    assert r.rc == 255 and "-G and -Gn cannot be used together" in r.err, r
+    assert cluster.stored_job(jobid)["spec"]["user_group"] == "ops"
+    _changed(cluster, "-Gn", str(jobid))
+    assert not cluster.stored_job(jobid)["spec"].get("user_group")
+    assert "User Group" not in cluster.long(jobid)
+    _changed(cluster, "-G", "~devs", str(jobid))
+    assert cluster.stored_job(jobid)["spec"]["user_group_exclude"] == [
+        "devs"]
+    _changed(cluster, "-G", "devs", str(jobid))
+    spec = cluster.stored_job(jobid)["spec"]
+    assert spec["user_group"] == "devs" and \
+        "user_group_exclude" not in spec
+    cluster.run("bkill", str(blocker))
+    cluster.wait_stat(jobid, "DONE")
+    r = cluster.run("bjobs", "-noheader", "-o", "ugroup", str(jobid))
+    assert r.out.split() == ["devs"], r
+    hist = cluster.run("bhist", "-l", str(jobid)).joined
+    for line in ("User group changes to : ops;",
+                 "User group changes to default;",
+                 "User group changes to : ~devs;",
+                 "User group changes to : devs;"):
+        assert line in hist, (line, hist)
+    # Started: LSF changes the group of a pending job only.
+    running = cluster.submit("sleep 60")
+    cluster.wait_stat(running, "RUN")
+    r = cluster.run("bmod", "-G", "devs", str(running))
+    assert (r.rc, r.out, r.err) == (255, "", f"Job <{running}>: "
+                                    + RUNNING_ONLY), r
+    cluster.run("bkill", str(running))
     assert cluster.proc.poll() is None
