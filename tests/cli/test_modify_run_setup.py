@@ -1,9 +1,10 @@
-"""bmod -cwd/-cwdn, -i/-in, -x/-xn and -G/-Gn: a pending job changed,
-then run, and the change seen where it acts (the directory the job runs
-in, the input it reads, the host it has alone, the group it is filed
-under; tests/cli/test_fairshare_group.py shows the group charged); bjobs
--l, bhist -l and JOB_MODIFY2 show it; a running job and bad input are
-refused in LSF's words, exit 255, nothing changed."""
+"""bmod -cwd/-cwdn, -i/-in, -x/-xn, -G/-Gn and -gpu/-gpun: a pending job
+changed, then run, and the change seen where it acts (the directory the
+job runs in, the input it reads, the host it has alone, the group it is
+filed under, the GPUs it gets; tests/cli/test_fairshare_group.py shows
+the group charged); bjobs -l, bhist -l and JOB_MODIFY2 (where LSF's
+field is known) show it; a running job and bad input are refused in
+LSF's words, exit 255, nothing changed."""
 
 import getpass
 
@@ -208,6 +209,50 @@ def test_bmod_G_files_a_pending_job_under_another_group_and_Gn_removes_it(
     running = cluster.submit("sleep 60")
     cluster.wait_stat(running, "RUN")
     r = cluster.run("bmod", "-G", "devs", str(running))
+    assert (r.rc, r.out, r.err) == (255, "", f"Job <{running}>: "
+                                    + RUNNING_ONLY), r
+    cluster.run("bkill", str(running))
+    assert cluster.proc.poll() is None
+
+
+def test_bmod_gpu_changes_what_a_pending_job_gets_and_gpun_removes_it(
+        make_cluster, tmp_path):
+    gpus = ("gpus:\n  - {model: TeslaV100, memory: 16G}\n"
+            "  - {model: TeslaV100, memory: 16G}\n")
+    cluster = make_cluster(virtual_hosts=["vh000"], mxj=2, host_extra=gpus)
+    blocker = cluster.submit("-n", "2", "sleep", "60")
+    cluster.wait_stat(blocker, "RUN")
+    show = 'echo "CVD=$CUDA_VISIBLE_DEVICES"'
+    more = cluster.submit("-o", str(tmp_path / "more"), "-gpu",
+                          "num=1:mode=exclusive_process", show)
+    none = cluster.submit("-o", str(tmp_path / "none"), "-gpu", "num=1",
+                          show)
+    # Bad input, as bsub -gpu refuses it: nothing changes.
+    for value, words in (("num=x", "Bad GPU requirement syntax: num=x"),
+                         ("num=3", "asks for more GPUs than any host that "
+                          "the job may use has (2)")):
+        r = cluster.run("bmod", "-gpu", value, str(more))
+        assert (r.rc, r.out) == (255, ""), (value, r)
+        assert words in r.err and r.err.endswith(". Job not modified.\n") \
+            and len(r.err.splitlines()) == 1, (value, r)
+    assert cluster.stored_job(more)["spec"]["gpu"] == \
+        "num=1:mode=exclusive_process"
+    _changed(cluster, "-gpu", "num=2:mode=exclusive_process", str(more))
+    _changed(cluster, "-gpun", str(none))
+    assert "gpu" not in cluster.stored_job(none)["spec"]
+    cluster.run("bkill", str(blocker))
+    cluster.wait_stat(more, "DONE")
+    cluster.wait_stat(none, "DONE")
+    assert (tmp_path / "more").read_text().startswith("CVD=0,1\n")
+    assert (tmp_path / "none").read_text().startswith("CVD=\n")
+    hist = cluster.run("bhist", "-l", str(more), str(none)).joined
+    assert "GPU requirement changes to : num=2:mode=exclusive_process;" \
+        in hist, hist
+    assert "GPU requirement is removed;" in hist, hist
+    # Started: LSF changes the GPU requirement of a pending job only.
+    running = cluster.submit("sleep", "60")
+    cluster.wait_stat(running, "RUN")
+    r = cluster.run("bmod", "-gpu", "num=1", str(running))
     assert (r.rc, r.out, r.err) == (255, "", f"Job <{running}>: "
                                     + RUNNING_ONLY), r
     cluster.run("bkill", str(running))

@@ -371,6 +371,8 @@ BMOD_ONLY = [
     ("-We", "x", "x: Bad runtime estimation specification"),
     ("-hostfile", "/nonexistent/h", None), ("-f", "a b c d", None),
     ("-G", "a b", "a b: Bad user group name"), ("-G", "a ~b", None),
+    ("-gpu", "num=0", "Bad GPU requirement syntax: num=0: expected 1 to "
+     "1024, optionally /host or /task"),
     ("-c", "x", "x: Bad CPULIMIT specification"),
     *[(flag, "x", f"x: {name} value should be a positive integer")
       for flag, name in (("-v", "SWAPLIMIT"), ("-S", "STACKLIMIT"),

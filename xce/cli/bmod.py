@@ -65,6 +65,9 @@ OPTIONS = [
     Opt("-i", "stdin", metavar="input_file", help="Read stdin from file."),
     Opt("-G", "user_group", metavar="user_group",
         help="User group the job is charged to (as bsub -G)."),
+    Opt("-gpu", "gpu", metavar='- | "num=n[/task]:mode=shared|'
+        'exclusive_process:mps=no:j_exclusive=yes|no:gmodel=name[-size]:'
+        'gmem=size"', help="GPUs the job needs, as bsub -gpu."),
     Opt("-x", "exclusive", takes=False,
         help="Exclusive execution (the queue must be EXCLUSIVE)."),
     Opt("-r", "rerunnable", takes=False,
@@ -87,6 +90,7 @@ OPTIONS = [
     _removes("-in", "no_stdin", "the input file"),
     _removes("-xn", "no_exclusive", "exclusive execution (-x)"),
     _removes("-Gn", "no_user_group", "the user group (-G)"),
+    _removes("-gpun", "no_gpu", "the GPU requirement (-gpu)"),
     _removes("-bn", "no_begin_time", "the begin time"),
     _removes("-tn", "no_term_time", "the termination time"),
     _removes("-Wen", "no_estimate", "the run-time estimate"),
@@ -122,7 +126,7 @@ OPTIONS += [_removes(limit.option + "n", "no_" + limit.key,
 UNSUPPORTED = (
     "-ar", "-arn", "-a", "-aps", "-apsn", "-clusters", "-clustersn",
     "-data", "-datan", "-datagrp", "-datagrpn", "-eptl", "-eptln",
-    "-ext", "-extsched", "-freq", "-freqn", "-gpu", "-gpun",
+    "-ext", "-extsched", "-freq", "-freqn",
     "-is", "-isn", "-k", "-kn", "-Lp", "-mig",
     "-mign", "-Ne", "-network", "-networkn", "-notify", "-notifyn", "-ptl",
     "-ptln", "-rnc", "-rncn", "-s", "-sn", "-sla", "-slan",

@@ -109,6 +109,7 @@ REMOVALS = {"no_queue": ("queue",), "no_slots": ("nslots",),
             "no_cwd": ("specified_cwd",), "no_stdin": ("stdin",),
             "no_exclusive": ("exclusive",),
             "no_user_group": ("user_group", "user_group_exclude"),
+            "no_gpu": ("gpu",),
             # the job keeps its number of slots, on any hosts
             "no_hostfile": ("hostfile", "hostfile_hosts", "asked_hosts"),
             **{"no_" + limit.key: (limit.key,) for limit in rlimits.LIMITS},

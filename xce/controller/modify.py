@@ -9,8 +9,8 @@ the commit, as for bkill.
 import json
 import posixpath
 
-from xce.controller import (containercheck, jobclock, jobgroups, jobprio,
-                            joblimits, remerge, rlimits, stage,
+from xce.controller import (containercheck, gpucheck, jobclock, jobgroups,
+                            jobprio, joblimits, remerge, rlimits, stage,
                             ugroupcheck)
 from xce.controller.control import select_jobs
 from xce.controller.submit import (Rejected, check_depend, check_hosts,
@@ -226,6 +226,8 @@ def _bmod_changes(ctl, job, body):
             check_slots(ctl, q, spec)
         if "asked_hosts" in new or "queue" in new:
             check_hosts(ctl, q, spec)
+        if {"gpu", "app", "queue"} & (set(new) | set(gone)):
+            gpucheck.check(ctl, q, spec, Rejected)     # as bsub -gpu
         if {"user_group_exclude", "queue"} & set(new):
             ugroupcheck.check_queue(ctl.cfg, q, spec, job["user"], Rejected)
         if {"exclusive", "queue"} & set(new) and spec.get("exclusive") \

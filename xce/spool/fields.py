@@ -232,7 +232,7 @@ def _spec():
                                      Str(_B64_MAX)), stagefiles.FILES_MAX),
                         modifiable=True),
         # bsub -gpu as written ("-": the configured defaults); xce.lang.gpureq
-        "gpu": Field(Str(GPU_REQ_MAX)),
+        "gpu": Field(Str(GPU_REQ_MAX), modifiable=True),     # bmod -gpu
     }
 
 

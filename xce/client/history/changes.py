@@ -91,6 +91,8 @@ TABLE = [
      "User group changes to default"),
     ("user_group_exclude", _said("User group changes to : {}", _tilded),
      "User group changes to default"),
+    ("gpu", _said("GPU requirement changes to : {}"),
+     "GPU requirement is removed"),
     ("outdir", _said("Output directory changes to : {}"),
      "Output directory is removed"),
     ("mail_notify", _fixed("Job will send mail to user when job ends"),

@@ -63,14 +63,14 @@ def _add_times(spec, opts, now):
 
 
 def modified(opts, now=None):
-    """bmod -b, -t, -We, -Jd, -outdir and -hostfile: the spec keys they
+    """bmod -b, -t, -We, -Jd, -outdir, -hostfile and -gpu: the spec keys they
     set (the controller checks the begin time against a termination time
     already set).  -hostfile sets the slots and hosts as at submission, so
     it conflicts with -n, -m and -R as bsub's does."""
     spec = {}
     add(spec, {key: opts.get(key) for key in
                ("begin_time", "term_time", "estimate", "description",
-                "outdir", "hostfile", "slots", "hosts", "resreq")},
+                "outdir", "hostfile", "slots", "hosts", "resreq", "gpu")},
         None, now)
     return spec
 
