@@ -8,7 +8,7 @@ LSF's words, exit 255, nothing changed."""
 
 import getpass
 
-from tests.lib.lsbevents_reader import read_file
+from tests.cli.test_modify import _modify_records as _records
 from tests.lib.xcecluster import blocked, wait_for
 
 RUNNING_ONLY = ("Only the following parameters can be used to modify a "
@@ -20,18 +20,23 @@ EXCL_QUEUE = """\
 """
 
 
-def _records(cluster, jobid):
-    events = cluster.spool / cluster.name / "logdir" / "lsb.events"
-    if not events.exists():
-        return []
-    return [r for r in read_file(events) if r["type"] == "JOB_MODIFY2"
-            and r["jobIdStr"] == str(jobid)]
-
-
 def _changed(cluster, *argv):
     r = cluster.run("bmod", *argv)
     assert (r.rc, r.out, r.err) == (
         0, f"Parameters of job <{argv[-1]}> are being changed\n", ""), r
+
+
+def _refused_once_started(cluster, *opts):
+    """LSF's bmod changes these of a pending job only (LSB_MOD_ALL_JOBS
+    names none of them): a started job is refused and keeps its spec."""
+    running = cluster.submit("sleep 60")
+    cluster.wait_stat(running, "RUN")
+    before = cluster.stored_job(running)["spec"]
+    r = cluster.run("bmod", *opts, str(running))
+    assert (r.rc, r.out, r.err) == (255, "", f"Job <{running}>: "
+                                    + RUNNING_ONLY), r
+    assert cluster.stored_job(running)["spec"] == before
+    cluster.run("bkill", str(running))
 
 
 def test_bmod_cwd_moves_a_pending_job_and_cwdn_brings_it_back(
@@ -105,14 +110,7 @@ def test_bmod_i_gives_a_pending_job_new_input_and_in_removes_it(
                     _records(cluster, jobid), what="JOB_MODIFY2")
     assert recs[0]["delOptions"] & 0x8 and not recs[0]["options"] & 0x8
     assert recs[1]["options"] & 0x8 and recs[1]["inFile"] == "in2"
-    # Started: LSF changes the input of a pending job only.
-    running = cluster.submit("sleep 60")
-    cluster.wait_stat(running, "RUN")
-    r = cluster.run("bmod", "-i", "in1", str(running))
-    assert (r.rc, r.out, r.err) == (255, "", f"Job <{running}>: "
-                                    + RUNNING_ONLY), r
-    assert cluster.stored_job(running)["spec"].get("stdin") is None
-    cluster.run("bkill", str(running))
+    _refused_once_started(cluster, "-i", "in1")
 
 
 def test_bmod_x_makes_a_pending_job_exclusive_and_xn_undoes_it(
@@ -205,13 +203,7 @@ def test_bmod_G_files_a_pending_job_under_another_group_and_Gn_removes_it(
                  "User group changes to : ~devs;",
                  "User group changes to : devs;"):
         assert line in hist, (line, hist)
-    # Started: LSF changes the group of a pending job only.
-    running = cluster.submit("sleep 60")
-    cluster.wait_stat(running, "RUN")
-    r = cluster.run("bmod", "-G", "devs", str(running))
-    assert (r.rc, r.out, r.err) == (255, "", f"Job <{running}>: "
-                                    + RUNNING_ONLY), r
-    cluster.run("bkill", str(running))
+    _refused_once_started(cluster, "-G", "devs")
     assert cluster.proc.poll() is None
 
 
@@ -249,11 +241,5 @@ def test_bmod_gpu_changes_what_a_pending_job_gets_and_gpun_removes_it(
     assert "GPU requirement changes to : num=2:mode=exclusive_process;" \
         in hist, hist
     assert "GPU requirement is removed;" in hist, hist
-    # Started: LSF changes the GPU requirement of a pending job only.
-    running = cluster.submit("sleep", "60")
-    cluster.wait_stat(running, "RUN")
-    r = cluster.run("bmod", "-gpu", "num=1", str(running))
-    assert (r.rc, r.out, r.err) == (255, "", f"Job <{running}>: "
-                                    + RUNNING_ONLY), r
-    cluster.run("bkill", str(running))
+    _refused_once_started(cluster, "-gpu", "num=1")
     assert cluster.proc.poll() is None
