@@ -107,6 +107,49 @@ def test_bhist_long_shows_the_jobs_limits_after_its_submission(cluster):
     assert shown[at:at + 10] == block
 
 
+def _submitted_block(text):
+    """The non-blank lines after a job's submission line, up to its next
+    dated line or its time summary, stripped."""
+    lines = text.splitlines()
+    at = next(i for i, x in enumerate(lines) if "Submitted from host" in x)
+    block = []
+    for line in lines[at + 1:]:
+        if re.match(r"\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d: ", line) or \
+                line.startswith("Summary of time"):
+            break
+        block += [line.strip()] if line.strip() else []
+    return block
+
+
+def test_bhist_long_shows_the_limits_as_submitted_after_bmod_and_bswitch(
+        cluster):
+    """The submission block has the limits the job was submitted with,
+    and the RUNLIMIT of the queue it went to; bmod's change is said in
+    its own lines; bjobs -l shows the limits as they now are."""
+    changed = cluster.submit("-H", "-W", "10", "-M", "4096", "sleep 1")
+    moved = cluster.submit("-H", "-M", "4096", "sleep 1")
+    for argv in (("bmod", "-W", "20", str(changed)),
+                 ("bswitch", "short", str(moved))):
+        r = cluster.run(*argv)
+        assert (r.rc, r.err) == (0, ""), r
+    r = cluster.run("bhist", "-l", str(changed), str(moved))
+    assert r.rc == 0 and r.err == ""
+    first, second = r.joined.split("-" * 78 + "\n")
+    assert _submitted_block(first) == ["RUNLIMIT", "10.0 min",
+                                       "MEMLIMIT", "4 M"]
+    assert re.search(r": Parameters of Job are changed:\n"
+                     r"    run limit changes to : 20 \(minutes\);$",
+                     first, re.M)
+    # normal has no RUNLIMIT; short, where it is now, has 60 minutes.
+    assert _submitted_block(second) == ["MEMLIMIT", "4 M"]
+    for jobid, limit in ((changed, "20.0 min"), (moved, "60.0 min")):
+        b = cluster.run("bjobs", "-l", str(jobid))
+        assert b.rc == 0
+        shown = [x.strip() for x in b.joined.splitlines() if x.strip()]
+        at = shown.index("RUNLIMIT")
+        assert shown[at:at + 4] == ["RUNLIMIT", limit, "MEMLIMIT", "4 M"]
+
+
 def test_bhist_long_exit_and_killed_jobs(cluster):
     failed = cluster.submit("exit 3")
     killed = cluster.submit("sleep 60")

@@ -6,6 +6,7 @@ import json
 from xce.client.history.long import long_history
 from xce.client.jobs.long import long_format
 from xce.client.text.wrap import unwrap
+from xce.lang import rlimits
 from xce.store.schema import JOB_COLUMNS
 
 NOW = 1_700_000_000.0
@@ -77,3 +78,67 @@ def test_bhist_l_shows_the_queues_run_limit_and_estimate_for_a_job_without():
 def test_bhist_l_of_a_job_without_limits_has_no_limit_block():
     lines = _bhist(_row())
     assert _block(lines, "Submitted from host", "Dispatched") == []
+
+
+def _submitted_block(row, submit_data, queues=None):
+    events = [(NOW - 100, "SUBMIT", {"queue": "normal", **submit_data}),
+              (NOW - 50, "START", {"hosts": ["node1"]})]
+    lines = unwrap(long_history([(row, events)], now=NOW,
+                                queues=queues)).splitlines()
+    return _block(lines, "Submitted from host", "Dispatched")
+
+
+def test_bhist_l_shows_the_limits_the_job_was_submitted_with():
+    # bmod -W 20 -Mn -c 3 since: the row has today's, the event the first.
+    row = _row(runlimit=20, cpulimit=3)
+    block = _submitted_block(row, {"limits": {"runlimit": 10,
+                                              "memlimit": 4096}})
+    assert block == ["", " RUNLIMIT                ", " 10.0 min",
+                     "", " MEMLIMIT", "        4 M", ""]
+
+
+def test_bhist_l_of_a_job_submitted_without_limits_shows_none_added_later():
+    block = _submitted_block(_row(runlimit=20, memlimit=4096),
+                             {"limits": {}})
+    assert block == []
+
+
+def test_bhist_l_of_a_job_from_before_limits_were_recorded_shows_todays():
+    block = _submitted_block(_row(runlimit=20), {})
+    assert block == ["", " RUNLIMIT                ", " 20.0 min", ""]
+
+
+def test_bhist_l_shows_the_run_limit_of_the_queue_the_job_was_submitted_to():
+    # bswitch since: the row names the queue it is in now.
+    row = _row()
+    row["queue"] = "long"
+    queues = {"normal": {"runlimit": [30.0]}, "long": {"runlimit": [600.0]}}
+    block = _submitted_block(row, {"limits": {}}, queues)
+    assert block == ["", " RUNLIMIT                ", " 30.0 min", ""]
+
+
+def test_bhist_l_says_an_estimate_its_profile_gave_at_submission():
+    # bmod -We 9 since: the job's own estimate now, its profile's then.
+    row = _row(estimate=9)
+    block = _submitted_block(row, {"limits": {
+        "estimate": 7, "app_filled": ["estimate"]}})
+    assert block[-2] == (" 7.0 min of login1 based on application "
+                         "configured runtime estimation.")
+
+
+def test_recorded_limits_are_the_shown_keys_the_spec_sets():
+    spec = {"runlimit": 10, "runlimit_host": "hostA", "memlimit": 4096,
+            "filelimit": None, "estimate": 7, "command": "sleep 1",
+            "app_filled": ["estimate", "resreq"]}
+    assert rlimits.submitted(spec) == {
+        "runlimit": 10, "runlimit_host": "hostA", "memlimit": 4096,
+        "estimate": 7, "app_filled": ["estimate"]}
+
+
+def test_as_submitted_replaces_the_limits_and_keeps_the_rest():
+    now = {"runlimit": 20, "cpulimit": 3, "command": "sleep 1",
+           "app_filled": ["resreq", "cpulimit"]}
+    then = rlimits.as_submitted(now, {"runlimit": 10})
+    assert then == {"runlimit": 10, "command": "sleep 1",
+                    "app_filled": ["resreq"]}
+    assert rlimits.as_submitted(now, None) is now

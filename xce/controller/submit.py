@@ -19,6 +19,7 @@ from xce.model import arrayspec
 from xce.scheduler import hostfit
 from xce.scheduler.limits import Limits
 from xce.lang import depend
+from xce.lang.rlimits import submitted as submitted_limits
 from xce.store.schema import JOB_COLUMNS
 
 
@@ -392,12 +393,20 @@ def accept(ctl, uid, spec):
         # LSF logs an array once (one JOB_NEW, idx 0): lsb.events writes
         # it with the array's first element.
         head = {"array_head": job is jobs[0]} if job["idx"] else {}
-        ctl.emit("SUBMIT", job, queue=job["queue"], user=job["user"],
-                 hold=bool(spec.get("hold")), **head)
+        emit_submitted(ctl, job, spec, **head)
         jobclock.note(ctl, job)
     ctl.dirty = True
     return {"ok": True, "jobid": job["jobid"], "queue": job["queue"],
             "default": not explicit}
+
+
+def emit_submitted(ctl, job, spec, **extra):
+    """A new job's SUBMIT event: its queue, user and hold, and its limits
+    as submitted (bhist -l shows those in its submission block after a
+    bmod or bswitch changed them); the simulator submits through here."""
+    ctl.emit("SUBMIT", job, queue=job["queue"], user=job["user"],
+             hold=bool(spec.get("hold")),
+             limits=submitted_limits(job["spec"]), **extra)
 
 
 def accept_many(ctl, uid, doc):

@@ -27,6 +27,7 @@ import re
 from typing import NamedTuple
 
 from xce.lang import units
+from xce.lang.appmerge import FILLED_KEY
 
 INT32_MAX = 2147483647
 
@@ -130,3 +131,40 @@ def spec_limits(spec):
     """{key: value} of the limits a job spec carries."""
     return {limit.key: spec[limit.key] for limit in LIMITS
             if spec.get(limit.key) is not None}
+
+
+# What bjobs -l and bhist -l show among a job's limits: the limits above,
+# the run and memory limits, the hosts that normalise them, and the
+# estimate (bsub -We); "app_filled" says which came from the job's
+# application profile (the estimate's source, "application configured").
+SHOWN_KEYS = tuple(limit.key for limit in LIMITS) + (
+    CPU_HOST, "runlimit", RUN_HOST, "memlimit", "estimate", "estimate_host")
+
+
+def submitted(spec):
+    """The limits of a job spec as its SUBMIT event records them (bhist -l
+    shows these in its submission block, whatever bmod or bswitch changed
+    since): the keys set, and which of them its profile filled."""
+    out = {key: spec[key] for key in SHOWN_KEYS if spec.get(key) is not None}
+    filled = [key for key in spec.get(FILLED_KEY) or () if key in SHOWN_KEYS]
+    if filled:
+        out[FILLED_KEY] = filled
+    return out
+
+
+def as_submitted(spec, recorded):
+    """*spec* with its limits as *recorded* at submission (submitted());
+    *spec* itself when nothing was recorded (a job submitted before its
+    SUBMIT event kept them): then its current limits stand in."""
+    if not isinstance(recorded, dict):
+        return spec
+    out = {key: value for key, value in spec.items()
+           if key not in SHOWN_KEYS}
+    out.update((key, value) for key, value in recorded.items()
+               if key in SHOWN_KEYS)
+    filled = [key for key in spec.get(FILLED_KEY) or ()
+              if key not in SHOWN_KEYS]
+    filled += [key for key in recorded.get(FILLED_KEY) or ()
+               if key in SHOWN_KEYS]
+    out[FILLED_KEY] = filled
+    return out

@@ -129,8 +129,7 @@ class VirtualCluster:
         the row, or submit.Rejected with the controller's message."""
         self._want = jobid
         job, _ = submit.admit(self, spec, user, 0, 0)
-        self.emit("SUBMIT", job, queue=job["queue"], user=job["user"],
-                  hold=bool(spec.get("hold")))
+        submit.emit_submitted(self, job, spec)
         return job
 
     def job_seq(self, jobid):

@@ -17,6 +17,7 @@ from xce.client.text import units
 from xce.client.text.wrap import wrap
 from xce.model.joboutput import fallback_sentences
 from xce.errors import text as _text
+from xce.lang.rlimits import as_submitted
 
 SUMMARY_BY = "Summary of time in seconds spent in various states by"
 STATE_HEADER = "  PEND     PSUSP    RUN      USUSP    SSUSP    UNKWN    TOTAL"
@@ -29,28 +30,36 @@ def long_history(items, now=None, queues=None):
     now = time.time() if now is None else now
     queues = queues or {}
     return ("\n" + SEPARATOR + "\n").join(
-        job_history(row, events, now, queues.get(row.get("queue")))
-        for row, events in items)
+        job_history(row, events, now, queues) for row, events in items)
 
 
-def job_history(row, events, now, queue_conf=None):
+def job_history(row, events, now, queues=None):
+    """One job's text; *queues*: each queue's configuration by name."""
     spec = jv.spec(row)
     home = jv.home_of(row.get("user"))
     lines = [header_line(row, spec)]
     for t, kind, data in events:
         lines += event_lines(row, spec, home, t, kind, data)
         if kind == "SUBMIT":
-            # LSF's place for the job's limits: after its submission, in
-            # bjobs -l's blocks; as they now stand (each bmod of one is
-            # said in its own "Parameters of Job are changed" lines).
-            block = limits_section(row, spec, queue_conf)
-            lines += block + [""] if block else []
+            lines += submitted_limits(row, spec, data, queues or {})
     spent, until = durations(events, now)
     values = [spent[s] for s in STATES]
     numbers = "".join(f"{v:<9d}" for v in values) + f"{sum(values):<12d}"
     text = "\n" + "\n".join(wrap(line) for line in lines) + "\n"
     return (text + f"\n{SUMMARY_BY}  {units.long_time(until)}\n"
             f"{STATE_HEADER}\n  {numbers}\n")
+
+
+def submitted_limits(row, spec, data, queues):
+    """LSF's place for the job's limits: after its submission, in bjobs
+    -l's blocks, as submitted (each bmod or bswitch since is said in its
+    own lines): those the SUBMIT event recorded, with the RUNLIMIT and
+    ESTIMATED_RUNTIME of the queue it went to.  A job from before the
+    event recorded them shows its current ones."""
+    queue = queues.get(data.get("queue") or row.get("queue"))
+    block = limits_section(row, as_submitted(spec, data.get("limits")),
+                           queue)
+    return block + [""] if block else []
 
 
 def header_line(row, spec):
