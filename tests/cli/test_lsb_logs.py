@@ -8,29 +8,9 @@ import signal
 from tests.lib.xcecluster import wait_for
 
 
-def _logdir(cluster):
-    return cluster.spool / cluster.name / "logdir"
-
-
-def _records(cluster, name, kind=None):
-    """[(file, words)] of *name* and its archives, oldest file first."""
-    files = sorted(_logdir(cluster).glob(name + ".*"),
-                   key=lambda p: -int(p.suffix[1:]))
-    files.append(_logdir(cluster) / name)
-    out = []
-    for path in files:
-        try:
-            text = path.read_text()
-        except FileNotFoundError:
-            continue
-        for line in text.splitlines():
-            if kind is None or line.startswith(f'"{kind}" '):
-                out.append((path.name, line.split(" ")))
-    return out
-
-
 def _finished_in(cluster, name):
-    return [w[3] for f, w in _records(cluster, "lsb.events", "JOB_STATUS")
+    return [w[3] for f, w in cluster.lsb_file_records(
+        "lsb.events", "JOB_STATUS", rotated=True)
             if f == name and w[4] in ("32", "64")]
 
 
@@ -49,10 +29,9 @@ def test_lsb_events_switches_every_max_job_num_finished_jobs(make_cluster):
     cluster.start(wait_hosts=False)
     ids += _run_jobs(cluster, 3)
     names = {str(j) for j in ids}
-    wait_for(lambda: {w[3] for _, w in _records(cluster, "lsb.acct",
-                                                "JOB_FINISH")} >= names,
-             what="six JOB_FINISH records")
-    logdir = _logdir(cluster)
+    cluster.wait_lsb_records("lsb.acct", "JOB_FINISH", rotated=True,
+                             until=lambda r: {w[3] for w in r} >= names)
+    logdir = cluster.logdir
     # 6 finished jobs, 2 a file: .3 (oldest), .2, .1 full, lsb.events new.
     for n in (1, 2, 3):
         assert len(_finished_in(cluster, f"lsb.events.{n}")) == 2, n
@@ -61,9 +40,11 @@ def test_lsb_events_switches_every_max_job_num_finished_jobs(make_cluster):
     assert not (logdir / "lsb.events.4").exists()
     assert _finished_in(cluster, "lsb.events.3") == [str(j) for j in ids[:2]]
     # Every job's records are there once, across the files.
-    new = [w[3] for _, w in _records(cluster, "lsb.events", "JOB_NEW")]
+    new = [w[3] for w in cluster.lsb_records("lsb.events", "JOB_NEW",
+                                             rotated=True)]
     assert sorted(new) == sorted(names)
-    finish = [w[3] for _, w in _records(cluster, "lsb.acct", "JOB_FINISH")]
+    finish = [w[3] for w in cluster.lsb_records("lsb.acct", "JOB_FINISH",
+                                                rotated=True)]
     assert sorted(finish) == sorted(names)
     # lsb.acct went past 1 KB: archived, the newest archive is .1.
     assert (logdir / "lsb.acct.1").exists()
@@ -87,8 +68,8 @@ def test_job_changes_are_recorded(cluster):
         assert r.rc == 0, (argv, r)
 
     def found(kind):
-        return [w for _, w in _records(cluster, "lsb.events", kind)]
-    wait_for(lambda: found("JOB_REQUEUE"), what="the JOB_REQUEUE record")
+        return cluster.lsb_records("lsb.events", kind, rotated=True)
+    cluster.wait_lsb_records("lsb.events", "JOB_REQUEUE", rotated=True)
     modify = found("JOB_MODIFY2")
     assert [w[3] for w in modify] == [f'"{held}"'] * 2
     assert int(modify[0][4]) & 0x1 and '"renamed"' in modify[0]
@@ -144,7 +125,7 @@ def test_every_lsb_acct_record_reads_with_a_reader_of_the_documented_layout(
     lines = []
 
     def all_written():
-        lines[:] = (_logdir(cluster) / "lsb.acct").read_text().splitlines()
+        lines[:] = (cluster.logdir / "lsb.acct").read_text().splitlines()
         return len(lines) >= 4
     wait_for(all_written, what="four JOB_FINISH records")
     recs = [read_record(line) for line in lines]        # raises if short
@@ -169,7 +150,7 @@ def test_every_lsb_events_record_reads_with_a_reader_of_the_documented_layout(
     tests/lib/lsbevents_reader (nothing missing, nothing left over)."""
     # -sp needs MAX_USER_PRIORITY (else "Job priority control undefined").
     cluster = make_cluster(extra_params="  MAX_USER_PRIORITY: 10\n")
-    from tests.lib.lsbevents_reader import LAYOUTS, read_file
+    from tests.lib.lsbevents_reader import LAYOUTS
     done = cluster.submit("-J", 'quoted "name"', "-P", "proj", "echo hi")
     source = cluster.root / "staged.txt"
     source.write_text("data\n")
@@ -203,20 +184,17 @@ def test_every_lsb_events_record_reads_with_a_reader_of_the_documented_layout(
         assert r.rc == 0, (args, r)
     cluster.kill_controller(signal.SIGTERM)
     cluster.start()
-    events = _logdir(cluster) / "lsb.events"
     wanted = {"JOB_NEW", "JOB_START", "JOB_START_ACCEPT", "JOB_EXECUTE",
               "JOB_STATUS", "JOB_SIGNAL", "JOB_MODIFY2", "JOB_MOVE",
               "JOB_SWITCH", "JOB_EXT_MSG", "JOB_REQUEUE", "MBD_START",
               "QUEUE_CTRL", "HOST_CTRL"}
-    recs = []
 
-    def all_written():
-        recs[:] = read_file(events)             # raises if a record is off
+    def all_written(recs):
         return {r["type"] for r in recs} >= wanted and sum(
             r["type"] == "JOB_STATUS" and r["jStatus"] in (32, 64)
             for r in recs) >= 7 and sum(
             r["type"] == "MBD_START" for r in recs) == 2
-    wait_for(all_written, what="the records of every change")
+    recs = cluster.wait_lsb_events(until=all_written)   # raises if one is off
     assert {r["type"] for r in recs} <= set(LAYOUTS)
     status = [r for r in recs if r["type"] == "JOB_STATUS"]
     ended = {(r["jobId"], r["idx"]): r for r in status
@@ -266,7 +244,6 @@ def test_every_lsb_events_record_reads_with_a_reader_of_the_documented_layout(
 def test_job_new_carries_bsubs_execution_options(cluster, tmp_path):
     """Each execution option of bsub lands in its JOB_NEW field or bit
     (LSF 10.1's layout, read by the independent reader)."""
-    from tests.lib.lsbevents_reader import read_file
     r = cluster.run("bsub", "-H", "-b", "2037:12:31:10:00", "-t",
                     "2037:12:31:23:00", "-E", "echo pre", "-Ep", "echo post",
                     "-L", "/bin/sh", "-u", "ann@example.org", "-B", "-N",
@@ -275,13 +252,7 @@ def test_job_new_carries_bsubs_execution_options(cluster, tmp_path):
                     "-outdir", str(tmp_path / "od_%J"), "true")
     assert r.rc == 0, r
     jobid = int(r.out.split("<", 1)[1].split(">", 1)[0])
-    events = _logdir(cluster) / "lsb.events"
-
-    def new():
-        found = [x for x in read_file(events) if x["type"] == "JOB_NEW"
-                 and x["jobId"] == jobid] if events.exists() else []
-        return found and found[0]
-    job = wait_for(new, what="JOB_NEW")
+    job = cluster.wait_lsb_events("JOB_NEW", jobid)[0]
     assert (job["preExecCmd"], job["postExecCmd"], job["loginShell"],
             job["mailUser"], job["requeueEValues"], job["jobDescription"],
             job["runtimeEstimation"]) == (
@@ -306,6 +277,6 @@ def test_job_new_carries_bsubs_execution_options(cluster, tmp_path):
     r = cluster.run("bsub", "-H", "-rn", "true")
     assert r.rc == 0, r
     jobid = int(r.out.split("<", 1)[1].split(">", 1)[0])
-    job = wait_for(new, what="JOB_NEW of -rn")
+    job = cluster.wait_lsb_events("JOB_NEW", jobid)[0]
     assert job["options3"] & 0x100 and not job["options"] & 0x4000
     assert cluster.run("bkill", str(jobid)).rc == 0

@@ -283,16 +283,79 @@ class Cluster:
                         self.stat(jobid), timeout=timeout,
                         what=f"job {jobid} to reach {stats}")
 
-    def lsb_records(self, name, kind):
-        """The records *kind* of the log file *name* (lsb.events,
-        lsb.acct) as lists of words; none while the file is missing."""
-        path = self.spool / self.name / "logdir" / name
+    @property
+    def logdir(self):
+        """The directory of lsb.events and lsb.acct."""
+        return self.spool / self.name / "logdir"
+
+    def lsb_file_records(self, name, kind=None, job=None, rotated=False):
+        """[(file name, words)] of the records *kind* (all when None) of
+        the log file *name* (lsb.events, lsb.acct), of job *job* (word 4)
+        only when given; with *rotated*, of its numbered files too, oldest
+        first.  A missing file has none."""
+        files = [self.logdir / name]
+        if rotated:
+            files[:0] = sorted((p for p in self.logdir.glob(name + ".*")
+                                if p.suffix[1:].isdigit()),
+                               key=lambda p: -int(p.suffix[1:]))
+        out = []
+        for path in files:
+            try:
+                text = path.read_text()
+            except FileNotFoundError:
+                continue
+            for line in text.splitlines():
+                if line.startswith("#") or not line.strip():
+                    continue
+                words = line.split()
+                if kind is not None and words[0] != f'"{kind}"':
+                    continue
+                if job is not None and words[3:4] != [str(job)]:
+                    continue
+                out.append((path.name, words))
+        return out
+
+    def lsb_records(self, name, kind=None, job=None, rotated=False):
+        """The records of lsb_file_records as lists of words."""
+        return [w for _, w in self.lsb_file_records(name, kind, job, rotated)]
+
+    def wait_lsb_records(self, name, kind=None, job=None, rotated=False,
+                         until=bool, timeout=20.0):
+        """lsb_records polled until until(records) holds (some record by
+        default): the controller writes the files after its replies
+        (lsb.events(5)), so a test reads them this way."""
+        return _poll(lambda: self.lsb_records(name, kind, job, rotated),
+                     until, timeout,
+                     f"{kind or 'records'} of {job or 'any job'} in {name}")
+
+    def lsb_events(self, kind=None, job=None):
+        """The records of lsb.events as lsbevents_reader reads them (it
+        raises on a record off its documented layout), of type *kind* and
+        jobId *job* only when given; none while the file is missing."""
+        from tests.lib.lsbevents_reader import read_file
         try:
-            text = path.read_text()
+            records = read_file(self.logdir / "lsb.events")
         except FileNotFoundError:
             return []
-        return [line.split() for line in text.splitlines()
-                if line.startswith(f'"{kind}" ')]
+        return [r for r in records if (kind is None or r["type"] == kind)
+                and (job is None or r.get("jobId") == job)]
+
+    def wait_lsb_events(self, kind=None, job=None, until=bool, timeout=20.0):
+        """lsb_events polled as wait_lsb_records polls."""
+        return _poll(lambda: self.lsb_events(kind, job), until, timeout,
+                     f"{kind or 'records'} of {job or 'any job'} in "
+                     "lsb.events")
+
+
+def _poll(read, until, timeout, what):
+    """read() polled until until(its result) holds; that result."""
+    got = []
+
+    def ready():
+        got[:] = read()
+        return until(got)
+    wait_for(ready, timeout=timeout, what=what)
+    return got
 
 
 def _read_pid(path):
