@@ -298,20 +298,16 @@ def test_lsb_events_and_acct_record_a_finished_job(cluster):
     done = cluster.submit("-J", "evjob", "true")
     failed = cluster.submit("exit 1")
     _finished(cluster, done, failed)
-    logdir = cluster.spool / cluster.name / "logdir"
-
-    def records(name, kind):
-        try:
-            text = (logdir / name).read_text()
-        except FileNotFoundError:
-            return []
-        return [line.split() for line in text.splitlines()
-                if line.startswith(f'"{kind}" ')]
-
-    wait_for(lambda: len(records("lsb.acct", "JOB_FINISH")) == 2,
-             what="two JOB_FINISH records")
-    first = (logdir / "lsb.events").read_text().split("\n", 1)[0]
+    cluster.wait_lsb_records("lsb.acct", "JOB_FINISH",
+                             until=lambda r: len(r) == 2)
+    first = (cluster.logdir / "lsb.events").read_text().split("\n", 1)[0]
     assert first.split() == ["#", "0"]      # blanks: room for a timestamp
+    # lsb.events is written after the replies too (lsb.events(5)): polled
+    # until both jobs' ends are there.
+    ends = {(str(done), "64"), (str(failed), "32")}
+    cluster.wait_lsb_records("lsb.events", "JOB_STATUS", until=lambda r:
+                             ends <= {(w[3], w[4]) for w in r})
+    records = cluster.lsb_records
     new = {r[3]: r for r in records("lsb.events", "JOB_NEW")}
     assert new[str(done)][1] == '"10.1"'
     assert new[str(done)][41] == '"evjob"'      # awk's $42, as LSF writes it

@@ -18,13 +18,6 @@ def _long(cluster, cmd, jobid):
     return r.joined
 
 
-def _events(cluster, kind, jobid):
-    path = cluster.spool / cluster.name / "logdir" / "lsb.events"
-    return [line.split(" ") for line in path.read_text().splitlines()
-            if line.startswith(f'"{kind}" ') and
-            line.split(" ")[3] == str(jobid)]
-
-
 def test_job_exiting_with_a_Q_value_is_requeued_then_runs_again(
         make_cluster, tmp_path):
     cluster = make_cluster()
@@ -42,10 +35,10 @@ def test_job_exiting_with_a_Q_value_is_requeued_then_runs_again(
     # lsb.events: JOB_REQUEUE, then a JOB_STATUS back to PEND (1) with
     # the exit value as a wait status (3 << 8).  The files follow the
     # commit that the store shows: polled.
-    wait_for(lambda: _events(cluster, "JOB_REQUEUE", jobid),
-             what="the JOB_REQUEUE record")
-    pend = wait_for(lambda: [w for w in _events(cluster, "JOB_STATUS", jobid)
-                             if w[4] == "1"], what="the JOB_STATUS to PEND")
+    cluster.wait_lsb_records("lsb.events", "JOB_REQUEUE", jobid)
+    pend = [w for w in cluster.wait_lsb_records(
+        "lsb.events", "JOB_STATUS", jobid,
+        until=lambda r: any(w[4] == "1" for w in r)) if w[4] == "1"]
     assert pend[0][11] == str(3 << 8), pend   # exitStatus
 
 
