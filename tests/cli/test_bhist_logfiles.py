@@ -7,14 +7,9 @@ import sqlite3
 from tests.lib.xcecluster import wait_for
 
 
-def _logdir(cluster):
-    return cluster.spool / cluster.name / "logdir"
-
-
 def _job_new_in(cluster, name, jobid):
-    text = (_logdir(cluster) / name).read_text()
-    return any(line.startswith('"JOB_NEW" ') and
-               line.split(" ")[3] == str(jobid) for line in text.splitlines())
+    return name in {f for f, _ in cluster.lsb_file_records(
+        "lsb.events", "JOB_NEW", jobid, rotated=True)}
 
 
 def _moved(cluster, jobid):
@@ -70,14 +65,14 @@ def test_bhist_f_shows_the_jobs_submitted_in_that_file(cluster, tmp_path):
     wait_for(lambda: _job_new_in(cluster, "lsb.events", a),
              what="job a's JOB_NEW in lsb.events")
     copy = tmp_path / "old.events"
-    copy.write_text((_logdir(cluster) / "lsb.events").read_text())
+    copy.write_text((cluster.logdir / "lsb.events").read_text())
     b = cluster.submit("true")
     wait_for(lambda: _job_new_in(cluster, "lsb.events", b),
              what="job b's JOB_NEW in lsb.events")
     r = cluster.run("bhist", "-a", "-w", "-f", "old.events", cwd=tmp_path)
     assert r.rc == 0, r
     assert [int(x.split()[0]) for x in r.out.splitlines()[2:] if x] == [a]
-    assert _ids(cluster, "-f", str(_logdir(cluster) / "lsb.events")) == \
+    assert _ids(cluster, "-f", str(cluster.logdir / "lsb.events")) == \
         [a, b]
     r = cluster.run("bhist", "-a", "-f", str(copy), str(b))
     assert (r.rc, r.out) == (255, "No matching job found\n")

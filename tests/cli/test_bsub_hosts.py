@@ -140,9 +140,6 @@ def test_bswitch_to_a_queue_using_none_of_the_hosts_is_refused(three):
 
 def test_lsb_events_job_new_records_the_asked_hosts(three):
     jobid = three.submit("-H", "-m", "vh000 pair+2", "sleep", "60")
-    events = three.spool / "testclu" / "logdir" / "lsb.events"
-    line = wait_for(lambda: events.exists() and next(
-        (l for l in events.read_text().splitlines()
-         if l.startswith('"JOB_NEW"') and f" {jobid} " in l), None),
-        what="the JOB_NEW record")
+    line = " ".join(three.wait_lsb_records("lsb.events", "JOB_NEW",
+                                           jobid)[0])
     assert ' 2 "vh000" "pair+2" ' in line, line

@@ -10,7 +10,6 @@ import pytest
 from xce.client.submit import times
 from xce.client.text.units import long_time
 from tests.lib.timezone import Zone
-from tests.lib.xcecluster import wait_for
 
 HOUR = 3600
 
@@ -26,13 +25,6 @@ def _whole_minute(t):
     lt = time.localtime(t)
     return time.mktime((lt.tm_year, lt.tm_mon, lt.tm_mday, lt.tm_hour,
                         lt.tm_min, 0, 0, 0, -1))
-
-
-def _job_new(cluster, jobid):
-    path = cluster.spool / cluster.name / "logdir" / "lsb.events"
-    lines = path.read_text().splitlines() if path.exists() else []
-    return next((line for line in lines if line.startswith('"JOB_NEW"') and
-                 line.split()[3] == str(jobid)), None)
 
 
 def _long(cluster, jobid, command="bjobs"):
@@ -60,8 +52,8 @@ def test_a_future_begin_time_keeps_the_job_pending_with_lsf_reason(cluster):
     assert cluster.stat(jobid) == "PEND"
     assert _squeeze(f"Specified Start Time <{long_time(later)}>") in \
         _long(cluster, jobid, "bhist")
-    new = wait_for(lambda: _job_new(cluster, jobid), what="JOB_NEW")
-    assert new.split()[8] == str(int(later)), new       # beginTime
+    new = cluster.wait_lsb_records("lsb.events", "JOB_NEW", jobid)[0]
+    assert new[8] == str(int(later)), new       # beginTime
 
 
 def test_a_begin_time_with_a_year_that_has_passed_is_reached(cluster):

@@ -18,16 +18,6 @@ def _status(cluster):
     return r.out.splitlines()[1].split()[1]
 
 
-def _host_ctrl(cluster):
-    path = cluster.spool / cluster.name / "logdir" / "lsb.events"
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        return []
-    return [line for line in text.splitlines()
-            if line.startswith('"HOST_CTRL" ')]
-
-
 def _exits(cluster, n):
     for _ in range(n):
         jobid = cluster.submit("exit 3")
@@ -49,9 +39,8 @@ def test_a_host_whose_jobs_exit_fast_is_closed_until_hopen(make_cluster):
     _exits(cluster, 1)
     wait_for(lambda: _status(cluster) == "closed_Adm", timeout=10,
              what="the host closed by its exit rate")
-    wait_for(lambda: any("JOB EXIT THRESHOLD EXCEEDED" in line
-                         for line in _host_ctrl(cluster)),
-             what="the HOST_CTRL record of the close in lsb.events")
+    cluster.wait_lsb_records("lsb.events", "HOST_CTRL", until=lambda r: any(
+        "JOB EXIT THRESHOLD EXCEEDED" in " ".join(w) for w in r))
     r = cluster.run("bhosts", "-l", HOST)
     assert r.rc == 0, r
     assert ' ADMIN ACTION COMMENT: "eadmin: JOB EXIT THRESHOLD EXCEEDED"' \

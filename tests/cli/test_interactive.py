@@ -137,9 +137,8 @@ def test_bjobs_bhist_and_lsb_acct_show_the_job_as_interactive(cluster):
     assert r.out.split() == [str(jobid), "Y"], r
     r = cluster.run("bhist", "-l", str(jobid))
     assert "Interactive pseudo-terminal shell mode" in r.joined, r
-    acct = cluster.spool / cluster.name / "logdir" / "lsb.acct"
-    wait_for(lambda: acct.exists() and str(jobid) in acct.read_text(),
-             what="the job's lsb.acct record")
+    cluster.wait_lsb_records("lsb.acct", "JOB_FINISH", jobid)
+    acct = cluster.logdir / "lsb.acct"
     rec = read_record(acct.read_text().splitlines()[-1])
     # LSF's SUB_INTERACTIVE | SUB_PTY | SUB_PTY_SHELL
     assert rec["options"] == 0x4000000 | 0x8000000 | 0x10000000

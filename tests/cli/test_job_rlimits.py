@@ -156,17 +156,10 @@ def test_bad_values_are_refused(cluster, argv, message):
 def test_limits_are_in_lsb_events(cluster):
     jobid = cluster.submit("-c", "2", "-F", "10", "-D", "20", "-S", "30",
                            "-C", "0", "-v", "40", "-p", "7", "-H", "true")
-    events = cluster.spool / cluster.name / "logdir" / "lsb.events"
-
-    def job_new():
-        for line in events.read_text().splitlines() if events.exists() \
-                else []:
-            # The job id is the record's fourth field; the whole line holds
-            # other numbers, and the module's other jobs are in the file.
-            if line.startswith('"JOB_NEW"') and line.split()[3] == str(jobid):
-                return line
-        return None
-    line = wait_for(job_new, what="the JOB_NEW record")
+    # The job id is the record's fourth field; the whole line holds other
+    # numbers, and the module's other jobs are in the file.
+    line = " ".join(cluster.wait_lsb_records("lsb.events", "JOB_NEW",
+                                             jobid)[0])
     cluster.run("bkill", str(jobid))
     # rLimits: CPU seconds, file, data, stack, core (KB), RSS, nofile,
     # open max, swap (KB), run, processes.

@@ -63,17 +63,10 @@ def test_post_done_and_post_err_dependencies_are_met(make_cluster, tmp_path):
     assert "Post job process failed." in r.joined, r
     # lsb.events: JOB_STATUS with JOB_STAT_PDONE (0x80) / JOB_STAT_PERR
     # (0x100) or'ed into the finished state, as LSF logs them.
-    events = cluster.spool / cluster.name / "logdir" / "lsb.events"
-    wait_for(lambda: events.exists() and _status_codes(events, bad),
-             what="lsb.events")
-    assert str(64 | 0x80) in _status_codes(events, good)
-    assert str(64 | 0x100) in _status_codes(events, bad)
-
-
-def _status_codes(events, jobid):
-    return [line.split(" ")[4] for line in events.read_text().splitlines()
-            if line.startswith('"JOB_STATUS" ') and
-            line.split(" ")[3] == str(jobid)]
+    for jobid, code in ((good, 64 | 0x80), (bad, 64 | 0x100)):
+        cluster.wait_lsb_records("lsb.events", "JOB_STATUS", jobid,
+                                 until=lambda r: str(code) in
+                                 [w[4] for w in r])
 
 
 def test_failing_pre_exec_pends_and_stops_at_the_retry_limit(
