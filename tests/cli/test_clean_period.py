@@ -18,12 +18,6 @@ def _store_rows(cluster, table, jobid):
         db.close()
 
 
-def _records(cluster, name, jobid):
-    text = (cluster.spool / cluster.name / "logdir" / name).read_text()
-    return [line for line in text.splitlines()
-            if line.split()[3:4] == [str(jobid)]]
-
-
 def test_finished_job_leaves_store_after_clean_period(make_cluster):
     cluster = make_cluster(extra_params="  CLEAN_PERIOD: 3")
     old = cluster.submit("-J", "oldjob", "-o", "o.txt", "exit 3")
@@ -48,7 +42,7 @@ def test_finished_job_leaves_store_after_clean_period(make_cluster):
     assert (acct.rc, acct.err) == (0, "")
     assert acct.out == acct_before.out
     assert str(old) in cluster.run("bhist", "-a").out
-    assert _records(cluster, "lsb.acct", old)
+    assert cluster.lsb_records("lsb.acct", job=old)
     # bkill: LSF's answer for a job mbatchd has cleaned.
     r = cluster.run("bkill", str(old))
     assert r.rc != 0 and r.err == f"Job <{old}>: No matching job found\n"
@@ -148,16 +142,14 @@ def test_a_new_log_directory_is_written_with_the_moved_jobs(make_cluster,
     cluster.stop()
     logdir = cluster.spool / cluster.name / "logdir"
     before = {p.name: p.read_text() for p in logdir.iterdir()}
-    assert _records(cluster, "lsb.acct", old)
+    assert cluster.lsb_records("lsb.acct", job=old)
     for path in logdir.iterdir():
         path.unlink()
     cluster.start()
-    acct = logdir / "lsb.acct"
-    wait_for(lambda: acct.exists() and _records(cluster, "lsb.acct", old),
-             timeout=30, what="lsb.acct written again")
+    cluster.wait_lsb_records("lsb.acct", job=old, timeout=30)
     (tmp_path / "lsb.events").write_text(before["lsb.events"])
     was = _masked(read_file(tmp_path / "lsb.events"))
-    assert _masked(read_file(logdir / "lsb.events"))[:len(was)] == was
+    cluster.wait_lsb_events(until=lambda r: _masked(r)[:len(was)] == was)
     acct = before["lsb.acct"].splitlines()
     assert (logdir / "lsb.acct").read_text().splitlines()[:len(acct)] == acct
 

@@ -402,15 +402,6 @@ def test_bmod_w_of_a_finished_job_is_refused(cluster):
                      "Job not modified.\n"), r
 
 
-def _modify_records(cluster, jobid):
-    from tests.lib.lsbevents_reader import read_file
-    events = cluster.spool / cluster.name / "logdir" / "lsb.events"
-    if not events.exists():
-        return []
-    return [r for r in read_file(events) if r["type"] == "JOB_MODIFY2"
-            and r["jobIdStr"] == str(jobid)]
-
-
 def test_bmod_r_rn_and_L_are_taken_shown_and_logged(make_cluster):
     cluster, blocker = blocked(make_cluster)
     jobid = cluster.submit("sleep", "60")
@@ -445,8 +436,8 @@ def test_bmod_r_rn_and_L_are_taken_shown_and_logged(make_cluster):
         assert line in hist, (line, hist)
     # lsb.events: SUB_RERUNNABLE (0x4000) set by -r, in delOptions for
     # -rn; SUB_LOGIN_SHELL (0x200000) with the shell, removed by -Ln.
-    recs = wait_for(lambda: len(_modify_records(cluster, jobid)) == 3 and
-                    _modify_records(cluster, jobid), what="JOB_MODIFY2")
+    recs = cluster.wait_lsb_events("JOB_MODIFY2", jobid,
+                                   until=lambda r: len(r) == 3)
     assert recs[0]["options"] & 0x4000 and recs[0]["options"] & 0x200000
     assert recs[0]["loginShell"] == "/bin/sh"
     assert recs[1]["delOptions"] & 0x4000 and \
@@ -487,8 +478,8 @@ def test_bmod_w_and_wn_change_the_dependency_and_are_logged(make_cluster):
     hist = cluster.run("bhist", "-l", str(jobid)).joined
     assert f"Dependency condition changes to: done({other});" in hist, hist
     assert "Dependency condition is removed;" in hist, hist
-    recs = wait_for(lambda: len(_modify_records(cluster, jobid)) == 2 and
-                    _modify_records(cluster, jobid), what="JOB_MODIFY2")
+    recs = cluster.wait_lsb_events("JOB_MODIFY2", jobid,
+                                   until=lambda r: len(r) == 2)
     assert recs[0]["options"] & 0x20000 and not recs[0]["delOptions"]
     assert recs[0]["dependCond"] == f"done({other})"
     assert recs[1]["delOptions"] & 0x20000 and not recs[1]["options"]

@@ -20,7 +20,6 @@ there), it cuts the links."""
 import signal
 import subprocess
 
-from tests.lib.lsbevents_reader import read_file
 from tests.lib.xcecluster import BIN, _alive, wait_for
 
 HOOK = r'''
@@ -179,12 +178,6 @@ def test_controller_killed_before_the_commit_leaves_no_job_run(
     assert any("held start discarded" in p.read_text() for p in agent_log)
 
 
-def _events(cluster, jobid):
-    """The lsb.events records of *jobid*, in order (LSF's layouts)."""
-    path = cluster.spool / cluster.name / "logdir" / "lsb.events"
-    return [r for r in read_file(path) if r.get("jobId") == jobid]
-
-
 def _done_logged(kinds):
     """*kinds* once they hold the job's JOB_STATUS to DONE, else None."""
     return kinds if ("JOB_STATUS", 64) in [k[:2] for k in kinds] else None
@@ -243,7 +236,7 @@ def test_a_start_discarded_before_the_go_goes_back_to_pend_and_runs_once(
     # job's DONE (JOB_STAT_DONE, 64).
     kinds = wait_for(lambda: _done_logged(
         [(r["type"], r.get("jStatus"), r.get("reason"))
-         for r in _events(cluster, jobid)]), what="the DONE record")
+         for r in cluster.lsb_events(job=jobid)]), what="the DONE record")
     assert ("JOB_STATUS", 1, 1603) in kinds         # PEND_JOB_START_FAIL
     assert sum(k[0] == "JOB_START" for k in kinds) == 2
     assert not [k for k in kinds if k[0] == "JOB_REQUEUE" or k[1] == 32]

@@ -331,14 +331,16 @@ class Cluster:
     def lsb_events(self, kind=None, job=None):
         """The records of lsb.events as lsbevents_reader reads them (it
         raises on a record off its documented layout), of type *kind* and
-        jobId *job* only when given; none while the file is missing."""
+        job *job* (jobId, or JOB_MODIFY2's jobIdStr) only when given; none
+        while the file is missing."""
         from tests.lib.lsbevents_reader import read_file
         try:
             records = read_file(self.logdir / "lsb.events")
         except FileNotFoundError:
             return []
         return [r for r in records if (kind is None or r["type"] == kind)
-                and (job is None or r.get("jobId") == job)]
+                and (job is None or r.get("jobId") == job
+                     or r.get("jobIdStr") == str(job))]
 
     def wait_lsb_events(self, kind=None, job=None, until=bool, timeout=20.0):
         """lsb_events polled as wait_lsb_records polls."""
