@@ -1,8 +1,6 @@
 """bkill -d: the job is killed and recorded DONE once it exits (LSF 10.1),
 in bjobs, bhist, bacct and lsb.events/lsb.acct alike."""
 
-from tests.lib.xcecluster import wait_for
-
 
 def test_bkill_d_records_a_running_job_done(cluster):
     jobid = cluster.submit("-o", "d.out", "sleep 60")
@@ -21,13 +19,11 @@ def test_bkill_d_records_a_running_job_done(cluster):
     assert acct.rc == 0 and ": Completed <done>." in acct.joined, acct
     assert ("Total number of done jobs:       1      "
             "Total number of exited jobs:     0") in acct.joined
-    wait_for(lambda: any(r[3] == str(jobid) for r in
-                         cluster.lsb_records("lsb.acct", "JOB_FINISH")),
-             what="the JOB_FINISH record")
-    status = [(r[3], r[4]) for r in cluster.lsb_records("lsb.events",
-                                              "JOB_STATUS")]
-    assert (str(jobid), "64") in status          # 64: DONE
-    assert (str(jobid), "32") not in status      # never EXIT
+    cluster.wait_lsb_records("lsb.acct", "JOB_FINISH", jobid)
+    status = [r[4] for r in cluster.wait_lsb_records(   # 64: DONE
+        "lsb.events", "JOB_STATUS", jobid,
+        until=lambda r: "64" in [w[4] for w in r])]
+    assert "32" not in status                    # never EXIT
 
 
 def test_bkill_d_of_a_pending_job_is_a_plain_kill(make_cluster):

@@ -2,8 +2,6 @@
 with the exit reason TERM_BUCKET_KILL and leave no lsb.acct record (so
 bacct does not count them); -b is ignored with -r or -s, as in LSF."""
 
-from tests.lib.xcecluster import wait_for
-
 
 def _records(cluster, name, kind):
     """The job ids of the records *kind* of *name*."""
@@ -31,13 +29,11 @@ def test_bkill_b_kills_with_term_bucket_kill_and_no_acct_record(
     # bulk-killed jobs' ends by then, and wrote none for them.
     plain = cluster.submit("sleep 60")
     cluster.run("bkill", str(plain))
-    wait_for(lambda: str(plain) in _records(cluster, "lsb.acct",
-                                            "JOB_FINISH"),
-             what="the plain kill's JOB_FINISH")
+    cluster.wait_lsb_records("lsb.acct", "JOB_FINISH", plain)
     finished = _records(cluster, "lsb.acct", "JOB_FINISH")
     assert str(running) not in finished and str(pending) not in finished
-    statuses = _records(cluster, "lsb.events", "JOB_STATUS")
-    assert str(running) in statuses and str(pending) in statuses
+    cluster.wait_lsb_records("lsb.events", "JOB_STATUS", until=lambda r: {
+        str(running), str(pending)} <= {w[3] for w in r})
     r = cluster.run("bacct", str(running), str(pending))
     assert (r.rc, r.err) == (255, "No matching job found\n")
     r = cluster.run("bacct", "-l", str(plain))
