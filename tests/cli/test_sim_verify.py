@@ -57,7 +57,13 @@ def test_a_live_mixed_run_replays_with_no_difference(tmp_path):
         replay = c.run("xce", "sim", "--workload", str(store), "--envdir",
                        str(c.envdir), "--json", timeout=120)
         # And from LSF's files the run wrote: the same jobs, the same run.
-        logdir = c.spool / c.name / "logdir"
+        # The files follow the replies (lsb.events(5)): polled up to the
+        # 13 ends.
+        c.wait_lsb_records("lsb.acct", "JOB_FINISH",
+                           until=lambda r: len(r) >= 13)
+        c.wait_lsb_records("lsb.events", "JOB_STATUS", until=lambda r: sum(
+            int(w[4]) & (32 | 64) != 0 for w in r) >= 13)
+        logdir = c.logdir
         from_logs = [c.run("xce", "sim", "--workload", str(logdir / name),
                            "--envdir", str(c.envdir), "--json",
                            timeout=120)
