@@ -140,7 +140,7 @@ def test_a_new_log_directory_is_written_with_the_moved_jobs(make_cluster,
     wait_for(lambda: _store_rows(cluster, ("xce.db", "jobs"), old) == 0,
              timeout=30, what="the finished job's row to leave xce.db")
     cluster.stop()
-    logdir = cluster.spool / cluster.name / "logdir"
+    logdir = cluster.logdir
     before = {p.name: p.read_text() for p in logdir.iterdir()}
     assert cluster.lsb_records("lsb.acct", job=old)
     for path in logdir.iterdir():
