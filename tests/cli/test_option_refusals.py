@@ -44,9 +44,9 @@ def test_an_lsf_option_xce_lacks_is_refused_and_nothing_happens(shared,
 
 def test_bmod_refuses_an_option_it_lacks_and_the_job_is_unchanged(shared):
     jobid = shared.submit("-H", "-J", "kept", "true")
-    r = shared.run("bmod", "-gpu", "num=1", "-J", "other", str(jobid))
+    r = shared.run("bmod", "-k", "chkdir", "-J", "other", str(jobid))
     assert (r.rc, r.out) == (255, "")
-    assert r.err == "bmod: option -gpu is not supported by xce\n"
+    assert r.err == "bmod: option -k is not supported by xce\n"
     assert shared.stored_job(jobid)["spec"]["name"] == "kept"
     r = shared.run("bmod", "-W", "5", "-Wn", str(jobid))
     assert r.rc == 255 and r.err.startswith(
