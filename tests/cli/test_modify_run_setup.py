@@ -8,7 +8,6 @@ LSF's words, exit 255, nothing changed."""
 
 import getpass
 
-from tests.cli.test_modify import _modify_records as _records
 from tests.lib.xcecluster import blocked, wait_for
 
 RUNNING_ONLY = ("Only the following parameters can be used to modify a "
@@ -76,8 +75,8 @@ def test_bmod_cwd_moves_a_pending_job_and_cwdn_brings_it_back(
                  "Current working directory changes to default;",
                  "Current working directory changes to : rel;"):
         assert line in hist, (line, hist)
-    recs = wait_for(lambda: len(_records(cluster, jobid)) == 3 and
-                    _records(cluster, jobid), what="JOB_MODIFY2")
+    recs = cluster.wait_lsb_events("JOB_MODIFY2", jobid,
+                                  until=lambda r: len(r) == 3)
     assert [r["cwd"] for r in recs] == [
         str(there), spec["subcwd"], str(cluster.root / "rel")]
     assert cluster.proc.poll() is None
@@ -106,8 +105,8 @@ def test_bmod_i_gives_a_pending_job_new_input_and_in_removes_it(
     hist = cluster.run("bhist", "-l", str(jobid)).joined
     assert "Input file is disabled;" in hist, hist
     assert "Input file change to : in2;" in hist, hist
-    recs = wait_for(lambda: len(_records(cluster, jobid)) == 2 and
-                    _records(cluster, jobid), what="JOB_MODIFY2")
+    recs = cluster.wait_lsb_events("JOB_MODIFY2", jobid,
+                                  until=lambda r: len(r) == 2)
     assert recs[0]["delOptions"] & 0x8 and not recs[0]["options"] & 0x8
     assert recs[1]["options"] & 0x8 and recs[1]["inFile"] == "in2"
     _refused_once_started(cluster, "-i", "in1")
@@ -150,8 +149,8 @@ def test_bmod_x_makes_a_pending_job_exclusive_and_xn_undoes_it(
     hist = cluster.run("bhist", "-l", str(jobid)).joined
     assert "Job changes to exclusive;" in hist, hist
     assert "Job changes to nonexclusive;" in hist, hist
-    recs = wait_for(lambda: len(_records(cluster, jobid)) == 3 and
-                    _records(cluster, jobid), what="JOB_MODIFY2")
+    recs = cluster.wait_lsb_events("JOB_MODIFY2", jobid,
+                                  until=lambda r: len(r) == 3)
     assert recs[0]["options"] & 0x40 and recs[1]["delOptions"] & 0x40
     cluster.run("bkill", "0")
     assert cluster.proc.poll() is None
