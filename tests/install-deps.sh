@@ -10,9 +10,10 @@ set -eu
 # system to run in it, for application profiles' CONTAINER (no image
 # registry is needed); catatonit: the small init `podman run --init`
 # starts as the container's process 1 (only recommended by podman, so
-# --no-install-recommends leaves it out).
+# --no-install-recommends leaves it out); uidmap: newuidmap/newgidmap,
+# without which a user's (rootless) podman cannot start a container.
 PKGS="openssh-server iproute2 util-linux procps passwd groff-base time msmtp
-      podman runc busybox-static catatonit"
+      podman runc busybox-static catatonit uidmap"
 
 missing=""
 for p in $PKGS; do
