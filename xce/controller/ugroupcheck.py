@@ -69,5 +69,4 @@ def direct_member(members, user):
     holds `all` and does not exclude the user (~user).  A member of a
     subgroup only is not: LSF's bsub -G takes a group the user is a
     direct member of."""
-    return user in members or ("all" in members and
-                               "~" + user not in members)
+    return ugroupsel.names_user(members, user)

@@ -29,10 +29,24 @@ def parse(value):
     return None, tuple(dict.fromkeys(w[1:] for w in tilded))
 
 
+def tilded(excluded):
+    """Excluded groups as -G gives them: each with its tilde."""
+    return " ".join("~" + str(name) for name in excluded)
+
+
 def shown(spec):
     """The -G value as given, for bjobs -l (User Group <...>): the
     group, or the excluded groups each with its tilde; "" for none."""
     excluded = spec.get("user_group_exclude")
     if excluded:
-        return " ".join("~" + name for name in excluded)
+        return tilded(excluded)
     return spec.get("user_group") or ""
+
+
+def names_user(members, user):
+    """Whether a user group's member list *members* holds *user*: names
+    the user, or holds `all` without excluding the user (~user).  Which
+    list is given decides what it means: lsb.users GROUP_MEMBER as
+    written (direct members, bsub -G) or expanded (any depth, limits)."""
+    return user in members or ("all" in members and
+                               "~" + user not in members)

@@ -18,6 +18,8 @@ xce.scheduler.limits.
 
 from dataclasses import dataclass
 
+from xce.model import ugroupsel
+
 
 @dataclass(frozen=True)
 class GroupChoice:
@@ -45,12 +47,6 @@ def choice(enforce, user_group=None, excluded=(), holders=()):
     return None
 
 
-def holds(members, user):
-    """Whether a group's expanded *members* hold *user*."""
-    return user in members or ("all" in members and
-                               "~" + user not in members)
-
-
 def under(groups, direct, user, ug):
     """Whether a users consumer that names the user groups *groups*
     (((name, expanded members), ...)) and the users *direct* holds a job
@@ -58,6 +54,7 @@ def under(groups, direct, user, ug):
     the user)."""
     if ug is None or not groups or user in direct:
         return True
-    via = [name for name, members in groups if holds(members, user)]
+    via = [name for name, members in groups
+           if ugroupsel.names_user(members, user)]
     return not via or any(ug.allows(name) for name in via)
 

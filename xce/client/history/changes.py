@@ -10,6 +10,7 @@ because scripts grep them).  Options LSF's table has no line for (-Jd,
 import time
 
 from xce.client.text import limits
+from xce.model import ugroupsel
 
 HEADER = "Parameters of Job are changed:"
 INDENT = "    "
@@ -41,11 +42,6 @@ def _words(v):
     if isinstance(v, (list, tuple)):
         return " ".join(str(w) for w in v)
     return str(v)
-
-
-def _tilded(v):
-    """-G "~a ~b": the groups the job is excluded from, as given."""
-    return " ".join("~" + str(w) for w in v)
 
 
 def _slots(v):
@@ -89,7 +85,7 @@ TABLE = [
      "Current working directory changes to default"),
     ("user_group", _said("User group changes to : {}"),
      "User group changes to default"),
-    ("user_group_exclude", _said("User group changes to : {}", _tilded),
+    ("user_group_exclude", _said("User group changes to : {}", ugroupsel.tilded),
      "User group changes to default"),
     ("gpu", _said("GPU requirement changes to : {}"),
      "GPU requirement is removed"),
