@@ -28,6 +28,7 @@ from xce.store.lsbfields import (NO_CLUSTER, VERSION, home, q, spec_of,
                                  status_record, uid_of, wait_status,
                                  with_reason)
 from xce.store.lsbrotate import ACCT, EVENTS, LogState
+from xce.store.reader import logdir
 from xce.store.schema import JOB_COLUMNS
 
 # The exit reason of the jobs bkill -b kills.
@@ -58,10 +59,6 @@ _HISTORY_JOBS = (f"SELECT {', '.join(JOB_COLUMNS)} FROM all_jobs "
                  "WHERE jobid IN ({}) ORDER BY submit_time")
 
 _logs = {}
-
-
-def logdir(spool, cluster):
-    return Path(spool) / cluster / "logdir"
 
 
 def after_commit(store, spool, cluster, params=None, now=None):

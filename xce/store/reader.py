@@ -52,6 +52,12 @@ from xce.model.jobid import submitted_by
 from xce.store.schema import JOB_COLUMNS, with_history
 
 
+def logdir(spool, cluster):
+    """LSB_SHAREDIR/<cluster>/logdir, where the controller writes
+    lsb.events and lsb.acct: xce's LSB_SHAREDIR is its spool."""
+    return oslite.join(oslite.fspath(spool), cluster or "", "logdir")
+
+
 def open_ro(path):
     if not oslite.exists(path):
         raise XceError(text("NO_STATE"))

@@ -16,6 +16,7 @@ without ``-n``.  ``-n 0`` is the whole history.
 from xce import oslite
 from xce.errors import XceError, text
 from xce.model import numbers
+from xce.store.reader import logdir
 
 EVENTS = "lsb.events"
 _RECORD = '"JOB_NEW" '
@@ -35,11 +36,6 @@ def numbers_of(value):
             not 1 <= int(first) <= int(last):
         raise XceError(text("BHIST_LOGRANGE", range=value))
     return int(first), int(last)
-
-
-def logdir(spool, cluster):
-    """LSB_SHAREDIR/<cluster>/logdir: xce's LSB_SHAREDIR is its spool."""
-    return oslite.join(oslite.fspath(spool), cluster or "", "logdir")
 
 
 def select(rows, files, site, reader, path=None):
