@@ -19,9 +19,7 @@ def shared(users):
 
 
 def _submit(cluster, user):
-    r = cluster.run("bsub", "sleep 60", user=user.name, cwd=user.home)
-    assert r.rc == 0, r
-    return int(r.out.split("<", 1)[1].split(">", 1)[0])
+    return cluster.submit("sleep 60", user=user.name, cwd=user.home)
 
 
 def _bkill(cluster, user, *argv):

@@ -274,9 +274,7 @@ def test_job_new_carries_bsubs_execution_options(cluster, tmp_path):
     assert not job["options3"] & 0x100         # -r: not SUB3_NOT_RERUNNABLE
     assert cluster.run("bkill", str(jobid)).rc == 0
     # -rn: SUB3_NOT_RERUNNABLE, and no SUB_RERUNNABLE.
-    r = cluster.run("bsub", "-H", "-rn", "true")
-    assert r.rc == 0, r
-    jobid = int(r.out.split("<", 1)[1].split(">", 1)[0])
+    jobid = cluster.submit("-H", "-rn", "true")
     job = cluster.wait_lsb_events("JOB_NEW", jobid)[0]
     assert job["options3"] & 0x100 and not job["options"] & 0x4000
     assert cluster.run("bkill", str(jobid)).rc == 0
