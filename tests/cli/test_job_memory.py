@@ -15,7 +15,8 @@ from tests.lib.xcecluster import _alive, wait_for
 def _max_mem_mb(cluster, jobid):
     r = cluster.run("bjobs", "-l", str(jobid))
     assert r.rc == 0 and r.err == "", r
-    m = re.search(r"MAX MEM: ([\d.]+) (\w)bytes; AVG MEM: ([\d.]+) \wbytes",
+    # AVG MEM is "-" when the job ended before its first sample
+    m = re.search(r"MAX MEM: ([\d.]+) (\w)bytes; AVG MEM: (-|[\d.]+ \wbytes)",
                   " ".join(r.joined.split()))
     assert m, r.out
     value, unit = float(m.group(1)), m.group(2)
