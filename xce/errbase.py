@@ -32,10 +32,16 @@ class UsageError(XceError):
 
 
 def text(key, context=None, /, **fields):
-    """LSF's message for *key* (xce.errors.MESSAGES) with its *fields*
-    filled in, prefixed with ``context: `` when given."""
+    """LSF's message for *key* (xce.errors.MESSAGES, or for a CONFIG_ key
+    xce.confmessages) with its *fields* filled in, prefixed with
+    ``context: `` when given."""
     from xce.errors import MESSAGES
-    msg = MESSAGES.get(key, key)
+    msg = MESSAGES.get(key)
+    if msg is None and key.startswith("CONFIG_"):
+        from xce.confmessages import CONFIG_MESSAGES
+        msg = CONFIG_MESSAGES.get(key)
+    if msg is None:
+        msg = key
     if fields:
         msg = msg.format(**fields)
     return f"{context}: {msg}" if context else msg

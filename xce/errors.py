@@ -7,6 +7,8 @@ raises ``XceError(text(KEY, ...))`` rather than writing the words inline
 Commands print ``str(err)`` on stderr at one boundary and exit with
 ``err.exit_code``.  The controller sends the catalogue key back in replies, so
 the text a user sees comes from this table whichever side found the problem.
+The configuration's messages (keys CONFIG_*) are in xce.confmessages, which
+``text`` loads when one is wanted.
 """
 
 # The error classes and text() are xce.errbase's (the commands' way
@@ -161,7 +163,6 @@ MESSAGES.update({
     "BAD_USER_PRIORITY": "Bad user priority",
     "BAD_ADMIN_OP": "unknown badmin operation",
     "BAD_REQUEST_KIND": "unknown request kind",
-    "CONFIG_NOT_APPLIED": "{path}: cannot be put in force: {error}",
     "JOB_NOT_RUNNING": "Job is not running",
     "JOB_NOT_PENDING": "Job is not pending",
     "NO_LAUNCH_HOST": "No host to launch tasks on",
@@ -173,57 +174,6 @@ MESSAGES.update({
                           "known_hosts",
     "ATTACHMENT_TOO_LARGE": "Attached file is too large",
     "ARRAY_QUEUE_CHANGE": "Options -q and -O cannot be applied on job array",
-})
-
-# xce.yaml as a whole (its keys are checked in xce.config).
-MESSAGES.update({
-    "CONFIG_UNREADABLE": "cannot read: {reason}",
-    "CONFIG_NOT_YAML": "not valid YAML: {problem}",
-    "CONFIG_NOT_MAPPING": "the file must be a mapping of sections",
-})
-
-
-# xce.yaml's keys, each error after "file:line: KEY: ".
-MESSAGES.update({
-    "CONFIG_UNKNOWN_KEY": "unknown {what} key",
-    "CONFIG_DID_YOU_MEAN": " (did you mean {hint}?)",
-    "CONFIG_NO_QUEUE": "{path}: queues: at least one queue is needed",
-    "CONFIG_LIMITS_NOT_LIST": "{path}: limits: must be a list of Limit "
-                              "sections",
-    "CONFIG_ONE_OF": "must be one of {choices}",
-    "CONFIG_SLOT_RESERVE": "{value!r} is not MAX_RESERVE_TIME[n] with n a "
-                           "whole number above 0",
-    "CONFIG_NOT_YES_NO": "{value!r} is not Y or N",
-    "CONFIG_LIMIT_PAIR": "{value}: must be one or two values above 0, the "
-                         "default not above the maximum",
-    "CONFIG_NOT_WHOLE": "{value!r} is not a whole number",
-    "CONFIG_GROUP_SHARES": "user group {group}: {problems}",
-    "CONFIG_DEFAULT_UGROUP": "{group}: not a user group (user_groups)",
-    "CONFIG_DEFAULT_UGROUP_ALL": "{group}: LSF has the default user group "
-    "hold all as a direct member; a user who is not a direct member submits "
-    "with no group",
-    # Time-based values are read for the SLOTS, JOBS and MEM of limits only
-    # (xce.lang.timevalue, xce.controller.limitconf).
-    "CONFIG_TIME_BASED": "a time-based value ([value time_window] ...) is "
-                         "not supported by xce for this key",
-    "CONFIG_NOT_POSITIVE": "{value!r} is not a whole number above 0",
-    "CONFIG_NOT_NUMBER": "{value!r} is not a number",
-    "CONFIG_HOST_ARCHITECTURES": "must map host models to lists of "
-    "architecture strings",
-    "CONFIG_ARCH_UNKNOWN_MODEL": "host model {model} is not in host_models",
-    "CONFIG_UNKNOWN_HOST_TYPE": "host type {type} is not one of host_types "
-    "(lsf.shared's HostType section)",
-    "CONFIG_RESOURCES_NOT_MAPPING": "must be a mapping of resource names to "
-    "their definitions",
-    "CONFIG_TIME_OF_DAY": "{clock}: must be a time of day, hh:mm",
-    "CONFIG_TIME_WINDOW": "bad time window: {problem}",
-    "CONFIG_THRESHOLD": "bad load threshold: {problem}",
-    "CONFIG_LIM_THRESHOLDS": "bad lim_thresholds: {problem}",
-    "CONFIG_JOB_CONTROL": "bad job control: {problem}",
-    "CONFIG_NEEDS_RESTART": "{where}: {label}: {before} -> {after}: needs a "
-                            "controller restart (xce stop, then xce start); "
-                            "badmin reconfig cannot change it",
-    "CONFIG_NOT_SET": "(not set)",
 })
 
 # The commands' command lines and the daemons' start-up.
@@ -252,11 +202,6 @@ MESSAGES.update({
     "SCRIPT_NO_COMMAND": "No command is specified in the script file",
     "PACK_ALONE": "-pack: No other options or command may be given",
     "PACK_DISABLED": "-pack: Job packs are disabled (LSB_MAX_PACK_JOBS=0)",
-    "CONFIG_PACK_SKIP_ERROR": "xce submits every line of a pack file and "
-    "reports each one that fails (LSB_PACK_SKIP_ERROR=Y); {value} is not "
-    "supported",
-    "CONFIG_CLEAN_PERIOD_DONE": "{done}: must be less than CLEAN_PERIOD "
-    "({clean}); LSF ignores a value that is not",
     "WAIT_NO_CONDITION": "The wait condition (-w) must be specified.",
     "UNKNOWN_CLUSTER": "Unknown cluster name",
     "ILLEGAL_OPTION": "{prog}: illegal option -- {option}",
@@ -304,13 +249,6 @@ MESSAGES.update({
     "PREEXEC_PEND": "The job's pre-exec command exited with non-zero status",
     # LSF's PEND_JOB_START_FAIL: a start its host discarded, never run.
     "START_FAILED_PEND": "Failed in talking to server to start the job",
-    "CONFIG_EXEC_EMPTY": "{key}: the command is empty",
-    "CONFIG_EXEC_USER": "PRE_POST_EXEC_USER: {value!r} is not one user name",
-    "CONFIG_RETRY_ACTION": "LOCAL_MAX_PREEXEC_RETRY_ACTION: {value!r} is "
-                           "neither SUSPEND nor EXIT",
-    "CONFIG_PRIORITY_OVER_TIME": "{value!r} is not increment/interval, two "
-                                 "whole numbers above 0 (interval in "
-                                 "minutes)",
     "INTERACTIVE_OLD_AGENT": "the agent on {host} is too old to run "
                              "interactive jobs",
     "OLD_AGENT": "the agent on {host} speaks protocol {version}, too old "
@@ -375,13 +313,7 @@ MESSAGES.update({
     "BAD_REQUEUE": "{value}: Bad requeue exit value list; use "
                    "\"[all] [~number ...] | [number ...] "
                    "[EXCLUDE(number ...)]\" with numbers 0-255",
-    "CONFIG_REQUEUE": "<{value}> is not a requeue exit value list "
-                      "([all] [~number ...] | [number ...] "
-                      "[EXCLUDE(number ...)], numbers 0-255)",
     "BAD_MAIL_USER": "{value}: Bad mail address",
-    "CONFIG_MAILPROG": "LSB_MAILPROG <{value}> is not an absolute path",
-    "CONFIG_MAILSERVER": "LSB_MAILSERVER <{value}> is not "
-                         "SMTP:host[:port]",
 })
 
 # bsub's time, estimate, output directory and host layout options
@@ -402,46 +334,12 @@ MESSAGES.update({
 # Application profiles (bsub -app, DEFAULT_APPLICATION) and service classes.
 MESSAGES.update({
     "SLA_UNSUPPORTED": "Service classes (-sla) are not supported by xce",
-    "CONFIG_MAX_REQUEUE": "MAX_JOB_REQUEUE = {value}: must be a whole "
-    "number of times, 0 or more",
-    "CONFIG_TASK_LIMIT": "{key} = {value}: must be [minimum [default]] "
-    "maximum tasks, whole numbers with 1 <= minimum <= default <= maximum",
-    "CONFIG_APP_LEFT_OUT": "not supported by xce: {why}",
-    "CONFIG_SLOTS_PER_PROCESSOR": "SLOTS_PER_PROCESSOR counts the "
-    "processors of each host: the limit needs PER_HOST",
-    "CONFIG_LIMIT_APP": "{name}: no such application profile in "
-    "applications",
-    "CONFIG_LIMIT_RESOURCE": "{name}: no such numeric resource in "
-    "resources",
-    "CONFIG_JOB_SIZE_LIST": "{value}: must be default_size [size ...], "
-    "whole numbers of tasks from 1",
     "JOB_SIZE_LIST": "Job size ({asked}) is not in the application "
     "profile's JOB_SIZE_LIST ({sizes})",
     "QUEUE_JOB_SIZE_LIST": "Job size ({asked}) is not in the queue's "
     "JOB_SIZE_LIST ({sizes})",
     "PEND_TASKS": "The job's task count no longer fits its application "
     "profile or queue: {why}",
-    "CONFIG_APP_ONE_VALUE": "{key} takes one value in an application profile",
-    "CONFIG_APP_YES_NO": "{key} must be Y or N",
-    "CONFIG_EXIT_VALUES": "{value}: must be exit values, whole numbers 0 "
-                          "to 255",
-    "CONFIG_ENV_VARS": "{value}: must be name='value'[,name1='value1']...",
-    "CONFIG_CONTAINER_SYNTAX": "{value}: must be "
-    "runtime[image(name) options(run options)]",
-    "CONFIG_CONTAINER_RUNTIME": "runtime {runtime} is not "
-    "supported by xce (docker, podman, singularity or apptainer)",
-    "CONFIG_CONTAINER_IMAGE": "{value}: image(name) is missing",
-    "CONFIG_CONTAINER_ROOTFS": "docker cannot run a root file "
-    "system directory ({image}); name an image",
-    "CONFIG_CONTAINER_KEYWORD": "keyword {keyword}() is not "
-    "supported by xce (image and options are)",
-    "CONFIG_CONTAINER_STARTER": "keyword starter() is not supported by "
-    "xce: the runtime runs as the job's user, who needs access to its "
-    "engine",
-    "CONFIG_CONTAINER_SCRIPT": "options script {value} is not "
-    "supported by xce; write the options themselves",
-    "CONFIG_CONTAINER_RESERVED": "option {option} is reserved; "
-    "xce sets it for the job",
     "CONTAINER_NO_HOST": "No host has the container runtime {runtime} that "
     "{owner} needs",
     "CONTAINER_NO_IMAGE": "{Owner} takes its container "
@@ -460,14 +358,6 @@ MESSAGES.update({
                         "defined",
     "PEND_PROJECT_MEMBER": "The job's owner is no longer a member of "
                            "project <{project}>",
-    "CONFIG_PROJECTS_NOT_MAP": "{path}: projects: must be a mapping of "
-                               "project names",
-    "CONFIG_PROJECT_NAME": "bad project name: a name, or a path such as "
-                           "/physics/cms (letters, digits, _ . + -), at "
-                           "most 511 characters",
-    "CONFIG_PROJECT_DEFAULT_TWICE": "{who} is already in the DEFAULT_FOR of "
-                                    "project {other}",
-    "CONFIG_PROJECT_DEFAULT_MEMBER": "{who} is not a member of this project",
 })
 
 # Job groups: bgadd, bgdel, bgmod, bjgroup, bsub -g.
@@ -551,8 +441,6 @@ MESSAGES.update({
     # index list then.
     "BJOBS_A_INDEX": "{word}: -A takes job array IDs without an index "
                      "list",
-    "CONFIG_GPU_SYNTAX": "expected Y, N or extend",
-    "CONFIG_GPU_OFF": "{key} needs LSB_GPU_NEW_SYNTAX=Y or extend",
     "GPU_OLD_AGENT": "the agent on {host} is too old to give a job its "
                      "GPUs",
     "GPU_BAD_REQ": "Bad GPU requirement syntax: {detail}",

@@ -37,8 +37,9 @@ _CLI_SHARED = {"xce.cli.common", "xce.cli.lsfargs"}
 ALLOWED = {
     "xce": set(),
     "xce.errors": {"xce.errbase"},
+    "xce.confmessages": set(),
     # text() reads the catalogue when it is called
-    "xce.errbase": {"xce.errors"},
+    "xce.errbase": {"xce.errors", "xce.confmessages"},
     "xce.oslite": set(),
     # its one-line error is a command's error (SocketPathError)
     "xce.unixsock": {"xce.errbase"},

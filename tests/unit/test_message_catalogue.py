@@ -124,3 +124,15 @@ def test_the_scan_catches_inline_texts(tmp_path):
         "No such queue", "Job <", "> is not found", "Bad argument",
         "Request failed", "No command to launch", ": cannot be read",
         " is not a number", ": queues: none"}}) == []
+
+
+def test_the_configuration_messages_are_found_by_their_key():
+    # xce.confmessages holds the CONFIG_ keys, read by text() on demand.
+    from xce.confmessages import CONFIG_MESSAGES
+    from xce.errors import MESSAGES, text
+    assert all(key.startswith("CONFIG_") for key in CONFIG_MESSAGES)
+    assert not set(CONFIG_MESSAGES) & set(MESSAGES)
+    assert text("CONFIG_NOT_WHOLE", value="x") == "'x' is not a whole number"
+    assert text("CONFIG_NOT_SET") == "(not set)"
+    assert text("NO_JOB") == "No matching job found"
+    assert text("NOT_A_KEY") == "NOT_A_KEY"
