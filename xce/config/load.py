@@ -17,8 +17,10 @@ from xce.config.lsf import hostnames
 from xce.config import leftout, queuelimits, queuetime
 from xce.config.queuelimits import check_host_spec, queue_limits
 from xce.config.model import Config, HostConf, QueueConf
+from xce.config.values import (estimate, integer, limit, number, positive,
+                               requeue_values, slot_reserve, yes_no)
 from xce.errors import about, text
-from xce.lang import timevalue, units
+from xce.lang import units
 from xce.model import userprio
 
 CONFIG_FILE = "xce.yaml"
@@ -112,7 +114,7 @@ def load(envdir):
     if isinstance(raw.get("parameters"), dict):
         for key in ("STRICT_UG_CONTROL", "LSB_JOB_CPULIMIT",
                     "ENFORCE_ONE_UG_LIMITS"):
-            _yes_no(raw["parameters"], key, check)
+            yes_no(raw["parameters"], key, check)
     _hosts(cfg, raw.get("hosts") or {}, check)
     _groups(cfg, raw, check)
     rescheck.check(cfg, raw, check)
@@ -198,9 +200,9 @@ def _hosts(cfg, node, check):
         cfg.hosts[str(name)] = HostConf(
             name=str(name), address=str(merged.get("address", name)),
             launch=launch, mxj=_slots(merged, props, check),
-            jl_u=_int(merged, "JL/U", check),
-            ncpus=_int(merged, "ncpus", check),
-            maxmem=_int(merged, "maxmem", check),
+            jl_u=integer(merged, "JL/U", check),
+            ncpus=integer(merged, "ncpus", check),
+            maxmem=integer(merged, "maxmem", check),
             type=str(merged.get("type", "")),
             model=str(merged.get("model", "")),
             resources=list(merged.get("resources") or []), raw=dict(merged),
@@ -348,8 +350,8 @@ def _remote(cfg, name, launch, merged, check):
     A local agent shares the cluster spool; a remote one (launch ssh or
     none) gets its own directory, hosts/<name>, so that hosts sharing a
     file system never share an agent's journal or socket."""
-    out = {"port": _int(merged, "port", check) or 22,
-           "ssh_timeout": _float(merged, "ssh_timeout", check) or 5.0}
+    out = {"port": integer(merged, "port", check) or 22,
+           "ssh_timeout": number(merged, "ssh_timeout", check) or 5.0}
     for key in ("user", "key_file", "known_hosts", "python"):
         if merged.get(key) is not None:
             out[key] = str(merged[key])
@@ -375,34 +377,34 @@ def _queues(cfg, node, check):
         q = QueueConf(name=str(name), raw=dict(props))
         timed = queuetime.read_queue(q, props, check)
         if "PRIORITY" not in timed:
-            q.priority = _int(props, "PRIORITY", check) or 1
+            q.priority = integer(props, "PRIORITY", check) or 1
         q.description = " ".join(str(props.get("DESCRIPTION", "")).split())
         _queue_users(cfg, q, props.get("USERS"), props, check)
         q.admins = _queue_admins(cfg, props, check)
         q.hosts = _queue_hosts(cfg, props.get("HOSTS"), props, check)
         for key in ("UJOB_LIMIT", "QJOB_LIMIT", "HJOB_LIMIT"):
             if key not in timed:
-                setattr(q, key.lower(), _int(props, key, check))
+                setattr(q, key.lower(), integer(props, key, check))
         if "PJOB_LIMIT" not in timed:
-            q.pjob_limit = _float(props, "PJOB_LIMIT", check)
-        q.host_limit = _positive(props, "HOSTLIMIT_PER_JOB", check)
+            q.pjob_limit = number(props, "PJOB_LIMIT", check)
+        q.host_limit = positive(props, "HOSTLIMIT_PER_JOB", check)
         q.exclusive = str(props.get("EXCLUSIVE", "N")).upper() in ("Y", "YES")
         if props.get("PREEMPTION"):
             q.preemption = " ".join(str(props["PREEMPTION"]).split())
-        q.slot_reserve = _slot_reserve(props, check)
-        q.requeue = _requeue_values(props, check)
-        q.backfill = _yes_no(props, "BACKFILL", check)
+        q.slot_reserve = slot_reserve(props, check)
+        q.requeue = requeue_values(props, check)
+        q.backfill = yes_no(props, "BACKFILL", check)
         q.runlimit, q.runlimit_hosts = queuelimits.run_limit(cfg, props,
                                                             check)
-        q.estimated_runtime = _estimate(props, check)
+        q.estimated_runtime = estimate(props, check)
         q.tasks = appconf.task_limit(props, check)
         q.job_sizes, q.container = appconf.sizes_and_container(props, check)
-        q.ignore_deadline = _yes_no(props, "IGNORE_DEADLINE", check)
-        q.memlimit = _limit(props, "MEMLIMIT",
+        q.ignore_deadline = yes_no(props, "IGNORE_DEADLINE", check)
+        q.memlimit = limit(props, "MEMLIMIT",
                             lambda v: units.memory_kb(v, unit), check)
         execconf.read_queue(q, props, check)
         queueaccept.read_queue(q, props, check)
-        q.nice = _int(props, "NICE", check) or 0    # range: config.ranges
+        q.nice = integer(props, "NICE", check) or 0    # range: config.ranges
         q.rlimits = queue_limits(cfg, props, unit, check)
         windowconf.read_queue(q, props, check)
         controlconf.read_queue(q, props, unit, check)
@@ -451,51 +453,11 @@ def _mail_params(cfg, raw, check):
                 check.error(node, key, text(msg, value=cfg.params[key]))
 
 
-def _requeue_values(node, check):
-    """REQUEUE_EXIT_VALUES, as bsub -Q reads it."""
-    from xce.model import requeue
-    value = node.get("REQUEUE_EXIT_VALUES")
-    if value is None or str(value).strip() in ("", "-"):
-        return None
-    try:
-        return requeue.normalised(requeue.parse(str(value))) or None
-    except requeue.BadRequeueValues:
-        check.error(node, "REQUEUE_EXIT_VALUES",
-                    text("CONFIG_REQUEUE", value=value))
-        return None
-
-
-_RESERVE = re.compile(r"MAX_RESERVE_TIME\s*\[\s*(\d+)\s*\]", re.I)
-
-
-def _slot_reserve(node, check):
-    """SLOT_RESERVE = MAX_RESERVE_TIME[n]: n (in MBD_SLEEP_TIME units)."""
-    value = node.get("SLOT_RESERVE")
-    if value is None or str(value).strip() in ("", "-"):
-        return None
-    found = _RESERVE.fullmatch(str(value).strip())
-    if found is None or int(found.group(1)) < 1:
-        check.error(node, "SLOT_RESERVE",
-                    text("CONFIG_SLOT_RESERVE", value=value))
-        return None
-    return int(found.group(1))
-
-
-def _yes_no(node, key, check):
-    value = node.get(key)
-    if value is None or isinstance(value, bool):
-        return bool(value)
-    answer = str(value).strip().upper()
-    if answer not in ("Y", "YES", "N", "NO", ""):
-        check.error(node, key, text("CONFIG_NOT_YES_NO", value=value))
-    return answer in ("Y", "YES")
-
-
 def _slots(merged, props, check):
     """MXJ: a number, or "!" (one slot per CPU, as in lsb.hosts)."""
     if str(merged.get("MXJ", "")).strip() == "!":
         return None
-    return _int(merged, "MXJ", check if "MXJ" in props else _Quiet())
+    return integer(merged, "MXJ", check if "MXJ" in props else _Quiet())
 
 
 class _Quiet:
@@ -511,82 +473,3 @@ def _unit_for_limits(cfg, raw, check):
             units.normal_unit(value)
         except ValueError as e:
             check.error(raw["parameters"], "LSF_UNIT_FOR_LIMITS", str(e))
-
-
-def _estimate(node, check):
-    """ESTIMATED_RUNTIME = [hour:]minute: minutes above 0, or None."""
-    value = node.get("ESTIMATED_RUNTIME")
-    if value is None or str(value).strip() in ("", "-"):
-        return None
-    try:
-        minutes = units.minutes(value)
-    except ValueError as e:
-        check.error(node, "ESTIMATED_RUNTIME", str(e))
-        return None
-    if minutes <= 0:
-        check.error(node, "ESTIMATED_RUNTIME",
-                    text("CONFIG_LIMIT_PAIR", value=value))
-        return None
-    return minutes
-
-
-def _limit(node, key, convert, check):
-    """A ``[default] maximum`` limit; both above 0, the default not
-    above the maximum (LSF: "must be positive integers").  Absent, empty
-    or ``-``: no limit."""
-    value = node.get(key)
-    if value is None or str(value).strip() in ("", "-"):
-        return None
-    try:
-        pair = tuple(units.limit_pair(value, convert))
-    except ValueError as e:
-        check.error(node, key, str(e))
-        return None
-    if min(pair) <= 0 or pair[0] > pair[1]:
-        check.error(node, key, text("CONFIG_LIMIT_PAIR", value=node.get(key)))
-        return None
-    return pair
-
-
-def _int(node, key, check):
-    """A whole number (a YAML integer or its text), None when absent or
-    "-".  2.5 or yes is refused, never rounded or taken as 1."""
-    value = node.get(key)
-    if value is None or value == "-":
-        return None
-    digits = str(value).strip()
-    if not isinstance(value, bool) and _WHOLE.fullmatch(digits):
-        return int(digits)
-    # A queue limit of a time of day, as lsb.resources' are: not read
-    # here, and said so rather than "not a whole number".
-    why = text("CONFIG_TIME_BASED") if timevalue.is_time_based(value) \
-        else text("CONFIG_NOT_WHOLE", value=value)
-    check.error(node, key, why)
-    return None
-
-
-_WHOLE = re.compile(r"[+-]?\d+")
-
-
-def _positive(node, key, check):
-    """A whole number above 0, or None when the key is absent.  Stricter
-    than _int: 2.5 or yes is refused, not rounded or taken as 1."""
-    value = node.get(key)
-    if value is None:
-        return None
-    digits = str(value).strip()
-    if isinstance(value, bool) or not digits.isdigit() or int(digits) < 1:
-        check.error(node, key, text("CONFIG_NOT_POSITIVE", value=value))
-        return None
-    return int(digits)
-
-
-def _float(node, key, check):
-    value = node.get(key)
-    if value is None:
-        return None
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        check.error(node, key, text("CONFIG_NOT_NUMBER", value=value))
-        return None
