@@ -46,6 +46,22 @@ def open_wal(path, mode, synchronous="FULL"):
     return db
 
 
+class transaction:
+    """BEGIN IMMEDIATE ... COMMIT on *db*, rolled back on an error."""
+
+    def __init__(self, db):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, error, tb):
+        if kind is None:
+            self.db.execute("COMMIT")
+        elif self.db.in_transaction:
+            self.db.execute("ROLLBACK")
+
+
 class Checkpoints:
     """Counts the commits of *dbs* (connections) and checkpoints every WAL
     they hold, attached databases included, when due."""
