@@ -47,10 +47,11 @@ def cli(envdir, foreground):
                          foreground)
     links = _launch_agents(cfg, store_dir / "xce.db")
     from xce.controller.main import Controller
+    from xce.controller.waitloop import run_forever
     ctl = Controller(cfg, envdir, links=links)
     try:
         ctl.start()
-        ctl.run_forever()
+        run_forever(ctl)
     except Exception:
         logging.getLogger("xce.controller").exception("controller failed")
         raise

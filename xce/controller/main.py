@@ -1,15 +1,14 @@
 """The controller: drain the spool, hear the agents, schedule, commit, act.
 
 ``run_once(now)`` is one turn and returns when it wants to run again;
-``run_forever`` only waits for the doorbell, an agent or that deadline.
+xce.controller.waitloop's ``run_forever`` only waits for the doorbell, an
+agent or that deadline.
 """
 
 import gc
 import json
 import logging
 import os
-import selectors
-import signal
 import socket
 import time
 
@@ -493,43 +492,6 @@ class Controller:
         until the grace period ends (hostloss)."""
         hostloss.mark_unknown(self, name)
 
-    # -- waiting -----------------------------------------------------------
-    def run_forever(self):
-        sel = selectors.DefaultSelector()
-        sel.register(self.spool.doorbell, selectors.EVENT_READ, None)
-        rfd, wfd = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
-        sel.register(rfd, selectors.EVENT_READ, None)
-        signal.set_wakeup_fd(wfd, warn_on_full_buffer=False)
-        signal.signal(signal.SIGTERM, self._stop)
-        signal.signal(signal.SIGINT, self._stop)
-        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
-        registered = {}
-        timeout = 0.0
-        while not self.stopping:
-            _sync_links(sel, self.links, registered)
-            inbox = []
-            for key, _ in sel.select(timeout):
-                if key.data is not None:
-                    msgs = self.links[key.data].recv()
-                    if msgs is None:
-                        self.link_lost(key.data)
-                    else:
-                        inbox.append((key.data, msgs))
-                elif key.fd == rfd:
-                    _drain(rfd)
-            timeout = self.run_once(inbox=inbox)
-            retry = agents.retry_wait(self.links, self.agents_down,
-                                      time.time())
-            if retry is not None:
-                timeout = min(timeout, retry)
-        log.info("controller stopping")
-        spoolspace.commit(self, stopping=True)
-        self.store.close()
-        self.spool.close()
-
-    def _stop(self, *_):
-        self.stopping = True
-
 
 def _reap_children():
     """Collect exited children (a local agent that died, a bsub -f
@@ -543,28 +505,6 @@ def _reap_children():
         if pid == 0:
             return out
         out.append((pid, status))
-
-
-def _sync_links(sel, links, registered):
-    for name, link in links.items():
-        sock = link.sock
-        if registered.get(name) is not sock:
-            if registered.get(name) is not None:
-                try:
-                    sel.unregister(registered[name])
-                except (KeyError, ValueError):
-                    pass
-            if sock is not None:
-                sel.register(sock, selectors.EVENT_READ, name)
-            registered[name] = sock
-
-
-def _drain(fd):
-    try:
-        while os.read(fd, 4096):
-            pass
-    except BlockingIOError:
-        pass
 
 
 class _InUse:

@@ -1,0 +1,76 @@
+"""The controller's wait between turns: the doorbell, the agents' links,
+the signals, or the deadline ``run_once`` returned.
+
+``run_forever(ctl)`` only waits and hands what arrived to
+``ctl.run_once``; SIGTERM and SIGINT only record that the controller is to
+stop, which it does after the turn.
+"""
+
+import logging
+import os
+import selectors
+import signal
+import time
+
+from xce.controller import agents, spoolspace
+
+log = logging.getLogger("xce.controller")
+
+
+def run_forever(ctl):
+    sel = selectors.DefaultSelector()
+    sel.register(ctl.spool.doorbell, selectors.EVENT_READ, None)
+    rfd, wfd = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+    sel.register(rfd, selectors.EVENT_READ, None)
+    signal.set_wakeup_fd(wfd, warn_on_full_buffer=False)
+
+    def stop(*_):
+        ctl.stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    registered = {}
+    timeout = 0.0
+    while not ctl.stopping:
+        _sync_links(sel, ctl.links, registered)
+        inbox = []
+        for key, _ in sel.select(timeout):
+            if key.data is not None:
+                msgs = ctl.links[key.data].recv()
+                if msgs is None:
+                    ctl.link_lost(key.data)
+                else:
+                    inbox.append((key.data, msgs))
+            elif key.fd == rfd:
+                _drain(rfd)
+        timeout = ctl.run_once(inbox=inbox)
+        retry = agents.retry_wait(ctl.links, ctl.agents_down, time.time())
+        if retry is not None:
+            timeout = min(timeout, retry)
+    log.info("controller stopping")
+    spoolspace.commit(ctl, stopping=True)
+    ctl.store.close()
+    ctl.spool.close()
+
+
+def _sync_links(sel, links, registered):
+    for name, link in links.items():
+        sock = link.sock
+        if registered.get(name) is not sock:
+            if registered.get(name) is not None:
+                try:
+                    sel.unregister(registered[name])
+                except (KeyError, ValueError):
+                    pass
+            if sock is not None:
+                sel.register(sock, selectors.EVENT_READ, name)
+            registered[name] = sock
+
+
+def _drain(fd):
+    try:
+        while os.read(fd, 4096):
+            pass
+    except BlockingIOError:
+        pass
