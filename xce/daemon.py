@@ -11,6 +11,24 @@ import signal
 import sys
 
 
+def signal_wakeup_pipe():
+    """A non-blocking pipe whose read end becomes readable when a signal
+    arrives (signal.set_wakeup_fd), so a daemon's select loop wakes for
+    its handlers.  Returns the read end; drain it with drain()."""
+    rfd, wfd = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+    signal.set_wakeup_fd(wfd, warn_on_full_buffer=False)
+    return rfd
+
+
+def drain(fd):
+    """Reads a non-blocking descriptor empty."""
+    try:
+        while os.read(fd, 4096):
+            pass
+    except BlockingIOError:
+        pass
+
+
 class AlreadyRunning(Exception):
     pass
 

@@ -36,7 +36,7 @@ from xce.agent.protocol import VERSION, LineReader, ProtocolError, encode
 from xce.agent import hostinfo, staging
 from xce.agent.load import LoadSampler
 from xce.agent.elim import ElimRunner
-from xce import unixsock
+from xce import daemon, unixsock
 
 log = logging.getLogger("xce.agent")
 
@@ -88,11 +88,8 @@ class AgentServer:
         self.listener.listen(8)
         self.listener.setblocking(False)
         self.sel.register(self.listener, selectors.EVENT_READ, "accept")
-        rfd, self.wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
-        os.set_blocking(self.wake_w, False)
-        self.wake_r = rfd
-        self.sel.register(rfd, selectors.EVENT_READ, "wake")
-        signal.set_wakeup_fd(self.wake_w, warn_on_full_buffer=False)
+        self.wake_r = daemon.signal_wakeup_pipe()
+        self.sel.register(self.wake_r, selectors.EVENT_READ, "wake")
         signal.signal(signal.SIGCHLD, lambda *a: None)
         signal.signal(signal.SIGTERM, self._stop)
         signal.signal(signal.SIGINT, self._stop)
@@ -135,7 +132,7 @@ class AgentServer:
             if key.data == "accept":
                 self._accept()
             elif key.data == "wake":
-                _drain(self.wake_r)
+                daemon.drain(self.wake_r)
             elif key.data == "conn":
                 self._read()
             elif key.data == "elim":
@@ -312,14 +309,6 @@ class AgentServer:
             self.conn.sendall(data)
         except OSError as e:
             self._drop(str(e))
-
-
-def _drain(fd):
-    try:
-        while os.read(fd, 4096):
-            pass
-    except BlockingIOError:
-        pass
 
 
 def _peer_uid(conn):

@@ -7,11 +7,11 @@ stop, which it does after the turn.
 """
 
 import logging
-import os
 import selectors
 import signal
 import time
 
+from xce import daemon
 from xce.controller import agents, spoolspace
 
 log = logging.getLogger("xce.controller")
@@ -20,9 +20,8 @@ log = logging.getLogger("xce.controller")
 def run_forever(ctl):
     sel = selectors.DefaultSelector()
     sel.register(ctl.spool.doorbell, selectors.EVENT_READ, None)
-    rfd, wfd = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+    rfd = daemon.signal_wakeup_pipe()
     sel.register(rfd, selectors.EVENT_READ, None)
-    signal.set_wakeup_fd(wfd, warn_on_full_buffer=False)
 
     def stop(*_):
         ctl.stopping = True
@@ -43,7 +42,7 @@ def run_forever(ctl):
                 else:
                     inbox.append((key.data, msgs))
             elif key.fd == rfd:
-                _drain(rfd)
+                daemon.drain(rfd)
         timeout = ctl.run_once(inbox=inbox)
         retry = agents.retry_wait(ctl.links, ctl.agents_down, time.time())
         if retry is not None:
@@ -66,11 +65,3 @@ def _sync_links(sel, links, registered):
             if sock is not None:
                 sel.register(sock, selectors.EVENT_READ, name)
             registered[name] = sock
-
-
-def _drain(fd):
-    try:
-        while os.read(fd, 4096):
-            pass
-    except BlockingIOError:
-        pass
