@@ -23,6 +23,8 @@ MESSAGES = {
     "NO_JOB": "No matching job found",
     "JOB_FINISHED": "Job has already finished",
     "NOT_STARTED": "Job has not started yet",
+    # bresume (and bkill -s CONT) of a job that is pending or running.
+    "NOT_SUSPENDED": "Job is not suspended",
     "BAD_QUEUE": "No such queue",
     "QUEUE_CLOSED": "Queue has been closed",
     "QUEUE_USER": "User cannot use the queue",

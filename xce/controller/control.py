@@ -21,6 +21,13 @@ BULK_REASON = "TERM_BUCKET_KILL"
 # bkill -stat's words and the states of each (those of bjobs -r, -p, -s).
 KILL_STAT = {"run": frozenset({states.RUN}), "pend": states.PENDING,
              "susp": states.SUSPENDED}
+# bkill -s of these is bstop and bresume (LSF: sending SIGSTOP is the same
+# as bstop, SIGCONT as bresume): the same states, lines and records.
+SIGNAL_ACTIONS = {int(_signal.SIGSTOP): "stop", int(_signal.SIGCONT): "resume"}
+# Stop signals a started job receives as they are: it is then USUSP, as
+# after bstop (LSF's sbatchd), and bresume or bkill -s CONT continues it.
+RAW_STOPS = frozenset({int(_signal.SIGTSTP), int(_signal.SIGTTIN),
+                       int(_signal.SIGTTOU)})
 
 
 def select_jobs(ctl, req_user, body):
@@ -94,6 +101,8 @@ def control(ctl, req_user, body, now):
     if action not in DONE_TEXT:
         return {"ok": False, "error": text("BAD_REQUEST")}
     sig = body.get("signal")
+    if action == "signal":
+        action = SIGNAL_ACTIONS.get(sig, action)
     targets, errors = select_jobs(ctl, req_user, body)
     if body.get("stat") and not targets and not errors:
         errors = [(None, text("NO_JOB"))]
@@ -165,25 +174,41 @@ def _act(ctl, job, action, sig, req_user, admin, body, now):
     if action == "signal":
         if stat in states.PENDING:
             return text("NOT_STARTED")
+        if sig in RAW_STOPS:
+            return _stop(ctl, job, req_user, sig)
         ctl.emit("SIGNAL", job, signal=sig, by=req_user)
         ctl.send_signal(job, sig, None)
         return None
     if action == "stop":
-        if stat == states.PEND:
-            ctl.emit("STATUS", job, stat=states.PSUSP, by=req_user)
-        elif stat in (states.RUN, states.SSUSP):
-            ctl.emit("STATUS", job, stat=states.USUSP, by=req_user)
-            ctl.send_signal(job, jobactions.signal_of(ctl, job, "SUSPEND"),
-                            None)
-        return None
-    # resume
+        return _stop(ctl, job, req_user,
+                     jobactions.signal_of(ctl, job, "SUSPEND"))
+    return _resume(ctl, job, req_user)
+
+
+def _stop(ctl, job, req_user, sig):
+    """bstop, bkill -s STOP and the other stop signals (*sig* is what the
+    job's process group receives): PEND becomes PSUSP, RUN or SSUSP
+    becomes USUSP; a job already suspended is left as it is."""
+    stat = job["stat"]
+    if stat == states.PEND:
+        ctl.emit("STATUS", job, stat=states.PSUSP, by=req_user)
+    elif stat in (states.RUN, states.SSUSP):
+        ctl.emit("STATUS", job, stat=states.USUSP, by=req_user)
+        ctl.send_signal(job, sig, None)
+    return None
+
+
+def _resume(ctl, job, req_user):
+    """bresume and bkill -s CONT: PSUSP becomes PEND, USUSP or SSUSP RUN
+    (with the RESUME action); any other job is not suspended."""
+    stat = job["stat"]
     if stat == states.PSUSP:
         ctl.emit("STATUS", job, stat=states.PEND, by=req_user)
     elif stat in (states.USUSP, states.SSUSP):
         ctl.emit("STATUS", job, stat=states.RUN, by=req_user)
         ctl.send_signal(job, jobactions.signal_of(ctl, job, "RESUME"), None)
     else:
-        return "Job is not suspended"
+        return text("NOT_SUSPENDED")
     return None
 
 
