@@ -44,7 +44,8 @@ def test_bkill_b_is_ignored_with_r_or_s(cluster):
     jobid = cluster.submit("sleep 60")
     cluster.wait_stat(jobid, "RUN")
     r = cluster.run("bkill", "-b", "-s", "STOP", str(jobid))
-    assert (r.rc, r.out) == (0, f"Job <{jobid}> is being signaled\n")
+    assert (r.rc, r.out) == (0, f"Job <{jobid}> is being stopped\n")
+    assert cluster.stat(jobid) == "USUSP"       # bstop's, not a kill
     r = cluster.run("bkill", "-b", "-r", str(jobid))
     assert (r.rc, r.out) == (0, f"Job <{jobid}> is being terminated\n")
     cluster.wait_stat(jobid, "EXIT")
