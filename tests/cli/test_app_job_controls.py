@@ -12,15 +12,8 @@ CATCHER = ("trap 'echo USR1 >> sig.$LSB_JOBID' USR1; "
            "echo READY >> sig.$LSB_JOBID; while :; do sleep 0.2; done")
 
 
-def _signals(cluster, jobid):
-    try:
-        return (cluster.root / f"sig.{jobid}").read_text().split()
-    except OSError:
-        return []
-
-
 def _caught(cluster, jobid, name):
-    wait_for(lambda: name in _signals(cluster, jobid), what=name)
+    wait_for(lambda: name in cluster.caught(jobid), what=name)
 
 
 def test_profile_controls_replace_the_queue_signals(make_cluster):

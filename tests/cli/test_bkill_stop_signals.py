@@ -6,7 +6,7 @@ or TTOU reach the job as they are and leave it USUSP until it is resumed."""
 import re
 import signal
 
-from tests.lib.xcecluster import wait_for
+from tests.lib.xcecluster import proc_state, wait_for
 
 STOP, CONT = int(signal.SIGSTOP), int(signal.SIGCONT)
 USUSP, RUN = 0x10, 0x04         # JOB_STATUS jStatus (lsb.events(5))
@@ -16,23 +16,6 @@ CATCHER = ("trap 'echo TSTP >> sig.$LSB_JOBID' TSTP; "
            "trap 'echo USR1 >> sig.$LSB_JOBID' USR1; "
            "trap 'echo USR2 >> sig.$LSB_JOBID' USR2; "
            "echo READY >> sig.$LSB_JOBID; while :; do sleep 0.2; done")
-
-
-def _pid(cluster, jobid):
-    found = list(cluster.spool.glob(f"agents/*/jobs/*/{jobid}.0.*.pid"))
-    return int(found[0].read_text()) if found else None
-
-
-def _proc_state(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        return f.read().rsplit(")", 1)[1].split()[0]
-
-
-def _signals(cluster, jobid):
-    try:
-        return (cluster.root / f"sig.{jobid}").read_text().split()
-    except OSError:
-        return []
 
 
 def _ok(cluster, line, *argv):
@@ -60,18 +43,18 @@ def test_bkill_s_stop_and_cont_in_every_spelling_are_bstop_and_bresume(
     jobs = [cluster.submit("sleep 60") for _ in ways]
     for jobid in jobs:
         cluster.wait_stat(jobid, "RUN")
-    pids = [wait_for(lambda: _pid(cluster, j), what="the job's pid")
+    pids = [wait_for(lambda: cluster.job_pid(j), what="the job's pid")
             for j in jobs]
     for jobid, pid, (stop, _) in zip(jobs, pids, ways):
         _ok(cluster, f"Job <{jobid}> is being stopped", *stop, str(jobid))
         assert cluster.stat(jobid) == "USUSP", stop
-        wait_for(lambda: _proc_state(pid) == "T", what=f"{stop} to stop it")
+        wait_for(lambda: proc_state(pid) == "T", what=f"{stop} to stop it")
         assert " SUSPENDING REASONS:\n The job was suspended by user;" in \
             cluster.long(jobid), stop
     for jobid, pid, (stop, resume) in zip(jobs, pids, ways):
         _ok(cluster, f"Job <{jobid}> is being resumed", *resume, str(jobid))
         assert cluster.stat(jobid) == "RUN", resume
-        wait_for(lambda: _proc_state(pid) in "SR",
+        wait_for(lambda: proc_state(pid) in "SR",
                  what=f"{resume} to continue it")
     user = cluster.run("id", "-un").out.strip()
     for jobid in jobs:
@@ -96,17 +79,17 @@ def test_bkill_s_stop_uses_the_queues_suspend_action_and_tstp_is_sent_itself(
     queued = cluster.submit("-q", "ctl", CATCHER)
     plain = cluster.submit(CATCHER)
     for jobid in (queued, plain):
-        wait_for(lambda: "READY" in _signals(cluster, jobid),
+        wait_for(lambda: "READY" in cluster.caught(jobid),
                  what=f"job {jobid} to set its traps")
     # STOP is bstop: the queue's SUSPEND signal, and CONT its RESUME's.
     _ok(cluster, f"Job <{queued}> is being stopped",
         "bkill", "-s", "STOP", str(queued))
     assert cluster.stat(queued) == "USUSP"
-    wait_for(lambda: "USR1" in _signals(cluster, queued),
+    wait_for(lambda: "USR1" in cluster.caught(queued),
              what="the queue's SUSPEND signal")
     _ok(cluster, f"Job <{queued}> is being resumed",
         "bkill", "-s", "CONT", str(queued))
-    wait_for(lambda: "USR2" in _signals(cluster, queued),
+    wait_for(lambda: "USR2" in cluster.caught(queued),
              what="the queue's RESUME signal")
     assert cluster.stat(queued) == "RUN"
     # TSTP goes to the job as it is, which is then USUSP, as LSF's
@@ -119,9 +102,9 @@ def test_bkill_s_stop_uses_the_queues_suspend_action_and_tstp_is_sent_itself(
     _ok(cluster, f"Job <{plain}> is being resumed", "bresume", str(plain))
     assert cluster.stat(plain) == "RUN"
     # The trap runs once its `sleep`, stopped by TSTP too, is continued.
-    wait_for(lambda: "TSTP" in _signals(cluster, plain),
+    wait_for(lambda: "TSTP" in cluster.caught(plain),
              what="the job to catch TSTP")
-    assert "USR1" not in _signals(cluster, plain)
+    assert "USR1" not in cluster.caught(plain)
     assert _statuses(cluster, plain, 2) == [USUSP, RUN]
     for jobid in (queued, plain):
         cluster.run("bkill", "-r", str(jobid))

@@ -8,7 +8,7 @@ import re
 
 import pexpect
 
-from tests.lib.xcecluster import BIN, wait_for
+from tests.lib.xcecluster import BIN, proc_state, wait_for
 
 TIMEOUT = 30
 
@@ -199,18 +199,10 @@ def test_ctrl_z_stops_a_plain_interactive_job_and_bsub(cluster):
     child, jobid = spawn(cluster, "-I", "echo ready; sleep 30")
     child.expect_exact("ready")
     child.sendcontrol("z")      # bsub stops itself once it passed TSTP
-    wait_for(lambda: _proc_state(child.pid) == "T", what="bsub stopped")
+    wait_for(lambda: proc_state(child.pid) == "T", what="bsub stopped")
     child.kill(9)
     child.close(force=True)
     cluster.wait_stat(jobid, "EXIT", timeout=20)
-
-
-def _proc_state(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return None
 
 
 def test_ctrl_c_while_pending_kills_the_job(cluster):

@@ -1,17 +1,6 @@
 """bkill, bstop, bresume: one signal path, LSF's messages and exit codes."""
 
-from tests.lib.xcecluster import wait_for
-
-
-def _pids(cluster, jobid):
-    """Process ids of a running job, from its agent's job directory."""
-    found = list(cluster.spool.glob(f"agents/*/jobs/*/{jobid}.0.*.pid"))
-    return int(found[0].read_text()) if found else None
-
-
-def _proc_state(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        return f.read().rsplit(")", 1)[1].split()[0]
+from tests.lib.xcecluster import proc_state, wait_for
 
 
 def test_bkill_running_job_ends_it_with_term_owner(cluster):
@@ -29,7 +18,7 @@ def test_kill_sequence_reaches_sigkill_for_a_stubborn_job(cluster):
     jobid = cluster.submit("-o", "stub.out",
                            "trap '' INT TERM; sleep 60 & wait; sleep 60")
     cluster.wait_stat(jobid, "RUN")
-    wait_for(lambda: _pids(cluster, jobid), what="the job's pid")
+    wait_for(lambda: cluster.job_pid(jobid), what="the job's pid")
     cluster.run("bkill", str(jobid))
     cluster.wait_stat(jobid, "EXIT", timeout=30)
     assert "Exited with exit code 137." in (cluster.root / "stub.out").read_text()
@@ -88,7 +77,7 @@ def test_bkill_s_sends_the_signal(cluster):
                            "trap 'echo got-usr1; exit 5' USR1; "
                            "while :; do sleep 0.1; done")
     cluster.wait_stat(jobid, "RUN")
-    wait_for(lambda: _pids(cluster, jobid), what="the job's pid")
+    wait_for(lambda: cluster.job_pid(jobid), what="the job's pid")
     r = cluster.run("bkill", "-s", "USR1", str(jobid))
     assert (r.rc, r.out) == (0, f"Job <{jobid}> is being signaled\n")
     cluster.wait_stat(jobid, "EXIT")
@@ -102,15 +91,15 @@ def test_bkill_s_sends_the_signal(cluster):
 def test_bstop_and_bresume_stop_and_continue_the_process_group(cluster):
     jobid = cluster.submit("sleep 60")
     cluster.wait_stat(jobid, "RUN")
-    pid = wait_for(lambda: _pids(cluster, jobid), what="the job's pid")
+    pid = wait_for(lambda: cluster.job_pid(jobid), what="the job's pid")
     r = cluster.run("bstop", str(jobid))
     assert (r.rc, r.out) == (0, f"Job <{jobid}> is being stopped\n")
     assert cluster.stat(jobid) == "USUSP"
-    wait_for(lambda: _proc_state(pid) == "T", what="the job to stop")
+    wait_for(lambda: proc_state(pid) == "T", what="the job to stop")
     r = cluster.run("bresume", str(jobid))
     assert (r.rc, r.out) == (0, f"Job <{jobid}> is being resumed\n")
     assert cluster.stat(jobid) == "RUN"
-    wait_for(lambda: _proc_state(pid) in "SR", what="the job to continue")
+    wait_for(lambda: proc_state(pid) in "SR", what="the job to continue")
     r = cluster.run("bkill", str(jobid))
     cluster.wait_stat(jobid, "EXIT")
 
@@ -133,7 +122,7 @@ def test_bstop_pending_job_makes_it_psusp(make_cluster):
 def test_killing_a_stopped_job_works(cluster):
     jobid = cluster.submit("sleep 60")
     cluster.wait_stat(jobid, "RUN")
-    wait_for(lambda: _pids(cluster, jobid), what="the job's pid")
+    wait_for(lambda: cluster.job_pid(jobid), what="the job's pid")
     cluster.run("bstop", str(jobid))
     cluster.run("bkill", str(jobid))
     cluster.wait_stat(jobid, "EXIT")

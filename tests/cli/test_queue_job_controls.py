@@ -18,13 +18,6 @@ CATCHER = ("trap 'echo USR1 >> sig.$LSB_JOBID' USR1; "
 NEVER, ALWAYS = "select[r15s < -1]", "select[r15s >= 0]"
 
 
-def _signals(cluster, jobid):
-    try:
-        return (cluster.root / f"sig.{jobid}").read_text().split()
-    except OSError:
-        return []
-
-
 def _suspended(cluster, jobs):
     return next((j for j in jobs if cluster.stat(j) == "SSUSP"), None)
 
@@ -32,7 +25,7 @@ def _suspended(cluster, jobs):
 def _ready_then_stop(cluster, jobs):
     """Wait until *jobs* catch their signals, then make STOP_COND true."""
     for jobid in jobs:
-        wait_for(lambda: "READY" in _signals(cluster, jobid),
+        wait_for(lambda: "READY" in cluster.caught(jobid),
                  what=f"job {jobid} to set its traps")
     yaml = cluster.envdir / "xce.yaml"
     yaml.write_text(yaml.read_text().replace(NEVER, ALWAYS))
@@ -57,7 +50,7 @@ def test_stop_and_resume_conditions_use_the_queues_signals(make_cluster):
     _ready_then_stop(cluster, jobs)
     stopped = wait_for(lambda: _suspended(cluster, jobs),
                        what="a job suspended by STOP_COND")
-    wait_for(lambda: "USR1" in _signals(cluster, stopped),
+    wait_for(lambda: "USR1" in cluster.caught(stopped),
              what="the SUSPEND signal")
     assert " STOP_COND is true with current host load;" in \
         cluster.long(stopped)
@@ -67,11 +60,11 @@ def test_stop_and_resume_conditions_use_the_queues_signals(make_cluster):
         "    RESUME:      [SIGUSR2]\n" in out, out
     # RESUME_COND false: it stays suspended whatever its thresholds say.
     assert cluster.stat(stopped) == "SSUSP"
-    assert "USR2" not in _signals(cluster, stopped)
+    assert "USR2" not in cluster.caught(stopped)
     yaml = cluster.envdir / "xce.yaml"
     yaml.write_text(yaml.read_text().replace("select[r15s < 0]", ALWAYS))
     assert cluster.run("badmin", "reconfig").rc == 0
-    wait_for(lambda: "USR2" in _signals(cluster, stopped),
+    wait_for(lambda: "USR2" in cluster.caught(stopped),
              what="the RESUME signal")
     for jobid in jobs:
         assert cluster.run("bkill", str(jobid)).rc == 0
@@ -109,7 +102,7 @@ def test_terminate_when_load_ends_the_job_with_its_terminate_action(
     jobs = [cluster.submit("-q", "caught", CATCHER) for _ in range(2)]
     _ready_then_stop(cluster, jobs)
     caught = wait_for(lambda: next((j for j in jobs if "USR1" in
-                                    _signals(cluster, j)), None),
+                                    cluster.caught(j)), None),
                       what="the TERMINATE signal")
     assert cluster.stat(caught) == "RUN"
     out = _long(cluster, "bqueues", "-l", "caught")

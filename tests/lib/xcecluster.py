@@ -278,6 +278,21 @@ class Cluster:
         """bjobs -l of the job with its folded lines joined again."""
         return self.run("bjobs", "-l", str(jobid), user=user).joined
 
+    def job_pid(self, jobid):
+        """The pid of the job's first (or only) process, from its agent's
+        job directory; None until the agent wrote it."""
+        found = list(self.spool.glob(f"agents/*/jobs/*/{jobid}.0.*.pid"))
+        return int(found[0].read_text()) if found else None
+
+    def caught(self, jobid):
+        """The words a job wrote into ``sig.<jobid>`` in the cluster's
+        directory: a job that traps signals writes each one's name there
+        (``trap 'echo USR1 >> sig.$LSB_JOBID' USR1``)."""
+        try:
+            return (self.root / f"sig.{jobid}").read_text().split()
+        except OSError:
+            return []
+
     def wait_stat(self, jobid, *stats, timeout=30):
         return wait_for(lambda: self.stat(jobid) in stats and
                         self.stat(jobid), timeout=timeout,
@@ -358,6 +373,16 @@ def _poll(read, until, timeout, what):
         return until(got)
     wait_for(ready, timeout=timeout, what=what)
     return got
+
+
+def proc_state(pid):
+    """The state letter of process *pid* in /proc (R, S, T, Z ...), or None
+    when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
 
 
 def _read_pid(path):

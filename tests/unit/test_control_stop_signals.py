@@ -7,11 +7,10 @@ import signal
 
 import pytest
 
-from xce.controller.main import Controller
 from xce.store.reader import Reader
 
 from tests.lib.builders import hello, site, site_yaml, submission
-from tests.lib.fake_controller import FakeAgentLink, FakeSpool
+from tests.lib.fake_controller import started_controller
 
 SITE = site_yaml("stops", {"h1": {"MXJ": 1}})
 
@@ -19,9 +18,7 @@ SITE = site_yaml("stops", {"h1": {"MXJ": 1}})
 @pytest.fixture
 def ctl(tmp_path):
     etc = tmp_path / "etc"
-    ctl = Controller(site(etc, SITE), etc, spool=FakeSpool(),
-                     link_for=FakeAgentLink)
-    ctl.start()
+    ctl = started_controller(site(etc, SITE), etc)
     yield ctl
     ctl.store.close()
 
