@@ -190,6 +190,13 @@ MESSAGES.update({
     "BHIST_NO_LOG": "bhist: {path}: {reason}",
     "BHIST_LOG_STDIN": "bhist: -f -: reading the event log from standard "
                        "input is not supported by xce",
+    # bhist -t takes -T (and LSF's -f) only, and no job ID: LSF prints
+    # its usage.
+    "BHIST_T_ALONE": "bhist: -t cannot be used with {what}",
+    "BHIST_T_NEEDS_T": "bhist: -T is used with -t only",
+    "BHIST_T_LOGFILE": "bhist: -f with -t is not supported by xce (the "
+                       "chronicle is read from the state store)",
+    "BHIST_NO_EVENT": "No matching job/event found",
     "NO_ELIGIBLE_HOST": "Not enough host(s) currently eligible",
     "JSON_WITHOUT_FORMAT": "bjobs: -json must be used with -o",
     "BLAUNCH_USAGE": "a host and a command must be specified",

@@ -69,7 +69,7 @@ def test_usage_events_are_not_read_for_the_table(tmp_path):
 
 def test_events_decoded_in_one_go_or_each_alone_when_one_is_bad():
     texts = ['{"a":1}', None, '[1]', '{"b":"x,y"}']
-    assert history._decode_all(texts) == [{"a": 1}, {}, {}, {"b": "x,y"}]
+    assert history.decode_all(texts) == [{"a": 1}, {}, {}, {"b": "x,y"}]
     # A broken row (or one that would split into two) is read alone.
     for bad in ('{"a":', '1,2'):
-        assert history._decode_all(['{"a":1}', bad]) == [{"a": 1}, {}]
+        assert history.decode_all(['{"a":1}', bad]) == [{"a": 1}, {}]

@@ -3,7 +3,7 @@
 import gc
 import sys
 
-from xce.cli.lsfargs import Opt, Parser, run
+from xce.cli.lsfargs import Opt, Parser, Refused, UsageError, run
 from xce.errors import EXIT_FAILURE, XceError, text
 
 OPTIONS = [
@@ -13,6 +13,14 @@ OPTIONS = [
     Opt("-r", "running", takes=False, help="Running jobs only."),
     Opt("-s", "suspended", takes=False, help="Suspended jobs only."),
     Opt("-l", "long", takes=False, help="Long format: every event."),
+    Opt("-b", "brief", takes=False,
+        help="Brief format: every event, the submission without its "
+        "files, requests and limits."),
+    Opt("-t", "chronicle", takes=False,
+        help="Every job's events in the order they happened (the last "
+        "week, or -T's window)."),
+    Opt("-T", "events_window", metavar="time0,time1",
+        help="With -t: the events of this window."),
     Opt("-w", "wide", takes=False, help="Wide format: nothing truncated."),
     # LSF searches lsb.events and the N-1 newest archives (0: all of
     # them); xce shows the jobs submitted in those files, their histories
@@ -29,17 +37,19 @@ OPTIONS = [
     Opt("-q", "queue", metavar="queue", help="Jobs of this queue."),
     Opt("-u", "user", metavar="user|all", help="Jobs of this user, or of all users."),
 ]
-# The rest of LSF 10.1's bhist options.  -b is LSF's brief format (each
-# job's events condensed into a paragraph), which xce does not print.
-UNSUPPORTED = ("-aff", "-app", "-b", "-cname", "-data", "-e", "-G", "-g",
-               "-gpu", "-hostfile", "-Jd", "-Lp", "-m", "-N", "-P", "-t",
-               "-T", "-UF")
+# The rest of LSF 10.1's bhist options.
+UNSUPPORTED = ("-aff", "-app", "-cname", "-data", "-e", "-G", "-g",
+               "-gpu", "-hostfile", "-Jd", "-Lp", "-m", "-N", "-P", "-UF")
 PARSER = Parser("bhist", OPTIONS, args_metavar="[job_ID ...]",
                 help_text="Display the history of jobs.",
                 refused=UNSUPPORTED, conflicts=[("-f", "-n")])
 
 
 def bhist(o, ids):
+    if o["chronicle"]:
+        return _chronicle(o, ids)
+    if o["events_window"] is not None:
+        raise UsageError(text("BHIST_T_NEEDS_T"))
     from xce.client.history import windows as time_windows
     from xce.client.history import events as history
     from xce.client.history import logfiles as log
@@ -61,21 +71,54 @@ def bhist(o, ids):
                                   stats=stats, windows=windows)
     site = Site()
     with open_store(site, history=True) as reader:
-        rows = log.select(selection.rows(reader, None if o["long"] else
+        rows = log.select(selection.rows(reader, None if o["long"] or
+                                         o["brief"] else
                                          history.SUMMARY_COLUMNS),
                           files, site, reader, o["logfile"])
         if not rows:
             print("No matching job found")
             return EXIT_FAILURE
-        if o["long"]:
+        if o["long"] or o["brief"]:         # -l wins over -b, as in LSF
             from xce.client.history.long import long_history
             queues = {q["name"]: q["conf"] for q in reader.queues()}
             report = long_history(history.histories(reader, rows),
-                                  queues=queues)
+                                  queues=queues, brief=not o["long"])
         else:
             report = history.summary_of_rows(reader, rows, o["wide"])
     sys.stdout.write(report)
     print()
+    return 0
+
+
+# What bhist -t takes besides -T: nothing else of the table (LSF prints its
+# usage); -f reads one event log file in LSF, which xce does not.
+_CHRONICLE_ALONE = (("all_jobs", "-a"), ("done", "-d"), ("pending", "-p"),
+                    ("running", "-r"), ("suspended", "-s"), ("long", "-l"),
+                    ("brief", "-b"), ("wide", "-w"), ("logfiles", "-n"),
+                    ("completed", "-C"), ("submitted", "-S"),
+                    ("dispatched", "-D"), ("name", "-J"), ("queue", "-q"),
+                    ("user", "-u"))
+
+
+def _chronicle(o, ids):
+    from xce.client.history import chronicle
+    from xce.client.history.windows import parse_window
+    from xce.client.site import Site, open_store
+    given = [flag for dest, flag in _CHRONICLE_ALONE
+             if o[dest] not in (None, False)]
+    if given or ids:
+        raise UsageError(text("BHIST_T_ALONE",
+                              what=given[0] if given else "a job ID"))
+    if o["logfile"] is not None:
+        raise Refused(text("BHIST_T_LOGFILE"))
+    window = chronicle.default_window() if o["events_window"] is None \
+        else parse_window(o["events_window"])
+    with open_store(Site(), history=True) as reader:
+        lines = chronicle.chronicle(reader, window)
+    if not lines:
+        print(text("BHIST_NO_EVENT"))
+        return EXIT_FAILURE
+    sys.stdout.write("\n".join(lines) + "\n\n")
     return 0
 
 

@@ -401,6 +401,20 @@ class Reader:
         return self.db.execute("SELECT time, kind, jobid, idx, data FROM "
                                "events ORDER BY seq")
 
+    def events_between(self, t0, t1):
+        """The job events committed from *t0* to *t1* (epoch seconds, both
+        inclusive; None: unbounded), in the order they were committed:
+        (time, kind, jobid, idx, data JSON) -- bhist -t's chronicle."""
+        sql = "SELECT time, kind, jobid, idx, data FROM events WHERE jobid > 0"
+        args = []
+        if t0 is not None:
+            sql += " AND time >= ?"
+            args.append(t0)
+        if t1 is not None:
+            sql += " AND time < ?"
+            args.append(t1 + 1)
+        return self.db.execute(sql + " ORDER BY seq", args)
+
     def job_events(self, keys):
         """The events of the jobs *keys* ((jobid, idx) pairs), oldest first:
         {key: [(time, kind, data_json), ...]}; a Several where the id

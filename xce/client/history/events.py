@@ -88,7 +88,7 @@ def histories(reader, rows):
     """[(row, [(time, kind, data), ...])] with each job's events, oldest first."""
     found = reader.job_events((r["jobid"], r["idx"]) for r in rows)
     own = [_own(found, row) for row in rows]
-    datas = iter(_decode_all([data for raw in own if raw
+    datas = iter(decode_all([data for raw in own if raw
                               for _, _, data in raw]))
     return [(row, [(t, kind, next(datas)) for t, kind, _ in raw] if raw
              else rebuilt_events(row)) for row, raw in zip(rows, own)]
@@ -103,7 +103,7 @@ def _own(found, row):
     return events
 
 
-def _decode_all(texts):
+def decode_all(texts):
     """The events' JSON objects, parsed as one array: one call instead of
     one per event (which cost most of ``bhist -l -a`` at 100,000 jobs)."""
     try:

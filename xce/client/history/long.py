@@ -11,7 +11,8 @@ import time
 from xce.client.history.changes import modify_lines
 from xce.client.history.events import FINISHED, STATES, durations
 from xce.client.jobs import values as jv
-from xce.client.jobs.long import SEPARATOR, limits_section, submitted_line
+from xce.client.jobs.long import (SEPARATOR, limits_section, submitted_head,
+                                  submitted_line)
 from xce.client.jobs.table import job_label
 from xce.client.text import units
 from xce.client.text.wrap import wrap
@@ -23,22 +24,29 @@ SUMMARY_BY = "Summary of time in seconds spent in various states by"
 STATE_HEADER = "  PEND     PSUSP    RUN      USUSP    SSUSP    UNKWN    TOTAL"
 
 
-def long_history(items, now=None, queues=None):
+def long_history(items, now=None, queues=None, brief=False):
     """The whole ``bhist -l`` text for [(row, events)]; *queues*: each
     queue's configuration by name (its RUNLIMIT and ESTIMATED_RUNTIME
-    show among a job's limits, as in bjobs -l)."""
+    show among a job's limits, as in bjobs -l).  *brief*: ``bhist -b``,
+    the same but for the submission, which says only where from, to
+    which queue and when the job may start and must end (no files, no
+    requests, no limits)."""
     now = time.time() if now is None else now
     queues = queues or {}
     return ("\n" + SEPARATOR + "\n").join(
-        job_history(row, events, now, queues) for row, events in items)
+        job_history(row, events, now, queues, brief)
+        for row, events in items)
 
 
-def job_history(row, events, now, queues=None):
+def job_history(row, events, now, queues=None, brief=False):
     """One job's text; *queues*: each queue's configuration by name."""
     spec = jv.spec(row)
     home = jv.home_of(row.get("user"))
     lines = [header_line(row, spec)]
     for t, kind, data in events:
+        if kind == "SUBMIT" and brief:
+            lines.append(_brief_submit(row, spec, t, data))
+            continue
         lines += event_lines(row, spec, home, t, kind, data)
         if kind == "SUBMIT":
             lines += submitted_limits(row, spec, data, queues or {})
@@ -60,6 +68,13 @@ def submitted_limits(row, spec, data, queues):
     block = limits_section(row, as_submitted(spec, data.get("limits")),
                            queue)
     return block + [""] if block else []
+
+
+def _brief_submit(row, spec, t, data):
+    """bhist -b's submission line: no files, requests or limits."""
+    queue = data.get("queue") or row.get("queue")
+    head = submitted_head(row, spec, queue).split(": ", 1)[1]
+    return f"{units.long_time(t)}: {head};"
 
 
 def header_line(row, spec):

@@ -110,19 +110,6 @@ def _file_item(label, path, mode):
 
 def submitted_line(row, spec, home, queue=None):
     """The ``Submitted from host`` line; *queue*: bhist's ``to Queue``."""
-    text = (f"{units.long_time(row.get('submit_time') or 0)}: "
-            f"Submitted from host <{row.get('from_host')}>")
-    if spec.get("hold"):
-        text += " with hold"
-    if queue:
-        text += f", to Queue <{queue}>"
-    # bsub -b and -t, where LSF puts them: before the files.
-    if spec.get("begin_time"):
-        text += (", Specified Start Time "
-                 f"<{units.long_time(spec['begin_time'])}>")
-    if spec.get("term_time"):
-        text += (", Specified Termination Time "
-                 f"<{units.long_time(spec['term_time'])}>")
     items = [f"CWD <{jv.home_relative(spec.get('subcwd'), home) or '$HOME'}>"]
     if spec.get("specified_cwd"):
         items.append(f"Specified CWD <{spec['specified_cwd']}>")
@@ -138,7 +125,34 @@ def submitted_line(row, spec, home, queue=None):
         items.append("Copy Files " + " ".join(
             f'"{e[0]} {e[1]} {e[2]}"' for e in spec["xfiles"]))
     items += _request_items(spec)
-    return ", ".join([text] + items) + ";"
+    return ", ".join([submitted_head(row, spec, queue)] + items) + ";"
+
+
+def submitted_head(row, spec, queue=None):
+    """The submission line up to its files: stamp, host, queue, and the
+    bsub -b and -t times, where LSF puts them (bhist -b stops here)."""
+    text = (f"{units.long_time(row.get('submit_time') or 0)}: "
+            f"Submitted from host <{row.get('from_host')}>")
+    if spec.get("hold"):
+        text += " with hold"
+    if queue:
+        text += f", to Queue <{queue}>"
+    if spec.get("begin_time"):
+        text += (", Specified Start Time "
+                 f"<{units.long_time(spec['begin_time'])}>")
+    if spec.get("term_time"):
+        text += (", Specified Termination Time "
+                 f"<{units.long_time(spec['term_time'])}>")
+    return text
+
+
+def requested_resources(spec):
+    """The -R text bjobs -l and bhist show: the one -R string, or the
+    merged requirement of several; "" when none was given."""
+    resreq = spec.get("resreq") or []
+    if len(resreq) == 1:
+        return resreq[0]
+    return (spec.get("resreq_merged") or " ".join(resreq)) if resreq else ""
 
 
 def _request_items(spec):
@@ -154,11 +168,8 @@ def _request_items(spec):
         items.append(f"{lo} Task(s)")
     elif hi > lo:
         items.append(f"{lo}-{hi} Processors Requested")
-    resreq = spec.get("resreq") or []
-    if resreq:
-        text = resreq[0] if len(resreq) == 1 else \
-            (spec.get("resreq_merged") or " ".join(resreq))
-        items.append(f"Requested Resources <{text}>")
+    if requested_resources(spec):
+        items.append(f"Requested Resources <{requested_resources(spec)}>")
     depend = spec.get("depend") or spec.get("dependency")
     if depend:
         items.append(f"Dependency Condition <{depend}>")
