@@ -446,6 +446,9 @@ MESSAGES.update({
 # GPUs (bsub -gpu, GPU_REQ, LSB_GPU_REQ; xce.lang.gpureq, xce.model.gpus).
 MESSAGES.update({
     "BJOBS_GPU_NEEDS_LONG": "-gpu: use only with the -l or -UF option",
+    # bjobs -N (OpenLava's words for a host_spec that names nothing).
+    "BAD_NORMALISER": "<{spec}> is neither a host model, nor a host name, "
+                      "nor a CPU factor",
     # bjobs -A summarises whole arrays: LSF takes their ids without an
     # index list then.
     "BJOBS_A_INDEX": "{word}: -A takes job array IDs without an index "

@@ -50,22 +50,29 @@ OPTIONS = [
     Opt("-o", "fields", metavar="fields", help="Custom output fields."),
     Opt("-json", "as_json", takes=False, help="JSON output (with -o)."),
     Opt("-noheader", "noheader", takes=False, help="No header line."),
+    Opt("-N", "normalise", metavar="host_name|host_model|cpu_factor",
+        help="Long format of finished jobs (and of -p, -r, -s's), CPU "
+        "times normalised to this host, model or CPU factor."),
 ]
 # The rest of LSF 10.1's bjobs options.
 UNSUPPORTED = ("-aff", "-aps", "-cname", "-data", "-env", "-fwd",
-               "-hms", "-hostfile", "-Jd", "-Lp", "-N", "-pei", "-plan",
+               "-hms", "-hostfile", "-Jd", "-Lp", "-pei", "-plan",
                "-prio", "-rusage", "-script", "-sla", "-ss", "-sum", "-U", "-x")
 # bjobs reads its words as getopt does: single letters may be clustered
 # (-aw, -aJ name), as users of LSF's bjobs type them.
 PARSER = Parser("bjobs", OPTIONS, args_metavar="[jobid | \"jobid[index_list]\"] ...",
                 help_text="Display information about jobs.",
-                refused=UNSUPPORTED, bundle=True)
+                refused=UNSUPPORTED, bundle=True,
+                # -N prints the long format (as OpenLava's bjobs does).
+                conflicts=[("-N", flag) for flag in (
+                    "-o", "-json", "-w", "-W", "-WL", "-WF", "-WP", "-A",
+                    "-psum", "-noheader")])
 
 
 def bjobs(o, ids):
     o.pending = (o.pending or o.plevel is not None or o.pend_eligible or
                  o.pend_ineligible or o.psum)
-    o.long = o.long or o.unformatted
+    o.long = o.long or o.unformatted or o.normalise is not None
     if o.gpu and not o.long:
         raise XceError(text("BJOBS_GPU_NEEDS_LONG"))
     if ALL_JOBS in ids:
@@ -89,6 +96,12 @@ def bjobs(o, ids):
     filters = Filters(o.host, o.project, o.user_group, o.job_group, o.app)
     filters.check(reader)
     query = _query(o, ids)
+    factor = None
+    if o.normalise is not None:
+        from xce.client.jobs import normalize
+        hosts = reader.hosts()
+        models = normalize.models_of(reader.meta())
+        factor = normalize.factor_of(o.normalise, hosts, models)
     where, args = _where(query, filters, params)
     if not o.fields and not (o.long or o.wide or o.pending or o.array or
                              o.wide_usage or o.extra):
@@ -101,6 +114,8 @@ def bjobs(o, ids):
     if o.pend_eligible != o.pend_ineligible:
         from xce.client.jobs.pending import select
         rows = select(rows, bool(o.pend_eligible))
+    if factor is not None:
+        rows = normalize.normalised(rows, factor, hosts, models)
     missing = _missing_ids(query, rows)
     if not o.as_json:
         for label in missing:
@@ -209,6 +224,12 @@ def _query(o, ids):
         states = ("PEND", "PSUSP")
     elif o.suspended:
         states = ("PSUSP", "USUSP", "SSUSP")
+    if o.normalise is not None:
+        # LSF: -N shows finished jobs; with -p, -r or -s those too.
+        return Query(states=states and states + ("DONE", "EXIT"),
+                     user=o.user, queue=o.queue, name=o.name, ids=ids,
+                     finished=True, unfinished=bool(states) or
+                     o.all_states)
     return Query(states=states, user=o.user, queue=o.queue, name=o.name,
                  ids=ids, finished=o.all_states or o.done,
                  unfinished=not o.done)
