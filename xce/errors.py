@@ -190,12 +190,7 @@ MESSAGES.update({
     "BHIST_NO_LOG": "bhist: {path}: {reason}",
     "BHIST_LOG_STDIN": "bhist: -f -: reading the event log from standard "
                        "input is not supported by xce",
-    # bhist -t takes -T (and LSF's -f) only, and no job ID: LSF prints
-    # its usage.
-    "BHIST_T_ALONE": "bhist: -t cannot be used with {what}",
-    "BHIST_T_NEEDS_T": "bhist: -T is used with -t only",
-    "BHIST_T_LOGFILE": "bhist: -f with -t is not supported by xce (the "
-                       "chronicle is read from the state store)",
+    "BHIST_T_NEEDS_T": "bhist: -T must be used with -t",
     "BHIST_NO_EVENT": "No matching job/event found",
     "NO_ELIGIBLE_HOST": "Not enough host(s) currently eligible",
     "JSON_WITHOUT_FORMAT": "bjobs: -json must be used with -o",
@@ -234,10 +229,10 @@ MESSAGES.update({
 
 # The LSF option tables of the commands (xce.cli.lsfargs).
 MESSAGES.update({
-    "OPTION_NOT_SUPPORTED": "{prog}: option {option} is not supported by "
-                            "xce",
+    "OPTION_NOT_SUPPORTED": "{prog}: option {option} is not supported by xce",
     "OPTIONS_CONFLICT": "{prog}: {first} and {second} cannot be used "
                         "together",
+    "UNDOCUMENTED": "LSF does not document {what}",
     "EXTRA_ARGUMENTS": "{prog}: too many arguments: {word}",
     "ARGUMENT_NEEDED": "{prog}: {what} must be specified",
     "SHOWCONF_DAEMON": "{prog}: showconf: {daemon!r} is not one of "
@@ -446,7 +441,6 @@ MESSAGES.update({
 # GPUs (bsub -gpu, GPU_REQ, LSB_GPU_REQ; xce.lang.gpureq, xce.model.gpus).
 MESSAGES.update({
     "BJOBS_GPU_NEEDS_LONG": "-gpu: use only with the -l or -UF option",
-    # bjobs -N (OpenLava's words for a host_spec that names nothing).
     "BAD_NORMALISER": "<{spec}> is neither a host model, nor a host name, "
                       "nor a CPU factor",
     # bjobs -A summarises whole arrays: LSF takes their ids without an

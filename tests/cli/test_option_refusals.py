@@ -28,8 +28,6 @@ def _jobs(cluster):
     ["bsub", "-IS", "bash"],
     ["bsub", "-clusters", "c2", "true"],
     ["bjobs", "-sum"],
-    ["bkill", "-C", "why", "0"],
-    ["bqueues", "-o", "queue_name"],
     ["lsload", "-I", "r15s"],
 ], ids=lambda argv: " ".join(argv[:2]))
 def test_an_lsf_option_xce_lacks_is_refused_and_nothing_happens(shared,
@@ -40,6 +38,29 @@ def test_an_lsf_option_xce_lacks_is_refused_and_nothing_happens(shared,
     assert r.err == f"{argv[0]}: option {argv[1]} is not supported by xce\n"
     assert _jobs(shared) == before
     assert shared.proc.poll() is None
+
+
+# Options whose output LSF's documentation leaves unsaid: refused with why.
+UNDOCUMENTED = "LSF does not document "
+
+
+@pytest.mark.parametrize("argv, why", [
+    (["bkill", "-C", "why", "0"], "where it shows the reason"),
+    (["bqueues", "-o", "queue_name"], "the fields' headers and widths"),
+    (["bhosts", "-o", "host_name status"], "the fields' headers and widths"),
+], ids=lambda v: " ".join(v[:2]) if isinstance(v, list) else "")
+def test_an_option_of_undocumented_output_is_refused_saying_why(shared, argv,
+                                                                why):
+    running = shared.submit("sleep 60")
+    shared.wait_stat(running, "RUN")
+    before = _jobs(shared)
+    r = shared.run(*argv)
+    assert (r.rc, r.out) == (255, "")
+    assert r.err == (f"{argv[0]}: option {argv[1]} is not supported by xce: "
+                     f"{UNDOCUMENTED}{why}\n")
+    assert _jobs(shared) == before          # bkill -C 0 killed nothing
+    assert shared.stat(running) == "RUN"
+    assert shared.run("bkill", str(running)).rc == 0
 
 
 def test_bmod_refuses_an_option_it_lacks_and_the_job_is_unchanged(shared):

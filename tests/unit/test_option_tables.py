@@ -121,7 +121,9 @@ def test_every_other_lsf_option_is_refused_in_one_line_doing_nothing(
         _complete(parser, [flag, "x"])
     code, out, err = _main(module, argv)
     assert (code, out) == (255, "")
-    assert err == f"{parser.prog}: option {flag} is not supported by xce\n"
+    why = parser.reasons.get(flag)
+    assert err == f"{parser.prog}: option {flag} is not supported by xce" + \
+        (f": {why}" if why else "") + "\n"
 
 
 @pytest.mark.parametrize("label, module, sub_name, parser",

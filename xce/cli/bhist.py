@@ -107,10 +107,11 @@ def _chronicle(o, ids):
     given = [flag for dest, flag in _CHRONICLE_ALONE
              if o[dest] not in (None, False)]
     if given or ids:
-        raise UsageError(text("BHIST_T_ALONE",
-                              what=given[0] if given else "a job ID"))
-    if o["logfile"] is not None:
-        raise Refused(text("BHIST_T_LOGFILE"))
+        raise UsageError(text("OPTIONS_CONFLICT", prog="bhist", first="-t",
+                              second=given[0] if given else "a job ID"))
+    if o["logfile"] is not None:     # LSF reads that one file; xce the store
+        raise Refused(text("OPTION_NOT_SUPPORTED", prog="bhist",
+                           option="-f with -t"))
     window = chronicle.default_window() if o["events_window"] is None \
         else parse_window(o["events_window"])
     with open_store(Site(), history=True) as reader:

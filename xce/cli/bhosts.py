@@ -12,13 +12,17 @@ OPTIONS = [
     Opt("-gpu", "gpu", takes=False, help="The hosts' GPUs and the jobs on each."),
     Opt("-s", "shared", takes=False, help="Shared resources: what is left, what jobs reserve, where (the arguments are resource names)."),
 ]
-# The rest of LSF 10.1's bhosts options.
+# The rest of LSF 10.1's bhosts options.  -o (and -json, its JSON form)
+# names fields whose headers and widths LSF's documentation does not give
+# (only their names): refused, not guessed.
 UNSUPPORTED = ("-a", "-aff", "-alloc", "-cname", "-e", "-json",
                "-noheader", "-o", "-rc", "-rconly", "-x", "-X")
 PARSER = Parser("bhosts", OPTIONS, args_metavar="[host_name | host_group "
                 "| cluster_name] ...",
                 help_text="Display information about batch hosts.",
                 refused=UNSUPPORTED,
+                reasons={"-o": text("UNDOCUMENTED",
+                                    what="the fields' headers and widths")},
                 conflicts=[("-w", "-l"), ("-s", "-l"),
                            ("-s", "-w"), ("-s", "-R"), ("-s", "-gpu")])
 

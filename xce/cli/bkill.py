@@ -6,6 +6,7 @@ from xce.cli.jobcmd import SELECTION
 from xce.cli.lsfargs import Opt, Parser, run
 from xce.client.control import control_request, kill_stat, parse_signal
 from xce.client.site import Site
+from xce.errors import text
 
 OPTIONS = [
     Opt("-s", "sig", metavar="signal", help="Signal to send (name or number)."),
@@ -21,12 +22,16 @@ OPTIONS = [
         sample="run", help="Kill every job of yours (or the other "
         "options') in this status; skip silently those that cannot be."),
 ]
-# LSF 10.1's other bkill options.
+# LSF 10.1's other bkill options.  -C records a kill reason, but where
+# LSF shows it (bjobs -l, bhist -l, bacct -l?) and in which words, its
+# documentation does not say: refused, not guessed.
 UNSUPPORTED = ("-app", "-C", "-sla")
 PARSER = Parser("bkill", OPTIONS, args_metavar="[job_ID ... | 0]",
                 help_text="Send a signal to jobs; by default kill them "
                 "(SIGINT, SIGTERM, then SIGKILL).",
                 refused=UNSUPPORTED,
+                reasons={"-C": text("UNDOCUMENTED",
+                                    what="where it shows the reason")},
                 # LSF: [-r | -s signal | -d]; -stat kills, so no -s.
                 conflicts=[("-r", "-s"), ("-r", "-d"), ("-s", "-d"),
                            ("-stat", "-s"), ("-b", "-stat"),

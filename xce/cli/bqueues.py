@@ -14,11 +14,16 @@ OPTIONS = [
     Opt("-m", "host", metavar="host_name", help="Queues that can use this host."),
     Opt("-u", "user", metavar="user_name", help="Queues this user can use."),
 ]
-# The rest of LSF 10.1's bqueues options.
+# The rest of LSF 10.1's bqueues options.  -o (and -json, its JSON form)
+# names fields whose headers and widths LSF's documentation does not give
+# (only their names): refused, not guessed.
 UNSUPPORTED = ("-alloc", "-cname", "-json", "-noheader", "-o")
 PARSER = Parser("bqueues", OPTIONS, args_metavar="[queue_name ...]",
                 help_text="Display information about queues.",
-                refused=UNSUPPORTED, conflicts=[("-w", "-l"), ("-w", "-r")])
+                refused=UNSUPPORTED,
+                reasons={"-o": text("UNDOCUMENTED",
+                                    what="the fields' headers and widths")},
+                conflicts=[("-w", "-l"), ("-w", "-r")])
 
 
 def bqueues(o, names):

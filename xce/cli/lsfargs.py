@@ -89,7 +89,8 @@ class Parser:
     def __init__(self, prog, opts, args_metavar="", help_text="",
                  stop_at_first_arg=False, refused=(), conflicts=(),
                  bundle=False, version=True, usage_name=None,
-                 nargs=(0, None), empty_values=True, not_done=""):
+                 nargs=(0, None), empty_values=True, not_done="",
+                 reasons=None):
         self.prog, self.opts = prog, opts
         # The name the usage line shows (badmin qopen) when errors name
         # the command alone (badmin: illegal option -- Z).
@@ -98,6 +99,8 @@ class Parser:
         # LSF options xce does not implement, refused whole (an option
         # that became implemented is taken, wherever a list still names it).
         self.refused = frozenset(refused) - set(self.by_flag)
+        # Why xce refuses some of them (said after the refusal).
+        self.reasons = dict(reasons or {})
         self.args_metavar, self.help_text = args_metavar, help_text
         self.stop_at_first_arg = stop_at_first_arg
         self.conflicts = tuple(tuple(pair) for pair in conflicts)
@@ -146,8 +149,7 @@ class Parser:
             self._take(opt, word, None, words, values)
             return [word]
         if word in self.refused:
-            raise NotSupported(text("OPTION_NOT_SUPPORTED", prog=self.prog,
-                                    option=word))
+            raise self._refusal(word)
         if not self.bundle:
             raise UsageError(text("ILLEGAL_OPTION", prog=self.prog,
                                   option=word[1:]))
@@ -162,8 +164,7 @@ class Parser:
             opt = self.by_flag.get(flag)
             if opt is None:
                 if flag in self.refused:
-                    raise NotSupported(text("OPTION_NOT_SUPPORTED",
-                                            prog=self.prog, option=flag))
+                    raise self._refusal(flag)
                 raise UsageError(text(
                     "ILLEGAL_OPTION", prog=self.prog,
                     option=rest if rest == word[1:] else rest[0]))
@@ -174,6 +175,12 @@ class Parser:
             values[opt.dest] = opt.const
             rest = rest[1:]
         return given
+
+    def _refusal(self, flag):
+        message = text("OPTION_NOT_SUPPORTED", prog=self.prog, option=flag)
+        if flag in self.reasons:
+            message += f": {self.reasons[flag]}"
+        return NotSupported(message)
 
     def _take(self, opt, flag, attached, words, values):
         if not opt.takes:
