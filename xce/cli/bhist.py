@@ -90,26 +90,23 @@ def bhist(o, ids):
     return 0
 
 
-# What bhist -t takes besides -T: nothing else of the table (LSF prints its
-# usage); -f reads one event log file in LSF, which xce does not.
-_CHRONICLE_ALONE = (("all_jobs", "-a"), ("done", "-d"), ("pending", "-p"),
-                    ("running", "-r"), ("suspended", "-s"), ("long", "-l"),
-                    ("brief", "-b"), ("wide", "-w"), ("logfiles", "-n"),
-                    ("completed", "-C"), ("submitted", "-S"),
-                    ("dispatched", "-D"), ("name", "-J"), ("queue", "-q"),
-                    ("user", "-u"))
+# What bhist -t takes besides itself: -T, and -f (LSF reads that one event
+# log file; xce reads its store, and refuses it).  Any other option of the
+# table is LSF's usage error.
+_WITH_CHRONICLE = ("chronicle", "events_window", "logfile")
 
 
 def _chronicle(o, ids):
     from xce.client.history import chronicle
     from xce.client.history.windows import parse_window
     from xce.client.site import Site, open_store
-    given = [flag for dest, flag in _CHRONICLE_ALONE
-             if o[dest] not in (None, False)]
+    given = [opt.flags[0] for opt in OPTIONS
+             if opt.dest not in _WITH_CHRONICLE
+             and o[opt.dest] not in (None, False)]
     if given or ids:
         raise UsageError(text("OPTIONS_CONFLICT", prog="bhist", first="-t",
                               second=given[0] if given else "a job ID"))
-    if o["logfile"] is not None:     # LSF reads that one file; xce the store
+    if o["logfile"] is not None:
         raise Refused(text("OPTION_NOT_SUPPORTED", prog="bhist",
                            option="-f with -t"))
     window = chronicle.default_window() if o["events_window"] is None \
