@@ -43,6 +43,10 @@ MESSAGES = {
     "HOST_LIMIT": "The number of hosts requested exceeds the queue's "
                   "per-job host limit",
     "BAD_JOB_NAME": "Bad job name",
+    "CWD_EMPTY": "-cwd: the working directory is empty",
+    "CWD_NUL": "-cwd: the working directory contains a NUL character",
+    "CWD_TOO_LONG": "-cwd: the working directory is over {limit} characters",
+    "CWD_NOT_ABSOLUTE": "-cwd: submission directory <{subcwd}> not absolute",
     "BAD_ARGUMENT": "Bad argument",
     "BAD_TIME": "Bad time specification",
     "BAD_LIMIT": "Bad limit specification",

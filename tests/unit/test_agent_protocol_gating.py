@@ -60,7 +60,7 @@ def cfg(tmp_path):
 
 FULL = dict(outdir="/o/%J", cpulimit=10, pre_exec="true", post_exec="true",
             login_shell="/bin/sh", mail_begin=True, requeue_exit="3",
-            stdout="/o/out")
+            stdout="/o/out", specified_cwd="w/%J")
 
 
 def test_every_field_of_a_start_message_is_base_or_versioned(cfg):

@@ -16,6 +16,11 @@ def wrapper_argv(msg, prefix, env, stdout, fallback, exact):
     env.pop("XCE_EEXEC", None)
     if isinstance(msg.get("eexec"), str) and msg["eexec"].startswith("/"):
         env["XCE_EEXEC"] = msg["eexec"]
+    # A -cwd with a dynamic pattern is created by the wrapper, as LSF
+    # creates it; never on the job's own say.
+    env.pop("XCE_CWD_CREATE", None)
+    if msg.get("cwd_create"):
+        env["XCE_CWD_CREATE"] = "1"
     # JOB_STARTER and -L make a command line of a script job too.
     wrapped = wrapped_command(msg, prefix, env)
     if interactive.wanted(msg):     # bsub -I/-Ip/-Is: under the relay

@@ -371,6 +371,10 @@ class JobTable(PrePost, Sampling, Recovery, Boxes, Held):
             "max_procs": job.max_procs if job else None,
             "error": error,
         }
+        if job is not None and os.path.exists(job.prefix + ".cwd"):
+            # Its working directory was missing: it ran in /tmp (LSF's
+            # default; spawn.WRAPPER).
+            result["exec_cwd"] = "/tmp"
         if job is not None:
             moved = moved_output(job.prefix, self.output_dir, job.msg)
             if moved:

@@ -152,7 +152,7 @@ def step_argv(step, msg, env):
 
 # What the agent tells the job's wrapper through its environment (the
 # site's eexec, the interactive relay's settings): not the steps' to see.
-TO_WRAPPER = ("XCE_EEXEC", "XCE_TERM", "XCE_TERM_CMD")
+TO_WRAPPER = ("XCE_EEXEC", "XCE_TERM", "XCE_TERM_CMD", "XCE_CWD_CREATE")
 
 
 def step_env(step, env):

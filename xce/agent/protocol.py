@@ -38,7 +38,11 @@ import json
 #     the agent discarded before their go, never run; the controller
 #     sends such a job back to PEND and answers "discarded_ack" (jobs:
 #     [[job, idx, attempt], ...]), after which the agent forgets them.
-VERSION = 15
+# 16: a start may carry "cwd_create": true (a -cwd with a dynamic
+#     pattern: the job's wrapper creates the directory, as LSF does); a
+#     finished message may carry "exec_cwd": "/tmp" (the job's working
+#     directory was missing and it ran there).
+VERSION = 16
 
 # The start message's fields that came after version 1, with the first
 # version that acts on each and what it holds.  "outdir", "rlimits",
@@ -60,6 +64,7 @@ START_FIELDS = {
     "interactive": (9, "interactive terminal (-I -Ip -Is)"),
     "xfiles": (10, "file copies (-f)"),
     "gpu_env": (11, "GPUs (-gpu)"),
+    "cwd_create": (16, "working directory creation (-cwd with %J ...)"),
 }
 MAX_LINE = 64 * 1024 * 1024
 

@@ -134,14 +134,15 @@ def append_report(job, result):
     """The report of *job* (xce.agent.running.Running) ended with
     *result*, appended to its output file; its text."""
     msg = job.msg
+    cwd = result.get("exec_cwd") or msg["cwd"]      # /tmp if it was lost
     text = job_report(msg, result, msg.get("command_lines", []),
-                      msg.get("home", "/"), msg["cwd"], msg.get("stderr"))
+                      msg.get("home", "/"), cwd, msg.get("stderr"))
     if interactive.output_to_terminal(msg):
         return text         # it went to bsub's terminal, not to a file
     moved = result.get("output_fallback") or {}
     out = moved["to"] if "stdout" in moved else msg["stdout"]
     if not out.startswith("/"):
-        out = os.path.join(msg["cwd"], out)
+        out = os.path.join(cwd, out)
     if msg["uid"] == os.geteuid():
         _append_own(out, text, msg["job"])
         return text

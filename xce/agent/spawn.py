@@ -54,7 +54,11 @@ SETSID = "/usr/bin/setsid"
 # only a failed one is made again for its complaint, so that a job whose
 # files open creates no note file on its way to its first instruction.
 # bsub -outdir's directory ($LSB_OUTDIR) is made first, with the user's
-# rights and mode 700, as LSF makes it.  bsub -f files are copied in
+# rights and mode 700, as LSF makes it; so is a -cwd with a dynamic
+# pattern (the agent sets XCE_CWD_CREATE).  A working directory the job
+# cannot enter is LSF's: the job runs in /tmp ($xce_d.cwd says so), or,
+# with LSB_EXIT_IF_CWD_NOTEXIST=Y in its environment, exits with 2 and
+# $xce_d.failed (TERM_CWD_NOTEXIST).  bsub -f files are copied in
 # before the job and out after it by $xce_d.xfer (agent.staging).  An
 # eexec's LSB_EEXEC_ENVFILE line naming an xce_ variable joins the
 # restore text, so that it too reaches the job and leaves the wrapper's
@@ -65,7 +69,14 @@ xce_d=$1
 echo $$ >"$xce_d.pid"
 [ -n "$LSB_OUTDIR" ] && mkdir -p -m 700 "$LSB_OUTDIR" 2>/dev/null
 xce_op=${OLDPWD-}; xce_os=${OLDPWD+1}
-if ! cd "$2" 2>/dev/null; then echo cwd >"$xce_d.failed"; exit 1; fi
+[ -n "${XCE_CWD_CREATE-}" ] && mkdir -p -m 700 "$2" 2>/dev/null
+unset XCE_CWD_CREATE
+if ! cd "$2" 2>/dev/null; then
+  case ${LSB_EXIT_IF_CWD_NOTEXIST-} in
+  [Yy]) echo cwd >"$xce_d.failed"; echo 2 >"$xce_d.status"; exit 2;; esac
+  if cd /tmp; then echo /tmp >"$xce_d.cwd"
+  else echo cwd >"$xce_d.failed"; echo 2 >"$xce_d.status"; exit 2; fi
+fi
 [ -n "$xce_os" ] && OLDPWD=$xce_op || unset OLDPWD
 command exec <"$3" 2>/dev/null || exec </dev/null
 xce_o=$4; [ -d "$xce_o" ] && xce_o="$xce_o/$LSB_JOBID.out"

@@ -176,6 +176,7 @@ def build_spec(opts, site):
     _check_job_name(opts["name"])
     unit = site.setting("LSF_UNIT_FOR_LIMITS", "KB")
     subcwd = sub.submission_cwd()
+    asked_cwd = sub.asked_cwd(opts["cwd"])
     stdout = opts["stdout_over"] or opts["stdout"]
     stderr = opts["stderr_over"] or opts["stderr"]
     spec = {
@@ -183,8 +184,8 @@ def build_spec(opts, site):
         "nslots": sub.parse_slots(opts["slots"]),
         "stdout": stdout, "stdout_mode": "w" if opts["stdout_over"] else "a",
         "stderr": stderr, "stderr_mode": "w" if opts["stderr_over"] else "a",
-        "stdin": opts["stdin"], "specified_cwd": opts["cwd"],
-        "cwd": sub.resolve_cwd(opts["cwd"], subcwd), "subcwd": subcwd,
+        "stdin": opts["stdin"], "specified_cwd": asked_cwd,
+        "cwd": sub.resolve_cwd(asked_cwd, subcwd), "subcwd": subcwd,
         **sub.run_fields(opts["runlimit"], sub.fractional_runlimit(site)),
         "memlimit": sub.parse_memlimit(opts["memlimit"], unit),
         **parse_limits(opts, unit, sub.fractional_runlimit(site)),

@@ -41,7 +41,8 @@ def modify_spec(opts, unit, fractions=False):
         new["user_priority"] = sub.parse_priority(opts["priority"])
     if opts.get("project"):
         new["project"] = opts["project"]
-    if opts.get("cwd"):         # the controller resolves it, as at submit
+    if opts.get("cwd") is not None:    # the controller resolves it under
+        sub.check_cwd(opts["cwd"])     # the job's submission directory
         new["specified_cwd"] = opts["cwd"]
     if opts.get("stdin"):
         new["stdin"] = opts["stdin"]

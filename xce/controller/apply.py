@@ -87,6 +87,7 @@ def _start(job, data, now):
     else:
         job["spec"].pop("share_path", None)
     job["spec"].pop("output_fallback", None)    # a new run, new files
+    job["spec"].pop("exec_cwd", None)           # and its own directory
     job["spec"].pop("kill_as_done", None)       # a bkill -d of a past run
 
 
@@ -115,6 +116,8 @@ def _finish(job, data, now):
     job["avg_mem"] = data.get("avg_mem")
     job["pend_reason"] = None
     _output(job, data, now)
+    if data.get("exec_cwd"):        # its -cwd was missing: it ran there
+        job["spec"] = dict(job["spec"] or {}, exec_cwd=data["exec_cwd"])
     if data.get("post_pending"):        # its post-exec runs now
         job["spec"] = dict(job["spec"] or {}, post="RUN")
         if data.get("post_hosts"):      # and HOST_POST_EXEC on these

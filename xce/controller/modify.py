@@ -7,7 +7,6 @@ the commit, as for bkill.
 """
 
 import json
-import posixpath
 
 from xce.controller import (containercheck, gpucheck, jobclock, jobgroups,
                             jobprio, joblimits, remerge, rlimits, stage,
@@ -22,7 +21,7 @@ from xce.controller.submit import (Rejected, check_depend, check_hosts,
 from xce.errors import text
 from xce.lang import appmerge
 from xce.model import jobgroups as jg
-from xce.model import states
+from xce.model import jobcwd, states
 
 KINDS = ("modify", "switch", "requeue", "move")
 
@@ -262,11 +261,12 @@ def _regroup_user(ctl, job, spec, new, gone):
 
 
 def _working_directory(spec):
-    subcwd = spec.get("subcwd") or "/"
-    asked = spec.get("specified_cwd")
-    if not asked:
-        return subcwd
-    return posixpath.normpath(posixpath.join(subcwd, asked))
+    """bmod -cwd as bsub -cwd (xce.model.jobcwd): a relative one is
+    under the job's submission directory; -cwdn: that directory again."""
+    try:
+        return jobcwd.resolve(spec.get("specified_cwd"), spec.get("subcwd"))
+    except jobcwd.BadCwd as e:
+        raise Rejected(text(e.key, **e.fields))
 
 
 def _owned(spec, new):

@@ -208,7 +208,7 @@ def _finished(ctl, host, msg, held=False):
                  end_time=msg.get("end_time"), cpu_time=cpu,
                  max_mem=max_mem, avg_mem=msg.get("avg_mem"),
                  **_fallback(job, msg), **_post_pending(ctl, job, msg),
-                 **stage.errors(job, msg))
+                 **_exec_cwd(msg), **stage.errors(job, msg))
         stage.returned(ctl, job, msg)       # bsub -f copies back
         exitclose.note_finish(ctl, job, stat, msg.get("reason"))
         prepost.note_finish(ctl, job)
@@ -244,6 +244,13 @@ def _post_pending(ctl, job, msg):
     others = hoststeps.post_hosts(ctl, job)
     return {"post_pending": True, **({"post_hosts": others} if others
                                      else {})}
+
+
+def _exec_cwd(msg):
+    """The directory the job ran in when its own was missing (/tmp, as
+    LSF runs it there: xce.agent.spawn), for bjobs -l and bhist -l."""
+    where = msg.get("exec_cwd")
+    return {"exec_cwd": where} if where == "/tmp" else {}
 
 
 def _fallback(job, msg):

@@ -6,7 +6,7 @@ from xce.agent import protocol
 from xce.controller import (containercheck, execplan, interactive,
                             joblimits, mail, rlimits, stage)
 from xce.errors import text
-from xce.model import arrayspec
+from xce.model import arrayspec, jobcwd
 from xce.model import gpus as devices
 from xce.model import outdir
 from xce.model.jobid import show
@@ -47,6 +47,8 @@ def start_message(ctl, job):
         "jobfile": jobfile, "command": spec["command"],
         "command_lines": command_lines,
         "cwd": outdir.working_directory(job), "subcwd": spec["subcwd"],
+        # LSF creates a -cwd with a dynamic pattern (xce.model.jobcwd)
+        "cwd_create": jobcwd.has_pattern(spec.get("specified_cwd")),
         "env": env,
         "args": spec.get("args") or [],
         "stdin": expand(spec.get("stdin"), jobid, idx),

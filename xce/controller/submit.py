@@ -15,7 +15,7 @@ from xce.controller import (asked, jobprio, jobreq, limitconf, pendlimit, rlimit
                             stage)
 from xce.errors import text
 from xce.lang import appmerge
-from xce.model import arrayspec
+from xce.model import arrayspec, jobcwd
 from xce.scheduler import hostfit
 from xce.scheduler.limits import Limits
 from xce.lang import depend
@@ -428,6 +428,7 @@ def new_jobs(ctl, req_uid, spec, now, env=None):
     """The rows of a submission: one job, or one row per array element
     (all sharing the job id and the spec).  Not yet applied."""
     user, _ = user_of(req_uid)
+    check_cwd(spec)
     q, _ = choose_queue(ctl, spec, user)
     apply_profile(ctl.cfg, spec)
     check_queue_sizes(ctl.cfg, q, spec)
@@ -449,6 +450,17 @@ def new_jobs(ctl, req_uid, spec, now, env=None):
         element["name"] = f"{spec['array_name']}[{idx}]"
         jobs.append(element)
     return jobs, explicit
+
+
+def check_cwd(spec):
+    """The request's working directory is the one its -cwd (or
+    LSB_JOB_CWD) and submission directory give by the one rule
+    (xce.model.jobcwd), whatever the request says it is."""
+    subcwd = spec.get("subcwd") or spec.get("cwd")
+    try:
+        spec["cwd"] = jobcwd.resolve(spec.get("specified_cwd"), subcwd)
+    except jobcwd.BadCwd as e:
+        raise Rejected(text(e.key, **e.fields))
 
 
 def new_job(ctl, req_uid, spec, now, env=None):

@@ -14,6 +14,8 @@ Pure and stdlib only: the controller's start message and bpeek use it.
 import os
 import re
 
+from xce.model import jobcwd
+
 _PATTERN = re.compile(r"%(JG|EJ|EI|J|I|U|P|G|H)")
 
 
@@ -29,13 +31,17 @@ def directory(job, spec=None):
 
 
 def working_directory(job, spec=None):
-    """The job's working directory: its -cwd with the same patterns
-    filled in (LSF's -cwd takes -outdir's); the submission directory of
-    a job without -cwd as it is (a '%' there is the directory's own)."""
+    """The job's working directory: its -cwd, resolved by
+    xce.model.jobcwd, with the same patterns filled in (LSF's -cwd takes
+    -outdir's) and made normal again; the submission directory of a job
+    without -cwd as it is (a '%' there is the directory's own)."""
     spec = job["spec"] if spec is None else spec
+    if spec.get("exec_cwd"):        # its own was missing: it ran in /tmp
+        return spec["exec_cwd"]
     value = spec.get("cwd")
-    return filled(value, job, spec) if value and spec.get("specified_cwd") \
-        else value
+    if not value or not spec.get("specified_cwd") or "%" not in value:
+        return value
+    return jobcwd.normal(filled(value, job, spec))
 
 
 def filled(value, job, spec):

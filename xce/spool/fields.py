@@ -252,6 +252,8 @@ def _runtime():
         "preempted": Field(MapOf(Str(64, null=False), Anything(), 8)),
         # -o/-e files its user could not open, and where the output went
         "output_fallback": Field(MapOf(Str(64, null=False), Anything(), 8)),
+        # where the run went when its working directory was missing
+        "exec_cwd": Field(PATH),
         # failed pre-execution attempts so far (LOCAL_MAX_PREEXEC_RETRY)
         "preexec_tries": Field(Int(0, INT32_MAX)),
         "preexec_retry_at": Field(Num(0, 2**53)),   # not dispatched before

@@ -14,7 +14,8 @@ written as a count followed by that many entries, as LSF does.
 
 from xce.model.fairshare import account_group
 from xce.model.states import CODES
-from xce.store.lsbfields import q, spec_of, submit_options, wait_status
+from xce.store.lsbfields import (exit_info, q, spec_of, submit_options,
+                                 wait_status)
 from xce.store.lsbnew import options2, options3
 
 # getrusage(2) figures of lsfRusage: ru_utime, ru_stime, ru_maxrss, then 16
@@ -75,7 +76,8 @@ def job_finish(job, data, jobid, idx):
         idx, maxmem, 0,                          # maxRMem, maxRSwap
         _NO_STRING, _NO_STRING,                  # inFileSpool, commandSpool
         _NO_STRING, _NO_STRING, 0,               # rsvId, sla, exceptMask
-        _NO_STRING, 0,                           # additionalInfo, exitInfo
+        _NO_STRING,                              # additionalInfo
+        exit_info(data.get("reason") or job.get("exit_reason")),  # exitInfo
         _NO_STRING, UNKNOWN,                     # warningAction, its period
         q(charged_saap(job, spec)), _NO_STRING,  # licenseProject
         q(spec.get("app")), q(spec.get("post_exec")),

@@ -87,6 +87,28 @@ def wait_status(code):
 NO_CLUSTER = '"" -1 "" -1'
 
 
+# lsbatch.h's TERM_* numbers: the exitInfo of JOB_STATUS and of lsb.acct's
+# JOB_FINISH, which bacct turns back into the reason's keyword.
+EXIT_INFO = {
+    "TERM_UNKNOWN": 0, "TERM_PREEMPT": 1, "TERM_WINDOW": 2, "TERM_LOAD": 3,
+    "TERM_OTHER": 4, "TERM_RUNLIMIT": 5, "TERM_DEADLINE": 6,
+    "TERM_PROCESSLIMIT": 7, "TERM_FORCE_OWNER": 8, "TERM_FORCE_ADMIN": 9,
+    "TERM_REQUEUE_OWNER": 10, "TERM_REQUEUE_ADMIN": 11, "TERM_CPULIMIT": 12,
+    "TERM_CHKPNT": 13, "TERM_OWNER": 14, "TERM_ADMIN": 15,
+    "TERM_MEMLIMIT": 16, "TERM_EXTERNAL_SIGNAL": 17, "TERM_RMS": 18,
+    "TERM_ZOMBIE": 19, "TERM_SWAP": 20, "TERM_THREADLIMIT": 21,
+    "TERM_SLURM": 22, "TERM_BUCKET_KILL": 23, "TERM_CTRL_PID": 24,
+    "TERM_CWD_NOTEXIST": 25, "TERM_REMOVE_HUNG_JOB": 26,
+    "TERM_ORPHAN_SYSTEM": 27, "TERM_PRE_EXEC_FAIL": 28, "TERM_DATA": 29,
+}
+
+
+def exit_info(reason):
+    """exitInfo of a finished job's reason (0, TERM_UNKNOWN, for none or
+    one lsbatch.h does not number, such as xce's own TERM_GANG)."""
+    return EXIT_INFO.get(reason or "", 0)
+
+
 def status_record(jobid, idx, stat, data, finished):
     """JOB_STATUS in LSF 10.1's layout: jobId jStatus reason subreasons
     cpuTime endTime ru (0: no lsfRusage follows) jFlags exitStatus idx
@@ -96,7 +118,8 @@ def status_record(jobid, idx, stat, data, finished):
     end = int(data.get("end_time") or 0) if finished else 0
     code = CODES.get(stat, 0)
     return ("JOB_STATUS", f"{jobid} {code} 0 0 {cpu:4.4f} {end} 0 0 "
-            f"{wait_status(data.get('exit_code'))} {idx} 0 0 "
+            f"{wait_status(data.get('exit_code'))} {idx} "
+            f"{exit_info(data.get('reason')) if finished else 0} 0 "
             f"{int(data.get('max_mem') or 0)} {int(data.get('avg_mem') or 0)} "
             f"{NO_CLUSTER} {code}")
 

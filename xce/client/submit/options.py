@@ -8,7 +8,7 @@ a plain ``bsub command`` then starts without them.
 
 from xce import oslite
 from xce.errbase import XceError, about, text
-from xce.model import numbers
+from xce.model import jobcwd, numbers
 
 
 class SubmitError(XceError):
@@ -234,12 +234,30 @@ def submission_cwd():
     return oslite.getcwd()
 
 
-def resolve_cwd(spec_cwd, subcwd):
-    if not spec_cwd:
-        return subcwd
-    if spec_cwd.startswith("/"):
-        return spec_cwd
-    return oslite.normpath(oslite.join(subcwd, spec_cwd))
+def resolve_cwd(asked, subcwd):
+    """bsub's -cwd (or LSB_JOB_CWD) made the job's working directory by
+    the one rule (xce.model.jobcwd); a bad one is refused."""
+    try:
+        return jobcwd.resolve(asked, subcwd)
+    except jobcwd.BadCwd as e:
+        raise SubmitError(text(e.key, **e.fields))
+
+
+def check_cwd(asked):
+    """bmod -cwd: what can be checked before the job's own submission
+    directory (the controller's) resolves it."""
+    try:
+        jobcwd.check_asked(asked)
+    except jobcwd.BadCwd as e:
+        raise SubmitError(text(e.key, **e.fields))
+
+
+def asked_cwd(opt_cwd):
+    """-cwd, else the submitter's LSB_JOB_CWD (LSF's order: -cwd, then
+    LSB_JOB_CWD); None without either.  An empty LSB_JOB_CWD is unset."""
+    if opt_cwd is not None:
+        return opt_cwd
+    return oslite.getenv("LSB_JOB_CWD") or None
 
 
 def from_host():
