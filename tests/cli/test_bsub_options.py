@@ -58,13 +58,6 @@ def test_cwd_patterns_are_filled_in_as_outdir_s(cluster):
     assert f"Execution CWD <{where}>" in cluster.long(jobid)
 
 
-def test_missing_cwd_ends_the_job_with_cwd_reason(cluster):
-    jobid = cluster.submit("-cwd", "/nonexistent-dir", "-o",
-                           str(cluster.root / "cwd.out"), "true")
-    cluster.wait_stat(jobid, "EXIT")
-    assert "TERM_CWD_NOTEXIST" in _out(cluster, "cwd.out")
-
-
 def test_output_directory_gets_jobid_out(cluster):
     (cluster.root / "logs").mkdir()
     jobid = cluster.submit("-o", "logs", "echo into-dir")

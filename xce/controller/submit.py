@@ -455,8 +455,9 @@ def new_jobs(ctl, req_uid, spec, now, env=None):
 def check_cwd(spec):
     """The request's working directory is the one its -cwd (or
     LSB_JOB_CWD) and submission directory give by the one rule
-    (xce.model.jobcwd), whatever the request says it is."""
-    subcwd = spec.get("subcwd") or spec.get("cwd")
+    (xce.model.jobcwd), whatever the request says it is.  A request
+    without a submission directory was made from its "cwd"."""
+    subcwd = spec["subcwd"] if "subcwd" in spec else spec.get("cwd")
     try:
         spec["cwd"] = jobcwd.resolve(spec.get("specified_cwd"), subcwd)
     except jobcwd.BadCwd as e:
