@@ -57,6 +57,12 @@ def _add(scope, status, names, shape="auto", why=""):
 
 
 _LOAD = "r15s r1m r15m ut pg io ls it tmp swp mem"
+# A job's working directory is its bsub/bmod -cwd or LSB_JOB_CWD alone
+# (xce.model.jobcwd).
+_JOB_CWD_WHY = ("xce gives no job a working directory of the cluster's or "
+                "of a profile, and removes no directory it created; a job "
+                "runs in bsub -cwd (or LSB_JOB_CWD), else where it was "
+                "submitted")
 
 # --- lsb.queues -----------------------------------------------------------
 # PRIORITY and the *JOB_LIMIT keys may be time-based values, switched at
@@ -346,6 +352,7 @@ _add("params", NOT_CARRIED, "SUB_TRY_INTERVAL",
 # A job suspended by its host's paging rate resumes only after the host
 # has been idle this long too (xce.scheduler.suspending).
 _add("params", ENFORCED, "PG_SUSP_IT")
+_add("params", NOT_CARRIED, "DEFAULT_JOB_CWD JOB_CWD_TTL", why=_JOB_CWD_WHY)
 _add("params", NOT_CARRIED, "JOB_SPOOL_DIR",
      why="xce has no bsub -is or -Zs (spooled input and command files)")
 _add("params", NOT_CARRIED, "SLOT_RESOURCE_RESERVE",
@@ -463,6 +470,7 @@ _add("application", NOT_CARRIED, "CHKPNT_DIR CHKPNT_PERIOD CHKPNT_METHOD "
      "CHKPNT_INITPERIOD",
      why="xce does not checkpoint jobs (no bchkpnt or brestart)")
 _add("application", NOT_CARRIED, "CHUNK_JOB_SIZE", why=_CHUNK_WHY)
+_add("application", NOT_CARRIED, "JOB_CWD JOB_CWD_TTL", why=_JOB_CWD_WHY)
 _add("application", NOT_CARRIED, _PREEMPT_TUNING, why=_PREEMPT_WHY)
 _add("application", NOT_CARRIED, "EXEC_DRIVER",
      why="xce runs the container runtime itself, as the job's user (see "
