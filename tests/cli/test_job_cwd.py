@@ -175,3 +175,19 @@ def test_bad_bmod_cwd_is_refused_and_nothing_is_modified(make_cluster,
     assert said in r.err and r.err.count("\n") == 1, r
     assert "Job not modified." in r.err, r
     assert cluster.stored_job(jobid)["spec"] == before
+
+
+def test_the_pre_exec_runs_where_the_job_does(cluster):
+    # A pattern directory exists before the pre-exec; a missing one is
+    # /tmp for the pre-exec as for the job.
+    pre = cluster.root / "pre.txt"
+    made = cluster.submit("-cwd", "pre/%J", "-E", f"pwd > {pre}", "-o",
+                          str(cluster.root / "made.out"), "pwd")
+    cluster.wait_stat(made, "DONE")
+    where = str(cluster.root / "pre" / str(made))
+    assert _lines(pre) == [where]
+    assert _lines(cluster.root / "made.out")[0] == where
+    gone = cluster.submit("-cwd", str(cluster.root / "gone"), "-E",
+                          f"pwd > {pre}", "true")
+    cluster.wait_stat(gone, "DONE")
+    assert _lines(pre) == ["/tmp"]

@@ -40,7 +40,10 @@ PATH = "/bin:/usr/bin:/sbin:/usr/sbin"      # LSF's PATH for these commands
 # 1 working directory, 2 output file ("" = /dev/null), 3 error file ("" =
 # with the output), 4 the command line, 5 the restore text of the step's
 # environment (its variables are xce_ ones and it puts back the OLDPWD
-# that cd changes, as the job wrapper does: xce.agent.spawn).  A directory given as -o/-e gets
+# that cd changes, as the job wrapper does: xce.agent.spawn), 6 "1" when
+# the job's -cwd has a dynamic pattern (a job step makes the directory
+# first, as the wrapper does; one that is missing runs the step in /tmp,
+# where the job runs then too).  A directory given as -o/-e gets
 # <jobid>.out/err, as the job's wrapper does.  A job's own step (it has an
 # output file) makes bsub -outdir's directory as the wrapper does: the
 # job's pre-exec runs before the wrapper and writes inside it.  The first
@@ -50,7 +53,8 @@ PATH = "/bin:/usr/bin:/sbin:/usr/sbin"      # LSF's PATH for these commands
 STEP = r"""
 read -r xce_g || exit 1
 xce_op=${OLDPWD-}; xce_os=${OLDPWD+1}
-cd "$1" 2>/dev/null || exit 1
+[ -n "$6" ] && mkdir -p -m 700 "$1" 2>/dev/null
+cd "$1" 2>/dev/null || cd /tmp 2>/dev/null || exit 1
 [ -n "$xce_os" ] && OLDPWD=$xce_op || unset OLDPWD
 exec </dev/null
 xce_o=$2; xce_e=$3
@@ -145,9 +149,10 @@ def step_argv(step, msg, env):
         where = (msg["cwd"], msg["stdout"], msg.get("stderr") or "")
     else:
         where = ("/tmp", "", "")
+    create = "1" if step["level"] == "job" and msg.get("cwd_create") else ""
     return spawn.as_user_argv(uid, gid, [
         spawn.SHELL, "-c", STEP, "xce-step", *where, step["cmd"],
-        spawn.restore_text(env)])
+        spawn.restore_text(env), create])
 
 
 # What the agent tells the job's wrapper through its environment (the

@@ -62,13 +62,14 @@ def collect(msg, prefix, result):
     contents (base64) and each failure as {"i", "dir", "reason"}.  A copy
     back of the job's -o file gets the job report too."""
     uid = msg["uid"]
+    cwd = result.get("exec_cwd") or msg["cwd"]      # /tmp if it was lost
     report = job_report(msg, result, msg.get("command_lines", []),
-                        msg.get("home", "/"), msg["cwd"], msg.get("stderr"))
+                        msg.get("home", "/"), cwd, msg.get("stderr"))
     entries = msg.get("xfiles") or []
     xerr = _failures(prefix, uid, len(entries))
     failed = {e["i"] for e in xerr}
     xout, total = [], 0
-    stdout = _resolved(msg, msg.get("stdout"))
+    stdout = _resolved(cwd, msg.get("stdout"))
     for n, entry in enumerate(entries[:FILES_MAX]):
         if not returns(entry["op"]) or n in failed:
             continue
@@ -78,17 +79,18 @@ def collect(msg, prefix, result):
             xerr.append({"i": n, "dir": "out",
                          "reason": e.strerror or str(e)})
             continue
-        if report and _resolved(msg, entry["remote"]) == stdout:
+        if report and _resolved(cwd, entry["remote"]) == stdout:
             data += report.encode()
         total += len(data)
         xout.append({"i": n, "data": base64.b64encode(data).decode()})
     return xout, xerr
 
 
-def _resolved(msg, path):
+def _resolved(cwd, path):
+    """*path* under the directory the job runs in (*cwd*)."""
     if not path:
         return None
-    return os.path.normpath(os.path.join(msg.get("cwd") or "/", path))
+    return os.path.normpath(os.path.join(cwd or "/", path))
 
 
 def _failures(prefix, uid, count):
@@ -174,8 +176,10 @@ def peek(running, msg):
         answer["error"] = "the job is not running here"
         return answer
     m = job.msg
-    out = _resolved(m, m.get("stdout"))
-    err = _resolved(m, m.get("stderr"))
+    # where the job runs: /tmp when its own directory was missing
+    cwd = "/tmp" if os.path.exists(job.prefix + ".cwd") else m.get("cwd")
+    out = _resolved(cwd, m.get("stdout"))
+    err = _resolved(cwd, m.get("stderr"))
     for name, path, offset in (("out", out, msg.get("out_offset")),
                                ("err", err if err != out else None,
                                 msg.get("err_offset"))):
