@@ -191,3 +191,14 @@ def test_the_pre_exec_runs_where_the_job_does(cluster):
                           f"pwd > {pre}", "true")
     cluster.wait_stat(gone, "DONE")
     assert _lines(pre) == ["/tmp"]
+
+
+def test_bpeek_finds_a_relative_output_in_a_pattern_directory(cluster):
+    jobid = cluster.submit("-cwd", "pk/%J", "-o", "out.txt",
+                           "echo peeked-line; sleep 60")
+    cluster.wait_stat(jobid, "RUN")
+    wait_for(lambda: "peeked-line" in cluster.run("bpeek", str(jobid)).out,
+             what="bpeek to show the output under pk/<jobid>")
+    assert (cluster.root / "pk" / str(jobid) / "out.txt").exists()
+    cluster.run("bkill", str(jobid))
+    cluster.wait_stat(jobid, "EXIT")

@@ -82,7 +82,9 @@ def output_files(job):
     """(stdout path or None, stderr path or None) to show."""
     spec = json.loads(job["spec"] or "{}") if isinstance(job["spec"], str) \
         else (job["spec"] or {})
-    cwd = spec.get("cwd") or "/"
+    # the job's working directory, its patterns filled (/tmp when its own
+    # was missing once it has said so)
+    cwd = outdir.working_directory(job, spec) or "/"
     out_dir = outdir.directory(job, spec)     # bsub -outdir
 
     def where(path):
