@@ -43,6 +43,7 @@ MESSAGES = {
     "HOST_LIMIT": "The number of hosts requested exceeds the queue's "
                   "per-job host limit",
     "BAD_JOB_NAME": "Bad job name",
+    # -cwd, LSB_JOB_CWD: the working directory (xce.model.jobcwd)
     "CWD_EMPTY": "-cwd: the working directory is empty",
     "CWD_NUL": "-cwd: the working directory contains a NUL character",
     "CWD_TOO_LONG": "-cwd: the working directory is over {limit} characters",
