@@ -28,6 +28,10 @@ SIGNAL_ACTIONS = {int(_signal.SIGSTOP): "stop", int(_signal.SIGCONT): "resume"}
 # after bstop (LSF's sbatchd), and bresume or bkill -s CONT continues it.
 RAW_STOPS = frozenset({int(_signal.SIGTSTP), int(_signal.SIGTTIN),
                        int(_signal.SIGTTOU)})
+# Signals a started job receives without a JOB_SIGNAL record (nor a bhist
+# line): LSF's mbatchd logs none for these, nor for the stops above.
+UNLOGGED = frozenset({int(_signal.SIGCHLD), int(_signal.SIGWINCH),
+                      int(_signal.SIGIO)})
 
 
 def select_jobs(ctl, req_user, body):
@@ -176,7 +180,8 @@ def _act(ctl, job, action, sig, req_user, admin, body, now):
             return text("NOT_STARTED")
         if sig in RAW_STOPS:
             return _stop(ctl, job, req_user, sig)
-        ctl.emit("SIGNAL", job, signal=sig, by=req_user)
+        if sig not in UNLOGGED:
+            ctl.emit("SIGNAL", job, signal=sig, by=req_user)
         ctl.send_signal(job, sig, None)
         return None
     if action == "stop":
