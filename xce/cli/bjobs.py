@@ -285,10 +285,13 @@ def _missing_ids(query, rows):
 
 def _exit(o, query, rows, missing):
     # LSF exits 255 only when every requested job id is unknown; with
-    # LSB_BJOBS_CONSISTENT_EXIT_CODE=Y also when no job is shown or any
-    # requested id is unknown.
-    if o.consistent and (not rows or missing):
-        return EXIT_FAILURE
+    # LSB_BJOBS_CONSISTENT_EXIT_CODE=Y it exits 0 only when it found an
+    # unfinished job, and 255 too when any requested id is unknown: jobs
+    # shown that are all finished (a finished job's id, -d) give 255.
+    if o.consistent:
+        from xce.model.states import FINISHED
+        if missing or all(r["stat"] in FINISHED for r in rows):
+            return EXIT_FAILURE
     if query.ids and len(missing) == len(query.ids):
         return EXIT_FAILURE
     return 0
