@@ -124,6 +124,38 @@ def test_lean_commands_start_without_the_message_catalogue(command):
     assert "xce.errbase" in loaded and "xce.errors" not in loaded
 
 
+HELP_RUN = """
+import sys
+sys.path.insert(0, {repo!r})
+sys.argv = [{command!r}] + {argv!r}
+import xce.cli.{command} as command
+try:
+    command.main()
+except SystemExit as e:
+    print(e.code, ' '.join(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("command", sorted(LEAN))
+def test_help_is_shown_without_the_message_catalogue(command):
+    # bsub finds where its options end (help flags after the job's
+    # command are the job's) by a parse whose errors it throws away: an
+    # error's message is built only when it is shown.
+    def run(*argv):
+        out = subprocess.run([sys.executable, "-S", "-c", HELP_RUN.format(
+            repo=str(REPO), command=command, argv=list(argv))],
+            capture_output=True, text=True)
+        code, _, loaded = out.stderr.strip().rpartition("\n")[2] \
+            .partition(" ")
+        return out.stdout, code, loaded.split()
+    out, code, loaded = run("-h")
+    assert out.startswith(f"Usage: {command} ") and code == "0"
+    assert "xce.errbase" in loaded and "xce.errors" not in loaded
+    # An error that is shown still reads the catalogue.
+    _, code, loaded = run("-Z")
+    assert code == "255" and "xce.errors" in loaded
+
+
 def test_the_lean_probe_sees_a_costly_import():
     assert {"decimal", "enum", "re"} <= \
         set(heavy_among(loaded_by_import("xce.lang.units"), "bsub"))

@@ -29,7 +29,21 @@ from xce.errbase import EXIT_FAILURE, XceError, text
 
 
 class UsageError(Exception):
-    pass
+    """A bad command line; its message is a _Message, read when shown."""
+
+
+class _Message:
+    """A catalogue message (xce.errbase.text) built when it is shown: the
+    parse that only finds where the options end (_first_arg) throws its
+    error away, and ``bsub -h`` then never loads the catalogue."""
+
+    __slots__ = ("key", "suffix", "fields")
+
+    def __init__(self, key, suffix="", **fields):
+        self.key, self.suffix, self.fields = key, suffix, fields
+
+    def __str__(self):
+        return text(self.key, **self.fields) + self.suffix
 
 
 class Refused(UsageError):
@@ -151,8 +165,8 @@ class Parser:
         if word in self.refused:
             raise self._refusal(word)
         if not self.bundle:
-            raise UsageError(text("ILLEGAL_OPTION", prog=self.prog,
-                                  option=word[1:]))
+            raise UsageError(_Message("ILLEGAL_OPTION", prog=self.prog,
+                                      option=word[1:]))
         return self._letters(word, words, values)
 
     def _letters(self, word, words, values):
@@ -165,7 +179,7 @@ class Parser:
             if opt is None:
                 if flag in self.refused:
                     raise self._refusal(flag)
-                raise UsageError(text(
+                raise UsageError(_Message(
                     "ILLEGAL_OPTION", prog=self.prog,
                     option=rest if rest == word[1:] else rest[0]))
             given.append(flag)
@@ -177,10 +191,9 @@ class Parser:
         return given
 
     def _refusal(self, flag):
-        message = text("OPTION_NOT_SUPPORTED", prog=self.prog, option=flag)
-        if flag in self.reasons:
-            message += f": {self.reasons[flag]}"
-        return NotSupported(message)
+        reason = f": {self.reasons[flag]}" if flag in self.reasons else ""
+        return NotSupported(_Message("OPTION_NOT_SUPPORTED", reason,
+                                     prog=self.prog, option=flag))
 
     def _take(self, opt, flag, attached, words, values):
         if not opt.takes:
@@ -188,17 +201,17 @@ class Parser:
             return
         if attached is None:
             if not words:
-                raise UsageError(text("OPTION_NEEDS_ARGUMENT",
-                                      prog=self.prog, option=flag[1:]))
+                raise UsageError(_Message("OPTION_NEEDS_ARGUMENT",
+                                          prog=self.prog, option=flag[1:]))
             attached = words.pop(0)
         if attached == "" and not (self.empty_values or opt.empty):
-            raise EmptyValue(text("EMPTY_OPTION_VALUE", prog=self.prog,
-                                  flag=flag) + self.not_done)
+            raise EmptyValue(_Message("EMPTY_OPTION_VALUE", self.not_done,
+                                      prog=self.prog, flag=flag))
         try:
             value = opt.type(attached)
         except ValueError:
-            raise UsageError(text("BAD_OPTION_VALUE", prog=self.prog,
-                                  flag=flag, value=attached))
+            raise UsageError(_Message("BAD_OPTION_VALUE", prog=self.prog,
+                                      flag=flag, value=attached))
         if opt.multiple:
             values[opt.dest] = values[opt.dest] + (value,)
         else:
@@ -207,17 +220,17 @@ class Parser:
     def _check_conflicts(self, given):
         for first, second in self.conflicts:
             if first in given and second in given:
-                raise UsageError(text("OPTIONS_CONFLICT", prog=self.prog,
-                                      first=first, second=second))
+                raise UsageError(_Message("OPTIONS_CONFLICT", prog=self.prog,
+                                          first=first, second=second))
 
     def _check_count(self, args):
         low, high = self.nargs
         if len(args) < low:
-            raise UsageError(text("ARGUMENT_NEEDED", prog=self.prog,
-                                  what=self.args_metavar))
+            raise UsageError(_Message("ARGUMENT_NEEDED", prog=self.prog,
+                                      what=self.args_metavar))
         if high is not None and len(args) > high:
-            raise UsageError(text("EXTRA_ARGUMENTS", prog=self.prog,
-                                  word=args[high]))
+            raise UsageError(_Message("EXTRA_ARGUMENTS", prog=self.prog,
+                                      word=args[high]))
 
     # -- texts ---------------------------------------------------------------
     def usage(self):
