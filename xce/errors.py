@@ -298,6 +298,9 @@ MESSAGES.update({
     "SIM_WORKLOAD": "xce sim: {path}: {reason}",
     "SIM_SKIPPED": "{count} trace line(s) skipped (lines {lines}{more}): "
                    "{why}",
+    "SIM_UNGROUPED": "{count} job(s) replayed without their trace's user "
+                     "group, which the configuration does not define "
+                     "({groups}{more})",
     "SIM_REJECTED": "job {job} (trace line {line}, {procs} processors): "
                     "{reason}",
     "SIM_NO_PLOT": "xce sim: --plot needs matplotlib (pip install "

@@ -47,6 +47,7 @@ def test_json_summary_is_the_last_line(tmp_path):
     assert s["killed_at_run_limit"] == 1
     assert [w["job"] for w in s["longest_waits"]][:1] == [2]
     assert s["per_user"]["u2"]["mean_wait_s"] == 90.0
+    assert s["ungrouped"] == {"g1": 2, "g2": 1}
 
 
 def test_bad_lines_and_a_job_larger_than_the_cluster_are_reported(tmp_path):
@@ -55,6 +56,9 @@ def test_bad_lines_and_a_job_larger_than_the_cluster_are_reported(tmp_path):
     assert err.splitlines() == [
         f"xce sim: warning: {tmp_path}/small.swf: 1 trace line(s) skipped "
         "(lines 4): 7 fields, not 18",
+        # SWF groups 1 and 2 (g1, g2) are no user groups of --hosts' site
+        "xce sim: warning: 3 job(s) replayed without their trace's user "
+        "group, which the configuration does not define (g1, g2)",
         "xce sim: job 5 (trace line 6, 9 processors): Too many processors "
         "requested"]
     assert out.startswith("jobs ") and "rejected" in out

@@ -125,9 +125,11 @@ class VirtualCluster:
         self.signals.append((job, sig))
 
     def submit(self, spec, user, jobid=None):
-        """Submit a job of *user* now, through the controller's checks;
-        the row, or submit.Rejected with the controller's message."""
+        """Submit a job of *user* now, through the controller's checks
+        (its -G, -g and -sla ones too); the row, or submit.Rejected with
+        the controller's message."""
         self._want = jobid
+        submit.check_profiles(self, spec, user)
         job, _ = submit.admit(self, spec, user, 0, 0)
         submit.emit_submitted(self, job, spec)
         return job

@@ -17,6 +17,7 @@ from xce.controller import (accept, exitclose, prepost, reserve,
                             rusagewake, schedpass, windows)
 from xce.controller.submit import Rejected
 from xce.model import states
+from xce.sim import swf
 
 # Event kinds, in the order they are applied within one instant.
 END, SUBMIT, WAKE = 0, 1, 2
@@ -73,6 +74,8 @@ class Replay:
             self._push(tj.submit, SUBMIT, tj)
         self.records = {}       # job key -> Record
         self.rejected = []      # (TraceJob, why)
+        # SWF group -> jobs replayed without it (not in the configuration)
+        self.ungrouped = {}
         self._running = {}      # key -> [generation, end at, trace job]
         self._suspended = {}    # key -> seconds left to run
         self.passes = 0
@@ -158,17 +161,21 @@ class Replay:
     def _submit(self, tj):
         cl = self.cl
         queue, by_default = _queue_of(cl.cfg, tj.queue)
+        group, unknown = _user_group(cl.cfg, tj)
         spec = dict(tj.spec) if tj.spec is not None else {
             "command": f"swf job {tj.number}", "name": None,
             "queue": queue, "queue_is_default": by_default,
             "nslots": [tj.procs] * 2,
             "resreq": [], "depend": None, "from_host": "",
-            "runlimit": tj.estimate / 60.0, "cwd": "/", "subcwd": "/"}
+            "runlimit": tj.estimate / 60.0, "cwd": "/", "subcwd": "/",
+            **group}
         try:
             job = cl.submit(spec, tj.user, tj.number)
         except Rejected as e:
             self.rejected.append((tj, str(e)))
             return ("rejected", tj.number, str(e))
+        if unknown:
+            self.ungrouped[unknown] = self.ungrouped.get(unknown, 0) + 1
         key = (job["jobid"], job["idx"])
         self.records[key] = Record(tj.number, key, tj.user, job["queue"],
                                    tj.procs, cl.now)
@@ -292,6 +299,20 @@ class Replay:
         """Jobs still pending or running when nothing is left to happen
         (a dependency never met, a queue with no hosts)."""
         return [rec for rec in self.records.values() if rec.end is None]
+
+
+def _user_group(cfg, tj):
+    """An SWF job's group as bsub -G gives it ({"user_group": group}),
+    which the controller's submission then checks as live (membership)
+    and the scheduler charges (fairshare, limits), when the configuration
+    defines a user group of that name; else no -G and the group, for the
+    replay to report.  A recorded job (tj.spec) has its own -G."""
+    group = tj.group
+    if tj.spec is not None or not group or group == swf.NO_GROUP:
+        return {}, None
+    if group in cfg.user_groups:
+        return {"user_group": group}, None
+    return {}, group
 
 
 def _queue_of(cfg, number):

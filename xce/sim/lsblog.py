@@ -4,7 +4,9 @@ JOB_FINISH per finished job, which holds all of it).  Either file, as xce
 writes them (xce.store.lsbfiles, lsbacct), gives the same jobs as the
 store does (xce.sim.history): each submitted at its submit time to its
 queue with its slots (-n lo,hi), resource requirement, asked hosts (-m)
-and run limit (-W), running as long as it ran live.
+and run limit (-W), running as long as it ran live; lsb.events' JOB_NEW
+gives its user group (-G) too, which the controller's submission checks
+as live (lsb.acct's JOB_FINISH, as xce writes it, has none).
 
 As with the store, dependencies are left out, and a job that never
 started or never ended in the log is skipped and counted.  Field
@@ -133,8 +135,9 @@ def _job_new(body, line):
     # after jobDescription), options2 idx.
     hi = int(rest[0])
     idx = int(rest[7] if len(rest) > 10 else rest[4])
+    group = rest[4] if len(rest) > 10 else ""
     return _new_job(jobid, submit, lo, hi, user, rlimits, queue, resreq,
-                    asked, name, command, cwd, idx, line)
+                    asked, name, command, cwd, idx, line, group)
 
 
 def _job_new_struct_order(body, line):
@@ -151,15 +154,17 @@ def _job_new_struct_order(body, line):
     rest = rest[5 + 3 * int(rest[4]):]
     hi, idx = int(rest[4]), int(rest[9])
     return _new_job(jobid, submit, lo, hi, user, rlimits, queue, resreq,
-                    asked, name, command, cwd, idx, line)
+                    asked, name, command, cwd, idx, line, rest[7])
 
 
 def _new_job(jobid, submit, lo, hi, user, rlimits, queue, resreq, asked,
-             name, command, cwd, idx, line):
+             name, command, cwd, idx, line, group):
     runlimit = int(rlimits[RLIMIT_RUN])
     spec = _spec(queue, lo, hi, resreq, asked, name, command, cwd,
                  runlimit)
     spec["_idx"] = idx
+    if group:       # -G as given: the controller's submission checks it
+        spec["user_group"] = group
     return TraceJob(jobid, submit, 0.0, lo, 0.0, user, "", -1, line, spec)
 
 

@@ -60,6 +60,9 @@ def summary(replay, slots):
         "rejected": [{"job": tj.number, "line": tj.line, "procs": tj.procs,
                       "reason": why} for tj, why in replay.rejected],
         "never_finished": sorted(r.number for r in replay.unfinished()),
+        # SWF groups the configuration does not define: jobs replayed
+        # without them, by group
+        "ungrouped": dict(sorted(replay.ungrouped.items())),
         "passes": replay.passes,
         "per_queue": _by(done, "queue"),
         "per_user": _by(done, "user"),

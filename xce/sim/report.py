@@ -59,7 +59,18 @@ def json_line(s):
 
 
 def rejected_lines(s):
-    """One line per job the cluster cannot take, for standard error."""
-    return [text("SIM_REJECTED", job=r["job"], line=r["line"],
-                 procs=r["procs"], reason=r["reason"])
-            for r in s["rejected"]]
+    """For standard error: the jobs replayed without their trace's user
+    group, then one line per job the cluster cannot take."""
+    return _ungrouped_lines(s.get("ungrouped") or {}) + [
+        text("SIM_REJECTED", job=r["job"], line=r["line"],
+             procs=r["procs"], reason=r["reason"])
+        for r in s["rejected"]]
+
+
+def _ungrouped_lines(groups, shown=10):
+    if not groups:
+        return []
+    more = f" and {len(groups) - shown} more" if len(groups) > shown else ""
+    return ["warning: " + text(
+        "SIM_UNGROUPED", count=f"{sum(groups.values()):,}",
+        groups=", ".join(list(groups)[:shown]), more=more)]

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from xce.errors import text
 
 FIELDS = 18
+# The group of a job whose SWF group field is -1 (unknown).
+NO_GROUP = "g_"
 
 
 @dataclass
@@ -24,7 +26,7 @@ class TraceJob:
     procs: int
     estimate: float         # the run limit, seconds
     user: str
-    group: str
+    group: str              # SWF's (g3): bsub -G where the config has it
     queue: int              # -1: none given
     line: int
     spec: dict = None       # a recorded job's own submission (history)
