@@ -64,3 +64,69 @@ def test_compaction_keeps_host_steps(tmp_path):
     assert len((tmp_path / "journal").read_text().splitlines()) == 2
     assert Journal(tmp_path / "journal").host_steps == {
         (9, 0, 1, "host_post"): None, (9, 0, 2, "host_pre"): 0}
+
+
+def _lines(path):
+    import json
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_record_kind_this_agent_does_not_know_is_skipped_and_logged(
+        tmp_path, caplog):
+    # As a newer agent may write them: a kind with a job's key and fields
+    # a job has (pid), another without a key this agent knows.
+    path = tmp_path / "journal"
+    j = Journal(path)
+    j.append("start", KEY, msg={"job": 7}, dir="x")
+    j.append("pid", KEY, pid=123, ptime=9)
+    j.flush()
+    with open(path, "a") as f:
+        f.write('{"t":"newkind","key":[7,0,1],"pid":456,"ptime":1}\n'
+                '{"t":"newkind","key":[7,0,1],"pid":789}\n'
+                '{"key":[7,0,1],"pid":1}\n'
+                '{"t":"other","key":[1,2,3,4,5]}\n')
+    j.append("exit", KEY, result={"code": 0})
+    j.flush()
+    with caplog.at_level("WARNING", logger="xce.agent"):
+        again = Journal(path)
+    assert again.jobs[KEY] == {"msg": {"job": 7}, "dir": "x", "pid": 123,
+                               "ptime": 9, "result": {"code": 0}}
+    assert again.skipped == {"newkind": 2, None: 1, "other": 1}
+    logged = [r.getMessage() for r in caplog.records]
+    assert f"{path}: 2 record(s) of kind 'newkind', unknown to this " \
+        "agent, skipped" in logged
+    assert len(logged) == 3
+
+
+def test_a_step_record_never_has_a_jobs_key(tmp_path):
+    # An agent older than step records merges a record with a job's key
+    # into the job: the step's pid would be taken for the job's.
+    path = tmp_path / "journal"
+    j = Journal(path)
+    j.append("start", KEY, msg={}, dir="x")
+    j.step_record((*KEY, "pre"), 555, 42)
+    j.flush()
+    step = _lines(path)[-1]
+    assert step["t"] == "step" and step["key"] == [*KEY, "pre"]
+    again = Journal(path)
+    assert again.steps == {(*KEY, "pre"): (555, 42)}
+    assert "pid" not in again.jobs[KEY]
+    # A step record as written before, with the job's key and "stage".
+    with open(path, "a") as f:
+        f.write('{"t":"step","key":[7,0,1],"stage":"post","pid":6,'
+                '"ptime":7}\n')
+    assert Journal(path).steps == {(*KEY, "pre"): (555, 42),
+                                   (*KEY, "post"): (6, 7)}
+
+
+def test_compaction_keeps_steps_under_their_own_key(tmp_path):
+    path = tmp_path / "journal"
+    j = Journal(path)
+    j.append("start", KEY, msg={}, dir="x")
+    j.step_record((*KEY, "pre"), 555, 42)
+    for n in range(100, 1100):      # acknowledged jobs, to compact
+        j.append("start", (n, 0, 1), msg={}, dir="x")
+        j.append("ack", (n, 0, 1))
+    j.compact()
+    assert [r["key"] for r in _lines(path)] == [list(KEY), [*KEY, "pre"]]
+    assert Journal(path).steps == {(*KEY, "pre"): (555, 42)}

@@ -18,7 +18,13 @@ last HOST_STEPS_KEPT are kept, oldest dropped first (at replay too).
 Each step process of a stage, a job's own pre/post-exec or host steps,
 has a ``step`` record (its pid and start time), written before the step
 may run and over with its stage: a restarted agent, for which such a step
-has failed, kills what is left of it.
+has failed, kills what is left of it.  Its key is the job's with the
+stage after it (four items, never a job's key): an agent older than the
+record skips it rather than read the step's pid as its job's.
+
+A record of a kind this agent does not know (written by a newer one) is
+skipped, and the load logs how many of each such kind it skipped; a
+job's fields change only through the kinds listed in _JOB_KINDS.
 
 Held starts discarded before their go have ``discard`` records, kept
 until the controller acknowledges them (xce.agent.held says why they
@@ -35,8 +41,11 @@ FSYNC_INTERVAL seconds while records are waiting, at compaction and at stop.
 """
 
 import json
+import logging
 import os
 import time
+
+log = logging.getLogger("xce.agent")
 
 FSYNC_INTERVAL = 1.0
 # Compaction comes once this many records are useless: acknowledged jobs
@@ -54,6 +63,9 @@ HOST_STEPS_KEPT = 4096
 DISCARDED_KEEP = 10000
 _STEPS_OVER = {"pid": ("pre",), "exit": ("pre",), "post": ("post",),
                "ack": ("pre", "post")}
+# The kinds of a job's own records: its start, what its fields become
+# (pid, exit, limits, post) and its acknowledgement.
+_JOB_KINDS = frozenset({"start", "pid", "exit", "limits", "post", "ack"})
 
 
 class Journal:
@@ -78,6 +90,7 @@ class Journal:
         # flush must fsync: a start record superseded a discard
         self._sync_owed = False
         self._dead = 0
+        self.skipped = {}           # kind unknown here -> records skipped
         self._dirty = False         # records not yet handed to the kernel
         self.unsynced_since = None  # first record not yet fsynced (monotonic)
         self._load()
@@ -97,9 +110,12 @@ class Journal:
             except (ValueError, KeyError, TypeError):
                 continue        # a torn last line after a crash
             self._apply(key, rec)
+        for kind, count in sorted(self.skipped.items(), key=str):
+            log.warning("%s: %d record(s) of kind %r, unknown to this agent, "
+                        "skipped", self.path, count, kind)
 
     def _apply(self, key, rec):
-        kind = rec["t"]
+        kind = rec.get("t")
         if kind == "task":          # blaunch tasks: keyed by pid, with or
             self.tasks[rec["pid"]] = rec    # without their job here
             return
@@ -114,12 +130,16 @@ class Journal:
         if kind in ("hsteps", "hsteps_drop"):
             self._apply_host_steps(kind, (*key, rec["stage"]), rec)
             return
-        if kind == "step":
-            self._step_over((*key, rec["stage"]))   # the one before it
-            self.steps[(*key, rec["stage"])] = (rec["pid"], rec.get("ptime"))
+        if kind == "step":      # (a 3-item key with "stage": before 4)
+            key4 = key if len(key) == 4 else (*key, rec["stage"])
+            self._step_over(key4)   # the one before it
+            self.steps[key4] = (rec["pid"], rec.get("ptime"))
             return
         if kind in ("discard", "discard_ack"):
             self._apply_discard(kind, key)
+            return
+        if kind not in _JOB_KINDS:
+            self.skipped[kind] = self.skipped.get(kind, 0) + 1
             return
         for stage in _STEPS_OVER.get(kind, ()):
             self._step_over((*key, stage))
@@ -199,7 +219,8 @@ class Journal:
     def step_record(self, key4, pid, ptime):
         """A pre/post or host step of *key4* (its stage last) spawned as
         *pid*, started at *ptime* (clock ticks since boot)."""
-        self.append("step", key4[:3], stage=key4[3], pid=pid, ptime=ptime)
+        # "stage" too, for the agents that read a 3-item key and it
+        self.append("step", key4, stage=key4[3], pid=pid, ptime=ptime)
 
     def host_steps_record(self, key4, code=None):
         """Host steps of *key4* begun (*code* None) or ended with *code*."""
@@ -265,9 +286,10 @@ class Journal:
                 f.write(json.dumps({"t": "discard",
                                     "key": [job, idx, attempt]}) + "\n")
             # Last: a job's pid or exit record would end its pre stage.
-            for (*key, stage), (pid, ptime) in self.steps.items():
-                f.write(json.dumps({"t": "step", "key": key, "stage": stage,
-                                    "pid": pid, "ptime": ptime}) + "\n")
+            for key4, (pid, ptime) in self.steps.items():
+                f.write(json.dumps({"t": "step", "key": list(key4),
+                                    "stage": key4[3], "pid": pid,
+                                    "ptime": ptime}) + "\n")
             f.flush()
             os.fsync(f.fileno())
         self.f.close()
