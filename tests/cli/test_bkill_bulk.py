@@ -62,7 +62,7 @@ def test_bkill_b_with_stat_or_d_is_refused(cluster):
         assert r.err.splitlines()[0] == (f"bkill: -b and {other[0]} cannot "
                                          "be used together")
     r = cluster.run("bkill", "-b", "-C", "why", str(jobid))
-    assert (r.rc, r.err) == (255, "bkill: option -C is not supported by "
-                             "xce\n")
+    assert r.rc == 255
+    assert r.err.startswith("bkill: option -C is not supported by xce: ")
     assert cluster.stat(jobid) == "RUN"         # nothing happened to it
     assert cluster.run("bjobs").rc == 0         # the controller still answers
