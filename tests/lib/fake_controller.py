@@ -20,6 +20,7 @@ from xce.spool import layout
 from xce.spool.bounds import SpoolLimits
 from xce.spool import server
 from xce.spool.server import Claimed
+from xce.store.reader import Reader
 
 
 class FakeStore:
@@ -173,3 +174,58 @@ def started_controller(cfg, envdir, now=None):
         ctl.now = now
     ctl.start()
     return ctl
+
+
+class Turns:
+    """Drives a started_controller's turns with host h1's agent link: one
+    second of clock per turn, requests through its FakeSpool (as the user
+    of *uid*, this process's by default), jobs' states from its store."""
+
+    def __init__(self, ctl, now=1000.0):
+        self.ctl, self.now = ctl, now
+
+    def turn(self, inbox=()):
+        self.now += 1
+        self.ctl.run_once(self.now, inbox=list(inbox))
+
+    def request(self, kind, body, uid=None):
+        req = self.ctl.spool.put(kind, body, uid=uid)
+        self.turn()
+        return self.ctl.spool.replies[req]
+
+    def sent_signals(self, since=0):
+        return [m["signal"] for m in self.ctl.links["h1"].sent[since:]
+                if m["op"] == "signal"]
+
+    def signal(self, jobid, action, sig=None, uid=None):
+        """One control request; (ok, the job's line or error, the signals
+        the agent link got for it)."""
+        sent = len(self.ctl.links["h1"].sent)
+        reply = self.request("control", {
+            "action": action, "signal": sig, "ids": [[str(jobid), jobid,
+                                                      None]]}, uid=uid)
+        result = reply["results"][0]
+        return (result["ok"], result.get("error") or result["text"],
+                self.sent_signals(sent))
+
+    def running(self, spec, uid=None):
+        """Submit *spec* and have h1's agent start it: its job id."""
+        jobid = self.request("submit", {"spec": spec}, uid=uid)["jobid"]
+        self.turn([("h1", [{"op": "started", "job": jobid, "idx": 0,
+                            "attempt": 1, "pid": 4242,
+                            "start_time": self.now}])])
+        assert self.stat(jobid) == "RUN"
+        return jobid
+
+    def stat(self, jobid):
+        with Reader(self.ctl.store.path) as reader:
+            return {r["jobid"]: r["stat"] for r in reader.jobs()}[jobid]
+
+    def events(self, jobid):
+        """(kind, data) of the job's events, oldest first."""
+        with Reader(self.ctl.store.path) as reader:
+            return [(kind, json.loads(data)) for _, kind, job, _, data in
+                    reader.events() if job == jobid]
+
+    def event_kinds(self, jobid):
+        return [kind for kind, _ in self.events(jobid)]

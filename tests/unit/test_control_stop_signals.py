@@ -7,10 +7,8 @@ import signal
 
 import pytest
 
-from xce.store.reader import Reader
-
 from tests.lib.builders import hello, site, site_yaml, submission
-from tests.lib.fake_controller import started_controller
+from tests.lib.fake_controller import Turns, started_controller
 
 SITE = site_yaml("stops", {"h1": {"MXJ": 1}})
 
@@ -23,54 +21,15 @@ def ctl(tmp_path):
     ctl.store.close()
 
 
-class _Turns:
-    def __init__(self, ctl):
-        self.ctl, self.now = ctl, 1000.0
-
-    def turn(self, inbox=()):
-        self.now += 1
-        self.ctl.run_once(self.now, inbox=list(inbox))
-
-    def request(self, kind, body):
-        req = self.ctl.spool.put(kind, body)
-        self.turn()
-        return self.ctl.spool.replies[req]
-
-    def signal(self, jobid, action, sig=None):
-        """One control request; (ok, the job's line or error, the signals
-        the agent link got for it)."""
-        sent = len(self.ctl.links["h1"].sent)
-        reply = self.request("control", {
-            "action": action, "signal": sig, "ids": [[str(jobid), jobid,
-                                                      None]]})
-        result = reply["results"][0]
-        signals = [m["signal"] for m in self.ctl.links["h1"].sent[sent:]
-                   if m["op"] == "signal"]
-        return result["ok"], result.get("error") or result["text"], signals
-
-    def stat(self, jobid):
-        with Reader(self.ctl.store.path) as reader:
-            return {r["jobid"]: r["stat"] for r in reader.jobs()}[jobid]
-
-    def event_kinds(self, jobid):
-        with Reader(self.ctl.store.path) as reader:
-            return [kind for _, kind, job, _, _ in reader.events()
-                    if job == jobid]
-
-
 @pytest.fixture
 def turns(ctl):
-    t = _Turns(ctl)
+    t = Turns(ctl)
     t.turn([("h1", [hello("h1", ncpus=1)])])
     return t
 
 
 def _running(turns):
-    jobid = turns.request("submit", {"spec": submission("sleep 60")})["jobid"]
-    turns.turn([("h1", [{"op": "started", "job": jobid, "idx": 0,
-                         "attempt": 1, "pid": 4242, "start_time": turns.now}])])
-    assert turns.stat(jobid) == "RUN"
-    return jobid
+    return turns.running(submission("sleep 60"))
 
 
 @pytest.mark.parametrize("sig", [signal.SIGSTOP, signal.SIGCONT])
@@ -84,8 +43,13 @@ def test_stop_and_cont_act_as_bstop_and_bresume(turns, sig):
     resumer = ("signal", int(signal.SIGCONT)) if sig == signal.SIGCONT \
         else ("resume", None)
     assert turns.signal(jobid, *resumer) == (
-        True, f"Job <{jobid}> is being resumed", [signal.SIGCONT])
+        True, f"Job <{jobid}> is being resumed", [])
+    # SSUSP until the system resumes it, at the next turn's look.
+    assert turns.stat(jobid) == "SSUSP"
+    sent = len(turns.ctl.links["h1"].sent)
+    turns.turn()
     assert turns.stat(jobid) == "RUN"
+    assert turns.sent_signals(sent) == [signal.SIGCONT]
     # Recorded as bstop and bresume record it: status changes, no signal.
     assert "SIGNAL" not in turns.event_kinds(jobid)
 
@@ -101,9 +65,11 @@ def test_other_stop_signals_are_sent_as_they_are_and_suspend(turns, sig):
     assert turns.signal(jobid, "signal", int(sig)) == (
         True, f"Job <{jobid}> is being signaled", [])
     assert turns.stat(jobid) == "USUSP"
-    assert turns.signal(jobid, "signal", int(signal.SIGCONT))[2] == [
-        signal.SIGCONT]
+    assert turns.signal(jobid, "signal", int(signal.SIGCONT))[2] == []
+    assert turns.stat(jobid) == "SSUSP"
+    turns.turn()
     assert turns.stat(jobid) == "RUN"
+    assert signal.SIGCONT in turns.sent_signals()
     assert "SIGNAL" not in turns.event_kinds(jobid)
 
 

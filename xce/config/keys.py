@@ -353,6 +353,9 @@ _add("params", NOT_CARRIED, "SUB_TRY_INTERVAL",
 # has been idle this long too (xce.scheduler.suspending).
 _add("params", ENFORCED, "PG_SUSP_IT")
 _add("params", NOT_CARRIED, "DEFAULT_JOB_CWD JOB_CWD_TTL", why=_JOB_CWD_WHY)
+# Y: the owner of a job an administrator stopped may resume it; N (the
+# default): only its administrators may (xce.controller.control).
+_add("params", ENFORCED, "ENABLE_USER_RESUME")
 _add("params", NOT_CARRIED, "JOB_SPOOL_DIR",
      why="xce has no bsub -is or -Zs (spooled input and command files)")
 _add("params", NOT_CARRIED, "SLOT_RESOURCE_RESERVE",

@@ -113,7 +113,7 @@ def load(envdir):
     leftout.check(raw, check)
     if isinstance(raw.get("parameters"), dict):
         for key in ("STRICT_UG_CONTROL", "LSB_JOB_CPULIMIT",
-                    "ENFORCE_ONE_UG_LIMITS"):
+                    "ENFORCE_ONE_UG_LIMITS", "ENABLE_USER_RESUME"):
             yes_no(raw["parameters"], key, check)
     _hosts(cfg, raw.get("hosts") or {}, check)
     _groups(cfg, raw, check)

@@ -6,7 +6,7 @@ checks the state transition.  Handlers decide; this applies; side effects
 """
 
 from xce.lang.rlimits import LIMITS as _RLIMITS
-from xce.model import states
+from xce.model import states, suspreasons
 
 # bsub -c -v ... limits a queue switch may fill from the new queue.
 RLIMIT_KEYS = tuple(limit.key for limit in _RLIMITS) + ("cpulimit_host",
@@ -15,8 +15,9 @@ RLIMIT_KEYS = tuple(limit.key for limit in _RLIMITS) + ("cpulimit_host",
 # STATUS reason of a job suspended (SSUSP) or resumed by preemption.
 PREEMPTED = "PREEMPTED"
 # STATUS reasons of a job suspended by a closed run window or a host's
-# load (xce.scheduler.suspending): kept in the spec as "sys_susp".
-SYS_SUSPEND = ("WINDOW", "LOAD:")
+# load (xce.scheduler.suspending), or resumed by its user and waiting for
+# the system to resume it: kept in the spec as "sys_susp".
+SYS_SUSPEND = ("WINDOW", "LOAD:", suspreasons.USER_RESUME)
 
 
 def _set_stat(job, new):
@@ -37,6 +38,13 @@ def _set_stat(job, new):
             "sys_susp" in (job.get("spec") or {}):
         spec = dict(job["spec"])
         del spec["sys_susp"]
+        job["spec"] = spec
+    if new not in (states.USUSP, states.PSUSP, states.UNKWN) and \
+            suspreasons.ADMIN_STOP in (job.get("spec") or {}):
+        # Resumed, released, finished or requeued: no longer held by an
+        # administrator (UNKWN keeps it, to come back to).
+        spec = dict(job["spec"])
+        del spec[suspreasons.ADMIN_STOP]
         job["spec"] = spec
 
 
@@ -178,6 +186,12 @@ def _status(job, data, now):
         # Suspended by its queue's run window or its host's load: the
         # system resumes it (xce.controller.windows), after restarts too.
         job["spec"] = dict(job["spec"] or {}, sys_susp=data["reason"])
+    if data.get(suspreasons.ADMIN_STOP) and \
+            data["stat"] in (states.USUSP, states.PSUSP):
+        # Stopped by an administrator: its owner may not resume it
+        # (lsb.params ENABLE_USER_RESUME), after restarts too.
+        job["spec"] = dict(job["spec"] or {})
+        job["spec"][suspreasons.ADMIN_STOP] = True
     if data["stat"] == states.ZOMBI:
         # Killed while its host is lost: the reason of the kill to come.
         job["exit_reason"] = data.get("reason")

@@ -2,9 +2,9 @@
 
 import signal as _signal
 
-from xce.controller import interactive, jobactions
+from xce.controller import interactive, jobactions, windows
 from xce.errors import text
-from xce.model import states
+from xce.model import states, suspreasons
 from xce.model.arrayspec import name_matches
 
 # action -> the message LSF prints for a job it acted on
@@ -193,27 +193,49 @@ def _act(ctl, job, action, sig, req_user, admin, body, now):
 def _stop(ctl, job, req_user, sig):
     """bstop, bkill -s STOP and the other stop signals (*sig* is what the
     job's process group receives): PEND becomes PSUSP, RUN or SSUSP
-    becomes USUSP; a job already suspended is left as it is."""
+    becomes USUSP.  A job already held or stopped is left as it is, but
+    that an administrator's stop keeps its owner from resuming it (LSF:
+    an administrator may bstop a USUSP job to that end)."""
     stat = job["stat"]
+    by_admin = _admin_stop(ctl, job, req_user)
+    mark = {suspreasons.ADMIN_STOP: True} if by_admin else {}
     if stat == states.PEND:
-        ctl.emit("STATUS", job, stat=states.PSUSP, by=req_user)
+        ctl.emit("STATUS", job, stat=states.PSUSP, by=req_user, **mark)
     elif stat in (states.RUN, states.SSUSP):
-        ctl.emit("STATUS", job, stat=states.USUSP, by=req_user)
+        ctl.emit("STATUS", job, stat=states.USUSP, by=req_user, **mark)
         ctl.send_signal(job, sig, None)
+    elif stat in (states.PSUSP, states.USUSP) and by_admin and \
+            not suspreasons.admin_stopped(job["spec"]):
+        ctl.emit("STATUS", job, stat=stat, by=req_user, **mark)
     return None
 
 
+def _admin_stop(ctl, job, req_user):
+    """Is a stop by *req_user* an administrator's (root or a cluster
+    admin, or anyone acting on another user's job)?"""
+    return req_user != job["user"] or ctl.is_admin(req_user)
+
+
 def _resume(ctl, job, req_user):
-    """bresume and bkill -s CONT: PSUSP becomes PEND, USUSP or SSUSP RUN
-    (with the RESUME action); any other job is not suspended."""
+    """bresume and bkill -s CONT: PSUSP becomes PEND; USUSP becomes SSUSP,
+    which the system resumes when its hosts' loads allow
+    (xce.controller.windows), as LSF does; SSUSP is left as it is.  A job
+    an administrator stopped stays with the administrators unless
+    ENABLE_USER_RESUME=Y."""
     stat = job["stat"]
+    if stat not in states.SUSPENDED:
+        return text("NOT_SUSPENDED")
+    if not suspreasons.may_resume(
+            suspreasons.admin_stopped(job["spec"]),
+            ctl.may(COMMAND["resume"], req_user, job, as_admin=True),
+            ctl.cfg.param_flag("ENABLE_USER_RESUME")):
+        return text("PERMISSION")
     if stat == states.PSUSP:
         ctl.emit("STATUS", job, stat=states.PEND, by=req_user)
-    elif stat in (states.USUSP, states.SSUSP):
-        ctl.emit("STATUS", job, stat=states.RUN, by=req_user)
-        ctl.send_signal(job, jobactions.signal_of(ctl, job, "RESUME"), None)
-    else:
-        return text("NOT_SUSPENDED")
+    elif stat == states.USUSP:
+        ctl.emit("STATUS", job, stat=states.SSUSP, by=req_user,
+                 reason=suspreasons.USER_RESUME)
+        windows.user_resumed(ctl, job)
     return None
 
 

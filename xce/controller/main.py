@@ -164,14 +164,17 @@ class Controller:
     def is_admin(self, user):
         return user == "root" or user in self.cfg.admins
 
-    def may(self, action, user, job):
-        """May *user* take *action* (xce.model.permissions) on *job*?"""
+    def may(self, action, user, job, as_admin=False):
+        """May *user* take *action* (xce.model.permissions) on *job*?
+        *as_admin*: as one of its administrators, being its owner aside."""
         queue = self.cfg.queues.get(job.get("queue"))
         projects = self.cfg.projects
         managers = projects.managers_of(
             (job.get("spec") or {}).get("project")) \
             if projects.defined else ()
-        return permissions.may(action, user, job["user"], self.cfg.admins,
+        return permissions.may(action, user,
+                               None if as_admin else job["user"],
+                               self.cfg.admins,
                                queue.admins if queue else (), managers,
                                self.cfg.group_admins_of(
                                    job["user"],

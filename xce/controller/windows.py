@@ -22,6 +22,7 @@ from xce.config import queuetime
 from xce.controller import jobactions, limitconf
 from xce.lang import jobcontrols, loadthresh, timewindow
 from xce.model import states
+from xce.model.suspreasons import USER_RESUME
 from xce.scheduler import suspending
 
 
@@ -45,6 +46,10 @@ class State:
     # A job started or left a host since the last look: look again (a
     # new job may be the one a stopping condition suspends).
     changed: bool = False
+    # key -> when its user resumed it (bresume of a USUSP job: SSUSP,
+    # USER_RESUME): the system resumes it at a later look, not in the
+    # turn of the bresume, so that bjobs shows it SSUSP in between.
+    resumed: dict = field(default_factory=dict)
 
 
 def queue_open(ctl, q):
@@ -92,8 +97,15 @@ def turn(ctl):
     # A reconfig that lifts the last threshold or run window still frees
     # the jobs they held: every due look enforces.
     if due or st.used and (ctl.dirty or st.changed or
-                           getattr(ctl, "load_changed", False)):
+                           getattr(ctl, "load_changed", False)) or \
+            any(at < ctl.now for at in st.resumed.values()):
         enforce(ctl)
+
+
+def user_resumed(ctl, job):
+    """bresume made *job* SSUSP (USER_RESUME): look at it from the next
+    turn on (a turn ends at most RESCAN seconds later)."""
+    ctl.windows.resumed[(job["jobid"], job["idx"])] = ctl.now
 
 
 def wait(ctl, timeout):
@@ -157,6 +169,8 @@ def _running(ctl):
         if job is None or key in ctl.windows.terminating:
             continue
         why = held(job)
+        if ctl.windows.resumed.get(key) == ctl.now:
+            continue        # resumed by its user in this very turn
         if job["stat"] == states.RUN or (job["stat"] == states.SSUSP and
                                          why is not None):
             out.append(suspending.Running(
@@ -185,6 +199,8 @@ def noted(ctl, job):
     """Keep the per-host index of started jobs after an event."""
     jobactions.noted(ctl, job)
     st = ctl.windows
+    if held(job) != USER_RESUME:
+        st.resumed.pop((job["jobid"], job["idx"]), None)
     if st.on_host is None:
         return          # built at the first look
     key = (job["jobid"], job["idx"])

@@ -125,8 +125,8 @@ def status_record(jobid, idx, stat, data, finished):
 
 
 def with_reason(record, reason):
-    """A JOB_STATUS record (status_record) with LSF's pending reason
-    number *reason* in its reason field."""
+    """A JOB_STATUS record (status_record) with LSF's pending or
+    suspending reason number *reason* in its reason field."""
     name, fields = record
     words = fields.split(" ")
     words[2] = str(reason)

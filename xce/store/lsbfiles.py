@@ -23,6 +23,7 @@ from pathlib import Path
 
 from xce.model.jobid import submitted_by
 from xce.model.states import CODES
+from xce.model.suspreasons import status_reason
 from xce.store import lsbacct, lsbchanges, lsbnew, lsbprepost, lsbrotate
 from xce.store.lsbfields import (NO_CLUSTER, VERSION, home, q, spec_of,
                                  status_record, uid_of, wait_status,
@@ -325,6 +326,8 @@ def _job_status(job, data, jobid, idx, db):
     out = [status_record(jobid, idx, stat, data, finished)]
     if data.get("start_failed"):        # its host discarded its start
         out = [with_reason(out[0], PEND_JOB_START_FAIL)]
+    elif status_reason(stat, data):     # bstop, bresume, the system's
+        out = [with_reason(out[0], status_reason(stat, data))]
     if finished:
         out.append(lsbacct.job_finish(job, data, jobid, idx))
     return out

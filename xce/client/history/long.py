@@ -16,6 +16,7 @@ from xce.client.jobs.long import (SEPARATOR, limits_section, submitted_head,
 from xce.client.jobs.table import job_label
 from xce.client.text import units
 from xce.client.text.wrap import wrap
+from xce.model import suspreasons
 from xce.model.joboutput import fallback_sentences
 from xce.errors import text as _text
 from xce.lang.rlimits import as_submitted
@@ -221,6 +222,8 @@ def _status_text(stat, data):
         return REQUEUED
     if stat == "RUN":
         return "Running"
+    if stat == "SSUSP" and data.get("reason") == suspreasons.USER_RESUME:
+        return f"Suspended: {suspreasons.RESUMED_WAITING}"
     if stat == "SSUSP":
         return "Suspended by the system"
     if stat == "UNKWN":

@@ -15,7 +15,7 @@ from xce.client.jobs import values as jv
 from xce.client.text import limits, units
 from xce.client.text.wrap import CONTINUATION, wrap
 from xce.lang import loadthresh
-from xce.model import ugroupsel, userprio
+from xce.model import suspreasons, ugroupsel, userprio
 from xce.model.joboutput import fallback_sentences
 
 SEPARATOR = "-" * 78
@@ -252,7 +252,8 @@ def suspend_reasons(row):
     """Why a started job is suspended, LSF's lines (bjobs -l and -s)."""
     stat = row.get("stat")
     if stat == "USUSP":
-        return [" The job was suspended by user;"]
+        return [f" {suspreasons.ADMIN_STOPPED};" if suspreasons.admin_stopped(
+            jv.spec(row)) else f" {suspreasons.USER_STOPPED};"]
     if stat == "SSUSP" and jv.spec(row).get("preempted"):
         return [f" {PREEMPTED_REASON};"]
     if stat == "SSUSP" and jv.spec(row).get("sys_susp"):
@@ -265,6 +266,8 @@ def system_suspend_reason(why):
     closed (WINDOW), or a host's load past a threshold (LOAD:<index>)."""
     if why == "WINDOW":
         return " The run windows of the queue are closed;"
+    if why == suspreasons.USER_RESUME:
+        return f" {suspreasons.RESUMED_WAITING};"
     index = why.split(":", 1)[-1]
     if index == "STOP_COND":
         return " STOP_COND is true with current host load;"

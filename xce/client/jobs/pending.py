@@ -46,7 +46,7 @@ def select(rows, want_eligible):
 def _job_reasons(row):
     """(job-wide texts, {host text: occurrences}) of one pending job."""
     if row["stat"] == "PSUSP":
-        return [table.PSUSP_REASON], {}
+        return [table.held_reason(row)], {}
     reasons = _reasons(row)
     if not reasons:
         return [table.NEW_REASON], {}

@@ -2,7 +2,7 @@
 
 
 from xce.client.text.units import short_time
-from xce.model import jsoncodec
+from xce.model import jsoncodec, suspreasons
 from xce.model.jobid import show
 from xce.errbase import text as _text
 
@@ -63,7 +63,17 @@ def pend_line(row, wide=False):
             f"{short_time(row['submit_time'])}")
 
 
-PSUSP_REASON = "The job was suspended by the user while pending"
+PSUSP_REASON = suspreasons.USER_HELD
+
+
+def held_reason(row):
+    """Why a PSUSP job is held: by its user, or by an administrator
+    (the spec's text is looked into before it is decoded)."""
+    spec = row.get("spec") or ""
+    if suspreasons.ADMIN_STOP in spec and \
+            suspreasons.admin_stopped(jsoncodec.loads(spec)):
+        return suspreasons.ADMIN_HELD
+    return PSUSP_REASON
 NEW_REASON = "New job is waiting for scheduling"
 
 
@@ -78,7 +88,7 @@ def pend_reasons(row, host_names=False):
         # Suspended past its pre-exec retry limit: LSF says why.
         if reasons and reasons[0][0] == _text("PREEXEC_PEND"):
             return [f" {reasons[0][0]};"]
-        return [f" {PSUSP_REASON};"]
+        return [f" {held_reason(row)};"]
     if not reasons:
         return [f" {NEW_REASON};"]
     lines = []

@@ -1,0 +1,162 @@
+"""bstop and bresume as LSF 10.1 has them: a job an administrator stopped
+stays with the administrators unless lsb.params ENABLE_USER_RESUME=Y
+(an administrator may bstop a USUSP job to that end), and bresume of a
+USUSP job makes it SSUSP until the system resumes it, when its hosts'
+loads allow.  Driven through the controller's turn (tests/lib/
+fake_controller) with requests from system users' uids: the owner,
+a queue administrator and root."""
+
+import pwd
+import signal
+
+import pytest
+
+from xce.model import suspreasons as sr
+
+from tests.lib.builders import hello, site, site_yaml, submission
+from tests.lib.fake_controller import Turns, started_controller
+
+OWNER, QADMIN, OTHER = (pwd.getpwnam(n) for n in ("daemon", "bin", "sys"))
+ROOT = 0
+
+
+def _turns(tmp_path, params=None, queue=None):
+    etc = tmp_path / "etc"
+    queues = {"normal": {"PRIORITY": 30, "ADMINISTRATORS": [QADMIN.pw_name],
+                         **(queue or {})}}
+    ctl = started_controller(site(etc, site_yaml(
+        "susp", {"h1": {"MXJ": 2}}, queues=queues, params=params)), etc)
+    t = Turns(ctl)
+    t.turn([("h1", [hello("h1", ncpus=2)])])
+    return t
+
+
+@pytest.fixture
+def turns(tmp_path):
+    t = _turns(tmp_path)
+    yield t
+    t.ctl.store.close()
+
+
+def _owned(turns):
+    return turns.running(submission("sleep 60"), uid=OWNER.pw_uid)
+
+
+def _stopped_by(turns, jobid, uid):
+    assert turns.signal(jobid, "stop", uid=uid)[:2] == (
+        True, f"Job <{jobid}> is being stopped")
+    assert turns.stat(jobid) == "USUSP"
+
+
+def _refused(turns, jobid, uid, action="resume", sig=None):
+    assert turns.signal(jobid, action, sig, uid=uid) == (
+        False, "User permission denied", [])
+
+
+def _resumed(turns, jobid, uid):
+    """bresume by *uid*: SSUSP, then RUN at the next turn's look."""
+    assert turns.signal(jobid, "resume", uid=uid) == (
+        True, f"Job <{jobid}> is being resumed", [])
+    assert turns.stat(jobid) == "SSUSP"
+    assert turns.events(jobid)[-1] == ("STATUS", {
+        "stat": "SSUSP", "by": pwd.getpwuid(uid).pw_name,
+        "reason": sr.USER_RESUME})
+    sent = len(turns.ctl.links["h1"].sent)
+    turns.turn()
+    assert turns.stat(jobid) == "RUN"
+    assert turns.sent_signals(sent) == [signal.SIGCONT]
+
+
+@pytest.mark.parametrize("admin", [ROOT, QADMIN.pw_uid])
+def test_an_admin_stopped_job_is_resumed_by_an_admin_not_its_owner(
+        turns, admin):
+    jobid = _owned(turns)
+    _stopped_by(turns, jobid, admin)
+    assert turns.events(jobid)[-1][1][sr.ADMIN_STOP] is True
+    _refused(turns, jobid, OWNER.pw_uid)
+    _refused(turns, jobid, OWNER.pw_uid, "signal", int(signal.SIGCONT))
+    _refused(turns, jobid, OTHER.pw_uid)
+    assert turns.stat(jobid) == "USUSP"
+    # The owner's own bstop changes nothing: still the admin's stop.
+    _stopped_by(turns, jobid, OWNER.pw_uid)
+    _refused(turns, jobid, OWNER.pw_uid)
+    _resumed(turns, jobid, QADMIN.pw_uid if admin == ROOT else ROOT)
+
+
+def test_an_admin_bstop_of_a_user_stopped_job_keeps_the_user_out(turns):
+    jobid = _owned(turns)
+    _stopped_by(turns, jobid, OWNER.pw_uid)
+    sent = len(turns.ctl.links["h1"].sent)
+    _stopped_by(turns, jobid, ROOT)
+    assert turns.sent_signals(sent) == []       # already stopped
+    assert turns.events(jobid)[-1] == ("STATUS", {
+        "stat": "USUSP", "by": "root", sr.ADMIN_STOP: True})
+    _refused(turns, jobid, OWNER.pw_uid)
+    _resumed(turns, jobid, ROOT)
+    # Running again: the next stop by the owner is the owner's own.
+    _stopped_by(turns, jobid, OWNER.pw_uid)
+    _resumed(turns, jobid, OWNER.pw_uid)
+
+
+def test_enable_user_resume_lets_the_owner_resume(tmp_path):
+    turns = _turns(tmp_path, params={"ENABLE_USER_RESUME": "Y"})
+    jobid = _owned(turns)
+    _stopped_by(turns, jobid, ROOT)
+    _resumed(turns, jobid, OWNER.pw_uid)
+    turns.ctl.store.close()
+
+
+def test_an_admin_hold_of_a_pending_job_is_released_by_an_admin(turns):
+    for _ in range(2):
+        _owned(turns)                       # the host's two slots
+    jobid = turns.request("submit", {"spec": submission("true")},
+                          uid=OWNER.pw_uid)["jobid"]
+    assert turns.signal(jobid, "stop", uid=QADMIN.pw_uid)[:2] == (
+        True, f"Job <{jobid}> is being stopped")
+    assert turns.stat(jobid) == "PSUSP"
+    _refused(turns, jobid, OWNER.pw_uid)
+    assert turns.signal(jobid, "resume", uid=QADMIN.pw_uid)[:2] == (
+        True, f"Job <{jobid}> is being resumed")
+    assert turns.stat(jobid) == "PEND"
+    assert sr.ADMIN_STOP not in turns.ctl.jobs[(jobid, 0)]["spec"]
+
+
+def test_a_user_resumed_job_waits_for_its_hosts_load(tmp_path):
+    turns = _turns(tmp_path, queue={"RESUME_COND": "select[r1m < 1]"})
+    jobid = _owned(turns)
+    turns.turn([("h1", [{"op": "load", "load": {"r1m": 3.0}}])])
+    _stopped_by(turns, jobid, OWNER.pw_uid)
+    turns.signal(jobid, "resume", uid=OWNER.pw_uid)
+    for _ in range(3):
+        turns.turn()
+        assert turns.stat(jobid) == "SSUSP"
+    # bresume of an SSUSP job has no effect (LSF: PSUSP and USUSP only).
+    count = len(turns.events(jobid))
+    assert turns.signal(jobid, "resume", uid=ROOT) == (
+        True, f"Job <{jobid}> is being resumed", [])
+    assert (turns.stat(jobid), len(turns.events(jobid))) == ("SSUSP", count)
+    turns.turn([("h1", [{"op": "load", "load": {"r1m": 0.2}}])])
+    turns.turn()
+    assert turns.stat(jobid) == "RUN"
+    turns.ctl.store.close()
+
+
+@pytest.mark.parametrize("stat, data, reason", [
+    ("USUSP", {"by": "ann"}, sr.SUSP_USER_STOP | sr.SUSP_MBD_LOCK),
+    ("USUSP", {"by": "root", sr.ADMIN_STOP: True},
+     sr.SUSP_ADMIN_STOP | sr.SUSP_MBD_LOCK),
+    ("PSUSP", {"by": "ann"}, sr.PEND_USER_STOP),
+    ("PSUSP", {"by": "root", sr.ADMIN_STOP: True}, sr.PEND_ADMIN_STOP),
+    ("PEND", {"by": "ann"}, sr.PEND_USER_RESUME),
+    ("SSUSP", {"by": "ann", "reason": sr.USER_RESUME},
+     sr.SUSP_USER_RESUME | sr.SUSP_MBD_LOCK),
+    ("SSUSP", {"reason": "WINDOW"}, sr.SUSP_QUEUE_WINDOW),
+    ("SSUSP", {"reason": "LOAD:r1m"}, sr.SUSP_LOAD_REASON),
+    ("SSUSP", {"reason": "LOAD:STOP_COND"}, sr.SUSP_QUE_STOP_COND),
+    ("SSUSP", {"reason": "PREEMPTED"}, sr.SUSP_MBD_PREEMPT),
+    ("RUN", {"by": "ann"}, 0),
+    ("PSUSP", {"by": ""}, 0)])
+def test_lsb_events_status_reasons_are_lsbatch_h_codes(stat, data, reason):
+    assert sr.status_reason(stat, data) == reason
+    assert (sr.SUSP_USER_STOP, sr.SUSP_ADMIN_STOP, sr.SUSP_MBD_LOCK) == (
+        2, 16384, 65536)
