@@ -9,7 +9,7 @@ import signal
 from tests.lib.xcecluster import proc_state, wait_for
 
 STOP, CONT = int(signal.SIGSTOP), int(signal.SIGCONT)
-USUSP, RUN = 0x10, 0x04         # JOB_STATUS jStatus (lsb.events(5))
+USUSP, SSUSP, RUN = 0x10, 0x08, 0x04   # JOB_STATUS jStatus (lsb.events(5))
 # Each signal the job catches is written down; `sleep` dies of it (or
 # stops, for TSTP) and the loop goes on.
 CATCHER = ("trap 'echo TSTP >> sig.$LSB_JOBID' TSTP; "
@@ -30,6 +30,13 @@ def _statuses(cluster, jobid, count):
                                       until=lambda r: len(r) >= count)
     assert cluster.lsb_events("JOB_SIGNAL", jobid) == []
     return [r["jStatus"] for r in records]
+
+
+def _resumed(cluster, jobid):
+    """After bresume (or bkill -s CONT): SSUSP until the system resumes
+    it, which it does at its next look (no load threshold holds it)."""
+    assert cluster.stat(jobid) in ("SSUSP", "RUN")
+    cluster.wait_stat(jobid, "RUN")
 
 
 def test_bkill_s_stop_and_cont_in_every_spelling_are_bstop_and_bresume(
@@ -53,12 +60,12 @@ def test_bkill_s_stop_and_cont_in_every_spelling_are_bstop_and_bresume(
             cluster.long(jobid), stop
     for jobid, pid, (stop, resume) in zip(jobs, pids, ways):
         _ok(cluster, f"Job <{jobid}> is being resumed", *resume, str(jobid))
-        assert cluster.stat(jobid) == "RUN", resume
+        _resumed(cluster, jobid)
         wait_for(lambda: proc_state(pid) in "SR",
                  what=f"{resume} to continue it")
     user = cluster.run("id", "-un").out.strip()
     for jobid in jobs:
-        assert _statuses(cluster, jobid, 2) == [USUSP, RUN]
+        assert _statuses(cluster, jobid, 3) == [USUSP, SSUSP, RUN]
         text = cluster.run("bhist", "-l", str(jobid)).joined
         assert re.search(rf": Suspended by the user or administrator "
                          rf"<{user}>;$", text, re.M), text
@@ -100,12 +107,12 @@ def test_bkill_s_stop_uses_the_queues_suspend_action_and_tstp_is_sent_itself(
         assert cluster.stat(plain) == "USUSP"
     assert " The job was suspended by user;" in cluster.long(plain)
     _ok(cluster, f"Job <{plain}> is being resumed", "bresume", str(plain))
-    assert cluster.stat(plain) == "RUN"
+    _resumed(cluster, plain)
     # The trap runs once its `sleep`, stopped by TSTP too, is continued.
     wait_for(lambda: "TSTP" in cluster.caught(plain),
              what="the job to catch TSTP")
     assert "USR1" not in cluster.caught(plain)
-    assert _statuses(cluster, plain, 2) == [USUSP, RUN]
+    assert _statuses(cluster, plain, 3) == [USUSP, SSUSP, RUN]
     for jobid in (queued, plain):
         cluster.run("bkill", "-r", str(jobid))
         cluster.wait_stat(jobid, "EXIT")

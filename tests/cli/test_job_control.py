@@ -98,7 +98,9 @@ def test_bstop_and_bresume_stop_and_continue_the_process_group(cluster):
     wait_for(lambda: proc_state(pid) == "T", what="the job to stop")
     r = cluster.run("bresume", str(jobid))
     assert (r.rc, r.out) == (0, f"Job <{jobid}> is being resumed\n")
-    assert cluster.stat(jobid) == "RUN"
+    # LSF: SSUSP, then the system resumes it when the loads allow.
+    assert cluster.stat(jobid) in ("SSUSP", "RUN")
+    cluster.wait_stat(jobid, "RUN")
     wait_for(lambda: proc_state(pid) in "SR", what="the job to continue")
     r = cluster.run("bkill", str(jobid))
     cluster.wait_stat(jobid, "EXIT")
@@ -142,7 +144,8 @@ def test_bstop_and_bresume_pick_jobs_by_host_queue_name_and_user(cluster):
         [f"Job <{a}> is being stopped", f"Job <{b}> is being stopped"])), r
     r = cluster.run("bresume", "-q", "short", "0")
     assert (r.rc, r.out) == (0, f"Job <{a}> is being resumed\n"), r
-    assert (cluster.stat(a), cluster.stat(b)) == ("RUN", "USUSP")
+    cluster.wait_stat(a, "RUN")
+    assert cluster.stat(b) == "USUSP"
     r = cluster.run("bresume", "-u", user, "-J", "beta")
     assert (r.rc, r.out) == (0, f"Job <{b}> is being resumed\n"), r
     r = cluster.run("bstop", "-u", user, "-q", "short", "-J", "alpha")

@@ -11,9 +11,12 @@ import signal
 
 import pytest
 
+from xce.config import keys
+from xce.config.load import ConfigError, load
 from xce.model import suspreasons as sr
 
-from tests.lib.builders import hello, site, site_yaml, submission
+from tests.lib.builders import (hello, migrated_site, site, site_yaml,
+                                submission)
 from tests.lib.fake_controller import Turns, started_controller
 
 OWNER, QADMIN, OTHER = (pwd.getpwnam(n) for n in ("daemon", "bin", "sys"))
@@ -160,3 +163,19 @@ def test_lsb_events_status_reasons_are_lsbatch_h_codes(stat, data, reason):
     assert sr.status_reason(stat, data) == reason
     assert (sr.SUSP_USER_STOP, sr.SUSP_ADMIN_STOP, sr.SUSP_MBD_LOCK) == (
         2, 16384, 65536)
+
+
+def test_enable_user_resume_is_y_or_n_and_the_migrator_carries_it(
+        tmp_path):
+    assert keys.lookup("params", "ENABLE_USER_RESUME").status == \
+        keys.ENFORCED
+    with pytest.raises(ConfigError, match="ENABLE_USER_RESUME"):
+        site(tmp_path / "bad", site_yaml(
+            "c", {}, params={"ENABLE_USER_RESUME": "maybe"}))
+    result = migrated_site(tmp_path, {
+        "lsb.params": "Begin Parameters\nENABLE_USER_RESUME = Y\n"
+                      "End Parameters\n",
+        "lsb.queues": "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\n"
+                      "End Queue\n"})
+    assert result.tree["parameters"]["ENABLE_USER_RESUME"] == "Y"
+    assert load(tmp_path / "etc").param_flag("ENABLE_USER_RESUME")

@@ -197,7 +197,7 @@ def _stop(ctl, job, req_user, sig):
     that an administrator's stop keeps its owner from resuming it (LSF:
     an administrator may bstop a USUSP job to that end)."""
     stat = job["stat"]
-    by_admin = _admin_stop(ctl, job, req_user)
+    by_admin = _admin_stop(job, req_user)
     mark = {suspreasons.ADMIN_STOP: True} if by_admin else {}
     if stat == states.PEND:
         ctl.emit("STATUS", job, stat=states.PSUSP, by=req_user, **mark)
@@ -210,10 +210,12 @@ def _stop(ctl, job, req_user, sig):
     return None
 
 
-def _admin_stop(ctl, job, req_user):
-    """Is a stop by *req_user* an administrator's (root or a cluster
-    admin, or anyone acting on another user's job)?"""
-    return req_user != job["user"] or ctl.is_admin(req_user)
+def _admin_stop(job, req_user):
+    """Is a stop by *req_user* an administrator's?  Whoever may stop
+    another user's job is one of its administrators (root, a cluster
+    admin, or an administrator of its queue, user group or project); an
+    administrator's stop of a job of their own is their user stop."""
+    return req_user != job["user"]
 
 
 def _resume(ctl, job, req_user):

@@ -3,11 +3,11 @@ keeps it: who stopped the job, and a job the user resumed that waits for
 the system to resume it.  Pure: the controller records it, the commands
 show it and the lsb.events writer numbers it.
 
-- A job stopped (bstop, bkill -s STOP) by an administrator of it (root,
-  a cluster admin, or an administrator of its queue, user group or
-  project acting on another user's job) carries ``ADMIN_STOP`` in its
-  spec: its owner may not resume it unless lsb.params
-  ENABLE_USER_RESUME=Y.
+- A job stopped (bstop, bkill -s STOP) by another user than its owner,
+  that is by one of its administrators (root, a cluster admin, or an
+  administrator of its queue, user group or project), carries
+  ``ADMIN_STOP`` in its spec: its owner may not resume it unless
+  lsb.params ENABLE_USER_RESUME=Y.
 - bresume of a USUSP job makes it SSUSP with the system reason
   ``USER_RESUME``; the system resumes it (xce.scheduler.suspending) when
   its hosts' loads and its queue's run window allow.

@@ -122,6 +122,9 @@ _HAS_STATE = ("(kind IN ('SUBMIT', 'START', 'FINISH') "
               "OR instr(data, '\"stat\"'))")
 
 
+# A held job's spec, NULL for the others, as column "spec": bjobs' plain
+# tables say who held a PSUSP job without reading every job's spec.
+HELD_SPEC = "CASE WHEN stat = 'PSUSP' THEN spec END AS spec"
 # The columns of the rows bjdepinfo reads, in this order.
 DEPEND_COLUMNS = "jobid, idx, stat, name, user, exit_code, spec"
 # The jobs the controller still knows, given the (DONE, EXIT) end-time
@@ -214,7 +217,8 @@ class Reader:
         if readonly:
             cur.row_factory = sqlite3.Row
             return cur.execute(sql, args).fetchall()
-        return [dict(zip(columns, row)) for row in cur.execute(sql, args)]
+        keys = [c.rsplit(" AS ", 1)[-1] for c in columns]
+        return [dict(zip(keys, row)) for row in cur.execute(sql, args)]
 
     def job_counts(self):
         """(queue, stat) -> (jobs, slots) for the unfinished jobs."""

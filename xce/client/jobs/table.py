@@ -3,6 +3,7 @@
 
 from xce.client.text.units import short_time
 from xce.model import jsoncodec, suspreasons
+from xce.store.reader import HELD_SPEC
 from xce.model.jobid import show
 from xce.errbase import text as _text
 
@@ -15,7 +16,7 @@ EXEC_COLUMN = 45        # where continuation exec hosts line up
 
 # Columns the table layouts read: fetching only these keeps bjobs fast.
 LIST_COLUMNS = ("jobid", "idx", "stat", "user", "queue", "name", "from_host",
-                "exec_hosts", "submit_time", "pend_reason", "seq")
+                "exec_hosts", "submit_time", "pend_reason", "seq", HELD_SPEC)
 
 def cut_name(name, width):
     """LSF cuts long names from the front and marks them with ``*``."""
@@ -69,7 +70,7 @@ PSUSP_REASON = suspreasons.USER_HELD
 def held_reason(row):
     """Why a PSUSP job is held: by its user, or by an administrator
     (the spec's text is looked into before it is decoded)."""
-    spec = row.get("spec") or ""
+    spec = (row["spec"] if "spec" in row.keys() else None) or ""
     if suspreasons.ADMIN_STOP in spec and \
             suspreasons.admin_stopped(jsoncodec.loads(spec)):
         return suspreasons.ADMIN_HELD
