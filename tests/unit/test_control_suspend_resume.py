@@ -14,6 +14,7 @@ import pytest
 from xce.config import keys
 from xce.config.load import ConfigError, load
 from xce.model import suspreasons as sr
+from xce.scheduler import suspending as sp
 
 from tests.lib.builders import (hello, migrated_site, site, site_yaml,
                                 submission)
@@ -179,3 +180,18 @@ def test_enable_user_resume_is_y_or_n_and_the_migrator_carries_it(
                       "End Queue\n"})
     assert result.tree["parameters"]["ENABLE_USER_RESUME"] == "Y"
     assert load(tmp_path / "etc").param_flag("ENABLE_USER_RESUME")
+
+
+def test_the_decision_resumes_user_resumed_jobs_as_load_allows():
+    """xce.scheduler.suspending, which the controller and xce sim call:
+    a job its user resumed waits for loadSched (or RESUME_COND) and the
+    run window, one such resumption per host per look."""
+    jobs = [sp.Running((1, 0), "q", ["h1"], sr.USER_RESUME, 1),
+            sp.Running((2, 0), "q", ["h1"], sr.USER_RESUME, 2),
+            sp.Running((3, 0), "q", ["h2"], sr.USER_RESUME, 3)]
+    sit = sp.Situation(queue_priority={"q": 30},
+                       host_load={"h1": {"r1m": 0.1}, "h2": {"r1m": 3.0}},
+                       host_thresholds={"h2": {"r1m": (1.0, 2.0)}})
+    assert sp.decide(jobs, sit) == ([], [(1, 0)])
+    sit.run_open["q"] = False
+    assert sp.decide(jobs, sit) == ([], [])

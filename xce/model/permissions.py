@@ -39,7 +39,8 @@ _READ = (ANYONE,)
 TABLE = {
     "bkill": (_JOB_CONTROL, "kill or signal a job (bkill, bkill -s)"),
     "bstop": (_JOB_CONTROL, "suspend a job"),
-    "bresume": (_JOB_CONTROL, "resume a suspended job"),
+    "bresume": (_JOB_CONTROL, "resume a suspended job (its owner not one "
+                "an administrator stopped, unless ENABLE_USER_RESUME=Y)"),
     "bmod": (_JOB_CONTROL, "change a job's options"),
     "bswitch": (_JOB_CONTROL, "move a job to another queue "
                 "(queue administrator: of the job's queue)"),

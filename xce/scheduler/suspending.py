@@ -20,6 +20,10 @@ with their own clocks and loads.
 - A queue's STOP_COND, when set, is used instead of its loadStop
   thresholds (a job is suspended when it is true of a host's load), and
   its RESUME_COND instead of its loadSched thresholds (resumed when true).
+- A job its user resumed (bresume of a USUSP job: SSUSP, USER_RESUME) is
+  resumed as a job suspended by load is: when its run window is open and
+  its hosts' loads are within loadSched (or RESUME_COND holds), one job
+  per host per look.
 """
 
 from dataclasses import dataclass, field
