@@ -130,9 +130,16 @@ def test_an_admin_hold_of_a_pending_job_and_enable_user_resume(shared,
     # ENABLE_USER_RESUME=Y, in force at badmin reconfig: the owner may.
     yaml = shared.envdir / "xce.yaml"
     plain = yaml.read_text()
+    # Neither Y nor N: refused, and the running configuration stays.
     yaml.write_text(plain.replace(
-        "parameters:\n", "parameters:\n  ENABLE_USER_RESUME: Y\n", 1))
+        "parameters:\n", "parameters:\n  ENABLE_USER_RESUME: maybe\n", 1))
     try:
+        r = shared.run("badmin", "reconfig")
+        assert r.rc == 255 and r.out == "" and \
+            "ENABLE_USER_RESUME: 'maybe' is not Y or N" in r.err, r
+        _refused(shared, owner, jobid)
+        yaml.write_text(plain.replace(
+            "parameters:\n", "parameters:\n  ENABLE_USER_RESUME: Y\n", 1))
         assert shared.run("badmin", "reconfig").rc == 0
         _said(_as(shared, owner, "bresume", str(jobid)),
               f"Job <{jobid}> is being resumed")

@@ -195,3 +195,29 @@ def test_the_decision_resumes_user_resumed_jobs_as_load_allows():
     assert sp.decide(jobs, sit) == ([], [(1, 0)])
     sit.run_open["q"] = False
     assert sp.decide(jobs, sit) == ([], [])
+
+
+def test_a_user_resumed_job_is_resumed_after_a_controller_restart(tmp_path):
+    turns = _turns(tmp_path)
+    jobid = _owned(turns)
+    _stopped_by(turns, jobid, OWNER.pw_uid)
+    # Answered and committed in one turn; the controller stops before
+    # the next one's look.
+    req = turns.ctl.spool.put("control", {
+        "action": "resume", "ids": [[str(jobid), jobid, None]]},
+        uid=OWNER.pw_uid)
+    turns.ctl.run_once(turns.now + 0.5)
+    assert turns.ctl.spool.replies[req]["ok"]
+    assert turns.stat(jobid) == "SSUSP"
+    turns.ctl.store.close()
+    etc = tmp_path / "etc"
+    again = Turns(started_controller(load(etc), etc), now=turns.now + 10)
+    again.turn([("h1", [hello("h1", ncpus=2, jobs=[
+        {"job": jobid, "idx": 0, "attempt": 1, "state": "running",
+         "pid": 4242}])])])
+    again.turn()
+    assert again.stat(jobid) == "RUN"
+    assert again.events(jobid)[-1] == ("STATUS", {
+        "stat": "RUN", "reason": sr.USER_RESUME})
+    assert signal.SIGCONT in again.sent_signals()
+    again.ctl.store.close()

@@ -2,7 +2,7 @@
 
 import signal as _signal
 
-from xce.controller import interactive, jobactions, windows
+from xce.controller import interactive, jobactions
 from xce.errors import text
 from xce.model import states, suspreasons
 from xce.model.arrayspec import name_matches
@@ -221,7 +221,7 @@ def _admin_stop(job, req_user):
 def _resume(ctl, job, req_user):
     """bresume and bkill -s CONT: PSUSP becomes PEND; USUSP becomes SSUSP,
     which the system resumes when its hosts' loads allow
-    (xce.controller.windows), as LSF does; SSUSP is left as it is.  A job
+    (xce.controller.windows, from the next turn on), as LSF does; SSUSP is left as it is.  A job
     an administrator stopped stays with the administrators unless
     ENABLE_USER_RESUME=Y."""
     stat = job["stat"]
@@ -237,7 +237,6 @@ def _resume(ctl, job, req_user):
     elif stat == states.USUSP:
         ctl.emit("STATUS", job, stat=states.SSUSP, by=req_user,
                  reason=suspreasons.USER_RESUME)
-        windows.user_resumed(ctl, job)
     return None
 
 

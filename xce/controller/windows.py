@@ -102,12 +102,6 @@ def turn(ctl):
         enforce(ctl)
 
 
-def user_resumed(ctl, job):
-    """bresume made *job* SSUSP (USER_RESUME): look at it from the next
-    turn on (a turn ends at most RESCAN seconds later)."""
-    ctl.windows.resumed[(job["jobid"], job["idx"])] = ctl.now
-
-
 def wait(ctl, timeout):
     """*timeout*, cut to the next opening or closing of a window."""
     at = ctl.windows.next_at
@@ -199,11 +193,15 @@ def noted(ctl, job):
     """Keep the per-host index of started jobs after an event."""
     jobactions.noted(ctl, job)
     st = ctl.windows
-    if held(job) != USER_RESUME:
-        st.resumed.pop((job["jobid"], job["idx"]), None)
+    key = (job["jobid"], job["idx"])
+    if job["stat"] == states.SSUSP and held(job) == USER_RESUME:
+        # bresume made it SSUSP (or its host came back): looked at from
+        # the next turn on, which comes at most RESCAN seconds later.
+        st.resumed.setdefault(key, ctl.now)
+    else:
+        st.resumed.pop(key, None)
     if st.on_host is None:
         return          # built at the first look
-    key = (job["jobid"], job["idx"])
     was = st.hosts_of.pop(key, ())
     was_queue = st.queue_of.pop(key, None)
     for host in was:
