@@ -221,9 +221,9 @@ def _admin_stop(job, req_user):
 def _resume(ctl, job, req_user):
     """bresume and bkill -s CONT: PSUSP becomes PEND; USUSP becomes SSUSP,
     which the system resumes when its hosts' loads allow
-    (xce.controller.windows, from the next turn on), as LSF does; SSUSP is left as it is.  A job
-    an administrator stopped stays with the administrators unless
-    ENABLE_USER_RESUME=Y."""
+    (xce.controller.windows, from the next turn on), as LSF does; SSUSP
+    is left as it is.  A job an administrator stopped stays with the
+    administrators unless ENABLE_USER_RESUME=Y."""
     stat = job["stat"]
     if stat not in states.SUSPENDED:
         return text("NOT_SUSPENDED")
