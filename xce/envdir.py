@@ -88,6 +88,18 @@ def read_lsf_conf(path):
     return conf
 
 
+def _no_spool(conf):
+    """Why lsf.conf at CONF named no spool: it is missing, the user may not
+    read it (a directory only root may enter), or it names none."""
+    try:
+        open(conf, "rb").close()
+    except FileNotFoundError:
+        return text("NO_CLUSTER_CONF", conf=conf)
+    except OSError as e:
+        return text("NO_CLUSTER_UNREADABLE", conf=conf, reason=e.strerror)
+    return text("NO_CLUSTER_SPOOL", conf=conf, key=SPOOL_KEY)
+
+
 class Site:
     """The paths and settings a command needs, read once per process.
 
@@ -100,9 +112,7 @@ class Site:
         self.conf = read_lsf_conf(oslite.join(self.envdir_name, LSF_CONF))
         spool = self.conf.get(SPOOL_KEY) or oslite.getenv(SPOOL_KEY)
         if not spool:
-            conf = self.envdir / LSF_CONF
-            key = "NO_CLUSTER_SPOOL" if conf.exists() else "NO_CLUSTER_CONF"
-            raise XceError(text(key, conf=conf, key=SPOOL_KEY))
+            raise XceError(_no_spool(oslite.join(self.envdir_name, LSF_CONF)))
         self.spool_dir = spool
 
     @property
