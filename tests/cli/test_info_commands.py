@@ -215,6 +215,24 @@ def test_qclose_refuses_submission_and_qopen_restores_it(cluster):
     cluster.submit("true")
 
 
+def test_bqueues_l_shows_the_comment_of_the_last_queue_control(cluster):
+    r = cluster.run("badmin", "qclose", "-C", "disk full on /scratch",
+                    "normal")
+    assert (r.rc, r.out, r.err) == (0, "Queue <normal> is closed\n", "")
+    comment = "ADMIN ACTION COMMENT: disk full on /scratch"
+    assert comment in cluster.run("bqueues", "-l", "normal").out.splitlines()
+    assert "ADMIN ACTION COMMENT" not in cluster.run("bqueues", "-l",
+                                                     "short").out
+    # Kept by the controller across a restart, as the queue's state is.
+    cluster.stop()
+    cluster.start()
+    assert comment in cluster.run("bqueues", "-l", "normal").out.splitlines()
+    # The next control replaces it; one without -C leaves none.
+    assert cluster.run("badmin", "qopen", "normal").rc == 0
+    assert "ADMIN ACTION COMMENT" not in cluster.run("bqueues", "-l",
+                                                     "normal").out
+
+
 def test_qinact_keeps_jobs_pending_and_qact_runs_them(cluster):
     r = cluster.run("badmin", "qinact", "normal")
     assert (r.rc, r.out) == (0, "Queue <normal> is inactivated\n")

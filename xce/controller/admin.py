@@ -41,6 +41,8 @@ def _queues(ctl, op, names, now, said):
             results.append({"error": text("BAD_QUEUE", name)})
             continue
         ctl.queue_state[name][field] = value
+        # bqueues -l shows the comment of the last control (none without -C)
+        ctl.queue_state[name]["comment"] = said["comment"]
         ctl.store.event(now, "QUEUE_CTRL", queue=name, op=op, **said)
         configure.save_queue(ctl, name)
         results.append({"ok": True, "text": f"Queue <{name}> is {word}"})

@@ -39,8 +39,9 @@ def apply_config(ctl, cfg, saved_q=None, saved_h=None, saved_comments=None):
         if name in old_q:
             ctl.queue_state[name] = old_q[name]
         elif saved_q and name in saved_q:
-            o, a = saved_q[name].split(",")
-            ctl.queue_state[name] = {"open": o == "1", "active": a == "1"}
+            o, a, comment = saved_q[name]
+            ctl.queue_state[name] = {"open": bool(o), "active": bool(a),
+                                     "comment": comment or ""}
         else:
             ctl.queue_state[name] = {"open": True, "active": True}
     ctl.hosts = {}
@@ -102,6 +103,8 @@ def save_queue(ctl, name, seq=None):
     conf = {k: v for k, v in vars(q).items()
             if k not in ("raw", "container", "timed")}
     conf["default"] = name in ctl.cfg.default_queues
+    if st.get("comment"):           # badmin's -C, shown by bqueues -l
+        conf["comment"] = st["comment"]
     # bqueues -l shows these as configured (RES_REQ, USER_SHARES and
     # the weights of the queue's share priorities).
     conf["lsf"] = {k: q.raw[k] for k in _QUEUE_SHOWN if k in q.raw}

@@ -158,9 +158,11 @@ class Store(Retire):
         return json.loads(row[0]) if row else None
 
     def saved_queue_states(self):
-        """Queue name -> "open,active" (1 or 0 each) as last saved."""
-        return dict(self.db.execute(
-            "SELECT name, open || ',' || active FROM queues"))
+        """Queue name -> (open, active, comment) as last saved: 1 or 0 each,
+        and the -C comment of its last badmin control (or None)."""
+        return {n: (o, a, c) for n, o, a, c in self.db.execute(
+            "SELECT name, open, active, json_extract(conf, '$.comment') "
+            "FROM queues")}
 
     def saved_host_closed(self):
         """Host name -> adm_closed (badmin hclose) as last saved."""

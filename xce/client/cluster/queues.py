@@ -199,6 +199,8 @@ def _long_block(queue, counts, n_default, shares=None):
     if conf.get("slot_reserve_seconds"):
         out.append("Maximum slot reservation time: "
                    f"{conf['slot_reserve_seconds']} seconds")
+    if conf.get("comment"):               # badmin qclose ... -C comment
+        out.append(f"ADMIN ACTION COMMENT: {conf['comment']}")
     out += _control_lines(conf)
     return "\n".join(x.rstrip() for x in out) + "\n"
 
