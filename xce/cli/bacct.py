@@ -23,7 +23,9 @@ UNSUPPORTED = ("-aff", "-app", "-cname", "-E", "-f", "-gpu", "-Lp", "-N",
                "-rcacct", "-rcalloc", "-sla", "-U", "-w", "-x")
 PARSER = Parser("bacct", OPTIONS, args_metavar="[job_ID ...]",
                 help_text="Display accounting information about finished "
-                "jobs.", refused=UNSUPPORTED, conflicts=[("-b", "-l")])
+                "jobs.", refused=UNSUPPORTED, conflicts=[("-b", "-l")],
+                # "" (an unset variable's) selects nothing: refused
+                empty_values=False)
 
 
 def bacct(o, ids):

@@ -42,7 +42,9 @@ UNSUPPORTED = ("-aff", "-app", "-cname", "-data", "-e", "-G", "-g",
                "-gpu", "-hostfile", "-Jd", "-Lp", "-m", "-N", "-P", "-UF")
 PARSER = Parser("bhist", OPTIONS, args_metavar="[job_ID ...]",
                 help_text="Display the history of jobs.",
-                refused=UNSUPPORTED, conflicts=[("-f", "-n")])
+                refused=UNSUPPORTED, conflicts=[("-f", "-n")],
+                # "" (an unset variable's) selects nothing: refused
+                empty_values=False)
 
 
 def bhist(o, ids):

@@ -69,7 +69,9 @@ CONFLICTS = [("-json", "-noheader"), ("-o", "-l"), ("-o", "-UF"),
                  "-psum", "-noheader")]
 PARSER = Parser("bjobs", OPTIONS, args_metavar="[jobid | \"jobid[index_list]\"] ...",
                 help_text="Display information about jobs.",
-                refused=UNSUPPORTED, bundle=True, conflicts=CONFLICTS)
+                refused=UNSUPPORTED, bundle=True, conflicts=CONFLICTS,
+                # "" (an unset variable's) selects nothing: refused
+                empty_values=False)
 
 
 def bjobs(o, ids):

@@ -35,7 +35,9 @@ PARSER = Parser("bkill", OPTIONS, args_metavar="[job_ID ... | 0]",
                 # LSF: [-r | -s signal | -d]; -stat kills, so no -s.
                 conflicts=[("-r", "-s"), ("-r", "-d"), ("-s", "-d"),
                            ("-stat", "-s"), ("-b", "-stat"),
-                           ("-b", "-d")])
+                           ("-b", "-d")],
+                # "" (an unset variable's) selects nothing: refused
+                empty_values=False)
 
 
 def bkill(o, ids):

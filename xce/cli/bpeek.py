@@ -15,7 +15,9 @@ OPTIONS = [
 # LSF 10.1's bpeek has no other option.
 PARSER = Parser("bpeek", OPTIONS, args_metavar="[job_ID]",
                 help_text="Show the stdout (and a separate stderr) a running "
-                "job has written so far.", nargs=(0, 1))
+                "job has written so far.", nargs=(0, 1),
+                # "" (an unset variable's) selects nothing: refused
+                empty_values=False)
 
 
 def bpeek(o, args):

@@ -16,7 +16,9 @@ OPTIONS = [
 ]
 # LSF 10.1's brequeue has no other option.
 PARSER = Parser("brequeue", OPTIONS, args_metavar="[job_ID ... | 0]",
-                help_text="Requeue jobs: running ones by default (-r).")
+                help_text="Requeue jobs: running ones by default (-r).",
+                # "" (an unset variable's) selects nothing: refused
+                empty_values=False)
 
 
 def brequeue(o, ids):

@@ -18,7 +18,9 @@ UNSUPPORTED = ("-a",)
 PARSER = Parser("bswitch", OPTIONS,
                 args_metavar="destination_queue [job_ID ... | 0]",
                 help_text="Switch jobs to the destination queue.",
-                refused=UNSUPPORTED)
+                refused=UNSUPPORTED,
+                # "" (an unset variable's) selects nothing: refused
+                empty_values=False)
 
 
 def bswitch(o, args):

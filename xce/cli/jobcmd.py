@@ -24,7 +24,9 @@ def control_parser(prog, help_text, unsupported):
     """bstop/bresume: bkill's selection; *unsupported*: the rest of LSF's
     options of that command."""
     return Parser(prog, SELECTION, args_metavar="[job_ID ... | 0]",
-                  help_text=help_text, refused=unsupported)
+                  help_text=help_text, refused=unsupported,
+                  # "" (an unset variable's) selects nothing: refused
+                  empty_values=False)
 
 
 def control_action(action):
