@@ -167,6 +167,11 @@ def test_user_max_jobs_default_row(make_cluster):
     jobid = cluster.submit("true")
     _pends_with(cluster, jobid, " The user has reached his/her job slot "
                 "limit;")
+    # busers shows the limit that holds the job: root has no row of its
+    # own, the default row's MAX_JOBS is root's.
+    r = cluster.run("busers")
+    assert (r.rc, r.err) == (0, ""), r
+    assert r.out.splitlines()[1].split()[:4] == ["root", "-", "2", "3"]
 
 
 def test_default_row_limits_a_group_as_a_whole_with_ignore_n(make_cluster):

@@ -70,8 +70,34 @@ def busers_names(asked, me, sec, counts):
     return list(asked)
 
 
+def _limit(value):
+    return None if value in (None, "-", "") else value
+
+
+def own_limits(name, sec):
+    """MAX_JOBS and JL/P (or None) that limit *name*'s own slots: its own
+    row; without one (a user), the tightest of the default row and the
+    group@ rows of its groups, which the scheduler all enforces."""
+    users = sec["users"]
+    if name in users or name in sec["user_groups"]:
+        row = users.get(name) or {}
+        return _limit(row.get("MAX_JOBS")), _limit(row.get("JL/P"))
+    rows = [row for key, row in users.items() if key == "default" or (
+        key.endswith("@") and name in expand(sec["user_groups"], key[:-1]))]
+    found = []
+    for key, kind in (("MAX_JOBS", int), ("JL/P", float)):
+        values = []
+        for row in rows:
+            try:
+                values.append(kind(_limit((row or {}).get(key))))
+            except (TypeError, ValueError):
+                pass            # not set (or the configuration check says)
+        found.append(min(values) if values else None)
+    return tuple(found)
+
+
 def busers_row(name, sec, counts, wide):
-    conf = sec["users"].get(name) or {}
+    mx, jlp = own_limits(name, sec)
     members = expand(sec["user_groups"], name) \
         if name in sec["user_groups"] else [name]
     per = {}
@@ -81,11 +107,9 @@ def busers_row(name, sec, counts, wide):
     pend = per.get("PEND", 0) + per.get("PSUSP", 0)
     run = per.get("RUN", 0) + per.get("UNKWN", 0)
     ssusp, ususp = per.get("SSUSP", 0), per.get("USUSP", 0)
-    jlp = conf.get("JL/P")
-    jlp = f"{float(jlp):>5.1f} " if jlp not in (None, "-", "") else num(None, 5)
-    mx = conf.get("MAX_JOBS")
+    jlp = f"{float(jlp):>5.1f} " if jlp is not None else num(None, 5)
     head = (lcell if wide else cell)(name, 18)
-    return line(head, jlp, num(None if mx in (None, "-", "") else mx, 6),
+    return line(head, jlp, num(mx, 6),
                 f"{pend + run + ssusp + ususp:>6} {pend:>6} {run:>6} "
                 f"{ssusp:>6} {ususp:>6} {0:>6}")
 
