@@ -140,6 +140,7 @@ MESSAGES.update({
     "BLAUNCH_REQUEST_FAILED": "request failed",
     "PEEK_ARRAY": "bpeek: Cannot operate on job array",
     "PEEK_FINISHED": "Job <{job}> : Already finished.",
+    "PEEK_INTERACTIVE": "Job <{job}> : Cannot bpeek an interactive job.",
     "PEEK_NOT_STARTED": "Job <{job}> : Not yet started.",
     "NO_APPS": "No application profiles found.",
     "NO_SUCH_APP": "No such application",

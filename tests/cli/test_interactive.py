@@ -265,3 +265,13 @@ def test_a_job_whose_bsub_is_gone_when_it_starts_ends_at_once(cluster):
     out = cluster.spool / "output" / me / f"{jobid}.out"
     assert "cannot reach the submitting bsub" in out.read_text()
     assert cluster.proc.poll() is None
+
+
+def test_bpeek_refuses_an_interactive_job_whose_output_is_the_terminal(
+        cluster):
+    child, jobid = spawn(cluster, "-I", "read x")
+    r = cluster.run("bpeek", str(jobid))
+    assert (r.rc, r.out) == (255, "")
+    assert r.err == f"Job <{jobid}> : Cannot bpeek an interactive job.\n"
+    child.sendline("done")
+    assert finish(child) == (0, None)

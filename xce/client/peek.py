@@ -72,16 +72,25 @@ def _not_found(queue, host, name):
 
 def check_state(job):
     label = show(job["jobid"], job["idx"])
+    spec = _spec(job)
+    # An interactive job's output goes to its terminal, unless -o or -e.
+    if spec.get("interactive") and not (spec.get("stdout") or
+                                        spec.get("stderr")):
+        raise XceError(text("PEEK_INTERACTIVE", job=label))
     if job["stat"] in ("DONE", "EXIT"):
         raise XceError(text("PEEK_FINISHED", job=label))
     if job["stat"] in ("PEND", "PSUSP") or not job["exec_hosts"]:
         raise XceError(text("PEEK_NOT_STARTED", job=label))
 
 
+def _spec(job):
+    return json.loads(job["spec"] or "{}") if isinstance(job["spec"], str) \
+        else (job["spec"] or {})
+
+
 def output_files(job):
     """(stdout path or None, stderr path or None) to show."""
-    spec = json.loads(job["spec"] or "{}") if isinstance(job["spec"], str) \
-        else (job["spec"] or {})
+    spec = _spec(job)
     # the job's working directory, its patterns filled (/tmp when its own
     # was missing once it has said so)
     cwd = outdir.working_directory(job, spec) or "/"
