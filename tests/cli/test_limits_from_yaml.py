@@ -62,6 +62,19 @@ def test_queue_users_refuse_others_at_submit(open_cluster):
     assert r.rc == 0, r
 
 
+def test_bqueues_u_leaves_out_the_queues_a_user_is_excluded_from(
+        make_cluster):
+    cluster = make_cluster(extra_queues=_queue("most", USERS="'all ~nobody'")
+                           + _queue("only", USERS="root"))
+    r = cluster.run("bqueues", "-u", "nobody")
+    assert (r.rc, r.err) == (0, ""), r
+    shown = [line.split()[0] for line in r.out.splitlines()[1:]]
+    assert "normal" in shown and "most" not in shown and "only" not in shown
+    r = cluster.run("bqueues", "-u", "root")
+    assert {"most", "only", "normal"} <= {line.split()[0] for line in
+                                          r.out.splitlines()[1:]}
+
+
 def test_queue_hosts_leave_a_job_pending_on_other_hosts(make_cluster):
     cluster = make_cluster(extra_queues=_queue(
         "elsewhere", HOSTS=f"all ~{HOST}"))

@@ -86,12 +86,19 @@ def _select(reader, queues, names, host, user):
                   or usable & set(q["conf"]["hosts"])]
     if user and user != "all":
         _check_user(reader, user)
-        queues = [q for q in queues
-                  if not q["conf"].get("users") or user in q["conf"]["users"]
-                  or "all" in q["conf"]["users"]]
+        queues = [q for q in queues if _takes(q["conf"], user)]
     if not queues:
         raise XceError(text("BAD_QUEUE"))
     return queues
+
+
+def _takes(conf, user):
+    """Does the queue take jobs of *user* (its USERS, ~exclusions
+    included, as the controller's check at submission)?"""
+    if user in (conf.get("users_excluded") or ()):
+        return False
+    users = conf.get("users")
+    return not users or user in users or "all" in users
 
 
 def main(argv=None):
