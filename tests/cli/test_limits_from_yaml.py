@@ -205,6 +205,23 @@ def test_default_row_limits_a_group_as_a_whole_with_ignore_n(make_cluster):
     assert r.out.splitlines()[1].split()[:4] == ["team", "-", "2", "3"]
 
 
+def test_u_with_a_user_group_selects_its_members_jobs(make_cluster):
+    """bjobs -u, bkill -u (and bstop, bresume) take a user group of
+    lsb.users as LSF does: the jobs of its members."""
+    cluster = make_cluster(extra="user_groups:\n  team: [root, nobody]\n"
+                                 "  others: [nobody]\n")
+    jobid = cluster.submit("-H", "true")
+    r = cluster.run("bjobs", "-u", "team", "-noheader", "-o", "jobid")
+    assert (r.rc, r.out, r.err) == (0, f"{jobid}\n", ""), r
+    r = cluster.run("bjobs", "-u", "others")
+    assert (r.rc, r.out) == (0, ""), r
+    r = cluster.run("bkill", "-u", "others", "0")
+    assert r.rc == 255 and cluster.stat(jobid) == "PSUSP", r
+    r = cluster.run("bresume", "-u", "team", "0")
+    assert r.rc == 0 and f"Job <{jobid}> is being resumed" in r.out, r
+    cluster.wait_stat(jobid, "DONE")
+
+
 # ------------------------------------------------ lsb.resources Limit sections
 def _limits(*sections):
     lines = ["limits:"]

@@ -96,6 +96,8 @@ def bjobs(o, ids):
     o.consistent = str(site.setting("LSB_BJOBS_CONSISTENT_EXIT_CODE",
                                     "")).strip().upper() == "Y"
     params = reader.params()
+    if o.user and o.user != "all":
+        o.user = _user_or_group(reader, o.user)
     if o.queue and o.queue not in {q["name"] for q in reader.queues()}:
         raise XceError(about(o.queue, "BAD_QUEUE"))
     filters = Filters(o.host, o.project, o.user_group, o.job_group, o.app)
@@ -219,6 +221,16 @@ def _where(query, filters, params):
         return where, args
     extra, extra_args = filters.sql()
     return (f"{where} AND {extra}" if where else extra), args + extra_args
+
+
+def _user_or_group(reader, name):
+    """-u: a user, or a user group of lsb.users: its members, expanded."""
+    from xce.client.site import sections
+    groups = sections(reader)["user_groups"]
+    if name not in groups:
+        return name
+    from xce.client.cluster.users import expand
+    return tuple(expand(groups, name))
 
 
 def _query(o, ids):

@@ -5,7 +5,9 @@ import signal as _signal
 from xce.controller import interactive, jobactions
 from xce.errors import text
 from xce.model import states, suspreasons
+from xce.config.lsf import hostnames
 from xce.model.arrayspec import name_matches
+from xce.model.ugroupsel import names_user
 
 # action -> the message LSF prints for a job it acted on
 DONE_TEXT = {"kill": "is being terminated", "signal": "is being signaled",
@@ -71,9 +73,10 @@ def _in_stat(ctl, req_user, body, named):
 
 def _matching(ctl, req_user, body):
     """The unfinished jobs the filters select, oldest first."""
+    users = _users(ctl, body.get("user") or req_user)
     matched = [j for j in ctl.jobs.values()
                if j["stat"] in states.UNFINISHED and
-               _matches(j, req_user, body)]
+               _matches(j, users, body)]
     matched.sort(key=lambda j: (j["seq"], j["idx"]))
     return matched
 
@@ -83,9 +86,21 @@ def _has_filter(body):
                                      "job_group"))
 
 
-def _matches(job, req_user, body):
-    user = body.get("user") or req_user
-    if user != "all" and job["user"] != user:
+def _users(ctl, name):
+    """-u: a user, or a user group of lsb.users and its members (any
+    depth), as LSF's bkill -u user_group; None for all."""
+    if name == "all":
+        return None
+    if name not in ctl.cfg.user_groups:
+        return (name,)
+    try:
+        return tuple(hostnames.expand([name], ctl.cfg.user_groups))
+    except hostnames.PatternError:      # the configuration check says so
+        return ()
+
+
+def _matches(job, users, body):
+    if users is not None and not names_user(users, job["user"]):
         return False
     if body.get("job_group") and \
             job["spec"].get("job_group") != body["job_group"]:

@@ -12,13 +12,29 @@ DEFAULT_CLEAN_PERIOD = cleanperiod.DEFAULT
 ALL_COLUMNS = JOB_COLUMNS
 
 
+def _user_clause(user, args):
+    """*user*: a name, or a tuple, the members of a user group (expanded:
+    `all` and `~name` as lsb.users writes them)."""
+    if isinstance(user, str):
+        args.append(user)
+        return "user=?"
+    if "all" in user:
+        out = [m[1:] for m in user if m.startswith("~")]
+        args += out
+        return f"user NOT IN ({','.join('?' * len(out))})" if out else ""
+    names = [m for m in user if not m.startswith("~")]
+    args += names
+    return f"user IN ({','.join('?' * len(names))})" if names else "0"
+
+
 class Query:
     """Selection options shared by bjobs (and, later, bhist and bkill)."""
 
     def __init__(self, states=None, user=None, queue=None, name=None,
                  ids=(), finished=False, unfinished=True):
         self.states = states            # None: any of the chosen groups
-        self.user = user                # None: the caller; "all": everyone
+        # None: the caller; "all": everyone; a tuple: a group's members
+        self.user = user
         self.queue = queue
         self.name = name
         self.ids = [one for word in ids for one in expand_id(word)]
@@ -32,8 +48,7 @@ class Query:
         else:
             user = self.user or current_user()
             if user != "all":
-                clauses.append("user=?")
-                args.append(user)
+                clauses.append(_user_clause(user, args))
             clauses.append(self._state_clause(params, now, args))
         if self.states:
             clauses.append(f"stat IN ({','.join('?' * len(self.states))})")
