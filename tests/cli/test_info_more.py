@@ -90,6 +90,19 @@ def test_bpeek_follow_ends_with_the_job(cluster):
     assert r.out.startswith("<< output from stdout >>\none\ntwo\n")
 
 
+def test_bpeek_follow_of_a_job_with_a_separate_stderr_follows_stdout(
+        cluster):
+    """LSF's bpeek -f is tail -f of the job's stdout: what the job writes
+    later is never printed under the stderr heading."""
+    jobid = cluster.submit("-o", "s.out", "-e", "s.err",
+                           "echo one; echo e1 >&2; sleep 3; echo two")
+    cluster.wait_stat(jobid, "RUN")
+    r = cmd(cluster, "bpeek", "-f", str(jobid), timeout=60)
+    assert (r.rc, r.err) == (0, "")
+    assert r.out.startswith("<< output from stdout >>\none\ntwo\n"), r
+    assert "<< output from stderr >>" not in r.out
+
+
 def test_bpeek_messages(make_cluster):
     cluster = make_cluster(mxj=1)
     blocker = cluster.submit("sleep 60")

@@ -145,7 +145,9 @@ def peek(reader_factory, me, label=None, queue=None, host=None, name=None,
     if out:
         print("<< output from stdout >>", flush=True)
         offsets[out] = _copy(out, 0)
-    if err:
+    # -f follows one file, as LSF's bpeek -f (tail -f): the stdout, or
+    # the stderr when the job has no stdout to show.
+    if err and not (follow and out):
         print("\n<< output from stderr >>", flush=True)
         offsets[err] = _copy(err, 0)
     if follow:

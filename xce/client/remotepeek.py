@@ -49,7 +49,9 @@ def show(ask, reader_factory, job, follow):
         raise XceError(text("PEEK_FINISHED", job=_label(job)))
     print("<< output from stdout >>", flush=True)
     _write(got["out"], offsets, "out")
-    if got["err"]:
+    if follow:          # -f follows the stdout alone, as peek.py does
+        offsets["err"] += len(got["err"])
+    elif got["err"]:
         print("\n<< output from stderr >>", flush=True)
         _write(got["err"], offsets, "err")
     while follow:
@@ -58,7 +60,7 @@ def show(ask, reader_factory, job, follow):
         if got is None:
             return 0
         _write(got["out"], offsets, "out")
-        _write(got["err"], offsets, "err")
+        offsets["err"] += len(got["err"])   # not shown, not asked again
     return 0
 
 
