@@ -6,6 +6,7 @@ from xce.agent import protocol
 from xce.controller import (containercheck, execplan, interactive,
                             joblimits, mail, rlimits, stage)
 from xce.errors import text
+from xce.lang import appmerge, resreq
 from xce.model import arrayspec, jobcwd
 from xce.model import gpus as devices
 from xce.model import outdir
@@ -36,7 +37,8 @@ def start_message(ctl, job):
     if spec.get("gpu_alloc") and host and \
             ctl.hosts[host[0]].get("protocol", 1) < GPU_PROTOCOL:
         raise RuntimeError(text("GPU_OLD_AGENT", host=host[0]))
-    env = _array_env(spec, _job_env(ctl, spec, data["env"]))
+    env = _requirement_env(ctl, job, _array_env(
+        spec, _job_env(ctl, spec, data["env"])))
     msg = {
         **wraps, **interactive.start_fields(ctl, job, host[0] if host
                                             else None),
@@ -98,6 +100,23 @@ def _job_env(ctl, spec, env):
     if app is None or not app.env:
         return env
     return {**(env or {}), **app.env}
+
+
+def _requirement_env(ctl, job, env):
+    """LSB_EFFECTIVE_RSRCREQ: the requirement the job is dispatched with,
+    as bjobs -l shows it ("Effective:"); none when nothing was asked (and
+    never the submitter's own value)."""
+    env = {k: v for k, v in env.items() if k != "LSB_EFFECTIVE_RSRCREQ"}
+    queue = ctl.cfg.queues.get(job["queue"])
+    queue_req = (queue.raw or {}).get("RES_REQ") if queue else None
+    try:
+        found = appmerge.job_requirement(
+            job["spec"], queue_req, ctl.cfg.params.get("LSF_UNIT_FOR_LIMITS"))
+    except resreq.ResReqError:
+        found = job["spec"].get("resreq_merged")
+    if found:
+        env["LSB_EFFECTIVE_RSRCREQ"] = found
+    return env
 
 
 def _array_env(spec, env):

@@ -121,6 +121,19 @@ def resreq_strings(job_strings, app_resreq):
     return [str(resreq.merge_with_queue(job, app_resreq))]
 
 
+def job_requirement(spec, queue_resreq, unit=None):
+    """The whole requirement (combined) of a job with submission *spec* in
+    a queue whose RES_REQ is *queue_resreq*: bjobs -l's "Combined:" and
+    "Effective:", the job's LSB_EFFECTIVE_RSRCREQ.  None when nothing is
+    asked.  Raises resreq.ResReqError."""
+    strings = list(spec.get("resreq") or ())
+    if spec.get("nnodes"):
+        strings.append("span[ptile=1]")
+    options = {"unit": unit} if unit else {}
+    return combined(strings, spec.get("app_resreq"),
+                    str(queue_resreq) if queue_resreq else None, **options)
+
+
 def combined(job_strings, app_resreq, queue_resreq, **options):
     """The job's whole requirement as bjobs -l shows it (LSF's
     "Combined:"): the job's -R strings, its profile's RES_REQ merged under

@@ -393,12 +393,7 @@ def combined_requirement(spec, queue_conf, unit=None):
     """The job's combined requirement text (None: nothing asked)."""
     from xce.lang import appmerge, resreq      # only bjobs -l needs them
     queue = ((queue_conf or {}).get("lsf") or {}).get("RES_REQ")
-    strings = list(spec.get("resreq") or ())
-    if spec.get("nnodes"):
-        strings.append("span[ptile=1]")
-    options = {"unit": unit} if unit else {}
     try:
-        return appmerge.combined(strings, spec.get("app_resreq"),
-                                 str(queue) if queue else None, **options)
+        return appmerge.job_requirement(spec, queue, unit)
     except resreq.ResReqError:
         return spec.get("resreq_merged")    # from an older configuration
