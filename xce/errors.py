@@ -182,6 +182,7 @@ MESSAGES.update({
                           "known_hosts",
     "ATTACHMENT_TOO_LARGE": "Attached file is too large",
     "ARRAY_QUEUE_CHANGE": "Options -q and -O cannot be applied on job array",
+    "NOT_ARRAY": "Not a job array",
 })
 
 # The commands' command lines and the daemons' start-up.

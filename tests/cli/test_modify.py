@@ -527,3 +527,27 @@ def test_bmod_overwrite_forms_and_the_other_removals_act_on_the_job(
     assert (cluster.root / "o2").read_text().startswith("out\nerr\n")
     assert not (cluster.root / "e1").exists()
     assert not (cluster.root / "e2").exists()
+
+
+def test_bmod_j_percent_changes_the_running_element_limit_of_an_array(
+        make_cluster):
+    """bmod -J "%N" is LSF's way to change an array's %N, also while its
+    elements run; it is no job name."""
+    cluster = make_cluster(mxj=4)
+    jobid = cluster.submit("-J", "thr[1-3]%1", "sleep 60")
+    cluster.wait_stat(f"{jobid}[1]", "RUN")
+    r = cluster.run("bmod", "-J", "%2", str(jobid))
+    assert (r.rc, r.out, r.err) == (
+        0, f"Parameters of job <{jobid}> are being changed\n", ""), r
+    cluster.wait_stat(f"{jobid}[2]", "RUN")
+    assert cluster.stat(f"{jobid}[3]") == "PEND"
+    r = cluster.run("bjobs", "-noheader", "-o", "name", f"{jobid}[3]")
+    assert r.out == "thr[3]\n", r
+    for bad in ("%0", "%x", "%"):
+        r = cluster.run("bmod", "-J", bad, str(jobid))
+        assert (r.rc, r.out) == (255, ""), r
+        assert r.err == "Job array index error. Job not modified.\n", r
+    plain = cluster.submit("-H", "true")
+    r = cluster.run("bmod", "-J", "%2", str(plain))
+    assert (r.rc, r.out) == (255, ""), r
+    assert r.err == f"Job <{plain}>: Not a job array. Job not modified.\n"

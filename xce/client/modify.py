@@ -30,7 +30,10 @@ def modify_spec(opts, unit, fractions=False):
         new.update(sub.run_fields(opts["runlimit"], fractions))
     if opts.get("memlimit"):
         new["memlimit"] = sub.parse_memlimit(opts["memlimit"], unit)
-    if opts.get("name") is not None:
+    if opts.get("name") is not None and opts["name"].startswith("%"):
+        # -J "%N": the array's running element limit, not a name
+        new["array_limit"] = sub.parse_array_limit(opts["name"][1:])
+    elif opts.get("name") is not None:
         sub.check_job_name(opts["name"])
         new["name"] = opts["name"]
     for key, mode in (("stdout", "stdout_mode"), ("stderr", "stderr_mode")):

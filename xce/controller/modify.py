@@ -28,9 +28,11 @@ KINDS = ("modify", "switch", "requeue", "move")
 # What LSF lets bmod change on a started job (lsb.err 126,
 # LSB_MOD_ALL_JOBS): -c, -M, -W, -o/-oo, -e/-eo, -r/-rn (whether a lost
 # host requeues it, xce.controller.hostloss, which reads it then).
+# bmod -J "%N" too: an array's running element limit is changed while
+# its elements run.
 RUNNING_KEYS = frozenset({"runlimit", "runlimit_host", "memlimit", "stdout",
                           "stdout_mode", "stderr", "stderr_mode",
-                          "rerunnable", *joblimits.CPU_KEYS})
+                          "rerunnable", "array_limit", *joblimits.CPU_KEYS})
 RUNNING_ONLY = ("Only the following parameters can be used to modify a "
                 "running job: -c, -M, -W, -o, -e, -r")
 NO_ERRFILE = ("No error file specified before job dispatch. Error file does "
@@ -153,6 +155,8 @@ def _check_priority(ctl, user, job, body):
 def _bmod_changes(ctl, job, body):
     """The spec keys to set and to remove, checked against the queues."""
     new, gone = dict(body.get("set") or {}), list(body.get("unset") or [])
+    if "array_limit" in new and not job["idx"]:
+        raise _JobError(text("NOT_ARRAY"))
     started = job["stat"] not in states.PENDING
     if started:
         if set(new) - RUNNING_KEYS or set(gone) - RUNNING_KEYS:

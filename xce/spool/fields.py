@@ -275,9 +275,13 @@ def _runtime():
 
 
 def _changes():
-    """What bmod may set ("set") or remove ("unset")."""
-    return {name: Field(f.type) for name, f in _get("SPEC").items()
-            if f.modifiable}
+    """What bmod may set ("set") or remove ("unset"): the modifiable spec
+    keys, and an array's running element limit (bmod -J "%N"), which the
+    controller otherwise takes from the name at submission."""
+    fields = {name: Field(f.type) for name, f in _get("SPEC").items()
+              if f.modifiable}
+    fields["array_limit"] = Field(_get("RUNTIME")["array_limit"].type)
+    return fields
 
 
 def _selection():

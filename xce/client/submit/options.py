@@ -204,6 +204,14 @@ def job_environment(rule, environ):
     return env
 
 
+def parse_array_limit(value):
+    """bmod -J "%N": N, a whole number from 1, as bsub -J takes it."""
+    if not (value.isascii() and value.isdigit()) or not \
+            1 <= int(value) <= 2**31 - 1:
+        raise SubmitError(text("ARRAY_INDEX"))
+    return int(value)
+
+
 def check_job_name(name):
     if name is not None and (not name or len(name) > 4094 or
                              "[" in name or "]" in name):
