@@ -195,6 +195,20 @@ def test_a_polling_interval_is_carried_and_reported_not_needed(tmp_path):
         result.yaml_text
 
 
+def test_output_and_script_switches_say_what_xce_always_does(tmp_path):
+    """LSB_BSUB_PARSE_SCRIPT and LSB_STDOUT_DIRECT are switches for what
+    xce always does: the report says so rather than "not a key xce
+    knows"."""
+    (tmp_path / "lsf.conf").write_text(
+        "LSB_BSUB_PARSE_SCRIPT=Y\nLSB_STDOUT_DIRECT=Y\n")
+    result = migrate(str(tmp_path), check=True)
+    why = {label.split(" = ")[0]: why for _, label, why in
+           entries(result, keys.NOT_CARRIED)}
+    assert "#BSUB lines" in why["lsf.conf LSB_BSUB_PARSE_SCRIPT"]
+    assert "as the job runs" in why["lsf.conf LSB_STDOUT_DIRECT"]
+    assert "not a key xce knows" not in report.render(result)
+
+
 def test_site_warnings_name_file_and_line(site):
     warnings = [str(d) for d in site.diags.warnings]
     assert "lsf.conf:10: LSB_JOB_MEMLIMIT set again (first at line 4); " \

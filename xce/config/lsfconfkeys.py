@@ -32,6 +32,13 @@ _add("lsf.conf", ENFORCED, "LSB_JOB_CPULIMIT")
 _add("lsf.conf", NOT_CARRIED, "LSB_JOB_OUTPUT_LOGGING",
      why="xce's jobs write no notification messages to a log file; job "
      "mail and bjobs -l give them")
+# Switches for what xce always does, whatever their value (bsub(1)).
+_add("lsf.conf", NOT_CARRIED, "LSB_BSUB_PARSE_SCRIPT",
+     why="xce's bsub always reads the #BSUB lines of a script named as "
+     "its command, as LSF does with Y")
+_add("lsf.conf", NOT_CARRIED, "LSB_STDOUT_DIRECT",
+     why="xce's jobs always write their -o and -e files as the job runs "
+     "(bpeek reads them), as LSF does with Y")
 _add("lsf.conf", NOT_NEEDED, "LSF_STRIP_DOMAIN", "omit",
      why="xce shows host names as xce.yaml names them: the migrator names "
      "the hosts without these domains (address keeps the full name)")
