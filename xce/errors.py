@@ -409,7 +409,8 @@ MESSAGES.update({
 })
 MESSAGES.update({
     "JGROUP_MOD_ONE": "Specify one of -L limit or -Ln",
-    "JGROUP_NAME_NEEDS_S": "A job group name is given with -s",
+    "JGROUP_NAME_NEEDS_S": "bjgroup: a job group name is taken only with "
+                           "-s: bjgroup -s {group}",
 })
 
 # esub and epsub (bsub -a, LSB_ESUB_METHOD, LSF_SERVERDIR).

@@ -18,7 +18,7 @@ PARSER = Parser("bjgroup", OPTIONS, args_metavar="[group_name]",
 
 def bjgroup(o, args):
     if args and not o["tree"]:
-        raise UsageError(text("JGROUP_NAME_NEEDS_S"))
+        raise UsageError(text("JGROUP_NAME_NEEDS_S", group=args[0]))
     _, reader = open_state()
     with reader:
         return show(reader, args[0] if args else None, o["tree"], o["slots"])
