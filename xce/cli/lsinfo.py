@@ -16,8 +16,8 @@ OPTIONS = [
 # The rest of LSF 10.1's lsinfo options.
 UNSUPPORTED = ("-l",)
 PARSER = Parser("lsinfo", OPTIONS, help_text="Display the resources, host "
-                "types and host models of the cluster.", nargs=(0, 0),
-                refused=UNSUPPORTED)
+                "types and host models of the cluster.",
+                args_metavar="[resource_name ...]", refused=UNSUPPORTED)
 
 
 def lsinfo(o, args):
@@ -26,10 +26,10 @@ def lsinfo(o, args):
         raw = reader.meta().get("config_sections")
     conf = json.loads(raw) if raw else {}
     models = o["models"] or o["all_models"]
-    chosen = (o["resources"], o["types"], models)
+    chosen = (o["resources"] or bool(args), o["types"], models)
     if not any(chosen):
         chosen = (True, True, True)
-    print(lsinfo_text(conf, *chosen))
+    print(lsinfo_text(conf, *chosen, names=tuple(args)))
     return 0
 
 

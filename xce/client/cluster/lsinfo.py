@@ -21,10 +21,18 @@ def resource_rows(resources):
     return [(d.name, d.type, d.order, d.description) for d in defs]
 
 
-def resources_text(resources):
+def resources_text(resources, names=()):
+    """The resource table; with *names* (lsinfo resource_name ...) only
+    their rows, in the table's order, then ``name: Resource name not
+    found`` for each name the cluster has no resource of, as LSF's."""
+    rows = [row for row in resource_rows(resources)
+            if not names or row[0] in names]
+    found = {row[0] for row in rows}
     return "\n".join([RESOURCE_HEADER] + [
         f"{name:<13} {kind:>7} {order:>5}   {desc}".rstrip()
-        for name, kind, order, desc in resource_rows(resources)])
+        for name, kind, order, desc in rows] + [
+        f"{name}: Resource name not found"
+        for name in dict.fromkeys(names) if name not in found])
 
 
 def types_text(host_types):
@@ -42,11 +50,12 @@ def models_text(host_models):
     return "\n".join(rows)
 
 
-def lsinfo_text(conf, resources=True, types=True, models=True):
-    """The tables asked for, separated by a blank line, as lsinfo prints."""
+def lsinfo_text(conf, resources=True, types=True, models=True, names=()):
+    """The tables asked for, separated by a blank line, as lsinfo prints;
+    *names* limits the resource table to those resources."""
     parts = []
     if resources:
-        parts.append(resources_text(conf.get("resources")))
+        parts.append(resources_text(conf.get("resources"), names))
     if types:
         parts.append(types_text(conf.get("host_types")))
     if models:
