@@ -317,8 +317,7 @@ MESSAGES.update({
     "NO_CLUSTER_CONF": "Cannot find the cluster: {conf}: No such file or "
                        "directory (set XCE_ENVDIR or LSF_ENVDIR to the "
                        "directory of its xce.yaml)",
-    "NO_CLUSTER_UNREADABLE": "Cannot read the cluster's configuration: "
-                             "{conf}: {reason}",
+    "NO_CLUSTER_UNREADABLE": "Cannot read the cluster: {conf}: {reason}",
     "NO_CLUSTER_SPOOL": "Cannot find the cluster: {conf} names no {key} "
                         "(has the controller been started?)",
 })

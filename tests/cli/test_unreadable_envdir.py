@@ -37,5 +37,5 @@ def test_a_command_that_cannot_read_the_cluster_directory_says_so(
         capture_output=True, text=True, timeout=60, cwd="/")
     assert done.returncode == 255
     assert done.stdout == ""
-    assert done.stderr == (f"Cannot read the cluster's configuration: "
-                           f"{private_envdir}/lsf.conf: Permission denied\n")
+    assert done.stderr == (f"Cannot read the cluster: {private_envdir}"
+                           "/lsf.conf: Permission denied\n")
