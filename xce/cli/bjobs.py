@@ -58,8 +58,6 @@ OPTIONS = [
 UNSUPPORTED = ("-aff", "-aps", "-cname", "-data", "-env", "-fwd",
                "-hms", "-hostfile", "-Jd", "-Lp", "-pei", "-plan",
                "-prio", "-rusage", "-script", "-sla", "-ss", "-sum", "-U", "-x")
-# bjobs reads its words as getopt does: single letters may be clustered
-# (-aw, -aJ name), as users of LSF's bjobs type them.
 # -json without a header line is IBM's documented conflict; -o is a layout
 # of its own, which LSF's bjobs does not mix with -l, -UF, -w or -W.
 # -N prints the long format (as OpenLava's bjobs does).
@@ -67,6 +65,8 @@ CONFLICTS = [("-json", "-noheader"), ("-o", "-l"), ("-o", "-UF"),
              ("-o", "-w"), ("-o", "-W")] + [("-N", flag) for flag in (
                  "-o", "-json", "-w", "-W", "-WL", "-WF", "-WP", "-A",
                  "-psum", "-noheader")]
+# bjobs reads its words as getopt does: single letters may be clustered
+# (-aw, -aJ name), as users of LSF's bjobs type them.
 PARSER = Parser("bjobs", OPTIONS, args_metavar="[jobid | \"jobid[index_list]\"] ...",
                 help_text="Display information about jobs.",
                 refused=UNSUPPORTED, bundle=True, conflicts=CONFLICTS,
