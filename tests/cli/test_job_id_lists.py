@@ -75,5 +75,12 @@ def test_job_names_with_index_lists_select_those_elements(make_cluster):
     assert (r.rc, r.err) == (0, ""), r
     assert r.out == f"Job <{job}[4]> is being terminated\n" \
                     f"Job <{job}[5]> is being terminated\n"
+    # A name that matches nothing is named, as LSF's bjobs (jobInfoErr).
     r = cluster.run("bjobs", "-J", "nm[7-9]")
-    assert (r.rc, r.out, r.err) == (0, "", "No job found\n"), r
+    assert (r.rc, r.out, r.err) == (0, "", "Job <nm[7-9]> is not found\n"), r
+    r = cluster.run("bjobs", "-p", "-q", "normal", "-J", "nomatch")
+    assert (r.rc, r.out, r.err) == (
+        0, "", "Job <nomatch> is not found in queue <normal>\n"), r
+    r = cluster.run("bjobs", "-A", "-J", "nomatch")
+    assert (r.rc, r.out, r.err) == (
+        0, "", "Job array <nomatch> is not found\n"), r

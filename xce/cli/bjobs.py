@@ -274,7 +274,12 @@ def _print_pending(rows, wide, noheader, level=None, reader=None):
 
 
 def _nothing_found(o, query, filters):
-    if o.done:
+    """LSF's bjobs message (its jobInfoErr) when nothing matches: a -J
+    name is named, else the states looked at."""
+    if query.name:
+        msg = (f"Job array <{query.name}> is not found" if o.array else
+               f"Job <{query.name}> is not found")
+    elif o.done:
         msg = "No DONE/EXIT job found"
     elif o.pending:
         msg = "No pending job found"
@@ -282,7 +287,7 @@ def _nothing_found(o, query, filters):
         msg = "No running job found"
     elif o.suspended:
         msg = "No suspended job found"
-    elif o.all_states or query.name:
+    elif o.all_states:
         msg = "No job found"
     else:
         msg = "No unfinished job found"
