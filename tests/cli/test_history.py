@@ -46,6 +46,21 @@ def test_bhist_default_shows_unfinished_jobs_and_a_adds_finished(cluster):
     cluster.run("bkill", str(running))
 
 
+def test_bhist_lists_jobs_in_submission_order_whatever_btop_did(cluster):
+    """bhist reads the jobs' histories in the order they were submitted,
+    as LSF's reads lsb.events; btop moves a job in its queue, not there."""
+    first, second, third = (cluster.submit("-H", "true") for _ in range(3))
+    assert cluster.run("btop", str(third)).rc == 0
+    r = cluster.run("bjobs", "-noheader", "-o", "jobid")
+    assert r.out.split()[0] == str(third), r
+    for argv in (["bhist"], ["bhist", "-l"]):
+        r = cluster.run(*argv)
+        assert (r.rc, r.err) == (0, ""), r
+        shown = re.findall(r"^(?:Job <)?(\d+)\b", r.joined, re.M)
+        assert shown == [str(first), str(second), str(third)], (argv, r)
+    cluster.run("bkill", str(first), str(second), str(third))
+
+
 def test_bhist_table_columns_add_up(cluster):
     jobid = cluster.submit("sleep 1")
     _finished(cluster, jobid)

@@ -71,9 +71,14 @@ class Selection:
         return " AND ".join(clauses), args
 
     def rows(self, reader, columns=None):
+        """The jobs in the order they were submitted, as LSF's bhist reads
+        them from lsb.events (not their places in their queues, which
+        btop and bbot change)."""
         where, args = self.where()
         rows = reader.jobs(where, args, **({"columns": columns}
                                            if columns else {}))
+        rows.sort(key=lambda r: (r["submit_time"] or 0, r["jobid"],
+                                 r["idx"]))
         return Query(name=self.name).filter_names(rows)
 
 
