@@ -61,6 +61,9 @@ def test_an_option_of_undocumented_output_is_refused_saying_why(shared, argv,
     assert _jobs(shared) == before          # bkill -C 0 killed nothing
     assert shared.stat(running) == "RUN"
     assert shared.run("bkill", str(running)).rc == 0
+    # the kill ends the job after bkill returns: the next test's 'before'
+    # must not catch it changing
+    shared.wait_stat(running, "EXIT")
 
 
 def test_bmod_refuses_an_option_it_lacks_and_the_job_is_unchanged(shared):
@@ -73,6 +76,7 @@ def test_bmod_refuses_an_option_it_lacks_and_the_job_is_unchanged(shared):
     assert r.rc == 255 and r.err.startswith(
         "bmod: -W and -Wn cannot be used together\nUsage: bmod ")
     assert shared.run("bkill", str(jobid)).rc == 0
+    shared.wait_stat(jobid, "EXIT")
 
 
 @pytest.mark.parametrize("argv", [
