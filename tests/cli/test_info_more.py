@@ -3,7 +3,9 @@ LSF's layouts, messages and exit codes against a real cluster."""
 
 import getpass
 import socket
+import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -83,11 +85,32 @@ def test_bpeek_default_output_and_separate_stderr(cluster):
 
 
 def test_bpeek_follow_ends_with_the_job(cluster):
-    jobid = cluster.submit("-o", "f.out", "echo one; sleep 2; echo two")
+    # The job's second line waits for the test, not for a guessed time:
+    # the job still runs when bpeek -f starts, however slowly that is on
+    # a loaded machine (bpeek of a finished job is "Already finished").
+    gate = cluster.root / "f.go"
+    jobid = cluster.submit("-o", "f.out", "echo one; while [ ! -e "
+                           f"{gate} ]; do sleep 0.1; done; echo two")
     cluster.wait_stat(jobid, "RUN")
-    r = cmd(cluster, "bpeek", "-f", str(jobid), timeout=60)
-    assert r.rc == 0
-    assert r.out.startswith("<< output from stdout >>\none\ntwo\n")
+    argv = [str(BIN / "bpeek")] if (BIN / "bpeek").exists() else \
+        [sys.executable, "-m", "xce.cli.bpeek"]
+    follow = subprocess.Popen([*argv, "-f", str(jobid)], env=cluster.env,
+                              cwd=cluster.root, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    # No read may hang the test: bpeek is killed after a minute.
+    watchdog = threading.Timer(60, follow.kill)
+    watchdog.start()
+    try:
+        seen = [follow.stdout.readline() for _ in range(2)]
+        assert seen == ["<< output from stdout >>\n", "one\n"], seen
+        gate.write_text("")         # bpeek -f follows the job to its end
+        out, err = follow.communicate(timeout=60)
+    finally:
+        watchdog.cancel()
+        follow.kill()
+        follow.wait()
+    assert (follow.returncode, err) == (0, ""), (out, err)
+    assert out.startswith("two\n"), out
 
 
 def test_bpeek_follow_of_a_job_with_a_separate_stderr_follows_stdout(
