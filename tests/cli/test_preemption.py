@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.lib.xcecluster import Cluster, wait_for
+from tests.lib.xcecluster import Cluster, group_stopped, wait_for
 
 QUEUES = ("  high:\n    PRIORITY: 70\n    PREEMPTION: PREEMPTIVE[low]\n"
           "  low:\n    PRIORITY: 10\n")
@@ -53,7 +53,7 @@ def test_high_job_preempts_a_low_job_which_resumes_and_keeps_its_status(
     wait_for(lambda: _ticks(c, ok) and _ticks(c, failing),
              what="both low jobs to count")
     high = c.submit("-q", "high", HIGH)
-    c.wait_stat(high, "RUN", timeout=10)
+    c.wait_stat(high, "RUN")
     wait_for(lambda: {c.stat(ok), c.stat(failing)} == {"RUN", "SSUSP"},
              what="one low job to be preempted")
     victim, other = (ok, failing) if c.stat(ok) == "SSUSP" else (failing, ok)
@@ -68,6 +68,11 @@ def test_high_job_preempts_a_low_job_which_resumes_and_keeps_its_status(
         "job;" in text
 
     # Stopped for real: the other low job counts on, the victim does not.
+    # bjobs shows SSUSP once it is committed, before the agent has stopped
+    # the job: the count it is held at is read once its processes are.
+    pgid = wait_for(lambda: c.job_pid(victim), what="the victim's pid")
+    wait_for(lambda: group_stopped(pgid), what="the victim's processes "
+             "to be stopped")
     held, start = _ticks(c, victim), _ticks(c, other)
     wait_for(lambda: _ticks(c, other) >= start + 3,
              what="the running low job to count on")
@@ -115,7 +120,7 @@ def test_a_preempted_job_survives_a_controller_restart_and_resumes(
     c.wait_stat(low, "RUN")
     wait_for(lambda: _ticks(c, low), what="the low job to count")
     high = c.submit("-q", "high", HIGH)
-    c.wait_stat(high, "RUN", timeout=10)
+    c.wait_stat(high, "RUN")
     c.wait_stat(low, "SSUSP")
     c.kill_controller()
     c.proc.wait()

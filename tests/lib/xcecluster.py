@@ -385,6 +385,32 @@ def proc_state(pid):
         return None
 
 
+def group_states(pgid):
+    """The state letters of the live processes of process group *pgid*
+    (zombies left out): a job's group, whose leader is job_pid's
+    process."""
+    states = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            states.append(fields[0])
+    return states
+
+
+def group_stopped(pgid):
+    """Whether process group *pgid* has processes and all are stopped:
+    bjobs shows a job stopped (the store) before its agent has signalled
+    it, so a test that checks that nothing moves waits for this first."""
+    states = group_states(pgid)
+    return bool(states) and all(s == "T" for s in states)
+
+
 def _read_pid(path):
     try:
         return int(Path(path).read_text().strip())
