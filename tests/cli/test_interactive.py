@@ -8,7 +8,8 @@ import re
 
 import pexpect
 
-from tests.lib.xcecluster import BIN, proc_state, wait_for
+from tests.lib.xcecluster import (BIN, _cmdline, descendants, group_stopped,
+                                  proc_state, wait_for)
 
 TIMEOUT = 30
 
@@ -226,6 +227,10 @@ def test_bstop_and_bresume_stop_and_continue_a_pty_job(cluster):
     child.expect(r"tick-(\d+)")
     assert cluster.run("bstop", str(jobid)).rc == 0
     cluster.wait_stat(jobid, "USUSP")
+    # bjobs shows USUSP once the controller committed it, before the
+    # agent has stopped the job: its command is watched once stopped.
+    wait_for(lambda: _ticker_stopped(cluster, jobid),
+             what="the job's command to be stopped")
     # Stopped: once what was on its way has come, no tick follows.
     child.expect(pexpect.TIMEOUT, timeout=1.5)
     last = _last_tick(child.before)
@@ -235,6 +240,20 @@ def test_bstop_and_bresume_stop_and_continue_a_pty_job(cluster):
     child.expect(r"tick-\d+")
     assert cluster.run("bkill", str(jobid)).rc == 0
     child.expect(pexpect.EOF)
+
+
+def _ticker_stopped(cluster, jobid):
+    """Whether the job's command (the shell that prints the ticks, in a
+    session of its own under the terminal relay) is stopped, all of its
+    process group."""
+    leader = cluster.job_pid(jobid)
+    shells = [p for p in descendants(leader) if "tick-" in _cmdline(p)] \
+        if leader else []
+    try:
+        return bool(shells) and all(group_stopped(os.getpgid(p))
+                                    for p in shells)
+    except ProcessLookupError:
+        return False
 
 
 def _last_tick(text):

@@ -403,6 +403,26 @@ def group_states(pgid):
     return states
 
 
+def descendants(pid):
+    """The pids of the live descendants of process *pid*."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
 def group_stopped(pgid):
     """Whether process group *pgid* has processes and all are stopped:
     bjobs shows a job stopped (the store) before its agent has signalled
