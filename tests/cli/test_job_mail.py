@@ -141,8 +141,10 @@ def test_a_mail_server_that_never_answers_stalls_nothing(make_cluster,
         ids = [cluster.submit("-B", "-N", "-o", str(tmp_path / "o%J"),
                               "true", cwd=tmp_path) for _ in range(4)]
         ids.append(cluster.submit("echo no-o", cwd=tmp_path))
+        # Below the 30 s an SMTP step may take (xce.agent.mail): a mail
+        # sent on the agent's way would hold the first job past it.
         for jobid in ids:
-            cluster.wait_stat(jobid, "DONE", timeout=15)
+            cluster.wait_stat(jobid, "DONE", timeout=25)
         r = cluster.run("bjobs", "-a")
         assert r.rc == 0 and str(ids[-1]) in r.out, r
         assert cluster.proc.poll() is None
