@@ -4,6 +4,8 @@ when the licence comes back; a resource no host offers is refused by bsub."""
 
 import pytest
 
+from tests.lib.xcecluster import wait_for
+
 
 @pytest.fixture
 def lic_cluster(make_cluster):
@@ -12,14 +14,22 @@ def lic_cluster(make_cluster):
 
 def test_one_licence_one_job_at_a_time(lic_cluster):
     c = lic_cluster
-    first = c.submit("-R", "rusage[lic=1]", "sleep 2")
+    # The first job holds its licence until the test is done looking,
+    # not for a guessed two seconds.
+    go = c.root / "lic.go"
+    first = c.submit("-R", "rusage[lic=1]",
+                     f"while [ ! -e {go} ]; do sleep 0.1; done")
     second = c.submit("-R", "rusage[lic=1]", "true")
     c.wait_stat(first, "RUN")
-    c.wait_stat(second, "PEND")
-    r = c.run("bjobs", "-l", str(second))
-    assert r.rc == 0 and r.err == ""
-    assert "Job's requirements for reserving resource (lic) not satisfied" \
-        in " ".join(r.joined.split())
+
+    def reason():
+        r = c.run("bjobs", "-l", str(second))
+        assert r.rc == 0 and r.err == "", r
+        return "Job's requirements for reserving resource (lic) not " \
+            "satisfied" in " ".join(r.joined.split())
+    wait_for(reason, what="the second job waiting for the licence")
+    assert c.stat(second) == "PEND"
+    go.write_text("")
     c.wait_stat(first, "DONE")
     c.wait_stat(second, "DONE")
 
