@@ -3,6 +3,8 @@ POST_EXEC, HOST_PRE_EXEC, HOST_POST_EXEC, LOCAL_MAX_PREEXEC_RETRY),
 the queue's JOB_STARTER and bsub -L, through the real commands, a real
 controller and agent."""
 
+import time
+
 from tests.lib.xcecluster import wait_for
 
 
@@ -212,16 +214,24 @@ def test_the_slot_of_a_failed_pre_exec_serves_others_while_it_waits(
     """The job waits out a session (MBD_SLEEP_TIME) after a failed
     pre-exec; a job behind it takes the slot meanwhile, and it runs
     again before the jobs submitted after it."""
-    flag, log = tmp_path / "flag", tmp_path / "ran.log"
-    # The wait (3 s) is longer than it takes to submit the next job, and
-    # shorter than the next job runs.
-    cluster = make_cluster(mxj=1, extra_params="  MBD_SLEEP_TIME: 3")
+    flag, log, go = tmp_path / "flag", tmp_path / "ran.log", tmp_path / "go"
+    # The wait (8 s) leaves a loaded machine time to submit and dispatch
+    # the next job; that job runs until the wait is over (the time the
+    # store gives), not for a guessed number of seconds.
+    cluster = make_cluster(mxj=1, extra_params="  MBD_SLEEP_TIME: 8")
     first = cluster.submit(
         "-E", f"[ -e {flag} ] || {{ touch {flag}; exit 1; }}",
         f"echo first >> {log}")
-    cluster.wait_stat(first, "PEND")          # its pre-exec failed once
-    second = cluster.submit(f"sleep 5; echo second >> {log}")
+    # Its pre-exec failed once: it waits until then.
+    retry_at = wait_for(lambda: cluster.stored_job(first)["spec"].get(
+        "preexec_retry_at"), what="the failed pre-exec's wait")
+    second = cluster.submit(f"while [ ! -e {go} ]; do sleep 0.1; done; "
+                            f"echo second >> {log}")
+    cluster.wait_stat(second, "RUN")
     third = cluster.submit(f"echo third >> {log}")
+    wait_for(lambda: time.time() > retry_at + 1, timeout=30,
+             what="the end of the first job's wait")
+    go.write_text("")
     cluster.wait_stat(third, "DONE")
     assert _lines(log) == ["second", "first", "third"]
     assert cluster.stat(first) == cluster.stat(second) == "DONE"
