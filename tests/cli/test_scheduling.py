@@ -160,12 +160,17 @@ def test_array_bad_specs_are_refused(make_cluster):
 # --------------------------------------------------------------- dependencies
 def test_done_dependency_waits_then_runs(make_cluster):
     cluster = make_cluster(mxj=4)
-    first = cluster.submit("sleep 2")
+    # The first job runs until the test has seen the second one wait.
+    go = cluster.root / "first.go"
+    first = cluster.submit(f"while [ ! -e {go} ]; do sleep 0.1; done")
     second = cluster.submit("-w", f"done({first})", "true")
     _wait_reason(cluster, second, " Job dependency condition not satisfied;")
     r = cluster.run("bjobs", "-l", str(second))
     assert f"Dependency Condition <done({first})>" in r.joined, r
+    assert cluster.stat(second) == "PEND"
+    go.write_text("")
     cluster.wait_stat(second, "DONE")
+    assert cluster.stat(first) == "DONE"
 
 
 def test_exit_and_ended_dependencies_with_codes(make_cluster):
