@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from tests.lib.xcecluster import Cluster, wait_for
+from tests.lib.xcecluster import Cluster, _alive, wait_for
 
 TMPFS_MB = 48
 MIN_FREE_MB = 8
@@ -119,15 +119,21 @@ def test_a_full_spool_refuses_new_jobs_and_the_controller_stays_up(
 def test_a_job_that_ends_on_a_full_spool_is_reported_when_room_returns(
         small_spool, tmp_path):
     c = small_spool
-    running = c.submit("-o", str(tmp_path / "run.out"), "sleep 2; echo end")
+    # The job ends once the spool is full, not after a guessed 2 s (which
+    # a loaded machine could spend before the spool was filled).
+    go = tmp_path / "go"
+    running = c.submit("-o", str(tmp_path / "run.out"),
+                       f"while [ ! -e {go} ]; do sleep 0.1; done; echo end")
     c.wait_stat(running, "RUN")
+    pid = wait_for(lambda: c.job_pid(running), what="the job's pid")
     # An empty write-ahead log: the next commit must grow it, and cannot.
     db = sqlite3.connect(c.spool / "store" / "xce.db")
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
     _fill(c.spool / "filler", leave=0)
-    wait_for(lambda: (tmp_path / "run.out").exists(), timeout=30,
-             what="the job to end")
+    go.write_text("")
+    wait_for(lambda: "end" in (tmp_path / "run.out").read_text().split()
+             and not _alive(pid), timeout=30, what="the job to end")
     assert c.proc.poll() is None
     # The controller answers (it refuses); the end is not written yet.
     _refused(c.run("bsub", "true"))
