@@ -43,11 +43,13 @@ def _long(cluster, jobid):
 def _long_then_wide(cluster, *limit):
     """Two of the four slots taken by a job of that run limit or estimate
     (until long.go exists); the wide job needs all four: it waits and
-    holds the two free ones.  (long, wide)"""
+    holds the two free ones, and once started runs until wide.go exists.
+    (long, wide)"""
     long = cluster.submit("-q", "resv", "-n", "2", *limit,
                           _until_file(cluster, "long.go"))
     cluster.wait_stat(long, "RUN")
-    wide = cluster.submit("-q", "resv", "-n", "4", "sleep 2")
+    wide = cluster.submit("-q", "resv", "-n", "4",
+                          _until_file(cluster, "wide.go"))
     wait_for(lambda: _rsv(cluster) == 2, what="two reserved slots")
     assert cluster.stat(wide) == "PEND"
     return long, wide
@@ -86,6 +88,7 @@ def test_short_job_backfills_and_the_wide_job_is_not_delayed(make_cluster):
     assert cluster.stat(plain) == "PEND"
     assert _rsv(cluster) == 0
     assert "Reserved <" not in _long(cluster, wide)
+    (cluster.root / "wide.go").touch()
     cluster.wait_stat(plain, "DONE")
     assert cluster.stat(wide) == "DONE"
 
@@ -149,6 +152,7 @@ def _only_the_short_estimate_backfills(cluster, *long_estimate):
     assert cluster.stat(plain) == "PEND"
     assert cluster.stat(wide) == "PEND"
     (cluster.root / "long.go").touch()
+    (cluster.root / "wide.go").touch()
     for jobid in (long, wide, plain):
         cluster.wait_stat(jobid, "DONE", timeout=30)
 
