@@ -292,8 +292,10 @@ def test_ckconfig_and_reconfig_with_a_good_configuration(cluster):
     r = cluster.run("badmin", "ckconfig")
     assert (r.rc, r.out) == (0, "")
     assert r.err == "\nChecking configuration files ...\n\nNo errors found.\n\n"
-    running = cluster.submit("-o", "keep.out",
-                             "echo start; sleep 3; echo end")
+    # The job runs until the test is done looking, not for a guessed 3 s.
+    go = cluster.root / "keep.go"
+    running = cluster.submit("-o", "keep.out", "echo start; while [ ! -e "
+                             f"{go} ]; do sleep 0.1; done; echo end")
     cluster.wait_stat(running, "RUN")
     yaml = cluster.envdir / "xce.yaml"
     yaml.write_text(yaml.read_text() + "  night:\n    PRIORITY: 5\n")
@@ -303,6 +305,7 @@ def test_ckconfig_and_reconfig_with_a_good_configuration(cluster):
     assert "night" in cluster.run("bqueues").out
     # The running job was neither killed nor restarted by the reconfig.
     assert cluster.stat(running) == "RUN"
+    go.write_text("")
     cluster.wait_stat(running, "DONE")
     lines = (cluster.root / "keep.out").read_text().splitlines()
     assert lines[:2] == ["start", "end"] and lines.count("start") == 1
