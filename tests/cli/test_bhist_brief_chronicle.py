@@ -2,6 +2,9 @@
 order they happened), end to end."""
 
 import re
+import time
+
+from tests.lib.xcecluster import wait_for
 
 STAMP = r"\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d"
 YEAR_STAMP = STAMP + r" \d{4}"
@@ -100,7 +103,11 @@ def test_bhist_t_window(cluster):
     assert r.rc == 0 and f"Job <{jobid}> submitted" in r.joined
     r = cluster.run("bhist", "-t", "-T", "2001/1/1/0:00,2001/1/2/0:00")
     assert (r.rc, r.out, r.err) == (255, "No matching job/event found\n", "")
-    # LSB_BHIST_HOURS=0: the default window is this second alone.
+    # LSB_BHIST_HOURS=0: the default window is this second alone, which
+    # the submission (the job's first event) is made to be before.
+    submitted = cluster.stored_job(jobid)["submit_time"]
+    wait_for(lambda: time.time() >= int(submitted) + 1,
+             what="the second after the submission")
     r = cluster.run("bhist", "-t", env={"LSB_BHIST_HOURS": "0"})
     assert r.rc in (0, 255)
     assert f"Job <{jobid}> submitted" not in r.out
