@@ -95,7 +95,15 @@ def virtual_names(n, prefix="vh"):
     return [f"{prefix}{i:03d}" for i in range(n)]
 
 
-def wait_for(predicate, timeout=20.0, interval=0.02, what="condition"):
+# The deadlines of the waits below: only a failing test spends them, and
+# the suite runs on more workers than cores, next to other sessions (a
+# controller and its agents start, or a job is dispatched and reported,
+# in seconds there, not tenths).
+WAIT_S = 30.0
+START_S = 60.0
+
+
+def wait_for(predicate, timeout=WAIT_S, interval=0.02, what="condition"):
     """Poll *predicate* until it returns something true, or fail."""
     deadline = time.monotonic() + timeout
     while True:
@@ -157,7 +165,7 @@ class Cluster:
                         PATH=f"{BIN}:{os.environ.get('PATH', '')}")
 
     # -- daemons -----------------------------------------------------------
-    def start(self, wait_hosts=True, timeout=20.0):
+    def start(self, wait_hosts=True, timeout=START_S):
         log = open(self.root / "controller.out", "ab")
         self.proc = subprocess.Popen(
             [str(BIN / "xce-controller"), "--envdir", str(self.envdir), "-f"],
@@ -293,7 +301,7 @@ class Cluster:
         except OSError:
             return []
 
-    def wait_stat(self, jobid, *stats, timeout=30):
+    def wait_stat(self, jobid, *stats, timeout=WAIT_S):
         return wait_for(lambda: self.stat(jobid) in stats and
                         self.stat(jobid), timeout=timeout,
                         what=f"job {jobid} to reach {stats}")
@@ -335,7 +343,7 @@ class Cluster:
         return [w for _, w in self.lsb_file_records(name, kind, job, rotated)]
 
     def wait_lsb_records(self, name, kind=None, job=None, rotated=False,
-                         until=bool, timeout=20.0):
+                         until=bool, timeout=WAIT_S):
         """lsb_records polled until until(records) holds (some record by
         default): the controller writes the files after its replies
         (lsb.events(5)), so a test reads them this way."""
@@ -357,7 +365,8 @@ class Cluster:
                 and (job is None or r.get("jobId") == job
                      or r.get("jobIdStr") == str(job))]
 
-    def wait_lsb_events(self, kind=None, job=None, until=bool, timeout=20.0):
+    def wait_lsb_events(self, kind=None, job=None, until=bool,
+                        timeout=WAIT_S):
         """lsb_events polled as wait_lsb_records polls."""
         return _poll(lambda: self.lsb_events(kind, job), until, timeout,
                      f"{kind or 'records'} of {job or 'any job'} in "
