@@ -81,7 +81,7 @@ def descendants(root):
     return found
 
 
-def kill_and_wait(pids, timeout=5.0):
+def kill_and_wait(pids, timeout=15.0):
     """SIGKILL each PID and poll until none is alive; return survivors."""
     pids = [p for p in pids if p != os.getpid()]
     for pid in pids:

@@ -139,7 +139,7 @@ def _stop_sshd(h, popen):
         _procs.kill_and_wait([h["sshd"]])
 
 
-def _empty_netns(ns, timeout=5.0):
+def _empty_netns(ns, timeout=15.0):
     """Kill everything in NS until it stays empty.  Only our sshd and what
     the tests started through it live there.  A namespace that still holds
     a process would outlive `ip netns del`."""

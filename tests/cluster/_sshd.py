@@ -78,7 +78,7 @@ def start_plain(config, log):
                                 stderr=subprocess.STDOUT, start_new_session=True)
 
 
-def wait_ready(proc, addr, port, log, timeout=10.0):
+def wait_ready(proc, addr, port, log, timeout=30.0):
     """Poll until ADDR:PORT accepts a connection; fail fast if sshd died."""
     deadline = time.monotonic() + timeout
     while True:

@@ -5,7 +5,7 @@ import socket
 
 import paramiko
 
-CONNECT_TIMEOUT = 5.0
+CONNECT_TIMEOUT = 20.0       # an sshd of a loaded machine may greet late
 USER_TIMEOUT_MS = 5000      # kernel gives up on unacknowledged data after this
 
 
@@ -35,7 +35,7 @@ def connect(hs, name, user="root", timeout=CONNECT_TIMEOUT, key=None):
     return client
 
 
-def run(client, command, timeout=10.0):
+def run(client, command, timeout=30.0):
     """Run COMMAND; return (exit status, stdout, stderr) as text.
     The exit status is -1 if the command was killed by a signal or the
     connection was lost (paramiko does not tell the two apart)."""

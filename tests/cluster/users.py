@@ -173,7 +173,7 @@ def _uid_of(pid):
     return None
 
 
-def _kill_user_processes(uid, timeout=5.0):
+def _kill_user_processes(uid, timeout=15.0):
     """SIGKILL what still runs as UID (a test user's jobs and sessions) and
     poll until only zombies are left.  The uid belongs to a test user only."""
     pids = [int(p) for p in os.listdir("/proc") if p.isdigit() and _uid_of(p) == uid]
