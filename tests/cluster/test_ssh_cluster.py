@@ -243,7 +243,7 @@ def test_a_cut_host_is_unavail_with_unknown_jobs_until_it_returns(clu, jobs, nee
         wait_for(lambda: _host_status(clu, victim) == "unavail", timeout=30,
                  what="the cut host to show unavail")
         for jobid in gone:
-            wait_for(lambda: jobs.fields(jobid)[0] == "UNKWN", timeout=10,
+            wait_for(lambda: jobs.fields(jobid)[0] == "UNKWN",
                      what=f"job {jobid} on the cut host to be UNKWN")
         assert [jobs.fields(j)[0] for j in kept] == ["RUN"] * len(kept)
         others = {h: _host_status(clu, h) for h in HOSTS if h != victim}
