@@ -174,9 +174,15 @@ def test_array_summary_counts_elements_by_state(make_cluster):
 def test_wide_usage_layout(make_cluster):
     cluster, job = _slot_taken(make_cluster, "-W", "10", "-P", "projW")
     waiting = cluster.submit("true")
-    r = cluster.run("bjobs", "-W")
-    assert r.rc == 0 and r.err == "", r
-    lines = r.out.splitlines()
+
+    def reported():
+        """bjobs -W once the agent has said the job's process started:
+        bjobs shows RUN from the dispatch, its PIDS from that report."""
+        r = cluster.run("bjobs", "-W")
+        assert r.rc == 0 and r.err == "", r
+        lines = r.out.splitlines()
+        return len(lines) > 1 and lines[1].split()[13:14] != ["-"] and lines
+    lines = wait_for(reported, what="the running job's PIDS")
     assert lines[0] == (
         "JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   "
         "SUBMIT_TIME  PROJ_NAME CPU_USED MEM SWAP PIDS START_TIME "
