@@ -198,10 +198,22 @@ def test_bmod_c_of_a_running_job_lowers_and_raises_its_cpu_limit(cluster):
     assert "TERM_CPULIMIT: job killed after reaching LSF CPU usage limit" \
         in long
     # 0.05 min = 3 s of CPU at submission; -cn lifts it: the job runs
-    # past it by more than the agent's 2 s between usage samples.
-    raised = cluster.submit("-c", "0.05", busy)
+    # past it by more than the agent's 2 s between usage samples.  It
+    # spends no CPU until the agent has the new limit: on a loaded
+    # machine bjobs polled to RUN and bmod could take those 3 s.
+    gate = cluster.root / "raised.go"
+    raised = cluster.submit(
+        "-c", "0.05", f"while [ ! -e {gate} ]; do sleep 0.1; done; {busy}")
     cluster.wait_stat(raised, "RUN")
+    # Its process reported (bjobs shows RUN from the dispatch): the agent
+    # knows which processes' limit to lift.
+    wait_for(lambda: cluster.stored_job(raised)["pids"],
+             what="the job's process")
     assert cluster.run("bmod", "-cn", str(raised)).rc == 0
+    wait_for(lambda: any(f'"t":"limits","key":[{raised},' in p.read_text()
+                         for p in cluster.spool.glob("agents/*/journal")),
+             what="the agent to take the new limit")
+    gate.write_text("")
     wait_for(lambda: (cluster.stored_job(raised)["cpu_time"] or 0) > 6,
              timeout=40, what="6 s of CPU")
     assert cluster.stat(raised) == "RUN"
