@@ -60,7 +60,7 @@ if _SPEC and "xce-controller" in " ".join(getattr(sys, "orig_argv", [])):
         # this controller can connect again for its hello
         for host in ctl.links:
             d = os.path.join(str(ctl.cfg.spool), "agents", host)
-            deadline = time.time() + 10
+            deadline = time.time() + 30
             while time.time() < deadline:
                 try:
                     with open(os.path.join(d, "journal")) as f:
@@ -82,7 +82,7 @@ if _SPEC and "xce-controller" in " ".join(getattr(sys, "orig_argv", [])):
             return
         os.unlink(_MARKER)
         spool = str(ctl.cfg.spool).encode()
-        deadline = time.time() + 5
+        deadline = time.time() + 30
         while not _waiting_wrappers(spool) and time.time() < deadline:
             time.sleep(0.02)
         time.sleep(0.5)     # long enough for a wrapper not held to run
@@ -104,7 +104,7 @@ if _SPEC and "xce-controller" in " ".join(getattr(sys, "orig_argv", [])):
             return
         os.unlink(_MARKER + ".go")
         ran = os.path.join(os.path.dirname(_MARKER), "ran")
-        deadline = time.time() + 10
+        deadline = time.time() + 30
         while not os.path.exists(ran) and time.time() < deadline:
             time.sleep(0.02)
         _noted([])
