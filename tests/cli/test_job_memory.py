@@ -68,9 +68,7 @@ def test_a_running_jobs_pgid_is_its_own_process_group(exact):
     cluster = exact
     jobid = cluster.submit("sleep 60")
     cluster.wait_stat(jobid, "RUN")
-    found = wait_for(lambda: list(cluster.spool.glob(
-        f"agents/*/jobs/*/{jobid}.0.*.pid")), what="the job's pid file")
-    leader = int(found[0].read_text())
+    leader = wait_for(lambda: cluster.job_pid(jobid), what="the job's pid")
 
     def pgid_line():
         r = cluster.run("bjobs", "-l", str(jobid))
@@ -79,7 +77,7 @@ def test_a_running_jobs_pgid_is_its_own_process_group(exact):
         return lines and lines[0]
     line = wait_for(lambda: pgid_line() and
                     f"PGID: {leader};" in pgid_line() and pgid_line(),
-                    timeout=20, what="the job's PGID in bjobs -l")
+                    what="the job's PGID in bjobs -l")
     pids = [int(p) for p in line.split("PIDs:")[1].split()]
     assert leader in pids
     assert all(os.getpgid(p) == leader for p in pids if _alive(p))

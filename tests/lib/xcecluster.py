@@ -288,9 +288,10 @@ class Cluster:
 
     def job_pid(self, jobid):
         """The pid of the job's first (or only) process, from its agent's
-        job directory; None until the agent wrote it."""
+        job directory; None until the job's wrapper wrote it (the file
+        exists, empty, a moment before its pid is in it)."""
         found = list(self.spool.glob(f"agents/*/jobs/*/{jobid}.0.*.pid"))
-        return int(found[0].read_text()) if found else None
+        return _read_pid(found[0]) if found else None
 
     def caught(self, jobid):
         """The words a job wrote into ``sig.<jobid>`` in the cluster's
