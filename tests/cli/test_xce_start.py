@@ -143,7 +143,8 @@ def test_xce_start_stops_waiting_for_hosts_when_the_controller_dies(
                  what="the local host to be up")
         pid = daemon.read_pid(c.spool / "store" / "controller.pid")
         os.kill(pid, signal.SIGKILL)
-        out, err = start.communicate(timeout=15)
+        # Well below the hung host's 120 s, which it must not wait out.
+        out, err = start.communicate(timeout=60)
     finally:
         if start.poll() is None:
             start.kill()
