@@ -8,8 +8,9 @@ import re
 
 import pexpect
 
-from tests.lib.xcecluster import (BIN, _cmdline, descendants, group_stopped,
-                                  proc_state, wait_for)
+from tests.cluster._procs import descendants
+from tests.lib.xcecluster import (BIN, _cmdline, group_stopped, proc_state,
+                                  wait_for)
 
 TIMEOUT = 30
 

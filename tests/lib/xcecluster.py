@@ -399,38 +399,9 @@ def group_states(pgid):
     """The state letters of the live processes of process group *pgid*
     (zombies left out): a job's group, whose leader is job_pid's
     process."""
-    states = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            states.append(fields[0])
-    return states
-
-
-def descendants(pid):
-    """The pids of the live descendants of process *pid*."""
-    children = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), []).append(int(entry))
-    found, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
+    from tests.cluster import _procs
+    fields = (_procs._stat_fields(pid) for pid in _procs.all_pids())
+    return [f[0] for f in fields if f and int(f[2]) == pgid and f[0] != "Z"]
 
 
 def group_stopped(pgid):
