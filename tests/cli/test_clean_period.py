@@ -19,13 +19,15 @@ def _store_rows(cluster, table, jobid):
 
 
 def test_finished_job_leaves_store_after_clean_period(make_cluster):
-    cluster = make_cluster(extra_params="  CLEAN_PERIOD: 3")
+    # 10 s: bjobs, bhist and bacct read the job before it leaves, on a
+    # loaded machine too.
+    cluster = make_cluster(extra_params="  CLEAN_PERIOD: 10")
     old = cluster.submit("-J", "oldjob", "-o", "o.txt", "exit 3")
     cluster.wait_stat(old, "EXIT")
+    assert cluster.run("bjobs", "-a", "-noheader").out.split()[0] == str(old)
     hist_before = cluster.run("bhist", "-l", str(old))
     acct_before = cluster.run("bacct", "-l", str(old))
     assert hist_before.rc == 0 and acct_before.rc == 0
-    assert cluster.run("bjobs", "-a", "-noheader").out.split()[0] == str(old)
     wait_for(lambda: _store_rows(cluster, ("xce.db", "jobs"), old) == 0,
              timeout=30, what="the finished job's row to leave xce.db")
     assert _store_rows(cluster, ("xce.db", "events"), old) == 0
