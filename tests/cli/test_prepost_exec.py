@@ -115,11 +115,15 @@ def test_pre_exec_failure_pends_with_reason_then_runs(make_cluster,
                                                       tmp_path):
     flag = tmp_path / "ready"
     tries = tmp_path / "tries"
-    cluster = make_cluster(extra_params="  MBD_SLEEP_TIME: 2")
+    # A session of 4 s: the reads below come before the next attempt on a
+    # loaded machine too.
+    cluster = make_cluster(extra_params="  MBD_SLEEP_TIME: 4")
     jobid = cluster.submit("-E", f"echo x >> {tries}; test -e {flag}",
                            "echo", "ran")
-    # It goes back to PEND with LSF's reason until the next session.
-    cluster.wait_stat(jobid, "PEND")
+    # It goes back to PEND with LSF's reason until the next session (PEND
+    # once its pre-exec ran: before its dispatch it was PEND too).
+    wait_for(lambda: len(_lines(tries)) == 1 and
+             cluster.stat(jobid) == "PEND", what="the failed pre-exec")
     r = cluster.run("bjobs", "-p", str(jobid))
     assert "The job's pre-exec command exited with non-zero status;" in \
         r.out, r
