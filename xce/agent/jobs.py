@@ -196,6 +196,8 @@ class JobTable(PrePost, Sampling, Recovery, Boxes, Held):
             if job.group is not None:
                 # The controller shows the group as the job's PGID.
                 self.outbox.append(self._started_msg(job))
+                if job.cpu_retarget:        # bmod -c/-cn before now
+                    self._retarget_cpu(job, job.cpu_retarget[0])
         return job.group
 
     def _session_of_wrapper(self, job):
@@ -236,11 +238,21 @@ class JobTable(PrePost, Sampling, Recovery, Boxes, Held):
         self.journal.append("limits", key, **limits)
         job.msg.update(limits)
         self._arm_runlimit(job)
-        if "cpulimit" in msg and job.group:
-            rlimits.retarget_cpu(procs.sample_sessions([job.group])
-                                 [job.group]["pids"], msg["cpulimit"])
+        if "cpulimit" in msg:
+            if self._group(job):
+                self._retarget_cpu(job, msg["cpulimit"])
+            else:
+                # Its processes already run with the old limit (the
+                # measuring wrapper has not said its pid yet): retarget
+                # them once it has.
+                job.cpu_retarget = [msg["cpulimit"]]
         log.info("job %s: limits now %s", key, limits)
         return True
+
+    def _retarget_cpu(self, job, cpulimit):
+        job.cpu_retarget = None
+        rlimits.retarget_cpu(procs.sample_sessions([job.group])
+                             [job.group]["pids"], cpulimit)
 
     def _started_msg(self, job):
         return {"op": "started", "job": job.key[0], "idx": job.key[1],

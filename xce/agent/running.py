@@ -16,6 +16,9 @@ class Running:
         # then its child, learnt from the wrapper's .pid file (_group).
         self.measured = measured
         self.group = None if measured else pid
+        # [seconds or None] of a CPU limit changed (bmod -c/-cn) while the
+        # group was not yet known, to apply to its processes once it is.
+        self.cpu_retarget = None
         self.start_time = msg.get("start_time") or time.time()
         self.reason = None          # exit reason once the agent kills it
         # Killed as a stale copy of a job that runs again elsewhere (the
