@@ -11,7 +11,8 @@ from xce import daemon
 from xce.cli.common import lsf_command, run
 from xce.errors import XceError, text
 
-READY_TIMEOUT = 15.0
+# Long enough for a loaded machine: the wait ends at once if it dies.
+READY_TIMEOUT = 60.0
 
 
 def load_config(envdir):
