@@ -91,6 +91,12 @@ CONFIG_MESSAGES = {
     "CONFIG_TASK_LIMIT": "{key} = {value}: must be [minimum [default]] "
     "maximum tasks, whole numbers with 1 <= minimum <= default <= maximum",
     "CONFIG_APP_LEFT_OUT": "not supported by xce: {why}",
+    # DEFAULT_JOB_CWD, JOB_CWD (xce.config.cwdconf)
+    "CONFIG_CWD_EMPTY": "must be a directory, absolute or relative to the "
+    "submission directory",
+    "CONFIG_CWD_CONTROL": "the directory contains a NUL character or a "
+    "line break",
+    "CONFIG_CWD_TOO_LONG": "the directory is over {limit} characters",
     "CONFIG_SLOTS_PER_PROCESSOR": "SLOTS_PER_PROCESSOR counts the "
     "processors of each host: the limit needs PER_HOST",
     "CONFIG_LIMIT_APP": "{name}: no such application profile in "

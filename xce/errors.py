@@ -48,6 +48,9 @@ MESSAGES = {
     "CWD_NUL": "-cwd: the working directory contains a NUL character",
     "CWD_TOO_LONG": "-cwd: the working directory is over {limit} characters",
     "CWD_NOT_ABSOLUTE": "-cwd: submission directory <{subcwd}> not absolute",
+    # the same, of DEFAULT_JOB_CWD or a profile's JOB_CWD (controller.jobdir)
+    "CWD_CONF_TOO_LONG": "{key}: the working directory is over {limit} "
+                         "characters under the submission directory",
     "BAD_ARGUMENT": "Bad argument",
     "BAD_TIME": "Bad time specification",
     "BAD_LIMIT": "Bad limit specification",

@@ -17,7 +17,7 @@ ignored.
 import re
 from dataclasses import dataclass, field
 
-from xce.config import (containerconf, execconf, keys, queuelimits,
+from xce.config import (containerconf, cwdconf, execconf, keys, queuelimits,
                         ranges)
 from xce.errors import about, text
 from xce.lang import jobcontrols, rlimits, units
@@ -49,6 +49,10 @@ class AppConf:
     # SUSPEND_CONTROL, RESUME_CONTROL, TERMINATE_CONTROL: action -> signal
     # name, over its queue's JOB_CONTROLS (xce.controller.jobactions).
     job_controls: dict = field(default_factory=dict)
+    # JOB_CWD and JOB_CWD_TTL (hours), None where unset
+    # (xce.config.cwdconf).
+    job_cwd: str = None
+    cwd_ttl: int = None
 
 
 def read(cfg, raw, check):
@@ -86,6 +90,7 @@ def read(cfg, raw, check):
         app.preexec_retry = _preexec_retry(props, check)
         app.preexec_retry_action = execconf.retry_action(props, check)
         app.job_sizes, app.container = sizes_and_container(props, check)
+        app.job_cwd, app.cwd_ttl = cwdconf.read_app(props, check)
         apps[app.name] = app
     default = cfg.params.get("DEFAULT_APPLICATION")
     if default not in (None, "") and str(default).strip() not in apps:

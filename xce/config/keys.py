@@ -17,7 +17,8 @@ columns and ResourceMap).
 Each carried key also has a value shape that tells the migrator how to turn
 LSF text into YAML: ``auto`` (int/float when it is one, else the text),
 ``list`` (blank-separated members), ``list1`` (a list only when several),
-``text`` (free text: outer quotes dropped, blanks collapsed), ``raw``
+``text`` (free text: outer quotes dropped, blanks collapsed), ``path``
+(a directory: outer quotes dropped, blanks kept), ``raw``
 (kept exactly, e.g. shell commands whose quotes matter) or ``omit`` (a
 not-needed key recorded in the report and in a comment at the end of
 xce.yaml, not written as a value).
@@ -57,13 +58,6 @@ def _add(scope, status, names, shape="auto", why=""):
 
 
 _LOAD = "r15s r1m r15m ut pg io ls it tmp swp mem"
-# A job's working directory is its bsub/bmod -cwd or LSB_JOB_CWD alone
-# (xce.model.jobcwd).
-_JOB_CWD_WHY = ("xce gives no job a working directory of the cluster's or "
-                "of a profile, and removes no directory it created; a job "
-                "runs in bsub -cwd (or LSB_JOB_CWD), else where it was "
-                "submitted")
-
 # --- lsb.queues -----------------------------------------------------------
 # PRIORITY and the *JOB_LIMIT keys may be time-based values, switched at
 # their windows' edges (xce.config.queuetime), from lsb.queues #if time()
@@ -352,7 +346,10 @@ _add("params", NOT_CARRIED, "SUB_TRY_INTERVAL",
 # A job suspended by its host's paging rate resumes only after the host
 # has been idle this long too (xce.scheduler.suspending).
 _add("params", ENFORCED, "PG_SUSP_IT")
-_add("params", NOT_CARRIED, "DEFAULT_JOB_CWD JOB_CWD_TTL", why=_JOB_CWD_WHY)
+# A job's working directory without its own -cwd (xce.controller.jobdir),
+# and how long one made for it is kept (xce.agent.cwdttl).
+_add("params", ENFORCED, "DEFAULT_JOB_CWD", "path")
+_add("params", ENFORCED, "JOB_CWD_TTL")
 # Y: the owner of a job an administrator stopped may resume it; N (the
 # default): only its administrators may (xce.controller.control).
 _add("params", ENFORCED, "ENABLE_USER_RESUME")
@@ -473,7 +470,8 @@ _add("application", NOT_CARRIED, "CHKPNT_DIR CHKPNT_PERIOD CHKPNT_METHOD "
      "CHKPNT_INITPERIOD",
      why="xce does not checkpoint jobs (no bchkpnt or brestart)")
 _add("application", NOT_CARRIED, "CHUNK_JOB_SIZE", why=_CHUNK_WHY)
-_add("application", NOT_CARRIED, "JOB_CWD JOB_CWD_TTL", why=_JOB_CWD_WHY)
+_add("application", ENFORCED, "JOB_CWD", "path")
+_add("application", ENFORCED, "JOB_CWD_TTL")
 _add("application", NOT_CARRIED, _PREEMPT_TUNING, why=_PREEMPT_WHY)
 _add("application", NOT_CARRIED, "EXEC_DRIVER",
      why="xce runs the container runtime itself, as the job's user (see "

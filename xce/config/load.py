@@ -9,8 +9,8 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from xce.config import (appconf, execconf, fixedkeys, keys, limitcheck,
-                        logcheck, ranges)
+from xce.config import (appconf, cwdconf, execconf, fixedkeys, keys,
+                        limitcheck, logcheck, ranges)
 from xce.config import gpuconf, projectconf, queueaccept, rescheck
 from xce.config import controlconf, windowconf
 from xce.config.lsf import hostnames
@@ -126,6 +126,7 @@ def load(envdir):
     check_host_spec(cfg, raw.get("parameters") or {}, check)
     limitcheck.check(cfg, raw, check)
     execconf.check_params(raw.get("parameters"), check)
+    cwdconf.check_params(raw.get("parameters"), check)
     _priority_over_time(raw.get("parameters") or {}, check)
     logcheck.check(raw, check)
     ranges.check(raw, check)

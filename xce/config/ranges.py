@@ -163,6 +163,8 @@ _add("params", "JOB_EXIT_RATE_DURATION", 1, unit="minutes")
 _add("params", "MAX_USER_PRIORITY", 1)
 _add("params", "MAX_PEND_JOBS MAX_PEND_SLOTS", 0)
 _add("params", "XCE_HOST_LOST_GRACE", 0, unit="seconds")
+# LSF: hours a created job working directory is kept; 2147483647 never.
+_add("params", "JOB_CWD_TTL", 0, 2147483647, unit="hours")
 _add("params", "LSF_ELIM_BLOCKTIME", 0, unit="seconds")
 _add("params", "EXINTERVAL", 1, unit="seconds")
 _add("params", "LSF_ELIM_RESTARTS", 0, unit="times")

@@ -9,8 +9,8 @@ the commit, as for bkill.
 import json
 
 from xce.controller import (containercheck, gpucheck, jobclock, jobgroups,
-                            jobprio, joblimits, remerge, rlimits, stage,
-                            ugroupcheck)
+                            jobdir, jobprio, joblimits, remerge, rlimits,
+                            stage, ugroupcheck)
 from xce.controller.control import select_jobs
 from xce.controller.submit import (Rejected, check_depend, check_hosts,
                                    check_limits, check_project,
@@ -197,6 +197,8 @@ def _bmod_changes(ctl, job, body):
     elif spec.get(appmerge.FILLED_KEY) != job["spec"].get(
             appmerge.FILLED_KEY):
         new[appmerge.FILLED_KEY] = spec[appmerge.FILLED_KEY]
+    if {"specified_cwd", "app"} & (set(new) | set(gone)):
+        _redirect(ctl.cfg, job["spec"], spec, new, gone)
     if "project" in new or "project" in gone:
         # -P is checked as at submit; -Pn gives the job its default.
         spec["project"] = new.get("project")
@@ -271,6 +273,21 @@ def _working_directory(spec):
         return jobcwd.resolve(spec.get("specified_cwd"), spec.get("subcwd"))
     except jobcwd.BadCwd as e:
         raise Rejected(text(e.key, **e.fields))
+
+
+def _redirect(cfg, old, spec, new, gone):
+    """-cwd, -cwdn, -app, -appn: the job's directory chosen again by
+    LSF's order (xce.controller.jobdir): -cwdn and a new profile give a
+    job without its own -cwd its profile's JOB_CWD, else DEFAULT_JOB_CWD."""
+    try:
+        jobdir.fill(cfg, spec)
+    except jobdir.BadDir as e:
+        raise Rejected(str(e))
+    for key in ("cwd", jobdir.CONF_KEY):
+        if key in spec and spec[key] != old.get(key):
+            new[key] = spec[key]
+        elif key not in spec and key in old and key not in gone:
+            gone.append(key)
 
 
 def _owned(spec, new):

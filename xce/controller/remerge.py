@@ -5,6 +5,7 @@ values stay, the profile's are taken out and filled again; each change
 is a MODIFY event, as bmod makes.  Started jobs keep what they started
 with."""
 
+from xce.controller import jobdir
 from xce.errors import text
 from xce.lang import appmerge
 from xce.model import states
@@ -17,15 +18,19 @@ class NoProfile(Exception):
 def after_reconfig(ctl, by):
     """Every pending job with a profile, merged with the profile as the
     new configuration has it (a profile that is gone leaves the job as
-    it was)."""
+    it was); every pending job without its own -cwd, given the working
+    directory the new configuration gives it (xce.controller.jobdir)."""
     for job in list(ctl.jobs.values()):
         spec = job.get("spec") or {}
-        if job["stat"] not in states.PENDING or not spec.get("app"):
+        if job["stat"] not in states.PENDING:
             continue
-        app = ctl.cfg.apps.get(spec["app"])
-        if app is None:
+        app = ctl.cfg.apps.get(spec.get("app") or "")
+        if spec.get("app") and app is None:
             continue
-        new, gone = appmerge.changes(spec, appmerge.refill(app, spec))
+        out = appmerge.refill(app, spec) if app is not None else spec
+        if spec.get("specified_cwd") is None and spec.get("subcwd"):
+            out = jobdir.refilled(ctl.cfg, out)
+        new, gone = appmerge.changes(spec, out)
         if new or gone:
             ctl.emit("MODIFY", job, set=new, unset=gone, by=by)
 

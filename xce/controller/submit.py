@@ -9,7 +9,7 @@ from xce.config import queueaccept
 from xce.config.model import QueueConf
 from xce.config.lsf import hostnames
 from xce.controller import containercheck, gpucheck, interactive, jobclock, jobgroups
-from xce.controller import ugroupcheck
+from xce.controller import jobdir, ugroupcheck
 from xce.controller.ugroupcheck import direct_member
 from xce.controller import (asked, jobprio, jobreq, limitconf, pendlimit, rlimits,
                             stage)
@@ -478,6 +478,10 @@ def admit(ctl, spec, user, req_uid, gid, env=None):
     # Already applied on the submit path (before the RES_REQ check); the
     # simulator comes in here.  Filling twice changes nothing.
     apply_profile(ctl.cfg, spec)
+    try:        # -cwd, LSB_JOB_CWD, the profile's JOB_CWD, DEFAULT_JOB_CWD
+        jobdir.fill(ctl.cfg, spec)
+    except jobdir.BadDir as e:
+        raise Rejected(str(e))
     check_queue_sizes(ctl.cfg, q, spec)
     if q.tasks is not None:
         check_task_limit(q.tasks, spec)

@@ -45,7 +45,10 @@ APPLIED_KEYS = ("DESCRIPTION", "RES_REQ", "PRE_EXEC", "POST_EXEC",
                 # at the job's finish (controller.reconcile holds it)
                 "JOB_INCLUDE_POSTPROC",
                 # the signals of bstop, bresume, bkill (controller.jobactions)
-                "SUSPEND_CONTROL", "RESUME_CONTROL", "TERMINATE_CONTROL")
+                "SUSPEND_CONTROL", "RESUME_CONTROL", "TERMINATE_CONTROL",
+                # the job's directory without -cwd (controller.jobdir), and
+                # how long one made for it is kept (agent.cwdttl)
+                "JOB_CWD", "JOB_CWD_TTL")
 # What a profile fills into the job when the job left it unset.
 _FILLED = (("requeue", "requeue_exit"), ("rerunnable", "rerunnable"))
 

@@ -31,15 +31,18 @@ def directory(job, spec=None):
 
 
 def working_directory(job, spec=None):
-    """The job's working directory: its -cwd, resolved by
-    xce.model.jobcwd, with the same patterns filled in (LSF's -cwd takes
+    """The job's working directory: its -cwd (or the configuration's
+    DEFAULT_JOB_CWD or JOB_CWD), resolved by xce.model.jobcwd, with the same patterns filled in (LSF's -cwd takes
     -outdir's) and made normal again; the submission directory of a job
     without -cwd as it is (a '%' there is the directory's own)."""
     spec = job["spec"] if spec is None else spec
     if spec.get("exec_cwd"):        # its own was missing: it ran in /tmp
         return spec["exec_cwd"]
     value = spec.get("cwd")
-    if not value or not spec.get("specified_cwd") or "%" not in value:
+    # Its own -cwd, or the configuration's (conf_cwd: DEFAULT_JOB_CWD or
+    # its profile's JOB_CWD, xce.controller.jobdir).
+    if not value or not (spec.get("specified_cwd") or spec.get("conf_cwd")) \
+            or "%" not in value:
         return value
     return jobcwd.normal(filled(value, job, spec))
 

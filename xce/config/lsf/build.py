@@ -138,6 +138,8 @@ def convert(shape, text):
         return text
     if shape == "text":
         return " ".join(cells.unquote(text).split())
+    if shape == "path":
+        return cells.unquote(text)
     if shape == "list":
         return cells.split_list(text)
     if shape == "list1":
