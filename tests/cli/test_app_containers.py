@@ -1,5 +1,6 @@
 """A profile's CONTAINER end to end: a job runs inside podman as its
-submitting user, in its own directory; the image may come from the job's
+submitting user, in its own directory (in /tmp when that is missing, as
+other jobs do); the image may come from the job's
 LSB_CONTAINER_IMAGE; a runtime no host has is refused at submit with the
 runtime named; a pending job whose profile comes to need a runtime its
 host lacks pends with that reason; a bad CONTAINER is refused by
@@ -129,6 +130,26 @@ def test_podman_job_runs_inside_as_its_user_in_its_directory(boxes,
     cluster.wait_stat(jobid, "EXIT", timeout=30)
     wait_for(lambda: str(work) not in _containers(env),
              what="its container to go")
+
+
+def test_a_container_job_whose_directory_is_missing_runs_in_tmp(boxes,
+                                                                tmp_path):
+    """As every other job: /tmp is its working directory, mounted in the
+    container, and bjobs -l says so (podman is not given the missing
+    directory, which it would refuse to mount)."""
+    cluster, rootfs = boxes
+    env = _podman_env(tmp_path, rootfs)
+    missing = cluster.root / "gone"
+    out = cluster.root / "box.out"
+    jobid = cluster.submit("-app", "pod", "-cwd", str(missing), "-o",
+                           str(out), "pwd; cat /etc/marker", env=env)
+    assert cluster.wait_stat(jobid, "DONE", "EXIT", timeout=90) == "DONE", \
+        out.read_text()
+    lines = out.read_text().splitlines()
+    assert lines[:2] == ["/tmp", "inside the container"], lines
+    assert "</tmp> was used as the working directory." in out.read_text()
+    assert "Execution CWD </tmp>" in cluster.long(jobid)
+    assert not missing.exists()
 
 
 def test_bkill_leaves_no_container_behind(boxes, tmp_path):

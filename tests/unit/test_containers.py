@@ -82,8 +82,10 @@ def test_docker_and_apptainer_lines():
     assert words == ["singularity", "exec", "--pwd", "/w", "--bind",
                      "/w:/w", "--cleanenv", "/i.sif"]
     line = container.command({"runtime": "docker", "image": "c"}, 5, 6,
-                             "/w", {}, "echo 'a b'")
+                             {}, "echo 'a b'")
     assert line.startswith("exec docker run ")
+    # Where the wrapper runs it: the job's directory, or /tmp.
+    assert ' -w "$PWD" -v "$PWD:$PWD" ' in line
     assert line.endswith("c /bin/sh -c 'echo '\"'\"'a b'\"'\"''")
 
 

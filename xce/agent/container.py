@@ -10,8 +10,9 @@ docker gets --user uid:gid (its engine runs containers as root
 otherwise); podman run by root is rootful and gets --user too, run by
 another user it is rootless and keeps that user's id (--userns=keep-id);
 apptainer and singularity run as their caller.  The job's working
-directory is mounted at the same path and is the container's working
-directory, and a script job's file is mounted read-only, so that the
+directory (/tmp when its own is missing, as for any job) is mounted at
+the same path and is the container's working directory, and a script
+job's file is mounted read-only, so that the
 command sees what it would see on the host; the job's environment is
 passed in by name.  Its -o/-e files are opened by the wrapper on the
 host, before the runtime starts.  Pre- and post-exec steps run on the
@@ -107,11 +108,20 @@ def argv(box, uid, gid, cwd, env, jobfile=None):
     return words
 
 
-def command(box, uid, gid, cwd, env, cmd, jobfile=None):
+# Stands for the directory the command line runs in, in argv's words.
+_HERE = "\0here\0"
+
+
+def command(box, uid, gid, env, cmd, jobfile=None):
     """One shell command line: *cmd* (a shell command line) run by
-    /bin/sh inside *box*."""
-    words = argv(box, uid, gid, cwd, env, jobfile) + ["/bin/sh", "-c", cmd]
-    return "exec " + " ".join(shlex.quote(w) for w in words)
+    /bin/sh inside *box*, whose working directory (mounted at its path)
+    is the one the line itself runs in ($PWD): the job's, or /tmp when
+    the job's was missing, where the wrapper runs every other job then
+    (xce.agent.spawn)."""
+    words = argv(box, uid, gid, _HERE, env, jobfile) + ["/bin/sh", "-c", cmd]
+    return "exec " + " ".join(
+        '"' + w.replace(_HERE, "$PWD") + '"' if _HERE in w
+        else shlex.quote(w) for w in words)
 
 
 def agent_tag(workdir):

@@ -113,7 +113,7 @@ def wrapped_command(msg, prefix, env=None):
         cmd = f"exec {shlex.quote(shell)} -l -c {shlex.quote(cmd)}"
     if box:     # the starter and the login shell run inside it
         cmd = container.command(
-            box, msg["uid"], msg["gid"], msg["cwd"], env, cmd,
+            box, msg["uid"], msg["gid"], env, cmd,
             prefix + ".job" if msg.get("jobfile") else None)
     return cmd
 
