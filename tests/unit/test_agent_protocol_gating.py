@@ -22,6 +22,7 @@ cluster:
   name: c
 parameters:
   LSF_SERVERDIR: /opt/lsf/etc
+  JOB_CWD_TTL: 2
 queues:
   normal:
     PRIORITY: 30

@@ -13,7 +13,7 @@ from xce.agent.joboutput import OPEN_ERRORS
 # The files a job leaves beside its prefix, all removed once its exit is
 # acknowledged.
 JOB_FILES = (".hosts", ".job", ".pid", ".status", ".failed", ".report",
-             ".peak", ".cwd") + OPEN_ERRORS
+             ".peak", ".cwd", ".made") + OPEN_ERRORS
 
 
 def create(path, text, mode=0o600):

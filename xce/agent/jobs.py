@@ -17,6 +17,7 @@ import time
 from xce.agent import (interactive, jobargv, jobfiles, mail as jobmail, procs,
                        rlimits, spawn, staging)
 from xce.agent.boxes import Boxes
+from xce.agent.cwdttl import CwdTtl
 from xce.agent.held import Held
 from xce.agent.jobenv import job_environment
 from xce.agent.joboutput import default_output, moved_output
@@ -34,7 +35,7 @@ ADOPTED_POLL = 0.5          # how often to look at jobs that are not our childre
 GROUP_RETRY = 0.02          # a signal before the job's session exists waits
 
 
-class JobTable(PrePost, Sampling, Recovery, Boxes, Held):
+class JobTable(PrePost, Sampling, Recovery, Boxes, Held, CwdTtl):
     def __init__(self, workdir, output_dir, now=time.time):
         self.dir = workdir
         self.jobs_dir = workdir / "jobs"
@@ -57,6 +58,7 @@ class JobTable(PrePost, Sampling, Recovery, Boxes, Held):
         self._user_dirs = set()
         self._init_prepost()
         self._init_boxes(workdir)
+        self._init_cwdttl(workdir)      # JOB_CWD_TTL (xce.agent.cwdttl)
         self._init_held()
         self.mailer = jobmail.Mailer(self.peak_dir)    # bsub -B/-N, no -o
 
@@ -411,6 +413,8 @@ class JobTable(PrePost, Sampling, Recovery, Boxes, Held):
         self.outbox.append(_finished_msg(key, result))
         if job is not None and job.msg.get("post"):
             self._after_job(key, job.msg, job.prefix, code)
+        elif job is not None:       # after its post-exec, if it has one
+            self.note_made_cwd(job.msg, job.prefix)
 
     def discard_files(self, prefix):
         _remove_files(prefix)

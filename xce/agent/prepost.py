@@ -40,8 +40,9 @@ PATH = "/bin:/usr/bin:/sbin:/usr/sbin"      # LSF's PATH for these commands
 # 1 working directory, 2 output file ("" = /dev/null), 3 error file ("" =
 # with the output), 4 the command line, 5 the restore text of the step's
 # environment (its variables are xce_ ones and it puts back the OLDPWD
-# that cd changes, as the job wrapper does: xce.agent.spawn), 6 "1" when
-# the job's -cwd has a dynamic pattern (a job step makes the directory
+# that cd changes, as the job wrapper does: xce.agent.spawn), 6 when
+# the job's -cwd has a dynamic pattern, the file that says the step made
+# its last directory (the job's .made: a job step makes the directory
 # first, as the wrapper does; one that is missing runs the step in /tmp,
 # where the job runs then too).  A directory given as -o/-e gets
 # <jobid>.out/err, as the job's wrapper does.  A job's own step (it has an
@@ -53,7 +54,7 @@ PATH = "/bin:/usr/bin:/sbin:/usr/sbin"      # LSF's PATH for these commands
 STEP = r"""
 read -r xce_g || exit 1
 xce_op=${OLDPWD-}; xce_os=${OLDPWD+1}
-[ -n "$6" ] && mkdir -p -m 700 "$1" 2>/dev/null
+[ -n "$6" ] && [ ! -d "$1" ] && mkdir -p -m 700 "$1" 2>/dev/null && : >"$6"
 cd "$1" 2>/dev/null || cd /tmp 2>/dev/null || exit 1
 [ -n "$xce_os" ] && OLDPWD=$xce_op || unset OLDPWD
 exec </dev/null
@@ -141,15 +142,16 @@ def _identity(step, msg):
     return pw.pw_uid, pw.pw_gid
 
 
-def step_argv(step, msg, env):
+def step_argv(step, msg, env, prefix=""):
     """*env*: the step's (step_env), whose reserved names go in the
-    argv (spawn.restore_text)."""
+    argv (spawn.restore_text); *prefix*: the job's files'."""
     uid, gid = _identity(step, msg)
     if step["level"] == "job":
         where = (msg["cwd"], msg["stdout"], msg.get("stderr") or "")
     else:
         where = ("/tmp", "", "")
-    create = "1" if step["level"] == "job" and msg.get("cwd_create") else ""
+    create = prefix + ".made" \
+        if step["level"] == "job" and msg.get("cwd_create") else ""
     return spawn.as_user_argv(uid, gid, [
         spawn.SHELL, "-c", STEP, "xce-step", *where, step["cmd"],
         spawn.restore_text(env), create])
@@ -240,7 +242,7 @@ class PrePost:
                 env = step_env(step, chain.env)
                 chain.pid = self._spawn_step(
                     (*chain.key[:3], chain.stage),
-                    step_argv(step, chain.msg, env), env)
+                    step_argv(step, chain.msg, env, chain.prefix), env)
             except OSError as e:
                 log.error("job %s: %s step %r not started: %s", chain.key,
                           chain.stage, step["cmd"], e)
@@ -339,6 +341,7 @@ class PrePost:
             if chain.report:
                 # The controller acknowledges it; the job's record goes then.
                 self._say_post(chain.key, "POST_DONE" if ok else "POST_ERR")
+                self.note_made_cwd(chain.msg, chain.prefix)     # cwdttl
             elif chain.acked:   # its record was kept for the clean-up
                 key = chain.key
                 self.acked({"job": key[0], "idx": key[1], "attempt": key[2]})

@@ -42,7 +42,12 @@ import json
 #     pattern: the job's wrapper creates the directory, as LSF does); a
 #     finished message may carry "exec_cwd": "/tmp" (the job's working
 #     directory was missing and it ran there).
-VERSION = 16
+# 17: a start may carry "cwd_ttl" (hours: JOB_CWD_TTL; the agent removes
+#     the working directory the job's wrapper or pre-exec created that
+#     long after the job, xce.agent.cwdttl); an "output" message may
+#     carry "exec_cwd": "/tmp" (said a moment after the start, so that
+#     bjobs -l shows where the job runs while it runs).
+VERSION = 17
 
 # The start message's fields that came after version 1, with the first
 # version that acts on each and what it holds.  "outdir", "rlimits",
@@ -65,6 +70,7 @@ START_FIELDS = {
     "xfiles": (10, "file copies (-f)"),
     "gpu_env": (11, "GPUs (-gpu)"),
     "cwd_create": (16, "working directory creation (-cwd with %J ...)"),
+    "cwd_ttl": (17, "working directory removal (JOB_CWD_TTL)"),
 }
 MAX_LINE = 64 * 1024 * 1024
 

@@ -55,7 +55,8 @@ SETSID = "/usr/bin/setsid"
 # files open creates no note file on its way to its first instruction.
 # bsub -outdir's directory ($LSB_OUTDIR) is made first, with the user's
 # rights and mode 700, as LSF makes it; so is a -cwd with a dynamic
-# pattern (the agent sets XCE_CWD_CREATE).  A working directory the job
+# pattern (the agent sets XCE_CWD_CREATE; $xce_d.made says the wrapper
+# made its last directory, for JOB_CWD_TTL).  A working directory the job
 # cannot enter is LSF's: the job runs in /tmp ($xce_d.cwd says so), or,
 # with LSB_EXIT_IF_CWD_NOTEXIST=Y in its environment, exits with 2 and
 # $xce_d.failed (TERM_CWD_NOTEXIST).  bsub -f files are copied in
@@ -69,7 +70,7 @@ xce_d=$1
 echo $$ >"$xce_d.pid"
 [ -n "$LSB_OUTDIR" ] && mkdir -p -m 700 "$LSB_OUTDIR" 2>/dev/null
 xce_op=${OLDPWD-}; xce_os=${OLDPWD+1}
-[ -n "${XCE_CWD_CREATE-}" ] && mkdir -p -m 700 "$2" 2>/dev/null
+[ -n "${XCE_CWD_CREATE-}" ] && [ ! -d "$2" ] && mkdir -p -m 700 "$2" 2>/dev/null && : >"$xce_d.made"
 unset XCE_CWD_CREATE
 if ! cd "$2" 2>/dev/null; then
   case ${LSB_EXIT_IF_CWD_NOTEXIST-} in

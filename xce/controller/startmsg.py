@@ -4,7 +4,7 @@ version (an older agent gets no field it does not know, or no job)."""
 
 from xce.agent import protocol
 from xce.controller import (containercheck, execplan, interactive,
-                            joblimits, mail, rlimits, stage)
+                            jobdir, joblimits, mail, rlimits, stage)
 from xce.errors import text
 from xce.lang import appmerge, resreq
 from xce.model import arrayspec, jobcwd
@@ -39,6 +39,7 @@ def start_message(ctl, job):
         raise RuntimeError(text("GPU_OLD_AGENT", host=host[0]))
     env = _requirement_env(ctl, job, _array_env(
         spec, _job_env(ctl, spec, data["env"])))
+    create = jobcwd.has_pattern(jobdir.asked(spec))
     msg = {
         **wraps, **interactive.start_fields(ctl, job, host[0] if host
                                             else None),
@@ -49,8 +50,11 @@ def start_message(ctl, job):
         "jobfile": jobfile, "command": spec["command"],
         "command_lines": command_lines,
         "cwd": outdir.working_directory(job), "subcwd": spec["subcwd"],
-        # LSF creates a -cwd with a dynamic pattern (xce.model.jobcwd)
-        "cwd_create": jobcwd.has_pattern(spec.get("specified_cwd")),
+        # LSF creates a -cwd (or DEFAULT_JOB_CWD, JOB_CWD) with a dynamic
+        # pattern (xce.model.jobcwd), and removes it JOB_CWD_TTL hours
+        # after the job (xce.agent.cwdttl).
+        "cwd_create": create,
+        **jobdir.ttl_field(ctl.cfg, spec, create),
         "env": env,
         "args": spec.get("args") or [],
         "stdin": expand(spec.get("stdin"), jobid, idx),
