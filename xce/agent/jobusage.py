@@ -2,6 +2,7 @@
 (bsub -M -c -v -p -T); a job's peak memory at its end."""
 
 import logging
+import os
 
 from xce.agent import procs, rlimits
 from xce.agent.joboutput import moved_output
@@ -53,7 +54,8 @@ class Sampling:
 
     def _note_output_fallbacks(self):
         """Say, once, which -o/-e files a running job's user could not
-        open, so that bjobs -l tells it while the job runs."""
+        open (and whether it runs in /tmp), so that bjobs -l tells it
+        while the job runs."""
         now = self.now()
         for job in self.running.values():
             if job.output_noted or now - job.start_time < OUTPUT_SETTLE:
@@ -76,11 +78,17 @@ class Sampling:
                 self._say_output(job)
 
     def _say_output(self, job):
+        """Its -o/-e fallback, and /tmp when its working directory was
+        missing (the wrapper's cd comes before it opens -o/-e), so that
+        bjobs -l says where it runs while it runs (protocol 17)."""
         moved = moved_output(job.prefix, self.output_dir, job.msg)
-        if moved:
+        said = {"output_fallback": moved} if moved else {}
+        if os.path.exists(job.prefix + ".cwd"):
+            said["exec_cwd"] = "/tmp"
+        if said:
             self.outbox.append({"op": "output", "job": job.key[0],
                                 "idx": job.key[1], "attempt": job.key[2],
-                                "output_fallback": moved})
+                                **said})
         return moved
 
 

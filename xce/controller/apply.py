@@ -134,7 +134,10 @@ def _finish(job, data, now):
 
 def _output(job, data, now):
     """-o/-e files the user could not open: bjobs -l says where the
-    output went instead."""
+    output went instead; a job whose working directory was missing runs
+    in /tmp, and says so while it runs."""
+    if data.get("exec_cwd"):
+        job["spec"] = dict(job["spec"] or {}, exec_cwd=data["exec_cwd"])
     if data.get("output_fallback"):
         job["spec"] = dict(job["spec"] or {},
                            output_fallback=data["output_fallback"])

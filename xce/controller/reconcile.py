@@ -265,10 +265,13 @@ def _fallback(job, msg):
 
 
 def _output(ctl, msg):
-    """A running job's -o/-e fallback, learnt a moment after its start."""
+    """A running job's -o/-e fallback, and /tmp when its working
+    directory was missing, learnt a moment after its start."""
     job = _current(ctl, msg)
     if job is not None:
         said = _fallback(job, msg)
+        if (job["spec"] or {}).get("exec_cwd") != msg.get("exec_cwd"):
+            said.update(_exec_cwd(msg))
         if said:
             ctl.emit("OUTPUT", job, **said)
 

@@ -104,6 +104,11 @@ def run_esubs(site, opts, parse_words):
     programs = _programs(site, "esub", names)
     if not programs:
         return opts
+    if opts.get("cwd") is None and os.environ.get("LSB_JOB_CWD"):
+        # bsub takes LSB_JOB_CWD as its -cwd (LSF's order: -cwd, then
+        # LSB_JOB_CWD): the esub sees it as LSB_SUB3_CWD, as it would
+        # -cwd's, and its change of it is the job's -cwd.
+        opts = dict(opts, cwd=os.environ["LSB_JOB_CWD"])
     workdir = tempfile.mkdtemp(prefix="xce-esub.")
     try:
         for path in programs:
