@@ -162,3 +162,13 @@ def test_a_configured_directory_too_long_here_refuses_the_job(tmp_path):
     assert str(e.value) == ("DEFAULT_JOB_CWD: the working directory is "
                             "over 4094 characters under the submission "
                             "directory")
+
+
+def test_a_request_without_a_submission_directory_is_resolved_once(
+        tmp_path):
+    # Made from its "cwd": the -cwd is under that, not under itself.
+    from xce.controller import submit
+    spec = {"cwd": "/home/ann", "specified_cwd": "run"}
+    submit.check_cwd(spec)
+    jobdir.fill(_cfg(tmp_path), spec)
+    assert (spec["cwd"], spec["subcwd"]) == ("/home/ann/run", "/home/ann")

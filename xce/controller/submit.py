@@ -460,6 +460,7 @@ def check_cwd(spec):
     subcwd = spec["subcwd"] if "subcwd" in spec else spec.get("cwd")
     try:
         spec["cwd"] = jobcwd.resolve(spec.get("specified_cwd"), subcwd)
+        spec["subcwd"] = subcwd     # kept: jobdir.fill resolves from it
     except jobcwd.BadCwd as e:
         raise Rejected(text(e.key, **e.fields))
 
