@@ -187,6 +187,26 @@ def test_user_max_jobs_default_row(make_cluster):
     assert r.out.splitlines()[1].split()[:4] == ["root", "-", "2", "3"]
 
 
+def test_a_group_at_row_replaces_the_default_row_for_its_members(
+        make_cluster):
+    """lsb.users: default is for each user not named; a member of group@
+    is named by it, so group@'s MAX_JOBS (above default's) is its limit,
+    in the scheduler and in busers."""
+    cluster = make_cluster(
+        mxj=4, extra="user_groups:\n  team: [root]\n"
+                     "users:\n  default:\n    MAX_JOBS: 1\n"
+                     "  team@:\n    MAX_JOBS: 3\n")
+    first, second = _running(cluster), _running(cluster)
+    jobid = cluster.submit("-n", "2", "true")
+    _pends_with(cluster, jobid, " The user has reached his/her job slot "
+                "limit;")
+    r = cluster.run("busers")
+    assert (r.rc, r.err) == (0, ""), r
+    assert r.out.splitlines()[1].split()[:4] == ["root", "-", "3", "4"]
+    cluster.run("bkill", str(first), str(second))
+    cluster.wait_stat(jobid, "DONE")
+
+
 def test_default_row_limits_a_group_as_a_whole_with_ignore_n(make_cluster):
     """DEFAULT_LIMIT_IGNORE_USER_GROUP: N (what a migrated OpenLava site
     gets): team, a group with no row, takes the default row's MAX_JOBS for

@@ -1,6 +1,6 @@
 """busers shows, for a user without a row of its own, the MAX_JOBS and JL/P
-that limit its slots: the tightest of the default row and the group@ rows
-of its groups (all of which the scheduler enforces)."""
+that limit its slots: the tightest of the group@ rows of its groups or,
+when none names it, the default row's (as the scheduler enforces)."""
 
 from xce.client.cluster.users import busers_row
 
@@ -32,3 +32,13 @@ def test_a_users_own_row_is_its_limit_and_nothing_set_shows_a_dash():
         ["alice", "-", "20"]
     assert _cells(busers_row("bob", _sec({}, {}), {}, False)) == \
         ["bob", "-", "-"]
+
+
+def test_a_group_at_row_above_default_is_the_members_limit():
+    """lsb.users(5): default is for each user not named; group@ names its
+    members, so the default row does not cap them."""
+    sec = _sec({"default": {"MAX_JOBS": 2, "JL/P": 1},
+                "chem@": {"MAX_JOBS": 8}},
+               {"chem": ["carol"]})
+    assert _cells(busers_row("carol", sec, {}, False)) == ["carol", "-", "8"]
+    assert _cells(busers_row("erin", sec, {}, False)) == ["erin", "1.0", "2"]

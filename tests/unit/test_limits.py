@@ -307,8 +307,9 @@ def test_yaml_jl_p_rows_of_users_groups_and_default():
                           "bob": {"MAX_JOBS": 1}}},
                groups={"chem": ["alice", "carol"], "phys": ["carol"]})
     assert limitconf.jl_p(cfg, "alice") == ((2.0, None), (1.0, None))
+    # carol is named by chem@, so default is not hers (lsb.users(5)).
     assert limitconf.jl_p(cfg, "carol") == (
-        (1.0, None), (0.5, frozenset(["carol"])), (3.0, None))
+        (1.0, None), (0.5, frozenset(["carol"])))
     assert limitconf.jl_p(cfg, "zed") == ((3.0, None),)
     assert limitconf.jl_p(cfg, "bob") is None   # own row, no JL/P
 
@@ -347,6 +348,21 @@ def test_yaml_limit_sections_and_max_jobs():
     default = lims["MAX_JOBS default"].users
     assert default.matches("zed") and not default.matches("alice")
     assert "MAX_JOBS bob" not in lims
+
+
+def test_default_row_leaves_out_members_of_a_group_at_row():
+    """lsb.users(5): default is each user's that no row names; a group@
+    row names each member, so its own MAX_JOBS, JL/P and MAX_PEND_JOBS
+    are theirs even above default's."""
+    cfg = _cfg({"users": {"default": {"MAX_JOBS": 1, "JL/P": 1},
+                          "chem@": {"MAX_JOBS": 4, "JL/P": 2}}},
+               groups={"chem": ["alice", "carol"]})
+    lims = {lim.name: lim for lim in limitconf.limits(cfg)}
+    default = lims["MAX_JOBS default"].users
+    assert default.matches("zed") and not default.matches("carol")
+    assert lims["MAX_JOBS chem@"].users.matches("carol")
+    assert limitconf.jl_p(cfg, "carol") == ((2.0, None),)
+    assert limitconf.jl_p(cfg, "zed") == ((1.0, None),)
 
 
 def _default_rows(ignore):

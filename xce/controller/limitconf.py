@@ -172,12 +172,27 @@ def user_rows(cfg):
     return found
 
 
+def named_users(cfg):
+    """The names lsb.users' `default` row is not for (lsb.users(5): it is
+    each user's that no row names): those with a row of their own, and
+    each member of a group with a `group@` row.  Cached on cfg."""
+    found = getattr(cfg, "_xce_named_users", None)
+    if found is None:
+        users = user_rows(cfg)
+        names = {str(n) for n in users if str(n) != "default"}
+        for name in list(names):
+            if name.endswith("@") and name[:-1] in cfg.user_groups:
+                names.update(hostnames.expand([name[:-1]], cfg.user_groups))
+        found = cfg._xce_named_users = frozenset(names)
+    return found
+
+
 def _user_limits(cfg):
     """lsb.users MAX_JOBS: slots (running and suspended) of a user, of a
-    group as a whole, of each member of `group@`, or of each other user
-    (`default`)."""
+    group as a whole, of each member of `group@`, or of each user no row
+    names (`default`)."""
     users = user_rows(cfg)
-    named = frozenset(str(n) for n in users if str(n) != "default")
+    named = named_users(cfg)
     out = []
     for name, row in users.items():
         name = str(name)
@@ -204,9 +219,9 @@ def _user_limits(cfg):
 
 def jl_p(cfg, user, ug=None):
     """The lsb.users JL/P that apply to *user* (PendingJob.jl_p): its own
-    row, each `group@` row of a group it is in and, without a row of its
-    own, `default` count its own slots; a group's row counts the slots of
-    all the group's members together.  With a GroupChoice *ug*
+    row, each `group@` row of a group it is in and, when no row names it
+    (named_users), `default` count its own slots; a group's row counts
+    the slots of all the group's members together.  With a GroupChoice *ug*
     (limit_groups), the rows of groups it leaves out do not apply.  None
     when none applies.  Cached on cfg per user and choice (one tuple that
     such jobs share)."""
@@ -234,7 +249,8 @@ def _jl_p(cfg, user, ug):
             members = frozenset(hostnames.expand([group], cfg.user_groups))
             if user in members and (ug is None or ug.allows(group)):
                 found.append((per_cpu, None if group != name else members))
-        elif name == user or (name == "default" and user not in users):
+        elif name == user or (name == "default"
+                              and user not in named_users(cfg)):
             found.append((per_cpu, None))
     return tuple(found) or None
 

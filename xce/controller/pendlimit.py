@@ -10,7 +10,7 @@ so the simulator, which submits through the same admit(), applies it too.
 """
 
 from xce.config.lsf import hostnames
-from xce.controller.limitconf import user_rows
+from xce.controller.limitconf import named_users, user_rows
 from xce.errors import text
 from xce.model import arrayspec, states
 
@@ -31,7 +31,8 @@ def _thresholds(cfg, user):
     found.append((f"User <{user}>", None, params))
     users = user_rows(cfg)
     own = users.get(user)
-    if own is None and user not in cfg.user_groups:
+    if own is None and user not in cfg.user_groups \
+            and user not in named_users(cfg):
         own = users.get("default")
     rows = [(f"User <{user}>", None, own)]
     for name, row in users.items():

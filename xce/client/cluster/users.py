@@ -76,14 +76,17 @@ def _limit(value):
 
 def own_limits(name, sec):
     """MAX_JOBS and JL/P (or None) that limit *name*'s own slots: its own
-    row; without one (a user), the tightest of the default row and the
-    group@ rows of its groups, which the scheduler all enforces."""
+    row; without one (a user), the tightest of the group@ rows of its
+    groups or, when none names it, the default row (lsb.users(5): default
+    is for each user no row names), as the scheduler enforces."""
     users = sec["users"]
     if name in users or name in sec["user_groups"]:
         row = users.get(name) or {}
         return _limit(row.get("MAX_JOBS")), _limit(row.get("JL/P"))
-    rows = [row for key, row in users.items() if key == "default" or (
-        key.endswith("@") and name in expand(sec["user_groups"], key[:-1]))]
+    rows = [row for key, row in users.items() if key.endswith("@")
+            and name in expand(sec["user_groups"], key[:-1])]
+    if not rows and "default" in users:
+        rows = [users["default"]]
     found = []
     for key, kind in (("MAX_JOBS", int), ("JL/P", float)):
         values = []
