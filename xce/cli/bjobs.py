@@ -3,7 +3,7 @@
 import sys
 
 from xce.cli.lsfargs import Opt, Parser, run
-from xce.client.jobs import table as jobfmt
+from xce.client.jobs import listorder, table as jobfmt
 from xce.client.jobs.query import ALL_COLUMNS, Query
 from xce.client.jobs.filters import Filters
 from xce.client.ids import ALL_JOBS
@@ -116,8 +116,12 @@ def bjobs(o, ids):
     # The plain tables need a few columns; the others read whole rows.
     table = not (o.fields or o.long or o.array or o.wide_usage or o.extra)
     columns = jobfmt.LIST_COLUMNS if table else ALL_COLUMNS
+    columns += tuple(c for c in listorder.ORDER_COLUMNS if c not in columns)
     rows = query.filter_names(reader.jobs(where, args, columns,
                                           readonly=table))
+    rows = listorder.ordered(
+        rows, {q["name"]: q["priority"] for q in reader.queues()},
+        _priority_policy(params))
     if o.pend_eligible != o.pend_ineligible:
         from xce.client.jobs.pending import select
         rows = select(rows, bool(o.pend_eligible))
@@ -143,6 +147,14 @@ def bjobs(o, ids):
             print(_nothing_found(o, query, filters), file=sys.stderr)
         return _exit(o, query, rows, missing)
     return _show(o, rows, reader, params, site, query, missing)
+
+
+def _priority_policy(params):
+    """The userprio.Policy ordering pending jobs by -sp, or None."""
+    if params.get("MAX_USER_PRIORITY") in (None, ""):
+        return None
+    from xce.model import userprio
+    return userprio.policy(params)
 
 
 def _show(o, rows, reader, params, site, query, missing):
