@@ -170,6 +170,16 @@ def test_array_summary_counts_elements_by_state(make_cluster):
         255, "", f"Job <{plain}> is not a job array\n")
 
 
+def test_array_and_psum_refuse_the_long_format(cluster):
+    """-A and -psum are tables of their own: with -l, bjobs says so
+    rather than printing one layout and dropping the other."""
+    for flag in ("-A", "-psum"):
+        r = cluster.run("bjobs", flag, "-l")
+        assert (r.rc, r.out) == (255, ""), r
+        assert r.err.startswith(f"bjobs: {flag} and -l cannot be used "
+                                "together\n"), r
+
+
 # -- -W, -WL, -WF, -WP ------------------------------------------------------------
 def test_wide_usage_layout(make_cluster):
     cluster, job = _slot_taken(make_cluster, "-W", "10", "-P", "projW")

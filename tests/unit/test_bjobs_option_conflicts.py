@@ -17,6 +17,22 @@ from xce.cli.lsfargs import UsageError
     (["-o", "jobid", "-w"], "-o", "-w"),
     (["-aw", "-o", "jobid"], "-o", "-w"),
     (["-o", "jobid", "-W"], "-o", "-W"),
+    # -A is a table of its own (-w and -noheader shape it).
+    (["-A", "-l"], "-A", "-l"),
+    (["-l", "-A"], "-A", "-l"),
+    (["-A", "-UF"], "-A", "-UF"),
+    (["-A", "-o", "jobid"], "-A", "-o"),
+    (["-A", "-W"], "-A", "-W"),
+    (["-A", "-WL"], "-A", "-WL"),
+    (["-A", "-psum"], "-A", "-psum"),
+    # IBM's bjobs -psum page: only with the filters of pending jobs.
+    (["-psum", "-l"], "-psum", "-l"),
+    (["-psum", "-UF"], "-psum", "-UF"),
+    (["-psum", "-w"], "-psum", "-w"),
+    (["-psum", "-o", "jobid"], "-psum", "-o"),
+    (["-psum", "-a"], "-psum", "-a"),
+    (["-psum", "-r"], "-psum", "-r"),
+    (["-psum", "-noheader"], "-psum", "-noheader"),
 ])
 def test_layouts_that_cannot_be_combined_are_refused(argv, first, second):
     with pytest.raises(UsageError,
@@ -31,6 +47,8 @@ def test_layouts_that_cannot_be_combined_are_refused(argv, first, second):
     ["-w", "-q", "normal"],                              # Nextflow
     ["-l", "-w"],
     ["-p", "-o", "jobid pend_reason"],
+    ["-A", "-w", "-noheader", "-a"],
+    ["-psum", "-p", "-q", "normal", "-u", "all", "-J", "x", "-pi"],
 ])
 def test_what_the_tools_and_users_type_still_parses(argv):
     PARSER.parse(argv)

@@ -61,10 +61,18 @@ UNSUPPORTED = ("-aff", "-aps", "-cname", "-data", "-env", "-fwd",
 # -json without a header line is IBM's documented conflict; -o is a layout
 # of its own, which LSF's bjobs does not mix with -l, -UF, -w or -W.
 # -N prints the long format (as OpenLava's bjobs does).
+# -A is a table of its own, shaped by -w and -noheader only; IBM's -psum
+# page allows it with the filters of pending jobs only.  Each is refused
+# with the rest, rather than one layout printed and the other dropped.
 CONFLICTS = [("-json", "-noheader"), ("-o", "-l"), ("-o", "-UF"),
              ("-o", "-w"), ("-o", "-W")] + [("-N", flag) for flag in (
                  "-o", "-json", "-w", "-W", "-WL", "-WF", "-WP", "-A",
-                 "-psum", "-noheader")]
+                 "-psum", "-noheader")] + [("-A", flag) for flag in (
+                     "-l", "-UF", "-o", "-json", "-W", "-WL", "-WF", "-WP",
+                     "-X", "-psum")] + [("-psum", flag) for flag in (
+                         "-l", "-UF", "-o", "-json", "-w", "-W", "-WL",
+                         "-WF", "-WP", "-X", "-a", "-d", "-r", "-s",
+                         "-noheader", "-gpu")]
 # bjobs reads its words as getopt does: single letters may be clustered
 # (-aw, -aJ name), as users of LSF's bjobs type them.
 PARSER = Parser("bjobs", OPTIONS, args_metavar="[jobid | \"jobid[index_list]\"] ...",
