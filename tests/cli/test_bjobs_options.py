@@ -170,6 +170,16 @@ def test_array_summary_counts_elements_by_state(make_cluster):
         255, "", f"Job <{plain}> is not a job array\n")
 
 
+def test_u_with_an_unknown_user_says_so(cluster):
+    """As LSF's bjobs (its job query's bad-user error): a name that is
+    neither a user of the system nor a user group is named, exit 255; a
+    known user without jobs has none found."""
+    r = cluster.run("bjobs", "-u", "nosuch_xce_user")
+    assert (r.rc, r.out, r.err) == (255, "", "nosuch_xce_user: Unknown user\n")
+    r = cluster.run("bjobs", "-u", "nobody")
+    assert (r.rc, r.out, r.err) == (0, "", "No unfinished job found\n"), r
+
+
 def test_array_and_psum_refuse_the_long_format(cluster):
     """-A and -psum are tables of their own: with -l, bjobs says so
     rather than printing one layout and dropping the other."""

@@ -244,12 +244,14 @@ def _where(query, filters, params):
 
 
 def _user_or_group(reader, name):
-    """-u: a user, or a user group of lsb.users: its members, expanded."""
+    """-u: a user, or a user group of lsb.users: its members, expanded.
+    A name that is neither (nor owns a job) is an unknown user."""
     from xce.client.site import sections
+    from xce.client.cluster.users import check_user, expand
     groups = sections(reader)["user_groups"]
     if name not in groups:
+        check_user(reader, name, has_jobs=True)
         return name
-    from xce.client.cluster.users import expand
     return tuple(expand(groups, name))
 
 

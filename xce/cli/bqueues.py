@@ -57,20 +57,6 @@ def _known_hosts(reader, name):
     return hosts_of(name, reader, sections(reader)["host_groups"], expand)
 
 
-def _check_user(reader, name):
-    """-u: a user of this system, or a user group or user row of the
-    configuration; anything else is LSF's "Unknown user"."""
-    import pwd
-    from xce.client.site import sections
-    conf = sections(reader)
-    if name in conf["user_groups"] or name in conf["users"]:
-        return
-    try:
-        pwd.getpwnam(name)
-    except (KeyError, ValueError):      # ValueError: a NUL in the name
-        raise XceError(text("UNKNOWN_USER", name))
-
-
 def _select(reader, queues, names, host, user):
     by_name = {q["name"]: q for q in queues}
     if names and names != ("default",):
@@ -85,7 +71,8 @@ def _select(reader, queues, names, host, user):
         queues = [q for q in queues if not q["conf"].get("hosts")
                   or usable & set(q["conf"]["hosts"])]
     if user and user != "all":
-        _check_user(reader, user)
+        from xce.client.cluster.users import check_user
+        check_user(reader, user)
         queues = [q for q in queues if _takes(q["conf"], user)]
     if not queues:
         raise XceError(text("BAD_QUEUE"))

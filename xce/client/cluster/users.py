@@ -55,6 +55,20 @@ def _known_user(name):
         return False
 
 
+def check_user(reader, name, has_jobs=False):
+    """-u of bjobs and bqueues: a user of this system, a user group or
+    user row of the configuration or, with *has_jobs*, a name that owns
+    jobs the store keeps; anything else is LSF's "<name>: Unknown user"
+    (its job and queue queries' bad-user error)."""
+    conf = sections(reader)
+    if name in conf["user_groups"] or name in conf["users"] or \
+            _known_user(name):
+        return
+    if has_jobs and reader.jobs("user=?", (name,), ("jobid",)):
+        return
+    raise XceError(about(name, "UNKNOWN_USER"))
+
+
 def busers_names(asked, me, sec, counts):
     """The rows busers prints: the caller, named users/groups, or all."""
     if not asked:
