@@ -233,3 +233,18 @@ def test_lsb_defaultqueue_of_lsf_conf_is_the_sites_default(make_cluster):
     assert r.out.endswith("> is submitted to default queue <normal>.\n")
     r = cluster.run("bsub", "-q", "normal", "true")
     assert r.out.endswith("> is submitted to queue <normal>.\n")
+
+
+def test_q_list_takes_the_first_queue_that_can_be_used(cluster):
+    """bsub -q "q1 q2": LSF tries the queues in the order given and goes
+    on past one it cannot use, an unknown one included (OpenLava's
+    mbatchd does so); when none can be used, the last one's error."""
+    r = cluster.run("bsub", "-q", "nosuch normal", "true")
+    assert (r.rc, r.err) == (0, ""), r
+    assert r.out.endswith("> is submitted to queue <normal>.\n"), r
+    r = cluster.run("bsub", "-q", "normal nosuch", "true")
+    assert r.out.endswith("> is submitted to queue <normal>.\n"), r
+    r = cluster.run("bsub", "-q", "nosuch other", "true")
+    assert (r.rc, r.out) == (255, ""), r
+    assert r.err == "other: No such queue. Job not submitted.\n"
+    assert cluster.proc.poll() is None
