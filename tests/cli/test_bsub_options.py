@@ -248,3 +248,13 @@ def test_q_list_takes_the_first_queue_that_can_be_used(cluster):
     assert (r.rc, r.out) == (255, ""), r
     assert r.err == "other: No such queue. Job not submitted.\n"
     assert cluster.proc.poll() is None
+
+
+def test_an_index_named_twice_makes_one_element(cluster):
+    """bsub -J "a[1,1,1-2]": LSF's mbatchd makes each element once (an
+    index already made is passed over), so the array has elements 1, 2."""
+    jobid = cluster.submit("-H", "-J", "dup[1,1,1-2]", "true")
+    r = cluster.run("bjobs", "-noheader", "-o", "jobid jobindex", str(jobid))
+    assert (r.rc, r.err) == (0, ""), r
+    assert r.out.split() == [str(jobid), "1", str(jobid), "2"]
+    assert cluster.run("bkill", str(jobid)).rc == 0
