@@ -224,6 +224,7 @@ MESSAGES.update({
     "BAD_OPTION_VALUE": "{prog}: {flag}: bad value {value!r}",
     "EMPTY_OPTION_VALUE": "{prog}: {flag}: Bad argument: the value is "
                           "empty",
+    "EMPTY_ARGUMENT": "{prog}: Bad argument: the {what} is empty",
     "EXPLAIN_ONE_JOB": "xce explain: exactly one job ID is needed",
     "ALREADY_RUNNING": "{daemon}: {error}",
     "CONTROLLER_NOT_STARTED": "xce-controller did not start",

@@ -101,6 +101,29 @@ def test_bqueues_names_select_and_unknown_queue_fails(cluster):
     assert r.rc == 255 and r.err == "nosuch: No such queue\n"
 
 
+def test_an_empty_queue_or_host_name_is_one_clear_line(cluster):
+    """bqueues "", bhosts "", badmin qclose "" (an unset variable's):
+    one line naming the command and what is empty, exit 255, nothing
+    changed; the controller runs on."""
+    for argv, what in ((("bqueues", ""), "bqueues: Bad argument: the queue "
+                        "name is empty"),
+                       (("bqueues", "normal", ""), "bqueues: Bad argument: "
+                        "the queue name is empty"),
+                       (("bhosts", ""), "bhosts: Bad argument: the host "
+                        "name is empty"),
+                       (("badmin", "qclose", ""), "badmin qclose: Bad "
+                        "argument: the queue name is empty"),
+                       (("badmin", "hclose", ""), "badmin hclose: Bad "
+                        "argument: the host name is empty")):
+        r = cluster.run(*argv)
+        assert (r.rc, r.out, r.err) == (255, "", what + "\n"), (argv, r)
+    r = cluster.run("bqueues", "normal")
+    assert r.out.splitlines()[1].split()[2] == "Open:Active", r
+    r = cluster.run("bhosts")
+    assert r.out.splitlines()[1].split()[1] == "ok", r
+    assert cluster.proc.poll() is None
+
+
 # -- bhosts -----------------------------------------------------------------
 def test_bhosts_default_table(make_cluster):
     c = make_cluster(mxj=3)

@@ -33,3 +33,17 @@ def test_an_empty_value_is_refused(command, argv):
                        match=f"^{command}: {flag}: Bad argument: the value "
                              "is empty$"):
         parser.parse(argv)
+
+
+@pytest.mark.parametrize("command, argv, what", [
+    ("bqueues", [""], "queue name"),
+    ("bqueues", ["-l", "normal", ""], "queue name"),
+    ("bhosts", [""], "host name"),
+])
+def test_an_empty_name_is_refused_with_what_it_names(command, argv, what):
+    """bqueues "" looked the name up and said ": No such queue", the
+    empty name in front of it; now one line says what is empty."""
+    parser = importlib.import_module(f"xce.cli.{command}").PARSER
+    with pytest.raises(EmptyValue, match=f"^{command}: Bad argument: the "
+                                         f"{what} is empty$"):
+        parser.parse(argv)

@@ -29,10 +29,11 @@ COMMANDS = Commands("badmin", "Administer the batch system.",
                              for name in NOT_IN_XCE})
 
 
-def _sub(name, opts, help_text, args_metavar="", refused=(), nargs=(0, None)):
+def _sub(name, opts, help_text, args_metavar="", refused=(), nargs=(0, None),
+         empty_arg=None):
     return Parser("badmin", opts, args_metavar=args_metavar,
                   help_text=help_text, refused=refused, nargs=nargs,
-                  usage_name=f"badmin {name}")
+                  usage_name=f"badmin {name}", empty_arg=empty_arg)
 
 
 def _queue_op(op, verb):
@@ -43,7 +44,8 @@ def _queue_op(op, verb):
             o["comment"])
     COMMANDS.add(op, _sub(op, [COMMENT], f"{verb} queues (default: the "
                           "default queue; 'all': every queue).",
-                          "[queue_name ... | all]"), action)
+                          "[queue_name ... | all]",
+                          empty_arg="queue name"), action)
 
 
 def _host_op(op, verb):
@@ -58,7 +60,7 @@ def _host_op(op, verb):
     COMMANDS.add(op, _sub(op, [COMMENT], f"{verb} hosts to new jobs "
                           "(default: this host; 'all': every host).",
                           "[host_name ... | host_group ... | all]",
-                          refused=("-i",)), action)
+                          refused=("-i",), empty_arg="host name"), action)
 
 
 def _agent_op(op, verb):
@@ -73,7 +75,8 @@ def _agent_op(op, verb):
     COMMANDS.add(op, _sub(op, [force], f"{verb} the agent (LSF's slave "
                           "batch daemon) on hosts (default: this host; "
                           "'all': every host); its jobs keep running.",
-                          "[host_name ... | all]"), action)
+                          "[host_name ... | all]", empty_arg="host name"),
+                action)
 
 
 for _op, _verb in (("qopen", "Open"), ("qclose", "Close"),

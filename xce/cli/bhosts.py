@@ -20,7 +20,7 @@ UNSUPPORTED = ("-a", "-aff", "-alloc", "-cname", "-e", "-json",
 PARSER = Parser("bhosts", OPTIONS, args_metavar="[host_name | host_group "
                 "| cluster_name] ...",
                 help_text="Display information about batch hosts.",
-                refused=UNSUPPORTED,
+                refused=UNSUPPORTED, empty_arg="host name",
                 reasons={"-o": text("UNDOCUMENTED",
                                     what="the fields' headers and widths")},
                 conflicts=[("-w", "-l"), ("-s", "-l"),

@@ -20,7 +20,7 @@ OPTIONS = [
 UNSUPPORTED = ("-alloc", "-cname", "-json", "-noheader", "-o")
 PARSER = Parser("bqueues", OPTIONS, args_metavar="[queue_name ...]",
                 help_text="Display information about queues.",
-                refused=UNSUPPORTED,
+                refused=UNSUPPORTED, empty_arg="queue name",
                 reasons={"-o": text("UNDOCUMENTED",
                                     what="the fields' headers and widths")},
                 conflicts=[("-w", "-l"), ("-w", "-r")])

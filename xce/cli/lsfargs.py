@@ -104,7 +104,7 @@ class Parser:
                  stop_at_first_arg=False, refused=(), conflicts=(),
                  bundle=False, version=True, usage_name=None,
                  nargs=(0, None), empty_values=True, not_done="",
-                 reasons=None):
+                 reasons=None, empty_arg=None):
         self.prog, self.opts = prog, opts
         # The name the usage line shows (badmin qopen) when errors name
         # the command alone (badmin: illegal option -- Z).
@@ -130,6 +130,10 @@ class Parser:
         self.empty_values = empty_values
         # How a refused value's line ends (". Job not submitted.").
         self.not_done = not_done
+        # What the words after the options name ("queue name"): given, ""
+        # among them (an unset variable's) is refused with it, rather than
+        # looked up as a name that then shows empty in the error.
+        self.empty_arg = empty_arg
 
     def flags(self):
         """Every LSF option of the table: implemented and refused."""
@@ -146,6 +150,10 @@ class Parser:
                 args += words
                 break
             if not word.startswith("-") or word == "-":
+                if word == "" and self.empty_arg:
+                    raise EmptyValue(_Message(
+                        "EMPTY_ARGUMENT", self.not_done,
+                        prog=self.usage_name, what=self.empty_arg))
                 args.append(word)
                 if self.stop_at_first_arg:
                     args += words
