@@ -3,12 +3,13 @@
 and JOB_CWD_TTL): LSF's order (-cwd, LSB_JOB_CWD, the profile's JOB_CWD,
 DEFAULT_JOB_CWD, the submission directory); a directory with a dynamic
 pattern is created, and removed JOB_CWD_TTL hours after the job when it
-is empty; bmod -app and reconfig move a pending job; a bad value is
+is empty (after a failed pre-exec too); bmod -app and reconfig move a pending job; a bad value is
 refused by reconfig in one line.  Also: a job whose directory is missing
 shows /tmp in bjobs -l while it runs, and an esub sees LSB_JOB_CWD as
 LSB_SUB3_CWD."""
 
 import getpass
+import json
 import os
 
 from tests.lib.reconfig import assert_reconfig_refuses
@@ -109,6 +110,40 @@ def test_jobcwd_ttl_keeps_what_the_job_left(make_cluster, tmp_path):
     wait_for(lambda: all(f.read_text() == "[]" for f in ttl_files),
              what="the agent's list to be emptied")
     assert there.is_dir() and (scratch / me / me).is_dir()
+
+
+def test_a_failed_pre_exec_leaves_its_directory_to_the_ttl(make_cluster,
+                                                          tmp_path):
+    cluster, scratch = _cluster(make_cluster, tmp_path,
+                                ttl="  JOB_CWD_TTL: 1\n")
+    me = getpass.getuser()
+    sub = tmp_path / "s"
+    sub.mkdir()
+    # The profile's JOB_CWD_TTL 0: the directory the pre-exec made goes
+    # once it has failed (99: the job ends without running).
+    ended = cluster.submit("-app", "byapp", "-E", "exit 99", "true",
+                           cwd=sub)
+    cluster.wait_stat(ended, "EXIT")
+    wait_for(lambda: not (sub / "app" / str(ended)).exists(),
+             what="the directory of a failed pre-exec to be removed")
+    # lsb.params's JOB_CWD_TTL 1 (hour): a pre-exec that fails once sends
+    # the job back to PEND; its next attempt on this host takes the
+    # directory over, due an hour after it, not after the failure.
+    mark, ran = tmp_path / "failed-once", tmp_path / "ran"
+    again = cluster.submit(
+        "-E", f"test -e {mark} || {{ touch {mark}; exit 1; }}",
+        "-o", "/dev/null", f"date +%s.%N > {ran}", cwd=tmp_path)
+    cluster.wait_stat(again, "DONE")
+    assert mark.exists()
+    where = str(scratch / me / f"{again}_0")
+    started = float(ran.read_text())
+    ttl_file, = cluster.spool.rglob("cwd-ttl")
+
+    def due():
+        return [e["due"] for e in json.loads(ttl_file.read_text())
+                if e["path"] == where]
+    dues = wait_for(due, what="the directory to be due")
+    assert len(dues) == 1 and dues[0] >= started + 3600, (dues, started)
 
 
 def test_bmod_app_and_reconfig_move_a_pending_job(make_cluster, tmp_path):

@@ -2,7 +2,7 @@
 wrapper made is due its TTL after the job ends, removed as the job's
 user with rmdir (only when empty), and the list of those due outlives
 the agent: a new one arms them again, and a bad list file removes
-nothing."""
+nothing; a new attempt in a directory still due takes it over."""
 
 import heapq
 import json
@@ -84,3 +84,21 @@ def test_a_bad_list_file_removes_nothing(tmp_path):
     (tmp_path / cwdttl.FILE).write_text(json.dumps(
         [{"path": "relative", "uid": 1, "gid": 1, "due": 0}, "x"]))
     assert _Table(tmp_path).cwd_due == []
+
+
+def test_a_new_attempt_takes_over_a_directory_still_due(tmp_path):
+    table = _Table(tmp_path)
+    table.note_made_cwd(_msg(), _job_files(tmp_path))   # a failed pre-exec
+    other = str(tmp_path / "8.0.1")
+    table.take_over_cwd(_msg(cwd="/scratch/ann/8_0", cwd_create=True), other)
+    table.take_over_cwd(_msg(uid=1001, cwd_create=True), other)
+    table.take_over_cwd(_msg(), other)      # no directory of its own made
+    assert len(table.cwd_due) == 1
+    again = str(tmp_path / "7.0.2")
+    table.take_over_cwd(_msg(cwd_create=True), again)
+    assert table.cwd_due == []
+    assert json.loads((tmp_path / cwdttl.FILE).read_text()) == []
+    table.run_timers(1000.0 + 2 * 3600)     # the old timer does nothing
+    # The new attempt made it now: due after that attempt in turn.
+    table.note_made_cwd(_msg(), again)
+    assert len(table.cwd_due) == 1

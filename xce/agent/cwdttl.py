@@ -13,13 +13,19 @@ The directories due are kept in a file beside the agent's journal
 (``cwd-ttl``, rewritten whole, atomically), so that they outlive an
 agent restart: at its start the agent arms a timer for each, and one
 already due is removed then.
+
+A job whose pre-exec failed (or that was killed in it) has ended on
+this host as well: the directory its pre-exec made is due then too.
+When the job comes back to this host before that (it went back to the
+queue) and runs in the same directory, the new attempt takes the
+directory over: it is removed after that attempt, not under it.
 """
 
 import json
 import logging
 import os
 
-from xce.agent import spawn
+from xce.agent import jobfiles, spawn
 
 log = logging.getLogger("xce.agent")
 
@@ -49,6 +55,21 @@ class CwdTtl:
         self.cwd_due.append(entry)
         self._save_due()
         self.at(entry["due"], "cwdttl", entry["path"], entry)
+
+    def take_over_cwd(self, msg, prefix):
+        """A start in a directory an earlier attempt of its user made and
+        that is not yet removed: it is this attempt's now (its .made), no
+        longer due at the earlier one's time."""
+        if not msg.get("cwd_create"):
+            return
+        mine = [e for e in self.cwd_due
+                if e["path"] == msg["cwd"] and e["uid"] == msg["uid"]]
+        if not mine:
+            return
+        for entry in mine:      # its timer finds it gone and does nothing
+            self.cwd_due.remove(entry)
+        self._save_due()
+        jobfiles.create(prefix + ".made", "")
 
     def _timer_cwdttl(self, _key, entry, _now):
         if entry not in self.cwd_due:

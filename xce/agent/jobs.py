@@ -134,6 +134,7 @@ class JobTable(PrePost, Sampling, Recovery, Boxes, Held, CwdTtl):
             raise PermissionError("the agent is not root and cannot run "
                                   f"jobs as uid {uid}")
         _remove_files(prefix)
+        self.take_over_cwd(msg, prefix)     # xce.agent.cwdttl
         self.name_box(msg)      # its container, if any (xce.agent.boxes)
         # Created new (O_EXCL, never through a link the user may have
         # planted in their directory), then given to the user.

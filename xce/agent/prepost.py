@@ -187,16 +187,18 @@ class PrePost:
 
     def _after_job(self, key, msg, prefix, code, report=True):
         """The job has ended with *code*: its post-exec steps.  After a
-        failed pre-exec only the host-level ones run (their clean-up)."""
+        failed pre-exec only the host-level ones run (their clean-up).
+        False when there are none."""
         steps = msg.get("post") or ()
         if not report:
             steps = [s for s in steps if s["level"] == "host"]
         if not steps:
-            return
+            return False
         env, _ = job_environment(msg, prefix, prefix + ".hosts")
         env["LSB_JOBEXIT_STAT"] = str(exit_stat(code))
         self._run(Chain(key, "post", steps, msg, prefix, env,
                         report=report))
+        return True
 
     def host_steps(self, msg):
         """HOST_PRE_EXEC or HOST_POST_EXEC for a job whose first host is
@@ -329,19 +331,23 @@ class PrePost:
             if chain.killed is not None:
                 self._finish(chain.key, 128 + signal.SIGKILL, {},
                              reason=chain.killed or None)
+                self.note_made_cwd(chain.msg, chain.prefix)     # cwdttl
             elif chain.failed is None:
                 self._then(chain)
             else:
                 self._finish(chain.key, chain.failed, {},
                              extra={"pre_failed": chain.failed})
-                self._after_job(chain.key, chain.msg, chain.prefix, 0,
-                                report=False)
+                # Its directory is due once the host steps have ended.
+                if not self._after_job(chain.key, chain.msg, chain.prefix,
+                                       0, report=False):
+                    self.note_made_cwd(chain.msg, chain.prefix)
         else:
             ok = chain.failed is None and chain.killed is None
+            # Before the acknowledgement below removes the job's files.
+            self.note_made_cwd(chain.msg, chain.prefix)     # cwdttl
             if chain.report:
                 # The controller acknowledges it; the job's record goes then.
                 self._say_post(chain.key, "POST_DONE" if ok else "POST_ERR")
-                self.note_made_cwd(chain.msg, chain.prefix)     # cwdttl
             elif chain.acked:   # its record was kept for the clean-up
                 key = chain.key
                 self.acked({"job": key[0], "idx": key[1], "attempt": key[2]})

@@ -41,6 +41,7 @@ class Recovery:
             elif not pid and msg.get("pre"):
                 # Stopped in its pre-exec: it tries again elsewhere.
                 self._finish(key, 1, {}, extra={"pre_failed": 1})
+                self.note_made_cwd(msg, prefix)     # xce.agent.cwdttl
             else:
                 self.running[key] = job
                 code = self._status_from_file(job) if pid else 127
