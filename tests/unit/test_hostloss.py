@@ -1,12 +1,15 @@
 """Host loss decisions on a stand-in controller: UNKWN with a record that
 outlives the controller; after the grace period a rerunnable job is
 requeued and any other stays UNKWN until its host answers (LSF's way), then
-ends TERM_ZOMBIE only if the returned agent does not have it."""
+ends TERM_ZOMBIE only if the returned agent does not have it.  A job its
+returned agent still runs is back in its state, with the reason it had
+for lsb.events (an administrator's stop, a run window, a preemption)."""
 
 from xce.config.model import Config, QueueConf
-from xce.controller import hostloss
+from xce.controller import hostloss, reconcile
 from xce.controller.apply import apply
 from xce.model import states
+from xce.model import suspreasons as sr
 
 from tests.lib.builders import job_row
 from tests.lib.fake_controller import FakeController
@@ -108,3 +111,34 @@ def test_zombi_jobs_the_returned_agent_does_not_have_end_with_their_kill_reason(
     hostloss.zombies_unknown_to(ctl, "h1", {(2, 0, 1)})
     assert (gone["stat"], gone["exit_reason"]) == (states.EXIT, "TERM_ADMIN")
     assert there["stat"] == states.ZOMBI and other["stat"] == states.RUN
+
+
+def test_a_job_back_from_a_lost_host_keeps_the_reason_of_its_state():
+    ctl = _ctl()
+    admin = _job_on(ctl, 1, "h1", states.USUSP, **{sr.ADMIN_STOP: True})
+    user = _job_on(ctl, 2, "h1", states.USUSP)
+    window = _job_on(ctl, 3, "h1", states.SSUSP, sys_susp="WINDOW")
+    preempted = _job_on(ctl, 4, "h1", states.SSUSP,
+                        preempted={"since": 50.0, "by": "<9>"})
+    running = _job_on(ctl, 5, "h1")
+    _lose(ctl, "h1", 100.0)
+    ctl.events.clear()
+    reconcile.handle(ctl, "h1", [
+        {"op": "started", "job": j, "idx": 0, "attempt": 1, "pid": 40 + j}
+        for j in range(1, 6)])
+    back = {jobid: data for kind, jobid, data in ctl.events
+            if kind == "STATUS"}
+    reasons = {jobid: sr.status_reason(data["stat"], data)
+               for jobid, data in back.items()}
+    assert reasons == {
+        1: sr.SUSP_MBD_LOCK | sr.SUSP_ADMIN_STOP,
+        2: sr.SUSP_MBD_LOCK | sr.SUSP_USER_STOP,
+        3: sr.SUSP_QUEUE_WINDOW, 4: sr.SUSP_MBD_PREEMPT, 5: 0}
+    assert [j["stat"] for j in (admin, user, window, preempted, running)] \
+        == [states.USUSP, states.USUSP, states.SSUSP, states.SSUSP,
+            states.RUN]
+    # What bjobs and bresume read is kept as it was.
+    assert sr.admin_stopped(admin["spec"])
+    assert not sr.admin_stopped(user["spec"])
+    assert window["spec"]["sys_susp"] == "WINDOW"
+    assert preempted["spec"]["preempted"]["by"] == "<9>"

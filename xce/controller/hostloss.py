@@ -26,7 +26,8 @@ import logging
 from dataclasses import dataclass, field
 
 from xce.controller import agentctl, dispatch, gangs
-from xce.model import states
+from xce.controller.apply import PREEMPTED
+from xce.model import states, suspreasons
 
 log = logging.getLogger("xce.controller")
 
@@ -122,6 +123,24 @@ def expire(ctl, job):
                  reason=json.dumps([[REQUEUED, None]]))
         gangs.sent_back(ctl, job)
     # Not rerunnable: UNKWN until its host answers (unknown_to), as LSF.
+
+
+def back_from_unknown(job):
+    """The STATUS data of an UNKWN job whose host answered and still runs
+    it: the state it had, and why it had it, as when it first went there
+    (the spec kept them through UNKWN), so that lsb.events gives the same
+    reason as bjobs: an administrator's stop, a closed run window, a
+    host's load, a preemption."""
+    spec = job["spec"] or {}
+    was = (spec.get("unkwn") or {}).get("was") or states.RUN
+    data = {"stat": was}
+    if was == states.USUSP and suspreasons.admin_stopped(spec):
+        data[suspreasons.ADMIN_STOP] = True
+    elif was == states.SSUSP and spec.get("preempted"):
+        data.update(reason=PREEMPTED, by=spec["preempted"].get("by"))
+    elif was == states.SSUSP and spec.get("sys_susp"):
+        data["reason"] = spec["sys_susp"]
+    return data
 
 
 def unknown_to(ctl, host, known):

@@ -154,8 +154,7 @@ def _started(ctl, host, msg):
         return
     if job["stat"] == states.UNKWN:
         # Its agent is back and it still runs: its state is known again.
-        was = (job["spec"].get("unkwn") or {}).get("was")
-        ctl.emit("STATUS", job, stat=was or states.RUN)
+        ctl.emit("STATUS", job, **hostloss.back_from_unknown(job))
     if job["pgid"] != msg["pid"]:
         ctl.emit("RUNNING", job, pid=msg["pid"],
                  start_time=msg.get("start_time"), stdout=msg.get("stdout"))
