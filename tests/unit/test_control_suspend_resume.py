@@ -8,9 +8,11 @@ a queue administrator and root."""
 
 import pwd
 import signal
+import time
 
 import pytest
 
+from xce.client.jobs import long
 from xce.config import keys
 from xce.config.load import ConfigError, load
 from xce.model import suspreasons as sr
@@ -193,8 +195,51 @@ def test_the_decision_resumes_user_resumed_jobs_as_load_allows():
                        host_load={"h1": {"r1m": 0.1}, "h2": {"r1m": 3.0}},
                        host_thresholds={"h2": {"r1m": (1.0, 2.0)}})
     assert sp.decide(jobs, sit) == ([], [(1, 0)])
+    # A closed run window holds them: its reason is theirs then.
     sit.run_open["q"] = False
-    assert sp.decide(jobs, sit) == ([], [])
+    assert sp.decide(jobs, sit) == (
+        [((1, 0), sp.WINDOW), ((2, 0), sp.WINDOW), ((3, 0), sp.WINDOW)], [])
+
+
+def test_a_user_resumed_job_held_by_its_run_window_has_the_window_reason(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("TZ", "UTC")     # the windows' local time
+    time.tzset()
+    try:
+        _window_holds_a_user_resumed_job(tmp_path)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def _window_holds_a_user_resumed_job(tmp_path):
+    # Open at the start (00:16 UTC), closed from 01:00 to midnight.
+    turns = _turns(tmp_path, queue={"RUN_WINDOW": "0:00-1:00"})
+    jobid = _owned(turns)
+    _stopped_by(turns, jobid, OWNER.pw_uid)
+    turns.now = 2 * 3600.0
+    turns.turn()
+    assert turns.stat(jobid) == "USUSP"     # the user's stop stands
+    turns.signal(jobid, "resume", uid=OWNER.pw_uid)
+    assert turns.stat(jobid) == "SSUSP"
+    sent = len(turns.ctl.links["h1"].sent)
+    turns.turn()
+    turns.turn()
+    assert turns.stat(jobid) == "SSUSP"
+    assert turns.events(jobid)[-1] == ("STATUS", {
+        "stat": "SSUSP", "reason": sp.WINDOW})
+    spec = turns.ctl.jobs[(jobid, 0)]["spec"]
+    assert long.system_suspend_reason(spec["sys_susp"]) == \
+        " The run windows of the queue are closed;"
+    assert sr.status_reason("SSUSP", turns.events(jobid)[-1][1]) == \
+        sr.SUSP_QUEUE_WINDOW
+    assert turns.sent_signals(sent) == []   # stopped already
+    # The window opens: resumed as the jobs it suspended are.
+    turns.now = 86400.0 + 10
+    turns.turn()
+    assert turns.stat(jobid) == "RUN"
+    assert turns.sent_signals(sent) == [signal.SIGCONT]
+    turns.ctl.store.close()
 
 
 def test_a_user_resumed_job_is_resumed_after_a_controller_restart(tmp_path):

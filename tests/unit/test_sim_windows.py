@@ -8,9 +8,12 @@ import time
 
 import pytest
 
+from xce.controller import windows
+from xce.model.suspreasons import USER_RESUME
 from xce.sim import engine, site, swf
 from xce.sim.cluster import VirtualCluster
 
+from tests.lib.builders import job_row
 from tests.lib.builders import site as write_site
 
 
@@ -108,3 +111,28 @@ def test_a_priority_that_switches_changes_the_dispatch_order(tmp_path,
     # With 10 at all times, normal's job goes first both times.
     assert _starts(tmp_path / "b", "[10 ()]") == {
         1: 0, 2: 1000, 3: 1100, 4: 3700, 5: 3800}
+
+
+def test_a_user_resumed_job_is_held_by_a_closed_run_window(tmp_path, utc):
+    """The simulator has no bresume, but it carries out the windows with
+    the controller's code: a job its user resumed (SSUSP, USER_RESUME)
+    takes the run window's reason while the window is closed, without a
+    second stop, and is resumed when it opens."""
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    write_site(etc, "cluster: {name: sim, spool: ../spool}\n"
+               "queues:\n  normal:\n    PRIORITY: 30\n"
+               "    RUN_WINDOW: 0:00-1:00\n")
+    cl = VirtualCluster(site.load(etc, "1x1"))
+    host = next(iter(cl.hosts))
+    job = job_row(1, "USUSP", exec_hosts=host, start_time=60.0)
+    cl.jobs[(1, 0)] = job
+    cl.now = 2 * 3600.0         # resumed by its user, the window closed
+    cl.emit("STATUS", job, stat="SSUSP", by="ann", reason=USER_RESUME)
+    cl.now += 1                 # looked at from the next turn on
+    windows.enforce(cl)
+    assert (job["stat"], job["spec"]["sys_susp"]) == ("SSUSP", "WINDOW")
+    assert cl.signals == []
+    cl.now = 86400.0 + 10
+    windows.enforce(cl)
+    assert job["stat"] == "RUN" and len(cl.signals) == 1

@@ -233,6 +233,11 @@ def enforce(ctl):
     stop, cont = suspending.decide(_running(ctl), situation(ctl))
     for key, why in stop:
         job = ctl.jobs[key]
+        if job["stat"] == states.SSUSP:
+            # Resumed by its user, held by its closed run window: stopped
+            # already, it is the window's now (LSF's reason).
+            ctl.emit("STATUS", job, stat=states.SSUSP, reason=why)
+            continue
         jobactions.suspend(ctl, job, "WINDOW" if why == suspending.WINDOW
                            else "LOAD", why)
     for key in cont:

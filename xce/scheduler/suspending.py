@@ -23,12 +23,16 @@ with their own clocks and loads.
 - A job its user resumed (bresume of a USUSP job: SSUSP, USER_RESUME) is
   resumed as a job suspended by load is: when its run window is open and
   its hosts' loads are within loadSched (or RESUME_COND holds), one job
-  per host per look.
+  per host per look.  While its queue's run window is closed it is held
+  by the window, as a job the window suspended is (LSF's reason is the
+  run window's then, not the user's resumption): it is stopped already,
+  so only its reason changes.
 """
 
 from dataclasses import dataclass, field
 
 from xce.lang import loadthresh
+from xce.model.suspreasons import USER_RESUME
 
 WINDOW = "WINDOW"           # suspended: the queue's run window closed
 LOAD = "LOAD"               # "LOAD:<index>": a host's load beyond loadStop
@@ -75,11 +79,14 @@ def reason_index(reason):
 
 def decide(jobs, sit):
     """([(key, reason)] to suspend, [key] to resume) for *jobs*
-    (Running) in situation *sit*."""
+    (Running) in situation *sit*.  A job its user resumed that its
+    closed run window holds is among those to suspend (WINDOW): the
+    caller gives it that reason, it is stopped already."""
     suspend, resume = [], []
     running = [j for j in jobs if j.suspended is None]
-    for job in running:
-        if not sit.run_open.get(job.queue, True):
+    for job in jobs:
+        if (job.suspended is None or job.suspended == USER_RESUME) and \
+                not sit.run_open.get(job.queue, True):
             suspend.append((job.key, WINDOW))
     taken = {key for key, _ in suspend}
     suspend += _by_load([j for j in running if j.key not in taken], sit)
