@@ -2,24 +2,20 @@
 sends it: lsf.conf's LSB_DEFAULTQUEUE (xce.yaml parameters), else the
 default queue."""
 
-from xce.sim import engine, site, swf
-from xce.sim.cluster import VirtualCluster
+from xce.sim import engine, swf
 
-from tests.lib.builders import site as write_site
+from tests.lib.simsite import sim_cluster
 
 
 def _queues(tmp_path, params):
-    etc = tmp_path / "etc"
-    etc.mkdir()
-    write_site(etc, "cluster: {name: sim, spool: ../spool}\n"
-               f"parameters: {params}\n"
-               "queues:\n  normal:\n    PRIORITY: 30\n"
-               "  short:\n    PRIORITY: 40\n  '7':\n    PRIORITY: 20\n")
+    cl = sim_cluster(tmp_path, f"parameters: {params}\n"
+                     "queues:\n  normal:\n    PRIORITY: 30\n"
+                     "  short:\n    PRIORITY: 40\n"
+                     "  '7':\n    PRIORITY: 20\n", "1x2")
     path = tmp_path / "t.swf"
     path.write_text("1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n"
                     "2 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 7 -1 -1 -1\n")
-    replay = engine.Replay(VirtualCluster(site.load(etc, "1x2")),
-                           swf.read(path).jobs).run()
+    replay = engine.Replay(cl, swf.read(path).jobs).run()
     return {r.number: r.queue for r in replay.records.values()}
 
 

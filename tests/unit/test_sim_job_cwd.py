@@ -3,23 +3,18 @@ the working directory the live controller would give it: the cluster's
 DEFAULT_JOB_CWD (or its profile's JOB_CWD) when it has none of its own,
 and is refused as live when that directory is too long."""
 
-from xce.sim import site
-from xce.sim.cluster import VirtualCluster
-from xce.controller.submit import Rejected
-
 import pytest
 
-from tests.lib.builders import site as write_site
+from xce.controller.submit import Rejected
+
+from tests.lib.simsite import sim_cluster
 
 
 def _cluster(tmp_path, params):
-    etc = tmp_path / "etc"
-    etc.mkdir()
-    write_site(etc, "cluster: {name: sim, spool: ../spool}\n"
-               f"parameters: {params}\n"
-               "queues:\n  normal:\n    PRIORITY: 30\n"
-               "applications:\n  a1:\n    JOB_CWD: /apps/%J\n")
-    return VirtualCluster(site.load(etc, "1x2"))
+    return sim_cluster(tmp_path, f"parameters: {params}\n"
+                       "queues:\n  normal:\n    PRIORITY: 30\n"
+                       "applications:\n  a1:\n    JOB_CWD: /apps/%J\n",
+                       "1x2")
 
 
 def _spec(**kw):

@@ -2,13 +2,11 @@
 controller on the virtual clock: two groups with 3 and 1 shares, the first
 dividing its shares evenly between two users, on four slots."""
 
-from xce.sim import engine, site, swf
-from xce.sim.cluster import VirtualCluster
+from xce.sim import engine, swf
 
-from tests.lib.builders import site as write_site
+from tests.lib.simsite import sim_cluster
 
 YAML = """\
-cluster: {name: sim, spool: ../spool}
 parameters:
   DEFAULT_QUEUE: fair
 queues:
@@ -24,10 +22,16 @@ user_groups:
 """
 
 
+def _fair_spec():
+    """A one-hour trace job's spec in queue fair."""
+    return {"command": "x", "name": None, "queue": "fair",
+            "nslots": [1, 1], "resreq": [], "depend": None,
+            "from_host": "", "runlimit": 3600, "cwd": "/", "subcwd": "/",
+            "user_priority": None}
+
+
 def _start_order(tmp_path, yaml_text):
-    etc = tmp_path / "etc"
-    etc.mkdir(parents=True)
-    write_site(etc, yaml_text)
+    cl = sim_cluster(tmp_path, yaml_text, "1x4")
     path = tmp_path / "t.swf"
     # Eight jobs of one hour each from u1, u2 and u3, all at time 0.
     rows, n = [], 0
@@ -39,11 +43,8 @@ def _start_order(tmp_path, yaml_text):
     path.write_text("".join(rows))
     jobs = swf.read(path).jobs
     for tj in jobs:
-        tj.spec = {"command": "x", "name": None, "queue": "fair",
-                   "nslots": [1, 1], "resreq": [], "depend": None,
-                   "from_host": "", "runlimit": 3600, "cwd": "/",
-                   "subcwd": "/", "user_priority": None}
-    replay = engine.Replay(VirtualCluster(site.load(etc, "1x4")), jobs).run()
+        tj.spec = _fair_spec()
+    replay = engine.Replay(cl, jobs).run()
     users = {tj.number: tj.user for tj in jobs}
     return {users[r.number]: sorted(
         x.start for x in replay.records.values()
@@ -78,21 +79,16 @@ GROUPS_YAML = YAML.replace("[ga, 3]", "[ga, 1]").replace(
 def _u3_starts(tmp_path, yaml_text, group_of):
     """The start times of u3's eight one-hour jobs (all at time 0) on two
     slots, job n submitted with -G group_of(n) (None: without -G)."""
-    etc = tmp_path / "etc"
-    etc.mkdir(parents=True)
-    write_site(etc, yaml_text)
+    cl = sim_cluster(tmp_path, yaml_text, "1x2")
     path = tmp_path / "t.swf"
     path.write_text("".join(f"{n} 0 -1 3600 1 -1 -1 1 3600 -1 1 3 1 "
                             "-1 -1 -1 -1 -1\n" for n in range(1, 9)))
     jobs = swf.read(path).jobs
     for tj in jobs:
-        tj.spec = {"command": "x", "name": None, "queue": "fair",
-                   "nslots": [1, 1], "resreq": [], "depend": None,
-                   "from_host": "", "runlimit": 3600, "cwd": "/",
-                   "subcwd": "/", "user_priority": None}
+        tj.spec = _fair_spec()
         if group_of(tj.number):
             tj.spec["user_group"] = group_of(tj.number)
-    replay = engine.Replay(VirtualCluster(site.load(etc, "1x2")), jobs).run()
+    replay = engine.Replay(cl, jobs).run()
     starts = {r.number: r.start for r in replay.records.values()}
     return [starts[n] for n in range(1, 9)]
 
@@ -108,7 +104,6 @@ def test_bsub_G_jobs_take_turns_by_their_groups(tmp_path):
 
 
 FLAT_YAML = """\
-cluster: {name: sim, spool: ../spool}
 parameters:
   DEFAULT_QUEUE: fair
   ENABLE_HIST_RUN_TIME: Y
@@ -122,15 +117,13 @@ queues:
 def _one_slot_order(tmp_path, yaml_text):
     """The users of eight one-hour jobs (four of u1's, then four of
     u2's, all at time 0) in the order they start on one slot."""
-    etc = tmp_path / "etc"
-    etc.mkdir(parents=True)
-    write_site(etc, yaml_text)
+    cl = sim_cluster(tmp_path, yaml_text)
     path = tmp_path / "t.swf"
     path.write_text("".join(
         f"{n} 0 -1 3600 1 -1 -1 1 3600 -1 1 {1 if n <= 4 else 2} 1 "
         "-1 -1 -1 -1 -1\n" for n in range(1, 9)))
     jobs = swf.read(path).jobs
-    replay = engine.Replay(VirtualCluster(site.load(etc, "1x1")), jobs).run()
+    replay = engine.Replay(cl, jobs).run()
     return [r.user for r in sorted(replay.records.values(),
                                    key=lambda r: r.start)]
 
@@ -173,15 +166,12 @@ def test_a_job_without_G_goes_to_the_less_used_of_its_users_groups(
     # then u2's come, both without -G.  gb is the less used: u3's job is
     # charged there and goes first (gb FCFS).  Charged to ga, the first
     # listed, it would have waited behind u2's.
-    etc = tmp_path / "etc"
-    etc.mkdir(parents=True)
-    write_site(etc, GROUPS_YAML)
+    cl = sim_cluster(tmp_path, GROUPS_YAML, "1x2")
     path = tmp_path / "t.swf"
     path.write_text(
         "1 0 -1 7200 1 -1 -1 1 7200 -1 1 1 1 -1 -1 -1 -1 -1\n"
         "2 60 -1 3600 1 -1 -1 1 3600 -1 1 3 1 -1 -1 -1 -1 -1\n"
         "3 60 -1 3600 1 -1 -1 1 3600 -1 1 2 1 -1 -1 -1 -1 -1\n")
-    jobs = swf.read(path).jobs
-    replay = engine.Replay(VirtualCluster(site.load(etc, "1x2")), jobs).run()
+    replay = engine.Replay(cl, swf.read(path).jobs).run()
     starts = {r.number: r.start for r in replay.records.values()}
     assert starts == {1: 0.0, 2: 60.0, 3: 3660.0}

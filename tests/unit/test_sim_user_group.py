@@ -6,15 +6,13 @@ lsb.events' JOB_NEW gives the -G of a recorded job."""
 
 import json
 
-from xce.sim import engine, lsblog, metrics, report, site, swf
-from xce.sim.cluster import VirtualCluster
+from xce.sim import engine, lsblog, metrics, report, swf
 from xce.store.lsbfiles import records
 
-from tests.lib.builders import site as write_site
+from tests.lib.simsite import sim_cluster
 from tests.unit.test_sim_lsblog import SPEC, _job, _read_with_new, _row
 
 YAML = """\
-cluster: {name: sim, spool: ../spool}
 parameters:
   DEFAULT_QUEUE: normal
 queues:
@@ -29,14 +27,11 @@ user_groups:
 def _replay(tmp_path, rows):
     """Replay one-minute jobs of (user, group) -1: unknown; the specs the
     controller's submission was given, and the replay."""
-    etc = tmp_path / "etc"
-    etc.mkdir(parents=True)
-    write_site(etc, YAML)
+    cl = sim_cluster(tmp_path, YAML, "1x4")
     path = tmp_path / "t.swf"
     path.write_text("".join(
         f"{n} 0 -1 60 1 -1 -1 1 60 -1 1 {user} {group} -1 -1 -1 -1 -1\n"
         for n, (user, group) in enumerate(rows, 1)))
-    cl = VirtualCluster(site.load(etc, "1x4"))
     given, submit = {}, cl.submit
 
     def spy(spec, user, jobid=None):

@@ -10,11 +10,10 @@ import pytest
 
 from xce.controller import windows
 from xce.model.suspreasons import USER_RESUME
-from xce.sim import engine, site, swf
-from xce.sim.cluster import VirtualCluster
+from xce.sim import engine, swf
 
 from tests.lib.builders import job_row
-from tests.lib.builders import site as write_site
+from tests.lib.simsite import sim_cluster
 
 
 @pytest.fixture
@@ -28,16 +27,13 @@ def utc(monkeypatch):
 
 
 def _replay(tmp_path, queue_keys, lines, no_limit=()):
-    etc = tmp_path / "etc"
-    etc.mkdir()
-    write_site(etc, "cluster: {name: sim, spool: ../spool}\n"
-               "parameters: {DEFAULT_QUEUE: normal}\n"
-               "queues:\n  normal:\n    PRIORITY: 30\n" + queue_keys)
+    cl = sim_cluster(tmp_path, "parameters: {DEFAULT_QUEUE: normal}\n"
+                     "queues:\n  normal:\n    PRIORITY: 30\n" + queue_keys,
+                     "2x1")
     path = tmp_path / "t.swf"
     path.write_text("".join(
         f"{n} {submit} -1 {run} 1 -1 -1 1 {run} -1 1 1 1 -1 -1 -1 -1 -1\n"
         for n, submit, run in lines))
-    cl = VirtualCluster(site.load(etc, "2x1"))
     jobs = swf.read(path).jobs
     for tj in jobs:
         if tj.number in no_limit:       # a recorded job without -W
@@ -80,12 +76,9 @@ def _starts(tmp_path, priority):
     """One slot; job 1 (normal) holds it until 1000; jobs 2 (normal) and
     3 (night) come at 10, job 3 runs until 3700; jobs 4 (normal) and 5
     (night) come at 3650: {job: start}."""
-    etc = tmp_path / "etc"
-    etc.mkdir(parents=True)
-    write_site(etc, "cluster: {name: sim, spool: ../spool}\n"
-               "parameters: {DEFAULT_QUEUE: normal}\n"
-               "queues:\n  normal:\n    PRIORITY: 30\n"
-               f"  night:\n    PRIORITY: \"{priority}\"\n")
+    cl = sim_cluster(tmp_path, "parameters: {DEFAULT_QUEUE: normal}\n"
+                     "queues:\n  normal:\n    PRIORITY: 30\n"
+                     f"  night:\n    PRIORITY: \"{priority}\"\n")
     lines = [(1, 0, 1000, "normal"), (2, 10, 100, "normal"),
              (3, 10, 2600, "night"), (4, 3650, 100, "normal"),
              (5, 3650, 100, "night")]
@@ -99,7 +92,7 @@ def _starts(tmp_path, priority):
         tj.spec = {"command": "x", "name": None, "queue": queues[tj.number],
                    "nslots": [1, 1], "resreq": [], "depend": None,
                    "from_host": "", "cwd": "/", "subcwd": "/"}
-    replay = engine.Replay(VirtualCluster(site.load(etc, "1x1")), jobs).run()
+    replay = engine.Replay(cl, jobs).run()
     return {r.number: r.start for r in replay.records.values()}
 
 
@@ -118,12 +111,8 @@ def test_a_user_resumed_job_is_held_by_a_closed_run_window(tmp_path, utc):
     the controller's code: a job its user resumed (SSUSP, USER_RESUME)
     takes the run window's reason while the window is closed, without a
     second stop, and is resumed when it opens."""
-    etc = tmp_path / "etc"
-    etc.mkdir()
-    write_site(etc, "cluster: {name: sim, spool: ../spool}\n"
-               "queues:\n  normal:\n    PRIORITY: 30\n"
-               "    RUN_WINDOW: 0:00-1:00\n")
-    cl = VirtualCluster(site.load(etc, "1x1"))
+    cl = sim_cluster(tmp_path, "queues:\n  normal:\n    PRIORITY: 30\n"
+                     "    RUN_WINDOW: 0:00-1:00\n")
     host = next(iter(cl.hosts))
     job = job_row(1, "USUSP", exec_hosts=host, start_time=60.0)
     cl.jobs[(1, 0)] = job
