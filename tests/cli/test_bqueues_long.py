@@ -94,3 +94,34 @@ def test_default_host_spec_is_shown(make_cluster):
     assert lines[at + 2].startswith("DISPATCH_WINDOW: "), r.out
     r = cluster.run("bqueues", "-l", "normal")
     assert r.rc == 0 and "DEFAULT HOST SPECIFICATION" not in r.out, r.out
+
+
+COMMAND_QUEUE = """\
+  owned:
+    PRIORITY: 20
+    ADMINISTRATORS: root
+    PRE_EXEC: /bin/true >> /tmp/pre.out
+    POST_EXEC: /bin/true | grep -v "Hey"
+    JOB_STARTER: exec
+    REQUEUE_EXIT_VALUES: 55
+"""
+
+
+def test_administrators_and_commands_are_shown_after_the_hosts(make_cluster):
+    """ADMINISTRATORS, PRE_EXEC, POST_EXEC and JOB_STARTER as configured,
+    in LSF's order around HOSTS and REQUEUE_EXIT_VALUES: an administrator
+    checks a migrated queue's commands with bqueues -l."""
+    cluster = make_cluster(extra_queues=COMMAND_QUEUE)
+    r = cluster.run("bqueues", "-l", "owned")
+    assert r.rc == 0 and r.err == "", r
+    lines = r.out.splitlines()
+    at = lines.index("HOSTS:  all")
+    assert lines[at + 1:at + 5] == [
+        "ADMINISTRATORS:  root",
+        "PRE_EXEC:  /bin/true >> /tmp/pre.out",
+        'POST_EXEC:  /bin/true | grep -v "Hey"',
+        "REQUEUE_EXIT_VALUES:  55"], r.out
+    assert "JOB_STARTER:  exec" in lines[at + 5:], r.out
+    r = cluster.run("bqueues", "-l", "normal")
+    assert r.rc == 0 and "ADMINISTRATORS" not in r.out, r
+    assert "PRE_EXEC" not in r.out and "JOB_STARTER" not in r.out, r

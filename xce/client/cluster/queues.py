@@ -188,6 +188,7 @@ def _long_block(queue, counts, n_default, shares=None):
                               if conf.get("users") else "all")]
     out.append("HOSTS:  " + (" ".join(conf["hosts"]) + " "
                              if conf.get("hosts") else "all"))
+    out += _command_lines(conf)
     res_req = (conf.get("lsf") or {}).get("RES_REQ")
     if res_req:
         out.append(f"RES_REQ:  {' '.join(str(res_req).split())}")
@@ -205,6 +206,19 @@ def _long_block(queue, counts, n_default, shares=None):
     return "\n".join(x.rstrip() for x in out) + "\n"
 
 
+def _command_lines(conf):
+    """ADMINISTRATORS and the queue's pre- and post-execution commands as
+    configured, after HOSTS as LSF prints them."""
+    out = []
+    if conf.get("admins"):
+        out.append("ADMINISTRATORS:  " + " ".join(conf["admins"]))
+    commands = conf.get("exec_commands") or {}
+    for key in ("PRE_EXEC", "POST_EXEC", "HOST_PRE_EXEC", "HOST_POST_EXEC"):
+        if commands.get(key):
+            out.append(f"{key}:  {commands[key]}")
+    return out
+
+
 def _control_lines(conf):
     """RESUME_COND, STOP_COND, the JOB_CONTROLS block and TERMINATE_WHEN,
     in LSF's order and layout."""
@@ -212,6 +226,9 @@ def _control_lines(conf):
     for key in ("resume_cond", "stop_cond"):
         if conf.get(key):
             out.append(f"{key.upper()}:  {conf[key]}")
+    starter = (conf.get("exec_commands") or {}).get("JOB_STARTER")
+    if starter:
+        out.append(f"JOB_STARTER:  {starter}")
     controls = conf.get("job_controls") or {}
     if controls:
         out += ["", "JOB_CONTROLS:"]
