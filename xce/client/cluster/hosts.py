@@ -85,9 +85,11 @@ def _cpuf(host):
 def _long_block(host, counts, extra=None, exit_rates=None):
     v = host_view(host, counts)
     conf = host["conf"] or {}
-    window = timewindow.show(conf.get("dispatch_window")) or "-"
+    # LSF: the window one blank after the RSV count, or "-" under the
+    # column's end.
+    window = timewindow.show(conf.get("dispatch_window"))
     row = (lcell(v["status"], 14) + f"{_cpuf(host):>6.2f} " + _numbers(v) +
-           f"{window:>7}")
+           (f" {window}" if window else f"{'-':>7}"))
     out = [f"HOST  {host['name']}", LONG_HEADER, row]
     if conf.get("comment") and v["status"] == states.HOST_CLOSED_ADM:
         out.append(f' ADMIN ACTION COMMENT: "{conf["comment"]}"')
