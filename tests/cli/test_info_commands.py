@@ -270,6 +270,24 @@ def test_qinact_keeps_jobs_pending_and_qact_runs_them(cluster):
     cluster.wait_stat(jobid, "DONE")
 
 
+def test_queue_ops_on_a_fairshare_queue_that_has_scheduled(make_cluster):
+    """A FAIRSHARE queue's policy, worked out by a scheduling pass, is not
+    part of the row bqueues reads: qclose/qopen/qact/qinact of it were
+    refused ("Request failed: TypeError: Object of type Config is not
+    JSON serializable")."""
+    cluster = make_cluster(mxj=1, extra_queues=(
+        "  fair:\n    PRIORITY: 20\n"
+        "    FAIRSHARE: USER_SHARES[[default, 1]]\n"))
+    job = cluster.submit("-q", "fair", "true")
+    cluster.wait_stat(job, "DONE")
+    for op, word in (("qclose", "closed"), ("qinact", "inactivated"),
+                     ("qact", "activated"), ("qopen", "opened")):
+        r = cluster.run("badmin", op, "fair")
+        assert (r.rc, r.out, r.err) == (0, f"Queue <fair> is {word}\n", ""), r
+    r = cluster.run("bqueues", "-l", "fair")
+    assert r.rc == 0 and "SCHEDULING POLICIES:  FAIRSHARE" in r.out, r
+
+
 def test_queue_ops_with_all_and_bad_names(cluster):
     r = cluster.run("badmin", "qclose", "all")
     assert r.rc == 0 and sorted(r.out.splitlines()) == [

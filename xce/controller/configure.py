@@ -100,8 +100,11 @@ def save_queue(ctl, name, seq=None):
         seq = list(ctl.cfg.queues).index(name)
     # The container is kept as written (in "lsf"), not as parsed.
     # Time-based values show as the value in force (q.priority, ...).
+    # What the controller caches on the queue ("_..." attributes, such
+    # as its fairshare policy) is not configuration.
     conf = {k: v for k, v in vars(q).items()
-            if k not in ("raw", "container", "timed")}
+            if k not in ("raw", "container", "timed")
+            and not k.startswith("_")}
     conf["default"] = name in ctl.cfg.default_queues
     if st.get("comment"):           # badmin's -C, shown by bqueues -l
         conf["comment"] = st["comment"]
