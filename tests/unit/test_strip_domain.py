@@ -55,3 +55,24 @@ def test_a_short_name_another_host_has_is_not_taken(tmp_path):
     assert list(result.tree["hosts"]) == ["n2", "n2.example.org"]
     assert "host n2.example.org keeps its full name: n2 is another " \
         "host's" in "\n".join(str(w) for w in result.diags.warnings)
+
+
+def test_an_lsb_hosts_row_may_name_the_short_name(tmp_path):
+    """LSF matches lsb.hosts rows after stripping the domain, so a site
+    writes the short name there; the row's values reach the host (they
+    were dropped as naming no host of lsf.cluster)."""
+    files = dict(LSF)
+    files["lsb.hosts"] = ("Begin Host\nHOST_NAME MXJ JL/U DISPATCH_WINDOW\n"
+                          "n1 8 2 (8:00-18:00)\nn3 3 () ()\n"
+                          "nosuch 1 () ()\nEnd Host\n")
+    result = migrated_site(tmp_path, files)
+    hosts = result.tree["hosts"]
+    assert hosts["n1"]["MXJ"] == 8 and hosts["n1"]["JL/U"] == 2
+    assert hosts["n1"]["DISPATCH_WINDOW"] == "8:00-18:00"
+    # n3 is the short name of n3.example.org only (n3.other.net is not
+    # in a stripped domain).
+    assert hosts["n3"]["MXJ"] == 3 and "MXJ" not in hosts["n3.other.net"]
+    text = "\n".join(f"{e.label}: {e.why}" for e in result.migration.entries)
+    assert "host nosuch: not a host" in text
+    assert "host n1: not a host" not in text
+    assert set(load(tmp_path / "etc").hosts) >= {"n1", "n3"}

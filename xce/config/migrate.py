@@ -161,7 +161,8 @@ def _convert(result, lsf):
     batch.convert_params(mig, lsf.get("lsb.params"))
     hosts.convert_lsf_conf(mig, lsf.get("lsf.conf"))
     hosts.convert_cluster_hosts(mig, lsf.get("lsf.cluster"))
-    hosts.convert_batch_hosts(mig, lsf.get("lsb.hosts"), lsf.get("lsf.shared"))
+    hosts.convert_batch_hosts(mig, lsf.get("lsb.hosts"), lsf.get("lsf.shared"),
+                              lsf.get("lsf.conf"))
     hosts.check_host_groups(mig)
     # A queue's PRIORITY or job-slot limits in #if time() branches.
     timebased.fold(lsf.get("lsb.queues"))

@@ -5,7 +5,7 @@ Fills ``cluster``, the lsf.conf part of ``parameters``, ``hosts``,
 """
 
 from xce.config import keys
-from xce.config.lsf import cells, hostnames, hostrows
+from xce.config.lsf import cells, hostnames, hostrows, stripdomain
 from xce.config.lsf.build import convert
 from xce.config.lsf.convert_batch import carry_checked, value_problem
 from xce.config.lsf.diag import Origin
@@ -211,9 +211,10 @@ def _lim_threshold(mig, path, column, value, origin, status):
     mig.note(status, origin, label)
 
 
-def convert_batch_hosts(mig, lsb_hosts, shared=None):
+def convert_batch_hosts(mig, lsb_hosts, shared=None, conf_file=None):
     """lsb.hosts HostGroup rows are groups; Host rows give values to the
-    hosts they name, directly or by group, model or type (hostrows)."""
+    hosts they name, directly or by group, model or type (hostrows); a
+    row may name a host without the domain LSF_STRIP_DOMAIN strips."""
     for row in _rows(lsb_hosts, "hostgroup"):
         _host_group(mig, row)
     hosts = {h: props for h, props in mig.tree.get("hosts", {}).items()
@@ -224,11 +225,14 @@ def convert_batch_hosts(mig, lsb_hosts, shared=None):
     types = hostrows.known_names(shared, "hosttype", "TYPENAME", hosts,
                                  "type")
     keyed = []
+    full = stripdomain.full_names(conf_file, hosts)
     for row in _rows(lsb_hosts, "host"):
         name = row.get("HOST_NAME")
         if not name:
             mig.warn(row.origin, "host row without HOST_NAME; ignored")
             continue
+        if name in full and name not in groups:
+            name = row.cells["HOST_NAME"] = full[name]
         kind = hostrows.classify(name, hosts, groups, models, types)
         if kind == hostrows.DEFAULT or kind is None and not hosts:
             # No lsf.cluster hosts: the lsb.hosts rows naming no group,

@@ -36,6 +36,19 @@ def short_names(names, ends):
     return out
 
 
+def full_names(conf_file, hosts):
+    """{short name: full name} of the *hosts* LSF_STRIP_DOMAIN shortens,
+    so that a row naming a host as LSF shows it (lsb.hosts) finds it;
+    a short name that is already another host's is left out."""
+    conf = conf_file.sections[0] if conf_file else None
+    item = conf.items.get("LSF_STRIP_DOMAIN") if conf else None
+    if item is None:
+        return {}
+    return {short: full for full, short in
+            short_names(hosts, suffixes(item.value)).items()
+            if short not in hosts}
+
+
 def apply(mig, conf_file):
     conf = conf_file.sections[0] if conf_file else None
     item = conf.items.get("LSF_STRIP_DOMAIN") if conf else None
