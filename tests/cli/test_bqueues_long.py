@@ -125,3 +125,19 @@ def test_administrators_and_commands_are_shown_after_the_hosts(make_cluster):
     r = cluster.run("bqueues", "-l", "normal")
     assert r.rc == 0 and "ADMINISTRATORS" not in r.out, r
     assert "PRE_EXEC" not in r.out and "JOB_STARTER" not in r.out, r
+
+
+def test_one_of_two_default_queues_says_so_when_shown_alone(make_cluster):
+    """With DEFAULT_QUEUE = normal short, bqueues -l normal says it is one
+    of the default queues (it said "the default queue" when the other
+    was not on the command line)."""
+    cluster = make_cluster(start=False)
+    yaml = cluster.envdir / "xce.yaml"
+    yaml.write_text(yaml.read_text().replace(
+        "DEFAULT_QUEUE: normal\n", "DEFAULT_QUEUE: normal short\n", 1))
+    cluster.start()
+    for name in ("normal", "short"):
+        r = cluster.run("bqueues", "-l", name)
+        assert r.rc == 0 and r.err == "", r
+        assert r.out.splitlines()[2].endswith(
+            "  This is one of the default queues."), r.out

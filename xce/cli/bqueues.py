@@ -29,7 +29,8 @@ PARSER = Parser("bqueues", OPTIONS, args_metavar="[queue_name ...]",
 def bqueues(o, names):
     names = tuple(names)
     _, reader = open_state()
-    queues = _select(reader, reader.queues(), names, o["host"], o["user"])
+    every = reader.queues()
+    queues = _select(reader, every, names, o["host"], o["user"])
     o["long"] = o["long"] or o["recursive"]
     counts = queue_layouts.slot_counts(reader.job_counts())
     if o["long"]:
@@ -41,8 +42,8 @@ def bqueues(o, names):
         print(queue_layouts.long_blocks(
             queues, counts,
             lambda q: share_lines(reader, q["name"], q["conf"], params,
-                                  recursive=o["recursive"])),
-            end="")
+                                  recursive=o["recursive"]),
+            queue_layouts.default_count(every)), end="")
     else:
         print(queue_layouts.short_table(queues, counts, o["wide"]))
     return 0

@@ -150,12 +150,19 @@ def short_table(queues, counts, wide=False):
     return "\n".join([HEADER] + [short_line(q, counts, wide) for q in queues])
 
 
-def long_blocks(queues, counts, shares=None):
+def long_blocks(queues, counts, shares=None, n_default=None):
     """Every queue's -l block, separated by LSF's dashed line; *shares*
-    gives the fairshare lines of a queue (see shares.py)."""
-    n_default = sum(1 for q in queues if q["conf"].get("default"))
+    gives the fairshare lines of a queue (see shares.py); *n_default*:
+    how many queues of the cluster are default queues (those shown when
+    not given)."""
+    if n_default is None:
+        n_default = default_count(queues)
     blocks = [_long_block(q, counts, n_default, shares) for q in queues]
     return "\n" + f"\n{SEPARATOR}\n\n".join(blocks)
+
+
+def default_count(queues):
+    return sum(1 for q in queues if q["conf"].get("default"))
 
 
 def _long_block(queue, counts, n_default, shares=None):
