@@ -141,3 +141,20 @@ def test_one_of_two_default_queues_says_so_when_shown_alone(make_cluster):
         assert r.rc == 0 and r.err == "", r
         assert r.out.splitlines()[2].endswith(
             "  This is one of the default queues."), r.out
+
+
+def test_memlimit_is_shown_in_the_unit_for_limits(make_cluster):
+    """LSF_UNIT_FOR_LIMITS is the unit of the display too (lsf.conf(5)):
+    MEMLIMIT = 2048 with MB reads 2048 M, as configured (it read
+    2097152 K)."""
+    cluster = make_cluster(extra_params="  LSF_UNIT_FOR_LIMITS: MB\n",
+                           extra_queues="  big:\n    MEMLIMIT: 512 2048\n")
+    r = cluster.run("bqueues", "-l", "big")
+    assert r.rc == 0 and r.err == "", r
+    lines = r.out.splitlines()
+    at = lines.index("DEFAULT LIMITS:")
+    assert lines[at:at + 4] == ["DEFAULT LIMITS:", "", " MEMLIMIT",
+                                "    512 M"], r.out
+    at = lines.index("MAXIMUM LIMITS:")
+    assert lines[at:at + 4] == ["MAXIMUM LIMITS:", "", " MEMLIMIT",
+                                "   2048 M"], r.out

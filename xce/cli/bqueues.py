@@ -43,7 +43,8 @@ def bqueues(o, names):
             queues, counts,
             lambda q: share_lines(reader, q["name"], q["conf"], params,
                                   recursive=o["recursive"]),
-            queue_layouts.default_count(every)), end="")
+            queue_layouts.default_count(every),
+            params.get("LSF_UNIT_FOR_LIMITS") or "KB"), end="")
     else:
         print(queue_layouts.short_table(queues, counts, o["wide"]))
     return 0

@@ -150,14 +150,15 @@ def short_table(queues, counts, wide=False):
     return "\n".join([HEADER] + [short_line(q, counts, wide) for q in queues])
 
 
-def long_blocks(queues, counts, shares=None, n_default=None):
+def long_blocks(queues, counts, shares=None, n_default=None, unit="KB"):
     """Every queue's -l block, separated by LSF's dashed line; *shares*
     gives the fairshare lines of a queue (see shares.py); *n_default*:
     how many queues of the cluster are default queues (those shown when
-    not given)."""
+    not given); *unit*: LSF_UNIT_FOR_LIMITS, MEMLIMIT's unit."""
     if n_default is None:
         n_default = default_count(queues)
-    blocks = [_long_block(q, counts, n_default, shares) for q in queues]
+    blocks = [_long_block(q, counts, n_default, shares, unit)
+              for q in queues]
     return "\n" + f"\n{SEPARATOR}\n\n".join(blocks)
 
 
@@ -165,7 +166,7 @@ def default_count(queues):
     return sum(1 for q in queues if q["conf"].get("default"))
 
 
-def _long_block(queue, counts, n_default, shares=None):
+def _long_block(queue, counts, n_default, shares=None, unit="KB"):
     conf = queue["conf"]
     c = _counts(counts, queue["name"])
     desc = f"  -- {conf.get('description') or ''}"
@@ -179,7 +180,7 @@ def _long_block(queue, counts, n_default, shares=None):
              f"{c['ssusp']:>5} {c['ususp']:>5} {c.get('rsv', 0):>4}")
     out = [f"QUEUE: {queue['name']}", desc, "", "PARAMETERS/STATISTICS",
            LONG_HEADER, stats.rstrip()]
-    out += _limit_lines(conf)
+    out += _limit_lines(conf, unit)
     out += ["", "SCHEDULING PARAMETERS", LOAD_HEADER] + \
         threshold_rows(conf.get("thresholds"))
     out += _policy_lines(conf)
@@ -267,7 +268,7 @@ def _policy_lines(conf):
     return out
 
 
-def _limit_lines(conf):
+def _limit_lines(conf, unit="KB"):
     """DEFAULT LIMITS / MAXIMUM LIMITS in LSF's run-limit and memory rows."""
     # RUNLIMIT's values each with its normalising host or model.
     run = list(zip(conf.get("runlimit") or [None, None],
@@ -281,17 +282,18 @@ def _limit_lines(conf):
         defaults = {k: pair[0] for k, pair in others.items()
                     if pair[0] != pair[1]}
         out += ["", "DEFAULT LIMITS:"] + _limit_rows(run[0], mem[0],
-                                                     defaults)
+                                                     defaults, unit=unit)
         out += ["", "MAXIMUM LIMITS:"]
     # TASKLIMIT (minimum, default, maximum as configured) once, with the
     # maximum limits.
     out += _limit_rows(run[1], mem[1],
                        {k: pair[1] for k, pair in others.items()},
-                       limits.configured_tasks(conf.get("lsf") or {}))
+                       limits.configured_tasks(conf.get("lsf") or {}),
+                       unit=unit)
     return out
 
 
-def _limit_rows(run, mem_kb, others=None, tasks=None):
+def _limit_rows(run, mem_kb, others=None, tasks=None, unit="KB"):
     """CPULIMIT, RUNLIMIT, TASKLIMIT, MEMLIMIT and the row of the other
     limits; *run* and the CPU limit of *others* (spec key -> value) are
     (minutes, normalising host or None)."""
@@ -302,5 +304,5 @@ def _limit_rows(run, mem_kb, others=None, tasks=None):
         out += limits.time_lines("RUNLIMIT", *run)
     out += limits.task_lines(tasks)
     if mem_kb is not None:
-        out += ["", " MEMLIMIT", f" {int(mem_kb):>6} K"]
+        out += ["", " MEMLIMIT", " " + units.in_limit_unit(mem_kb, unit)]
     return out + limits.row_lines(others)

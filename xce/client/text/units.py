@@ -51,6 +51,17 @@ def mem_in_unit(kb, unit):
     return f"{kb / _UNIT_FACTOR[letter]:.2f}{letter}"
 
 
+def in_limit_unit(kb, unit="KB"):
+    """``   2048 M``: a configured memory limit in LSF_UNIT_FOR_LIMITS, the
+    unit it was written in (lsf.conf(5): the unit of the display too);
+    KB when the amount is not a whole number of that unit."""
+    letter = str(unit or "KB").upper()[:1]
+    factor = _UNIT_FACTOR.get(letter, 1)
+    if int(kb) % factor:
+        letter, factor = "K", 1
+    return f"{int(kb) // factor:>6} {letter}"
+
+
 def limit_amount(kb):
     """A memory limit as bjobs -l prints it: ``3.9 G``, ``100 M``."""
     for letter, factor in reversed(_SCALE):
