@@ -62,10 +62,17 @@ def bhosts(o, names):
             reader.meta()
         print(host_layouts.long_blocks(
             hosts, counts, lambda h: shared.host_block(h, catalog, meta),
-            _exit_rates(reader)), end="")
+            _exit_rates(reader), _held(reader)), end="")
     else:
         print(host_layouts.short_table(hosts, counts, o["wide"]))
     return 0
+
+
+def _held(reader):
+    """host -> what running jobs' rusage[] holds there now."""
+    import time
+    from xce.client.cluster.held import host_reserved
+    return host_reserved(reader, time.time())
 
 
 def _exit_rates(reader):

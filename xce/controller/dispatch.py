@@ -12,6 +12,7 @@ from xce.controller import (accept, asked, claims, containercheck, isolate,
 from xce.errors import text
 from xce.lang import depend, timewindow, units
 from xce.lang.resreq.common import LOAD_INDICES
+from xce.lang.resreq.rusage import held_now
 from xce.model import fairshare, states
 from xce.config import gpuconf, hostarch
 from xce.model import gpus as devices
@@ -452,7 +453,6 @@ def reserved(ctl, job):
         terms = rusage_terms(ctl, job)
     if not terms:
         return {}
-    held = {}
     # (A simulated job may start at time 0.)
     start = job["start_time"]
     elapsed = ctl.now - (ctl.now if start is None else start)
@@ -460,12 +460,7 @@ def reserved(ctl, job):
     # RELEASE=Y (LSF's default); mem, swp and tmp it keeps.
     released = jobreq.released(ctl.cfg) if job["stat"] in \
         states.SUSPENDED else ()
-    for name, amount, duration, decay in terms:
-        if (duration and elapsed >= duration) or name in released:
-            continue
-        share = 1 - elapsed / duration if duration and decay else 1
-        held[name] = held.get(name, 0.0) + amount * share
-    return held
+    return held_now(terms, elapsed, released)
 
 
 def rusage_terms(ctl, job):

@@ -69,10 +69,12 @@ def short_table(hosts, counts, wide=False):
     return "\n".join([head] + [short_line(h, counts, wide) for h in hosts])
 
 
-def long_blocks(hosts, counts, extra=None, exit_rates=None):
+def long_blocks(hosts, counts, extra=None, exit_rates=None, reserved=None):
     """extra(host) -> more lines of the load section (site resources);
-    exit_rates: host -> its job exit rate now (jobs per minute)."""
-    return "\n".join(_long_block(h, counts, extra, exit_rates or {})
+    exit_rates: host -> its job exit rate now (jobs per minute);
+    reserved: host -> {resource: what running jobs' rusage[] holds}."""
+    return "\n".join(_long_block(h, counts, extra, exit_rates or {},
+                                 (reserved or {}).get(h["name"], {}))
                      for h in hosts)
 
 
@@ -82,7 +84,7 @@ def _cpuf(host):
     return float((host.get("conf") or {}).get("cpuf") or 1.0)
 
 
-def _long_block(host, counts, extra=None, exit_rates=None):
+def _long_block(host, counts, extra=None, exit_rates=None, reserved=None):
     v = host_view(host, counts)
     conf = host["conf"] or {}
     # LSF: the window one blank after the RSV count, or "-" under the
@@ -100,7 +102,7 @@ def _long_block(host, counts, extra=None, exit_rates=None):
         out += [f" LINK FAILURE: {why}", ""]
     if v["status"] not in states.HOST_DOWN:
         out += [" CURRENT LOAD USED FOR SCHEDULING:"] + \
-            _load_rows(host.get("load") or {}, v) + \
+            _load_rows(host.get("load") or {}, v, reserved or {}) + \
             (extra(host) if extra else []) + [""]
     out += [" LOAD THRESHOLD USED FOR SCHEDULING:", LOAD_HEADER] + \
         threshold_rows(conf.get("thresholds")) + [""]
@@ -113,13 +115,15 @@ def _long_block(host, counts, extra=None, exit_rates=None):
     return "\n".join(x.rstrip() for x in out) + "\n"
 
 
-def _load_rows(load, v):
-    """Total (current load, ``-`` when the agent reported none) and Reserved."""
+def _load_rows(load, v, held):
+    """Total (current load, ``-`` when the agent reported none) and
+    Reserved (what the running jobs' rusage[] holds there, *held*)."""
     names = " " * 12 + "".join(f"{n:>{w}}" for n, w, _, _ in _LOAD)
     total = " " + f"{'Total':<11}" + "".join(
         f"{load_value(load.get(n), f):>{w}}" for n, w, f, _ in _LOAD)
     reserved = " " + f"{'Reserved':<11}" + "".join(
-        f"{r:>{w}}" for n, w, _, r in _LOAD)
+        f"{load_value(held[n], f) if held.get(n) else r:>{w}}"
+        for n, w, f, r in _LOAD)
     # LSF 10.1 adds a slots column: the free slots, and those pending
     # jobs hold (SLOT_RESERVE).
     free = (v["max"] - v["njobs"] - v["rsv"]) if v["max"] else "-"

@@ -137,3 +137,18 @@ def _check_unique(groups):
     names = [n for g in groups for n in g.names()]
     if len(names) != len(set(names)):
         raise ResReqError()  # one resource reserved twice in one alternative
+
+
+def held_now(terms, elapsed, released=()):
+    """What a started job holds now of each rusage[] term it started
+    with, [(name, amount, duration s or 0, decay)], *elapsed* seconds
+    after its start: a term is given back after its duration, shrinks
+    linearly over it with decay, and *released* names hold nothing.
+    {name: amount}; the scheduler's pass and bhosts -l read the same."""
+    held = {}
+    for name, amount, duration, decay in terms:
+        if (duration and elapsed >= duration) or name in released:
+            continue
+        share = 1 - elapsed / duration if duration and decay else 1
+        held[name] = held.get(name, 0.0) + amount * share
+    return held
