@@ -98,3 +98,31 @@ def test_a_live_mixed_run_replays_with_no_difference(tmp_path):
                 assert a.spec.get(key) == b.spec.get(key), (name, key)
             assert a.spec["resreq"] == (b.spec.get("resreq") or []), name
             assert abs(a.run - b.run) <= 1.0, (name, a, b)
+
+
+def test_a_job_waiting_for_a_decaying_reservation_replays_the_same(
+        tmp_path):
+    """The live controller passes when something changed or a
+    reservation shrank (rusagewake), not at every agent report; the
+    replay must not pass at every later turn once one change was seen."""
+    c = Cluster(tmp_path / "c", virtual_hosts=virtual_names(1), mxj=4,
+                extra_params="  XCE_LOAD_PASS_INTERVAL: 30",
+                extra="limits:\n  - NAME: mem\n    USERS: all\n"
+                      "    MEM: 1000\n")
+    try:
+        c.start(timeout=60)
+        # 600 MB that shrink to nothing over 20 s; the second job's
+        # 500 MB fit after 3.4 s, and live passes for it when the
+        # reservation ends (the decay steps pass at most every 30 s).
+        first = c.submit("-o", "/dev/null", "-R",
+                         "rusage[mem=600:duration=20s:decay=1]", "sleep 25")
+        c.wait_stat(first, "RUN")
+        second = c.submit("-o", "/dev/null", "-R", "rusage[mem=500]", "true")
+        c.wait_stat(second, "DONE", timeout=60)
+        r = c.run("xce", "sim", "--verify", "--envdir", str(c.envdir),
+                  timeout=120)
+    finally:
+        c.stop()
+    assert (r.rc, r.err) == (0, ""), r
+    assert r.out.splitlines()[0].endswith(": 0 difference(s)"), r.out
+    assert "(2 start(s)," in r.out, r.out

@@ -8,7 +8,9 @@ agents' reports, user and admin requests -- is applied to the virtual
 cluster as the controller applied it; what the pass decided (START, and
 the STATUS changes of preemption) is the live decision.  A pass then runs
 here when the live controller would have run one (something changed, a
-reservation ran out) or did (it decided something), and its decisions
+slot reservation ran out, an rusage[] reservation shrank) or did (it
+decided something), and no more often (a pass clears what made it due,
+as live), and its decisions
 are compared with the live ones: which jobs, in which pass order, on
 which hosts, suspended or resumed.  A difference is reported and the
 replay goes on from its own decisions.
@@ -22,7 +24,7 @@ import json
 import signal
 
 from xce.controller import (admin, claims, gangs, prepost, reserve,
-                            schedpass)
+                            rusagewake, schedpass)
 from xce.controller.apply import PREEMPTED
 from xce.model import states
 from xce.model.jobid import show, submitted_by
@@ -85,6 +87,7 @@ def verify(cfg, store_path):
                 out.skipped[kind] = out.skipped.get(kind, 0) + 1
         # Jobs whose wait after a failed pre-exec is over, as live.
         prepost.wake(cl)
+        rusagewake.turn(cl)     # a reservation's duration or decay freed
         if live or cl.dirty or reserve.due(cl):
             _compare(cl, when, live, out)
     return out
@@ -193,6 +196,9 @@ def _new_row(row, data):
 
 def _compare(cl, when, live, out):
     out.passes += 1
+    # As the controller's pass: what made it due is dealt with (a pass
+    # that leaves something to do marks the cluster dirty again).
+    cl.dirty = False
     decisions = schedpass.run(cl)
     mine = []
     if decisions is not None:
