@@ -19,5 +19,5 @@ def test_the_alternative_taken_survives_a_controller_restart(make_cluster):
     big = cluster.submit("-R", "rusage[mem=25000]", "true")
     cluster.wait_stat(big, "PEND")
     r = cluster.run("bjobs", "-p", "-noheader", str(big))
-    assert "Job's requirements for reserving resource (mem) not satisfied" \
+    assert "Job requirements for reserving resource (mem) not satisfied" \
         in r.out, r

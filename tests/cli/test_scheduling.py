@@ -76,7 +76,7 @@ def test_block_with_n_not_a_multiple_runs_with_a_final_partial_block(
 
 def test_rusage_mem_beyond_the_host_pends_with_reservation_reason(cluster):
     jobid = cluster.submit("-R", "rusage[mem=999999999999]", "true")
-    _wait_reason(cluster, jobid, " Job's requirements for reserving "
+    _wait_reason(cluster, jobid, " Job requirements for reserving "
                  "resource (mem) not satisfied: 1 host;")
 
 

@@ -13,7 +13,14 @@ from xce.scheduler import rusage_held
 
 from tests.lib.builders import host, one_pass, pending
 
-REASON = "Job's requirements for reserving resource ({}) not satisfied"
+# LSF's wording: a built-in index's ("Job requirements ...", as bjobs(1)
+# shows for mem), a site resource's with "Job's".
+BUILTIN = "Job requirements for reserving resource ({}) not satisfied"
+SITE = "Job's requirements for reserving resource ({}) not satisfied"
+
+
+def _reason(name):
+    return (BUILTIN if name in ("mem", "swp", "tmp") else SITE).format(name)
 
 
 def _placed(out):
@@ -45,7 +52,7 @@ def test_reservations_hold_and_run_out(hosts, jobs, placed, waiting):
     assert _placed(out) == placed
     for n, name in waiting.items():
         texts = [text for text, _ in out.reasons[(n, 0)]]
-        assert REASON.format(name) in texts
+        assert _reason(name) in texts
 
 
 def test_second_alternative_is_taken_and_recorded():
@@ -70,7 +77,7 @@ def test_running_jobs_held_by_the_caller_count():
     assert h.held == {"lic": (2, 2)} and h.resources["lic"] == 0
     out = one_pass([h], [pending(1, rr="rusage[lic=1]")])
     assert _placed(out) == {}
-    assert out.reasons[(1, 0)] == [[REASON.format("lic"), ["a"]]]
+    assert out.reasons[(1, 0)] == [[_reason("lic"), ["a"]]]
 
 
 def test_mem_only_jobs_are_unchanged():
@@ -126,7 +133,7 @@ def test_licence_tokens_are_shared_across_hosts(owned):
     out = one_pass([a, b], jobs, owned_hosts=owned)
     # Three tokens in all, whichever host: the fourth job waits.
     assert len(_placed(out)) == 3
-    assert REASON.format("lic") in [t for t, _ in out.reasons[(4, 0)]]
+    assert _reason("lic") in [t for t, _ in out.reasons[(4, 0)]]
     assert counter.held == (3 if owned else 0)   # copies leave it alone
 
 
@@ -166,7 +173,7 @@ def test_tokens_a_claim_keeps_go_to_its_user_alone_and_first(owned):
     # Of the two free tokens one is kept for u1: u2's first job takes
     # the other, its second waits although u1's job comes later.
     assert set(_placed(out)) == {1, 3}
-    assert REASON.format("lic") in [t for t, _ in out.reasons[(2, 0)]]
+    assert _reason("lic") in [t for t, _ in out.reasons[(2, 0)]]
     if owned:
         assert (counter.held, counter.claimed) == (3, {"u1": 0.0})
     else:

@@ -147,7 +147,7 @@ def test_a_host_short_of_reservable_swp_shows_what_is_left():
                         [pending(1, rr="rusage[swp=500]")], (1, 0))
     a = _row(trace, "a")
     assert a["reason"] == \
-        "Job's requirements for reserving resource (swp) not satisfied"
+        "Job requirements for reserving resource (swp) not satisfied"
     assert a["details"] == [{"what": "swp free to reserve", "had": 100,
                              "wanted": "rusage[swp=500]"}]
     json.dumps(trace)

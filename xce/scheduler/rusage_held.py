@@ -19,12 +19,25 @@ Pure.  core keeps each || alternative's memory as a float (its placement
 code reads that number); the other amounts ride on it as a Need.
 """
 
+from xce.lang.resreq.common import LOAD_INDICES, MEMORY_RESOURCES
+
 # Where a host's capacity of a built-in resource comes from.
 _CAPACITY = {"swp": "maxswp", "tmp": "maxtmp"}
 # Not a quantity held on a host: slots are counted by core itself.
 _NOT_HELD = frozenset({"mem", "slots"})
 
+# LSF words the reason for a built-in index (mem, swp, tmp, r15s, ...) as
+# "Job requirements ...", for a site resource as "Job's requirements ...".
+R_RESERVE_BUILTIN = "Job requirements for reserving resource ({}) not " \
+    "satisfied"
 R_RESERVE = "Job's requirements for reserving resource ({}) not satisfied"
+_BUILTIN = frozenset(LOAD_INDICES) | MEMORY_RESOURCES
+
+
+def reserve_reason(name):
+    """The pending reason of a host short of resource *name*."""
+    return (R_RESERVE_BUILTIN if name in _BUILTIN else R_RESERVE).format(
+        name)
 
 
 class Need(float):
@@ -148,7 +161,7 @@ def room(h, amounts, n, per_task, user=None):
         if free is not None and per_task and amount > 0:
             n = min(n, int(free // amount))
         if free is None or free < amount or n <= 0:
-            return 0, R_RESERVE.format(name)
+            return 0, reserve_reason(name)
     return n, None
 
 

@@ -159,7 +159,7 @@ def _host_details(why, h, q, job, select, mem):
                    f"rusage[mem={format_number(mem)}]")]
     return [_held(h, name, amount, job.user)
             for name, amount in sorted(rusage_held.others(mem).items())
-            if why == rusage_held.R_RESERVE.format(name)]
+            if why == rusage_held.reserve_reason(name)]
 
 
 def _jlp(h, job, members):

@@ -49,7 +49,7 @@ R_QUEUE_RESREQ = "Queue's resource requirements not satisfied"
 # containercheck); LSF has no such text: its sites mark such hosts with a
 # boolean resource and the job's select[] fails.
 R_CONTAINER = "The host does not have the container runtime {runtime}"
-R_RESERVE_MEM = "Job's requirements for reserving resource (mem) not satisfied"
+R_RESERVE_MEM = "Job requirements for reserving resource (mem) not satisfied"
 # bsub -b: the job waits for its begin time (see jobtimes.py).
 R_BEGIN_TIME = "The job has a specified start time"
 # Gang groups (xce gang; LSF has none): the whole gang waits.  Formats
