@@ -65,9 +65,10 @@ def test_unlisted_hosts_pend_with_not_specified_in_job_submission(three):
     out = _pend(three, waiting)
     assert " Not enough job slot(s): 1 host;" in out
     assert three.stat(waiting) == "PEND"
-    # -p3 names the hosts, as non-candidates.
+    # -p3 counts them as non-candidates.
     out = _pend(three, waiting, "-p3")
-    assert "   Not specified in job submission: vh001, vh002;" in out, out
+    assert " Non-candidate host pending reasons (2 of 3 hosts):\n" \
+        "   Not specified in job submission: 2 hosts;" in out, out
 
     # bmod -m on the pending job: now it may run on vh001.
     r = three.run("bmod", "-m", "vh001", str(waiting))

@@ -28,7 +28,11 @@ def test_select_no_load_can_meet_pends_naming_the_host(cluster):
              in _pend(cluster, jobid), what="the select[] pend reason")
     assert cluster.stat(jobid) == "PEND"
     out = _pend(cluster, jobid, "-p3")
-    assert (f"   Job's resource requirements not satisfied: "
+    assert " Non-candidate host pending reasons (1 of 1 hosts):\n" \
+        "   Job's resource requirements not satisfied: 1 host;" in out, out
+    # -l names the host.
+    out = " ".join(_pend(cluster, jobid, "-l").split())
+    assert (f"Job's resource requirements not satisfied: "
             f"{socket.gethostname()};") in out, out
     r = cluster.run("bkill", str(jobid))
     assert r.rc == 0, r

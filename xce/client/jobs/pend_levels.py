@@ -3,9 +3,11 @@
 Level 0 is the classic list (job-wide reasons, host reasons with counts);
 level 1 the single key reason; levels 2 and 3 sort host reasons into
 candidate hosts (could run the job once something frees up) and
-non-candidate hosts (cannot run it as it stands), with counts (2) or host
-names (3).  The host-based texts that make a host a non-candidate are the
-scheduler's "whatever its load" reasons.
+non-candidate hosts (cannot run it as it stands): level 2 shows the
+candidate hosts' reasons, level 3 both kinds, each reason with the number
+of hosts that give it, the most common first (IBM's bjobs -p).  The
+host-based texts that make a host a non-candidate are the scheduler's
+"whatever its load" reasons.
 """
 
 
@@ -29,9 +31,7 @@ def _reasons(row):
         return []
 
 
-def _hosts_text(hosts, names):
-    if names:
-        return ", ".join(hosts)
+def _hosts_text(hosts):
     return f"{len(hosts)} host{'s' if len(hosts) != 1 else ''}"
 
 
@@ -44,28 +44,31 @@ def key_reason(row):
     if wide:
         return [f" {wide[0]};"]
     text, hosts = max(reasons, key=lambda r: len(r[1]))
-    return [f" {text}: {_hosts_text(hosts, False)};"]
+    return [f" {text}: {_hosts_text(hosts)};"]
 
 
-def categorized(row, n_hosts, names):
-    """-p2 (counts) and -p3 (host names)."""
+def categorized(row, n_hosts, both):
+    """-p2 (the candidate hosts) and -p3 (*both*: the non-candidate hosts
+    too), each reason with its number of hosts, the most common first."""
     reasons = _reasons(row)
     if row["stat"] == "PSUSP" or not reasons:
         return table.pend_reasons(row)
     lines = [f" {t};" for t, hosts in reasons if hosts is None]
-    cand = [(t, h) for t, h in reasons if h is not None and
-            t not in NON_CANDIDATE]
-    non = [(t, h) for t, h in reasons if h is not None and t in NON_CANDIDATE]
+    by_count = sorted((r for r in reasons if r[1] is not None),
+                      key=lambda r: -len(r[1]))
+    cand = [(t, h) for t, h in by_count if t not in NON_CANDIDATE]
+    non = [(t, h) for t, h in by_count if t in NON_CANDIDATE]
     n_non = len({x for _, h in non for x in h})
     n_cand = max(n_hosts - n_non, 0)
     if lines:
         lines.append("")
     lines.append(f" Candidate host pending reasons ({n_cand} of {n_hosts} "
                  f"hosts){':' if cand else '.'}")
-    lines += [f"   {t}: {_hosts_text(h, names)};" for t, h in cand]
-    lines += ["", f" Non-candidate host pending reasons ({n_non} of "
-              f"{n_hosts} hosts){':' if non else '.'}"]
-    lines += [f"   {t}: {_hosts_text(h, names)};" for t, h in non]
+    lines += [f"   {t}: {_hosts_text(h)};" for t, h in cand]
+    if both:
+        lines += ["", f" Non-candidate host pending reasons ({n_non} of "
+                  f"{n_hosts} hosts){':' if non else '.'}"]
+        lines += [f"   {t}: {_hosts_text(h)};" for t, h in non]
     return lines
 
 
