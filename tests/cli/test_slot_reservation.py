@@ -171,3 +171,24 @@ def test_the_queues_estimated_runtime_lets_a_short_job_backfill(
     cluster = make_cluster(mxj=4, extra_queues=QUEUE.format(cycles=1000) +
                            "    ESTIMATED_RUNTIME: 3\n")
     _only_the_short_estimate_backfills(cluster)
+
+
+def test_busers_rsv_counts_the_slots_the_users_pending_jobs_hold(
+        make_cluster):
+    """busers' RSV: the slots reserved for the user's pending jobs, as
+    bhosts' RSV counts them per host."""
+    import getpass
+    cluster = _cluster(make_cluster)
+    long, wide = _long_then_wide(cluster)
+    r = cluster.run("busers")
+    assert r.rc == 0 and r.err == "", r
+    row = r.out.splitlines()[1].split()
+    assert row[0] == getpass.getuser()
+    # NJOBS 6 (2 running, 4 pending), RSV 2.
+    assert row[3:] == ["6", "4", "2", "0", "0", "2"], r.out
+    (cluster.root / "long.go").touch()
+    cluster.wait_stat(wide, "RUN", timeout=60)
+    r = cluster.run("busers")
+    assert r.out.splitlines()[1].split()[-1] == "0", r.out
+    (cluster.root / "wide.go").touch()
+    cluster.wait_stat(wide, "DONE", timeout=60)

@@ -43,8 +43,20 @@ def expand(groups, name, seen=()):
 
 # -- busers -------------------------------------------------------------------
 def user_counts(reader):
-    """user -> {stat: slots} over the unfinished jobs."""
-    return reader.user_counts()
+    """user -> {stat: slots} over the unfinished jobs, and under "RSV"
+    the slots reserved for the user's pending jobs (SLOT_RESERVE)."""
+    counts = reader.user_counts()
+    held = reader.reservations()
+    if held:
+        owners = {(j["jobid"], j["idx"]): j["user"] for j in reader.jobs(
+            "stat = 'PEND'", columns=("jobid", "idx", "user"),
+            readonly=True)}
+        for key, r in held.items():
+            user = owners.get(key)
+            if user is not None:
+                per = counts.setdefault(user, {})
+                per["RSV"] = per.get("RSV", 0) + sum(r["hosts"].values())
+    return counts
 
 
 def _known_user(name):
@@ -124,11 +136,12 @@ def busers_row(name, sec, counts, wide):
     pend = per.get("PEND", 0) + per.get("PSUSP", 0)
     run = per.get("RUN", 0) + per.get("UNKWN", 0)
     ssusp, ususp = per.get("SSUSP", 0), per.get("USUSP", 0)
+    rsv = per.get("RSV", 0)
     jlp = f"{float(jlp):>5.1f} " if jlp is not None else num(None, 5)
     head = (lcell if wide else cell)(name, 18)
     return line(head, jlp, num(mx, 6),
                 f"{pend + run + ssusp + ususp:>6} {pend:>6} {run:>6} "
-                f"{ssusp:>6} {ususp:>6} {0:>6}")
+                f"{ssusp:>6} {ususp:>6} {rsv:>6}")
 
 
 def busers_table(reader, asked, me, wide=False):
