@@ -269,3 +269,15 @@ def test_type_local_means_the_submission_hosts_type(cluster):
     pends = cluster.submit("-R", "select[type!=local]", "true")
     _wait_reason(cluster, pends,
                  " Job's resource requirements not satisfied: 1 host;")
+
+
+def test_one_host_span_beyond_every_host_pends_per_host(make_cluster):
+    """span[hosts=1] and no host with the slots: LSF's host-based reason,
+    with the number of hosts."""
+    cluster = make_cluster(virtual_hosts=virtual_names(2), mxj=2,
+                           start=False)
+    cluster.start(timeout=60)
+    jobid = cluster.submit("-n", "3", "-R", "span[hosts=1]", "true")
+    _wait_reason(cluster, jobid, " Not enough processors to meet the "
+                 "job's spanning requirement: 2 hosts;")
+    assert cluster.stat(jobid) == "PEND"

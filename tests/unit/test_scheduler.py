@@ -93,10 +93,21 @@ def test_order_sorts_candidates():
     assert out.dispatch == [((1, 0), ["a"])]
 
 
-def test_span_failure_is_a_job_reason():
-    out = one_pass(_hosts(("a", 2), ("b", 2)),
-                   [pending(1, lo=3, rr="span[hosts=1]")])
+def test_ptile_failure_is_a_job_reason():
+    """Not enough hosts with ptile free slots: LSF's job-wide reason."""
+    out = one_pass(_hosts(("a", 3), ("b", 1)),
+                   [pending(1, lo=4, rr="span[ptile=2]")])
     assert out.reasons[(1, 0)] == [[core.R_SPAN, None]]
+
+
+def test_one_host_span_failure_is_a_host_reason():
+    """span[hosts=1] and no host with the slots: each host that has some
+    gives LSF's host-based 'Not enough processors ...'; a full one stays
+    full."""
+    hosts = [host("a", 2), host("b", 2), host("c", 4, used=4)]
+    out = one_pass(hosts, [pending(2, lo=3, rr="span[hosts=1]")])
+    assert out.reasons[(2, 0)] == [[core.R_HOST_FULL, ["c"]],
+                                   [core.R_NO_SPAN, ["a", "b"]]]
 
 
 def test_rusage_mem_reserves_for_later_jobs():

@@ -25,6 +25,7 @@ from xce.scheduler.views import (
     DYNAMIC_RESOURCES, Decisions, HostView, PendingJob, QueueView,
     R_NEW, R_QUEUE_INACTIVE, R_QUEUE_LIMIT, R_USER_QUEUE_LIMIT, R_HELD,
     R_DEPEND, R_DEPEND_NEVER, R_ARRAY_LIMIT, R_JGROUP_LIMIT, R_SPAN,
+    R_NO_SPAN,
     R_HOST_FULL, R_HOST_CLOSED, R_HOST_UNAVAIL, R_HOST_QUEUE, R_HOST_QUEUE_LIMIT,
     R_HOST_PJOB_LIMIT, R_HOST_USER_LIMIT, R_RESREQ, R_QUEUE_RESREQ,
     R_RESERVE_MEM, R_HOST_LIMIT, R_BEGIN_TIME, R_QUEUE_WINDOW,
@@ -34,6 +35,7 @@ __all__ = ["schedule", "R_NOT_ASKED", "DYNAMIC_RESOURCES", "Decisions",
            "HostView", "PendingJob", "QueueView", "R_NEW",
            "R_QUEUE_INACTIVE", "R_QUEUE_LIMIT", "R_USER_QUEUE_LIMIT",
            "R_HELD", "R_DEPEND", "R_DEPEND_NEVER", "R_ARRAY_LIMIT", "R_SPAN",
+           "R_NO_SPAN",
            "R_HOST_FULL", "R_HOST_CLOSED", "R_HOST_UNAVAIL", "R_HOST_QUEUE",
            "R_HOST_QUEUE_LIMIT", "R_HOST_PJOB_LIMIT", "R_HOST_USER_LIMIT",
            "R_RESREQ", "R_QUEUE_RESREQ", "R_RESERVE_MEM", "R_HOST_LIMIT",
@@ -379,8 +381,10 @@ def _consider(job, q, state, out):
             out.dispatch.append((job.key, result.slots))
             return
         if best is None:
-            best = hostfit.host_reasons(cands.all_blocked(blocked), free,
-                                 result.span_failed, result.host_limited)
+            span = job.resreq.span if job.resreq is not None else None
+            best = hostfit.host_reasons(
+                cands.all_blocked(blocked), free, result.span_failed,
+                result.host_limited, span is not None and span.hosts == 1)
     state.failed[cls] = best
     out.reasons[job.key] = best
 

@@ -16,7 +16,7 @@ from xce.scheduler.views import (
     R_HOST_PJOB_LIMIT, R_HOST_WINDOW,
     R_HOST_QUEUE, R_HOST_QUEUE_LIMIT, R_HOST_UNAVAIL, R_HOST_USER_LIMIT,
     R_CONTAINER, R_HOST_ACCEPT, R_HOST_LOAD, R_QUEUE_RESREQ, R_RESERVE_MEM,
-    R_RESREQ, R_SPAN, R_UGROUP_CPU_LIMIT, R_USER_CPU_LIMIT)
+    R_NO_SPAN, R_RESREQ, R_SPAN, R_UGROUP_CPU_LIMIT, R_USER_CPU_LIMIT)
 
 
 class Candidates:
@@ -305,16 +305,20 @@ def rank(free, order, hosts, prefer=None):
                                        -free[n], n))
 
 
-def host_reasons(blocked, free, span_failed, host_limited=False):
+def host_reasons(blocked, free, span_failed, host_limited=False,
+                 one_host=False):
     """Group unusable hosts by reason; hosts with some room count as full
     unless the job failed on its span[] shape or the queue's host limit
-    (then that job-wide reason comes first)."""
+    (then that job-wide reason comes first); with span[hosts=1]
+    (*one_host*) each of them lacks the processors instead."""
     groups = {}
     for name, why in blocked.items():
         groups.setdefault(why, []).append(name)
-    out = [[R_SPAN, None]] if span_failed else \
+    out = [] if span_failed and one_host else \
+        [[R_SPAN, None]] if span_failed else \
         [[R_HOST_LIMIT, None]] if host_limited else []
     if not out:
+        room = R_NO_SPAN if span_failed else R_HOST_FULL
         for name in free:       # usable but not enough in total
-            groups.setdefault(R_HOST_FULL, []).append(name)
+            groups.setdefault(room, []).append(name)
     return out + [[why, sorted(names)] for why, names in sorted(groups.items())]

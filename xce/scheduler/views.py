@@ -24,6 +24,9 @@ R_JGROUP_LIMIT = "The job group has reached its job limit"
 R_NO_SHARE_ACCOUNT = ("The job's excluded user groups (bsub -G) leave it "
                       "no fairshare account in the queue")
 R_SPAN = "Not enough hosts to meet the job's spanning requirement"
+# span[hosts=1]: a host with free slots, but fewer than the job needs
+# (LSF's host-based PEND_JOB_NO_SPAN).
+R_NO_SPAN = "Not enough processors to meet the job's spanning requirement"
 # HOSTLIMIT_PER_JOB: the job would fit now, but only on more hosts than
 # the queue lets one job use.
 R_HOST_LIMIT = ("The number of hosts the job needs exceeds the queue's "
