@@ -290,3 +290,24 @@ def test_job_group_limits_hold_jobs_along_the_path():
     assert out.reasons[(3, 0)] == [[core.R_JGROUP_LIMIT, None]]
     out = one_pass(_hosts(("h", 8)), jobs, groups={"/a": 0})
     assert [k[0] for k, _ in out.dispatch] == [4, 5]
+
+
+def test_a_parallel_job_beyond_the_queue_room_left_says_so():
+    """Some queue slots left, fewer than the job's: LSF's reasons for the
+    parallel job; none left: the limit is reached."""
+    q = QueueView("normal", 30, qjob_limit=3, used=2)
+    out = one_pass([host("a", 8)], [pending(1, lo=2)], queues=[q])
+    assert out.reasons[(1, 0)] == [[core.R_QUEUE_PJOB_LIMIT, None]]
+    q = QueueView("normal", 30, qjob_limit=2, used=2)
+    out = one_pass([host("a", 8)], [pending(1, lo=2)], queues=[q])
+    assert out.reasons[(1, 0)] == [[core.R_QUEUE_LIMIT, None]]
+    q = QueueView("normal", 30, ujob_limit=3, user_used={"u": 2})
+    out = one_pass([host("a", 8)], [pending(1, lo=2)], queues=[q])
+    assert out.reasons[(1, 0)] == [[core.R_USER_QUEUE_PJOB_LIMIT, None]]
+    q = QueueView("normal", 30, ujob_limit=2, user_used={"u": 2})
+    out = one_pass([host("a", 8)], [pending(1, lo=2)], queues=[q])
+    assert out.reasons[(1, 0)] == [[core.R_USER_QUEUE_LIMIT, None]]
+    assert core.R_QUEUE_PJOB_LIMIT == \
+        "The queue has not enough job slots for the parallel job"
+    assert core.R_USER_QUEUE_PJOB_LIMIT == \
+        "Not enough per-user job slots of the queue for the parallel job"

@@ -24,6 +24,7 @@ from xce.scheduler.placement import place
 from xce.scheduler.views import (
     DYNAMIC_RESOURCES, Decisions, HostView, PendingJob, QueueView,
     R_NEW, R_QUEUE_INACTIVE, R_QUEUE_LIMIT, R_USER_QUEUE_LIMIT, R_HELD,
+    R_QUEUE_PJOB_LIMIT, R_USER_QUEUE_PJOB_LIMIT,
     R_DEPEND, R_DEPEND_NEVER, R_ARRAY_LIMIT, R_JGROUP_LIMIT, R_SPAN,
     R_NO_SPAN,
     R_HOST_FULL, R_HOST_CLOSED, R_HOST_UNAVAIL, R_HOST_QUEUE, R_HOST_QUEUE_LIMIT,
@@ -34,6 +35,7 @@ from xce.scheduler.views import (
 __all__ = ["schedule", "R_NOT_ASKED", "DYNAMIC_RESOURCES", "Decisions",
            "HostView", "PendingJob", "QueueView", "R_NEW",
            "R_QUEUE_INACTIVE", "R_QUEUE_LIMIT", "R_USER_QUEUE_LIMIT",
+           "R_QUEUE_PJOB_LIMIT", "R_USER_QUEUE_PJOB_LIMIT",
            "R_HELD", "R_DEPEND", "R_DEPEND_NEVER", "R_ARRAY_LIMIT", "R_SPAN",
            "R_NO_SPAN",
            "R_HOST_FULL", "R_HOST_CLOSED", "R_HOST_UNAVAIL", "R_HOST_QUEUE",
@@ -330,10 +332,11 @@ def _job_reason(job, q, state):
             any(state.groups.get(g, 1) <= 0 for g in chain(job.job_group)):
         why = R_JGROUP_LIMIT
     elif q.qjob_limit is not None and q.used + job.nslots > q.qjob_limit:
-        why = R_QUEUE_LIMIT
+        why = R_QUEUE_LIMIT if q.used >= q.qjob_limit else R_QUEUE_PJOB_LIMIT
     elif (q.ujob_limit is not None and
             q.user_used.get(job.user, 0) + job.nslots > q.ujob_limit):
-        why = R_USER_QUEUE_LIMIT
+        why = R_USER_QUEUE_LIMIT if q.user_used.get(job.user, 0) >= \
+            q.ujob_limit else R_USER_QUEUE_PJOB_LIMIT
     elif state.limits is not None:
         why = state.limits.job_room(job.user, q.name, job.project,
                                     job.nslots, hostfit.job_mem(job),

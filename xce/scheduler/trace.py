@@ -80,10 +80,10 @@ def _job_details(text, job, q, state):
     if text == core.R_ARRAY_LIMIT:
         return [_d("running elements", state.arrays.get(job.key[0], 0),
                    f"fewer than {job.array_limit}")]
-    if text == core.R_QUEUE_LIMIT:
+    if text in (core.R_QUEUE_LIMIT, core.R_QUEUE_PJOB_LIMIT):
         return [_d("queue slots used", q.used,
                    f"{job.nslots} more within {q.qjob_limit}")]
-    if text == core.R_USER_QUEUE_LIMIT:
+    if text in (core.R_USER_QUEUE_LIMIT, core.R_USER_QUEUE_PJOB_LIMIT):
         return [_d("user's slots in the queue", q.user_used.get(job.user, 0),
                    f"{job.nslots} more within {q.ujob_limit}")]
     return []

@@ -14,6 +14,11 @@ R_WINDOW_WILL_CLOSE = "Job will not finish before queue's run window is " \
     "closed"
 R_QUEUE_LIMIT = "The queue has reached its job slot limit"
 R_USER_QUEUE_LIMIT = "User has reached the per-user job slot limit of the queue"
+# Some of the queue's (or the user's there) slots are left, fewer than the
+# parallel job's.
+R_QUEUE_PJOB_LIMIT = "The queue has not enough job slots for the parallel job"
+R_USER_QUEUE_PJOB_LIMIT = ("Not enough per-user job slots of the queue for "
+                           "the parallel job")
 R_HELD = "The job was suspended by the user while pending"
 R_DEPEND = "Job dependency condition not satisfied"
 R_DEPEND_NEVER = "Dependency condition invalid or never satisfied"
