@@ -111,7 +111,10 @@ def test_array_elements_run_with_index_and_name(cluster):
         cluster.wait_stat(f"{jobid}[{idx}]", "DONE")
         text = (cluster.root / f"out.{jobid}.{idx}").read_text()
         assert text.startswith(f"idx={idx} name=arr[{idx}]\n")
-    rows = _rows(cluster, "-a", str(jobid))
+    # Finished jobs are listed in the order they finished (bjobs(1)):
+    # the elements may end in any order.
+    rows = sorted(_rows(cluster, "-a", str(jobid)),
+                  key=lambda row: int(row[0].split("[")[1][:-1]))
     assert [row[0] for row in rows] == [f"{jobid}[{i}]" for i in (1, 3, 5, 8)]
     assert [row[-4] for row in rows] == [f"arr[{i}]" for i in (1, 3, 5, 8)]
 
