@@ -49,6 +49,6 @@ def test_bkill_d_with_r_or_s_is_refused(cluster):
                                          "be used together")
     r = cluster.run("bkill", "-C", "why", str(jobid))
     assert (r.rc, r.out) == (255, "")
-    assert r.err == "bkill: option -C is not supported by xce\n"
+    assert r.err.startswith("bkill: option -C is not supported by xce: ")
     assert cluster.stat(jobid) == "RUN"         # nothing happened to it
     assert cluster.run("bjobs").rc == 0         # the controller still answers

@@ -23,8 +23,9 @@ def test_bjobs_noheader_jobid_stat_for_given_ids(cluster):
     r = cluster.run("bjobs", "-noheader", "-o", "jobid stat", str(done),
                     str(live))
     assert (r.rc, r.err) == (0, "")
+    # started jobs before finished ones, as LSF's mbatchd lists them
     assert [l.split() for l in r.out.splitlines()] == [
-        [str(done), "DONE"], [str(live), "RUN"]]
+        [str(live), "RUN"], [str(done), "DONE"]]
     r = cluster.run("bjobs", "-noheader", "-o", "jobid stat", str(live),
                     "99999")
     assert r.rc == 0 and r.out.split() == [str(live), "RUN"]

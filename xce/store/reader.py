@@ -125,6 +125,10 @@ _HAS_STATE = ("(kind IN ('SUBMIT', 'START', 'FINISH') "
 # A held job's spec, NULL for the others, as column "spec": bjobs' plain
 # tables say who held a PSUSP job without reading every job's spec.
 HELD_SPEC = "CASE WHEN stat = 'PSUSP' THEN spec END AS spec"
+# A job's spec for json_extract in a query: NULL where the row does not
+# parse (a row the controller set aside keeps what it held, and SQLite's
+# json_extract fails the whole query on one malformed value).
+SPEC = "(CASE WHEN json_valid(spec) THEN spec END)"
 # The columns of the rows bjdepinfo reads, in this order.
 DEPEND_COLUMNS = "jobid, idx, stat, name, user, exit_code, spec"
 # The jobs the controller still knows, given the (DONE, EXIT) end-time

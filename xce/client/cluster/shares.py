@@ -17,6 +17,7 @@ import time
 from xce.client.cluster.users import expand
 from xce.client.site import sections
 from xce.model import fairshare
+from xce.store.reader import SPEC
 
 HEADER = (" USER/GROUP   SHARES  PRIORITY  STARTED  RESERVED  CPU_TIME  "
           "RUN_TIME   ADJUST")
@@ -26,8 +27,8 @@ def _number(shares):
     return f"{shares:g}"
 
 
-_GROUP = ("coalesce(json_extract(spec, '$.share_group'), "
-          "json_extract(spec, '$.user_group'))")
+_GROUP = (f"coalesce(json_extract({SPEC}, '$.share_group'), "
+          f"json_extract({SPEC}, '$.user_group'))")
 
 
 def _usage(reader, queue, weights, now):

@@ -6,6 +6,7 @@ message; the filter is then one more SQL clause over the jobs table
 """
 
 from xce.errbase import XceError, text
+from xce.store.reader import SPEC
 
 # spec key of each filter on the submission
 _SPEC_KEYS = (("user_group", "user_group"), ("app", "app"))
@@ -57,13 +58,13 @@ class Filters:
         for attr, key in _SPEC_KEYS:
             wanted = getattr(self, attr)
             if wanted:
-                clauses.append(f"COALESCE(json_extract(spec, '$.{key}'), ?)"
+                clauses.append(f"COALESCE(json_extract({SPEC}, '$.{key}'), ?)"
                                " = ?")
                 args += ["", wanted]
         if self.job_group:
             # A group holds its subgroups' jobs too (/a shows /a/b's).
-            clauses.append("(json_extract(spec, '$.job_group') = ? OR "
-                           "json_extract(spec, '$.job_group') GLOB ?)")
+            clauses.append(f"(json_extract({SPEC}, '$.job_group') = ? OR "
+                           f"json_extract({SPEC}, '$.job_group') GLOB ?)")
             top = self.job_group.rstrip("/")
             args += [self.job_group, _glob(top) + "/*"]
         return " AND ".join(clauses), args
@@ -74,7 +75,7 @@ class Filters:
 
 
 # A job submitted without -P is in the project "default", as -l shows it.
-_PROJECT = "COALESCE(json_extract(spec, '$.project'), 'default')"
+_PROJECT = f"COALESCE(json_extract({SPEC}, '$.project'), 'default')"
 
 
 def project_clause(name):

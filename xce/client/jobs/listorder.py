@@ -11,12 +11,13 @@ this order.
 """
 
 from xce.model import states
+from xce.store.reader import SPEC
 
 # Extra columns a listing reads to order its rows (the -sp priority and
 # when it was set live in the job's spec).
 ORDER_COLUMNS = (
-    "json_extract(spec, '$.user_priority') AS _order_sp",
-    "json_extract(spec, '$.user_priority_time') AS _order_sp_time",
+    f"json_extract({SPEC}, '$.user_priority') AS _order_sp",
+    f"json_extract({SPEC}, '$.user_priority_time') AS _order_sp_time",
     "start_time", "end_time")
 
 _STARTED, _PENDING, _FINISHED = 0, 1, 2
