@@ -68,13 +68,16 @@ def test_select_filters_hosts_with_resreq_reason():
     assert out.reasons[(1, 0)] == [[core.R_RESREQ, ["a", "b"]]]
 
 
-def test_full_cluster_still_names_the_unsatisfied_select():
-    hosts = _hosts(("a", 1), ("b", 1, {"bigmem": True}))
+def test_full_cluster_names_the_unsatisfied_select_on_hosts_with_room():
+    """In a full cluster every host is out of slots, which LSF reports
+    before select[]; a host with room still names the select."""
+    hosts = _hosts(("a", 1), ("b", 1, {"bigmem": True}), ("c", 1))
     hosts[0].used = hosts[1].used = 1
-    out = one_pass(hosts, [pending(1), pending(2, rr="bigmem")])
-    assert out.reasons[(1, 0)] == [[core.R_HOST_FULL, ["a", "b"]]]
-    assert out.reasons[(2, 0)] == [[core.R_RESREQ, ["a"]],
-                                   [core.R_HOST_FULL, ["b"]]]
+    out = one_pass(hosts, [pending(1, rr="bigmem"), pending(2),
+                           pending(3, rr="bigmem")])
+    assert out.reasons[(1, 0)] == [[core.R_RESREQ, ["c"]],
+                                   [core.R_HOST_FULL, ["a", "b"]]]
+    assert out.reasons[(3, 0)] == [[core.R_HOST_FULL, ["a", "b", "c"]]]
 
 
 def test_queue_res_req_gives_its_own_host_reason():
@@ -311,3 +314,21 @@ def test_a_parallel_job_beyond_the_queue_room_left_says_so():
         "The queue has not enough job slots for the parallel job"
     assert core.R_USER_QUEUE_PJOB_LIMIT == \
         "Not enough per-user job slots of the queue for the parallel job"
+
+
+def test_full_host_that_fails_select_is_full():
+    """A host with no slot left is dropped on its slots before select[] is
+    looked at (OpenLava's order: host and queue slot limits, then the
+    resource requirement), whether the select reads static or changing
+    resources."""
+    hosts = [host("a", 2, used=2), host("b", 2, used=2, big=1),
+             host("c", 2, big=0)]
+    for rr in ("select[big==1]", "select[big==1 && mem>=0]"):
+        out = one_pass(hosts, [pending(1, rr=rr)])
+        assert out.reasons[(1, 0)] == [[core.R_RESREQ, ["c"]],
+                                       [core.R_HOST_FULL, ["a", "b"]]], rr
+    queue = QueueView("normal", 30, select=resreq.parse("big==1").select,
+                      hjob_limit=1, host_used={"c": 1})
+    out = one_pass(hosts, [pending(2)], queues=[queue])
+    assert out.reasons[(2, 0)] == [[core.R_HOST_FULL, ["a", "b"]],
+                                   [core.R_HOST_QUEUE_LIMIT, ["c"]]]

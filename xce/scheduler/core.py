@@ -386,7 +386,7 @@ def _consider(job, q, state, out):
         if best is None:
             span = job.resreq.span if job.resreq is not None else None
             best = hostfit.host_reasons(
-                cands.all_blocked(blocked), free, result.span_failed,
+                cands.all_blocked(blocked, state.hosts, q, job), free, result.span_failed,
                 result.host_limited, span is not None and span.hosts == 1)
     state.failed[cls] = best
     out.reasons[job.key] = best

@@ -66,12 +66,30 @@ class Candidates:
             self.waiting += sorted(gone.difference(full))
             self.names = still
 
-    def all_blocked(self, blocked):
+    def all_blocked(self, blocked, hosts=None, q=None, job=None):
+        """Every unusable host with its reason.  Given the pass's *hosts*,
+        queue and job, a host that fails select[] but has no slot left
+        for the job gives its slot reason: LSF drops a host on its slot
+        limits before it looks at the resource requirement."""
         out = dict(self.blocked)
+        if hosts is not None:
+            out.update(_full_first(out, hosts, q, job))
         out.update((n, R_HOST_FULL) for n in self.full)
         out.update((n, R_HOST_ACCEPT) for n in self.waiting)
         out.update(blocked)
         return out
+
+
+def _full_first(blocked, hosts, q, job):
+    """{host: slot reason} for the hosts blocked on select[] that are
+    out of slots for *job* (host, queue per-host or user limits)."""
+    out = {}
+    for name, why in blocked.items():
+        if why in (R_RESREQ, R_QUEUE_RESREQ):
+            h = hosts[name]
+            if room(h, q, job.user, job.jl_p) <= 0:
+                out[name] = full_reason(h, q, job.user, job.jl_p)
+    return out
 
 
 # id(select) -> (select, the names it was asked about, the answer)

@@ -108,7 +108,7 @@ def _hosts(job, q, state):
     mem = hostfit.mem_alternatives(job)[0]
     free, more, _ = hostfit.free_slots(job, q, state.hosts, mem, cands, select,
                                      state.limits, state.now)
-    verdicts = cands.all_blocked(more)
+    verdicts = cands.all_blocked(more, state.hosts, q, job)
     rows = []
     for name in sorted(state.hosts):
         h = state.hosts[name]
