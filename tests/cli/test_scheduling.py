@@ -284,3 +284,20 @@ def test_one_host_span_beyond_every_host_pends_per_host(make_cluster):
     _wait_reason(cluster, jobid, " Not enough processors to meet the "
                  "job's spanning requirement: 2 hosts;")
     assert cluster.stat(jobid) == "PEND"
+
+
+def test_queue_span_failure_names_the_queues_requirement(make_cluster):
+    """span[hosts=1] from the queue's RES_REQ: LSF's queue wording
+    (PEND_QUE_NO_SPAN), in bjobs -p and -p1; the user gave no span[]."""
+    cluster = make_cluster(virtual_hosts=virtual_names(2), mxj=2,
+                           start=False, extra_queues=(
+                               "  onehost:\n    PRIORITY: 20\n"
+                               "    RES_REQ: span[hosts=1]\n"))
+    cluster.start(timeout=60)
+    jobid = cluster.submit("-q", "onehost", "-n", "3", "true")
+    text = (" Not enough processors to meet the queue's spanning "
+            "requirement: 2 hosts;")
+    _wait_reason(cluster, jobid, text)
+    r = cluster.run("bjobs", "-p1", str(jobid))
+    assert (r.rc, r.err) == (0, "")
+    assert r.out.splitlines()[2] == text

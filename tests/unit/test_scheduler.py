@@ -332,3 +332,44 @@ def test_full_host_that_fails_select_is_full():
     out = one_pass(hosts, [pending(2)], queues=[queue])
     assert out.reasons[(2, 0)] == [[core.R_HOST_FULL, ["a", "b"]],
                                    [core.R_HOST_QUEUE_LIMIT, ["c"]]]
+
+
+def _from_queue(job_text, queue_text):
+    return resreq.merge_with_queue(job_text or None, queue_text)
+
+
+def test_queue_span_failure_gives_the_queues_wording():
+    """span[] of the queue's RES_REQ: LSF's PEND_QUE_NO_SPAN (1321) per
+    host and PEND_QUE_SPREAD_TASK (313) job-wide; the job's own span[]
+    keeps the job's wording."""
+    hosts = [host("a", 2), host("b", 2)]
+    rr = _from_queue(None, "span[hosts=1]")
+    out = one_pass(hosts, [pending(1, lo=3, rr=rr)])
+    assert out.reasons[(1, 0)] == [[core.R_QUE_NO_SPAN, ["a", "b"]]]
+    rr = _from_queue(None, "span[ptile=3]")
+    out = one_pass(hosts, [pending(2, lo=3, rr=rr)])
+    assert out.reasons[(2, 0)] == [[core.R_QUE_SPAN, None]]
+    rr = _from_queue("span[hosts=1]", "span[ptile=3]")
+    out = one_pass(hosts, [pending(3, lo=3, rr=rr)])
+    assert out.reasons[(3, 0)] == [[core.R_NO_SPAN, ["a", "b"]]]
+
+
+def test_queue_rusage_failure_gives_the_queues_wording():
+    """rusage[] amounts the queue's RES_REQ adds: LSF's
+    PEND_HOST_QUE_RUSAGE (2301 + index) 'Queue requirements for
+    reserving resource (x) not satisfied'; the job's own amount of the
+    same resource keeps the job's wording."""
+    hosts = [host("a", 4, maxmem=1000, mem=1000, maxtmp=100, tmp=100)]
+    rr = _from_queue(None, "rusage[mem=4000]")
+    out = one_pass(hosts, [pending(1, rr=rr)])
+    assert out.reasons[(1, 0)] == [[
+        "Queue requirements for reserving resource (mem) not satisfied",
+        ["a"]]]
+    rr = _from_queue("rusage[mem=4000]", "rusage[mem=100]")
+    out = one_pass(hosts, [pending(2, rr=rr)])
+    assert out.reasons[(2, 0)] == [[core.R_RESERVE_MEM, ["a"]]]
+    rr = _from_queue("rusage[mem=10]", "rusage[tmp=500]")
+    out = one_pass(hosts, [pending(3, rr=rr)])
+    assert out.reasons[(3, 0)] == [[
+        "Queue requirements for reserving resource (tmp) not satisfied",
+        ["a"]]]

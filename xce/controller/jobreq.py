@@ -69,7 +69,7 @@ def parse_job(strings, q, unit_name, more=frozenset()):
     order = merged.order.directed(more) if merged.order else None
     value = resreq.ResReq(select=own.select, order=order,
                           rusage=merged.rusage, span=merged.span,
-                          same=merged.same)
+                          same=merged.same, from_queue=merged.from_queue)
     if value == resreq.ResReq():
         value = None
     return _remember(_RESREQ, key, value)

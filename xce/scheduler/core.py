@@ -26,7 +26,7 @@ from xce.scheduler.views import (
     R_NEW, R_QUEUE_INACTIVE, R_QUEUE_LIMIT, R_USER_QUEUE_LIMIT, R_HELD,
     R_QUEUE_PJOB_LIMIT, R_USER_QUEUE_PJOB_LIMIT,
     R_DEPEND, R_DEPEND_NEVER, R_ARRAY_LIMIT, R_JGROUP_LIMIT, R_SPAN,
-    R_NO_SPAN,
+    R_NO_SPAN, R_QUE_SPAN, R_QUE_NO_SPAN,
     R_HOST_FULL, R_HOST_CLOSED, R_HOST_UNAVAIL, R_HOST_QUEUE, R_HOST_QUEUE_LIMIT,
     R_HOST_PJOB_LIMIT, R_HOST_USER_LIMIT, R_RESREQ, R_QUEUE_RESREQ,
     R_RESERVE_MEM, R_HOST_LIMIT, R_BEGIN_TIME, R_QUEUE_WINDOW,
@@ -37,7 +37,7 @@ __all__ = ["schedule", "R_NOT_ASKED", "DYNAMIC_RESOURCES", "Decisions",
            "R_QUEUE_INACTIVE", "R_QUEUE_LIMIT", "R_USER_QUEUE_LIMIT",
            "R_QUEUE_PJOB_LIMIT", "R_USER_QUEUE_PJOB_LIMIT",
            "R_HELD", "R_DEPEND", "R_DEPEND_NEVER", "R_ARRAY_LIMIT", "R_SPAN",
-           "R_NO_SPAN",
+           "R_NO_SPAN", "R_QUE_SPAN", "R_QUE_NO_SPAN",
            "R_HOST_FULL", "R_HOST_CLOSED", "R_HOST_UNAVAIL", "R_HOST_QUEUE",
            "R_HOST_QUEUE_LIMIT", "R_HOST_PJOB_LIMIT", "R_HOST_USER_LIMIT",
            "R_RESREQ", "R_QUEUE_RESREQ", "R_RESERVE_MEM", "R_HOST_LIMIT",
@@ -386,8 +386,10 @@ def _consider(job, q, state, out):
         if best is None:
             span = job.resreq.span if job.resreq is not None else None
             best = hostfit.host_reasons(
-                cands.all_blocked(blocked, state.hosts, q, job), free, result.span_failed,
-                result.host_limited, span is not None and span.hosts == 1)
+                cands.all_blocked(blocked, state.hosts, q, job), free,
+                result.span_failed, result.host_limited,
+                span is not None and span.hosts == 1,
+                "span" in rusage_held.from_queue(job))
     state.failed[cls] = best
     out.reasons[job.key] = best
 

@@ -15,8 +15,9 @@ from xce.scheduler.views import (
     DYNAMIC_RESOURCES, R_HOST_CLOSED, R_HOST_FULL, R_HOST_LIMIT,
     R_HOST_PJOB_LIMIT, R_HOST_WINDOW,
     R_HOST_QUEUE, R_HOST_QUEUE_LIMIT, R_HOST_UNAVAIL, R_HOST_USER_LIMIT,
-    R_CONTAINER, R_HOST_ACCEPT, R_HOST_LOAD, R_QUEUE_RESREQ, R_RESERVE_MEM,
-    R_NO_SPAN, R_RESREQ, R_SPAN, R_UGROUP_CPU_LIMIT, R_USER_CPU_LIMIT)
+    R_CONTAINER, R_HOST_ACCEPT, R_HOST_LOAD, R_QUEUE_RESREQ,
+    R_NO_SPAN, R_QUE_NO_SPAN, R_QUE_SPAN, R_RESREQ, R_SPAN,
+    R_UGROUP_CPU_LIMIT, R_USER_CPU_LIMIT)
 
 
 class Candidates:
@@ -178,10 +179,12 @@ def free_slots(job, q, hosts, mem, cands, select, limits=None, now=None):
             elif limits is not None:
                 n, why = limit_room(n, job, q, h, mem, limits)
             if why is None and mem and not mem_fits(h, mem):
-                why = R_RESERVE_MEM
+                why = rusage_held.reserve_reason(
+                    "mem", rusage_held.from_queue(job))
             if why is None and rusage_held.others(mem):
                 n, why = rusage_held.room(h, rusage_held.others(mem), n,
-                                          job.mem_per_task, job.user)
+                                          job.mem_per_task, job.user,
+                                          rusage_held.from_queue(job))
             if why is None and job.gpu is not None:
                 n, why = gpus.room(h, job.gpu, n, job.user)
             if why is None:
@@ -324,19 +327,21 @@ def rank(free, order, hosts, prefer=None):
 
 
 def host_reasons(blocked, free, span_failed, host_limited=False,
-                 one_host=False):
+                 one_host=False, queue_span=False):
     """Group unusable hosts by reason; hosts with some room count as full
     unless the job failed on its span[] shape or the queue's host limit
     (then that job-wide reason comes first); with span[hosts=1]
-    (*one_host*) each of them lacks the processors instead."""
+    (*one_host*) each of them lacks the processors instead.  With
+    *queue_span* the span[] is the queue's, and so is the wording."""
     groups = {}
     for name, why in blocked.items():
         groups.setdefault(why, []).append(name)
     out = [] if span_failed and one_host else \
-        [[R_SPAN, None]] if span_failed else \
+        [[R_QUE_SPAN if queue_span else R_SPAN, None]] if span_failed else \
         [[R_HOST_LIMIT, None]] if host_limited else []
     if not out:
-        room = R_NO_SPAN if span_failed else R_HOST_FULL
+        room = (R_QUE_NO_SPAN if queue_span else R_NO_SPAN) \
+            if span_failed else R_HOST_FULL
         for name in free:       # usable but not enough in total
             groups.setdefault(room, []).append(name)
     return out + [[why, sorted(names)] for why, names in sorted(groups.items())]

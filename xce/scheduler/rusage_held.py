@@ -31,13 +31,26 @@ _NOT_HELD = frozenset({"mem", "slots"})
 R_RESERVE_BUILTIN = "Job requirements for reserving resource ({}) not " \
     "satisfied"
 R_RESERVE = "Job's requirements for reserving resource ({}) not satisfied"
+# An amount the queue's RES_REQ adds (PEND_HOST_QUE_RUSAGE), any resource.
+R_QUEUE_RESERVE = "Queue requirements for reserving resource ({}) not " \
+    "satisfied"
 _BUILTIN = frozenset(LOAD_INDICES) | MEMORY_RESOURCES
 
 
-def reserve_reason(name):
-    """The pending reason of a host short of resource *name*."""
+def reserve_reason(name, queue=frozenset()):
+    """The pending reason of a host short of resource *name*; *queue*:
+    the resources whose amounts come from the queue's RES_REQ."""
+    if name in queue:
+        return R_QUEUE_RESERVE.format(name)
     return (R_RESERVE_BUILTIN if name in _BUILTIN else R_RESERVE).format(
         name)
+
+
+def from_queue(job):
+    """What of *job*'s requirement its queue's RES_REQ gave (resreq
+    ResReq.from_queue)."""
+    rr = job.resreq
+    return rr.from_queue if rr is not None else frozenset()
 
 
 class Need(float):
@@ -152,16 +165,17 @@ def left(h, name, user=None):
     return found
 
 
-def room(h, amounts, n, per_task, user=None):
+def room(h, amounts, n, per_task, user=None, queue=frozenset()):
     """Slots (at most *n*) whose reservations fit on *h* for a job of
-    *user*, and None; or 0 and the reason the host cannot take the job.
-    What claims keep of a shared resource for other users is not free."""
+    *user*, and None; or 0 and the reason the host cannot take the job
+    (*queue*: see reserve_reason).  What claims keep of a shared
+    resource for other users is not free."""
     for name, amount in sorted(amounts.items()):
         free = left(h, name, user)
         if free is not None and per_task and amount > 0:
             n = min(n, int(free // amount))
         if free is None or free < amount or n <= 0:
-            return 0, reserve_reason(name)
+            return 0, reserve_reason(name, queue)
     return n, None
 
 

@@ -153,13 +153,15 @@ def _host_details(why, h, q, job, select, mem):
         return [_jlp(h, job, members) for per_cpu, members in job.jl_p
                 if hostfit.per_cpu_slots(h, per_cpu) <=
                 hostfit.jlp_used(h, job.user, members)][:1]
-    if why == core.R_RESERVE_MEM:
+    if why in (core.R_RESERVE_MEM,
+               rusage_held.reserve_reason("mem", ("mem",))):
         left = None if h.mem_total is None else h.mem_total - h.mem_reserved
         return [_d("mem free to reserve", left,
                    f"rusage[mem={format_number(mem)}]")]
     return [_held(h, name, amount, job.user)
             for name, amount in sorted(rusage_held.others(mem).items())
-            if why == rusage_held.reserve_reason(name)]
+            if why == rusage_held.reserve_reason(
+                name, rusage_held.from_queue(job))]
 
 
 def _jlp(h, job, members):

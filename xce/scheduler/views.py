@@ -32,6 +32,11 @@ R_SPAN = "Not enough hosts to meet the job's spanning requirement"
 # span[hosts=1]: a host with free slots, but fewer than the job needs
 # (LSF's host-based PEND_JOB_NO_SPAN).
 R_NO_SPAN = "Not enough processors to meet the job's spanning requirement"
+# The same when the span[] is the queue's RES_REQ's (PEND_QUE_SPREAD_TASK,
+# PEND_QUE_NO_SPAN).
+R_QUE_SPAN = "Not enough hosts to meet the queue's spanning requirement"
+R_QUE_NO_SPAN = ("Not enough processors to meet the queue's spanning "
+                 "requirement")
 # HOSTLIMIT_PER_JOB: the job would fit now, but only on more hosts than
 # the queue lets one job use.
 R_HOST_LIMIT = ("The number of hosts the job needs exceeds the queue's "

@@ -73,6 +73,10 @@ class ResReq:
     rusage: Optional[Rusage] = None
     span: Optional[Span] = None
     same: Optional[Same] = None
+    # What merge_with_queue took from the queue's RES_REQ: "span" and the
+    # names of the rusage[] amounts the job does not give itself (LSF
+    # words a failure of those as the queue's).  Not part of the value.
+    from_queue: frozenset = field(default=frozenset(), compare=False)
 
     def __str__(self):
         sections = (self.select, self.order, self.rusage, self.span,
@@ -199,13 +203,26 @@ def merge_with_queue(job, queue, **options):
     span = job.span or queue.span
     if job.span is not None and job.span.hosts == -1:
         span = None
+    rusage = _rusage_over_queue(job.rusage, queue.rusage)
     return ResReq(
         select=_and(selects),
         order=job.order or queue.order,
-        rusage=_rusage_over_queue(job.rusage, queue.rusage),
+        rusage=rusage,
         span=span,
         same=job.same or queue.same,
+        from_queue=_from_queue(job, span, rusage),
     )
+
+
+def _from_queue(job, span, rusage):
+    """The parts of a merged requirement that the queue gave."""
+    parts = set()
+    if span is not None and job.span is None:
+        parts.add("span")
+    if rusage is not None and len(rusage.alternatives) == 1:
+        own = set(job.rusage.amounts()) if job.rusage is not None else set()
+        parts.update(n for n in rusage.amounts() if n not in own)
+    return frozenset(parts)
 
 
 def _rusage_over_queue(job, queue):
