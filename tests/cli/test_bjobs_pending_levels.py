@@ -72,6 +72,11 @@ def test_p2_shows_candidate_hosts_p3_both_with_counts_most_common_first(
     assert reasons("-p2", two) == [
         " Candidate host pending reasons (1 of 3 hosts):",
         "   Not enough job slot(s): 1 host;", ""]
+    # -p1: the asked host's reason, not the hosts left out by -m; the
+    # candidate host's when there is one.
+    assert reasons("-p1", one) == [" Closed by LSF administrator: 1 host;",
+                                   ""]
+    assert reasons("-p1", two) == [" Not enough job slot(s): 1 host;", ""]
     assert reasons("-p3", two)[:3] == reasons("-p2", two)[:2] + [""]
     assert sorted(reasons("-p3", two)[3:]) == sorted([
         " Non-candidate host pending reasons (2 of 3 hosts):",

@@ -23,6 +23,13 @@ NON_CANDIDATE = frozenset({
 })
 
 
+# Non-candidate reasons that only say a host is outside what the job may
+# use at all (its -m list, the queue's HOSTS): never the key reason
+# while a host the job could use has one.
+OUTSIDE = frozenset({"Not usable to the queue",
+                     "Not specified in job submission"})
+
+
 def _reasons(row):
     try:
         reasons = row["pend_reason"]
@@ -36,14 +43,22 @@ def _hosts_text(hosts):
 
 
 def key_reason(row):
-    """-p1: the job-wide reason, else the host reason on the most hosts."""
+    """-p1: the job-wide reason; else the host reason on the most
+    candidate hosts (what the job waits for); else the one on the most
+    hosts the job could use (the closed host of a -m list rather than
+    the many hosts outside it); else the most common."""
     reasons = _reasons(row)
     if row["stat"] == "PSUSP" or not reasons:
         return table.pend_reasons(row)[:1]
     wide = [t for t, hosts in reasons if hosts is None]
     if wide:
         return [f" {wide[0]};"]
-    text, hosts = max(reasons, key=lambda r: len(r[1]))
+    for keep in (lambda t: t not in NON_CANDIDATE,
+                 lambda t: t not in OUTSIDE, lambda t: True):
+        found = [r for r in reasons if keep(r[0])]
+        if found:
+            break
+    text, hosts = max(found, key=lambda r: len(r[1]))
     return [f" {text}: {_hosts_text(hosts)};"]
 
 
