@@ -158,3 +158,20 @@ def test_memlimit_is_shown_in_the_unit_for_limits(make_cluster):
     at = lines.index("MAXIMUM LIMITS:")
     assert lines[at:at + 4] == ["MAXIMUM LIMITS:", "", " MEMLIMIT",
                                 "   2048 M"], r.out
+
+
+def test_size_limits_are_shown_in_the_unit_for_limits(make_cluster):
+    """FILELIMIT, DATALIMIT, STACKLIMIT, CORELIMIT and SWAPLIMIT follow
+    LSF_UNIT_FOR_LIMITS as MEMLIMIT does (KB by default): 20000 reads
+    20000 K as configured (it read 19.5 M); a count stays a count."""
+    cluster = make_cluster(extra_queues=(
+        "  sized:\n    FILELIMIT: 20000\n    DATALIMIT: 2048\n"
+        "    STACKLIMIT: 8192\n    CORELIMIT: 0\n    PROCESSLIMIT: 30\n"))
+    r = cluster.run("bqueues", "-l", "sized")
+    assert r.rc == 0 and r.err == "", r
+    lines = r.out.splitlines()
+    at = lines.index(" FILELIMIT DATALIMIT STACKLIMIT CORELIMIT "
+                     "PROCESSLIMIT")
+    assert lines[at + 1].split() == ["20000", "K", "2048", "K", "8192",
+                                     "K", "0", "K", "30"], r.out
+    assert "M" not in lines[at + 1], r.out

@@ -305,4 +305,4 @@ def _limit_rows(run, mem_kb, others=None, tasks=None, unit="KB"):
     out += limits.task_lines(tasks)
     if mem_kb is not None:
         out += ["", " MEMLIMIT", " " + units.in_limit_unit(mem_kb, unit)]
-    return out + limits.row_lines(others)
+    return out + limits.row_lines(others, unit=unit)

@@ -53,11 +53,13 @@ def task_lines(words):
     return ["", " TASKLIMIT", " " + " ".join(str(words).split())]
 
 
-def row_lines(values, mem_kb=None):
+def row_lines(values, mem_kb=None, unit=None):
     """One header line of the limits set in *values* (spec key -> KB or a
     count), in LSF's order, over a line of their values, each column
     right-aligned under its name; *mem_kb*, when given, is MEMLIMIT's
-    column, after CORELIMIT (as bapp -l shows a profile's)."""
+    column, after CORELIMIT (as bapp -l shows a profile's).  *unit*:
+    LSF_UNIT_FOR_LIMITS, when sizes are shown in it as configured
+    (bqueues -l); None scales them (``19.5 M``, as bjobs -l)."""
     names, cells = [], []
     shown = [(limit.name, limit.kind, values.get(limit.key))
              for limit in rlimits.LIMITS]
@@ -67,10 +69,16 @@ def row_lines(values, mem_kb=None):
     for name, kind, value in shown:
         if kind == "time" or value is None:
             continue
-        cell = units.limit_amount(value) if kind == "size" else str(value)
+        cell = _size(value, unit) if kind == "size" else str(value)
         width = max(len(name), len(cell))
         names.append(f"{name:>{width}}")
         cells.append(f"{cell:>{width}}")
     if not names:
         return []
     return ["", " " + " ".join(names), " " + " ".join(cells)]
+
+
+def _size(kb, unit):
+    if unit is None:
+        return units.limit_amount(kb)
+    return units.in_limit_unit(kb, unit).strip()
