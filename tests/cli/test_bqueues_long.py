@@ -175,3 +175,44 @@ def test_size_limits_are_shown_in_the_unit_for_limits(make_cluster):
     assert lines[at + 1].split() == ["20000", "K", "2048", "K", "8192",
                                      "K", "0", "K", "30"], r.out
     assert "M" not in lines[at + 1], r.out
+
+
+AS_CONFIGURED = """\
+user_groups:
+  devs:
+    members: [alice, bob, carol]
+host_groups:
+  nodes: [vh001]
+"""
+AS_CONFIGURED_QUEUES = """\
+  grouped:
+    PRIORITY: 20
+    USERS: devs ~bob dave
+    HOSTS: nodes+2 vh000
+  allbut:
+    PRIORITY: 20
+    USERS: all ~devs
+    HOSTS: all ~nodes
+"""
+
+
+def test_users_and_hosts_are_shown_as_configured(make_cluster):
+    """USERS and HOSTS as written, a group's name followed by '/' (before
+    its +N preference), exclusions with '~', as LSF prints them; they
+    showed the expanded members (alice carol dave; vh001 vh000)."""
+    cluster = make_cluster(virtual_hosts=["vh000", "vh001"],
+                           extra=AS_CONFIGURED,
+                           extra_queues=AS_CONFIGURED_QUEUES)
+    r = cluster.run("bqueues", "-l", "grouped")
+    assert r.rc == 0 and r.err == "", r
+    lines = r.out.splitlines()
+    at = lines.index("USERS:  devs/ ~bob dave")
+    assert lines[at + 1] == "HOSTS:  nodes/+2 vh000", r.out
+    r = cluster.run("bqueues", "-l", "allbut")
+    assert r.rc == 0 and r.err == "", r
+    assert "\nUSERS:  all ~devs/\nHOSTS:  all ~nodes/\n" in r.out, r.out
+    # -m still goes by the members: nodes is vh001.
+    r = cluster.run("bqueues", "-m", "vh001")
+    assert r.rc == 0 and r.err == "", r
+    names = [line.split()[0] for line in r.out.splitlines()[1:]]
+    assert "grouped" in names and "allbut" not in names, r.out

@@ -55,7 +55,11 @@ def test_hand_made_site_queues_hosts_and_limits(tmp_path):
         r = c.run("bparams")
         assert "Default Queues:  normal" in r.out
         r = c.run("bqueues", "-l", "normal")
-        assert "node001" in r.out and "guest" not in r.out.split("USERS:")[1]
+        # As configured, as LSF shows them (a group followed by '/').
+        assert "\nUSERS:  all ~guest\nHOSTS:  hg_compute/ alpha01+2 " \
+            "others\n" in r.out, r.out
+        r = c.run("bqueues", "-m", "node001", "normal")
+        assert r.rc == 0 and "normal" in r.out, r
     finally:
         c.stop()
 

@@ -9,6 +9,7 @@ import logging
 from xce.config import load as config_load
 from xce.config import restart as config_restart
 from xce.config import hostarch, queuetime, unenforced
+from xce.config.lsf import hostnames
 from xce.config.lsfview import write_lsf_view
 from xce.controller import elimconf, hostloss, remerge, rlimits, schedpass
 from xce.controller import agents, limitconf, spoolspace
@@ -111,6 +112,13 @@ def save_queue(ctl, name, seq=None):
     # bqueues -l shows these as configured (RES_REQ, USER_SHARES and
     # the weights of the queue's share priorities).
     conf["lsf"] = {k: q.raw[k] for k in _QUEUE_SHOWN if k in q.raw}
+    # USERS and HOSTS as configured, groups marked (bqueues -l); "users"
+    # and "hosts" keep the members bqueues -u and -m go by.
+    for key, groups in (("USERS", ctl.cfg.user_groups),
+                        ("HOSTS", ctl.cfg.host_groups)):
+        shown = hostnames.as_shown(q.raw.get(key), groups)
+        if shown:
+            conf["shown_" + key.lower()] = shown
     ctl.store.save_queue(
         (name, seq, q.priority, int(st["open"]), int(st["active"]),
          json.dumps(conf)))

@@ -192,10 +192,8 @@ def _long_block(queue, counts, n_default, shares=None, unit="KB"):
         if text:
             out += ["", f"{key}: {text}"]
     out += shares(queue) if shares else []
-    out += ["", "USERS:  " + (" ".join(conf["users"]) + " "
-                              if conf.get("users") else "all")]
-    out.append("HOSTS:  " + (" ".join(conf["hosts"]) + " "
-                             if conf.get("hosts") else "all"))
+    out += ["", "USERS:  " + _members(conf, "users")]
+    out.append("HOSTS:  " + _members(conf, "hosts"))
     out += _command_lines(conf)
     res_req = (conf.get("lsf") or {}).get("RES_REQ")
     if res_req:
@@ -212,6 +210,13 @@ def _long_block(queue, counts, n_default, shares=None, unit="KB"):
         out.append(f"ADMIN ACTION COMMENT: {conf['comment']}")
     out += _control_lines(conf)
     return "\n".join(x.rstrip() for x in out) + "\n"
+
+
+def _members(conf, key):
+    """USERS or HOSTS as configured (groups followed by '/'), as LSF
+    shows them; the members of a row saved before it kept that; all."""
+    words = conf.get("shown_" + key) or conf.get(key)
+    return " ".join(words) if words else "all"
 
 
 def _command_lines(conf):

@@ -75,6 +75,25 @@ def strip_preference(name):
     return _PREFERENCE.sub("", name)
 
 
+def as_shown(value, groups):
+    """A queue's USERS or HOSTS (a string or a list, as configured) as
+    bqueues -l shows it: word by word, a group's name followed by ``/``
+    (before its ``+N`` preference, after its ``~``): ``devs/ ~bob``,
+    ``nodes/+2 hostA``."""
+    if value is None:
+        return []
+    members = value.split() if isinstance(value, str) else \
+        [str(v) for v in value]
+    shown = []
+    for member in members:
+        tilde = "~" if member.startswith("~") else ""
+        name = member[len(tilde):]
+        base = strip_preference(name)
+        slash = "/" if base in groups and not base.endswith("/") else ""
+        shown.append(tilde + base + slash + name[len(base):])
+    return shown
+
+
 def expand(members, groups, universe=None, _stack=()):
     """Expand a member list to names.
 
