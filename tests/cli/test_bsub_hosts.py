@@ -144,3 +144,37 @@ def test_lsb_events_job_new_records_the_asked_hosts(three):
     line = " ".join(three.wait_lsb_records("lsb.events", "JOB_NEW",
                                            jobid)[0])
     assert ' 2 "vh000" "pair+2" ' in line, line
+
+
+PREFERRING = """\
+  preferring:
+    PRIORITY: 35
+    HOSTS: vh000 pair+2
+"""
+
+
+def test_the_queue_hosts_preference_decides_where_jobs_go(make_cluster):
+    """HOSTS = vh000 pair+2: the group's hosts first, vh000 when they are
+    full; a job's own -m preference overrides the queue's.  Before, the
+    +2 was dropped and the first job went to vh000, as without it."""
+    cluster = make_cluster(virtual_hosts=HOSTS, mxj=1, extra=GROUPS,
+                           extra_queues=PREFERRING)
+    first = cluster.submit("-q", "preferring", "sleep", "60")
+    cluster.wait_stat(first, "RUN")
+    assert _exec_host(cluster, first) in ("vh001", "vh002")
+    second = cluster.submit("-q", "preferring", "sleep", "60")
+    cluster.wait_stat(second, "RUN")
+    assert {_exec_host(cluster, first), _exec_host(cluster, second)} == \
+        {"vh001", "vh002"}
+    third = cluster.submit("-q", "preferring", "sleep", "60")
+    cluster.wait_stat(third, "RUN")
+    assert _exec_host(cluster, third) == "vh000"
+    for job in (first, second, third):
+        cluster.run("bkill", str(job))
+    wait_for(lambda: all(cluster.stat(j) == "EXIT"
+                         for j in (first, second, third)),
+             what="the jobs to end")
+    own = cluster.submit("-q", "preferring", "-m", "vh000+1 pair",
+                         "sleep", "60")
+    cluster.wait_stat(own, "RUN")
+    assert _exec_host(cluster, own) == "vh000"

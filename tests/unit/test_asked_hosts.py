@@ -162,3 +162,27 @@ def test_xce_explain_says_which_hosts_the_list_names():
     assert rows["a"]["details"] == [
         {"what": "host", "had": "a", "wanted": "one of -m b"}]
     assert rows["b"]["usable"] and out.dispatch == [((1, 0), ["b"])]
+
+
+# ------------------------------------------------- queue HOSTS preferences
+def test_the_queue_hosts_preference_orders_placement():
+    """A queue's HOSTS = a c+2: c first, though a has more room."""
+    hosts = _hosts(("a", 4, 0, {}), ("c", 4, 3, {}))
+    queue = QueueView("normal", 30, hosts=["a", "c"],
+                      prefer=AskedHosts({"a": 0, "c": 2}))
+    out = schedule([queue], hosts, [pending(1)])
+    assert out.dispatch == [((1, 0), ["c"])]
+
+
+def test_a_job_preference_comes_before_the_queue_one():
+    """bsub -m "a+1 c" in that queue: the job's levels decide (LSF uses
+    the queue's only for a job whose -m list gives none)."""
+    hosts = _hosts(("a", 4, 3, {}), ("c", 4, 3, {}))
+    queue = QueueView("normal", 30, hosts=["a", "c"],
+                      prefer=AskedHosts({"a": 0, "c": 2}))
+    job = pending(1, asked=AskedHosts({"a": 1, "c": 0}))
+    out = schedule([queue], hosts, [job])
+    assert out.dispatch == [((1, 0), ["a"])]
+    plain = pending(2, asked=AskedHosts({"a": 0, "c": 0}))
+    out = schedule([queue], hosts, [plain])
+    assert out.dispatch == [((2, 0), ["c"])]

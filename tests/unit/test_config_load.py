@@ -94,6 +94,32 @@ queues:
     assert not night.allows("dave")
 
 
+def test_queue_hosts_keep_their_preference_levels(tmp_path):
+    """HOSTS = hg big+2 others+1: every host of the queue with its level
+    (a group's hosts share it, others take theirs); none without +N."""
+    cfg = _load(tmp_path, """\
+hosts:
+  n01: {}
+  n02: {}
+  big: {}
+  spare: {}
+host_groups:
+  hg: [n01, n02]
+queues:
+  normal:
+    PRIORITY: 1
+    HOSTS: hg+3 big+2 others+1
+  night:
+    PRIORITY: 2
+    HOSTS: [n01, big]
+""")
+    normal, night = cfg.queues["normal"], cfg.queues["night"]
+    assert normal.hosts == ["n01", "n02", "big", "spare"]
+    assert normal.host_levels == {"n01": 3, "n02": 3, "big": 2,
+                                  "spare": 1}
+    assert night.host_levels == {}
+
+
 def test_group_cycles_are_errors(tmp_path):
     with pytest.raises(ConfigError) as e:
         _load(tmp_path, "host_groups:\n  a: [b]\n  b: [a]\n"

@@ -294,20 +294,28 @@ def _words(value):
     return value.split() if isinstance(value, str) else [str(v) for v in value]
 
 
-def _queue_hosts(cfg, value, node, check):
-    """HOSTS: groups, ranges, wildcards, ~exclusions, +N, others."""
+def _queue_hosts(cfg, q, value, node, check):
+    """HOSTS: groups, ranges, wildcards, ~exclusions, +N, others; the
+    +N preference levels of its hosts go in q.host_levels."""
     members = _words(value)
     if not members or members == ["all"]:
         return None
     universe = list(cfg.hosts)
+    others = [m for m in members
+              if hostnames.strip_preference(m) == "others"]
     try:
-        named = hostnames.expand([m for m in members if m != "others"],
+        named = hostnames.expand([m for m in members if m not in others],
                                  cfg.host_groups, universe)
+        levels = hostnames.preference_levels(members, cfg.host_groups,
+                                             universe)
     except hostnames.PatternError as e:
         check.error(node, "HOSTS", str(e))
         return None
-    if "others" in members:
+    if others:
         named += [h for h in universe if h not in named]
+    if levels:
+        q.host_levels = {h: levels.get(h, levels.get("others", 0))
+                         for h in named}
     return named
 
 
@@ -382,7 +390,7 @@ def _queues(cfg, node, check):
         q.description = " ".join(str(props.get("DESCRIPTION", "")).split())
         _queue_users(cfg, q, props.get("USERS"), props, check)
         q.admins = _queue_admins(cfg, props, check)
-        q.hosts = _queue_hosts(cfg, props.get("HOSTS"), props, check)
+        q.hosts = _queue_hosts(cfg, q, props.get("HOSTS"), props, check)
         for key in ("UJOB_LIMIT", "QJOB_LIMIT", "HJOB_LIMIT"):
             if key not in timed:
                 setattr(q, key.lower(), integer(props, key, check))

@@ -19,6 +19,9 @@ class QueueConf:
     # ADMINISTRATORS: act on any job in this queue (xce.model.permissions)
     admins: list = field(default_factory=list)
     hosts: list = None          # None: all hosts
+    # HOSTS' +N preference levels: host -> level for every host of the
+    # queue; {}: no preference (xce.config.lsf.hostnames)
+    host_levels: dict = field(default_factory=dict)
     ujob_limit: int = None      # UJOB_LIMIT: slots per user
     qjob_limit: int = None      # QJOB_LIMIT: slots in the queue
     hjob_limit: int = None      # HJOB_LIMIT: slots per host

@@ -81,3 +81,19 @@ def _groups(cfg):
             members[name] = []      # the config check reports it
     _GROUPS["cfg"] = (cfg, members)
     return members
+
+
+_QUEUE_PREFER = {}      # queue name -> (its QueueConf, AskedHosts or None)
+
+
+def queue_prefer(q):
+    """The scheduler's view of queue *q*'s HOSTS preference levels (an
+    AskedHosts, built once per configuration), or None when they do not
+    order its hosts (no +N, or all at one level)."""
+    found = _QUEUE_PREFER.get(q.name)
+    if found is None or found[0] is not q:
+        levels = asked.AskedHosts(q.host_levels) if q.host_levels else None
+        found = (q, levels if levels is not None and levels.ranked
+                 else None)
+        _QUEUE_PREFER[q.name] = found
+    return found[1]

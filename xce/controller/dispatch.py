@@ -210,7 +210,7 @@ def _queue_view(ctl, name, q, unit):
                      window_factor=rlimits.fastest_factor(ctl.cfg)
                      if q.run_window is not None else 1.0,
                      accept_interval=accept.interval(ctl.cfg, q),
-                     fair_slots={})
+                     fair_slots={}, prefer=asked.queue_prefer(q))
 
 
 def _fair_use(ctl, job, qv):

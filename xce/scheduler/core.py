@@ -267,7 +267,8 @@ def _fit(job, q, state):
     for mem in hostfit.mem_alternatives(job):
         free, _, host_max = hostfit.free_slots(job, q, state.hosts, mem, cands,
                                         select, state.limits, state.now)
-        result = _place(job, hi, free, host_max, state.hosts, q.host_limit)
+        result = _place(job, hi, free, host_max, state.hosts, q.host_limit,
+                        q.prefer)
         if result.slots is not None:
             return result.slots, mem
     return None
@@ -290,7 +291,7 @@ def _copy_queue(q):
                      q.fairshare, q.fair_usage, q.reserve_time, q.backfill,
                      q.host_limit, q.window_closed, q.thresholds,
                      q.window_closes, q.window_factor,
-                     q.accept_interval, q.fair_slots)
+                     q.accept_interval, q.fair_slots, q.prefer)
 
 
 def _past_run_window(job, q, now):
@@ -378,7 +379,8 @@ def _consider(job, q, state, out):
         free, blocked, host_max = hostfit.free_slots(job, q, state.hosts, mem,
                                               cands, select, state.limits,
                                               state.now)
-        result = _place(job, hi, free, host_max, state.hosts, q.host_limit)
+        result = _place(job, hi, free, host_max, state.hosts, q.host_limit,
+                        q.prefer)
         if result.slots is not None:
             _take(job, q, state, result.slots, mem)
             out.dispatch.append((job.key, result.slots))
@@ -403,7 +405,8 @@ def _simple(job, q, state, hi, select):
             state.per_user or job.jl_p or job.exclusive or \
             q.accept_interval or \
             (job.gpu is not None and job.gpu.per_task) or \
-            (job.asked is not None and job.asked.ranked):
+            (job.asked is not None and job.asked.ranked) or \
+            q.prefer is not None:
         return False
     if state.limits is not None and \
             state.limits.split(job.user, q.name, job.project, job.app,
@@ -414,12 +417,15 @@ def _simple(job, q, state, hi, select):
                           not hostfit.is_dynamic(select, state.changing))
 
 
-def _place(job, hi, free, host_max, hosts, host_limit=None):
+def _place(job, hi, free, host_max, hosts, host_limit=None,
+           queue_prefer=None):
+    """*queue_prefer*: the queue's HOSTS preference levels, used when
+    the job's -m list gives none (as LSF does)."""
     rr = job.resreq
     order = rr.order if rr is not None else None
     span = rr.span if rr is not None else None
     prefer = job.asked if job.asked is not None and job.asked.ranked \
-        else None
+        else queue_prefer
     if order is None and span is None and free and prefer is None:
         # The common case needs no sort: the roomiest host, if it holds
         # the job (ties go to the first name).

@@ -167,7 +167,7 @@ def _try(job, q, state, release):
                                                  select, state.limits,
                                                  state.now)
             result = core._place(job, hi, free, host_max, hosts,
-                                 q.host_limit)
+                                 q.host_limit, q.prefer)
             if result.slots is not None:
                 return result.slots, mem
         return None, 0

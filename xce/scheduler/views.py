@@ -157,6 +157,10 @@ class QueueView:
     # The fairshare slots of its started jobs by (user, -G group); None:
     # by user, user_used (see above).
     fair_slots: dict = None
+    # HOSTS with +N preference levels: an asked.AskedHosts whose levels
+    # order its jobs' hosts (a job's own -m levels come first); None:
+    # no preference.
+    prefer: object = None
 
 
 @dataclass

@@ -75,6 +75,25 @@ def strip_preference(name):
     return _PREFERENCE.sub("", name)
 
 
+def preference_levels(members, groups, universe):
+    """The ``+N`` levels of a queue's HOSTS: host -> its highest level
+    (``"others"`` -> the level of the hosts not named); {} when no
+    member has one (no preference).  Exclusions take no level."""
+    if not any(_PREFERENCE.search(m) for m in members):
+        return {}
+    levels = {}
+    for member in members:
+        if member.startswith("~"):
+            continue
+        base = strip_preference(member)
+        level = int(member[len(base) + 1:] or 0)
+        names = [base] if base == "others" else \
+            expand([base], groups, universe)
+        for name in names:
+            levels[name] = max(level, levels.get(name, level))
+    return levels
+
+
 def as_shown(value, groups):
     """A queue's USERS or HOSTS (a string or a list, as configured) as
     bqueues -l shows it: word by word, a group's name followed by ``/``
