@@ -72,6 +72,8 @@ CONFIG_MESSAGES = {
     "CONFIG_EXEC_USER": "PRE_POST_EXEC_USER: {value!r} is not one user name",
     "CONFIG_RETRY_ACTION": "LOCAL_MAX_PREEXEC_RETRY_ACTION: {value!r} is "
                            "neither SUSPEND nor EXIT",
+    "CONFIG_FIRST_HOST": "{value}: xce does not choose a first execution "
+                         "host (!); name the host without it",
     "CONFIG_PRIORITY_OVER_TIME": "{value!r} is not increment/interval, two "
                                  "whole numbers above 0 (interval in "
                                  "minutes)",

@@ -120,6 +120,17 @@ queues:
     assert night.host_levels == {}
 
 
+def test_first_execution_host_marks_are_refused(tmp_path):
+    """HOSTS = hostA! b: LSF's first-execution-host candidate is refused
+    with its reason (it was taken as a host named 'a!', never used)."""
+    with pytest.raises(ConfigError) as e:
+        _load(tmp_path, "hosts:\n  a: {}\n  b: {}\n"
+              "queues:\n  normal:\n    HOSTS: a! b\n")
+    assert e.value.errors == [
+        f"{tmp_path / 'xce.yaml'}:10: HOSTS: a!: xce does not choose a "
+        "first execution host (!); name the host without it"]
+
+
 def test_group_cycles_are_errors(tmp_path):
     with pytest.raises(ConfigError) as e:
         _load(tmp_path, "host_groups:\n  a: [b]\n  b: [a]\n"

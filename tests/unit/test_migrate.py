@@ -195,6 +195,22 @@ def test_a_polling_interval_is_carried_and_reported_not_needed(tmp_path):
         result.yaml_text
 
 
+def test_first_execution_host_marks_are_taken_off_and_reported(tmp_path):
+    """HOSTS = hostA! hostB+2: the queue keeps its hosts and preference;
+    the '!' (LSF's first execution host candidate), which xce refuses,
+    is left out with a warning naming file and line, so xce.yaml loads."""
+    (tmp_path / "lsb.queues").write_text(
+        "Begin Queue\nQUEUE_NAME = normal\nHOSTS = hostA! hostB+2\n"
+        "End Queue\n")
+    result = migrate(str(tmp_path), check=True)
+    assert result.tree["queues"]["normal"]["HOSTS"] == ["hostA", "hostB+2"]
+    assert [str(d) for d in result.diags.warnings
+            if "first execution host" in d.message] == [
+        "lsb.queues:3: queue normal HOSTS: hostA!: xce does not choose a "
+        "first execution host (!); name the host without it; carried "
+        "without it"]
+
+
 def test_output_and_script_switches_say_what_xce_always_does(tmp_path):
     """LSB_BSUB_PARSE_SCRIPT and LSB_STDOUT_DIRECT are switches for what
     xce always does: the report says so rather than "not a key xce

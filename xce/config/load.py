@@ -300,6 +300,10 @@ def _queue_hosts(cfg, q, value, node, check):
     members = _words(value)
     if not members or members == ["all"]:
         return None
+    marked = hostnames.first_host_marked(members)
+    if marked:          # LSF's first execution host candidates
+        check.error(node, "HOSTS", text("CONFIG_FIRST_HOST", value=marked))
+        return None
     universe = list(cfg.hosts)
     others = [m for m in members
               if hostnames.strip_preference(m) == "others"]

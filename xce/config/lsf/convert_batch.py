@@ -93,9 +93,24 @@ def convert_queues(mig, lsb_queues):
         for key, item in section.items.items():
             if key.lower() in loadthresh.INDICES:
                 key = key.lower()       # load indices are lower case
+            value = _without_first_hosts(mig, name, item) \
+                if key == "HOSTS" else item.value
             if key != "QUEUE_NAME":
                 carry_checked(mig, "queue", ("queues", name), key,
-                              item.value, item.origin, f"queue {name}")
+                              value, item.origin, f"queue {name}")
+
+
+def _without_first_hosts(mig, name, item):
+    """HOSTS without LSF's first execution host marks (``hostA!``), which
+    xce.yaml refuses, each reported: the queue keeps its hosts and their
+    preference levels, xce chooses no first host."""
+    words = str(item.value).split()
+    marked = hostnames.first_host_marked(words)
+    if marked is None:
+        return item.value
+    mig.warn(item.origin, f"queue {name} HOSTS: "
+             f"{text('CONFIG_FIRST_HOST', value=marked)}; carried without it")
+    return " ".join(hostnames.without_first_host(w) for w in words)
 
 
 def convert_users(mig, lsb_users):

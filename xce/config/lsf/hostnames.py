@@ -75,6 +75,19 @@ def strip_preference(name):
     return _PREFERENCE.sub("", name)
 
 
+def first_host_marked(members):
+    """The first member with LSF's first execution host mark
+    (``hostA!``, ``hostA!+2``... ), or None."""
+    return next((m for m in members if strip_preference(m).endswith("!")),
+                None)
+
+
+def without_first_host(member):
+    """``hostA!+2`` -> ``hostA+2``."""
+    base = strip_preference(member)
+    return base.rstrip("!") + member[len(base):]
+
+
 def preference_levels(members, groups, universe):
     """The ``+N`` levels of a queue's HOSTS: host -> its highest level
     (``"others"`` -> the level of the hosts not named); {} when no
