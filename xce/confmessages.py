@@ -60,8 +60,8 @@ CONFIG_MESSAGES = {
 
     # Job packs (LSB_PACK_SKIP_ERROR) and CLEAN_PERIOD_DONE.
     "CONFIG_PACK_SKIP_ERROR": "xce submits every line of a pack file and "
-    "reports each one that fails (LSB_PACK_SKIP_ERROR=Y); {value} is not "
-    "supported",
+    "reports each one that fails (LSB_PACK_SKIP_ERROR=Y); stopping at the "
+    "first failing line is not supported",
     "CONFIG_CLEAN_PERIOD_DONE": "{done}: must be less than CLEAN_PERIOD "
     "({clean}); LSF ignores a value that is not",
 

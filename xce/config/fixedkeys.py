@@ -33,8 +33,9 @@ _fixed("lsf.conf", "LSF_STRICT_RESREQ", "Y YES",
        "submission (Y, LSF's installed value); the lenient check (N) is "
        "not supported")
 _fixed("lsf.conf", "LSF_GPU_AUTOCONFIG", "Y YES",
-       "xce's agents always detect their GPUs with nvidia-smi (Y); give a "
-       "host's gpus: in xce.yaml to set them by hand")
+       "xce's agents always detect their GPUs with nvidia-smi (Y); "
+       "setting them by hand here is not supported (give a host's gpus: "
+       "in xce.yaml)")
 
 _fixed("lsf.conf", "LSB_JOB_MEMLIMIT LSB_MEMLIMIT_ENFORCE", "Y YES",
        "xce's agent kills a job whose processes' resident memory together "
@@ -45,12 +46,14 @@ _fixed("lsf.conf", "LSB_SUB_COMMANDNAME", "Y YES",
        "leaving it out is not supported")
 _fixed("params", "FAIRSHARE_ADJUSTMENT_FACTOR", "0 0.0",
        "its term of the fairshare priority comes from a site's "
-       "libfairshareadjust plug-in, which xce cannot load; 0 (no "
-       "adjustment) is what xce does")
+       "libfairshareadjust plug-in, which xce cannot load: 0 (no "
+       "adjustment) is what xce does, another value is not supported")
 
 
 def fixed_problem(scope, name, value):
-    """Why *value* of a fixed-value key is refused, or None."""
+    """Why *value* of a fixed-value key is refused, or None.  The reason
+    says which value xce takes and that the others are not supported; the
+    value itself is on the line the reason is reported with."""
     found = FIXED.get((scope, name))
     if found is None or value is None:
         return None
@@ -61,7 +64,7 @@ def fixed_problem(scope, name, value):
         text = "N"
     if text in found[0] or _same_number(text, found[0]):
         return None
-    return f"{found[1]}; {value} is not"
+    return found[1]
 
 
 def _same_number(text, allowed):

@@ -448,7 +448,7 @@ def _pack_params(raw, check):
     if value is not None and value is not True and \
             str(value).strip().upper() not in ("Y", "YES"):
         check.error(node, "LSB_PACK_SKIP_ERROR",
-                    text("CONFIG_PACK_SKIP_ERROR", value=value))
+                    text("CONFIG_PACK_SKIP_ERROR"))
 
 
 def _mail_params(cfg, raw, check):

@@ -49,8 +49,6 @@ def _done_period(mig):
     if pair is None or path not in mig.origins:
         return
     why = text("CONFIG_CLEAN_PERIOD_DONE", done=pair[0], clean=pair[1])
-    mig.warn(mig.origins[path],
-             f"parameters CLEAN_PERIOD_DONE: {why}; not carried")
     mig.retract(path, why)
 
 
@@ -269,7 +267,6 @@ def _limit(mig, pairs, origin, unpack):
             value, mig.tree.get("resources")) \
             if name.upper() == "RESOURCE" else None
         if problem is not None:
-            mig.warn(where, f"{label} {name}: {problem}; not carried")
             mig.drop(where, f"{label} {name} = {value}", problem)
             continue
         carry_checked(mig, "limit", ("limits", index), name.upper(), value,
@@ -330,12 +327,11 @@ def convert_modules(mig, lsb_modules):
 
 def carry_checked(mig, scope, path, name, value, origin, label):
     """Carry a key unless its value is one xce could not read; such a value
-    is reported as not carried (and warned about) so that the written
-    xce.yaml still loads."""
+    is reported (once) as not carried so that the written xce.yaml still
+    loads."""
     problem = value_problem(scope, name, value)
     if problem is None:
         return mig.carry(scope, path, name, value, origin, label)
-    mig.warn(origin, f"{label} {name}: {problem}; not carried")
     mig.drop(origin, f"{label} {name} = {value}", problem)
     return None
 

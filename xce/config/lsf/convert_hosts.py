@@ -203,9 +203,7 @@ def _lim_threshold(mig, path, column, value, origin, status):
     label = f"host {path[1]} {column} = {value}"
     number = cells.number(str(value))
     if number is None or number < 0:
-        mig.warn(origin, f"{label}: a LIM threshold is a number, 0 or "
-                 "more; not carried")
-        mig.drop(origin, label, "not a number")
+        mig.drop(origin, label, "a LIM threshold is a number, 0 or more")
         return
     mig.set(path + ("lim_thresholds", column), number, origin, status)
     mig.note(status, origin, label)
@@ -264,8 +262,6 @@ def _check_one(mig, column, value, origin, label):
     problem = key.why if not key.carried else value_problem("host", column,
                                                             value)
     if problem is not None:
-        if key.carried:
-            mig.warn(origin, f"{label} {column}: {problem}; not carried")
         mig.drop(origin, f"{label} {column} = {value}", problem)
         return None
     return convert(key.shape, value), key.status, key.name

@@ -44,12 +44,8 @@ def settle(mig, render):
             if not path:
                 raise Unsettled(error)
             if _present(mig.tree, path):
-                origin = mig.origins.get(path)
-                reason = found["message"]
-                mig.retract(path, reason)
-                if origin is not None:
-                    mig.warn(origin, f"{' '.join(map(str, path[:-1]))} "
-                             f"{path[-1]}: {reason}; not carried")
+                # One "not carried" line, labelled as the file wrote it.
+                mig.retract(path, found["message"])
                 progress = True
         if not progress:
             raise Unsettled(errors[0])

@@ -1,0 +1,52 @@
+"""What the migration report tells an administrator: each value left out
+is said once, under Not carried, clearly, and labelled with the file it
+came from."""
+
+from xce.config.lsf import report
+from xce.config.migrate import migrate
+
+
+def _site(tmp_path, **files):
+    """A flat LSF directory with one host and one queue, plus *files*."""
+    base = {
+        "lsf.shared": "Begin Cluster\nClusterName\nc1\nEnd Cluster\n",
+        "lsf.cluster.c1": ("Begin Host\nHOSTNAME model type server\n"
+                           "hostA.example.com ! ! 1\nEnd Host\n"),
+        "lsb.queues": "Begin Queue\nQUEUE_NAME = normal\nEnd Queue\n",
+    }
+    base.update({name.replace("_", "."): text
+                 for name, text in files.items()})
+    for name, text in base.items():
+        (tmp_path / name).write_text(text)
+    return migrate(str(tmp_path), None, check=True)
+
+
+def _lines(text, heading):
+    """The lines under *heading* of a report."""
+    block = text.split(f"\n{heading} (", 1)[1].split("\n\n", 1)[0]
+    return block.splitlines()[1:]
+
+
+def test_a_refused_value_is_said_once_with_its_file_and_a_plain_reason(
+        tmp_path):
+    result = _site(tmp_path, lsf_conf="LSB_PACK_SKIP_ERROR=N\n",
+                   lsb_params=("Begin Parameters\n"
+                               "PARALLEL_SCHED_BY_SLOT = N\n"
+                               "End Parameters\n"))
+    text = report.render(result)
+    dropped = _lines(text, "Not carried")
+    pack = [line for line in dropped if "LSB_PACK_SKIP_ERROR" in line]
+    slot = [line for line in dropped if "PARALLEL_SCHED_BY_SLOT" in line]
+    assert len(pack) == 1 and len(slot) == 1
+    assert pack[0].split()[:3] == ["lsf.conf:1", "lsf.conf",
+                                   "LSB_PACK_SKIP_ERROR"]
+    assert slot[0].split()[:3] == ["lsb.params:2", "parameters",
+                                   "PARALLEL_SCHED_BY_SLOT"]
+    for line in pack + slot:
+        assert not line.endswith(" is not"), line
+        assert line.endswith("is not supported"), line
+        assert "N is not" not in line, line
+    # Not repeated as a warning.
+    assert "LSB_PACK_SKIP_ERROR" not in "\n".join(_lines(text, "Warnings"))
+    assert "PARALLEL_SCHED_BY_SLOT" not in "\n".join(
+        _lines(text, "Warnings"))
