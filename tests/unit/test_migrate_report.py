@@ -6,7 +6,7 @@ from xce.config.lsf import report
 from xce.config.migrate import migrate
 
 
-def _site(tmp_path, **files):
+def _site(tmp_path, files):
     """A flat LSF directory with one host and one queue, plus *files*."""
     base = {
         "lsf.shared": "Begin Cluster\nClusterName\nc1\nEnd Cluster\n",
@@ -14,8 +14,7 @@ def _site(tmp_path, **files):
                            "hostA.example.com ! ! 1\nEnd Host\n"),
         "lsb.queues": "Begin Queue\nQUEUE_NAME = normal\nEnd Queue\n",
     }
-    base.update({name.replace("_", "."): text
-                 for name, text in files.items()})
+    base.update(files)
     for name, text in base.items():
         (tmp_path / name).write_text(text)
     return migrate(str(tmp_path), None, check=True)
@@ -29,10 +28,10 @@ def _lines(text, heading):
 
 def test_a_refused_value_is_said_once_with_its_file_and_a_plain_reason(
         tmp_path):
-    result = _site(tmp_path, lsf_conf="LSB_PACK_SKIP_ERROR=N\n",
-                   lsb_params=("Begin Parameters\n"
-                               "PARALLEL_SCHED_BY_SLOT = N\n"
-                               "End Parameters\n"))
+    result = _site(tmp_path, {
+        "lsf.conf": "LSB_PACK_SKIP_ERROR=N\n",
+        "lsb.params": ("Begin Parameters\nPARALLEL_SCHED_BY_SLOT = N\n"
+                       "End Parameters\n")})
     text = report.render(result)
     dropped = _lines(text, "Not carried")
     pack = [line for line in dropped if "LSB_PACK_SKIP_ERROR" in line]
@@ -50,3 +49,20 @@ def test_a_refused_value_is_said_once_with_its_file_and_a_plain_reason(
     assert "LSB_PACK_SKIP_ERROR" not in "\n".join(_lines(text, "Warnings"))
     assert "PARALLEL_SCHED_BY_SLOT" not in "\n".join(
         _lines(text, "Warnings"))
+
+
+def test_a_host_named_like_an_install_time_placeholder_is_warned_about(
+        tmp_path):
+    # Build-AMI's lsf.cluster names its master MASTER_HOSTNAME, replaced
+    # at install time; an upper-case name with an underscore is no host
+    # name (RFC 1123), as @x@ and __X__ are not.
+    result = _site(tmp_path, {"lsf.cluster.c1": (
+        "Begin Host\nHOSTNAME model type server\n"
+        "MASTER_HOSTNAME ! ! 1\nnode_1 ! ! 1\n__NODE__ ! ! 1\nEnd Host\n")})
+    warned = {d.where(): d.message for d in result.diags.warnings}
+    assert warned["lsf.cluster.c1:3"] == (
+        "host name MASTER_HOSTNAME looks like an install-time placeholder; "
+        "carried as written")
+    assert "lsf.cluster.c1:4" not in warned
+    assert "placeholder" in warned["lsf.cluster.c1:5"]
+    assert "MASTER_HOSTNAME" in result.tree["hosts"]

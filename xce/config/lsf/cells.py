@@ -133,3 +133,11 @@ def yes_no(text):
 def looks_like_placeholder(text):
     """True for install-time placeholders: ``@x@``, ``__X__``, ERB."""
     return bool(re.search(r"@\w+@|__[A-Z][A-Z0-9_]*__|<%", text or ""))
+
+
+def looks_like_host_placeholder(name):
+    """True for a host name written to be replaced at install time: the
+    placeholders above, or an upper-case word with an underscore such as
+    ``MASTER_HOSTNAME`` (no host name has an underscore, RFC 1123)."""
+    return looks_like_placeholder(name) or bool(
+        re.fullmatch(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)+", name or ""))

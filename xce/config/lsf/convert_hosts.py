@@ -159,7 +159,7 @@ def convert_cluster_hosts(mig, cluster_file):
             mig.warn(row.origin, "host row without HOSTNAME; ignored")
             continue
         path = ("hosts", name)
-        if cells.looks_like_placeholder(name):
+        if cells.looks_like_host_placeholder(name):
             mig.warn(row.origin, f"host name {name} looks like an "
                      "install-time placeholder; carried as written")
         mig.node(*path)
