@@ -66,3 +66,14 @@ def test_a_host_named_like_an_install_time_placeholder_is_warned_about(
     assert "lsf.cluster.c1:4" not in warned
     assert "placeholder" in warned["lsf.cluster.c1:5"]
     assert "MASTER_HOSTNAME" in result.tree["hosts"]
+
+
+def test_a_host_row_is_reported_by_the_name_lsb_hosts_wrote(tmp_path):
+    # LSF_STRIP_DOMAIN: lsb.hosts writes hostA for hostA.example.com.
+    result = _site(tmp_path, {
+        "lsf.conf": "LSF_STRIP_DOMAIN=.example.com\n",
+        "lsb.hosts": ("Begin Host\nHOST_NAME MXJ\nhostA 4\n"
+                      "default 1\nEnd Host\n")})
+    labels = {str(e.origin): e.label for e in result.migration.entries}
+    assert labels["lsb.hosts:3"] == "host hostA MXJ = 4"
+    assert result.tree["hosts"]["hostA"]["MXJ"] == 4

@@ -230,6 +230,7 @@ def convert_batch_hosts(mig, lsb_hosts, shared=None, conf_file=None):
             mig.warn(row.origin, "host row without HOST_NAME; ignored")
             continue
         if name in full and name not in groups:
+            row.written = name      # the report names it as written
             name = row.cells["HOST_NAME"] = full[name]
         kind = hostrows.classify(name, hosts, groups, models, types)
         if kind == hostrows.DEFAULT or kind is None and not hosts:

@@ -73,7 +73,8 @@ def apply_rows(mig, rows, carry_one, hosts, groups):
 def _apply(mig, kind, row, carry_one, hosts, groups, taken):
     name = row.get("HOST_NAME")
     targets = covered(kind, name, hosts, groups)
-    label = f"host {name}" if kind == HOST else f"host {kind} {name}"
+    shown = row.written or name
+    label = f"host {shown}" if kind == HOST else f"host {kind} {shown}"
     for column, value in row.cells.items():
         if column == "HOST_NAME" or value is None:
             continue

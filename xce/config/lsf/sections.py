@@ -30,6 +30,9 @@ class Row:
 
     cells: dict
     origin: Origin
+    # The row's name as the file wrote it, when the migrator renamed it
+    # (a host lsb.hosts names without the domain LSF_STRIP_DOMAIN strips).
+    written: str = None
 
     def get(self, column, default=None):
         value = self.cells.get(column)
