@@ -77,3 +77,22 @@ def test_a_host_row_is_reported_by_the_name_lsb_hosts_wrote(tmp_path):
     labels = {str(e.origin): e.label for e in result.migration.entries}
     assert labels["lsb.hosts:3"] == "host hostA MXJ = 4"
     assert result.tree["hosts"]["hostA"]["MXJ"] == 4
+
+
+def test_bjobs_display_enh_is_carried_as_what_bjobs_does(tmp_path):
+    # LSF 10.1 lsf.conf: Y shows an array element as jobID[index] in the
+    # JOBID column of bjobs; xce's bjobs always does (N is LSF's default).
+    from xce.client.jobs.table import default_line
+    row = dict(jobid=7, idx=3, user="u", stat="RUN", queue="normal",
+               from_host="h", exec_hosts="h", name="a[1-5]",
+               submit_time=0)
+    assert default_line(row).startswith("7[3] ")
+    result = _site(tmp_path, {"lsf.conf": "LSB_BJOBS_DISPLAY_ENH=Y\n"})
+    status = {e.label: e for e in result.migration.entries}
+    assert status["lsf.conf LSB_BJOBS_DISPLAY_ENH = Y"].status == "enforced"
+    assert result.tree["parameters"]["LSB_BJOBS_DISPLAY_ENH"] in ("Y", True)
+    result = _site(tmp_path, {"lsf.conf": "LSB_BJOBS_DISPLAY_ENH=N\n"})
+    entry = {e.label: e for e in result.migration.entries}[
+        "lsf.conf LSB_BJOBS_DISPLAY_ENH = N"]
+    assert entry.status == "not carried"
+    assert "JOBID column" in entry.why and "not documented" not in entry.why

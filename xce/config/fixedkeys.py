@@ -44,6 +44,12 @@ _fixed("lsf.conf", "LSB_JOB_MEMLIMIT LSB_MEMLIMIT_ENFORCE", "Y YES",
 _fixed("lsf.conf", "LSB_SUB_COMMANDNAME", "Y YES",
        "xce's esub parameter file always holds LSB_SUB_COMMAND_LINE (Y); "
        "leaving it out is not supported")
+# LSF 10.1 lsf.conf: Y shows an array element's index in bjobs' JOBID
+# column; xce's bjobs always does (xce.client.jobs.table).
+_fixed("lsf.conf", "LSB_BJOBS_DISPLAY_ENH", "Y YES",
+       "xce's bjobs always shows an array element as jobID[index] in the "
+       "JOBID column (Y); the job ID alone (N, LSF's default) is not "
+       "supported")
 _fixed("params", "FAIRSHARE_ADJUSTMENT_FACTOR", "0 0.0",
        "its term of the fairshare priority comes from a site's "
        "libfairshareadjust plug-in, which xce cannot load: 0 (no "

@@ -45,11 +45,6 @@ _add("lsf.conf", NOT_NEEDED, "LSF_STRIP_DOMAIN", "omit",
 _add("lsf.conf", NOT_CARRIED, "LSF_HPC_EXTENSIONS",
      why="LSF HPC integration switches (CUMULATIVE_RUSAGE, "
      "SHORT_EVENTFILE, ...) have no xce counterpart")
-# No LSF 10.1 description of this bjobs display switch could be found, so
-# xce cannot honour it; bjobs keeps LSF's fixed layouts (bjobs(1)).
-_add("lsf.conf", NOT_CARRIED, "LSB_BJOBS_DISPLAY_ENH",
-     why="bjobs display switch whose LSF 10.1 effect is not documented "
-     "where xce could confirm it; xce's bjobs keeps LSF's fixed layouts")
 # bsub -pack sends at most LSB_MAX_PACK_JOBS lines per request (0: -pack
 # is refused); it always goes on past a failing line, so only
 # LSB_PACK_SKIP_ERROR=Y loads (xce.client.submit.pack).
