@@ -44,6 +44,10 @@ CONFIG_MESSAGES = {
     "CONFIG_HOST_ARCHITECTURES": "must map host models to lists of "
     "architecture strings",
     "CONFIG_ARCH_UNKNOWN_MODEL": "host model {model} is not in host_models",
+    # A name in a queue's HOSTS or a limit's QUEUES that the configuration
+    # does not define: LSF warns when it reads the file and leaves the
+    # name out (xce.config.unknownnames).
+    "CONFIG_UNKNOWN_NAME": "{owner} {key}: {name} is not a {what}; ignored",
     "CONFIG_UNKNOWN_HOST_TYPE": "host type {type} is not one of host_types "
     "(lsf.shared's HostType section)",
     "CONFIG_RESOURCES_NOT_MAPPING": "must be a mapping of resource names to "

@@ -96,3 +96,28 @@ def test_bjobs_display_enh_is_carried_as_what_bjobs_does(tmp_path):
         "lsf.conf LSB_BJOBS_DISPLAY_ENH = N"]
     assert entry.status == "not carried"
     assert "JOBID column" in entry.why and "not documented" not in entry.why
+
+
+def test_names_a_queue_or_limit_gives_that_do_not_exist_are_warned_about(
+        tmp_path):
+    result = _site(tmp_path, {
+        "lsb.queues": ("Begin Queue\nQUEUE_NAME = normal\n"
+                       "HOSTS = hostA.example.com+2 apple ~orange others\n"
+                       "End Queue\n"),
+        "lsb.resources": ("Begin Limit\nNAME = l1\n"
+                          "QUEUES = normal regression low\nSLOTS = 4\n"
+                          "End Limit\n")})
+    warned = [(d.where(), d.message) for d in result.diags.warnings]
+    assert ("lsb.queues:3", "queue normal HOSTS: apple is not a host or "
+            "host group; ignored") in warned
+    assert ("lsb.queues:3", "queue normal HOSTS: orange is not a host or "
+            "host group; ignored") in warned
+    assert ("lsb.resources:3", "limit l1 QUEUES: regression is not a "
+            "queue; ignored") in warned
+    assert ("lsb.resources:3", "limit l1 QUEUES: low is not a queue; "
+            "ignored") in warned
+    assert not [w for w in warned if "hostA" in w[1] or "others" in w[1]
+                or "normal is" in w[1]]
+    # Carried as written (a name that does not exist matches nothing).
+    assert result.tree["limits"][0]["QUEUES"] == ["normal", "regression",
+                                                  "low"]

@@ -61,9 +61,20 @@ def migrate(source, target=None, check=False):
                                          lambda: render_yaml(result))
     except settle.Unsettled as e:
         raise MigrateError(f"the migrated configuration does not load: {e}")
+    _warn_unknown_names(result.migration)
     if not check:
         result.written = _write(result, str(target))
     return result
+
+
+def _warn_unknown_names(mig):
+    """Names a queue or limit gives that nothing defines: warned about as
+    LSF (and badmin ckconfig) does, carried as written."""
+    from xce.config import unknownnames
+    for path, message in unknownnames.notices(mig.tree):
+        origin = mig.origins.get(path)
+        if origin is not None:
+            mig.warn(origin, message)
 
 
 def _check_dirs(source, target, check):

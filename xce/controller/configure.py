@@ -161,8 +161,9 @@ def reconfig(ctl, check_only=False, by=None):
     except config_load.ConfigError as e:
         return {"ok": False, "errors": e.errors}
     needs_restart = config_restart.changed(ctl.cfg, cfg)
+    unknown = unknown_names(cfg)
     if check_only:
-        return {"ok": True, "warnings": needs_restart}
+        return {"ok": True, "warnings": needs_restart + unknown}
     if needs_restart:
         return {"ok": False, "errors": needs_restart}
     running = ctl.cfg
@@ -181,13 +182,23 @@ def reconfig(ctl, check_only=False, by=None):
     warn_unenforced(cfg)
     ctl.store.set_meta("admins", " ".join(cfg.admins))
     ctl.store.event(ctl.now, "RECONFIG")
-    return {"ok": True}
+    return {"ok": True, "warnings": unknown}
 
 
 def warn_unenforced(cfg):
     """Nothing is ignored silently: each key carried but not acted on."""
     for line in unenforced.lines(cfg.raw):
         log.warning("%s: %s", cfg.path, line)
+    for line in unknown_names(cfg):
+        log.warning("%s", line)
+
+
+def unknown_names(cfg):
+    """A queue's HOSTS or a limit's QUEUES naming what nothing defines:
+    one warning each, as LSF gives (xce.config.unknownnames)."""
+    from xce.config import unknownnames
+    return [f"{cfg.path}: {message}"
+            for _, message in unknownnames.notices(cfg.raw)]
 
 
 def plain(node):
