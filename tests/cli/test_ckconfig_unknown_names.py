@@ -11,7 +11,7 @@ def test_ckconfig_warns_about_names_nothing_defines(make_cluster):
     yaml.write_text(yaml.read_text().replace(
         "    DESCRIPTION: the default queue\n",
         "    DESCRIPTION: the default queue\n"
-        "    HOSTS: [all, apple]\n") + (
+        "    HOSTS: [all, apple]\n    USERS: [all, nosuchuserxce]\n") + (
         "limits:\n  - NAME: l1\n    QUEUES: [normal, regression]\n"
         "    SLOTS: 4\n"))
     r = cluster.run("badmin", "ckconfig", "-v")
@@ -20,6 +20,9 @@ def test_ckconfig_warns_about_names_nothing_defines(make_cluster):
                      r"not a host or host group; ignored\n", r.err), r.err
     assert re.search(r"Warning: \S*xce\.yaml: limit l1 QUEUES: regression "
                      r"is not a queue; ignored\n", r.err), r.err
+    assert re.search(r"Warning: \S*xce\.yaml: queue normal USERS: "
+                     r"nosuchuserxce is not a user or user group; "
+                     r"ignored\n", r.err), r.err
     assert "No errors found." in r.err
     r = cluster.run("badmin", "reconfig")
     assert r.rc == 0 and "Reconfiguration initiated" in r.out, r

@@ -121,3 +121,22 @@ def test_names_a_queue_or_limit_gives_that_do_not_exist_are_warned_about(
     # Carried as written (a name that does not exist matches nothing).
     assert result.tree["limits"][0]["QUEUES"] == ["normal", "regression",
                                                   "low"]
+
+
+def test_users_naming_no_user_or_group_are_warned_about(tmp_path):
+    import pwd
+    me = pwd.getpwuid(__import__("os").getuid()).pw_name
+    result = _site(tmp_path, {
+        "lsb.users": ("Begin UserGroup\nGROUP_NAME GROUP_MEMBER\n"
+                      f"staff ({me})\nEnd UserGroup\n"),
+        "lsb.queues": ("Begin Queue\nQUEUE_NAME = normal\n"
+                       f"USERS = {me} staff nosuchuserxce\nEnd Queue\n"),
+        "lsb.resources": ("Begin Limit\nNAME = l1\n"
+                          "USERS = all ~nobodyxce\nSLOTS = 4\n"
+                          "End Limit\n")})
+    warned = [(d.where(), d.message) for d in result.diags.warnings]
+    assert ("lsb.queues:3", "queue normal USERS: nosuchuserxce is not a "
+            "user or user group; ignored") in warned
+    assert ("lsb.resources:3", "limit l1 USERS: nobodyxce is not a user "
+            "or user group; ignored") in warned
+    assert not [w for w in warned if me + " is" in w[1] or "staff" in w[1]]

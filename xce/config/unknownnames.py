@@ -1,5 +1,7 @@
 """Names a queue's HOSTS or a limit's QUEUES gives that the configuration
-does not define (``HOSTS = apple`` with no host or host group apple).
+does not define (``HOSTS = apple`` with no host or host group apple), and
+names a queue's or limit's USERS gives that are neither a user group of
+the configuration nor a user or group of the system.
 
 LSF warns about each when it reads the files (mbatchd start, badmin
 reconfig and ckconfig) and leaves the name out; a name that is not there
@@ -34,16 +36,44 @@ def _host_name(word):
     return name
 
 
+def system_has(name):
+    """True if *name* is a user or a group of this system."""
+    import grp
+    import pwd
+    for lookup in (pwd.getpwnam, grp.getgrnam):
+        try:
+            lookup(name)
+            return True
+        except (KeyError, UnicodeError, ValueError):
+            pass
+    return False
+
+
+def _users(owner, key, value, path, known):
+    out = []
+    for word in _words(value):
+        name = word.lstrip("~").rstrip("@")
+        if not name or name == "all" or _PATTERN.search(name) or \
+                "\\" in name or name in known or system_has(name):
+            continue
+        out.append((path, text("CONFIG_UNKNOWN_NAME", owner=owner, key=key,
+                               name=name, what="user or user group")))
+    return out
+
+
 def notices(raw):
     """Each unknown name, as ((section, owner, key), message)."""
     raw = raw if isinstance(raw, dict) else {}
     known_hosts = set(map(str, raw.get("hosts") or {})) | set(
         map(str, raw.get("host_groups") or {}))
     queues = raw.get("queues") or {}
+    groups = set(map(str, raw.get("user_groups") or {}))
     out = []
     for qname, props in queues.items():
         if not isinstance(props, dict):
             continue
+        out += _users(f"queue {qname}", "USERS", props.get("USERS"),
+                      ("queues", qname, "USERS"), groups)
         for word in _words(props.get("HOSTS")):
             name = _host_name(word)
             if name is not None and name not in known_hosts:
@@ -54,6 +84,9 @@ def notices(raw):
         if not isinstance(limit, dict):
             continue
         label = f"limit {limit.get('NAME') or '#' + str(index + 1)}"
+        for key in ("USERS", "PER_USER"):
+            out += _users(label, key, limit.get(key),
+                          ("limits", index, key), groups)
         for key in ("QUEUES", "PER_QUEUE"):
             for word in _words(limit.get(key)):
                 name = word.lstrip("~")
