@@ -24,7 +24,7 @@ def test_ckconfig_warns_about_names_nothing_defines(make_cluster):
                      r"nosuchuserxce is not a user or user group; "
                      r"ignored\n", r.err), r.err
     assert "No errors found." in r.err
-    r = cluster.run("badmin", "reconfig")
+    r = cluster.run("badmin", "reconfig", "-v")
     assert r.rc == 0 and "Reconfiguration initiated" in r.out, r
     assert "apple is not a host or host group" in r.err, r.err
     jobid = cluster.submit("true")      # the rest is in force

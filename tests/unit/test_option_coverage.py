@@ -15,8 +15,6 @@ END_TO_END = ("cli", "cluster", "faults", "tools")
 
 # (command [subcommand], option): why no test of its own drives it.
 WITHOUT_A_TEST = {
-    ("badmin ckconfig", "-v"): "xce always prints every message (badmin(8))",
-    ("badmin reconfig", "-v"): "xce always prints every message (badmin(8))",
     ("badmin mbdrestart", "-v"): "xce always prints every message",
     ("lsadmin ckconfig", "-v"): "xce always prints every message",
     ("badmin mbdrestart", "-f"): "xce never asks (badmin(8))",
