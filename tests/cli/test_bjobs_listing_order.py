@@ -45,3 +45,18 @@ def test_every_layout_lists_started_pending_then_finished(make_cluster):
         assert [int(x) for x in r.out.split()] == want[:-1], r
     finally:
         cluster.run("bkill", *map(str, want[:-1]))
+
+
+def test_pending_jobs_of_a_queue_are_listed_by_their_sp_priority(
+        make_cluster):
+    # With MAX_USER_PRIORITY, -sp orders a queue's pending jobs (read from
+    # their spec); without it bjobs reads no priority at all.
+    cluster = make_cluster(mxj=1, extra_params="  MAX_USER_PRIORITY: 100\n")
+    running = cluster.submit("sleep 60")
+    cluster.wait_stat(running, "RUN")
+    low = cluster.submit("-sp", "10", "sleep 60")
+    high = cluster.submit("-sp", "90", "sleep 60")
+    r = cluster.run("bjobs", "-noheader", "-o", "jobid")
+    assert (r.rc, r.err) == (0, ""), r
+    assert [int(x) for x in r.out.split()] == [running, high, low]
+    assert cluster.run("bkill", "0").rc == 0

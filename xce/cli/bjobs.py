@@ -124,12 +124,12 @@ def bjobs(o, ids):
     # The plain tables need a few columns; the others read whole rows.
     table = not (o.fields or o.long or o.array or o.wide_usage or o.extra)
     columns = jobfmt.LIST_COLUMNS if table else ALL_COLUMNS
-    columns += tuple(c for c in listorder.ORDER_COLUMNS if c not in columns)
+    policy = _priority_policy(params)
+    columns += tuple(c for c in listorder.columns(policy) if c not in columns)
     rows = query.filter_names(reader.jobs(where, args, columns,
                                           readonly=table))
     rows = listorder.ordered(
-        rows, {q["name"]: q["priority"] for q in reader.queues()},
-        _priority_policy(params))
+        rows, {q["name"]: q["priority"] for q in reader.queues()}, policy)
     if o.pend_eligible != o.pend_ineligible:
         from xce.client.jobs.pending import select
         rows = select(rows, bool(o.pend_eligible))

@@ -15,10 +15,10 @@ import logging
 from xce.controller import claims
 from xce.model import states
 from xce.spool.schema import one_line, stored_job_problem
+from xce.store.schema import SET_ASIDE
 
 log = logging.getLogger("xce.controller")
 
-SET_ASIDE = "Job set aside by the controller: "
 
 
 class Undo:

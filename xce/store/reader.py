@@ -49,7 +49,7 @@ from xce import oslite
 from xce.errbase import XceError, text
 from xce.model import jsoncodec
 from xce.model.jobid import submitted_by
-from xce.store.schema import JOB_COLUMNS, with_history
+from xce.store.schema import JOB_COLUMNS, SET_ASIDE, with_history
 
 
 def logdir(spool, cluster):
@@ -125,10 +125,11 @@ _HAS_STATE = ("(kind IN ('SUBMIT', 'START', 'FINISH') "
 # A held job's spec, NULL for the others, as column "spec": bjobs' plain
 # tables say who held a PSUSP job without reading every job's spec.
 HELD_SPEC = "CASE WHEN stat = 'PSUSP' THEN spec END AS spec"
-# A job's spec for json_extract in a query: NULL where the row does not
-# parse (a row the controller set aside keeps what it held, and SQLite's
-# json_extract fails the whole query on one malformed value).
-SPEC = "(CASE WHEN json_valid(spec) THEN spec END)"
+# A job's spec for json_extract in a query: NULL in a set-aside row, since
+# SQLite's json_extract fails the whole query on one malformed value (a
+# json_valid test would parse every spec twice).
+SPEC = ("(CASE WHEN exit_reason GLOB '" + SET_ASIDE.replace("'", "''") +
+        "*' THEN NULL ELSE spec END)")
 # The columns of the rows bjdepinfo reads, in this order.
 DEPEND_COLUMNS = "jobid, idx, stat, name, user, exit_code, spec"
 # The jobs the controller still knows, given the (DONE, EXIT) end-time

@@ -15,6 +15,11 @@ JOB_COLUMNS = (
     "seq", "spec",
 )
 
+# How exit_reason starts in a stored job the controller could not load
+# (xce.controller.isolate): its row keeps the spec it held, which may not
+# parse.
+SET_ASIDE = "Job set aside by the controller: "
+
 # The columns of the jobs table as version 1 made them (no migration has
 # changed them since); history.db's jobs table has the same.  Part of a
 # migration: never to be edited.

@@ -11,14 +11,23 @@ this order.
 """
 
 from xce.model import states
-from xce.store.reader import SPEC
 
-# Extra columns a listing reads to order its rows (the -sp priority and
-# when it was set live in the job's spec).
-ORDER_COLUMNS = (
-    f"json_extract({SPEC}, '$.user_priority') AS _order_sp",
-    f"json_extract({SPEC}, '$.user_priority_time') AS _order_sp_time",
-    "start_time", "end_time")
+# Extra columns a listing reads to order its rows.
+ORDER_COLUMNS = ("start_time", "end_time")
+# And where -sp orders pending jobs (MAX_USER_PRIORITY): the priority and
+# when it was set, from the spec of pending jobs only (whose spec is one
+# the controller loaded).
+PRIORITY_COLUMNS = (
+    "CASE WHEN stat IN ('PEND', 'PSUSP') THEN "
+    "json_extract(spec, '$.user_priority') END AS _order_sp",
+    "CASE WHEN stat IN ('PEND', 'PSUSP') THEN "
+    "json_extract(spec, '$.user_priority_time') END AS _order_sp_time")
+
+
+def columns(policy):
+    """The columns ordered() needs under *policy* (see ordered)."""
+    return ORDER_COLUMNS + (PRIORITY_COLUMNS if policy is not None else ())
+
 
 _STARTED, _PENDING, _FINISHED = 0, 1, 2
 _LOWEST = float("-inf")
@@ -37,7 +46,7 @@ def _number(value):
 
 
 def ordered(rows, priorities, policy=None):
-    """*rows* (job rows with ORDER_COLUMNS) in bjobs' order.
+    """*rows* (job rows with columns(policy)) in bjobs' order.
     *priorities*: queue name -> priority; *policy*: the userprio.Policy
     of the parameters (None: -sp does not order pending jobs)."""
     if policy is not None:
