@@ -13,6 +13,7 @@ from xce.client.jobs import pending as pendsum
 from xce.client.jobs.filters import Filters
 from xce.config.model import Config
 from xce.config.appconf import AppConf
+from xce.store.schema import SET_ASIDE
 from xce.controller.submit import Rejected, apply_profile, check_profiles
 
 from tests.lib.fake_controller import FakeController
@@ -96,11 +97,14 @@ def test_pending_summary_counts_jobs_and_host_occurrences():
 
 
 def _filtered(filters, jobs):
-    """Ids of *jobs* ((id, exec_hosts, spec)) the filters' SQL selects."""
+    """Ids of *jobs* ((id, exec_hosts, spec)) the filters' SQL selects,
+    next to job 9, a row the controller set aside whose spec is no JSON."""
     db = sqlite3.connect(":memory:")
-    db.execute("CREATE TABLE jobs(jobid, exec_hosts, spec)")
-    db.executemany("INSERT INTO jobs VALUES(?,?,?)",
+    db.execute("CREATE TABLE jobs(jobid, exec_hosts, exit_reason, spec)")
+    db.executemany("INSERT INTO jobs VALUES(?,?,NULL,?)",
                    [(i, h, json.dumps(s)) for i, h, s in jobs])
+    db.execute("INSERT INTO jobs VALUES(9, '', ?, '{not json')",
+               (SET_ASIDE + "spec is not JSON",))
     where, args = filters.sql()
     return [r[0] for r in db.execute(
         f"SELECT jobid FROM jobs WHERE {where} ORDER BY jobid", args)]
@@ -111,7 +115,7 @@ def test_filters_select_on_the_submission_and_the_hosts():
                           "job_group": "/a/b", "user_group": "g"}),
             (2, "", {}), (3, "h10", {"job_group": "/ab"}),
             (4, "x*y", {"job_group": "/A/b"})]
-    assert _filtered(Filters(project="default"), jobs) == [2, 3, 4]
+    assert _filtered(Filters(project="default"), jobs) == [2, 3, 4, 9]
     assert _filtered(Filters(project="p", app="fluent"), jobs) == [1]
     assert _filtered(Filters(user_group="g"), jobs) == [1]
     assert _filtered(Filters(job_group="/a"), jobs) == [1]
